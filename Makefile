@@ -1,0 +1,41 @@
+# beastodds: `make` sets up .venv and regenerates the odds tables and figures;
+# `make test` runs the whole suite.  `make help` lists every target.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.DEFAULT_GOAL := all
+.PHONY: all venv tables figures test bench notebooks help clean
+
+all: tables figures ## (default) create .venv if missing, install, regenerate odds tables and figures
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP) ## create .venv and install the project with its dev extras
+
+tables: $(STAMP) ## regenerate the odds tables (CSV and Markdown) under figures/tables/
+	$(PY) -m analysis.build tables
+
+figures: $(STAMP) ## regenerate the figures under figures/ (headless, one module per figure)
+	$(PY) -m analysis.build figures
+
+test: $(STAMP) ## run the whole test suite, notebooks included
+	$(PY) -m pytest
+
+bench: $(STAMP) ## benchmarks: our kernels against icepool and a pure-Python count, in one run
+	$(PY) -m tests.benchmarks
+
+notebooks: $(STAMP) ## re-pair notebooks/*.ipynb from their jupytext .py files (outputs stay out)
+	$(VENV)/bin/jupytext --sync notebooks/*.py
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z]+):.*## /  make \1\t/' | expand -t 20
+
+clean: ## remove .venv and caches (generated tables and figures stay)
+	rm -rf $(VENV) .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

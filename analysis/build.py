@@ -1,0 +1,92 @@
+"""Regenerate the published odds tables and figures (``make tables``, ``make figures``).
+
+Every module in ``analysis.published`` has ``make_tables()`` returning
+``{name: (DataFrame, key_columns)}``; each table is written as CSV and
+Markdown under ``figures/tables/``.  Every module in ``analysis.figures``
+has ``make_figure()`` returning a matplotlib Figure, written as
+``figures/<module>.png``.  Paths are anchored at the project root.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIGURES = ROOT / "figures"
+TABLES = FIGURES / "tables"
+
+
+def _modules(package: str, only=None):
+    pkg = importlib.import_module(package)
+    names = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
+    if only:
+        unknown = sorted(set(only) - set(names))
+        if unknown:
+            raise SystemExit(f"unknown {package} module(s): {', '.join(unknown)}; "
+                             f"choose from {', '.join(names)}")
+        names = [n for n in names if n in only]
+    for name in names:
+        yield name, importlib.import_module(f"{package}.{name}")
+
+
+def build_tables(only=None) -> list[Path]:
+    """Write every published table as CSV and Markdown; return the paths."""
+    from .tables import render
+
+    TABLES.mkdir(parents=True, exist_ok=True)
+    written = []
+    for _, module in _modules("analysis.published", only):
+        for name, (df, keys) in module.make_tables().items():
+            for ext, fmt in (("csv", "csv"), ("md", "markdown")):
+                path = TABLES / f"{name}.{ext}"
+                if isinstance(df, str):  # a table already laid out as text
+                    text = df if ext == "md" else None
+                    if text is None:
+                        continue
+                else:
+                    text = render(df, fmt, key_columns=keys, percent=(fmt == "markdown"))
+                path.write_text(text)
+                written.append(path)
+    return written
+
+
+def build_figures(only=None) -> list[Path]:
+    """Write every figure as PNG; return the paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, module in _modules("analysis.figures", only):
+        fig = module.make_figure()
+        path = FIGURES / f"{name}.png"
+        # no timestamps or versions in the file, so a rebuild is byte-stable
+        fig.savefig(path, dpi=110, metadata={"Software": None})
+        written.append(path)
+    return written
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    what = argv[0] if argv else "all"
+    only = argv[1:] or None
+    if what not in ("tables", "figures", "all"):
+        print("usage: python -m analysis.build [tables|figures|all] [MODULE ...]", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    paths = []
+    if what in ("tables", "all"):
+        paths += build_tables(only)
+    if what in ("figures", "all"):
+        paths += build_figures(only)
+    for p in paths:
+        print(f"  wrote {p.relative_to(ROOT)}")
+    print(f"{what}: {len(paths)} files in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

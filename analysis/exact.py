@@ -1,0 +1,173 @@
+"""The exact path: int64 where it provably fits, primes and CRT beyond."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+INT64_MAX = 2**63 - 1
+#: Moduli stay below 2**31 so that a product of two residues fits in int64.
+_PRIME_CEILING = 2**31
+
+
+def _is_prime(n: int) -> bool:
+    """Deterministic Miller-Rabin for n < 2**32 (bases 2, 7, 61)."""
+    if n < 2:
+        return False
+    for p in (2, 3, 5, 7, 11, 13, 61):
+        if n % p == 0:
+            return n == p
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        r += 1
+    for a in (2, 7, 61):
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+_PRIMES: list[int] = []
+
+
+def primes_for(bound: int) -> list[int]:
+    """Primes below 2**31, largest first, whose product exceeds ``bound``."""
+    out, product, i = [], 1, 0
+    while product <= bound:
+        while i >= len(_PRIMES):
+            candidate = (_PRIMES[-1] if _PRIMES else _PRIME_CEILING) - 1
+            while not _is_prime(candidate):
+                candidate -= 1
+            _PRIMES.append(candidate)
+        out.append(_PRIMES[i])
+        product *= _PRIMES[i]
+        i += 1
+    return out
+
+
+def crt(residues: list[np.ndarray], primes: list[int]) -> np.ndarray:
+    """Rebuild non-negative integers below ``prod(primes)`` from residues.
+
+    Garner's algorithm, elementwise over int64 arrays of one shape: the
+    mixed-radix digits are found in int64 (every product of two residues is
+    below 2**62), and only the final sum is taken in Python ints.  Returns
+    an object array of Python ints.
+    """
+    digits = [np.asarray(residues[0], dtype=np.int64)]
+    for i in range(1, len(primes)):
+        p = primes[i]
+        # x_i = (r_i - (d_0 + d_1 p_0 + ... )) / (p_0 ... p_{i-1})  (mod p)
+        acc = np.zeros_like(digits[0])
+        radix = 1
+        for j, d in enumerate(digits):
+            acc = (acc + d % p * radix) % p
+            radix = radix * primes[j] % p
+        inv = pow(radix, -1, p)
+        digits.append((np.asarray(residues[i], dtype=np.int64) - acc) % p * inv % p)
+    x = digits[-1].astype(object)
+    for j in reversed(range(len(digits) - 1)):
+        x = x * primes[j] + digits[j].astype(object)
+    return x
+
+
+def exact_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray:
+    """Run a counting kernel exactly, whatever the size of its counts.
+
+    ``compute(mod)`` must run the kernel with that ``mod`` (0 = plain int64)
+    and return its int64 result; ``bound`` is an upper bound on every count
+    (the number of ordered outcomes).  Within int64 the kernel runs once and
+    its int64 array is returned; beyond, it runs once per prime and the
+    counts come back as Python ints (object array), never overflowed.
+    """
+    if bound <= INT64_MAX:
+        return compute(0)
+    primes = primes_for(bound)
+    return crt([compute(p) for p in primes], primes)
+
+
+def require_int64(bound: int) -> None:
+    """Raise OverflowError if counts up to ``bound`` would not fit in int64."""
+    if bound > INT64_MAX:
+        raise OverflowError(
+            f"counts up to {bound} do not fit in int64; use the exact (modular) path"
+        )
+
+
+def to_fraction(ways: int, denominator: int) -> Fraction:
+    """An exact probability from integer ways and the denominator."""
+    return Fraction(int(ways), int(denominator))
+
+
+def _coprime_fraction_factory():
+    """A constructor for a Fraction from a numerator and a positive denominator
+    already known to be coprime, skipping ``Fraction.__new__``'s checks (its
+    cost dominates large exact tables).  Python 3.12+ has it built in; on
+    older Pythons the same two slots are set directly, after a self-check,
+    falling back to the public constructor if the layout ever differs."""
+    builtin = getattr(Fraction, "_from_coprime_ints", None)
+    if builtin is not None:
+        return builtin
+
+    def make(numerator: int, denominator: int) -> Fraction:
+        f = object.__new__(Fraction)
+        f._numerator = numerator
+        f._denominator = denominator
+        return f
+
+    try:
+        probe = make(3, 4)
+        if probe == Fraction(3, 4) and hash(probe) == hash(Fraction(3, 4)) and str(probe) == "3/4":
+            return make
+    except (AttributeError, TypeError):
+        pass
+    return Fraction
+
+
+_from_coprime = _coprime_fraction_factory()
+
+
+def _fractions_one_denominator(ways: np.ndarray, denominator: int) -> np.ndarray:
+    """Object array of ``Fraction(w, denominator)`` for a flat array ``ways``."""
+    uniq, inverse = np.unique(ways, return_inverse=True)
+    if uniq.dtype == object:
+        from math import gcd
+
+        made = [_from_coprime(w // g, denominator // g)
+                for w in uniq.tolist() for g in (gcd(w, denominator),)]
+    else:
+        g = np.gcd(uniq, np.int64(denominator))
+        made = list(map(_from_coprime, (uniq // g).tolist(), (denominator // g).tolist()))
+    fractions = np.empty(len(made), dtype=object)
+    fractions[:] = made
+    return fractions[inverse.ravel()]
+
+
+def fractions_over(ways: np.ndarray, denominators) -> np.ndarray:
+    """Exact Fractions ``ways / denominators`` elementwise, fast for big tables.
+
+    ``ways`` (int64, or object holding Python ints) and ``denominators``
+    broadcast to one shape, with ``0 <= ways`` and ``denominators > 0``.
+    Returns an object array of that shape.  The cells are grouped by
+    denominator and each distinct value is made once, so that a table of
+    thousands of cells costs a few thousand Fraction constructions at most.
+    """
+    ways = np.asarray(ways)
+    shape = np.broadcast_shapes(ways.shape, np.shape(denominators))
+    flat_ways = np.broadcast_to(ways, shape).ravel()
+    dens = np.asarray(denominators)
+    out = np.empty(flat_ways.shape, dtype=object)
+    for d in set(dens.ravel().tolist()):
+        idx = np.flatnonzero(np.broadcast_to(dens == d, shape))
+        w = flat_ways[idx]
+        if d <= INT64_MAX:
+            w = w.astype(np.int64)
+        out[idx] = _fractions_one_denominator(w, d)
+    return out.reshape(shape)

@@ -1,0 +1,1 @@
+"""Published odds tables: one module per system, each with ``make_tables()``."""

@@ -1,0 +1,387 @@
+"""V5 (Vampire: The Masquerade 5th edition) rolls with Hunger dice, counted exactly."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from kernels import v5 as _k
+from kernels.multiset import fill_binomials
+
+from .exact import INT64_MAX, exact_counts, fractions_over
+from .validate import as_values, check_int
+
+#: The six outcome classes, mutually exclusive, in table-column order.
+CLASSES = (
+    "total_failure",
+    "win_at_cost",
+    "win",
+    "critical_win",
+    "messy_critical",
+    "bestial_failure",
+)
+#: Columns of :func:`table`, in order.
+TABLE_COLUMNS = ("pool", "hunger", "difficulty") + CLASSES + ("p_win",)
+_WIN_CLASSES = ("win", "critical_win", "messy_critical")
+MAX_HUNGER = 5
+#: Pools above this are refused: the count grows as pool**2 and a bigger
+#: pool has no use at a table.
+MAX_POOL = 1000
+
+
+@dataclass(frozen=True)
+class V5Rules:
+    """A V5 rule set.  The defaults are the official rules (RULES.md section 1).
+
+    Attributes
+    ----------
+    success_face : int
+        Lowest face that is a success (2..10); official 6.
+    crit_bonus : int
+        Bonus successes for each pair of 10s, on any dice (0..20); official 2.
+    messy_hunger_tens : int
+        Hunger-die 10s a critical win needs to be messy (1 or 2); official 1.
+    bestial_hunger_ones : int
+        Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.
+    hunger_one_taints_win : bool
+        House rule: a win that is not critical but shows that many Hunger 1s
+        counts as a win at a cost.  Official: False (a Hunger 1 on a win does
+        nothing).
+    hunger_replaces_dice : bool
+        Official True: Hunger dice replace normal dice (``min(hunger, pool)``
+        of them).  False: the Hunger dice are added to the pool.
+    """
+
+    success_face: int = 6
+    crit_bonus: int = 2
+    messy_hunger_tens: int = 1
+    bestial_hunger_ones: int = 1
+    hunger_one_taints_win: bool = False
+    hunger_replaces_dice: bool = True
+
+    def __post_init__(self):
+        check_int("success_face", self.success_face, 2, 10)
+        check_int("crit_bonus", self.crit_bonus, 0, 20)
+        check_int("messy_hunger_tens", self.messy_hunger_tens, 1, 2)
+        check_int("bestial_hunger_ones", self.bestial_hunger_ones, 1, 2)
+        for name in ("hunger_one_taints_win", "hunger_replaces_dice"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+
+    def dice(self, pool: int, hunger: int) -> tuple[int, int]:
+        """(normal dice, Hunger dice) rolled for ``pool`` at ``hunger``."""
+        if self.hunger_replaces_dice:
+            h = min(hunger, pool)
+            return pool - h, h
+        return pool, hunger
+
+    @property
+    def normal_faces(self) -> tuple[int, int, int]:
+        """Faces of a normal die: (failures, successes below ten, tens)."""
+        s = self.success_face
+        return (s - 1, 10 - s, 1)
+
+    @property
+    def hunger_faces(self) -> tuple[int, int, int, int]:
+        """Faces of a Hunger die: (ones, other failures, successes below ten, tens)."""
+        s = self.success_face
+        return (1, s - 2, 10 - s, 1)
+
+    def changes(self) -> dict:
+        """The knobs that differ from the official rules."""
+        base = V5Rules()
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+
+OFFICIAL = V5Rules()
+
+
+@lru_cache(maxsize=64)
+def _binomials(size: int, mod: int) -> np.ndarray:
+    out = np.empty((size, size), dtype=np.int64)
+    fill_binomials(mod, out)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, want_ways: bool):
+    """Exact (ways by (s, pair, e, o) or None, ways by class per difficulty, denominator)."""
+    n = n_normal + n_hunger
+    size_s = n + rules.crit_bonus * (n // 2) + 1
+    w_n = np.array(rules.normal_faces, dtype=np.int64)
+    w_h = np.array(rules.hunger_faces, dtype=np.int64)
+    diffs = np.array(difficulties, dtype=np.int64)
+    n_ways = size_s * 2 * (_k.CAP + 1) ** 2
+
+    def compute(mod: int) -> np.ndarray:
+        ways = np.zeros((size_s, 2, _k.CAP + 1, _k.CAP + 1), dtype=np.int64)
+        _k.v5_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, mod,
+                        _binomials(n + 1, mod), ways)
+        classes = np.empty((len(diffs), _k.N_CLASSES), dtype=np.int64)
+        _k.v5_classify(ways, diffs, rules.messy_hunger_tens, rules.bestial_hunger_ones,
+                       int(rules.hunger_one_taints_win), mod, classes)
+        if want_ways:
+            return np.concatenate([ways.ravel(), classes.ravel()])
+        return classes.ravel()
+
+    denominator = 10**n
+    flat = exact_counts(compute, denominator)
+    ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
+    classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
+    for a in (ways, classes):
+        if a is not None:
+            a.setflags(write=False)
+    return ways, classes, denominator
+
+
+def _check_roll(pool, hunger, difficulty):
+    pool = check_int("pool", pool, 0, MAX_POOL)
+    hunger = check_int("hunger", hunger, 0, MAX_HUNGER)
+    difficulty = check_int("difficulty", difficulty, 0)
+    return pool, hunger, difficulty
+
+
+def _check_rules(rules) -> V5Rules:
+    if not isinstance(rules, V5Rules):
+        raise ValueError(f"rules must be a V5Rules, got {type(rules).__name__}")
+    return rules
+
+
+@dataclass(frozen=True)
+class V5Odds:
+    """The exact odds of one V5 roll.
+
+    Probabilities are ``Fraction``s: ``ways / denominator`` where
+    ``denominator = 10 ** dice`` counts every way the dice can land.
+    The six classes (``total_failure``, ``win_at_cost``, ``win``,
+    ``critical_win``, ``messy_critical``, ``bestial_failure``) are mutually
+    exclusive and sum to exactly 1.
+    """
+
+    pool: int
+    hunger: int
+    difficulty: int
+    rules: V5Rules
+    normal_dice: int
+    hunger_dice: int
+    denominator: int
+    class_ways: dict
+    success_ways: tuple
+    bestial_total_failure_ways: int
+
+    def probability(self, outcome: str) -> Fraction:
+        """Exact probability of one outcome class (a name in ``CLASSES``)."""
+        if outcome not in self.class_ways:
+            raise ValueError(f"unknown outcome class {outcome!r}; choose from {', '.join(CLASSES)}")
+        return Fraction(self.class_ways[outcome], self.denominator)
+
+    total_failure = property(lambda self: self.probability("total_failure"),
+                             doc="No success and no bestial Hunger 1s.")
+    win_at_cost = property(lambda self: self.probability("win_at_cost"),
+                           doc="Some successes, fewer than the Difficulty, not bestial.")
+    win = property(lambda self: self.probability("win"), doc="A win without a pair of 10s.")
+    critical_win = property(lambda self: self.probability("critical_win"),
+                            doc="A win with a pair of 10s and no (or too few) Hunger 10s.")
+    messy_critical = property(lambda self: self.probability("messy_critical"),
+                              doc="A win with a pair of 10s, a Hunger die among the 10s.")
+    bestial_failure = property(lambda self: self.probability("bestial_failure"),
+                               doc="Not a win, a Hunger die showing 1.")
+
+    @property
+    def p_win(self) -> Fraction:
+        """Probability of successes >= Difficulty (any kind of win)."""
+        return Fraction(sum(self.class_ways[c] for c in _WIN_CLASSES), self.denominator)
+
+    @property
+    def bestial_total_failure(self) -> Fraction:
+        """Flag, not a class: a bestial failure that also rolled no success.
+
+        Bestial takes precedence over total failure in the classes; this is
+        the part of ``bestial_failure`` that would otherwise be a total failure.
+        """
+        return Fraction(self.bestial_total_failure_ways, self.denominator)
+
+    def classes(self) -> dict:
+        """The six classes as ``{name: Fraction}``, in table order."""
+        return {c: self.probability(c) for c in CLASSES}
+
+    @property
+    def successes(self) -> dict:
+        """Exact distribution of successes: ``{successes: Fraction}`` (non-zero only)."""
+        return {s: Fraction(w, self.denominator) for s, w in enumerate(self.success_ways) if w}
+
+    @property
+    def margin(self) -> dict:
+        """Exact distribution of margin = successes - Difficulty."""
+        return {s - self.difficulty: p for s, p in self.successes.items()}
+
+    @property
+    def mean_successes(self) -> Fraction:
+        """Expected successes (pairs of 10s counted with their bonus)."""
+        return Fraction(sum(s * w for s, w in enumerate(self.success_ways)), self.denominator)
+
+    @property
+    def mean_margin(self) -> Fraction:
+        """Expected margin (successes - Difficulty)."""
+        return self.mean_successes - self.difficulty
+
+    def __str__(self) -> str:
+        lines = [
+            f"V5 pool {self.pool} ({self.normal_dice} normal + {self.hunger_dice} Hunger dice), "
+            f"Hunger {self.hunger}, Difficulty {self.difficulty}"
+        ]
+        if self.rules != OFFICIAL:
+            lines.append(f"house rules: {self.rules.changes()}")
+        for name, p in list(self.classes().items()) + [("p_win", self.p_win)]:
+            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
+        lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
+        return "\n".join(lines)
+
+
+def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL) -> V5Odds:
+    """Exact odds of a V5 roll.
+
+    Parameters
+    ----------
+    pool : int
+        Dice in the pool after modifiers (0..1000).
+    hunger : int
+        The vampire's Hunger, 0..5.
+    difficulty : int
+        Successes needed to win (>= 0).
+    rules : V5Rules
+        Official rules by default.
+
+    Returns
+    -------
+    V5Odds
+        Exact Fractions for the six outcome classes, ``p_win``, and the
+        distributions of successes and margin.
+
+    Raises
+    ------
+    ValueError
+        On a negative pool, Hunger outside 0..5, a negative Difficulty or a
+        value that is not a whole number.
+    """
+    pool, hunger, difficulty = _check_roll(pool, hunger, difficulty)
+    rules = _check_rules(rules)
+    nn, nh = rules.dice(pool, hunger)
+    ways, classes, den = _counts(nn, nh, rules, (difficulty,), True)
+    success_ways = tuple(int(x) for x in ways.sum(axis=(1, 2, 3)))
+    bestial_total = int(ways[0, :, :, rules.bestial_hunger_ones:].sum()) if difficulty > 0 else 0
+    return V5Odds(
+        pool=pool, hunger=hunger, difficulty=difficulty, rules=rules,
+        normal_dice=nn, hunger_dice=nh, denominator=den,
+        class_ways={c: int(w) for c, w in zip(CLASSES, classes[0])},
+        success_ways=success_ways,
+        bestial_total_failure_ways=bestial_total,
+    )
+
+
+def _grid_ways(pools, hungers, diffs, rules):
+    """Exact ways for a grid, in blocks of pools that share an arithmetic.
+
+    Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
+    ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
+    of shape (k, H, 1, 1).  Pools whose counts fit int64 come in one int64
+    block from a single kernel call; the rest take the modular path (one
+    call per prime, then CRT) and come as Python ints (object arrays).
+    """
+    dice = np.array([[sum(rules.dice(p, h)) for h in hungers] for p in pools], dtype=np.int64)
+    fits = np.array([10 ** int(m) <= INT64_MAX for m in dice.max(axis=1)])
+    pools_arr = np.array(pools, dtype=np.int64)
+    args = (np.array(hungers, dtype=np.int64), np.array(diffs, dtype=np.int64),
+            np.array(rules.normal_faces, dtype=np.int64), np.array(rules.hunger_faces, dtype=np.int64),
+            rules.crit_bonus, rules.messy_hunger_tens, rules.bestial_hunger_ones,
+            int(rules.hunger_one_taints_win), int(rules.hunger_replaces_dice))
+
+    for mask in (fits, ~fits):
+        index = np.flatnonzero(mask)
+        if not len(index):
+            continue
+        block_dice = dice[index]
+        size = int(block_dice.max()) + 1
+
+        def run(mod, index=index, size=size):
+            out = np.empty((len(index), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
+            _k.v5_grid_class_ways(pools_arr[index], *args, mod, _binomials(size, mod), out)
+            return out
+
+        ways = exact_counts(run, 10 ** int(block_dice.max()))
+        ways = np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
+        if ways.dtype == object:
+            dens = np.array([[10 ** int(n) for n in row] for row in block_dice], dtype=object)
+        else:
+            dens = 10 ** block_dice
+        yield index, ways, dens[:, :, None, None]
+
+
+def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
+    """A tidy odds table: one row per (pool, hunger, difficulty).
+
+    Parameters
+    ----------
+    pools, hungers, difficulties : int, SPEC string or iterable of ints
+        SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``.
+    rules : V5Rules
+        Official rules by default.
+    exact : bool
+        False: float64 probabilities.  True: ``Fraction`` objects.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``pool, hunger, difficulty, total_failure, win_at_cost, win,
+        critical_win, messy_critical, bestial_failure, p_win``.
+    """
+    pools = as_values("pool", pools, 0, MAX_POOL)
+    hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
+    diffs = as_values("difficulty", difficulties, 0)
+    rules = _check_rules(rules)
+
+    grid = np.array(np.meshgrid(pools, hungers, diffs, indexing="ij")).reshape(3, -1)
+    shape = (len(pools), len(hungers), len(diffs), len(CLASSES) + 1)
+    values = np.empty(shape, dtype=object if exact else np.float64)
+    for index, ways, dens in _grid_ways(pools, hungers, diffs, rules):
+        if exact:
+            block = fractions_over(ways, dens)
+        elif ways.dtype == object:
+            block = (ways / dens).astype(np.float64)  # Python int / int: correctly rounded
+        else:
+            block = ways.astype(np.float64) / dens.astype(np.float64)
+        values[index] = block
+    values = values.reshape(-1, shape[-1])
+    cols = {"pool": grid[0], "hunger": grid[1], "difficulty": grid[2]}
+    for j, name in enumerate(CLASSES + ("p_win",)):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)
+
+
+def add_cli(subparsers) -> None:
+    """Add ``beastodds v5`` to the command line."""
+    from .cli import add_output_options
+
+    p = subparsers.add_parser(
+        "v5", help="V5 rolls with Hunger dice",
+        description="Exact odds of V5 rolls: one row per (pool, hunger, difficulty). "
+                    "SPEC is a number (7), a range (1-20) or a list (3,5,7).")
+    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool")
+    p.add_argument("--hunger", default="0", metavar="SPEC", help="Hunger 0..5 (default 0)")
+    p.add_argument("--difficulty", required=True, metavar="SPEC", help="successes needed")
+    add_output_options(p)
+    p.set_defaults(run=_run_cli)
+
+
+def _run_cli(args):
+    df = table(args.pool, args.hunger, args.difficulty, exact=args.exact)
+    return df, ("pool", "hunger", "difficulty")

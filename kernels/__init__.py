@@ -1,0 +1,1 @@
+"""Numba-compiled enumeration kernels: integer arrays in, integer arrays out."""

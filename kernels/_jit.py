@@ -1,0 +1,11 @@
+"""The one place that fixes the jit options for every kernel."""
+import numba
+
+#: Every kernel is compiled (njit: nopython mode) and cached on disk, so a user's
+#: second process loads the machine code instead of compiling it again.
+JIT_OPTIONS = dict(cache=True, nogil=True)
+
+
+def kernel(fn):
+    """Compile ``fn`` with the project's jit options."""
+    return numba.njit(**JIT_OPTIONS)(fn)

@@ -1,0 +1,74 @@
+"""Multiset enumeration helpers: binomial tables, powers and modular products.
+
+Every counting kernel in this package works in one of two arithmetics,
+chosen by its ``mod`` argument:
+
+* ``mod == 0``: plain int64.  The caller guarantees (and checks, before the
+  call) that every count fits: the kernels only ever hold numbers of ordered
+  outcomes of a subset of the dice, each bounded by the total number of
+  outcomes, so a total that fits in int64 makes every intermediate fit.
+* ``mod > 0``: arithmetic modulo a prime below 2**31, so that a product of
+  two residues fits in int64.  The caller repeats the call for several primes
+  and rebuilds the exact integers by the Chinese remainder theorem
+  (``analysis.exact``).  This is the exact path for pools whose counts do
+  not fit in 64 bits.
+"""
+from ._jit import kernel
+
+
+@kernel
+def mulmod(a, b, mod):
+    """Product ``a * b`` (reduced modulo ``mod`` when ``mod > 0``)."""
+    if mod > 0:
+        return (a * b) % mod
+    return a * b
+
+
+@kernel
+def addmod(a, b, mod):
+    """Sum ``a + b`` (reduced modulo ``mod`` when ``mod > 0``)."""
+    if mod > 0:
+        return (a + b) % mod
+    return a + b
+
+
+@kernel
+def fill_binomials(mod, out):
+    """Pascal's triangle: ``out[n, k] = C(n, k)`` (mod ``mod`` if > 0).
+
+    Parameters
+    ----------
+    mod : int64
+        0 for plain int64, else a prime below 2**31.
+    out : int64[N + 1, N + 1]
+        Filled in place; entries with ``k > n`` are set to 0.
+    """
+    n_max = out.shape[0] - 1
+    for n in range(n_max + 1):
+        for k in range(n_max + 1):
+            out[n, k] = 0
+        out[n, 0] = 1
+        for k in range(1, n + 1):
+            v = out[n - 1, k - 1] + out[n - 1, k]
+            if mod > 0:
+                v %= mod
+            out[n, k] = v
+
+
+@kernel
+def fill_powers(base, mod, out):
+    """``out[k] = base ** k`` (mod ``mod`` if > 0) for ``k`` in 0..len(out)-1.
+
+    Parameters
+    ----------
+    base : int64
+        A face count (how many faces of the die fall in a category).
+    mod : int64
+        0 for plain int64, else a prime below 2**31.
+    out : int64[K]
+        Filled in place.
+    """
+    v = 1
+    for k in range(out.shape[0]):
+        out[k] = v
+        v = mulmod(v, base % mod if mod > 0 else base, mod)

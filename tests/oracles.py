@@ -1,0 +1,159 @@
+"""Independent references: brute force over ordered rolls, icepool, and a pure-Python count.
+
+None of these import ``kernels`` or the counting code of ``analysis``; they
+restate RULES.md directly so that agreement means something.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, factorial
+
+CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "messy_critical", "bestial_failure")
+
+
+def classify_v5(successes, tens, hunger_tens, hunger_ones, difficulty, *,
+                messy_hunger_tens=1, bestial_hunger_ones=1, hunger_one_taints_win=False):
+    """RULES.md section 1, restated: the outcome class of one V5 roll."""
+    if successes >= difficulty:
+        if tens >= 2:
+            return "messy_critical" if hunger_tens >= messy_hunger_tens else "critical_win"
+        if hunger_one_taints_win and hunger_ones >= bestial_hunger_ones:
+            return "win_at_cost"
+        return "win"
+    if hunger_ones >= bestial_hunger_ones:
+        return "bestial_failure"
+    return "total_failure" if successes == 0 else "win_at_cost"
+
+
+@lru_cache(maxsize=None)
+def _brute_features(normal, hunger, success_face, crit_bonus, replaces):
+    """Counter of (successes, tens, Hunger tens, Hunger ones) over all 10**n ordered rolls."""
+    feats = Counter()
+    for normal_faces in itertools.product(range(1, 11), repeat=normal):
+        n_succ = sum(1 for f in normal_faces if f >= success_face)
+        n_tens = normal_faces.count(10)
+        for hunger_faces in itertools.product(range(1, 11), repeat=hunger):
+            tens = n_tens + hunger_faces.count(10)
+            succ = n_succ + sum(1 for f in hunger_faces if f >= success_face) + crit_bonus * (tens // 2)
+            feats[(succ, tens, hunger_faces.count(10), hunger_faces.count(1))] += 1
+    return feats
+
+
+def brute_force_v5(pool, hunger, difficulty, *, success_face=6, crit_bonus=2,
+                   messy_hunger_tens=1, bestial_hunger_ones=1,
+                   hunger_one_taints_win=False, hunger_replaces_dice=True):
+    """Exact class probabilities by enumerating every ordered roll (small pools only)."""
+    if hunger_replaces_dice:
+        h = min(hunger, pool)
+        normal = pool - h
+    else:
+        normal, h = pool, hunger
+    feats = _brute_features(normal, h, success_face, crit_bonus, hunger_replaces_dice)
+    total = 10 ** (normal + h)
+    out = dict.fromkeys(CLASSES, 0)
+    for (succ, tens, htens, hones), n in feats.items():
+        out[classify_v5(succ, tens, htens, hones, difficulty,
+                        messy_hunger_tens=messy_hunger_tens,
+                        bestial_hunger_ones=bestial_hunger_ones,
+                        hunger_one_taints_win=hunger_one_taints_win)] += n
+    return {c: Fraction(w, total) for c, w in out.items()}
+
+
+def brute_force_successes(pool, hunger, success_face=6, crit_bonus=2):
+    """Exact distribution of successes by enumerating every ordered roll."""
+    h = min(hunger, pool)
+    feats = _brute_features(pool - h, h, success_face, crit_bonus, True)
+    dist = Counter()
+    for (succ, *_), n in feats.items():
+        dist[succ] += n
+    return {s: Fraction(n, 10**pool) for s, n in sorted(dist.items())}
+
+
+def multinomial_v5_table(pools, hungers, difficulties):
+    """The whole table by a pure-Python multinomial count over category vectors.
+
+    Returns ``{(pool, hunger, difficulty): {class: Fraction}}``.  Official rules.
+    Normal dice: fail 5 faces, success 4, ten 1; Hunger dice: one 1, fail 4,
+    success 4, ten 1.
+    """
+    result = {}
+    for pool in pools:
+        for hunger in hungers:
+            h = min(hunger, pool)
+            n = pool - h
+            feats = Counter()
+            for c in range(n + 1):
+                for b in range(n - c + 1):
+                    a = n - b - c
+                    wn = factorial(n) // (factorial(a) * factorial(b) * factorial(c)) * 5**a * 4**b
+                    for e in range(h + 1):
+                        for o in range(h - e + 1):
+                            for g in range(h - e - o + 1):
+                                f = h - e - o - g
+                                wh = (factorial(h) // (factorial(e) * factorial(o) * factorial(g) * factorial(f))
+                                      * 4**g * 4**f)
+                                t = c + e
+                                feats[(b + g + t + 2 * (t // 2), t, e, o)] += wn * wh
+            total = 10**pool
+            for d in difficulties:
+                out = dict.fromkeys(CLASSES, 0)
+                for (succ, tens, htens, hones), w in feats.items():
+                    out[classify_v5(succ, tens, htens, hones, d)] += w
+                result[(pool, hunger, d)] = {c: Fraction(w, total) for c, w in out.items()}
+    return result
+
+
+# ---------------------------------------------------------------- icepool
+
+def icepool_v5_evaluator():
+    """An icepool MultisetEvaluator for a V5 roll, reusable across calls.
+
+    Inputs: the normal dice pool and the Hunger dice pool (d10s).  The final
+    outcome is (successes, tens, min(Hunger tens, 2), min(Hunger ones, 2)).
+    """
+    import icepool
+
+    class V5Evaluator(icepool.MultisetEvaluator):
+        def initial_state(self, order, outcomes, *sizes):
+            return (0, 0, 0, 0)
+
+        def next_state(self, state, order, outcome, normal, hunger):
+            succ, tens, htens, hones = state
+            if outcome >= 6:
+                succ += normal + hunger
+            if outcome == 10:
+                tens += normal + hunger
+                htens = min(2, htens + hunger)
+            if outcome == 1:
+                hones = min(2, hones + hunger)
+            return (succ, tens, htens, hones)
+
+        def final_outcome(self, final_state, order, outcomes, *sizes):
+            succ, tens, htens, hones = final_state
+            return (succ + 2 * (tens // 2), tens, htens, hones)
+
+        @property
+        def next_state_key(self):
+            return type(self)
+
+    return V5Evaluator()
+
+
+def icepool_v5(evaluator, pool, hunger, difficulties):
+    """Class probabilities for each difficulty from an icepool evaluation."""
+    import icepool
+
+    h = min(hunger, pool)
+    d10 = icepool.d10
+    die = evaluator.evaluate(d10.pool(pool - h), d10.pool(h))
+    total = die.denominator()
+    out = {}
+    for d in difficulties:
+        ways = dict.fromkeys(CLASSES, 0)
+        for (succ, tens, htens, hones), q in die.items():
+            ways[classify_v5(succ, tens, htens, hones, d)] += q
+        out[d] = {c: Fraction(w, total) for c, w in ways.items()}
+    return out
