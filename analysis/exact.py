@@ -41,7 +41,7 @@ _PRIMES: list[int] = []
 def primes_for(bound: int) -> list[int]:
     """Primes below 2**31, largest first, whose product exceeds ``bound``."""
     out, product, i = [], 1, 0
-    while product <= bound:
+    while product <= bound or not out:
         while i >= len(_PRIMES):
             candidate = (_PRIMES[-1] if _PRIMES else _PRIME_CEILING) - 1
             while not _is_prime(candidate):
@@ -78,7 +78,8 @@ def crt(residues: list[np.ndarray], primes: list[int]) -> np.ndarray:
     return x
 
 
-def exact_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray:
+def exact_counts(compute: Callable[[int], np.ndarray], bound: int,
+                 force_modular: bool = False) -> np.ndarray:
     """Run a counting kernel exactly, whatever the size of its counts.
 
     ``compute(mod)`` must run the kernel with that ``mod`` (0 = plain int64)
@@ -86,19 +87,26 @@ def exact_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray
     (the number of ordered outcomes).  Within int64 the kernel runs once and
     its int64 array is returned; beyond, it runs once per prime and the
     counts come back as Python ints (object array), never overflowed.
+    ``force_modular`` takes the modular path even where int64 would do (the
+    tests use it to check the two paths agree).
     """
-    if bound <= INT64_MAX:
+    if bound <= INT64_MAX and not force_modular:
         return compute(0)
     primes = primes_for(bound)
     return crt([compute(p) for p in primes], primes)
 
 
-def require_int64(bound: int) -> None:
-    """Raise OverflowError if counts up to ``bound`` would not fit in int64."""
+def int64_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray:
+    """Run a counting kernel in plain int64, refusing when it could overflow.
+
+    Raises OverflowError (before running anything) if counts up to ``bound``
+    would not fit in int64: the caller should use :func:`exact_counts`.
+    """
     if bound > INT64_MAX:
         raise OverflowError(
             f"counts up to {bound} do not fit in int64; use the exact (modular) path"
         )
+    return compute(0)
 
 
 def to_fraction(ways: int, denominator: int) -> Fraction:
@@ -167,7 +175,9 @@ def fractions_over(ways: np.ndarray, denominators) -> np.ndarray:
     for d in set(dens.ravel().tolist()):
         idx = np.flatnonzero(np.broadcast_to(dens == d, shape))
         w = flat_ways[idx]
-        if d <= INT64_MAX:
+        if w.dtype == object and d <= INT64_MAX and max(w.tolist()) <= INT64_MAX:
             w = w.astype(np.int64)
+        elif d > INT64_MAX:
+            w = w.astype(object)
         out[idx] = _fractions_one_denominator(w, d)
     return out.reshape(shape)

@@ -198,7 +198,12 @@ class V5Odds:
 
     @property
     def p_win(self) -> Fraction:
-        """Probability of successes >= Difficulty (any kind of win)."""
+        """Probability of a win of any kind: ``win + critical_win + messy_critical``.
+
+        Under the official rules this is P(successes >= Difficulty); under the
+        ``hunger_one_taints_win`` house rule a tainted win counts as a win at
+        a cost instead, and is not in ``p_win``.
+        """
         return Fraction(sum(self.class_ways[c] for c in _WIN_CLASSES), self.denominator)
 
     @property
@@ -385,3 +390,124 @@ def add_cli(subparsers) -> None:
 def _run_cli(args):
     df = table(args.pool, args.hunger, args.difficulty, exact=args.exact)
     return df, ("pool", "hunger", "difficulty")
+
+
+# ------------------------------------------------------------ reading a roll
+
+@dataclass(frozen=True)
+class RollReading:
+    """What a V5 roll that has landed means (``read_roll``)."""
+
+    successes: int
+    tens: int
+    hunger_tens: int
+    hunger_ones: int
+    difficulty: int
+    outcome: str
+
+    @property
+    def margin(self) -> int:
+        """Successes beyond the Difficulty (negative when short)."""
+        return self.successes - self.difficulty
+
+    @property
+    def won(self) -> bool:
+        return self.outcome in _WIN_CLASSES
+
+
+def _check_faces(name, faces):
+    try:
+        faces = list(faces)
+    except TypeError:
+        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
+    return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
+
+
+def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> RollReading:
+    """Read rolled dice by the rules: successes, margin and outcome class.
+
+    Parameters
+    ----------
+    normal, hunger : sequences of int
+        Faces (1..10) shown by the normal dice and by the Hunger dice.
+    difficulty : int
+        Successes needed.
+
+    Examples
+    --------
+    >>> read_roll([10, 5, 7, 2], [10, 1], 4).outcome
+    'messy_critical'
+    """
+    normal = _check_faces("normal", normal)
+    hunger = _check_faces("hunger", hunger)
+    difficulty = check_int("difficulty", difficulty, 0)
+    rules = _check_rules(rules)
+    faces = normal + hunger
+    tens = faces.count(10)
+    successes = sum(f >= rules.success_face for f in faces) + rules.crit_bonus * (tens // 2)
+    h_tens, h_ones = hunger.count(10), hunger.count(1)
+    if successes >= difficulty:
+        if tens >= 2:
+            outcome = "messy_critical" if h_tens >= rules.messy_hunger_tens else "critical_win"
+        elif rules.hunger_one_taints_win and h_ones >= rules.bestial_hunger_ones:
+            outcome = "win_at_cost"
+        else:
+            outcome = "win"
+    elif h_ones >= rules.bestial_hunger_ones:
+        outcome = "bestial_failure"
+    else:
+        outcome = "total_failure" if successes == 0 else "win_at_cost"
+    return RollReading(successes, tens, h_tens, h_ones, difficulty, outcome)
+
+
+# ------------------------------------------------------- Remorse and frenzy
+
+@dataclass(frozen=True)
+class RemorseOdds:
+    """The Remorse roll at the end of a session (RULES.md section 1)."""
+
+    humanity: int
+    stains: int
+    pool: int
+    degeneration: bool
+    keep_humanity: Fraction
+
+    @property
+    def lose_humanity(self) -> Fraction:
+        """No success: Humanity drops by 1 (Stains clear either way)."""
+        return 1 - self.keep_humanity
+
+
+def remorse(humanity: int, stains: int, rules: V5Rules = OFFICIAL) -> RemorseOdds:
+    """Exact odds of the Remorse roll.
+
+    The pool is the Humanity boxes neither filled by Humanity nor Stained,
+    at least 1; any success keeps Humanity, none costs 1.  More Stains than
+    empty boxes is degeneration (flagged; the roll is still one die).
+    """
+    humanity = check_int("humanity", humanity, 0, 10)
+    stains = check_int("stains", stains, 0, 10)
+    empty = 10 - humanity
+    pool = max(1, empty - stains)
+    keep = odds(pool, 0, 1, rules).p_win
+    return RemorseOdds(humanity, stains, pool, stains > empty, keep)
+
+
+def frenzy_pool(willpower: int, superficial: int = 0, aggravated: int = 0, humanity: int = 7) -> int:
+    """Dice to resist frenzy: unmarked Willpower boxes + floor(Humanity / 3)."""
+    willpower = check_int("willpower", willpower, 1, 20)
+    superficial = check_int("superficial willpower damage", superficial, 0, willpower)
+    aggravated = check_int("aggravated willpower damage", aggravated, 0, willpower - superficial)
+    humanity = check_int("humanity", humanity, 0, 10)
+    return willpower - superficial - aggravated + humanity // 3
+
+
+def resist_frenzy(willpower: int, difficulty: int, superficial: int = 0, aggravated: int = 0,
+                  humanity: int = 7, rules: V5Rules = OFFICIAL) -> V5Odds:
+    """Exact odds of resisting frenzy: no Hunger dice, no Willpower reroll.
+
+    ``difficulty`` is 2..4 by the provocation's strength (RULES.md).
+    """
+    pool = frenzy_pool(willpower, superficial, aggravated, humanity)
+    difficulty = check_int("frenzy difficulty", difficulty, 1, 10)
+    return odds(pool, 0, difficulty, rules)
