@@ -177,6 +177,8 @@ class V5Odds:
     class_ways: dict
     success_ways: tuple
     bestial_total_failure_ways: int
+    willpower: str | None = None
+    willpower_spent_ways: int = 0
 
     def probability(self, outcome: str) -> Fraction:
         """Exact probability of one outcome class (a name in ``CLASSES``)."""
@@ -215,6 +217,11 @@ class V5Odds:
         """
         return Fraction(self.bestial_total_failure_ways, self.denominator)
 
+    @property
+    def willpower_spent(self) -> Fraction:
+        """Probability that the Willpower strategy rerolled (0 without one)."""
+        return Fraction(self.willpower_spent_ways, self.denominator)
+
     def classes(self) -> dict:
         """The six classes as ``{name: Fraction}``, in table order."""
         return {c: self.probability(c) for c in CLASSES}
@@ -246,14 +253,16 @@ class V5Odds:
         ]
         if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
+        if self.willpower:
+            lines.append(f"Willpower: {self.willpower}, spent {float(self.willpower_spent):.2%}")
         for name, p in list(self.classes().items()) + [("p_win", self.p_win)]:
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
         lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
         return "\n".join(lines)
 
 
-def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL) -> V5Odds:
-    """Exact odds of a V5 roll.
+def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, willpower=None) -> V5Odds:
+    """Exact odds of a V5 roll, with or without a Willpower reroll.
 
     Parameters
     ----------
@@ -265,6 +274,11 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL) -> 
         Successes needed to win (>= 0).
     rules : V5Rules
         Official rules by default.
+    willpower : None, str or analysis.willpower.Strategy
+        A Willpower strategy (``reroll_failures``, ``maximize_win``,
+        ``maximize_critical``, ``avoid_messy``, or ``willpower.optimal(...)``):
+        the odds are then those after the strategy's reroll, and
+        ``willpower_spent`` says how often it rerolls.
 
     Returns
     -------
@@ -281,16 +295,40 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL) -> 
     pool, hunger, difficulty = _check_roll(pool, hunger, difficulty)
     rules = _check_rules(rules)
     nn, nh = rules.dice(pool, hunger)
-    ways, classes, den = _counts(nn, nh, rules, (difficulty,), True)
+    spent, strategy_name = 0, None
+    if willpower is None:
+        ways, classes, den = _counts(nn, nh, rules, (difficulty,), True)
+        class_ways = [int(w) for w in classes[0]]
+    else:
+        from . import willpower as _wp
+
+        strategy = _wp.strategy_of(willpower)
+        strategy_name = strategy.name
+        ways, spent, den = _wp.counts(nn, nh, difficulty, rules, strategy)
+        class_ways = _classes_of(ways, difficulty, rules)
     success_ways = tuple(int(x) for x in ways.sum(axis=(1, 2, 3)))
     bestial_total = int(ways[0, :, :, rules.bestial_hunger_ones:].sum()) if difficulty > 0 else 0
     return V5Odds(
         pool=pool, hunger=hunger, difficulty=difficulty, rules=rules,
         normal_dice=nn, hunger_dice=nh, denominator=den,
-        class_ways={c: int(w) for c, w in zip(CLASSES, classes[0])},
+        class_ways=dict(zip(CLASSES, class_ways)),
         success_ways=success_ways,
         bestial_total_failure_ways=bestial_total,
+        willpower=strategy_name, willpower_spent_ways=spent,
     )
+
+
+def _classes_of(ways, difficulty: int, rules: V5Rules) -> list:
+    """Ways per class from ways by (successes, pair, Hunger tens, Hunger ones), exactly."""
+    from kernels.willpower import classify_one
+
+    out = [0] * len(CLASSES)
+    for (s, pair, ec, oc), w in np.ndenumerate(ways):
+        if w:
+            cls = classify_one(s, 2 * pair, ec, oc, difficulty, rules.messy_hunger_tens,
+                               rules.bestial_hunger_ones, int(rules.hunger_one_taints_win))
+            out[cls] += int(w)
+    return out
 
 
 def _grid_ways(pools, hungers, diffs, rules):
@@ -331,7 +369,8 @@ def _grid_ways(pools, hungers, diffs, rules):
         yield index, ways, dens[:, :, None, None]
 
 
-def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
+def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
+          willpower=None) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, hunger, difficulty).
 
     Parameters
@@ -342,17 +381,23 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
         Official rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
+    willpower : None, str or analysis.willpower.Strategy
+        Odds after a Willpower strategy (see :func:`odds`); adds the column
+        ``willpower_spent``.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``pool, hunger, difficulty, total_failure, win_at_cost, win,
-        critical_win, messy_critical, bestial_failure, p_win``.
+        critical_win, messy_critical, bestial_failure, p_win`` (then
+        ``willpower_spent`` with a strategy).
     """
     pools = as_values("pool", pools, 0, MAX_POOL)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
     rules = _check_rules(rules)
+    if willpower is not None:
+        return _willpower_table(pools, hungers, diffs, rules, exact, willpower)
 
     grid = np.array(np.meshgrid(pools, hungers, diffs, indexing="ij")).reshape(3, -1)
     shape = (len(pools), len(hungers), len(diffs), len(CLASSES) + 1)
@@ -372,6 +417,29 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     return pd.DataFrame(cols)
 
 
+def _willpower_table(pools, hungers, diffs, rules, exact, willpower) -> pd.DataFrame:
+    from . import willpower as _wp
+
+    strategy = _wp.strategy_of(willpower)
+    rows, ways, dens = [], [], []
+    for pool in pools:
+        for hunger in hungers:
+            nn, nh = rules.dice(pool, hunger)
+            for d in diffs:
+                final, spent, den = _wp.counts(nn, nh, d, rules, strategy)
+                c = _classes_of(final, d, rules)
+                rows.append((pool, hunger, d))
+                ways.append(c + [c[2] + c[3] + c[4], spent])
+                dens.append(den)
+    ways = np.array(ways, dtype=object)
+    dens = np.array(dens, dtype=object)[:, None]
+    values = fractions_over(ways, dens) if exact else (ways / dens).astype(np.float64)
+    cols = dict(zip(("pool", "hunger", "difficulty"), np.array(rows, dtype=np.int64).T))
+    for j, name in enumerate(CLASSES + ("p_win", "willpower_spent")):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)
+
+
 def add_cli(subparsers) -> None:
     """Add ``beastodds v5`` to the command line."""
     from .cli import add_output_options
@@ -383,12 +451,15 @@ def add_cli(subparsers) -> None:
     p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool")
     p.add_argument("--hunger", default="0", metavar="SPEC", help="Hunger 0..5 (default 0)")
     p.add_argument("--difficulty", required=True, metavar="SPEC", help="successes needed")
+    p.add_argument("--willpower", metavar="STRATEGY", default=None,
+                   help="odds after a Willpower reroll: reroll_failures, maximize_win, "
+                        "maximize_critical or avoid_messy (adds the column willpower_spent)")
     add_output_options(p)
     p.set_defaults(run=_run_cli)
 
 
 def _run_cli(args):
-    df = table(args.pool, args.hunger, args.difficulty, exact=args.exact)
+    df = table(args.pool, args.hunger, args.difficulty, exact=args.exact, willpower=args.willpower)
     return df, ("pool", "hunger", "difficulty")
 
 

@@ -157,3 +157,77 @@ def icepool_v5(evaluator, pool, hunger, difficulties):
             ways[classify_v5(succ, tens, htens, hones, d)] += q
         out[d] = {c: Fraction(w, total) for c, w in ways.items()}
     return out
+
+
+# ---------------------------------------------------------------- Willpower
+
+_WIN_CLASSES = ("win", "critical_win", "messy_critical")
+ORACLE_STRATEGIES = {
+    # name: (values by class, reroll_failures, forbid_new_messy)
+    "reroll_failures": ({}, True, False),
+    "maximize_win": ({c: 1 for c in _WIN_CLASSES}, False, False),
+    "maximize_critical": ({"critical_win": 1, "messy_critical": 1}, False, False),
+    "avoid_messy": ({c: 1 for c in _WIN_CLASSES}, False, True),
+}
+
+
+def _roll_class(normal, hunger, difficulty):
+    tens = normal.count(10) + hunger.count(10)
+    succ = sum(f >= 6 for f in normal + hunger) + 2 * (tens // 2)
+    return classify_v5(succ, tens, hunger.count(10), hunger.count(1), difficulty)
+
+
+@lru_cache(maxsize=None)
+def _reroll_dist(kept, hunger, k, difficulty):
+    """{class: ways out of 10**k} after rerolling k dice beside the kept faces."""
+    out = Counter()
+    for faces in itertools.product(range(1, 11), repeat=k):
+        out[_roll_class(list(kept) + list(faces), list(hunger), difficulty)] += 1
+    return out
+
+
+@lru_cache(maxsize=None)
+def _decision(normal, hunger, difficulty, strategy):
+    """(kept faces, dice rerolled) for a sorted hand, by brute force over position subsets."""
+    values, reroll_failures, forbid = ORACLE_STRATEGIES[strategy]
+    now = _roll_class(list(normal), list(hunger), difficulty)
+    if reroll_failures:
+        fails = [i for i, f in enumerate(normal) if f < 6]
+        if now in _WIN_CLASSES or not fails:
+            return normal, 0
+        chosen = set(fails[:3])
+        return tuple(f for i, f in enumerate(normal) if i not in chosen), len(chosen)
+    best_key, best = None, (normal, 0)
+    best_value = Fraction(values.get(now, 0))
+    for k in range(1, min(3, len(normal)) + 1):
+        for positions in itertools.combinations(range(len(normal)), k):
+            kept = tuple(f for i, f in enumerate(normal) if i not in positions)
+            dist = _reroll_dist(kept, hunger, k, difficulty)
+            if forbid and dist["messy_critical"] and now != "messy_critical":
+                continue
+            value = sum(Fraction(values.get(c, 0) * w, 10**k) for c, w in dist.items())
+            chosen = [normal[i] for i in positions]
+            key = (k, -sum(f < 6 for f in chosen), -sum(6 <= f < 10 for f in chosen))
+            if value > best_value or (value == best_value and best_key is not None and key < best_key):
+                best_value, best_key, best = value, key, (kept, k)
+    return best
+
+
+def brute_force_willpower(pool, hunger, difficulty, strategy):
+    """Exact classes and P(Willpower spent) after a strategy, over every ordered roll."""
+    h = min(hunger, pool)
+    n = pool - h
+    R = min(3, n)
+    ways = Counter()
+    spent = 0
+    for normal in itertools.product(range(1, 11), repeat=n):
+        for hung in itertools.product(range(1, 11), repeat=h):
+            kept, k = _decision(tuple(sorted(normal)), tuple(sorted(hung)), difficulty, strategy)
+            if k == 0:
+                ways[_roll_class(list(normal), list(hung), difficulty)] += 10**R
+                continue
+            spent += 10**R
+            for c, w in _reroll_dist(kept, tuple(sorted(hung)), k, difficulty).items():
+                ways[c] += w * 10 ** (R - k)
+    total = 10 ** (pool + R)
+    return {c: Fraction(ways[c], total) for c in CLASSES}, Fraction(spent, total)

@@ -1,0 +1,199 @@
+"""V5 Willpower rerolls: the exact outcome of a rolled pool after a strategy's reroll.
+
+After the dice land a player may reroll up to three normal dice (never Hunger
+dice), once.  The kernel walks every landed roll as a category-count vector
+(normal dice: failures, successes below ten, tens; Hunger dice: successes
+below ten, tens, ones capped at 2), picks the strategy's reroll for it, and
+adds the ways of every reroll outcome.  Since rerolled dice are
+exchangeable within a category, a reroll is a vector (failures, successes,
+tens) to reroll, at most ``max_reroll`` dice in all.
+
+Decisions compare expected values in exact small integers (ways of the
+rerolled dice times integer values of the outcome classes), whatever the
+arithmetic (``mod``) used to accumulate the ways of the landed rolls.
+"""
+import numpy as np
+
+from ._jit import kernel
+from .multiset import addmod, fill_powers, mulmod
+from .v5 import BESTIAL_FAILURE, CAP, CRITICAL_WIN, MESSY_CRITICAL, TOTAL_FAILURE, WIN, WIN_AT_COST
+
+#: Strategy modes
+MODE_OPTIMAL = 0  #: maximise the expected value of the final class
+MODE_REROLL_FAILURES = 1  #: the seed's: a failing roll rerolls up to three failed normal dice
+
+
+@kernel
+def classify_one(s, tens, hunger_tens, hunger_ones, difficulty, messy_tens, bestial_ones, taint_win):
+    """The outcome class (module constants of ``kernels.v5``) of one roll's features."""
+    if s >= difficulty:
+        if tens >= 2:
+            return MESSY_CRITICAL if hunger_tens >= messy_tens else CRITICAL_WIN
+        if taint_win == 1 and hunger_ones >= bestial_ones:
+            return WIN_AT_COST
+        return WIN
+    if hunger_ones >= bestial_ones:
+        return BESTIAL_FAILURE
+    if s == 0:
+        return TOTAL_FAILURE
+    return WIN_AT_COST
+
+
+@kernel
+def _successes(b, t, g, crit_bonus):
+    return b + g + t + crit_bonus * (t // 2)
+
+
+@kernel
+def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, difficulty,
+                      messy_tens, bestial_ones, taint_win, mode, values, forbid_new_messy,
+                      max_reroll, mod, binom, out, spent):
+    """Ways of every final roll after a Willpower strategy, at one Difficulty.
+
+    Parameters
+    ----------
+    n_normal, n_hunger, w_normal, w_hunger, crit_bonus
+        As for ``kernels.v5.v5_pool_ways``.
+    difficulty, messy_tens, bestial_ones, taint_win
+        As for ``kernels.v5.v5_classify`` (one Difficulty).
+    mode : int64
+        ``MODE_OPTIMAL`` or ``MODE_REROLL_FAILURES``.
+    values : int64[6]
+        Value of each final class (``MODE_OPTIMAL``); the reroll with the
+        highest expected value is taken, ties going to no reroll, then to
+        fewer dice, then to rerolling failures before successes before tens.
+    forbid_new_messy : int64
+        1: never take a reroll that could make a messy critical of a roll
+        that is not one already.
+    max_reroll : int64
+        Dice a reroll may take (3 in V5); the caller passes
+        ``R = min(max_reroll, n_normal)``.
+    mod : int64
+        0 for int64 (caller checked ``10 ** (n + R)`` fits), else a prime
+        below 2**31.
+    binom : int64[M, M]
+        Binomial table, ``M > max(n_normal, n_hunger, R)``.
+    out : int64[S, 2, 3, 3]
+        Zeroed by the caller; receives the ways by final (successes, pair of
+        tens, Hunger tens capped at 2, Hunger ones capped at 2), over the
+        denominator ``10 ** (n_normal + n_hunger + R)``.
+    spent : int64[1]
+        Zeroed by the caller; receives the ways in which Willpower was spent.
+    """
+    nn = n_normal
+    nh = n_hunger
+    R = max_reroll
+    pn = np.empty((3, nn + 1), dtype=np.int64)
+    for i in range(3):
+        fill_powers(w_normal[i], mod, pn[i])
+    ph = np.empty((4, nh + 1), dtype=np.int64)
+    for i in range(4):
+        fill_powers(w_hunger[i], mod, ph[i])
+    # exact small powers of ten to bring k rerolled dice to the denominator 10**R
+    scale = np.empty(R + 1, dtype=np.int64)
+    for k in range(R + 1):
+        scale[k] = 10 ** (R - k)
+    # reroll outcomes of k dice: (fails, successes, tens) with exact small ways
+    n_out = np.zeros(R + 1, dtype=np.int64)
+    out_b = np.zeros((R + 1, 10), dtype=np.int64)
+    out_c = np.zeros((R + 1, 10), dtype=np.int64)
+    out_w = np.zeros((R + 1, 10), dtype=np.int64)
+    for k in range(R + 1):
+        j = 0
+        for c2 in range(k + 1):
+            for b2 in range(k - c2 + 1):
+                a2 = k - c2 - b2
+                # multinomial k! / (a2! b2! c2!) with exact small ints
+                m = 1
+                for x in range(2, k + 1):
+                    m *= x
+                for x in range(2, a2 + 1):
+                    m //= x
+                for x in range(2, b2 + 1):
+                    m //= x
+                for x in range(2, c2 + 1):
+                    m //= x
+                out_b[k, j] = b2
+                out_c[k, j] = c2
+                out_w[k, j] = m * w_normal[0] ** a2 * w_normal[1] ** b2 * w_normal[2] ** c2
+                j += 1
+        n_out[k] = j
+
+    hunger_ways = np.zeros((nh + 1, nh + 1, CAP + 1), dtype=np.int64)
+    for e in range(nh + 1):
+        we = mulmod(binom[nh, e], ph[3, e], mod)
+        r1 = nh - e
+        for o in range(r1 + 1):
+            wo = mulmod(we, mulmod(binom[r1, o], ph[0, o], mod), mod)
+            r2 = r1 - o
+            oc = min(o, CAP)
+            for g in range(r2 + 1):
+                wg = mulmod(binom[r2, g], mulmod(ph[2, g], ph[1, r2 - g], mod), mod)
+                hunger_ways[g, e, oc] = addmod(hunger_ways[g, e, oc], mulmod(wo, wg, mod), mod)
+
+    full = scale[0] % mod if mod > 0 else scale[0]
+    for c in range(nn + 1):
+        wc = mulmod(binom[nn, c], pn[2, c], mod)
+        for b in range(nn - c + 1):
+            a = nn - c - b
+            wn = mulmod(wc, mulmod(binom[nn - c, b], mulmod(pn[1, b], pn[0, a], mod), mod), mod)
+            for e in range(nh + 1):
+                ec = min(e, CAP)
+                for g in range(nh - e + 1):
+                    for oc in range(CAP + 1):
+                        wh = hunger_ways[g, e, oc]
+                        if wh == 0:
+                            continue
+                        w = mulmod(wn, wh, mod)
+                        t = c + e
+                        s0 = _successes(b, t, g, crit_bonus)
+                        cls0 = classify_one(s0, t, ec, oc, difficulty, messy_tens, bestial_ones, taint_win)
+                        won0 = cls0 == WIN or cls0 == CRITICAL_WIN or cls0 == MESSY_CRITICAL
+                        # choose the reroll (rf failures, rs successes, rt tens)
+                        best_rf = 0
+                        best_rs = 0
+                        best_k = 0
+                        if mode == MODE_REROLL_FAILURES:
+                            if not won0 and a > 0:
+                                best_rf = min(a, R)
+                                best_k = best_rf
+                        else:
+                            best_ev = values[cls0] * scale[0]
+                            for k in range(1, R + 1):
+                                for rf in range(min(a, k), -1, -1):
+                                    for rs in range(min(b, k - rf), -1, -1):
+                                        rt = k - rf - rs
+                                        if rt > c:
+                                            continue
+                                        ev = 0
+                                        makes_messy = False
+                                        for j in range(n_out[k]):
+                                            bf = b - rs + out_b[k, j]
+                                            tf = c - rt + out_c[k, j] + e
+                                            cls = classify_one(_successes(bf, tf, g, crit_bonus), tf, ec, oc,
+                                                               difficulty, messy_tens, bestial_ones, taint_win)
+                                            if cls == MESSY_CRITICAL:
+                                                makes_messy = True
+                                            ev += values[cls] * out_w[k, j] * scale[k]
+                                        if forbid_new_messy == 1 and makes_messy and cls0 != MESSY_CRITICAL:
+                                            continue
+                                        if ev > best_ev:
+                                            best_ev = ev
+                                            best_rf = rf
+                                            best_rs = rs
+                                            best_k = k
+                        if best_k == 0:
+                            pair = 1 if t >= 2 else 0
+                            out[s0, pair, ec, oc] = addmod(out[s0, pair, ec, oc], mulmod(w, full, mod), mod)
+                            continue
+                        spent[0] = addmod(spent[0], mulmod(w, full, mod), mod)
+                        rt = best_k - best_rf - best_rs
+                        for j in range(n_out[best_k]):
+                            bf = b - best_rs + out_b[best_k, j]
+                            tf = c - rt + out_c[best_k, j] + e
+                            sf = _successes(bf, tf, g, crit_bonus)
+                            pair = 1 if tf >= 2 else 0
+                            wj = out_w[best_k, j] * scale[best_k]
+                            if mod > 0:
+                                wj %= mod
+                            out[sf, pair, ec, oc] = addmod(out[sf, pair, ec, oc], mulmod(w, wj, mod), mod)
