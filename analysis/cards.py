@@ -53,7 +53,7 @@ MAX_HUNGER = 5
 #: Totals and difficulties above this are refused (no table needs them).
 MAX_VALUE = 1000
 #: Longest scene :func:`scene` counts (the state count grows as tests**2).
-MAX_SCENE = 12
+MAX_SCENE = 20
 
 
 @dataclass(frozen=True)
@@ -696,7 +696,7 @@ def scene(tests, rules: CardRules = SEED) -> SceneOdds:
     ----------
     tests : list of tuples
         ``(base, difficulty)`` or ``(base, difficulty, hunger)`` per test (or
-        dicts with those keys), 1..12 tests.
+        dicts with those keys), 1..20 tests.
     rules : CardRules
         ``rules.reshuffle`` False draws every test (and, with same-deck
         confirmation, every confirmation card) from one scene deck that is

@@ -147,8 +147,8 @@ def test_scene_table(capsys):
 
 
 @pytest.mark.parametrize("call,match", [
-    (lambda: cards.scene([]), "1..12 tests"),
-    (lambda: cards.scene([(5, 10)] * 13), "1..12 tests"),
+    (lambda: cards.scene([]), "1..20 tests"),
+    (lambda: cards.scene([(5, 10)] * 21), "1..20 tests"),
     (lambda: cards.scene("5,10"), "list of"),
     (lambda: cards.scene([(5,)]), "test 1: expected"),
     (lambda: cards.scene([(5, 10), (5, -1)]), "test 2: difficulty"),
