@@ -162,3 +162,13 @@ def test_scene_table(capsys):
 def test_scene_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_up_to_eight_hungry_tests_one_deck_holds_one_compulsion(n):
+    # Eight tests draw at most ten cards (at most two first cards call for a
+    # confirmation: the 10 and the Ace), so the deck never runs out; each test
+    # is bestial 1 time in 45, and one bestial result uses up both the 10 and
+    # the Ace: so exactly n/45 for one Compulsion and none for two.
+    s = cards.scene([(6, 12, 1)] * n, NO_RESHUFFLE)
+    assert s.compulsions == {0: 1 - Fraction(n, 45), 1: Fraction(n, 45)}
