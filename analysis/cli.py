@@ -14,6 +14,7 @@ from .tables import FORMATS, render
 SYSTEMS = (
     "analysis.v5",
     "analysis.rouse",
+    "analysis.cards",
 )
 
 
