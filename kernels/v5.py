@@ -23,6 +23,61 @@ CAP = 2
 
 
 @kernel
+def normal_part_ways(n_normal, w_normal, mod, binom, out):
+    """Ways of the normal dice alone, by successes below ten and tens.
+
+    Parameters
+    ----------
+    n_normal : int64
+    w_normal, mod, binom
+        As for :func:`v5_pool_ways`.
+    out : int64[n_normal + 1, n_normal + 1]
+        Zeroed by the caller; ``out[b, c]``: ways to roll ``b`` successes
+        below ten and ``c`` tens (the rest fail).
+    """
+    nn = n_normal
+    pn = np.empty((3, nn + 1), dtype=np.int64)
+    for i in range(3):
+        fill_powers(w_normal[i], mod, pn[i])
+    for c in range(nn + 1):
+        wc = mulmod(binom[nn, c], pn[2, c], mod)
+        r = nn - c
+        for b in range(r + 1):
+            wb = mulmod(binom[r, b], mulmod(pn[1, b], pn[0, r - b], mod), mod)
+            out[b, c] = mulmod(wc, wb, mod)
+
+
+@kernel
+def hunger_part_ways(n_hunger, w_hunger, mod, binom, out):
+    """Ways of the Hunger dice alone, by successes below ten, tens and ones.
+
+    Parameters
+    ----------
+    n_hunger : int64
+    w_hunger, mod, binom
+        As for :func:`v5_pool_ways`.
+    out : int64[n_hunger + 1, n_hunger + 1, 3]
+        Zeroed by the caller; ``out[g, e, o]``: ways to roll ``g`` successes
+        below ten, ``e`` tens and ``min(ones, 2) = o``.
+    """
+    nh = n_hunger
+    ph = np.empty((4, nh + 1), dtype=np.int64)
+    for i in range(4):
+        fill_powers(w_hunger[i], mod, ph[i])
+    for e in range(nh + 1):
+        we = mulmod(binom[nh, e], ph[3, e], mod)
+        r1 = nh - e
+        for o in range(r1 + 1):
+            wo = mulmod(we, mulmod(binom[r1, o], ph[0, o], mod), mod)
+            r2 = r1 - o
+            oc = min(o, CAP)
+            for g in range(r2 + 1):
+                wg = mulmod(binom[r2, g], mulmod(ph[2, g], ph[1, r2 - g], mod), mod)
+                out[g, e, oc] = addmod(out[g, e, oc], mulmod(wo, wg, mod), mod)
+
+
+
+@kernel
 def v5_pool_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, mod, binom, out):
     """Add the ways of every V5 roll of the given dice into ``out``.
 
@@ -50,35 +105,10 @@ def v5_pool_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, mod, binom,
     """
     nn = n_normal
     nh = n_hunger
-    pn = np.empty((3, nn + 1), dtype=np.int64)
-    for i in range(3):
-        fill_powers(w_normal[i], mod, pn[i])
-    ph = np.empty((4, nh + 1), dtype=np.int64)
-    for i in range(4):
-        fill_powers(w_hunger[i], mod, ph[i])
-
-    # normal dice: normal_ways[b, c] for b successes below ten and c tens
     normal_ways = np.zeros((nn + 1, nn + 1), dtype=np.int64)
-    for c in range(nn + 1):
-        wc = mulmod(binom[nn, c], pn[2, c], mod)
-        r = nn - c
-        for b in range(r + 1):
-            wb = mulmod(binom[r, b], mulmod(pn[1, b], pn[0, r - b], mod), mod)
-            normal_ways[b, c] = mulmod(wc, wb, mod)
-
-    # Hunger dice: hunger_ways[g, e, o] for g successes below ten, e tens,
-    # min(ones, 2) = o
+    normal_part_ways(nn, w_normal, mod, binom, normal_ways)
     hunger_ways = np.zeros((nh + 1, nh + 1, CAP + 1), dtype=np.int64)
-    for e in range(nh + 1):
-        we = mulmod(binom[nh, e], ph[3, e], mod)
-        r1 = nh - e
-        for o in range(r1 + 1):
-            wo = mulmod(we, mulmod(binom[r1, o], ph[0, o], mod), mod)
-            r2 = r1 - o
-            oc = min(o, CAP)
-            for g in range(r2 + 1):
-                wg = mulmod(binom[r2, g], mulmod(ph[2, g], ph[1, r2 - g], mod), mod)
-                hunger_ways[g, e, oc] = addmod(hunger_ways[g, e, oc], mulmod(wo, wg, mod), mod)
+    hunger_part_ways(nh, w_hunger, mod, binom, hunger_ways)
 
     for c in range(nn + 1):
         for b in range(nn + 1 - c):

@@ -15,8 +15,9 @@ arithmetic (``mod``) used to accumulate the ways of the landed rolls.
 import numpy as np
 
 from ._jit import kernel
-from .multiset import addmod, fill_powers, mulmod
-from .v5 import BESTIAL_FAILURE, CAP, CRITICAL_WIN, MESSY_CRITICAL, TOTAL_FAILURE, WIN, WIN_AT_COST
+from .multiset import addmod, mulmod
+from .v5 import (BESTIAL_FAILURE, CAP, CRITICAL_WIN, MESSY_CRITICAL, TOTAL_FAILURE, WIN, WIN_AT_COST,
+                 hunger_part_ways, normal_part_ways)
 
 #: Strategy modes
 MODE_OPTIMAL = 0  #: maximise the expected value of the final class
@@ -83,12 +84,6 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
     nn = n_normal
     nh = n_hunger
     R = max_reroll
-    pn = np.empty((3, nn + 1), dtype=np.int64)
-    for i in range(3):
-        fill_powers(w_normal[i], mod, pn[i])
-    ph = np.empty((4, nh + 1), dtype=np.int64)
-    for i in range(4):
-        fill_powers(w_hunger[i], mod, ph[i])
     # exact small powers of ten to bring k rerolled dice to the denominator 10**R
     scale = np.empty(R + 1, dtype=np.int64)
     for k in range(R + 1):
@@ -120,23 +115,15 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
         n_out[k] = j
 
     hunger_ways = np.zeros((nh + 1, nh + 1, CAP + 1), dtype=np.int64)
-    for e in range(nh + 1):
-        we = mulmod(binom[nh, e], ph[3, e], mod)
-        r1 = nh - e
-        for o in range(r1 + 1):
-            wo = mulmod(we, mulmod(binom[r1, o], ph[0, o], mod), mod)
-            r2 = r1 - o
-            oc = min(o, CAP)
-            for g in range(r2 + 1):
-                wg = mulmod(binom[r2, g], mulmod(ph[2, g], ph[1, r2 - g], mod), mod)
-                hunger_ways[g, e, oc] = addmod(hunger_ways[g, e, oc], mulmod(wo, wg, mod), mod)
+    hunger_part_ways(nh, w_hunger, mod, binom, hunger_ways)
+    normal_ways = np.zeros((nn + 1, nn + 1), dtype=np.int64)
+    normal_part_ways(nn, w_normal, mod, binom, normal_ways)
 
     full = scale[0] % mod if mod > 0 else scale[0]
     for c in range(nn + 1):
-        wc = mulmod(binom[nn, c], pn[2, c], mod)
         for b in range(nn - c + 1):
             a = nn - c - b
-            wn = mulmod(wc, mulmod(binom[nn - c, b], mulmod(pn[1, b], pn[0, a], mod), mod), mod)
+            wn = normal_ways[b, c]
             for e in range(nh + 1):
                 ec = min(e, CAP)
                 for g in range(nh - e + 1):
