@@ -13,6 +13,8 @@ from .tables import FORMATS, render
 #: (or ``args -> str`` for text output).
 SYSTEMS = (
     "analysis.v5",
+    "analysis.classic",
+    "analysis.health",
 )
 
 
