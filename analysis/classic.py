@@ -11,7 +11,7 @@ import pandas as pd
 
 from kernels import classic as _k
 
-from .exact import INT64_MAX, exact_counts, fractions_over
+from .exact import exact_counts, fractions_over
 from .validate import as_values, check_int
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
@@ -308,18 +308,23 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     specialty = _check_flag("specialty", specialty)
     rules = _check_rules(rules)
     n_max = max(pools)
-    big = 10**n_max > INT64_MAX
-    ways = np.empty((len(pools), len(diffs), 4), dtype=object if big else np.int64)
-    for j, d in enumerate(diffs):
-        summary, _, _ = _counts(n_max, d, specialty, rules.ones_cancel)
-        ways[:, j, :] = summary[pools]
+    # (pool, difficulty, botch/failure/success/summed successes); Python ints
+    # (object) wherever the counts outgrow int64, never overflowed
+    ways = np.stack([_counts(n_max, d, specialty, rules.ones_cancel)[0][pools] for d in diffs], axis=1)
+    big = ways.dtype == object
     dens = np.array([10**p for p in pools], dtype=object if big else np.int64)[:, None, None]
+    probs, sums = ways[..., :3], ways[..., 3]
     if exact:
-        values = fractions_over(ways, dens)
-    elif big:
-        values = (ways / dens).astype(np.float64)  # Python int / int: correctly rounded
+        probs = fractions_over(probs, dens)
+        means = np.array([[Fraction(int(w), 10**p) for w in row] for p, row in zip(pools, sums)],
+                         dtype=object)
+    elif big:  # Python int / int: correctly rounded
+        probs = (probs / dens).astype(np.float64)
+        means = (sums / dens[..., 0]).astype(np.float64)
     else:
-        values = ways.astype(np.float64) / dens.astype(np.float64)
+        probs = probs.astype(np.float64) / dens.astype(np.float64)
+        means = sums.astype(np.float64) / dens[..., 0].astype(np.float64)
+    values = np.concatenate([probs, means[..., None]], axis=-1)
     grid = np.array(np.meshgrid(pools, diffs, indexing="ij")).reshape(2, -1)
     values = values.reshape(-1, 4)
     return pd.DataFrame({

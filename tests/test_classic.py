@@ -90,6 +90,18 @@ def test_table_columns_and_exact_values():
     assert np.allclose(floats.success.to_numpy(), [float(x) for x in df.success])
 
 
+@pytest.mark.parametrize("pools", [[18], [17, 18, 19], [2, 60]])
+def test_table_near_and_past_int64_matches_odds(pools):
+    # at 18 dice the ways fit int64 but the summed successes do not
+    exact = classic.table(pools, "6,9", specialty=True, exact=True)
+    floats = classic.table(pools, "6,9", specialty=True)
+    for row, frow in zip(exact.itertuples(), floats.itertuples()):
+        o = classic.odds(row.pool, row.difficulty, specialty=True)
+        assert (row.botch, row.failure, row.success, row.mean_successes) == (
+            o.botch, o.failure, o.success, o.mean_successes)
+        assert (frow.success, frow.mean_successes) == (float(o.success), float(o.mean_successes))
+
+
 def test_table_with_a_big_pool_is_exact():
     df = classic.table([3, 22], 6, exact=True)
     assert df.success.iloc[1] == Fraction(multinomial_pool(22, 6)["success"], 10**22)
@@ -141,3 +153,16 @@ def test_cli_bad_input_exits_2_with_one_sentence(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_kernels_can_be_called_from_a_users_njit_code():
+    import numba
+
+    @numba.njit
+    def success_ways_of_three_dice(faces, values):
+        rows = np.zeros((4, 3 * 2 + 1), dtype=np.int64)
+        k.classic_sum_ways(faces, values, 0, rows)
+        return rows[3, 3 + 1:].sum()  # totals >= 1 (index 3 is a total of 0)
+
+    faces, values = classic.die(6, False, True)
+    assert success_ways_of_three_dice(faces, values) == classic.odds(3, 6).outcome_ways["success"]

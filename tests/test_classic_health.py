@@ -372,3 +372,26 @@ def test_cli_blows(capsys):
     table = hl.blows(hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 3), 8).table(exact=True)
     assert len(lines) == 10 and lines[-1] == ",".join(
         ["8"] + [str(table[c].iloc[-1]) for c in ("incapacitated", "torpor", "final_death")])
+
+
+def test_penalty_knobs():
+    attack, victim = hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 1)
+    no_pain = hl.DamageRules(penalties=(0, 0, 0, 0, 0, 0))
+    result = hl.blows(attack, victim, 3, rules=no_pain)
+    standing = 1 - result.victim_roll(3, 5)["cannot_act"]
+    outcomes, _ = brute_pool(5, 6)
+    roll = result.victim_roll(3, 5)
+    assert {k: roll[k] for k in outcomes} == {k: standing * p for k, p in outcomes.items()}
+    # wound penalties come off the damage dice too, under the option
+    rules = hl.DamageRules(wound_penalty_on_damage=True)
+    attack = hl.Attack(3, "lethal", 0, attack_pool=4)
+    got = hl.blow(attack, hl.Fighter("vampire", 1), penalty=2, rules=rules)
+    assert got.levels == brute_attack(2, 6, False, 1, 0, 1, "lethal", "vampire")
+    default = hl.blow(attack, hl.Fighter("vampire", 1), penalty=2)
+    assert default.levels == brute_attack(2, 6, False, 3, 0, 1, "lethal", "vampire")
+
+
+def test_a_fight_nobody_can_win_never_ends():
+    result = hl.fight(hl.Fighter(), hl.Fighter(), max_turns=2)
+    assert result.outcomes() == {"a_wins": 0, "b_wins": 0, "both": 0, "never": 1}
+    assert result.expected_turns() is None and result.chain.is_absorbing()
