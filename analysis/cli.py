@@ -15,6 +15,8 @@ SYSTEMS = (
     "analysis.v5",
     "analysis.rouse",
     "analysis.cards",
+    "analysis.classic",
+    "analysis.health",
 )
 
 

@@ -56,7 +56,7 @@ def _state(hunger: int, frenzy: bool) -> int:
     return hunger + (MAX_HUNGER + 1) * int(frenzy)
 
 
-def _check_step(reroll: bool, rules: RouseRules, label: str) -> markov.Step:
+def _check_step(reroll: bool, rules: RouseRules, label: str) -> markov.ExactChain:
     p = rules.p_rise(reroll)
     rows = {}
     for frenzy in (False, True):
@@ -68,17 +68,21 @@ def _check_step(reroll: bool, rules: RouseRules, label: str) -> markov.Step:
             row = {_state(h, frenzy): 1 - p}
             row[fail_to] = row.get(fail_to, 0) + p
             rows[_state(h, frenzy)] = row
-    return markov.Step(N_STATES, rows, label)
+    return _chain(rows)
 
 
-def _feed_step(slake: int, kill: bool, label: str) -> markov.Step:
+def _feed_step(slake: int, kill: bool, label: str) -> markov.ExactChain:
     """Feeding lowers Hunger by ``slake`` but not below 1; only a kill reaches 0."""
     rows = {}
     for frenzy in (False, True):
         for h in range(MAX_HUNGER + 1):
             new = 0 if kill else (h if h <= 1 else max(1, h - slake))
             rows[_state(h, frenzy)] = {_state(new, frenzy): 1}
-    return markov.Step(N_STATES, rows, label)
+    return _chain(rows)
+
+
+def _chain(rows: dict) -> markov.ExactChain:
+    return markov.ExactChain.from_fractions(range(N_STATES), [rows[i] for i in range(N_STATES)])
 
 
 def _start(hunger: int) -> dict:
@@ -190,7 +194,7 @@ _NIGHT_HELP = ("wake | rouse | rouse+reroll | surge | mend | blush | aggravated 
 
 
 def _parse_night_step(step: str, bp: int, rules: RouseRules):
-    """(label, [Step, ...]) for one named step of a night."""
+    """(label, [ExactChain, ...]) for one named step of a night."""
     if not isinstance(step, str):
         raise ValueError(f"a night step must be a string ({_NIGHT_HELP}), got {step!r}")
     name, _, arg = step.strip().partition(":")

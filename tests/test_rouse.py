@@ -75,7 +75,21 @@ def test_every_step_is_stochastic():
     for step in steps:
         assert step.is_stochastic()
     with pytest.raises(ValueError, match="sums to"):
-        markov.Step(2, {0: {0: Fraction(1, 2)}, 1: {1: 1}})
+        markov.ExactChain((0, 1), [{0: 1}, {1: 1}], 2)
+
+
+@given(st.integers(0, 5), st.lists(st.sampled_from(["rouse", "rouse+reroll", "feed:2", "kill", "aggravated"]),
+                                   max_size=12))
+def test_kernel_run_agrees_with_its_python_twin(start, steps):
+    chains = [c for s in steps for c in rouse._parse_night_step(s, 1, rouse.OFFICIAL)[1]]
+    got = markov.run({rouse._state(start, False): 1}, chains, rouse.N_STATES)
+    ways = [0] * rouse.N_STATES
+    ways[rouse._state(start, False)] = 1
+    den = 1
+    assert got[0].tolist() == [Fraction(w, den) for w in ways]
+    for t, chain in enumerate(chains, 1):
+        ways, den = chain.step(ways), den * chain.denominator
+        assert got[t].tolist() == [Fraction(w, den) for w in ways]
 
 
 def test_night_steps_and_blood_potency():

@@ -1,0 +1,243 @@
+"""Classic (V20-style) d10 pools: ways of each net success count, botches, damage after soak.
+
+A classic die falls in one of four categories against a difficulty: a one,
+another failure, a success below ten, a ten.  A roll's net successes are the
+sum of one value per die (a one is -1 when 1s cancel, a ten is 2 with a
+specialty), so the ways of each total follow from a dynamic programme over
+the dice (repeated convolution with the per-die counts), never the 10**n
+ordered rolls; each row of the programme is the pool one die smaller, so a
+single call gives every pool size up to the largest.
+
+Every kernel takes ``mod`` as in ``kernels.multiset``: 0 for plain int64
+(the caller proved the counts fit), else a prime below 2**31.
+"""
+import numpy as np
+
+from ._jit import kernel
+from .multiset import addmod, mulmod
+
+#: Categories of a d10 against a difficulty, in the order of ``faces`` and ``values``.
+ONE, FAIL, SUCCESS, TEN = range(4)
+#: Columns of :func:`classic_classify`'s output.
+BOTCH, FAILURE, HIT = range(3)
+#: Halving modes of :func:`levels_after_soak` (vampires halve bashing damage).
+HALVE_NONE, HALVE_DOWN, HALVE_UP = range(3)
+
+
+@kernel
+def classic_sum_ways(faces, values, mod, out):
+    """Ways of each total of per-die values, for every pool size at once.
+
+    Parameters
+    ----------
+    faces : int64[4]
+        Faces of the die in each category (one, other failure, success below
+        ten, ten); they sum to 10.
+    values : int64[4]
+        What a die of each category adds to the total (e.g. -1, 0, 1, 1:
+        1s cancel, no specialty).
+    mod : int64
+        0 for plain int64 (caller checked ``10**N`` fits), else a prime below 2**31.
+    out : int64[N + 1, W]
+        Zeroed by the caller, ``W = N * (hi - lo) + 1`` with
+        ``lo = min(0, min(values))`` and ``hi = max(0, max(values))``.
+        ``out[n, t - N * lo]`` receives the ways of rolling a total of ``t``
+        with ``n`` dice; each row sums to ``10**n``.
+    """
+    n_max = out.shape[0] - 1
+    lo = 0
+    for c in range(4):
+        if values[c] < lo:
+            lo = values[c]
+    zero = -n_max * lo
+    out[0, zero] = 1
+    for n in range(1, n_max + 1):
+        for idx in range(out.shape[1]):
+            w = out[n - 1, idx]
+            if w == 0:
+                continue
+            for c in range(4):
+                if faces[c] == 0:
+                    continue
+                j = idx + values[c]
+                out[n, j] = addmod(out[n, j], mulmod(w, faces[c], mod), mod)
+
+
+@kernel
+def classic_botch_ways(faces, mod, out):
+    """Ways of a botch (no success rolled, at least one 1) for every pool size.
+
+    Parameters
+    ----------
+    faces : int64[4]
+        As for :func:`classic_sum_ways`.
+    mod : int64
+        As for :func:`classic_sum_ways`.
+    out : int64[N + 1]
+        Overwritten: ``out[n] = (ones + fails)**n - fails**n``, the rolls of
+        ``n`` dice showing only ones and failures, minus those without a one.
+    """
+    no_success = faces[ONE] + faces[FAIL]
+    a = 1
+    b = 1
+    for n in range(out.shape[0]):
+        if mod > 0:
+            out[n] = (a - b) % mod
+        else:
+            out[n] = a - b
+        a = mulmod(a, no_success, mod)
+        b = mulmod(b, faces[FAIL], mod)
+
+
+@kernel
+def classic_classify(sums, lo, botch, mod, out, total_ways):
+    """Botch / failure / success ways and the summed net successes, per pool size.
+
+    Parameters
+    ----------
+    sums : int64[N + 1, W]
+        Output of :func:`classic_sum_ways` (``lo`` its lowest value).
+    lo : int64
+        ``min(0, min(values))`` used for ``sums``.
+    botch : int64[N + 1]
+        Output of :func:`classic_botch_ways` for the same die.
+    mod : int64
+        As for :func:`classic_sum_ways`; with ``mod == 0`` the caller checked
+        that ``(2 * N + 1) * 10**N`` fits (the summed successes).
+    out : int64[N + 1, 3]
+        Overwritten: ways of a botch, a failure, a success (net successes
+        >= 1).  A botch never has a positive total, so the three are exclusive.
+    total_ways : int64[N + 1]
+        Overwritten: the sum over rolls of their net successes (a negative
+        total counts as 0), the numerator of the mean over ``10**n``.
+    """
+    n_max = sums.shape[0] - 1
+    zero = -n_max * lo
+    for n in range(n_max + 1):
+        hit = 0
+        every = 0
+        acc = 0
+        for idx in range(sums.shape[1]):
+            w = sums[n, idx]
+            if w == 0:
+                continue
+            every = addmod(every, w, mod)
+            t = idx - zero
+            if t >= 1:
+                hit = addmod(hit, w, mod)
+                acc = addmod(acc, mulmod(w, t, mod), mod)
+        out[n, BOTCH] = botch[n]
+        out[n, HIT] = hit
+        if mod > 0:
+            out[n, FAILURE] = ((every - hit - botch[n]) % mod + mod) % mod
+        else:
+            out[n, FAILURE] = every - hit - botch[n]
+        total_ways[n] = acc
+
+
+@kernel
+def levels_after_soak(damage, damage_lo, auto, soak, soak_lo, halve, mod, out):
+    """Add the ways of each number of health levels lost into ``out``.
+
+    Levels = ``max(0, max(0, d) + auto - max(0, s))`` for a damage total
+    ``d`` and a soak total ``s`` (negative totals, from 1s cancelling, count
+    as 0; automatic successes are never cancelled), then halved if asked.
+
+    Parameters
+    ----------
+    damage : int64[Wd]
+        Ways of each damage total, ``damage[i]`` for total ``i + damage_lo``.
+    damage_lo : int64
+        Total of ``damage[0]`` (<= 0).
+    auto : int64
+        Automatic successes (>= 0).
+    soak : int64[Ws]
+        Ways of each soak total, ``soak[j]`` for total ``j + soak_lo``.
+    soak_lo : int64
+        Total of ``soak[0]`` (<= 0).
+    halve : int64
+        ``HALVE_NONE``, ``HALVE_DOWN`` or ``HALVE_UP``.
+    mod : int64
+        As for :func:`classic_sum_ways`; the caller checked the product of
+        the two rows' sums fits.
+    out : int64[L]
+        Added to; ``L > max damage total + auto``.
+    """
+    for i in range(damage.shape[0]):
+        wd = damage[i]
+        if wd == 0:
+            continue
+        d = max(0, i + damage_lo) + auto
+        for j in range(soak.shape[0]):
+            ws = soak[j]
+            if ws == 0:
+                continue
+            lv = max(0, d - max(0, j + soak_lo))
+            if halve == HALVE_DOWN:
+                lv = lv // 2
+            elif halve == HALVE_UP:
+                lv = (lv + 1) // 2
+            out[lv] = addmod(out[lv], mulmod(wd, ws, mod), mod)
+
+
+@kernel
+def attack_level_ways(attack, attack_lo, damage_rows, damage_lo, base_dice, auto,
+                      soak, soak_lo, halve, mod, out):
+    """Levels lost to one attack: attack roll, extra damage dice, damage, soak.
+
+    A net of ``e >= 1`` attack successes hits and adds ``e - 1`` damage dice
+    to ``base_dice``; a net below 1 misses (0 levels).  All ways are over the
+    common denominator ``10**(p + N + s)``: ``p`` attack dice, ``N`` the
+    largest damage pool (``damage_rows.shape[0] - 1``), ``s`` soak dice.
+
+    Parameters
+    ----------
+    attack : int64[Wa]
+        Ways of each net attack total of ``p`` dice, ``attack[i]`` for
+        total ``i + attack_lo``; sums to ``10**p``.
+    attack_lo : int64
+        Total of ``attack[0]`` (<= 0).
+    damage_rows : int64[N + 1, Wd]
+        :func:`classic_sum_ways` of the damage die; ``N >= base_dice + e_max - 1``.
+    damage_lo : int64
+        Total of ``damage_rows[:, 0]`` (``N * lo`` of the damage die).
+    base_dice : int64
+        Damage dice of a hit with one net success (Strength + weapon).
+    auto : int64
+        Automatic damage successes.
+    soak : int64[Ws]
+        Ways of each soak total (sums to ``10**s``); ``soak_lo`` its lowest total.
+    halve : int64
+        As for :func:`levels_after_soak`.
+    mod : int64
+        As for :func:`classic_sum_ways`; the caller checked ``10**(p + N + s)`` fits.
+    out : int64[L]
+        Zeroed by the caller; ``L > N * max damage value + auto``.
+    """
+    n_max = damage_rows.shape[0] - 1
+    ten_pow = np.empty(n_max + 1, dtype=np.int64)
+    v = 1
+    for k in range(n_max + 1):
+        ten_pow[k] = v
+        v = mulmod(v, 10, mod)
+    soak_total = 0
+    for j in range(soak.shape[0]):
+        soak_total = addmod(soak_total, soak[j], mod)
+    tmp = np.zeros(out.shape[0], dtype=np.int64)
+    for i in range(attack.shape[0]):
+        wa = attack[i]
+        if wa == 0:
+            continue
+        e = i + attack_lo
+        if e < 1:
+            miss = mulmod(wa, mulmod(ten_pow[n_max], soak_total, mod), mod)
+            out[0] = addmod(out[0], miss, mod)
+            continue
+        n = base_dice + e - 1
+        for k in range(tmp.shape[0]):
+            tmp[k] = 0
+        levels_after_soak(damage_rows[n], damage_lo, auto, soak, soak_lo, halve, mod, tmp)
+        scale = mulmod(wa, ten_pow[n_max - n], mod)
+        for k in range(tmp.shape[0]):
+            if tmp[k] != 0:
+                out[k] = addmod(out[k], mulmod(tmp[k], scale, mod), mod)
