@@ -44,6 +44,18 @@ def test_margin_is_the_difference_of_two_rolls(pool_a, pool_b, hunger_a, hunger_
     assert c.margin_distribution(pool_b, pool_a, hunger_b, hunger_a) == {-m: p for m, p in got.items()}
 
 
+@given(st.integers(0, 8), st.integers(0, 8), st.integers(0, 5), st.integers(2, 10), st.integers(0, 3))
+def test_margin_follows_the_dice_rules(pool_a, pool_b, hunger, face, bonus):
+    """Hunger dice added instead of replacing are just more dice of the same faces."""
+    added = c.ConflictRules(dice=v5.V5Rules(hunger_replaces_dice=False, success_face=face,
+                                            crit_bonus=bonus))
+    plain = c.ConflictRules(dice=v5.V5Rules(success_face=face, crit_bonus=bonus))
+    assert c.margin_distribution(pool_a, pool_b, hunger, 0, added) == \
+        c.margin_distribution(pool_a + hunger, pool_b, 0, 0, plain)
+    chain = c.fight_chain(c.Combatant(pool_a, hunger=hunger), c.Combatant(pool_b), added)
+    assert all(s == 1 for s in chain.row_sums())
+
+
 def test_margin_of_big_pools_is_exact():
     got = c.margin_distribution(100, 100, 5, 5)
     assert sum(got.values()) == 1
