@@ -17,6 +17,7 @@ SYSTEMS = (
     "analysis.cards",
     "analysis.classic",
     "analysis.health",
+    "analysis.conflict",
 )
 
 

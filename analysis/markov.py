@@ -3,7 +3,7 @@
 :class:`ExactChain` holds one step's transitions and answers first-passage
 questions; :func:`run` pushes a start distribution through a sequence of
 chains (different steps may differ) with the numba kernel
-``kernels.markov.markov_run``, exact at any length by the modular path.
+``kernels.markov.markov_run_steps``, exact at any length by the modular path.
 ``ExactChain.distributions`` is its pure-Python twin (tests check they agree).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from math import lcm, prod
 
 import numpy as np
 
-from kernels.markov import markov_run
+from kernels.markov import markov_run_steps
 
 from .exact import exact_counts, fractions_over
 
@@ -269,7 +269,7 @@ def run(start: dict, chains: list, n_states: int) -> list:
 
     def compute(mod):
         out = np.empty((T + 1, n_states), dtype=np.int64)
-        markov_run(start_ways, ptr, to, w, mod, out)
+        markov_run_steps(start_ways, ptr, to, w, mod, out)
         return out
 
     ways = exact_counts(compute, start_den * prod(c.denominator for c in chains))

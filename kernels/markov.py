@@ -1,45 +1,146 @@
-"""Markov chains with integer transition weights: exact distributions after each step.
+"""Markov chains over integer ways: a sparse transition structure with integer weights.
 
-Each step ``t`` is a sparse matrix in CSR form whose rows sum to one common
-integer denominator ``q_t``: ``w[t, j]`` ways from state ``i`` to ``to[t, j]``
-for ``j`` in ``ptr[t, i] .. ptr[t, i + 1] - 1``.  After ``t`` steps the ways
-are over ``q_1 * ... * q_t``; the caller picks int64 or the modular path
-(``kernels.multiset``) from that bound.
+A chain's transition matrix is given row by row in compressed sparse row
+(CSR) form.  Row ``r`` holds the entries ``k`` in ``indptr[r]:indptr[r+1]``:
+the chain moves from state ``r`` to state ``indices[k]`` with weight
+``weights[weight_ids[k]]``.  Weights are integer *ways* over one common
+denominator ``D`` per step (every row sums to ``D``), so the ways after ``t``
+steps are integers over ``D**t`` and stay exact.  A row may list the same
+target more than once: the entries add up.  Weights are looked up through
+``weight_ids`` because a chain built from a few dice outcomes reuses a few
+distinct weights many times, and the caller reduces only those modulo each
+prime.
+
+As everywhere in ``kernels``, ``mod == 0`` is plain int64 (the caller proved
+every count fits: with start mass 1 the ways after ``t`` steps are at most
+``D**t``, and every product formed is at most the next step's total), and
+``mod > 0`` is a prime below 2**31 for the modular exact path.
 """
+import numpy as np
+
 from ._jit import kernel
 from .multiset import addmod, mulmod
 
 
 @kernel
-def markov_run(start, ptr, to, w, mod, out):
-    """Run a chain of sparse integer steps, keeping the distribution after each.
+def markov_step(indptr, indices, weight_ids, weights, mod, v, out):
+    """One step of the chain: ``out = v @ T`` in integer ways.
+
+    Parameters
+    ----------
+    indptr : int64[S + 1]
+        CSR row pointers of the transition matrix ``T`` over ``S`` states.
+    indices : int64[K]
+        Target state of each entry.
+    weight_ids : int64[K]
+        Index into ``weights`` of each entry's weight.
+    weights : int64[W]
+        Distinct weights (ways), already reduced modulo ``mod`` if > 0.
+    mod : int64
+        0 for plain int64 (caller checked the totals fit), else a prime below 2**31.
+    v : int64[S]
+        Ways of being in each state now.
+    out : int64[S]
+        Overwritten with the ways one step later.
+    """
+    n = indptr.shape[0] - 1
+    for j in range(out.shape[0]):
+        out[j] = 0
+    for r in range(n):
+        x = v[r]
+        if x == 0:
+            continue
+        for k in range(indptr[r], indptr[r + 1]):
+            c = indices[k]
+            out[c] = addmod(out[c], mulmod(x, weights[weight_ids[k]], mod), mod)
+
+
+@kernel
+def markov_group_ways(v, groups, mod, out):
+    """Ways of being in each group of states: ``out[g] = sum_s groups[g, s] * v[s]``.
+
+    Parameters
+    ----------
+    v : int64[S]
+        Ways of being in each state.
+    groups : int64[G, S]
+        Membership (0 or 1) of each state in each group; groups may overlap.
+    mod : int64
+        As for :func:`markov_step`.
+    out : int64[G]
+        Overwritten with the ways of each group.
+    """
+    for g in range(groups.shape[0]):
+        acc = 0
+        for s in range(groups.shape[1]):
+            if groups[g, s] != 0:
+                acc = addmod(acc, v[s], mod)
+        out[g] = acc
+
+
+@kernel
+def markov_run(start, indptr, indices, weight_ids, weights, groups, mod, out_groups, out_final):
+    """Run the chain for ``T`` steps, recording the ways of each group after every step.
+
+    Parameters
+    ----------
+    start : int64[S]
+        Ways of each starting state (for a single start: 1 at that state).
+    indptr, indices, weight_ids, weights : int64 arrays
+        The transition structure, as for :func:`markov_step`.
+    groups : int64[G, S]
+        Membership (0 or 1) of each state in each group.
+    mod : int64
+        As for :func:`markov_step`.
+    out_groups : int64[T + 1, G]
+        Overwritten: ``out_groups[t, g]`` is the ways of group ``g`` after
+        ``t`` steps (row 0: the start), over ``D**t``.
+    out_final : int64[S]
+        Overwritten with the ways of each state after ``T`` steps.
+    """
+    n = start.shape[0]
+    cur = start.copy()
+    if mod > 0:
+        for s in range(n):
+            cur[s] = cur[s] % mod
+    nxt = cur.copy()
+    markov_group_ways(cur, groups, mod, out_groups[0])
+    for t in range(1, out_groups.shape[0]):
+        markov_step(indptr, indices, weight_ids, weights, mod, cur, nxt)
+        cur, nxt = nxt, cur
+        markov_group_ways(cur, groups, mod, out_groups[t])
+    for s in range(n):
+        out_final[s] = cur[s]
+
+
+@kernel
+def markov_run_steps(start, ptr, to, w, mod, out):
+    """Run a sequence of different steps, keeping the distribution after each.
+
+    Step ``t`` has its own CSR matrix (rows summing to its own denominator
+    ``D_t``); the ways after ``t`` steps are over ``D_1 * ... * D_t``.
 
     Parameters
     ----------
     start : int64[S]
         Ways of each state before the first step.
     ptr : int64[T, S + 1]
-        Row pointers of each step's CSR matrix.
+        Row pointers of each step.
     to : int64[T, E]
-        Target state of each transition (padded; only ``ptr`` ranges are read).
+        Target state of each entry (padded; only ``ptr`` ranges are read).
     w : int64[T, E]
-        Ways of each transition.
+        Ways of each entry.
     mod : int64
-        0 for int64 (caller checked the bound), else a prime below 2**31.
+        As for :func:`markov_step`.
     out : int64[T + 1, S]
         Overwritten: ``out[0] = start``, ``out[t]`` the ways after ``t`` steps.
     """
-    n_steps = ptr.shape[0]
-    n_states = start.shape[0]
-    for i in range(n_states):
-        out[0, i] = start[i] % mod if mod > 0 else start[i]
-    for t in range(n_steps):
-        for i in range(n_states):
-            out[t + 1, i] = 0
-        for i in range(n_states):
-            x = out[t, i]
-            if x == 0:
-                continue
-            for j in range(ptr[t, i], ptr[t, i + 1]):
-                k = to[t, j]
-                out[t + 1, k] = addmod(out[t + 1, k], mulmod(x, w[t, j], mod), mod)
+    ids = np.arange(to.shape[1])
+    for s in range(start.shape[0]):
+        out[0, s] = start[s] % mod if mod > 0 else start[s]
+    for t in range(ptr.shape[0]):
+        weights = w[t].copy()
+        if mod > 0:
+            for k in range(weights.shape[0]):
+                weights[k] %= mod
+        markov_step(ptr[t], to[t], ids, weights, mod, out[t], out[t + 1])

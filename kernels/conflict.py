@@ -1,0 +1,36 @@
+"""Opposed rolls: ways of each margin between two independent success distributions."""
+from ._jit import kernel
+from .multiset import addmod, mulmod
+
+
+@kernel
+def opposed_margin_ways(ways_a, ways_b, mod, out):
+    """Ways of every margin ``successes_a - successes_b`` of two independent rolls.
+
+    Parameters
+    ----------
+    ways_a : int64[A]
+        ``ways_a[s]``: ways for side A to roll ``s`` successes (over ``10**dice_a``),
+        reduced modulo ``mod`` if > 0.
+    ways_b : int64[B]
+        The same for side B.
+    mod : int64
+        0 for plain int64 (the caller checked ``10**(dice_a + dice_b)`` fits),
+        else a prime below 2**31.
+    out : int64[A + B - 1]
+        Overwritten: ``out[m + B - 1]`` is the ways of margin ``m``, for
+        ``m`` in ``-(B - 1) .. A - 1``, over ``10**(dice_a + dice_b)``.
+    """
+    nb = ways_b.shape[0]
+    for i in range(out.shape[0]):
+        out[i] = 0
+    for i in range(ways_a.shape[0]):
+        x = ways_a[i]
+        if x == 0:
+            continue
+        for j in range(nb):
+            y = ways_b[j]
+            if y == 0:
+                continue
+            k = i - j + nb - 1
+            out[k] = addmod(out[k], mulmod(x, y, mod), mod)
