@@ -12,7 +12,7 @@ import pandas as pd
 
 from kernels import cards as _k
 
-from .exact import exact_counts, fractions_over
+from .exact import ClassWays, exact_counts, fractions_over
 from .validate import as_values, check_int
 
 #: The deck, in kernel order: Ace, 2..10 of one suit.
@@ -175,7 +175,7 @@ def _opposed_ways(bases: tuple, defenses: tuple, hungers: tuple, rules: CardRule
 # ------------------------------------------------------------------ one test
 
 @dataclass(frozen=True)
-class CardOdds:
+class CardOdds(ClassWays):
     """The exact odds of one static test.
 
     Probabilities are ``Fraction``s: ``ways / denominator``, where the
@@ -190,12 +190,6 @@ class CardOdds:
     rules: CardRules
     denominator: int
     class_ways: dict
-
-    def probability(self, outcome: str) -> Fraction:
-        """Exact probability of one outcome class (a name in ``CLASSES``)."""
-        if outcome not in self.class_ways:
-            raise ValueError(f"unknown outcome class {outcome!r}; choose from {', '.join(CLASSES)}")
-        return Fraction(self.class_ways[outcome], self.denominator)
 
     success = property(lambda self: self.probability("success"), doc="Won, not bestial.")
     failure = property(lambda self: self.probability("failure"), doc="Lost, not bestial.")
@@ -213,10 +207,6 @@ class CardOdds:
     def p_bestial(self) -> Fraction:
         """Probability of a bestial result (a Compulsion), won or lost."""
         return self.bestial_success + self.bestial_failure
-
-    def classes(self) -> dict:
-        """The four classes as ``{name: Fraction}``, in table order."""
-        return {c: self.probability(c) for c in CLASSES}
 
     def __str__(self) -> str:
         lines = [f"Card test: base {self.base} + card vs difficulty {self.difficulty}, "
@@ -272,7 +262,7 @@ def odds(base: int, difficulty: int, hunger: int = 0, rules: CardRules = SEED) -
 
 
 @dataclass(frozen=True)
-class OpposedOdds:
+class OpposedOdds(ClassWays):
     """The exact odds of an opposed test, from the initiator's side.
 
     The denominator counts the initiator's first card, the card a
@@ -289,12 +279,6 @@ class OpposedOdds:
     denominator: int
     class_ways: dict
 
-    def probability(self, outcome: str) -> Fraction:
-        """Exact probability of one outcome class (a name in ``CLASSES``)."""
-        if outcome not in self.class_ways:
-            raise ValueError(f"unknown outcome class {outcome!r}; choose from {', '.join(CLASSES)}")
-        return Fraction(self.class_ways[outcome], self.denominator)
-
     @property
     def initiator_wins(self) -> Fraction:
         """Probability the initiator wins, bestially or not."""
@@ -309,10 +293,6 @@ class OpposedOdds:
                                doc="The initiator wins, bestially (part of initiator_wins).")
     bestial_failure = property(lambda self: self.probability("bestial_failure"),
                                doc="The initiator loses, bestially (part of defender_wins).")
-
-    def classes(self) -> dict:
-        """The initiator's four classes as ``{name: Fraction}``."""
-        return {c: self.probability(c) for c in CLASSES}
 
     def __str__(self) -> str:
         lines = [f"Opposed card test: initiator base {self.base} + card vs defense "

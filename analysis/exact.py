@@ -181,3 +181,20 @@ def fractions_over(ways: np.ndarray, denominators) -> np.ndarray:
             w = w.astype(object)
         out[idx] = _fractions_one_denominator(w, d)
     return out.reshape(shape)
+
+
+class ClassWays:
+    """Mixin for a result holding ``class_ways`` (ordered ``{class: ways}``)
+    over ``denominator``: exact probabilities by class name."""
+
+    def probability(self, outcome: str) -> Fraction:
+        """Exact probability of one outcome class."""
+        if outcome not in self.class_ways:
+            raise ValueError(
+                f"unknown outcome class {outcome!r}; choose from {', '.join(self.class_ways)}"
+            )
+        return Fraction(self.class_ways[outcome], self.denominator)
+
+    def classes(self) -> dict:
+        """Every class as ``{name: Fraction}``, in order."""
+        return {c: self.probability(c) for c in self.class_ways}

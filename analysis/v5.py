@@ -12,7 +12,7 @@ import pandas as pd
 from kernels import v5 as _k
 from kernels.multiset import fill_binomials
 
-from .exact import INT64_MAX, exact_counts, fractions_over
+from .exact import ClassWays, INT64_MAX, exact_counts, fractions_over
 from .validate import as_values, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -157,7 +157,7 @@ def _check_rules(rules) -> V5Rules:
 
 
 @dataclass(frozen=True)
-class V5Odds:
+class V5Odds(ClassWays):
     """The exact odds of one V5 roll.
 
     Probabilities are ``Fraction``s: ``ways / denominator`` where
@@ -179,12 +179,6 @@ class V5Odds:
     bestial_total_failure_ways: int
     willpower: str | None = None
     willpower_spent_ways: int = 0
-
-    def probability(self, outcome: str) -> Fraction:
-        """Exact probability of one outcome class (a name in ``CLASSES``)."""
-        if outcome not in self.class_ways:
-            raise ValueError(f"unknown outcome class {outcome!r}; choose from {', '.join(CLASSES)}")
-        return Fraction(self.class_ways[outcome], self.denominator)
 
     total_failure = property(lambda self: self.probability("total_failure"),
                              doc="No success and no bestial Hunger 1s.")
@@ -221,10 +215,6 @@ class V5Odds:
     def willpower_spent(self) -> Fraction:
         """Probability that the Willpower strategy rerolled (0 without one)."""
         return Fraction(self.willpower_spent_ways, self.denominator)
-
-    def classes(self) -> dict:
-        """The six classes as ``{name: Fraction}``, in table order."""
-        return {c: self.probability(c) for c in CLASSES}
 
     @property
     def successes(self) -> dict:
