@@ -13,6 +13,7 @@ from .tables import FORMATS, render
 #: (or ``args -> str`` for text output).
 SYSTEMS = (
     "analysis.v5",
+    "analysis.beast",
 )
 
 
