@@ -330,15 +330,6 @@ class RequiemOdds:
         _, _, more, den = distribution_ways(self.counts)
         return Fraction(more[-1], den)
 
-    def at_least(self, successes: int) -> Fraction:
-        """Exact chance of at least ``successes`` successes (any count >= 0)."""
-        s = check_int("successes", successes, 0)
-        if s <= self.max_successes + 1:
-            _, at_least, more, den = distribution_ways(self.counts)
-            return Fraction(at_least[s] if s <= self.max_successes else more[-1], den)
-        raise ValueError(f"successes must be at most max_successes + 1 = {self.max_successes + 1} "
-                         f"for this result, got {s}; ask odds(...) for a larger max_successes")
-
     def _header(self) -> str:
         what = "a chance die" if self.chance else f"{self.dice} dice"
         return f"Requiem pool {self.pool}: {what}"
