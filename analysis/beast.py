@@ -256,7 +256,7 @@ def odds(pool: int, soif: int, rules: BeastRules = LA_SOIF, *, tempt: bool = Fal
         A physical roll in frenzy: +Soif dice (normal dice unless
         ``rules.frenzy_bonus_beast``).
     max_successes : int
-        Success counts given exactly up to this (0..500); the rest is an
+        Success counts given exactly up to this (0..200); the rest is an
         exact tail.
 
     Returns

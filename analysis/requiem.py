@@ -26,7 +26,7 @@ DISTRIBUTION_COLUMNS = ("pool", "successes", "p_exactly", "p_at_least", "p_more"
 #: 0 or less, after penalties, rolls a chance die).
 MAX_POOL = 200
 #: The largest success count a distribution may be asked for.
-MAX_SUCCESSES = 500
+MAX_SUCCESSES = 200
 #: Default bound for the success distribution of :func:`odds`.
 DEFAULT_MAX_SUCCESSES = 20
 
@@ -354,7 +354,7 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL,
     rules : RequiemRules
         1st edition by default (10-again).
     max_successes : int
-        The success distribution is given exactly up to this count (0..500),
+        The success distribution is given exactly up to this count (0..200),
         the rest as an exact tail.
 
     Returns

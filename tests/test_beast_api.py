@@ -211,7 +211,7 @@ def test_compare_table():
     (lambda: odds(3, -1), "soif must be 0..5, got -1"),
     (lambda: odds(3.5, 1), "pool must be a whole number, got 3.5"),
     (lambda: odds(500, 1), "pool must be -200..200, got 500"),
-    (lambda: odds(3, 1, max_successes=-1), "max_successes must be 0..500, got -1"),
+    (lambda: odds(3, 1, max_successes=-1), "max_successes must be 0..200, got -1"),
     (lambda: odds(3, 1, rules=requiem.OFFICIAL), "rules must be a BeastRules"),
     (lambda: odds(3, 1, tempt=True, frenzy=True), "tempt and frenzy cannot be combined"),
     (lambda: odds(3, 1, tempt="yes"), "tempt must be True or False"),
@@ -225,8 +225,8 @@ def test_compare_table():
     (lambda: beast.character_table("11/3/2/2", 5), "ladder must be a SoifLadder"),
     (lambda: beast.compare_table(0, 1), "pool must be 1..200, got 0"),
     (lambda: beast.frenzy_risk(0, 2, 1), "resolve must be 1..10, got 0"),
-    (lambda: requiem.odds(3, beast.LA_SOIF.requiem(), max_successes=501),
-     "max_successes must be 0..500, got 501"),
+    (lambda: requiem.odds(3, beast.LA_SOIF.requiem(), max_successes=201),
+     "max_successes must be 0..200, got 201"),
 ])
 def test_bad_input_is_a_value_error(call, message):
     with pytest.raises(ValueError, match=message.replace(".", r"\.")):
