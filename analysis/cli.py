@@ -18,6 +18,7 @@ SYSTEMS = (
     "analysis.classic",
     "analysis.health",
     "analysis.conflict",
+    "analysis.beast",
 )
 
 

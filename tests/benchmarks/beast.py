@@ -1,0 +1,94 @@
+"""Benchmark: exact La Soif / Requiem tables, and plain Requiem against icepool's again-dice.
+
+Run: ``python -m tests.benchmarks.beast``.  Each timing is the best of
+several runs after a warm-up (the JIT compiled and loaded); the counting
+cache is cleared before every run so that each one counts from scratch.
+"""
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+POOLS = range(1, 21)
+SOIFS = range(0, 6)
+MAX_SUCCESSES = 40
+REPEATS = 5
+
+
+def best_of(fn, repeats=REPEATS, setup=None):
+    """Best wall time of ``repeats`` runs of ``fn()`` and its last result."""
+    best, result = float("inf"), None
+    for _ in range(repeats):
+        if setup:
+            setup()
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def icepool_requiem_pools(pools, depth):
+    """Plain Requiem (8+, 10-again) by icepool's Again: ``{pool: ({s: Fraction}, beyond)}``,
+    the again-roll cut after ``depth`` levels (the cut sent out of range, so
+    every count up to ``depth`` is exact)."""
+    import icepool
+
+    die = icepool.Die([0] * 7 + [1, 1, 1 + icepool.Again], again_depth=depth, again_end=10**6)
+    out = {}
+    for pool in pools:
+        total = pool @ die
+        den = total.denominator()
+        dist = {s: Fraction(total.quantity(s), den) for s in range(depth + 1)}
+        out[pool] = (dist, 1 - sum(dist.values()))
+    return out
+
+
+def main() -> int:
+    from analysis import beast, requiem
+
+    clear = requiem.count_rolls.cache_clear
+    # warm-up: compile or load every kernel once
+    beast.distribution_table(POOLS, SOIFS, MAX_SUCCESSES, exact=True)
+    beast.table(POOLS, SOIFS, exact=True)
+    requiem.distribution_table(POOLS, MAX_SUCCESSES, exact=True)
+
+    rows = []
+    t, dist = best_of(lambda: beast.distribution_table(POOLS, SOIFS, MAX_SUCCESSES, exact=True),
+                      setup=clear)
+    rows.append(("La Soif distribution, pools 1-20 x Soif 0-5, 0..40 successes + tail, "
+                 "Fractions", t))
+    t_float, _ = best_of(lambda: beast.distribution_table(POOLS, SOIFS, MAX_SUCCESSES), setup=clear)
+    rows.append(("  same, floats", t_float))
+    t_cls, _ = best_of(lambda: beast.table(POOLS, SOIFS, exact=True), setup=clear)
+    rows.append(("La Soif classes, pools 1-20 x Soif 0-5, Fractions", t_cls))
+    t_tempt, _ = best_of(lambda: beast.table(POOLS, SOIFS, tempt=True, exact=True), setup=clear)
+    rows.append(("  same, tempting the Beast (up to 25 dice)", t_tempt))
+
+    # exactness of what was timed: every (pool, soif) sums to exactly 1 with its tail
+    for (pool, soif), g in dist.groupby(["pool", "soif"]):
+        assert g.p_exactly.sum() + g.p_more.iloc[-1] == 1, (pool, soif)
+
+    t_ours, ours = best_of(lambda: requiem.distribution_table(POOLS, MAX_SUCCESSES, exact=True),
+                           setup=clear)
+    t_ice, theirs = best_of(lambda: icepool_requiem_pools(POOLS, MAX_SUCCESSES), repeats=3)
+    rows.append(("plain Requiem pools 1-20, 0..40 successes: beastodds", t_ours))
+    rows.append(("plain Requiem pools 1-20, 0..40 successes: icepool Again depth 40", t_ice))
+    mismatches = 0
+    for pool, g in ours.groupby("pool"):
+        dist_ice, beyond_ice = theirs[pool]
+        if g.p_exactly.tolist() != [dist_ice[s] for s in range(MAX_SUCCESSES + 1)] or \
+                g.p_more.iloc[-1] != beyond_ice:
+            mismatches += 1
+
+    width = max(len(name) for name, _ in rows)
+    print("beastodds benchmark: La Soif / Requiem (best of runs, warm JIT)")
+    for name, t in rows:
+        print(f"  {name:<{width}}  {t * 1000:9.1f} ms")
+    print(f"  icepool / beastodds on plain Requiem: {t_ice / t_ours:.0f}x")
+    print(f"  identical exact results (20 pools, each count 0..40 and the tail): "
+          f"{'yes' if not mismatches else f'NO, {mismatches} pools differ'}")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
