@@ -79,6 +79,8 @@ def _run_compare(args):
 
     if args.heatmap is not None and not args.heatmap.lower().endswith(_FIGURE_TYPES):
         raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file, got {args.heatmap!r}")
+    if args.top is not None and args.top < 1:
+        raise ValueError(f"--top must be at least 1, got {args.top}")
     a, b = rulesets.load(args.rules_a), rulesets.load(args.rules_b)
     if a.system != b.system:
         raise ValueError(f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
@@ -111,11 +113,11 @@ def _run_table(args):
     grid = _grid_of(args, rulesets.system(rs.system))
     df = sweep.tables(rs.system, [rs.rules], grid, exact=args.exact, jobs=args.jobs,
                       progress=_progress(args), desc=rs.name)[0]
-    keys = tuple(c for c in df.columns if c in grid or pd_is_int(df[c]))
+    keys = tuple(c for c in df.columns if c in grid or _is_int_column(df[c]))
     return df, keys
 
 
-def pd_is_int(column) -> bool:
+def _is_int_column(column) -> bool:
     import pandas as pd
 
     return pd.api.types.is_integer_dtype(column)
