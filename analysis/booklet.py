@@ -230,7 +230,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
     """
     import matplotlib
 
-    from tqdm import tqdm
+    from .sweep import progress_bar
 
     matplotlib.use("Agg")
     path = Path(path) if path is not None else OUTPUT
@@ -242,7 +242,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
                              f"{', '.join(g[0] for g in groups)}")
         groups = [g for g in groups if g[0] in only]
     steps = sum(len(p) + len(f) + 1 for _, _, p, f in groups)
-    bar = tqdm(total=steps, desc="booklet", unit="part", file=sys.stderr, disable=not progress)
+    bar = progress_bar(steps, "booklet", "part", progress)
     toc, sections = [], []
     try:
         for name, title, pubs, figs in groups:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import shutil
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 import pandas as pd
@@ -62,6 +64,20 @@ def check_jobs(jobs) -> int:
     return jobs
 
 
+def progress_bar(total: int, desc: str, unit: str, show: bool):
+    """A tqdm bar on stderr (``show=False``: a silent one).
+
+    The terminal's size comes from ``shutil`` (80 x 24 when the terminal
+    reports none), since tqdm hides its bar on a terminal that says it has
+    no lines.
+    """
+    from tqdm import tqdm
+
+    size = shutil.get_terminal_size()
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=not show,
+                ncols=min(size.columns, 100), nrows=max(size.lines, 2))
+
+
 def _chunks(grid: dict, n: int) -> list:
     """Cut the grid along its longest axis into ``n`` interleaved chunks (an even load)."""
     axis = max(grid, key=lambda a: len(grid[a]))
@@ -110,8 +126,6 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
         One per rule set, each exactly what one call of the system's table
         function over the whole grid returns (rows in grid order).
     """
-    from tqdm import tqdm
-
     system = rulesets.system(system)
     grid = resolve_grid(system, grid)
     jobs = check_jobs(jobs)
@@ -123,8 +137,7 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
     chunks = _chunks(grid, CHUNKS_PER_JOB * jobs)
     tasks = [(i, c) for i in range(len(rules_list)) for c in chunks]
     results = [None] * len(tasks)
-    bar = tqdm(total=len(tasks), desc=desc or system.name, unit="chunk", file=sys.stderr,
-               disable=not progress, dynamic_ncols=True)
+    bar = progress_bar(len(tasks), desc or system.name, "chunk", progress)
     try:
         if jobs == 1 or len(tasks) == 1:
             for k, (i, c) in enumerate(tasks):
@@ -140,6 +153,10 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
                     for fut in as_completed(futures):
                         results[futures[fut]] = fut.result()
                         bar.update()
+                except BrokenProcessPool:
+                    raise ValueError(f"the {jobs} worker processes stopped before the end (out of "
+                                     f"memory, or a program read from stdin that they cannot "
+                                     f"re-import); try fewer jobs, a smaller grid or jobs=1") from None
                 except BaseException:
                     for fut in futures:
                         fut.cancel()
