@@ -14,8 +14,8 @@ package ships named variants under ``analysis/rulesets/`` (``beastodds
 rules`` lists them); anywhere a rule set is wanted, a shipped name, a path
 to a ``.toml`` file, a :class:`RuleSet` or a bare rules dataclass will do.
 
-A system registers itself with one call (the lead adds these when a system
-lands)::
+A system registers itself with one call at the end of this module (the
+lead adds these when a system lands)::
 
     register("beast", "analysis.beast:BeastRules", "analysis.beast:table",
              axes={"pool": "0-10", "soif": "0-5"}, title="Beast dice on Requiem")
@@ -23,8 +23,8 @@ lands)::
 The table function is called as ``table(*axis_values, rules=rules,
 exact=exact)`` with one list of integers per axis, in the order given, and
 must return a tidy DataFrame with one column per axis.  Its other columns
-that are not integers are the outcomes compared by
-:func:`analysis.tables.compare`.  Booklet sections and figure groups follow
+that are not integers (or the ``outcomes=`` named) are the outcomes
+compared by :func:`analysis.tables.compare`.  Booklet sections and figure groups follow
 the system's name as a module-name prefix (``analysis/published/beast*.py``).
 """
 from __future__ import annotations
@@ -84,6 +84,9 @@ class System:
         SPEC used when a grid leaves it out.
     title : str
         Heading of the system's booklet section.
+    outcomes : tuple of str or None
+        The table columns compared (probabilities); None: every column that
+        is neither an axis nor integer.
     """
 
     name: str
@@ -91,6 +94,19 @@ class System:
     table: object
     axes: tuple
     title: str
+    outcomes: tuple | None = None
+
+    def outcome_columns(self, df) -> list:
+        """The columns of a table of this system that :func:`analysis.tables.compare` compares."""
+        import pandas as pd
+
+        if self.outcomes is not None:
+            missing = [c for c in self.outcomes if c not in df.columns]
+            if missing:
+                raise ValueError(f"the {self.name} table has no column {missing[0]!r}")
+            return list(self.outcomes)
+        return [c for c in df.columns
+                if c not in self.axis_names and not pd.api.types.is_integer_dtype(df[c])]
 
     @property
     def rules_class(self) -> type:
@@ -129,7 +145,7 @@ SYSTEMS: dict[str, System] = {}
 
 
 def register(name: str, rules, table, axes, title: str | None = None, *,
-             replace: bool = False) -> System:
+             outcomes=None, replace: bool = False) -> System:
     """Register a game system with the workbench.
 
     Parameters
@@ -147,6 +163,10 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
         default SPEC (``"1-10"``).
     title : str, optional
         Heading of the booklet section (default: the name).
+    outcomes : sequence of str, optional
+        The probability columns to compare (default: every column of the
+        table that is neither an axis nor integer; name them when the table
+        also has means or repeated columns).
     replace : bool
         Allow replacing a registered system of that name.
     """
@@ -161,7 +181,11 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
         if not isinstance(axis, str) or not _AXIS.match(axis) or axis in RESERVED:
             raise ValueError(f"axis names are lowercase words, got {axis!r}")
         parse_spec(axis, spec)
-    system = System(name, rules, table, pairs, title or name)
+    if outcomes is not None:
+        outcomes = (outcomes,) if isinstance(outcomes, str) else tuple(outcomes)
+        if not outcomes or not all(isinstance(o, str) for o in outcomes):
+            raise ValueError(f"outcomes must be column names, got {outcomes!r}")
+    system = System(name, rules, table, pairs, title or name, outcomes)
     SYSTEMS[name] = system
     return system
 

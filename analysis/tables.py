@@ -245,8 +245,7 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
     ta, tb = sweep.tables(system, [ra.rules, rb.rules], cells, exact=exact, jobs=jobs,
                           progress=progress, desc=f"{ra.name} vs {rb.name}")
     axes = list(cells)
-    outcomes = [c for c in ta.columns
-                if c not in axes and c in tb.columns and not pd.api.types.is_integer_dtype(ta[c])]
+    outcomes = system.outcome_columns(ta)
     n, k = len(ta), len(outcomes)
     out = {ax: np.repeat(ta[ax].to_numpy(), k) for ax in axes}
     out["outcome"] = np.tile(np.array(outcomes, dtype=object), n)

@@ -97,11 +97,11 @@ def test_the_page_is_self_contained(page):
 
 
 def test_a_new_system_gets_its_section_without_code(monkeypatch, tmp_path):
-    """A module named beast_* (published or figure) opens a beast section, registered or not."""
+    """A module named zombie_* (published or figure) opens a zombie section, registered or not."""
     from matplotlib.figure import Figure
 
     def make_tables():
-        return {"beast_demo": (pd.DataFrame({"pool": [1, 2], "p": [0.25, 0.5]}), ("pool",))}
+        return {"zombie_demo": (pd.DataFrame({"pool": [1, 2], "p": [0.25, 0.5]}), ("pool",))}
 
     def make_figure():
         fig = Figure(figsize=(2, 2))
@@ -112,12 +112,12 @@ def test_a_new_system_gets_its_section_without_code(monkeypatch, tmp_path):
     fig = types.SimpleNamespace(make_figure=make_figure, __doc__="Demo figure.")
     real = booklet._modules
     monkeypatch.setattr(booklet, "_modules", lambda package: real(package) + [
-        ("beast_demo", pub if package.endswith("published") else fig)])
-    path = booklet.build(tmp_path / "b.html", only=["beast"])
+        ("zombie_demo", pub if package.endswith("published") else fig)])
+    path = booklet.build(tmp_path / "b.html", only=["zombie"])
     events = _outline(path.read_text())
-    assert [v for k, v in events if k == "h2"] == ["beast"]
+    assert [v for k, v in events if k == "h2"] == ["zombie"]
     assert [k for k, _ in events if k in ("h4", "rules", "table", "img")] == ["h4", "rules", "table", "img"]
-    assert "the defaults of the beast system" in path.read_text()
+    assert "the defaults of the zombie system" in path.read_text()
     with pytest.raises(ValueError, match="no booklet section nope"):
         booklet.build(tmp_path / "c.html", only=["nope"])
 
