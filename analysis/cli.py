@@ -41,6 +41,12 @@ def _progress(args) -> bool:
     return not args.quiet and sys.stderr.isatty()
 
 
+def _check_output_options(args) -> None:
+    """Refuse what render() would refuse, before a long computation rather than after."""
+    if args.exact and args.percent:
+        raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
+
+
 def _add_axis_options(parser: argparse.ArgumentParser) -> None:
     from . import rulesets
 
@@ -81,6 +87,7 @@ def _run_compare(args):
         raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file, got {args.heatmap!r}")
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
+    _check_output_options(args)
     a, b = rulesets.load(args.rules_a), rulesets.load(args.rules_b)
     if a.system != b.system:
         raise ValueError(f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
@@ -109,11 +116,13 @@ def _run_compare(args):
 def _run_table(args):
     from . import rulesets, sweep
 
+    _check_output_options(args)
     rs = rulesets.load(args.rules)
-    grid = _grid_of(args, rulesets.system(rs.system))
-    df = sweep.tables(rs.system, [rs.rules], grid, exact=args.exact, jobs=args.jobs,
+    system = rulesets.system(rs.system)
+    grid = _grid_of(args, system)
+    df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=args.jobs,
                       progress=_progress(args), desc=rs.name)[0]
-    keys = tuple(c for c in df.columns if c in grid or _is_int_column(df[c]))
+    keys = tuple(c for c in df.columns if c in system.axis_names or _is_int_column(df[c]))
     return df, keys
 
 
@@ -134,9 +143,9 @@ def _run_rules(args):
              "changes": "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items())
              or "(the defaults)", "description": rs.description} for rs in rulesets.variants()]
     if args.format == "table":
-        lines = [f"{r['name']:<32} {r['changes']}" for r in rows]
-        return ("shipped rule sets (beastodds rules NAME prints one as TOML):\n"
-                + "\n".join(lines) + "\n")
+        lines = [f"{r['name']:<32} {r['changes']}\n{'':<32} {r['description']}" for r in rows]
+        return ("shipped rule sets (beastodds rules NAME prints one as TOML; a rule set is a "
+                "shipped name or a .toml file):\n" + "\n".join(lines) + "\n")
     return pd.DataFrame(rows), ("name", "system", "changes", "description")
 
 

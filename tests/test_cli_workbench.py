@@ -105,6 +105,8 @@ def test_jobs_from_the_command_line_give_the_same_table():
     (["compare", "v5-official", "v5-official", "--hunger", "7"], "hunger must be 0..5, got 7"),
     (["compare", "v5-official"], "RULES_B"),
     (["table", "{unknown}"], "unknown field"),
+    (["table", "v5-official", "--exact", "--percent"], "cannot be combined"),
+    (["table", "cards-ace-low", "--pool", "3"], "--pool is not an axis of cards"),
     (["rules", "{bad}"], "not valid TOML"),
 ])
 def test_bad_input_one_sentence_exit_2(capsys, tmp_path, argv, words):
