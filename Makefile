@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := all
-.PHONY: all venv tables figures test bench notebooks help clean
+.PHONY: all venv tables figures booklet test bench notebooks help clean
 
 all: tables figures ## (default) create .venv if missing, install, regenerate odds tables and figures
 
@@ -23,6 +23,9 @@ tables: $(STAMP) ## regenerate the odds tables (CSV and Markdown) under figures/
 
 figures: $(STAMP) ## regenerate the figures under figures/ (headless, one module per figure)
 	$(PY) -m analysis.build figures
+
+booklet: $(STAMP) ## write figures/booklet.html: every table and figure on one self-contained page
+	$(PY) -m analysis.build booklet
 
 test: $(STAMP) ## run the whole test suite, notebooks included
 	$(PY) -m pytest

@@ -1,10 +1,12 @@
-"""Regenerate the published odds tables and figures (``make tables``, ``make figures``).
+"""Regenerate the published odds tables, figures and booklet (``make tables``, ``make figures``, ``make booklet``).
 
 Every module in ``analysis.published`` has ``make_tables()`` returning
 ``{name: (DataFrame, key_columns)}``; each table is written as CSV and
 Markdown under ``figures/tables/``.  Every module in ``analysis.figures``
 has ``make_figure()`` returning a matplotlib Figure, written as
-``figures/<module>.png``.  Paths are anchored at the project root.
+``figures/<module>.png``.  ``booklet`` writes ``figures/booklet.html``, one
+self-contained page of every table and figure (``analysis.booklet``).
+Paths are anchored at the project root.
 """
 from __future__ import annotations
 
@@ -69,15 +71,29 @@ def build_figures(only=None) -> list[Path]:
     return written
 
 
+def build_booklet(only=None) -> list[Path]:
+    """Write the odds booklet (``figures/booklet.html``); ``only``: system prefixes."""
+    from . import booklet
+
+    return [booklet.build(FIGURES / "booklet.html", progress=sys.stderr.isatty(), only=only)]
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     what = argv[0] if argv else "all"
     only = argv[1:] or None
-    if what not in ("tables", "figures", "all"):
-        print("usage: python -m analysis.build [tables|figures|all] [MODULE ...]", file=sys.stderr)
+    if what not in ("tables", "figures", "booklet", "all"):
+        print("usage: python -m analysis.build [tables|figures|all] [MODULE ...]\n"
+              "       python -m analysis.build booklet [SYSTEM ...]", file=sys.stderr)
         return 2
     start = time.perf_counter()
     paths = []
+    if what == "booklet":
+        try:
+            paths += build_booklet(only)
+        except ValueError as exc:
+            print(f"build: error: {exc}", file=sys.stderr)
+            return 2
     if what in ("tables", "all"):
         paths += build_tables(only)
     if what in ("figures", "all"):

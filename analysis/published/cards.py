@@ -55,6 +55,17 @@ def compulsions(test=SCENE_TEST, lengths=range(1, 11)) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: The rule set stated above each table in the booklet (``analysis.booklet``).
+_SCENES = ["cards-official", "In two decks, as the column deck says: reshuffled between tests "
+           "(reshuffle = true, the default) and one scene deck that is not (reshuffle = false)."]
+RULE_SETS = {
+    "cards_scene": _SCENES,
+    "cards_scene_after": _SCENES,
+    "cards_scene_compulsions": _SCENES,
+    "cards_vs_v5": ["cards-official", "v5-official"],
+}
+
+
 def make_tables() -> dict:
     return {
         "cards_static": (cards.table(range(0, 16), range(0, 26), (0, 1)),

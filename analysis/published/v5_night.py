@@ -20,6 +20,21 @@ def willpower_table_text(pools=range(3, 11), hungers=range(0, 6), difficulty=3,
     return "\n".join(lines) + "\n"
 
 
+#: The rule set stated above each table in the booklet (``analysis.booklet``).
+RULE_SETS = {
+    "v5_willpower_reroll_failures": ["v5-official", "With a Willpower reroll of up to three "
+                                     "failed normal dice when the roll fails (reroll_failures)."],
+    "v5_willpower_maximize_win": ["v5-official", "With the Willpower reroll that maximizes the "
+                                  "chance to win, chosen for every way the dice can land (maximize_win)."],
+    "v5_willpower_difficulty3_layout": ["v5-official", "Without a reroll, then with the "
+                                        "reroll_failures Willpower reroll."],
+    "v5_rouse": "Rouse checks as RULES.md section 1 rules them: a check keeps Hunger on 6+, else "
+                "Hunger +1 (at most 5); with a reroll, Hunger rises only if both dice fail; a failed "
+                "check at Hunger 5 calls for a hunger frenzy test.",
+    "v5_blood_potency": "The Blood Potency table of RULES.md section 1 (no dice rolled).",
+}
+
+
 def make_tables() -> dict:
     keys = ("pool", "hunger", "difficulty")
     out = {}
