@@ -522,3 +522,8 @@ register("v5", "analysis.v5:V5Rules", "analysis.v5:table",
 register("cards", "analysis.cards:CardRules", "analysis.cards:table",
          axes={"base": "0-15", "difficulty": "5-20", "hunger": "0-1"},
          title="Ten-card tests (seed 002)")
+register("beast", "analysis.beast:BeastRules", "analysis.beast:table",
+         axes={"pool": "0-10", "soif": "0-5"}, title="Beast dice on Requiem (La Soif, seed 000)")
+register("classic", "analysis.classic:ClassicRules", "analysis.classic:table",
+         axes={"pool": "1-10", "difficulty": "3-9"}, title="Classic d10 pools (seed 004)",
+         outcomes=("botch", "failure", "success"))

@@ -34,6 +34,7 @@
 # Every number below is exact: every ordered draw is counted.
 
 # %%
+# %matplotlib inline
 from fractions import Fraction
 
 from analysis import cards

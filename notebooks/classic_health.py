@@ -36,6 +36,7 @@
 # aggravated damage meets Final Death.
 
 # %%
+# %matplotlib inline
 import matplotlib.pyplot as plt
 
 from analysis import classic, health

@@ -30,6 +30,7 @@
 # Every number below is a `Fraction`: every way the dice can land, counted.
 
 # %%
+# %matplotlib inline
 from analysis import v5
 from analysis.figures import v5_beast_heatmap
 from analysis.published.v5 import seed_table_text

@@ -31,6 +31,7 @@
 #   Willpower reroll.
 
 # %%
+# %matplotlib inline
 from analysis import rouse, v5, willpower
 from analysis.figures import v5_night_hunger, v5_willpower_gain
 from analysis.published.v5_night import willpower_table_text

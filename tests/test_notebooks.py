@@ -46,3 +46,7 @@ def test_notebook_executes(path, tmp_path):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
+    # a cell that builds a figure shows it as a picture, not as "<Figure size ...>"
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.source.rstrip().endswith("make_figure()"):
+            assert any("image/png" in o.get("data", {}) for o in cell.outputs), cell.source

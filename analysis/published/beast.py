@@ -26,6 +26,14 @@ def seed_ladders_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The rule set stated above each table in the booklet (``analysis.booklet``).
+RULE_SETS = {
+    "requiem_classes": "Plain Requiem dice (1st edition): 8+ succeeds, 10-again, a chance die "
+                       "at pool 0 or less, exceptional at 5+ successes; no Beast dice.",
+    "beast_compare_v5": ["beast-la-soif", "v5-official"],
+}
+
+
 def make_tables() -> dict:
     keys = ("pool", "soif", "beast_dice")
     first = beast.soif_ladder(*SEED_VAMPIRES[0][1])
