@@ -10,7 +10,7 @@ one instance of that dataclass with a name, loaded from or saved to TOML::
     bestial_hunger_ones = 2
 
 Fields left out take the system's default (the RULES.md ruling).  The
-package ships named variants under ``analysis/rulesets/`` (``beastodds
+package ships named variants under ``analysis/variants/`` (``beastodds
 rules`` lists them); anywhere a rule set is wanted, a shipped name, a path
 to a ``.toml`` file, a :class:`RuleSet` or a bare rules dataclass will do.
 
@@ -437,7 +437,7 @@ def load_file(path) -> RuleSet:
 # ------------------------------------------------------- shipped variants
 
 def _shipped_files() -> list:
-    folder = resources.files("analysis") / "rulesets"
+    folder = resources.files("analysis") / "variants"
     if not folder.is_dir():
         return []
     return sorted((p for p in folder.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)

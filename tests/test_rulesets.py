@@ -191,7 +191,7 @@ def test_register_refuses_bad_entries(toy_system):
 def test_shipped_files_are_plain_toml_with_matching_names():
     from importlib import resources
 
-    folder = resources.files("analysis") / "rulesets"
+    folder = resources.files("analysis") / "variants"
     files = [p for p in folder.iterdir() if p.name.endswith(".toml")]
     assert len(files) >= 10
     for p in files:
