@@ -10,13 +10,13 @@ import pandas as pd
 from . import requiem as _rq
 from .requiem import (
     DEFAULT_MAX_SUCCESSES,
+    AgainOddsMixin,
     MAX_POOL,
     Counts,
     RequiemRules,
     check_max_successes,
     class_ways,
     count_rolls,
-    distribution_ways,
     to_values,
 )
 from .validate import as_values, check_int
@@ -131,7 +131,7 @@ def _check_flags(tempt, frenzy):
 # ------------------------------------------------------------ one roll
 
 @dataclass(frozen=True)
-class BeastOdds:
+class BeastOdds(AgainOddsMixin):
     """The exact odds of one roll with La Soif.
 
     The five classes (``dramatic_failure``, ``bestial_failure``,
@@ -159,48 +159,19 @@ class BeastOdds:
     def normal_dice(self) -> int:
         return self.dice - self.beast_dice
 
-    def _ways(self):
-        return class_ways(self.counts, self.rules.exceptional_successes)
-
     def classes(self) -> dict:
         """The five classes as ``{name: Fraction}``, in table order."""
         ways, den = self._ways()
         return {name: Fraction(w, den) for name, w in zip(CLASSES, ways[:5])}
 
-    dramatic_failure = property(lambda self: self.classes()["dramatic_failure"],
-                                doc="A chance die showing 1.")
     bestial_failure = property(lambda self: self.classes()["bestial_failure"],
                                doc="No success and a Beast die showing 1 (not dramatic).")
-    failure = property(lambda self: self.classes()["failure"],
-                       doc="No success, neither dramatic nor bestial.")
-    success = property(lambda self: self.classes()["success"],
-                       doc="Some successes, fewer than an exceptional success.")
-    exceptional_success = property(lambda self: self.classes()["exceptional_success"],
-                                   doc="At least ``exceptional_successes`` (5) successes.")
 
     @property
     def beastly_critical(self) -> Fraction:
         """10s on Beast dice only: a success, those 10s count double."""
         ways, den = self._ways()
         return Fraction(ways[5], den)
-
-    @property
-    def p_success(self) -> Fraction:
-        """At least one success (success or exceptional success)."""
-        ways, den = self._ways()
-        return Fraction(ways[6], den)
-
-    @property
-    def successes(self) -> dict:
-        """``{s: Fraction}`` for ``s = 0..max_successes`` (exact, zeros kept)."""
-        return {s: Fraction(w, 10 ** (s + self.counts.scale))
-                for s, w in enumerate(self.counts.success_ways)}
-
-    @property
-    def tail(self) -> Fraction:
-        """Exact chance of more than ``max_successes`` successes."""
-        _, _, more, den = distribution_ways(self.counts)
-        return Fraction(more[-1], den)
 
     def __str__(self) -> str:
         if self.chance:

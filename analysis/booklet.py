@@ -22,7 +22,6 @@ import html
 import importlib
 import io
 import pkgutil
-import sys
 from pathlib import Path
 
 from . import __version__, rulesets

@@ -11,7 +11,7 @@ import pandas as pd
 
 from kernels import again as _k
 
-from .exact import INT64_MAX, exact_counts, fractions_over
+from .exact import exact_counts, fractions_over
 from .validate import as_values, check_int
 
 #: Lowest face that is a success.
@@ -276,8 +276,44 @@ def _roll(pool: int) -> tuple:
     return (1, 0, True) if pool <= 0 else (pool, 0, False)
 
 
+class AgainOddsMixin:
+    """What plain Requiem and La Soif results share: the classes by name,
+    the exact success distribution up to ``max_successes`` and its tail.
+    A result holds ``counts`` (a :class:`Counts`) and ``rules``."""
+
+    def _ways(self):
+        return class_ways(self.counts, self.rules.exceptional_successes)
+
+    dramatic_failure = property(lambda self: self.classes()["dramatic_failure"],
+                                doc="A chance die showing 1.")
+    failure = property(lambda self: self.classes()["failure"],
+                       doc="No success, not dramatic (nor bestial, with La Soif).")
+    success = property(lambda self: self.classes()["success"],
+                       doc="Some successes, fewer than an exceptional success.")
+    exceptional_success = property(lambda self: self.classes()["exceptional_success"],
+                                   doc="At least ``exceptional_successes`` (5) successes.")
+
+    @property
+    def p_success(self) -> Fraction:
+        """At least one success (success or exceptional success)."""
+        ways, den = self._ways()
+        return Fraction(ways[6], den)
+
+    @property
+    def successes(self) -> dict:
+        """``{s: Fraction}`` for ``s = 0..max_successes`` (exact, zeros kept)."""
+        return {s: Fraction(w, 10 ** (s + self.counts.scale))
+                for s, w in enumerate(self.counts.success_ways)}
+
+    @property
+    def tail(self) -> Fraction:
+        """Exact chance of more than ``max_successes`` successes."""
+        _, _, more, den = distribution_ways(self.counts)
+        return Fraction(more[-1], den)
+
+
 @dataclass(frozen=True)
-class RequiemOdds:
+class RequiemOdds(AgainOddsMixin):
     """The exact odds of one plain Requiem roll.
 
     The four classes (``dramatic_failure``, ``failure``, ``success``,
@@ -293,42 +329,11 @@ class RequiemOdds:
     max_successes: int
     counts: Counts
 
-    def _classes(self):
-        ways, den = class_ways(self.counts, self.rules.exceptional_successes)
-        return ways, den
-
     def classes(self) -> dict:
         """The four classes as ``{name: Fraction}``, in table order."""
-        ways, den = self._classes()
+        ways, den = self._ways()
         return {"dramatic_failure": Fraction(ways[0], den), "failure": Fraction(ways[2], den),
                 "success": Fraction(ways[3], den), "exceptional_success": Fraction(ways[4], den)}
-
-    dramatic_failure = property(lambda self: self.classes()["dramatic_failure"],
-                                doc="A chance die showing 1.")
-    failure = property(lambda self: self.classes()["failure"],
-                       doc="No success, not a dramatic failure.")
-    success = property(lambda self: self.classes()["success"],
-                       doc="Some successes, fewer than an exceptional success.")
-    exceptional_success = property(lambda self: self.classes()["exceptional_success"],
-                                   doc="At least ``exceptional_successes`` successes (5).")
-
-    @property
-    def p_success(self) -> Fraction:
-        """At least one success."""
-        ways, den = self._classes()
-        return Fraction(ways[6], den)
-
-    @property
-    def successes(self) -> dict:
-        """``{s: Fraction}`` for ``s = 0..max_successes`` (exact, zeros kept)."""
-        return {s: Fraction(w, 10 ** (s + self.counts.scale))
-                for s, w in enumerate(self.counts.success_ways)}
-
-    @property
-    def tail(self) -> Fraction:
-        """Exact chance of more than ``max_successes`` successes."""
-        _, _, more, den = distribution_ways(self.counts)
-        return Fraction(more[-1], den)
 
     def _header(self) -> str:
         what = "a chance die" if self.chance else f"{self.dice} dice"

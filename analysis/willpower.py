@@ -14,7 +14,6 @@ from kernels.v5 import CAP
 
 from . import v5
 from .exact import exact_counts
-from .validate import check_int
 
 #: Dice a Willpower reroll may take (RULES.md: up to three normal dice).
 MAX_REROLL = 3

@@ -9,7 +9,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, factorial
+from math import factorial
 
 CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "messy_critical", "bestial_failure")
 
