@@ -1,6 +1,8 @@
 """The exact path: int64 where it provably fits, primes and CRT beyond."""
 from __future__ import annotations
 
+import gc
+
 from fractions import Fraction
 from typing import Callable
 
@@ -172,6 +174,19 @@ def fractions_over(ways: np.ndarray, denominators) -> np.ndarray:
     flat_ways = np.broadcast_to(ways, shape).ravel()
     dens = np.asarray(denominators)
     out = np.empty(flat_ways.shape, dtype=object)
+    # Thousands of new objects would trigger the cyclic garbage collector
+    # again and again (Fractions hold no cycles): pause it meanwhile.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        _fill_fractions(out, flat_ways, dens, shape)
+    finally:
+        if paused:
+            gc.enable()
+    return out.reshape(shape)
+
+
+def _fill_fractions(out, flat_ways, dens, shape) -> None:
     for d in set(dens.ravel().tolist()):
         idx = np.flatnonzero(np.broadcast_to(dens == d, shape))
         w = flat_ways[idx]
@@ -180,7 +195,6 @@ def fractions_over(ways: np.ndarray, denominators) -> np.ndarray:
         elif d > INT64_MAX:
             w = w.astype(object)
         out[idx] = _fractions_one_denominator(w, d)
-    return out.reshape(shape)
 
 
 class ClassWays:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -12,7 +13,7 @@ import pandas as pd
 from kernels import v5 as _k
 from kernels.multiset import fill_binomials
 
-from .exact import ClassWays, INT64_MAX, exact_counts, fractions_over
+from .exact import INT64_MAX, ClassWays, crt, exact_counts, fractions_over, primes_for
 from .validate import as_values, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -321,14 +322,15 @@ def _classes_of(ways, difficulty: int, rules: V5Rules) -> list:
     return out
 
 
-def _grid_ways(pools, hungers, diffs, rules):
+def _grid_ways(pools, hungers, diffs, rules, progress=False):
     """Exact ways for a grid, in blocks of pools that share an arithmetic.
 
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
     ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
     of shape (k, H, 1, 1).  Pools whose counts fit int64 come in one int64
     block from a single kernel call; the rest take the modular path (one
-    call per prime, then CRT) and come as Python ints (object arrays).
+    call per prime, then CRT) and come as Python ints (object arrays), with
+    a progress bar on stderr when ``progress``.
     """
     dice = np.array([[sum(rules.dice(p, h)) for h in hungers] for p in pools], dtype=np.int64)
     fits = np.array([10 ** int(m) <= INT64_MAX for m in dice.max(axis=1)])
@@ -338,29 +340,50 @@ def _grid_ways(pools, hungers, diffs, rules):
             rules.crit_bonus, rules.messy_hunger_tens, rules.bestial_hunger_ones,
             int(rules.hunger_one_taints_win), int(rules.hunger_replaces_dice))
 
-    for mask in (fits, ~fits):
-        index = np.flatnonzero(mask)
-        if not len(index):
-            continue
-        block_dice = dice[index]
-        size = int(block_dice.max()) + 1
+    def run(index, mod, binom):
+        out = np.empty((len(index), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
+        _k.v5_grid_class_ways(pools_arr[index], *args, mod, binom, out)
+        return out
 
-        def run(mod, index=index, size=size):
-            out = np.empty((len(index), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
-            _k.v5_grid_class_ways(pools_arr[index], *args, mod, _binomials(size, mod), out)
-            return out
+    def with_p_win(ways):
+        return np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
 
-        ways = exact_counts(run, 10 ** int(block_dice.max()))
-        ways = np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
-        if ways.dtype == object:
-            dens = np.array([[10 ** int(n) for n in row] for row in block_dice], dtype=object)
-        else:
-            dens = 10 ** block_dice
-        yield index, ways, dens[:, :, None, None]
+    small = np.flatnonzero(fits)
+    if len(small):
+        size = int(dice[small].max()) + 1
+        yield small, with_p_win(run(small, 0, _binomials(size, 0))), (10 ** dice[small])[:, :, None, None]
+
+    big = np.flatnonzero(~fits)
+    if len(big):
+        # The modular path, primes in the outer loop: each pool runs under just
+        # the primes its own counts need, and one binomial table serves every
+        # pool under a prime.
+        needs = {i: len(primes_for(10 ** int(dice[i].max()))) for i in big}
+        primes = primes_for(10 ** int(dice[big].max()))
+        size = int(dice[big].max()) + 1
+        residues = {i: [] for i in big}
+        with _progress_bar(len(primes), "V5 exact (primes)", progress) as bar:
+            for j, p in enumerate(primes):
+                binom = np.empty((size, size), dtype=np.int64)
+                fill_binomials(p, binom)
+                selected = np.array([i for i in big if needs[i] > j])
+                for i, r in zip(selected, run(selected, p, binom)):
+                    residues[i].append(r)
+                bar.update(1)
+        ways = np.stack([crt(residues[i], primes[:needs[i]]) for i in big])
+        dens = np.array([[10 ** int(n) for n in row] for row in dice[big]], dtype=object)
+        yield big, with_p_win(ways), dens[:, :, None, None]
+
+
+def _progress_bar(total: int, desc: str, show: bool):
+    """A tqdm bar on stderr for long exact work (a silent one unless ``show``)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="prime", file=sys.stderr, disable=not show, leave=False)
 
 
 def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
-          willpower=None) -> pd.DataFrame:
+          willpower=None, progress: bool = False) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, hunger, difficulty).
 
     Parameters
@@ -374,6 +397,8 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     willpower : None, str or analysis.willpower.Strategy
         Odds after a Willpower strategy (see :func:`odds`); adds the column
         ``willpower_spent``.
+    progress : bool
+        A progress bar on stderr while big pools take the exact path.
 
     Returns
     -------
@@ -392,7 +417,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     grid = np.array(np.meshgrid(pools, hungers, diffs, indexing="ij")).reshape(3, -1)
     shape = (len(pools), len(hungers), len(diffs), len(CLASSES) + 1)
     values = np.empty(shape, dtype=object if exact else np.float64)
-    for index, ways, dens in _grid_ways(pools, hungers, diffs, rules):
+    for index, ways, dens in _grid_ways(pools, hungers, diffs, rules, progress):
         if exact:
             block = fractions_over(ways, dens)
         elif ways.dtype == object:
@@ -449,7 +474,8 @@ def add_cli(subparsers) -> None:
 
 
 def _run_cli(args):
-    df = table(args.pool, args.hunger, args.difficulty, exact=args.exact, willpower=args.willpower)
+    df = table(args.pool, args.hunger, args.difficulty, exact=args.exact, willpower=args.willpower,
+               progress=sys.stderr.isatty())
     return df, ("pool", "hunger", "difficulty")
 
 

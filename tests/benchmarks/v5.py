@@ -1,6 +1,7 @@
 """V5 full table: our kernels against icepool and a pure-Python multinomial count, in one run."""
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -77,8 +78,9 @@ def main():
     cells = len(POOLS) * len(HUNGERS) * len(DIFFICULTIES)
     print(f"full V5 table: pools 1..20 x Hunger 0..5 x Difficulty 1..10 = {cells} cells, exact Fractions")
     ours()  # compile / load the JIT cache
-    t_ours, df = best_of(ours, 20)
-    t_float, _ = best_of(ours_float, 20)
+    gc.collect()
+    t_ours, df = best_of(ours, 50)
+    t_float, _ = best_of(ours_float, 50)
     t_ice, ref_ice = best_of(icepool_table, 3)
     t_py, ref_py = best_of(pure_python, 3)
     ok_ice, ok_py = same(df, ref_ice), same(df, ref_py)
