@@ -151,25 +151,24 @@ def _denominator(rules: CardRules, opposed: bool = False) -> int:
 # ------------------------------------------------------------------ counting
 
 @lru_cache(maxsize=256)
+def _grid_ways(opposed: bool, bases: tuple, others: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
+    """Ways per class over (base, difficulty or defense, hunger): the static
+    or the opposed grid kernel."""
+    grid_kernel = _k.opposed_grid_ways if opposed else _k.static_grid_ways
+    out = np.empty((len(bases), len(others), len(hungers), _k.N_CLASSES), dtype=np.int64)
+    grid_kernel(*rules.deck(), np.array(bases, dtype=np.int64), np.array(others, dtype=np.int64),
+                np.array([1 if h >= 1 else 0 for h in hungers], dtype=np.int64),
+                rules.win_on_tie, rules.fresh_confirmation, out)
+    out.setflags(write=False)
+    return out
+
+
 def _static_ways(bases: tuple, difficulties: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
-    out = np.empty((len(bases), len(difficulties), len(hungers), _k.N_CLASSES), dtype=np.int64)
-    _k.static_grid_ways(*rules.deck(), np.array(bases, dtype=np.int64),
-                        np.array(difficulties, dtype=np.int64),
-                        np.array([1 if h >= 1 else 0 for h in hungers], dtype=np.int64),
-                        rules.win_on_tie, rules.fresh_confirmation, out)
-    out.setflags(write=False)
-    return out
+    return _grid_ways(False, bases, difficulties, hungers, rules)
 
 
-@lru_cache(maxsize=256)
 def _opposed_ways(bases: tuple, defenses: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
-    out = np.empty((len(bases), len(defenses), len(hungers), _k.N_CLASSES), dtype=np.int64)
-    _k.opposed_grid_ways(*rules.deck(), np.array(bases, dtype=np.int64),
-                         np.array(defenses, dtype=np.int64),
-                         np.array([1 if h >= 1 else 0 for h in hungers], dtype=np.int64),
-                         rules.win_on_tie, rules.fresh_confirmation, out)
-    out.setflags(write=False)
-    return out
+    return _grid_ways(True, bases, defenses, hungers, rules)
 
 
 # ------------------------------------------------------------------ one test
