@@ -1,12 +1,11 @@
 """The odds booklet: one self-contained HTML page of every published table and figure, a section per system.
 
-Built from what exists, with no list to keep up to date: every module in
-``analysis.published`` (``make_tables()``) and ``analysis.figures``
-(``make_figure()``), grouped by system through the module name's prefix
-(``v5_night`` belongs to ``v5``, ``cards_scene`` to ``cards``; a new
-``beast_*`` module opens a ``beast`` section).  Each registered system also
-gets a table per shipped house-rule variant: the cells where it changes the
-odds most against the system's defaults.
+Built from what exists, with no list to keep up to date: a section per
+system package (``analysis/systems/NAME``), with every module of its
+``published/`` folder (``make_tables()``) and of its ``figures/`` folder
+(``make_figure()``).  Each system also gets a table per shipped house-rule
+variant: the cells where it changes the odds most against the system's
+defaults.
 
 Above each table the rule set it was computed with is stated.  A published
 table uses its system's defaults unless its module says otherwise in an
@@ -19,9 +18,7 @@ from __future__ import annotations
 
 import base64
 import html
-import importlib
 import io
-import pkgutil
 from pathlib import Path
 
 from . import __version__, rulesets
@@ -70,16 +67,6 @@ footer { margin-top: 48px; color: var(--muted); font-size: 13px; border-top: 1px
 """
 
 
-def _modules(package: str) -> list:
-    pkg = importlib.import_module(package)
-    names = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
-    return [(n, importlib.import_module(f"{package}.{n}")) for n in names]
-
-
-def _prefix(module_name: str) -> str:
-    return module_name.split("_")[0]
-
-
 def _first_line(doc: str | None) -> str:
     return (doc or "").strip().splitlines()[0] if (doc or "").strip() else ""
 
@@ -120,11 +107,8 @@ def _rule_statement(module, table_name: str, system_name: str) -> str:
         parts = [_describe(rulesets.load(i)) if isinstance(i, str) and i in shipped
                  else _describe(i) if isinstance(i, rulesets.RuleSet) else _esc(i) for i in items]
         return f'<p class="rules">Rule set: {" ".join(parts)}</p>'
-    if system_name in rulesets.SYSTEMS:
-        official = rulesets.system(system_name).official()
-        return f'<p class="rules">Rule set: {_describe(official, short=True)}</p>'
-    return (f'<p class="rules">Rule set: the defaults of the {_esc(system_name)} system '
-            f"(as RULES.md rules it).</p>")
+    official = rulesets.system(system_name).official()
+    return f'<p class="rules">Rule set: {_describe(official, short=True)}</p>'
 
 
 def _markdown_html(text: str) -> str:
@@ -201,18 +185,9 @@ def _variants_html(system: rulesets.System) -> str:
 
 
 def _groups() -> list:
-    """``[(system name, title, [published modules], [figure modules])]`` in registry order."""
-    published = _modules("analysis.published")
-    figures = _modules("analysis.figures")
-    prefixes = {_prefix(n) for n, _ in published + figures} | set(rulesets.SYSTEMS)
-    order = [s for s in rulesets.SYSTEMS if s in prefixes] + sorted(prefixes - set(rulesets.SYSTEMS))
-    groups = []
-    for p in order:
-        pubs = [(n, m) for n, m in published if _prefix(n) == p]
-        figs = [(n, m) for n, m in figures if _prefix(n) == p]
-        title = rulesets.SYSTEMS[p].title if p in rulesets.SYSTEMS else p
-        groups.append((p, title, pubs, figs))
-    return groups
+    """``[(system name, title, [published modules], [figure modules])]`` in listing order."""
+    return [(s.name, s.title, s.published_modules(), s.figure_modules())
+            for s in rulesets.SYSTEMS.values()]
 
 
 def build(path=None, *, progress: bool = False, only=None) -> Path:
@@ -303,7 +278,7 @@ set stated above each table.</p>
 <nav class="toc"><b>Contents</b><ul>{"".join(toc)}</ul></nav>
 {"".join(sections)}
 <footer>beastodds {_esc(__version__)}. Built by <code>make booklet</code> from every published table
-(<code>analysis/published</code>) and figure (<code>analysis/figures</code>); the same tables are in
+and figure of every system (<code>analysis/systems/*/published</code>, <code>figures</code>); the same tables are in
 <code>figures/tables/</code> as CSV and Markdown.</footer>
 </main>
 </body>

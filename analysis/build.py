@@ -1,17 +1,16 @@
 """Regenerate the published odds tables, figures and booklet (``make tables``, ``make figures``, ``make booklet``).
 
-Every module in ``analysis.published`` has ``make_tables()`` returning
-``{name: (DataFrame, key_columns)}``; each table is written as CSV and
-Markdown under ``figures/tables/``.  Every module in ``analysis.figures``
-has ``make_figure()`` returning a matplotlib Figure, written as
+Every system package (``analysis/systems/NAME``) has a ``published/``
+folder of modules with ``make_tables()`` returning ``{name: (DataFrame,
+key_columns)}``; each table is written as CSV and Markdown under
+``figures/tables/``.  Its ``figures/`` folder holds modules with
+``make_figure()`` returning a matplotlib Figure, written as
 ``figures/<module>.png``.  ``booklet`` writes ``figures/booklet.html``, one
 self-contained page of every table and figure (``analysis.booklet``).
 Paths are anchored at the project root.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import sys
 import time
 from pathlib import Path
@@ -21,17 +20,27 @@ FIGURES = ROOT / "figures"
 TABLES = FIGURES / "tables"
 
 
-def _modules(package: str, only=None):
-    pkg = importlib.import_module(package)
-    names = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
+def _modules(kind: str, only=None):
+    """``(name, module)`` of every system's ``published`` or ``figures`` modules, by name."""
+    from . import rulesets
+
+    found = {}
+    for system in rulesets.SYSTEMS.values():
+        listing = system.published_modules() if kind == "published" else system.figure_modules()
+        for name, module in listing:
+            if name in found:
+                raise ValueError(f"two {kind} modules are named {name}: {found[name].__name__} "
+                                 f"and {module.__name__}")
+            found[name] = module
+    names = sorted(found)
     if only:
         unknown = sorted(set(only) - set(names))
         if unknown:
-            raise SystemExit(f"unknown {package} module(s): {', '.join(unknown)}; "
+            raise SystemExit(f"unknown {kind} module(s): {', '.join(unknown)}; "
                              f"choose from {', '.join(names)}")
         names = [n for n in names if n in only]
     for name in names:
-        yield name, importlib.import_module(f"{package}.{name}")
+        yield name, found[name]
 
 
 def build_tables(only=None) -> list[Path]:
@@ -40,7 +49,7 @@ def build_tables(only=None) -> list[Path]:
 
     TABLES.mkdir(parents=True, exist_ok=True)
     written = []
-    for _, module in _modules("analysis.published", only):
+    for _, module in _modules("published", only):
         for name, (df, keys) in module.make_tables().items():
             for ext, fmt in (("csv", "csv"), ("md", "markdown")):
                 path = TABLES / f"{name}.{ext}"
@@ -62,7 +71,7 @@ def build_figures(only=None) -> list[Path]:
     matplotlib.use("Agg")
     FIGURES.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, module in _modules("analysis.figures", only):
+    for name, module in _modules("figures", only):
         fig = module.make_figure()
         path = FIGURES / f"{name}.png"
         # no timestamps or versions in the file, so a rebuild is byte-stable

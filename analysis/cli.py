@@ -2,25 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
 from . import __version__
 from .tables import FORMATS, render
-
-#: Modules that add a subcommand: each has ``add_cli(subparsers)``, whose
-#: parser sets ``run`` to a function ``args -> (DataFrame, key_columns)``
-#: (or ``args -> str`` for text output).
-SYSTEMS = (
-    "analysis.v5",
-    "analysis.rouse",
-    "analysis.cards",
-    "analysis.classic",
-    "analysis.health",
-    "analysis.conflict",
-    "analysis.beast",
-)
-
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     """The options every table-printing subcommand shares."""
@@ -203,8 +188,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"beastodds {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in SYSTEMS:
-        importlib.import_module(name).add_cli(sub)
+    from . import rulesets
+
+    for system in rulesets.SYSTEMS.values():
+        for module in system.command_modules():
+            module.add_cli(sub)
     _add_workbench(sub)
     return parser
 

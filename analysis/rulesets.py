@@ -1,31 +1,25 @@
-"""Rule sets as data: a registry of game systems, and named house-rule variants kept as small TOML files.
+"""Rule sets as data: named house-rule variants of each game system, kept as small TOML files.
 
-A *system* (``v5``, ``cards``, later ``beast`` and ``classic``) is one rule-set
-dataclass and one tidy table function over a grid of axes.  A *rule set* is
-one instance of that dataclass with a name, loaded from or saved to TOML::
+A *system* is a package under ``analysis/systems`` (see
+:mod:`analysis.system`): one rules dataclass and one tidy table function
+over a grid of axes.  A *rule set* is one instance of that dataclass with a
+name, loaded from or saved to TOML::
 
     system = "v5"
     name = "v5-two-hunger-ones-for-bestial"
     description = "A failure is bestial only when two Hunger dice show a 1."
     bestial_hunger_ones = 2
 
-Fields left out take the system's default (the RULES.md ruling).  The
-package ships named variants under ``analysis/variants/`` (``beastodds
-rules`` lists them); anywhere a rule set is wanted, a shipped name, a path
-to a ``.toml`` file, a :class:`RuleSet` or a bare rules dataclass will do.
-
-A system registers itself with one call at the end of this module (the
-lead adds these when a system lands)::
-
-    register("beast", "analysis.beast:BeastRules", "analysis.beast:table",
-             axes={"pool": "0-10", "soif": "0-5"}, title="Beast dice on Requiem")
+Fields left out take the system's default (the official ruling).  Each
+system ships named variants in its ``variants/`` folder (``beastodds rules``
+lists them); anywhere a rule set is wanted, a shipped name, a path to a
+``.toml`` file, a :class:`RuleSet` or a bare rules dataclass will do.
 
 The table function is called as ``table(*axis_values, rules=rules,
 exact=exact)`` with one list of integers per axis, in the order given, and
 must return a tidy DataFrame with one column per axis.  Its other columns
 that are not integers (or the ``outcomes=`` named) are the outcomes
-compared by :func:`analysis.tables.compare`.  Booklet sections and figure groups follow
-the system's name as a module-name prefix (``analysis/published/beast*.py``).
+compared by :func:`analysis.tables.compare`.
 """
 from __future__ import annotations
 
@@ -42,106 +36,20 @@ from pathlib import Path
 
 import tomli_w
 
-from .validate import parse_spec
 
-#: Keys of a rule-set file that are not fields of the rules dataclass.
-RESERVED = ("system", "name", "description")
 #: How an absent value (``None``, e.g. "no again") is written in TOML.
 NONE_TEXT = "none"
-_NAME = re.compile(r"^[a-z][a-z0-9]*$")
-_AXIS = re.compile(r"^[a-z][a-z_]*$")
 
 
 # ----------------------------------------------------------------- systems
 
-def _resolve(ref):
-    """A ``"module:attribute"`` string imported, or the object itself."""
-    if not isinstance(ref, str):
-        return ref
-    module, _, attr = ref.partition(":")
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"{ref} cannot be loaded ({exc}); is that system installed?") from None
+from .system import RESERVED, System, resolve as _resolve  # noqa: E402
+from .systems import discover  # noqa: E402
 
-
-@dataclass(frozen=True)
-class System:
-    """One game system as the workbench sees it (see :func:`register`).
-
-    Attributes
-    ----------
-    name : str
-        Short lowercase name: ``system = "..."`` in TOML files, the prefix of
-        the system's published-table and figure modules.
-    rules : str or type
-        The frozen rule-set dataclass, or ``"module:Class"``.
-    table : str or callable
-        ``table(*axis_values, rules=..., exact=...) -> DataFrame``, or
-        ``"module:function"``.
-    axes : tuple of (str, str)
-        The grid axes in the table function's argument order, each with the
-        SPEC used when a grid leaves it out.
-    title : str
-        Heading of the system's booklet section.
-    outcomes : tuple of str or None
-        The table columns compared (probabilities); None: every column that
-        is neither an axis nor integer.
-    """
-
-    name: str
-    rules: object
-    table: object
-    axes: tuple
-    title: str
-    outcomes: tuple | None = None
-
-    def outcome_columns(self, df) -> list:
-        """The columns of a table of this system that :func:`analysis.tables.compare` compares."""
-        import pandas as pd
-
-        if self.outcomes is not None:
-            missing = [c for c in self.outcomes if c not in df.columns]
-            if missing:
-                raise ValueError(f"the {self.name} table has no column {missing[0]!r}")
-            return list(self.outcomes)
-        return [c for c in df.columns
-                if c not in self.axis_names and not pd.api.types.is_integer_dtype(df[c])]
-
-    @property
-    def rules_class(self) -> type:
-        return _resolve(self.rules)
-
-    @property
-    def table_function(self):
-        return _resolve(self.table)
-
-    @property
-    def axis_names(self) -> tuple:
-        return tuple(a for a, _ in self.axes)
-
-    def default_grid(self) -> dict:
-        """``{axis: SPEC}`` of the grid used when none is given."""
-        return dict(self.axes)
-
-    def fields(self) -> dict:
-        """``{field: default}`` of the rules dataclass, in declaration order."""
-        cls = self.rules_class
-        defaults = cls()
-        return {f.name: getattr(defaults, f.name) for f in dataclasses.fields(cls)}
-
-    def official(self) -> "RuleSet":
-        """The default rule set: the shipped variant equal to the defaults, if any."""
-        defaults = self.rules_class()
-        for rs in variants(self.name):
-            if rs.rules == defaults:
-                return rs
-        return RuleSet(self.name, f"{self.name}-official", defaults,
-                       "The defaults (RULES.md).")
-
-
-#: Registered systems by name, in registration order.
-SYSTEMS: dict[str, System] = {}
+#: The systems by name, in listing order: every package under
+#: ``analysis/systems`` (see :mod:`analysis.system`), plus any added at run
+#: time with :func:`register`.
+SYSTEMS: dict[str, System] = discover()
 
 
 def register(name: str, rules, table, axes, title: str | None = None, *,
@@ -170,22 +78,9 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
     replace : bool
         Allow replacing a registered system of that name.
     """
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError(f"a system name is lowercase letters and digits, got {name!r}")
     if name in SYSTEMS and not replace:
         raise ValueError(f"system {name!r} is already registered")
-    pairs = tuple(axes.items()) if isinstance(axes, dict) else tuple(tuple(p) for p in axes)
-    if not pairs:
-        raise ValueError(f"system {name!r} needs at least one axis")
-    for axis, spec in pairs:
-        if not isinstance(axis, str) or not _AXIS.match(axis) or axis in RESERVED:
-            raise ValueError(f"axis names are lowercase words, got {axis!r}")
-        parse_spec(axis, spec)
-    if outcomes is not None:
-        outcomes = (outcomes,) if isinstance(outcomes, str) else tuple(outcomes)
-        if not outcomes or not all(isinstance(o, str) for o in outcomes):
-            raise ValueError(f"outcomes must be column names, got {outcomes!r}")
-    system = System(name, rules, table, pairs, title or name, outcomes)
+    system = System(name, rules, table, axes, title or name, outcomes=outcomes)
     SYSTEMS[name] = system
     return system
 
@@ -194,9 +89,18 @@ def system(name: str) -> System:
     """The registered system of that name, or a ValueError listing them."""
     if isinstance(name, System):
         return name
+    name = _canonical(name)
     if name not in SYSTEMS:
         raise ValueError(f"unknown system {name!r}; the systems are {', '.join(SYSTEMS)}")
     return SYSTEMS[name]
+
+
+def _canonical(name):
+    """The system name for a name or one of its aliases (unchanged when unknown)."""
+    for s in SYSTEMS.values():
+        if name in s.aliases:
+            return s.name
+    return name
 
 
 def system_of_rules(rules) -> System:
@@ -371,6 +275,8 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
         fail(f'no "system" key; say which system the rules are for, e.g. system = "v5" '
              f"(the systems are {', '.join(SYSTEMS)})")
     name_of_system = data.pop("system")
+    if isinstance(name_of_system, str):
+        name_of_system = _canonical(name_of_system)
     if not isinstance(name_of_system, str) or name_of_system not in SYSTEMS:
         fail(f"field 'system' must be one of {', '.join(SYSTEMS)}, got {_toml_kind(name_of_system)}")
     sys_ = SYSTEMS[name_of_system]
@@ -437,15 +343,13 @@ def load_file(path) -> RuleSet:
 # ------------------------------------------------------- shipped variants
 
 def _shipped_files() -> list:
-    folder = resources.files("analysis") / "variants"
-    if not folder.is_dir():
-        return []
-    return sorted((p for p in folder.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
+    """Every system's shipped rule-set files (``analysis/systems/*/variants/*.toml``)."""
+    return [p for s in SYSTEMS.values() for p in s.variant_files()]
 
 
 def _shipped_system(path) -> str | None:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8")).get("system")
+        return _canonical(tomllib.loads(path.read_text(encoding="utf-8")).get("system"))
     except tomllib.TOMLDecodeError:
         return None
 
@@ -453,8 +357,6 @@ def _shipped_system(path) -> str | None:
 def variants(system_name: str | None = None) -> list:
     """The shipped rule sets of every registered system (or of one), defaults first.
 
-    Shipped files of a system that is not registered yet are left out (see
-    :func:`pending`).
     """
     if system_name is not None:
         system(system_name)
@@ -468,11 +370,6 @@ def variants(system_name: str | None = None) -> list:
         out.append(dataclasses.replace(rs, source=f"shipped:{path.name}"))
     order = list(SYSTEMS)
     return sorted(out, key=lambda r: (order.index(r.system), bool(r.changes()), r.name))
-
-
-def pending() -> dict:
-    """``{file name: system}`` of shipped files whose system is not registered."""
-    return {p.name: _shipped_system(p) for p in _shipped_files() if _shipped_system(p) not in SYSTEMS}
 
 
 def names() -> list:
@@ -511,19 +408,3 @@ def load(ref) -> RuleSet:
                 return rs
         return RuleSet(sys_.name, f"{sys_.name}-custom", ref, "", "")
     raise ValueError(f"a rule set is a shipped name, a .toml path or a rules object, got {ref!r}")
-
-
-# --------------------------------------------------------- the registry
-# One line per system.  Axis defaults make the grid of `beastodds compare`
-# and of the booklet's variant tables when none is given.
-register("v5", "analysis.v5:V5Rules", "analysis.v5:table",
-         axes={"pool": "1-10", "hunger": "0-5", "difficulty": "1-5"},
-         title="V5: Hunger dice (Vampire: The Masquerade 5th edition)")
-register("cards", "analysis.cards:CardRules", "analysis.cards:table",
-         axes={"base": "0-15", "difficulty": "5-20", "hunger": "0-1"},
-         title="Ten-card tests (seed 002)")
-register("beast", "analysis.beast:BeastRules", "analysis.beast:table",
-         axes={"pool": "0-10", "soif": "0-5"}, title="Beast dice on Requiem (La Soif, seed 000)")
-register("classic", "analysis.classic:ClassicRules", "analysis.classic:table",
-         axes={"pool": "1-10", "difficulty": "3-9"}, title="Classic d10 pools (seed 004)",
-         outcomes=("botch", "failure", "success"))

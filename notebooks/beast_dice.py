@@ -34,8 +34,9 @@
 
 # %%
 # %matplotlib inline
-from analysis import beast, requiem
-from analysis.figures import beast_character, beast_heatmap, beast_vs_v5
+from analysis.systems.requiem import beast
+from analysis.systems.requiem import dice as requiem
+from analysis.systems.requiem.figures import beast_character, beast_heatmap, beast_vs_v5
 
 # %% [markdown]
 # ## The seed's Soif ladders

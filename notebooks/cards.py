@@ -37,8 +37,8 @@
 # %matplotlib inline
 from fractions import Fraction
 
-from analysis import cards
-from analysis.figures import cards_odds, cards_scene, cards_vs_v5
+from analysis.systems.cards import deck as cards
+from analysis.systems.cards.figures import cards_odds, cards_scene, cards_vs_v5
 
 # %% [markdown]
 # ## One test

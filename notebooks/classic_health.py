@@ -39,8 +39,9 @@
 # %matplotlib inline
 import matplotlib.pyplot as plt
 
-from analysis import classic, health
-from analysis.figures import classic_damage_after_soak, classic_survival_curves
+from analysis.systems.classic import pools as classic
+from analysis.systems.classic import health
+from analysis.systems.classic.figures import classic_damage_after_soak, classic_survival_curves
 
 # %% [markdown]
 # ## Classic pools

@@ -43,7 +43,8 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import display
 
-from analysis import plots, rulesets, tables, v5
+from analysis import plots, rulesets, tables
+from analysis.systems.v5 import roll as v5
 
 pd.DataFrame([{"name": rs.name, "system": rs.system,
                "changes": "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items())

@@ -97,7 +97,7 @@ def fraction_fight(a: dict, b: dict, turns: int, rules: dict = OFFICIAL, until="
     The state carries both trackers, who was Impaired first, who was out
     first, and whether the fight has stopped; stopped states stay put.
     Returns ``{column: [Fraction for turn 0..turns]}`` with the columns of
-    ``analysis.conflict.FIGHT_COLUMNS``, plus ``"joint"``: the final
+    ``analysis.systems.v5.conflict.FIGHT_COLUMNS``, plus ``"joint"``: the final
     ``{((A sup, A agg), (B sup, B agg)): Fraction}``.
     """
     def impaired(t, side):

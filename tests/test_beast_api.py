@@ -5,8 +5,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import beast, requiem, v5
-from analysis.beast import LA_SOIF, BeastRules, odds
+from analysis.systems.requiem import beast
+from analysis.systems.requiem import dice as requiem
+from analysis.systems.v5 import roll as v5
+from analysis.systems.requiem.beast import LA_SOIF, BeastRules, odds
 
 
 def test_seed_five_dice_at_soif_two():

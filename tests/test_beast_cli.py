@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import beast
+from analysis.systems.requiem import beast
 from analysis.cli import main
 
 CSV_COLUMNS = ["pool", "soif", "beast_dice", "dramatic_failure", "bestial_failure", "failure",

@@ -5,7 +5,8 @@ import numba
 import numpy as np
 import pytest
 
-from analysis import beast, requiem
+from analysis.systems.requiem import beast
+from analysis.systems.requiem import dice as requiem
 from analysis.exact import INT64_MAX, primes_for
 from kernels import again as k
 

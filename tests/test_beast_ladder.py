@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.beast import (
+from analysis.systems.requiem.beast import (
     VITAE_BY_BLOOD_POTENCY,
     ghoul_soif_ladder,
     soif_ladder,

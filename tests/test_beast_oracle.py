@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis import beast, requiem
+from analysis.systems.requiem import beast
+from analysis.systems.requiem import dice as requiem
 
 from .oracles_beast import brute_force, icepool_requiem
 

@@ -1,4 +1,5 @@
 """`make booklet`: one self-contained HTML page, a section per system, the rule set above each table; it renders in headless Chromium."""
+import dataclasses
 import os
 import re
 import shutil
@@ -12,6 +13,7 @@ import pandas as pd
 import pytest
 
 from analysis import booklet, build, rulesets
+from analysis.system import System
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,14 +68,14 @@ def test_one_section_per_system_with_every_table_and_figure(page):
     titles = [v for k, v in events if k == "h2"]
     assert titles[:2] == [rulesets.SYSTEMS["v5"].title, rulesets.SYSTEMS["cards"].title]
     headings = {v.split(" (")[0] for k, v in events if k == "h4"}
-    for _, module in build._modules("analysis.published"):
+    for _, module in build._modules("published"):
         for name in module.make_tables():
             assert name in headings
     for rs in rulesets.variants():
         if rs.changes():
             assert rs.name in headings
     images = [v for k, v in events if k == "img"]
-    figure_modules = [n for n, _ in build._modules("analysis.figures")]
+    figure_modules = [n for n, _ in build._modules("figures")]
     assert len(images) == len(figure_modules)
     for name in figure_modules:
         assert f'id="figure-{name.replace("_", "-")}"' in text
@@ -96,8 +98,13 @@ def test_the_page_is_self_contained(page):
     assert text.count('src="data:image/png;base64,') >= 4
 
 
+@dataclasses.dataclass(frozen=True)
+class _ZombieRules:
+    bite: int = 1
+
+
 def test_a_new_system_gets_its_section_without_code(monkeypatch, tmp_path):
-    """A module named zombie_* (published or figure) opens a zombie section, registered or not."""
+    """A system's published and figure modules make its section, with no list to update."""
     from matplotlib.figure import Figure
 
     def make_tables():
@@ -110,14 +117,21 @@ def test_a_new_system_gets_its_section_without_code(monkeypatch, tmp_path):
 
     pub = types.SimpleNamespace(make_tables=make_tables, __doc__="Demo tables.")
     fig = types.SimpleNamespace(make_figure=make_figure, __doc__="Demo figure.")
-    real = booklet._modules
-    monkeypatch.setattr(booklet, "_modules", lambda package: real(package) + [
-        ("zombie_demo", pub if package.endswith("published") else fig)])
+
+    class Zombie(System):
+        def published_modules(self):
+            return [("zombie_demo", pub)]
+
+        def figure_modules(self):
+            return [("zombie_demo", fig)]
+
+    monkeypatch.setitem(rulesets.SYSTEMS, "zombie",
+                        Zombie("zombie", rules=_ZombieRules, table=None, axes={"pool": "1-2"}))
     path = booklet.build(tmp_path / "b.html", only=["zombie"])
     events = _outline(path.read_text())
     assert [v for k, v in events if k == "h2"] == ["zombie"]
     assert [k for k, _ in events if k in ("h4", "rules", "table", "img")] == ["h4", "rules", "table", "img"]
-    assert "the defaults of the zombie system" in path.read_text()
+    assert "zombie-official" in path.read_text()
     with pytest.raises(ValueError, match="no booklet section nope"):
         booklet.build(tmp_path / "c.html", only=["nope"])
 

@@ -2,7 +2,8 @@
 import pandas as pd
 import pytest
 
-from analysis import build, v5
+from analysis import build
+from analysis.systems.v5 import roll as v5
 
 
 @pytest.fixture

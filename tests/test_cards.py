@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import cards
-from analysis.cards import CardRules
+from analysis.systems.cards import deck as cards
+from analysis.systems.cards.deck import CardRules
 from analysis.cli import main
 from kernels import cards as kc
 from tests import oracles_cards as oc

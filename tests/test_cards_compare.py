@@ -5,8 +5,9 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import cards, v5
-from analysis.published import cards as published
+from analysis.systems.cards import deck as cards
+from analysis.systems.v5 import roll as v5
+from analysis.systems.cards.published import cards as published
 from tests import oracles_cards as oc
 
 

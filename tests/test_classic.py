@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import classic
+from analysis.systems.classic import pools as classic
 from analysis.cli import main
 from analysis.exact import INT64_MAX, primes_for
 from kernels import classic as k

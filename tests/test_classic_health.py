@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import health as hl
+from analysis.systems.classic import health as hl
 from analysis.cli import main
 
 from .oracles_classic import (apply_levels, brute_attack, brute_blows, brute_damage, brute_fight,

@@ -1,9 +1,9 @@
 """Classic published tables and figures: built from the exact API, and they draw."""
 from matplotlib.figure import Figure
 
-from analysis import health
-from analysis.figures import classic_damage_after_soak, classic_survival_curves
-from analysis.published import classic as published
+from analysis.systems.classic import health
+from analysis.systems.classic.figures import classic_damage_after_soak, classic_survival_curves
+from analysis.systems.classic.published import classic as published
 
 from .oracles_classic import brute_damage
 

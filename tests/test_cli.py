@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import cli, v5
+from analysis import cli
+from analysis.systems.v5 import roll as v5
 
 
 def run(capsys, *argv):

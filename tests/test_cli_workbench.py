@@ -7,7 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import cli, rulesets, v5
+from analysis import cli, rulesets
+from analysis.systems.v5 import roll as v5
 
 OFFICIAL = 'system = "v5"\nname = "table-official"\n'
 TWO_ONES = ('system = "v5"\nname = "table-two-ones"\n'

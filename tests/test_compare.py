@@ -4,7 +4,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis import cards, plots, rulesets, sweep, tables, v5
+from analysis import plots, rulesets, sweep, tables
+from analysis.systems.cards import deck as cards
+from analysis.systems.v5 import roll as v5
 
 TWO_ONES = v5.V5Rules(bestial_hunger_ones=2)
 

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import conflict as c
-from analysis import exact, v5
+from analysis.systems.v5 import conflict as c
+from analysis import exact
+from analysis.systems.v5 import roll as v5
 from kernels import markov
 from tests import oracles_conflict as oc
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from analysis import cli
-from analysis import conflict as c
+from analysis.systems.v5 import conflict as c
 
 
 def run(capsys, *argv):

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import exact, v5
+from analysis import exact
+from analysis.systems.v5 import roll as v5
 from kernels import v5 as k
 from kernels.multiset import fill_binomials
 

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import cli, markov, rouse, v5
+from analysis import cli, markov
+from analysis.systems.v5 import rouse
+from analysis.systems.v5 import roll as v5
 
 
 def plain_chain(start, checks, reroll):

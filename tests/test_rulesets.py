@@ -5,7 +5,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from analysis import cards, rulesets, v5
+from analysis import rulesets
+from analysis.systems.cards import deck as cards
+from analysis.systems.v5 import roll as v5
 from analysis.rulesets import RuleSet
 
 
@@ -34,15 +36,6 @@ def test_every_registered_system_ships_its_defaults_and_variants():
         assert sum(1 for rs in shipped if rs.changes()) >= 1, name
         assert len({rs.rules for rs in shipped}) == len(shipped), "two shipped variants are the same"
     assert rulesets.load("v5-two-hunger-ones-for-bestial").rules == v5.V5Rules(bestial_hunger_ones=2)
-
-
-def test_files_of_systems_not_yet_registered_wait():
-    """beast and classic files ship now; they load once the lead registers those systems."""
-    pending = rulesets.pending()
-    for file, system in pending.items():
-        assert system and system not in rulesets.SYSTEMS
-        assert file.startswith(system + "-")
-    assert not {rs.system for rs in rulesets.variants()} & set(pending.values())
 
 
 def test_save_and_load_a_file(tmp_path):
@@ -189,14 +182,12 @@ def test_register_refuses_bad_entries(toy_system):
 
 
 def test_shipped_files_are_plain_toml_with_matching_names():
-    from importlib import resources
-
-    folder = resources.files("analysis") / "variants"
-    files = [p for p in folder.iterdir() if p.name.endswith(".toml")]
+    files = [(s, p) for s in rulesets.SYSTEMS.values() for p in s.variant_files()]
     assert len(files) >= 10
-    for p in files:
+    for system, p in files:
         data = tomllib.loads(p.read_text())
         assert data["name"] == p.name[:-5]
+        assert data["system"] == system.name, "a system's variants live in its own folder"
         assert set(data) >= {"system", "name", "description"}
 
 

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import v5
+from analysis.systems.v5 import roll as v5
 from tests import oracles
 
 

@@ -4,7 +4,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import v5
+from analysis.systems.v5 import roll as v5
 
 pools = st.integers(0, 40)
 hungers = st.integers(0, 5)

@@ -3,7 +3,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import v5
+from analysis.systems.v5 import roll as v5
 
 
 def pct(f, digits=1):

@@ -3,7 +3,8 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import v5, willpower
+from analysis.systems.v5 import roll as v5
+from analysis.systems.v5 import willpower
 from tests import oracles
 
 STRATEGIES = list(willpower.STRATEGIES)

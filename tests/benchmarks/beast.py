@@ -44,7 +44,8 @@ def icepool_requiem_pools(pools, depth):
 
 
 def main() -> int:
-    from analysis import beast, requiem
+    from analysis.systems.requiem import beast
+    from analysis.systems.requiem import dice as requiem
 
     clear = requiem.count_rolls.cache_clear
     # warm-up: compile or load every kernel once

@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from analysis import v5
+from analysis.systems.v5 import roll as v5
 from tests import oracles
 
 POOLS, HUNGERS, DIFFICULTIES = range(1, 21), range(0, 6), range(1, 11)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import time
 
-from analysis import v5, willpower
+from analysis.systems.v5 import roll as v5
+from analysis.systems.v5 import willpower
 
 
 def main():

@@ -1,1 +1,0 @@
-"""Figures: one module per figure, each with ``make_figure()`` returning a matplotlib Figure."""

@@ -1,1 +1,0 @@
-"""Published odds tables: one module per system, each with ``make_tables()``."""

@@ -1,0 +1,247 @@
+"""What a game system is to the rest of the toolkit: one ``SYSTEM`` description per system package.
+
+Every folder under ``analysis/systems/`` is one game system.  Its
+``__init__.py`` defines ``SYSTEM = System(...)``: the rules dataclass, the
+grid axes of its odds table, its outcome classes with a one-line meaning
+each, its ``odds`` and ``table`` functions, its Willpower strategies where it
+has any, and the modules that add its commands to the ``beastodds`` command.
+Its folder also holds, found by name:
+
+* ``variants/*.toml``: the shipped rule sets (``beastodds rules``);
+* ``published/*.py``: modules with ``make_tables()`` (``make tables``);
+* ``figures/*.py``: modules with ``make_figure()`` (``make figures``).
+
+:func:`analysis.systems.discover` finds the systems; the CLI, rule-set
+files, ``compare``, sweeps, the booklet and the build iterate what it finds,
+so adding a system is adding one folder.
+
+References to code are ``"module:attribute"`` strings, a leading dot meaning
+the system's own package (``".roll:V5Rules"``), imported when first used:
+discovering the systems imports no numerical code.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+import re
+from dataclasses import dataclass, field
+
+_NAME = re.compile(r"^[a-z][a-z0-9]*$")
+_AXIS = re.compile(r"^[a-z][a-z_]*$")
+#: Keys of a rule-set file that are not fields of a rules dataclass.
+RESERVED = ("system", "name", "description")
+
+
+def resolve(ref, package: str | None = None):
+    """A ``"module:attribute"`` string imported (a leading dot: relative to ``package``), or the object itself."""
+    if not isinstance(ref, str):
+        return ref
+    module, _, attr = ref.partition(":")
+    try:
+        obj = importlib.import_module(module, package if module.startswith(".") else None)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+        return obj
+    except (ImportError, AttributeError, TypeError) as exc:
+        raise ValueError(f"{ref} cannot be loaded ({exc}); is that system installed?") from None
+
+
+@dataclass(frozen=True)
+class System:
+    """One game system as the toolkit sees it.
+
+    Attributes
+    ----------
+    name : str
+        Short lowercase name: ``system = "..."`` in rule-set files, the
+        name of its folder under ``analysis/systems``.
+    rules : str or type
+        The frozen rules dataclass, or ``"module:Class"``.
+    table : str or callable
+        ``table(*axis_values, rules=..., exact=...) -> DataFrame``: one row
+        per grid cell, one column per axis, then the outcome columns.
+    axes : tuple of (str, str)
+        The grid axes in the table function's argument order, each with the
+        SPEC used when a grid leaves it out.
+    title : str
+        The system's name for people (booklet sections, help).
+    classes : tuple of (str, str)
+        The outcome classes of one roll, mutually exclusive and summing to
+        1, each with a one-line meaning.
+    outcomes : tuple of str or None
+        The table columns compared by ``compare`` (probabilities); None:
+        every column that is neither an axis nor integer.
+    odds : str or callable or None
+        ``odds(...)`` for one cell, where the system has one.
+    strategies : str or dict or None
+        The Willpower strategies by name, where the system has them.
+    commands : tuple of str
+        Modules whose ``add_cli(subparsers)`` adds subcommands.
+    package : str
+        The Python package the system lives in (relative references resolve
+        against it).
+    order : int
+        Place in listings (lower first; then by name).
+    aliases : tuple of str
+        Other names a rule-set file may give as its ``system``.
+    """
+
+    name: str
+    rules: object
+    table: object
+    axes: tuple
+    title: str = ""
+    classes: tuple = ()
+    outcomes: tuple | None = None
+    odds: object = None
+    strategies: object = None
+    commands: tuple = ()
+    package: str = ""
+    order: int = 100
+    aliases: tuple = field(default=())
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not _NAME.match(self.name):
+            raise ValueError(f"a system name is lowercase letters and digits, got {self.name!r}")
+        axes = self.axes
+        pairs = tuple(axes.items()) if isinstance(axes, dict) else tuple(tuple(p) for p in axes)
+        if not pairs:
+            raise ValueError(f"system {self.name!r} needs at least one axis")
+        from .validate import parse_spec
+
+        for axis, spec in pairs:
+            if not isinstance(axis, str) or not _AXIS.match(axis) or axis in RESERVED:
+                raise ValueError(f"axis names are lowercase words, got {axis!r}")
+            parse_spec(axis, spec)
+        object.__setattr__(self, "axes", pairs)
+        outcomes = self.outcomes
+        if outcomes is not None:
+            outcomes = (outcomes,) if isinstance(outcomes, str) else tuple(outcomes)
+            if not outcomes or not all(isinstance(o, str) for o in outcomes):
+                raise ValueError(f"outcomes must be column names, got {outcomes!r}")
+            object.__setattr__(self, "outcomes", outcomes)
+        classes = tuple(self.classes.items()) if isinstance(self.classes, dict) else tuple(self.classes)
+        object.__setattr__(self, "classes", classes)
+        if not self.title:
+            object.__setattr__(self, "title", self.name)
+        object.__setattr__(self, "commands", tuple(self.commands))
+        object.__setattr__(self, "aliases", tuple(self.aliases))
+
+    # ------------------------------------------------------------ code
+    def _get(self, ref):
+        return resolve(ref, self.package or None)
+
+    @property
+    def rules_class(self) -> type:
+        return self._get(self.rules)
+
+    @property
+    def table_function(self):
+        return self._get(self.table)
+
+    @property
+    def odds_function(self):
+        return None if self.odds is None else self._get(self.odds)
+
+    @property
+    def strategy_map(self) -> dict:
+        """``{name: strategy}`` (empty where the system has no strategies)."""
+        return {} if self.strategies is None else dict(self._get(self.strategies))
+
+    def command_modules(self) -> list:
+        """The imported modules that add this system's subcommands."""
+        return [importlib.import_module(m, self.package or None) for m in self.commands]
+
+    # ------------------------------------------------------------ grid
+    @property
+    def axis_names(self) -> tuple:
+        return tuple(a for a, _ in self.axes)
+
+    def default_grid(self) -> dict:
+        """``{axis: SPEC}`` of the grid used when none is given."""
+        return dict(self.axes)
+
+    def class_meanings(self) -> dict:
+        """``{class: one-line meaning}`` of the outcome classes."""
+        return dict(self.classes)
+
+    def outcome_columns(self, df) -> list:
+        """The columns of a table of this system that ``compare`` compares."""
+        import pandas as pd
+
+        if self.outcomes is not None:
+            missing = [c for c in self.outcomes if c not in df.columns]
+            if missing:
+                raise ValueError(f"the {self.name} table has no column {missing[0]!r}")
+            return list(self.outcomes)
+        return [c for c in df.columns
+                if c not in self.axis_names and not pd.api.types.is_integer_dtype(df[c])]
+
+    # ------------------------------------------------------------ rules
+    def fields(self) -> dict:
+        """``{field: default}`` of the rules dataclass, in declaration order."""
+        cls = self.rules_class
+        defaults = cls()
+        return {f.name: getattr(defaults, f.name) for f in dataclasses.fields(cls)}
+
+    def official(self):
+        """The default rule set: the shipped variant equal to the defaults, if any."""
+        from . import rulesets
+
+        defaults = self.rules_class()
+        for rs in rulesets.variants(self.name):
+            if rs.rules == defaults:
+                return rs
+        return rulesets.RuleSet(self.name, f"{self.name}-official", defaults,
+                                "The defaults (the source book's rules).")
+
+    # ------------------------------------------------------------ files
+    def _submodules(self, folder: str) -> list:
+        if not self.package:
+            return []
+        try:
+            pkg = importlib.import_module(f"{self.package}.{folder}")
+        except ModuleNotFoundError:
+            return []
+        names = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
+        return [(n, importlib.import_module(f"{pkg.__name__}.{n}")) for n in names]
+
+    def published_modules(self) -> list:
+        """``[(name, module)]`` of the modules under ``published/`` (each has ``make_tables()``)."""
+        return self._submodules("published")
+
+    def figure_modules(self) -> list:
+        """``[(name, module)]`` of the modules under ``figures/`` (each has ``make_figure()``)."""
+        return self._submodules("figures")
+
+    def variant_files(self) -> list:
+        """The shipped rule-set files (``variants/*.toml``), sorted by name."""
+        if not self.package:
+            return []
+        from importlib import resources
+
+        try:
+            folder = resources.files(self.package) / "variants"
+        except ModuleNotFoundError:
+            return []
+        if not folder.is_dir():
+            return []
+        return sorted((p for p in folder.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
+
+
+def lazy_exports(package: str, module: str):
+    """A module ``__getattr__`` that serves the public names of ``module`` (relative to ``package``) on first use.
+
+    A system package re-exports its main module this way, so that
+    ``from analysis.systems import v5; v5.odds(...)`` works while discovering
+    the systems imports no numerical code.
+    """
+    def __getattr__(name):
+        if not name.startswith("_"):
+            target = importlib.import_module(module, package)
+            if hasattr(target, name):
+                return getattr(target, name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__

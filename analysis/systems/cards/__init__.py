@@ -1,0 +1,26 @@
+"""Ten-card tests: attribute + 2 x skill + a card from a ten-card deck, with Hunger confirmation draws.
+
+Module ``deck`` holds the rules, static and opposed tests and scenes
+(re-exported here).
+"""
+from analysis.system import System, lazy_exports
+
+SYSTEM = System(
+    name="cards",
+    order=20,
+    title="Ten-card tests",
+    rules=".deck:CardRules",
+    table=".deck:table",
+    odds=".deck:odds",
+    axes={"base": "0-15", "difficulty": "5-20", "hunger": "0-1"},
+    classes={
+        "success": "the total reaches the difficulty, not bestial",
+        "failure": "the total falls short (or an Ace), not bestial",
+        "bestial_success": "a success with a 10 or Ace on the Hunger confirmation card",
+        "bestial_failure": "a failure with a 10 or Ace on the Hunger confirmation card",
+    },
+    commands=(".deck",),
+    package=__name__,
+)
+
+__getattr__ = lazy_exports(__name__, ".deck")

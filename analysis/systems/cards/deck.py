@@ -1,0 +1,877 @@
+"""Ten-card tests (seed 002): attribute + 2 x skill + a drawn card, with Hunger confirmation draws, counted exactly."""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache, reduce
+
+import numpy as np
+import pandas as pd
+
+from kernels import cards as _k
+
+from analysis.exact import ClassWays, exact_counts, fractions_over
+from analysis.validate import as_values, check_int
+
+#: The deck, in kernel order: Ace, 2..10 of one suit.
+CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+#: The four outcome classes of a test, mutually exclusive, in table-column order.
+CLASSES = ("success", "failure", "bestial_success", "bestial_failure")
+#: Columns of :func:`table`, in order.
+TABLE_COLUMNS = ("base", "difficulty", "hunger") + CLASSES
+#: Columns of :func:`opposed_table`, in order.
+OPPOSED_COLUMNS = ("base", "defense", "hunger", "initiator_wins", "bestial_success", "bestial_failure")
+#: Columns of :func:`scene_table`, in order.
+SCENE_COLUMNS = ("test", "base", "difficulty", "hunger") + CLASSES + (
+    "p_win", "win_after_win", "win_after_loss", "bestial_after_bestial")
+
+#: Skills a character may test without having them (seed 002: the combat
+#: skills).  Without the skill, weapon qualities don't apply.  English and
+#: the seed's German names, any case.
+SKILL_FREE = {
+    "athletics": "Athletics", "athletik": "Athletics",
+    "melee": "Melee", "nahkampf": "Melee",
+    "brawl": "Brawl", "handgemenge": "Brawl",
+    "firearms": "Firearms", "schusswaffen": "Firearms",
+}
+#: Penalty to the initiator of a combat test, by light.
+LIGHT_PENALTY = {"normal": 0, "dim": 3, "dark": 6}
+#: ``CardRules.ace`` choices: ``fails`` (the seed: an Ace always fails its
+#: drawer), ``low`` (the Ace counts 1 and does not fail by itself), ``high``
+#: (the Ace counts 11 and does not fail by itself).
+ACE_RULES = ("fails", "low", "high")
+#: ``CardRules.ties`` choices: who a tie goes to (the seed: the initiator;
+#: in a static test, a total equal to the difficulty succeeds).
+TIE_RULES = ("initiator", "defender")
+#: ``CardRules.confirmation`` choices: where the Hunger confirmation card
+#: comes from (the seed: the same deck's remaining nine cards).
+CONFIRMATIONS = ("same_deck", "fresh_deck")
+
+MAX_HUNGER = 5
+#: Totals and difficulties above this are refused (no table needs them).
+MAX_VALUE = 1000
+#: Longest scene :func:`scene` counts (the state count grows as tests**2).
+MAX_SCENE = 20
+
+
+@dataclass(frozen=True)
+class CardRules:
+    """A ten-card rule set.  The defaults are seed 002 as ruled in RULES.md section 3.
+
+    Attributes
+    ----------
+    ace : str
+        ``"fails"`` (default): a drawn Ace always fails its drawer.
+        ``"low"``: the Ace counts 1, ``"high"``: it counts 11; either way it
+        no longer fails by itself.  The Ace calls for and confirms Hunger
+        confirmation draws under every rule.
+    ties : str
+        ``"initiator"`` (default): a total equal to the difficulty succeeds,
+        and equal totals in an opposed test go to the initiator.
+        ``"defender"``: the initiator must beat the difficulty or the
+        defender's total.
+    confirmation : str
+        ``"same_deck"`` (default): the Hunger confirmation card is drawn from
+        the same deck's remaining nine cards.  ``"fresh_deck"``: from a full
+        deck of its own (a 10 or an Ace then confirms 2 times in 10).
+    reshuffle : bool
+        Scenes only.  True (default): the deck is whole again for every
+        test.  False: one scene deck is not reshuffled between tests (until
+        it runs out, when all ten cards are shuffled back).
+    """
+
+    ace: str = "fails"
+    ties: str = "initiator"
+    confirmation: str = "same_deck"
+    reshuffle: bool = True
+
+    def __post_init__(self):
+        for name, choices in (("ace", ACE_RULES), ("ties", TIE_RULES),
+                              ("confirmation", CONFIRMATIONS)):
+            value = getattr(self, name)
+            if value not in choices:
+                raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+        if not isinstance(self.reshuffle, bool):
+            raise ValueError(f"reshuffle must be True or False, got {self.reshuffle!r}")
+
+    @property
+    def values(self) -> tuple:
+        """What each card (Ace, 2..10) adds to the total."""
+        ace = {"fails": 1, "low": 1, "high": 11}[self.ace]
+        return (ace,) + tuple(range(2, 11))
+
+    @property
+    def auto_fail(self) -> tuple:
+        """1 for the cards that fail their drawer whatever the total."""
+        return (1 if self.ace == "fails" else 0,) + (0,) * 9
+
+    @property
+    def triggers(self) -> tuple:
+        """1 for the cards that call for (and confirm) a confirmation draw: Ace and 10."""
+        return (1,) + (0,) * 8 + (1,)
+
+    def deck(self):
+        """The deck as the kernels take it: (values, auto_fail, triggers) int64 arrays."""
+        return tuple(np.array(a, dtype=np.int64) for a in (self.values, self.auto_fail, self.triggers))
+
+    @property
+    def win_on_tie(self) -> int:
+        return 1 if self.ties == "initiator" else 0
+
+    @property
+    def fresh_confirmation(self) -> int:
+        return 1 if self.confirmation == "fresh_deck" else 0
+
+    def changes(self) -> dict:
+        """The knobs that differ from the seed's rules."""
+        base = CardRules()
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if getattr(self, f.name) != getattr(base, f.name)}
+
+
+SEED = CardRules()
+#: lcm(1..10): each draw from r cards gives each card 2520 // r equal shares.
+_WEIGHT_BASE = reduce(lambda a, b: a * b // math.gcd(a, b), range(1, len(CARDS) + 1))
+
+
+def _check_rules(rules) -> CardRules:
+    if not isinstance(rules, CardRules):
+        raise ValueError(f"rules must be a CardRules, got {type(rules).__name__}")
+    return rules
+
+
+def _denominator(rules: CardRules, opposed: bool = False) -> int:
+    n = len(CARDS)
+    den = n * (n if rules.fresh_confirmation else n - 1)
+    return den * n if opposed else den
+
+
+# ------------------------------------------------------------------ counting
+
+@lru_cache(maxsize=256)
+def _grid_ways(opposed: bool, bases: tuple, others: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
+    """Ways per class over (base, difficulty or defense, hunger): the static
+    or the opposed grid kernel."""
+    grid_kernel = _k.opposed_grid_ways if opposed else _k.static_grid_ways
+    out = np.empty((len(bases), len(others), len(hungers), _k.N_CLASSES), dtype=np.int64)
+    grid_kernel(*rules.deck(), np.array(bases, dtype=np.int64), np.array(others, dtype=np.int64),
+                np.array([1 if h >= 1 else 0 for h in hungers], dtype=np.int64),
+                rules.win_on_tie, rules.fresh_confirmation, out)
+    out.setflags(write=False)
+    return out
+
+
+def _static_ways(bases: tuple, difficulties: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
+    return _grid_ways(False, bases, difficulties, hungers, rules)
+
+
+def _opposed_ways(bases: tuple, defenses: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
+    return _grid_ways(True, bases, defenses, hungers, rules)
+
+
+# ------------------------------------------------------------------ one test
+
+@dataclass(frozen=True)
+class CardOdds(ClassWays):
+    """The exact odds of one static test.
+
+    Probabilities are ``Fraction``s: ``ways / denominator``, where the
+    denominator counts every ordered draw of the first card and the card a
+    confirmation would take (10 x 9 = 90 from one deck, 100 with a fresh
+    confirmation deck).  The four classes are mutually exclusive and sum to 1.
+    """
+
+    base: int
+    difficulty: int
+    hunger: int
+    rules: CardRules
+    denominator: int
+    class_ways: dict
+
+    success = property(lambda self: self.probability("success"), doc="Won, not bestial.")
+    failure = property(lambda self: self.probability("failure"), doc="Lost, not bestial.")
+    bestial_success = property(lambda self: self.probability("bestial_success"),
+                               doc="Won, and the confirmation card made it bestial (a Compulsion).")
+    bestial_failure = property(lambda self: self.probability("bestial_failure"),
+                               doc="Lost, and the confirmation card made it bestial (a Compulsion).")
+
+    @property
+    def p_win(self) -> Fraction:
+        """Probability of winning the test, bestially or not."""
+        return self.success + self.bestial_success
+
+    @property
+    def p_bestial(self) -> Fraction:
+        """Probability of a bestial result (a Compulsion), won or lost."""
+        return self.bestial_success + self.bestial_failure
+
+    def __str__(self) -> str:
+        lines = [f"Card test: base {self.base} + card vs difficulty {self.difficulty}, "
+                 f"Hunger {self.hunger}"]
+        if self.rules != SEED:
+            lines.append(f"house rules: {self.rules.changes()}")
+        for name, p in list(self.classes().items()) + [("p_win", self.p_win)]:
+            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
+        return "\n".join(lines)
+
+
+def _check_hunger(hunger) -> int:
+    return check_int("hunger", hunger, 0, MAX_HUNGER)
+
+
+def _odds(base: int, difficulty: int, hunger: int, rules: CardRules) -> CardOdds:
+    ways = _static_ways((base,), (difficulty,), (hunger,), rules)[0, 0, 0]
+    return CardOdds(base=base, difficulty=difficulty, hunger=hunger, rules=rules,
+                    denominator=_denominator(rules),
+                    class_ways={c: int(w) for c, w in zip(CLASSES, ways)})
+
+
+def odds(base: int, difficulty: int, hunger: int = 0, rules: CardRules = SEED) -> CardOdds:
+    """Exact odds of a static test: ``base + card >= difficulty``.
+
+    Parameters
+    ----------
+    base : int
+        Attribute + 2 x skill - penalties (0..1000); see :func:`base_total`
+        and :func:`skill_test` to start from the character sheet.
+    difficulty : int
+        The total to reach (0..1000).
+    hunger : int
+        The vampire's Hunger, 0..5.  From 1 on, a 10 or an Ace calls for a
+        confirmation card, and a 10 or an Ace there makes the test bestial.
+    rules : CardRules
+        Seed 002 by default.
+
+    Returns
+    -------
+    CardOdds
+        Exact Fractions of ``success``, ``failure``, ``bestial_success`` and
+        ``bestial_failure`` (summing to 1), and ``p_win``, ``p_bestial``.
+
+    Raises
+    ------
+    ValueError
+        On a negative or non-whole value, or Hunger outside 0..5.
+    """
+    base = check_int("base", base, 0, MAX_VALUE)
+    difficulty = check_int("difficulty", difficulty, 0, MAX_VALUE)
+    return _odds(base, difficulty, _check_hunger(hunger), _check_rules(rules))
+
+
+@dataclass(frozen=True)
+class OpposedOdds(ClassWays):
+    """The exact odds of an opposed test, from the initiator's side.
+
+    The denominator counts the initiator's first card, the card a
+    confirmation would take, and the defender's card (10 x 9 x 10 = 900
+    with same-deck confirmation).  ``class_ways`` holds the four mutually
+    exclusive classes ``success, failure, bestial_success, bestial_failure``
+    of the initiator's test.
+    """
+
+    base: int
+    defense: int
+    hunger: int
+    rules: CardRules
+    denominator: int
+    class_ways: dict
+
+    @property
+    def initiator_wins(self) -> Fraction:
+        """Probability the initiator wins, bestially or not."""
+        return self.probability("success") + self.probability("bestial_success")
+
+    @property
+    def defender_wins(self) -> Fraction:
+        """Probability the initiator loses (bestially or not)."""
+        return 1 - self.initiator_wins
+
+    bestial_success = property(lambda self: self.probability("bestial_success"),
+                               doc="The initiator wins, bestially (part of initiator_wins).")
+    bestial_failure = property(lambda self: self.probability("bestial_failure"),
+                               doc="The initiator loses, bestially (part of defender_wins).")
+
+    def __str__(self) -> str:
+        lines = [f"Opposed card test: initiator base {self.base} + card vs defense "
+                 f"{self.defense} + card, Hunger {self.hunger}"]
+        if self.rules != SEED:
+            lines.append(f"house rules: {self.rules.changes()}")
+        for name in ("initiator_wins", "bestial_success", "bestial_failure", "defender_wins"):
+            p = getattr(self, name)
+            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
+        return "\n".join(lines)
+
+
+def _opposed(base: int, defense: int, hunger: int, rules: CardRules) -> OpposedOdds:
+    ways = _opposed_ways((base,), (defense,), (hunger,), rules)[0, 0, 0]
+    return OpposedOdds(base=base, defense=defense, hunger=hunger, rules=rules,
+                       denominator=_denominator(rules, opposed=True),
+                       class_ways={c: int(w) for c, w in zip(CLASSES, ways)})
+
+
+def opposed(base: int, defense: int, hunger: int = 0, rules: CardRules = SEED) -> OpposedOdds:
+    """Exact odds of an opposed test: initiator ``base + card`` vs ``defense + card``.
+
+    Each side draws from a full deck of its own.  Higher total wins, ties go
+    to the initiator (``rules.ties``), an Ace fails its drawer (both Aces:
+    the initiator does not win).  The initiator's Hunger works as in a
+    static test; the defender draws no confirmation card.
+
+    Parameters
+    ----------
+    base : int
+        Initiator's attribute + 2 x skill - penalties (0..1000).
+    defense : int
+        Defender's attribute + maximum Willpower (0..1000).
+    hunger : int
+        The initiator's Hunger, 0..5.
+    rules : CardRules
+        Seed 002 by default.
+
+    Returns
+    -------
+    OpposedOdds
+        Exact ``initiator_wins``, ``bestial_success`` (part of the wins),
+        ``bestial_failure`` (part of the losses), ``defender_wins``.
+
+    Raises
+    ------
+    ValueError
+        On a negative or non-whole value, or Hunger outside 0..5.
+    """
+    base = check_int("base", base, 0, MAX_VALUE)
+    defense = check_int("defense", defense, 0, MAX_VALUE)
+    return _opposed(base, defense, _check_hunger(hunger), _check_rules(rules))
+
+
+# ------------------------------------------------------ from the character sheet
+
+def _skill_name(skill_name):
+    if skill_name is None:
+        return None
+    if not isinstance(skill_name, str) or not skill_name.strip():
+        raise ValueError(f"skill_name must be the skill's name, got {skill_name!r}")
+    return skill_name.strip()
+
+
+def base_total(attribute: int, skill: int, *, skill_name: str | None = None,
+               combat: bool | None = None, light: str = "normal", penalty: int = 0,
+               weapon_bonus: int = 0) -> int:
+    """The initiator's total before the card: attribute + 2 x skill - penalties.
+
+    Parameters
+    ----------
+    attribute, skill : int
+        Dots (0..100 each).
+    skill_name : str, optional
+        The skill tested.  A test needs the skill (``skill >= 1``), except
+        Athletics, Melee, Brawl and Firearms (German names accepted too).
+    combat : bool, optional
+        Whether this is a combat test (light penalties apply).  Default:
+        True for those four skills, else False.
+    light : str
+        ``"normal"``, ``"dim"`` (-3 in combat) or ``"dark"`` (-6 in combat).
+    penalty : int
+        Any further penalty the storyteller sets (>= 0).
+    weapon_bonus : int
+        What a weapon's qualities add to the total (>= 0; the seed gives no
+        numbers).  Counts only when the character has the skill.
+
+    Returns
+    -------
+    int
+        The total before the card; it may be negative after penalties.
+
+    Raises
+    ------
+    ValueError
+        On a negative or non-whole value, an unknown light, or a test
+        without the skill that the rules don't allow.
+    """
+    attribute = check_int("attribute", attribute, 0, 100)
+    skill = check_int("skill", skill, 0, 100)
+    name = _skill_name(skill_name)
+    penalty = check_int("penalty", penalty, 0, MAX_VALUE)
+    weapon_bonus = check_int("weapon_bonus", weapon_bonus, 0, MAX_VALUE)
+    if light not in LIGHT_PENALTY:
+        raise ValueError(f"light must be one of {', '.join(LIGHT_PENALTY)}, got {light!r}")
+    skill_free = name is not None and name.lower() in SKILL_FREE
+    if combat is None:
+        combat = skill_free
+    elif not isinstance(combat, bool):
+        raise ValueError(f"combat must be True or False, got {combat!r}")
+    if skill == 0 and not skill_free:
+        what = f"a {name} test" if name else "this test"
+        raise ValueError(
+            f"{what} needs the skill: without it a character cannot attempt it "
+            f"(only Athletics, Melee, Brawl and Firearms may be tried without the skill"
+            f"{'' if name else '; name the skill with skill_name'})")
+    total = attribute + 2 * skill - penalty
+    if combat:
+        total -= LIGHT_PENALTY[light]
+    if skill > 0:
+        total += weapon_bonus
+    return total
+
+
+def skill_test(attribute: int, skill: int, difficulty: int, *, skill_name: str | None = None,
+               hunger: int = 0, combat: bool | None = None, light: str = "normal",
+               penalty: int = 0, weapon_bonus: int = 0, rules: CardRules = SEED) -> CardOdds:
+    """Exact odds of a static test from the character sheet.
+
+    ``attribute + 2 x skill - penalties + card >= difficulty``; the keyword
+    arguments are those of :func:`base_total` and :func:`odds`.  A test of a
+    skill the character lacks is refused (ValueError) unless it is
+    Athletics, Melee, Brawl or Firearms.
+    """
+    base = base_total(attribute, skill, skill_name=skill_name, combat=combat, light=light,
+                      penalty=penalty, weapon_bonus=weapon_bonus)
+    difficulty = check_int("difficulty", difficulty, 0, MAX_VALUE)
+    return _odds(base, difficulty, _check_hunger(hunger), _check_rules(rules))
+
+
+def opposed_test(attribute: int, skill: int, defender_attribute: int, defender_willpower: int, *,
+                 skill_name: str | None = None, hunger: int = 0, combat: bool | None = None,
+                 light: str = "normal", penalty: int = 0, weapon_bonus: int = 0,
+                 rules: CardRules = SEED) -> OpposedOdds:
+    """Exact odds of an opposed test from both character sheets.
+
+    Initiator: ``attribute + 2 x skill - penalties + card`` (as in
+    :func:`base_total`); defender: ``defender_attribute + maximum Willpower
+    + card``.  See :func:`opposed`.
+    """
+    base = base_total(attribute, skill, skill_name=skill_name, combat=combat, light=light,
+                      penalty=penalty, weapon_bonus=weapon_bonus)
+    defense = (check_int("defender_attribute", defender_attribute, 0, 100)
+               + check_int("defender_willpower", defender_willpower, 0, 100))
+    return _opposed(base, defense, _check_hunger(hunger), _check_rules(rules))
+
+
+# ------------------------------------------------------------------ tables
+
+def _values_frame(ways, den, exact):
+    if exact:
+        return fractions_over(ways, den)
+    return ways.astype(np.float64) / float(den)
+
+
+def table(bases, difficulties, hungers=0, rules: CardRules = SEED, exact: bool = False) -> pd.DataFrame:
+    """A tidy odds table of static tests: one row per (base, difficulty, hunger).
+
+    Parameters
+    ----------
+    bases, difficulties, hungers : int, SPEC string or iterable of ints
+        SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``.  ``base`` is
+        attribute + 2 x skill - penalties (0..1000), Hunger 0..5.
+    rules : CardRules
+        Seed 002 by default.
+    exact : bool
+        False: float64 probabilities.  True: ``Fraction`` objects.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``base, difficulty, hunger, success, failure,
+        bestial_success, bestial_failure`` (the four classes sum to 1).
+    """
+    bases = as_values("base", bases, 0, MAX_VALUE)
+    diffs = as_values("difficulty", difficulties, 0, MAX_VALUE)
+    hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
+    rules = _check_rules(rules)
+    ways = _static_ways(tuple(bases), tuple(diffs), tuple(hungers), rules).reshape(-1, _k.N_CLASSES)
+    grid = np.array(np.meshgrid(bases, diffs, hungers, indexing="ij")).reshape(3, -1)
+    values = _values_frame(ways, _denominator(rules), exact)
+    cols = {"base": grid[0], "difficulty": grid[1], "hunger": grid[2]}
+    for j, name in enumerate(CLASSES):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)
+
+
+def opposed_table(bases, defenses, hungers=0, rules: CardRules = SEED,
+                  exact: bool = False) -> pd.DataFrame:
+    """A tidy odds table of opposed tests: one row per (base, defense, hunger).
+
+    Parameters
+    ----------
+    bases, defenses, hungers : int, SPEC string or iterable of ints
+        The initiator's base (attribute + 2 x skill - penalties), the
+        defender's attribute + maximum Willpower (each 0..1000), and the
+        initiator's Hunger (0..5).
+    rules : CardRules
+        Seed 002 by default.
+    exact : bool
+        False: float64 probabilities.  True: ``Fraction`` objects.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``base, defense, hunger, initiator_wins, bestial_success,
+        bestial_failure``.  ``initiator_wins`` counts every win, bestial or
+        not; ``bestial_success`` is the bestial part of it and
+        ``bestial_failure`` the bestial part of the losses.
+    """
+    bases = as_values("base", bases, 0, MAX_VALUE)
+    defenses = as_values("defense", defenses, 0, MAX_VALUE)
+    hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
+    rules = _check_rules(rules)
+    ways = _opposed_ways(tuple(bases), tuple(defenses), tuple(hungers), rules).reshape(-1, _k.N_CLASSES)
+    ways = np.stack([ways[:, _k.SUCCESS] + ways[:, _k.BESTIAL_SUCCESS],
+                     ways[:, _k.BESTIAL_SUCCESS], ways[:, _k.BESTIAL_FAILURE]], axis=1)
+    grid = np.array(np.meshgrid(bases, defenses, hungers, indexing="ij")).reshape(3, -1)
+    values = _values_frame(ways, _denominator(rules, opposed=True), exact)
+    cols = {"base": grid[0], "defense": grid[1], "hunger": grid[2]}
+    for j, name in enumerate(OPPOSED_COLUMNS[3:]):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)
+
+
+# ------------------------------------------------------------------ scenes
+
+def _check_scene(tests) -> tuple:
+    if isinstance(tests, (str, bytes)) or not hasattr(tests, "__iter__"):
+        raise ValueError("tests must be a list of (base, difficulty) or (base, difficulty, hunger) "
+                         f"tuples, got {tests!r}")
+    tests = list(tests)
+    if not 1 <= len(tests) <= MAX_SCENE:
+        raise ValueError(f"a scene must have 1..{MAX_SCENE} tests, got {len(tests)}")
+    out = []
+    for i, t in enumerate(tests, 1):
+        if isinstance(t, dict):
+            unknown = set(t) - {"base", "difficulty", "hunger"}
+            if unknown or not {"base", "difficulty"} <= set(t):
+                raise ValueError(f"test {i}: expected keys base, difficulty and optionally hunger, "
+                                 f"got {sorted(t)}")
+            t = (t["base"], t["difficulty"], t.get("hunger", 0))
+        if isinstance(t, (str, bytes)) or not hasattr(t, "__len__") or len(t) not in (2, 3):
+            raise ValueError(f"test {i}: expected (base, difficulty) or (base, difficulty, hunger), "
+                             f"got {t!r}")
+        base = check_int(f"test {i}: base", t[0], 0, MAX_VALUE)
+        diff = check_int(f"test {i}: difficulty", t[1], 0, MAX_VALUE)
+        hunger = check_int(f"test {i}: hunger", t[2], 0, MAX_HUNGER) if len(t) == 3 else 0
+        out.append((base, diff, hunger))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _scene_counts(tests: tuple, rules: CardRules):
+    n = len(tests)
+    slots = [2 if h >= 1 else 1 for _, _, h in tests]
+    dens = [_WEIGHT_BASE ** sum(slots[:t + 1]) for t in range(n)]
+    bases = np.array([t[0] for t in tests], dtype=np.int64)
+    diffs = np.array([t[1] for t in tests], dtype=np.int64)
+    hungry = np.array([1 if t[2] >= 1 else 0 for t in tests], dtype=np.int64)
+    n_pairs = max(n - 1, 1)
+    sizes = (n * _k.N_CLASSES, n_pairs * _k.N_CLASSES ** 2, (n + 1) ** 2)
+
+    def compute(mod: int) -> np.ndarray:
+        marg = np.empty((n, _k.N_CLASSES), dtype=np.int64)
+        pair = np.empty((n_pairs, _k.N_CLASSES, _k.N_CLASSES), dtype=np.int64)
+        count = np.empty((n + 1, n + 1), dtype=np.int64)
+        _k.scene_ways(*rules.deck(), bases, diffs, hungry, rules.win_on_tie,
+                      rules.fresh_confirmation, int(rules.reshuffle), _WEIGHT_BASE, mod,
+                      marg, pair, count)
+        return np.concatenate([marg.ravel(), pair.ravel(), count.ravel()])
+
+    flat = exact_counts(compute, dens[-1])
+    marg = flat[:sizes[0]].reshape(n, _k.N_CLASSES)
+    pair = flat[sizes[0]:sizes[0] + sizes[1]].reshape(n_pairs, _k.N_CLASSES, _k.N_CLASSES)
+    count = flat[sizes[0] + sizes[1]:].reshape(n + 1, n + 1)
+    return marg, pair, count, tuple(dens)
+
+
+_GROUPS = {
+    "win": ("success", "bestial_success"),
+    "loss": ("failure", "bestial_failure"),
+    "bestial": ("bestial_success", "bestial_failure"),
+}
+
+
+def _group(name: str) -> tuple:
+    if name in CLASSES:
+        return (name,)
+    if name in _GROUPS:
+        return _GROUPS[name]
+    raise ValueError(f"unknown outcome {name!r}; choose from {', '.join(CLASSES + tuple(_GROUPS))}")
+
+
+@dataclass(frozen=True)
+class SceneOdds:
+    """The exact odds of a scene: several static tests, one after another.
+
+    Tests are numbered from 1.  With ``rules.reshuffle`` False they draw
+    from one scene deck that is not reshuffled, so what one test draws
+    changes what the next can draw.
+    """
+
+    tests: tuple
+    rules: CardRules
+    marginal_ways: np.ndarray
+    pair_ways: np.ndarray
+    count_ways: np.ndarray
+    denominators: tuple
+
+    def _index(self, test) -> int:
+        return check_int("test", test, 1, len(self.tests)) - 1
+
+    def classes(self, test: int) -> dict:
+        """The four classes of one test as ``{name: Fraction}`` (over all that went before)."""
+        t = self._index(test)
+        return {c: Fraction(int(self.marginal_ways[t, k]), self.denominators[t])
+                for k, c in enumerate(CLASSES)}
+
+    def p_win(self, test: int) -> Fraction:
+        """Probability that this test is won (bestially or not)."""
+        c = self.classes(test)
+        return c["success"] + c["bestial_success"]
+
+    def after(self, test: int, given: str, outcome: str = "win") -> Fraction:
+        """P(test ends in ``outcome`` | the test before it ended in ``given``).
+
+        ``given`` and ``outcome`` are a class name or ``"win"``, ``"loss"``,
+        ``"bestial"``.  Raises ValueError for test 1, or when ``given``
+        cannot happen.
+        """
+        t = self._index(test)
+        if t == 0:
+            raise ValueError("test 1 has no test before it; choose a test from 2 on")
+        rows = [CLASSES.index(c) for c in _group(given)]
+        cols = [CLASSES.index(c) for c in _group(outcome)]
+        joint = sum(int(self.pair_ways[t - 1, i, j]) for i in rows for j in cols)
+        cond = sum(int(self.pair_ways[t - 1, i, j]) for i in rows for j in range(_k.N_CLASSES))
+        if cond == 0:
+            raise ValueError(f"test {t} cannot end in {given!r}, so nothing follows from it")
+        return Fraction(joint, cond)
+
+    @property
+    def wins(self) -> dict:
+        """Distribution of the number of tests won: ``{wins: Fraction}``."""
+        den = self.denominators[-1]
+        return {w: Fraction(int(x), den) for w, x in enumerate(self.count_ways.sum(axis=1)) if x}
+
+    @property
+    def compulsions(self) -> dict:
+        """Distribution of the number of bestial results (Compulsions) in the scene."""
+        den = self.denominators[-1]
+        return {b: Fraction(int(x), den) for b, x in enumerate(self.count_ways.sum(axis=0)) if x}
+
+    def __str__(self) -> str:
+        deck = "reshuffled before every test" if self.rules.reshuffle else "one deck, not reshuffled"
+        lines = [f"Card scene of {len(self.tests)} tests ({deck})"]
+        for i, (b, d, h) in enumerate(self.tests, 1):
+            c = self.classes(i)
+            lines.append(f"  test {i}: base {b} vs {d}, Hunger {h}: win {float(self.p_win(i)):.2%}, "
+                         f"bestial {float(c['bestial_success'] + c['bestial_failure']):.2%}")
+        lines.append("  Compulsions: " + ", ".join(f"{b}: {float(p):.2%}"
+                                                   for b, p in self.compulsions.items()))
+        return "\n".join(lines)
+
+
+def scene(tests, rules: CardRules = SEED) -> SceneOdds:
+    """Exact odds of a scene of static tests drawn one after another.
+
+    Parameters
+    ----------
+    tests : list of tuples
+        ``(base, difficulty)`` or ``(base, difficulty, hunger)`` per test (or
+        dicts with those keys), 1..20 tests.
+    rules : CardRules
+        ``rules.reshuffle`` False draws every test (and, with same-deck
+        confirmation, every confirmation card) from one scene deck that is
+        not reshuffled until it runs out.  Default: reshuffled every test.
+
+    Returns
+    -------
+    SceneOdds
+        Each test's classes, the odds of a test given the one before
+        (``after``), and the distributions of wins and of Compulsions.
+    """
+    tests = _check_scene(tests)
+    rules = _check_rules(rules)
+    marg, pair, count, dens = _scene_counts(tests, rules)
+    return SceneOdds(tests=tests, rules=rules, marginal_ways=marg, pair_ways=pair,
+                     count_ways=count, denominators=dens)
+
+
+def scene_table(tests, rules: CardRules = SEED, exact: bool = False) -> pd.DataFrame:
+    """One row per test of a scene: its classes and how it follows the test before.
+
+    Columns ``test, base, difficulty, hunger, success, failure,
+    bestial_success, bestial_failure, p_win, win_after_win, win_after_loss,
+    bestial_after_bestial``.  The ``..._after_...`` columns are conditional
+    on the previous test; they are NaN (``None`` with ``exact``) for test 1
+    and where the condition cannot happen.
+    """
+    s = scene(tests, rules)
+    rows = []
+    for i, (b, d, h) in enumerate(s.tests, 1):
+        row = {"test": i, "base": b, "difficulty": d, "hunger": h, **s.classes(i), "p_win": s.p_win(i)}
+        for col, given, outcome in (("win_after_win", "win", "win"),
+                                    ("win_after_loss", "loss", "win"),
+                                    ("bestial_after_bestial", "bestial", "bestial")):
+            try:
+                row[col] = s.after(i, given, outcome)
+            except ValueError:
+                row[col] = None
+        rows.append(row)
+    df = pd.DataFrame(rows, columns=list(SCENE_COLUMNS))
+    if not exact:
+        for c in SCENE_COLUMNS[4:]:
+            df[c] = [np.nan if v is None else float(v) for v in df[c]]
+    return df
+
+
+# ------------------------------------------------------------------ V5 comparison
+
+COMPARE_COLUMNS = ("pool", "difficulty", "hunger", "v5_win", "card_base", "card_difficulty",
+                   "card_win", "v5_messy_critical", "v5_bestial_failure",
+                   "card_bestial_success", "card_bestial_failure")
+
+
+def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = SEED) -> int:
+    """The base whose card test against ``card_difficulty`` wins nearest to ``p``.
+
+    Candidates are the bases from the one no card can lift to the difficulty
+    up to the difficulty itself (never below 0).  Equal distances go to the
+    lower chance; bases with the same chance to the smallest base.
+    """
+    card_difficulty = check_int("card_difficulty", card_difficulty, 0, MAX_VALUE)
+    rules = _check_rules(rules)
+    lo = max(0, card_difficulty - max(rules.values) - 1)
+    bases = tuple(range(lo, card_difficulty + 1))
+    ways = _static_ways(bases, (card_difficulty,), (0,), rules)[:, 0, 0]
+    den = _denominator(rules)
+    best = None
+    for b, w in zip(bases, ways):
+        q = Fraction(int(w[_k.SUCCESS] + w[_k.BESTIAL_SUCCESS]), den)
+        key = (abs(q - Fraction(p)), q, b)
+        if best is None or key < best:
+            best = key
+    return best[2]
+
+
+def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6),
+               card_difficulty: int = 12, rules: CardRules = SEED, v5_rules=None,
+               exact: bool = False) -> pd.DataFrame:
+    """For each V5 pool, Difficulty and Hunger: the card test that wins about as often.
+
+    The card test is ``card_base`` vs ``card_difficulty`` with the success
+    chance nearest to V5's chance to win (see :func:`nearest_card_test`; any
+    card difficulty gives the same chances, shifted).  Beside it, the
+    bestial chances of both systems at that Hunger: V5's messy critical and
+    bestial failure, the card test's bestial success and bestial failure.
+
+    Parameters
+    ----------
+    pools, difficulties, hungers : int, SPEC string or iterable of ints
+        V5 pools (0..1000), Difficulties (>= 0) and Hunger (0..5).
+    card_difficulty : int
+        The card difficulty to express the matching test against (default 12).
+    rules : CardRules
+        Card rules (seed 002 by default).
+    v5_rules : analysis.v5.V5Rules, optional
+        V5 rules (official by default).
+    exact : bool
+        False: float64 probabilities.  True: ``Fraction`` objects.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``pool, difficulty, hunger, v5_win, card_base,
+        card_difficulty, card_win, v5_messy_critical, v5_bestial_failure,
+        card_bestial_success, card_bestial_failure``.
+    """
+    from analysis.systems.v5 import roll as v5
+
+    rules = _check_rules(rules)
+    card_difficulty = check_int("card_difficulty", card_difficulty, 0, MAX_VALUE)
+    kwargs = {} if v5_rules is None else {"rules": v5_rules}
+    v5df = v5.table(pools, hungers, difficulties, exact=True, **kwargs)
+    rows = []
+    for r in v5df.itertuples(index=False):
+        base = nearest_card_test(r.p_win, card_difficulty, rules)
+        card = _odds(base, card_difficulty, int(r.hunger), rules)
+        rows.append({"pool": r.pool, "difficulty": r.difficulty, "hunger": r.hunger,
+                     "v5_win": r.p_win, "card_base": base, "card_difficulty": card_difficulty,
+                     "card_win": card.p_win, "v5_messy_critical": r.messy_critical,
+                     "v5_bestial_failure": r.bestial_failure,
+                     "card_bestial_success": card.bestial_success,
+                     "card_bestial_failure": card.bestial_failure})
+    df = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
+    df = df.sort_values(["pool", "difficulty", "hunger"], kind="stable").reset_index(drop=True)
+    for c in ("pool", "difficulty", "hunger", "card_base", "card_difficulty"):
+        df[c] = df[c].astype(np.int64)
+    if not exact:
+        for c in ("v5_win", "card_win", "v5_messy_critical", "v5_bestial_failure",
+                  "card_bestial_success", "card_bestial_failure"):
+            df[c] = df[c].astype(float)
+    return df
+
+
+# ------------------------------------------------------------------ CLI
+
+def _rules_from_args(args) -> CardRules:
+    def norm(v):
+        return v.strip().lower().replace("-", "_") if isinstance(v, str) else v
+    return CardRules(ace=norm(args.ace), ties=norm(args.ties), confirmation=norm(args.confirmation))
+
+
+def add_cli(subparsers) -> None:
+    """Add ``beastodds cards`` to the command line."""
+    from analysis.cli import add_output_options
+
+    p = subparsers.add_parser(
+        "cards", help="ten-card tests with Hunger confirmation draws (seed 002)",
+        description="Exact odds of ten-card tests (Ace, 2..10): base + card against a "
+                    "difficulty, or with --opposed against a defender's total + card. "
+                    "base = attribute + 2 x skill - penalties. SPEC is a number (7), a range "
+                    "(1-20) or a list (3,5,7). Static columns: success, failure, "
+                    "bestial_success, bestial_failure (exclusive, summing to 1). Opposed "
+                    "columns: initiator_wins (bestial or not), bestial_success (part of the "
+                    "wins), bestial_failure (part of the losses).")
+    p.add_argument("--base", metavar="SPEC", help="attribute + 2 x skill - penalties")
+    p.add_argument("--difficulty", metavar="SPEC", help="total to reach (static test)")
+    p.add_argument("--opposed", action="store_true",
+                   help="an opposed test against --defense instead of a difficulty")
+    p.add_argument("--defense", metavar="SPEC",
+                   help="defender's attribute + maximum Willpower (with --opposed)")
+    p.add_argument("--hunger", default="0", metavar="SPEC",
+                   help="the (initiator's) Hunger 0..5 (default 0)")
+    p.add_argument("--ace", default="fails", metavar="RULE",
+                   help="fails (default: an Ace always fails), low (counts 1) or high (counts 11)")
+    p.add_argument("--ties", default="initiator", metavar="RULE",
+                   help="initiator (default: equal totals succeed) or defender (must beat)")
+    p.add_argument("--confirmation", default="same-deck", metavar="DECK",
+                   help="same-deck (default: from the remaining nine cards) or fresh-deck")
+    add_output_options(p)
+    p.set_defaults(run=_run_cli)
+
+
+def _run_cli(args):
+    rules = _rules_from_args(args)
+    if args.base is None:
+        raise ValueError("--base is required (attribute + 2 x skill - penalties)")
+    if args.opposed:
+        if args.difficulty is not None:
+            raise ValueError("--opposed compares against --defense; drop --difficulty")
+        if args.defense is None:
+            raise ValueError("--opposed needs --defense (defender's attribute + maximum Willpower)")
+        df = opposed_table(args.base, args.defense, args.hunger, rules=rules, exact=args.exact)
+        return df, ("base", "defense", "hunger")
+    if args.defense is not None:
+        raise ValueError("--defense is for opposed tests; add --opposed or use --difficulty")
+    if args.difficulty is None:
+        raise ValueError("--difficulty is required (or --opposed with --defense)")
+    df = table(args.base, args.difficulty, args.hunger, rules=rules, exact=args.exact)
+    return df, ("base", "difficulty", "hunger")
+
+
+__all__ = [
+    "CARDS", "CLASSES", "TABLE_COLUMNS", "OPPOSED_COLUMNS", "SCENE_COLUMNS", "COMPARE_COLUMNS",
+    "SKILL_FREE", "LIGHT_PENALTY", "ACE_RULES", "TIE_RULES", "CONFIRMATIONS",
+    "CardRules", "SEED", "CardOdds", "OpposedOdds", "SceneOdds",
+    "odds", "opposed", "base_total", "skill_test", "opposed_test",
+    "table", "opposed_table", "scene", "scene_table", "nearest_card_test", "compare_v5",
+    "add_cli",
+]

@@ -1,0 +1,26 @@
+"""Classic (V20-style) d10 pools against a difficulty, damage and soak, and the seven-level health track.
+
+Modules: ``pools`` (successes, botches; re-exported here) and ``health``
+(damage after soak, blows and fights on the health track).
+"""
+from analysis.system import System, lazy_exports
+
+SYSTEM = System(
+    name="classic",
+    order=40,
+    title="Classic d10 pools, damage and health",
+    rules=".pools:ClassicRules",
+    table=".pools:table",
+    odds=".pools:odds",
+    axes={"pool": "1-10", "difficulty": "3-9"},
+    classes={
+        "botch": "no success rolled and at least one 1",
+        "failure": "no success left after 1s cancel, not a botch",
+        "success": "at least one success left",
+    },
+    outcomes=("botch", "failure", "success"),
+    commands=(".pools", ".health"),
+    package=__name__,
+)
+
+__getattr__ = lazy_exports(__name__, ".pools")

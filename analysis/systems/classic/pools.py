@@ -1,0 +1,363 @@
+"""Classic (V20-style) d10 pools against a difficulty: botch, failure, success, counted exactly."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from kernels import classic as _k
+
+from analysis.exact import exact_counts, fractions_over
+from analysis.validate import as_values, check_int
+
+#: The three outcomes of a classic roll, mutually exclusive, in table order.
+OUTCOMES = ("botch", "failure", "success")
+#: Columns of :func:`table`, in order.
+TABLE_COLUMNS = ("pool", "difficulty") + OUTCOMES + ("p_success", "mean_successes")
+#: Pools above this are refused: no table needs them, and the exact path's
+#: cost grows as pool**3.
+MAX_POOL = 200
+MIN_DIFFICULTY, MAX_DIFFICULTY = 2, 10
+
+
+@dataclass(frozen=True)
+class ClassicRules:
+    """A classic rule set.  The defaults are RULES.md section 4.
+
+    Attributes
+    ----------
+    ones_cancel : bool
+        Each 1 cancels one success (default True).  False: 1s only matter
+        for the botch.
+    """
+
+    ones_cancel: bool = True
+
+    def __post_init__(self):
+        if not isinstance(self.ones_cancel, bool):
+            raise ValueError(f"ones_cancel must be True or False, got {self.ones_cancel!r}")
+
+    def changes(self) -> dict:
+        """The knobs that differ from the default rules."""
+        base = ClassicRules()
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if getattr(self, f.name) != getattr(base, f.name)}
+
+
+OFFICIAL = ClassicRules()
+
+
+def die(difficulty: int, specialty: bool = False, ones_cancel: bool = True):
+    """The d10 of a classic roll as (faces, values), int64 arrays of 4.
+
+    ``faces``: how many faces are a one, another failure, a success below
+    ten, a ten.  ``values``: what each adds to the net successes (a one -1
+    when 1s cancel, a ten 2 with a specialty).
+    """
+    faces = np.array([1, difficulty - 2, 10 - difficulty, 1], dtype=np.int64)
+    values = np.array([-1 if ones_cancel else 0, 0, 1, 2 if specialty else 1], dtype=np.int64)
+    return faces, values
+
+
+def sum_rows(n_max: int, faces: np.ndarray, values: np.ndarray, mod: int):
+    """Kernel call: ways of each net total for 0..n_max dice, and the lowest total.
+
+    Returns ``(rows, lo)``: ``rows[n, i]`` counts the rolls of ``n`` dice
+    with total ``i + lo`` (``lo = n_max * min(0, min(values))``).
+    """
+    lo = min(0, int(values.min()))
+    hi = max(0, int(values.max()))
+    rows = np.zeros((n_max + 1, n_max * (hi - lo) + 1), dtype=np.int64)
+    _k.classic_sum_ways(faces, values, mod, rows)
+    return rows, n_max * lo
+
+
+@lru_cache(maxsize=256)
+def _counts(n_max: int, difficulty: int, specialty: bool, ones_cancel: bool):
+    """Exact ways (botch, failure, success, summed net successes) per pool 0..n_max,
+    and the net-success ways per pool (total >= 0; a negative total is 0)."""
+    faces, values = die(difficulty, specialty, ones_cancel)
+
+    def compute(mod: int) -> np.ndarray:
+        rows, lo = sum_rows(n_max, faces, values, mod)
+        botch = np.empty(n_max + 1, dtype=np.int64)
+        _k.classic_botch_ways(faces, mod, botch)
+        out = np.empty((n_max + 1, 3), dtype=np.int64)
+        total = np.empty(n_max + 1, dtype=np.int64)
+        _k.classic_classify(rows, min(0, int(values.min())), botch, mod, out, total)
+        return np.concatenate([out, total[:, None], rows], axis=1)
+
+    # every count is at most (2 n + 1) * 10**n (the summed successes)
+    flat = exact_counts(compute, (2 * n_max + 1) * 10**n_max)
+    flat.setflags(write=False)
+    lo = n_max * min(0, int(values.min()))
+    return flat[:, :4], flat[:, 4:], lo
+
+
+def _check_rules(rules) -> ClassicRules:
+    if not isinstance(rules, ClassicRules):
+        raise ValueError(f"rules must be a ClassicRules, got {type(rules).__name__}")
+    return rules
+
+
+def _check_flag(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_difficulty(value, name: str = "difficulty") -> int:
+    """A classic difficulty, 2..10."""
+    return check_int(name, value, MIN_DIFFICULTY, MAX_DIFFICULTY)
+
+
+@dataclass(frozen=True)
+class ClassicOdds:
+    """The exact odds of one classic roll.
+
+    Probabilities are ``Fraction``s over ``denominator = 10 ** pool``.
+    ``botch``, ``failure`` and ``success`` are mutually exclusive and sum to 1.
+    """
+
+    pool: int
+    difficulty: int
+    specialty: bool
+    rules: ClassicRules
+    denominator: int
+    outcome_ways: dict
+    success_ways: tuple
+
+    botch = property(lambda self: Fraction(self.outcome_ways["botch"], self.denominator),
+                     doc="No success rolled and at least one 1.")
+    failure = property(lambda self: Fraction(self.outcome_ways["failure"], self.denominator),
+                       doc="No net success, and not a botch.")
+    success = property(lambda self: Fraction(self.outcome_ways["success"], self.denominator),
+                       doc="At least one net success.")
+    p_success = success
+
+    def outcomes(self) -> dict:
+        """``{"botch": ..., "failure": ..., "success": ...}`` as Fractions."""
+        return {o: Fraction(self.outcome_ways[o], self.denominator) for o in OUTCOMES}
+
+    @property
+    def successes(self) -> dict:
+        """Exact distribution of net successes ``{n: Fraction}`` (non-zero only;
+        1s cancelling below zero count as 0)."""
+        return {s: Fraction(w, self.denominator) for s, w in enumerate(self.success_ways) if w}
+
+    def at_least(self, n: int) -> Fraction:
+        """Probability of at least ``n`` net successes."""
+        n = check_int("n", n, 0)
+        return Fraction(sum(self.success_ways[n:]), self.denominator)
+
+    @property
+    def mean_successes(self) -> Fraction:
+        """Expected net successes."""
+        return Fraction(sum(s * w for s, w in enumerate(self.success_ways)), self.denominator)
+
+    def __str__(self) -> str:
+        spec = ", specialty" if self.specialty else ""
+        lines = [f"Classic pool {self.pool}, difficulty {self.difficulty}{spec}"]
+        if self.rules != OFFICIAL:
+            lines.append(f"house rules: {self.rules.changes()}")
+        for name, p in self.outcomes().items():
+            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
+        lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
+        return "\n".join(lines)
+
+
+def odds(pool: int, difficulty: int = 6, specialty: bool = False,
+         rules: ClassicRules = OFFICIAL) -> ClassicOdds:
+    """Exact odds of a classic roll.
+
+    Parameters
+    ----------
+    pool : int
+        Dice rolled, 0..200 (0: the action fails without a roll).
+    difficulty : int
+        Lowest face that is a success, 2..10 (default 6).
+    specialty : bool
+        A 10 counts as two successes.
+    rules : ClassicRules
+        RULES.md defaults (1s cancel successes).
+
+    Returns
+    -------
+    ClassicOdds
+        Exact Fractions for botch, failure and success, and the distribution
+        and mean of net successes.
+
+    Raises
+    ------
+    ValueError
+        On a negative or too large pool, a difficulty outside 2..10, or a
+        value that is not a whole number.
+    """
+    pool = check_int("pool", pool, 0, MAX_POOL)
+    difficulty = check_difficulty(difficulty)
+    specialty = _check_flag("specialty", specialty)
+    rules = _check_rules(rules)
+    summary, rows, lo = _counts(pool, difficulty, specialty, rules.ones_cancel)
+    row = rows[pool]
+    zero = -lo
+    success_ways = (int(sum(int(x) for x in row[:zero + 1])),) + tuple(int(x) for x in row[zero + 1:])
+    while len(success_ways) > 1 and success_ways[-1] == 0:
+        success_ways = success_ways[:-1]
+    return ClassicOdds(
+        pool=pool, difficulty=difficulty, specialty=specialty, rules=rules,
+        denominator=10**pool,
+        outcome_ways={o: int(summary[pool, i]) for i, o in enumerate(OUTCOMES)},
+        success_ways=success_ways,
+    )
+
+
+@dataclass(frozen=True)
+class RollReading:
+    """What a classic roll of given dice means (see :func:`read_pool`)."""
+
+    dice: tuple
+    difficulty: int
+    specialty: bool
+    successes_rolled: int
+    ones: int
+    net: int
+    outcome: str
+
+    def __str__(self) -> str:
+        return (f"{', '.join(map(str, self.dice)) or 'no dice'} at difficulty {self.difficulty}: "
+                f"{self.successes_rolled} success(es) rolled, {self.ones} one(s), "
+                f"{self.net} net: {self.outcome}")
+
+
+def check_faces(name: str, dice) -> tuple:
+    """A list of rolled d10 faces, each 1..10."""
+    if isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__"):
+        raise ValueError(f"{name} must be a list of faces like [8, 6, 7, 9], got {dice!r}")
+    dice = tuple(dice)
+    if len(dice) > MAX_POOL:
+        raise ValueError(f"{name}: at most {MAX_POOL} dice, got {len(dice)}")
+    return tuple(check_int(f"each face of {name}", f, 1, 10) for f in dice)
+
+
+def read_pool(dice, difficulty: int = 6, specialty: bool = False,
+              rules: ClassicRules = OFFICIAL, *, ones_cancel: bool | None = None) -> RollReading:
+    """Read a roll of given dice: successes, 1s, net successes and outcome.
+
+    Parameters
+    ----------
+    dice : sequence of int
+        The faces rolled, each 1..10.
+    difficulty : int
+        2..10 (default 6).
+    specialty : bool
+        A 10 counts as two successes.
+    rules : ClassicRules
+        RULES.md defaults (1s cancel successes).
+    ones_cancel : bool, optional
+        Overrides ``rules.ones_cancel`` (damage rolls pass False).
+
+    Returns
+    -------
+    RollReading
+        ``net`` is never below 0; ``outcome`` is botch, failure or success.
+    """
+    dice = check_faces("dice", dice)
+    difficulty = check_difficulty(difficulty)
+    specialty = _check_flag("specialty", specialty)
+    rules = _check_rules(rules)
+    cancel = rules.ones_cancel if ones_cancel is None else _check_flag("ones_cancel", ones_cancel)
+    rolled = sum((2 if specialty and f == 10 else 1) for f in dice if f >= difficulty)
+    ones = dice.count(1)
+    net = max(0, rolled - ones) if cancel else rolled
+    if net >= 1:
+        outcome = "success"
+    elif rolled == 0 and ones >= 1:
+        outcome = "botch"
+    else:
+        outcome = "failure"
+    return RollReading(dice, difficulty, specialty, rolled, ones, net, outcome)
+
+
+def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = OFFICIAL,
+          exact: bool = False) -> pd.DataFrame:
+    """A tidy odds table: one row per (pool, difficulty).
+
+    Parameters
+    ----------
+    pools, difficulties : int, SPEC string or iterable of ints
+        SPEC is ``7``, a range ``1-10`` or a list ``3,5,7``; difficulties 2..10.
+    specialty : bool
+        A 10 counts as two successes.
+    rules : ClassicRules
+        RULES.md defaults.
+    exact : bool
+        False: float64.  True: ``Fraction`` objects.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``pool, difficulty, botch, failure, success, p_success,
+        mean_successes`` (``p_success`` repeats ``success``).
+    """
+    pools = as_values("pool", pools, 0, MAX_POOL)
+    diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
+    specialty = _check_flag("specialty", specialty)
+    rules = _check_rules(rules)
+    n_max = max(pools)
+    # (pool, difficulty, botch/failure/success/summed successes); Python ints
+    # (object) wherever the counts outgrow int64, never overflowed
+    ways = np.stack([_counts(n_max, d, specialty, rules.ones_cancel)[0][pools] for d in diffs], axis=1)
+    big = ways.dtype == object
+    dens = np.array([10**p for p in pools], dtype=object if big else np.int64)[:, None, None]
+    probs, sums = ways[..., :3], ways[..., 3]
+    if exact:
+        probs = fractions_over(probs, dens)
+        means = np.array([[Fraction(int(w), 10**p) for w in row] for p, row in zip(pools, sums)],
+                         dtype=object)
+    elif big:  # Python int / int: correctly rounded
+        probs = (probs / dens).astype(np.float64)
+        means = (sums / dens[..., 0]).astype(np.float64)
+    else:
+        probs = probs.astype(np.float64) / dens.astype(np.float64)
+        means = sums.astype(np.float64) / dens[..., 0].astype(np.float64)
+    values = np.concatenate([probs, means[..., None]], axis=-1)
+    grid = np.array(np.meshgrid(pools, diffs, indexing="ij")).reshape(2, -1)
+    values = values.reshape(-1, 4)
+    return pd.DataFrame({
+        "pool": grid[0], "difficulty": grid[1],
+        "botch": values[:, 0], "failure": values[:, 1], "success": values[:, 2],
+        "p_success": values[:, 2], "mean_successes": values[:, 3],
+    })
+
+
+def add_cli(subparsers) -> None:
+    """Add ``beastodds classic`` to the command line."""
+    from analysis.cli import add_output_options
+
+    p = subparsers.add_parser(
+        "classic", help="classic (V20) d10 pools against a difficulty",
+        description="Exact odds of classic (V20-style) rolls: one row per (pool, difficulty). "
+                    "A die at or above the difficulty is a success, each 1 cancels one, a botch "
+                    "is no success rolled and a 1. SPEC is a number (7), a range (1-10) or a "
+                    "list (3,5,7).")
+    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool (0..200)")
+    p.add_argument("--difficulty", default="6", metavar="SPEC",
+                   help="difficulty 2..10 (default 6)")
+    p.add_argument("--specialty", action="store_true", help="a 10 counts as two successes")
+    p.add_argument("--ones-dont-cancel", action="store_true",
+                   help="house rule: 1s do not cancel successes (they still make a botch)")
+    add_output_options(p)
+    p.set_defaults(run=_run_cli)
+
+
+def _run_cli(args):
+    rules = ClassicRules(ones_cancel=not args.ones_dont_cancel)
+    df = table(args.pool, args.difficulty, specialty=args.specialty, rules=rules, exact=args.exact)
+    if args.exact:  # a mean is not a probability: printed as a plain fraction
+        df["mean_successes"] = [f"{v.numerator}/{v.denominator}" if v.denominator != 1
+                                else str(v.numerator) for v in df["mean_successes"]]
+    return df, ("pool", "difficulty", "mean_successes")

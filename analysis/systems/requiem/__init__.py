@@ -1,0 +1,28 @@
+"""Requiem (Vampire: The Requiem 1st edition) 10-again dice, and the La Soif Beast-dice house rule on them.
+
+Modules: ``dice`` (plain Requiem again-dice, the chance die, rote) and
+``beast`` (La Soif: Beast dice, Soif ladders; re-exported here).
+"""
+from analysis.system import System, lazy_exports
+
+SYSTEM = System(
+    name="requiem",
+    order=30,
+    aliases=("beast",),
+    title="Beast dice on Requiem (La Soif house rule)",
+    rules=".beast:BeastRules",
+    table=".beast:table",
+    odds=".beast:odds",
+    axes={"pool": "0-10", "soif": "0-5"},
+    classes={
+        "dramatic_failure": "the chance die shows 1",
+        "bestial_failure": "no success, and a Beast die shows 1",
+        "failure": "no success, not dramatic nor bestial",
+        "success": "1 to 4 successes",
+        "exceptional_success": "5 or more successes",
+    },
+    commands=(".beast",),
+    package=__name__,
+)
+
+__getattr__ = lazy_exports(__name__, ".beast")

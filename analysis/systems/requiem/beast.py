@@ -1,0 +1,740 @@
+"""La Soif: the Beast-dice house rule (seed 000) on Requiem dice, counted exactly."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from analysis.systems.requiem import dice as _rq
+from analysis.systems.requiem.dice import (
+    DEFAULT_MAX_SUCCESSES,
+    AgainOddsMixin,
+    MAX_POOL,
+    Counts,
+    RequiemRules,
+    check_max_successes,
+    class_ways,
+    count_rolls,
+    to_values,
+)
+from analysis.validate import as_values, check_int
+
+#: Outcome classes, mutually exclusive, summing to 1, in table order.
+CLASSES = ("dramatic_failure", "bestial_failure", "failure", "success", "exceptional_success")
+#: Columns of :func:`table`, in order.
+TABLE_COLUMNS = ("pool", "soif", "beast_dice") + CLASSES + ("beastly_critical", "p_success")
+_KEYS = ("pool", "soif", "beast_dice")
+MAX_SOIF = 5
+#: Soif levels of a ghoul.
+MAX_GHOUL_SOIF = 3
+LADDER_MODES = ("written", "printed")
+#: Blood Potency 1..10 -> maximum Vitae (1st edition, RULES.md section 2).
+VITAE_BY_BLOOD_POTENCY = {1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 20, 8: 30, 9: 50, 10: 100}
+MAX_VITAE = 1000
+
+
+@dataclass(frozen=True)
+class BeastRules(RequiemRules):
+    """Requiem dice with La Soif.  Defaults: RULES.md section 2.
+
+    Every knob of :class:`analysis.requiem.RequiemRules` (``again``,
+    ``rote``, ``chance_die_again``, ``rote_chance_die``,
+    ``exceptional_successes``), plus:
+
+    Attributes
+    ----------
+    chance_die_is_beast : bool
+        Default True: at Soif 1 or more the chance die is a Beast die (a 1 is
+        a dramatic and a bestial failure, counted once, as dramatic; a 10 is
+        a beastly critical).  False: it stays a normal die.
+    beastly_ten_successes : int
+        Successes each 10 of a beastly critical counts for (1..10); default 2.
+    bestial_counts_rerolled_ones : bool
+        Only matters for rote actions.  Default False: a Beast die's face is
+        its final roll (a rote reroll replaces a 1).  True: a 1 on the first
+        roll of a Beast die counts too, even once rerolled.
+    frenzy_bonus_beast : bool
+        In frenzy, physical rolls gain +Soif dice: normal dice by default;
+        True makes them Beast dice (a house rule the seed allows).
+    frenzy_roll_beast_dice : bool
+        Whether the frenzy-risk roll (Resolve + Composure - Soif) has Beast
+        dice (``min(soif, dice)``).  Default False: the seed gives it none.
+
+    Notes
+    -----
+    A die's *face* is what it shows before any again-roll: its first roll,
+    or (rote) the reroll of a failed first roll.  A roll is a beastly
+    critical when some Beast die's face is a 10 and no normal die's face is;
+    those 10s are not rolled again and count double.  Otherwise every 10
+    follows the again rule, and so do 9s and 8s under 9-again and 8-again,
+    beastly critical or not.  A failed roll is bestial when a Beast die shows
+    a 1.
+    """
+
+    chance_die_is_beast: bool = True
+    beastly_ten_successes: int = 2
+    bestial_counts_rerolled_ones: bool = False
+    frenzy_bonus_beast: bool = False
+    frenzy_roll_beast_dice: bool = False
+
+    def __post_init__(self):
+        super().__post_init__()
+        for name in ("chance_die_is_beast", "bestial_counts_rerolled_ones",
+                     "frenzy_bonus_beast", "frenzy_roll_beast_dice"):
+            _rq._check_bool(name, getattr(self, name))
+        check_int("beastly_ten_successes", self.beastly_ten_successes, 1, 10)
+
+    def dice(self, pool: int, soif: int, tempt: bool = False, frenzy: bool = False):
+        """``(dice rolled, Beast dice, chance die?)`` for a pool at a Soif.
+
+        Beast dice replace normal dice, never more than the dice rolled
+        (``min(soif, pool)``).  ``tempt`` (Tempting the Beast, or the
+        hunting bonus) adds Soif dice, all Beast dice: ``pool + soif`` dice,
+        ``min(2 * soif, pool + soif)`` of them Beast dice.  ``frenzy`` adds
+        Soif dice to a physical roll (Beast dice only with
+        ``frenzy_bonus_beast``).  At 0 dice or less: one chance die.
+        """
+        bonus = soif if (tempt or frenzy) else 0
+        total = pool + bonus
+        if total <= 0:
+            return 1, int(self.chance_die_is_beast and soif >= 1), True
+        beast = soif + (soif if tempt else 0) + (soif if frenzy and self.frenzy_bonus_beast else 0)
+        return total, min(beast, total), False
+
+    def requiem(self) -> RequiemRules:
+        """The same dice without the house rule (plain Requiem)."""
+        return RequiemRules(again=self.again, rote=self.rote, chance_die_again=self.chance_die_again,
+                            rote_chance_die=self.rote_chance_die,
+                            exceptional_successes=self.exceptional_successes)
+
+
+#: The house rule as RULES.md settles it.
+LA_SOIF = BeastRules()
+
+
+def _check_rules(rules) -> BeastRules:
+    if not isinstance(rules, BeastRules):
+        raise ValueError(f"rules must be a BeastRules, got {type(rules).__name__}")
+    return rules
+
+
+def _check_flags(tempt, frenzy):
+    _rq._check_bool("tempt", tempt)
+    _rq._check_bool("frenzy", frenzy)
+    if tempt and frenzy:
+        raise ValueError("tempt and frenzy cannot be combined: a frenzied character does not "
+                         "tempt the Beast, it already rules")
+
+
+# ------------------------------------------------------------ one roll
+
+@dataclass(frozen=True)
+class BeastOdds(AgainOddsMixin):
+    """The exact odds of one roll with La Soif.
+
+    The five classes (``dramatic_failure``, ``bestial_failure``,
+    ``failure``, ``success``, ``exceptional_success``) are mutually
+    exclusive and sum to exactly 1: a dramatic or bestial failure is not
+    counted again under ``failure`` (a chance Beast die showing 1 is a
+    dramatic failure only) and an exceptional success is not counted again
+    under ``success``.  ``beastly_critical`` is part of the successes.
+    ``successes`` gives each success count up to ``max_successes`` and
+    ``tail`` the exact chance of more.
+    """
+
+    pool: int
+    soif: int
+    tempt: bool
+    frenzy: bool
+    rules: BeastRules
+    dice: int
+    beast_dice: int
+    chance: bool
+    max_successes: int
+    counts: Counts
+
+    @property
+    def normal_dice(self) -> int:
+        return self.dice - self.beast_dice
+
+    def classes(self) -> dict:
+        """The five classes as ``{name: Fraction}``, in table order."""
+        ways, den = self._ways()
+        return {name: Fraction(w, den) for name, w in zip(CLASSES, ways[:5])}
+
+    bestial_failure = property(lambda self: self.classes()["bestial_failure"],
+                               doc="No success and a Beast die showing 1 (not dramatic).")
+
+    @property
+    def beastly_critical(self) -> Fraction:
+        """10s on Beast dice only: a success, those 10s count double."""
+        ways, den = self._ways()
+        return Fraction(ways[5], den)
+
+    def __str__(self) -> str:
+        if self.chance:
+            what = "a chance die" + (" (a Beast die)" if self.beast_dice else "")
+        else:
+            what = f"{self.dice} dice ({self.normal_dice} normal + {self.beast_dice} Beast)"
+        extra = " tempting the Beast" if self.tempt else (" in frenzy" if self.frenzy else "")
+        lines = [f"La Soif: pool {self.pool}, Soif {self.soif}{extra}: {what}"]
+        if self.rules.changes():
+            lines.append(f"rules: {self.rules.changes()}")
+        rows = list(self.classes().items()) + [("beastly_critical", self.beastly_critical),
+                                               ("p_success", self.p_success)]
+        for name, p in rows:
+            lines.append(f"  {name:<20}{float(p):8.2%}   {p}")
+        return "\n".join(lines)
+
+
+def _check_roll(pool, soif, max_successes, rules, tempt, frenzy):
+    pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
+    soif = check_int("soif", soif, 0, MAX_SOIF)
+    max_successes = check_max_successes(max_successes)
+    rules = _check_rules(rules)
+    _check_flags(tempt, frenzy)
+    return pool, soif, max_successes, rules
+
+
+def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> BeastOdds:
+    s_max = max(max_successes, rules.exceptional_successes - 1)
+    (counts,) = count_rolls((roll,), s_max, rules._engine())
+    if s_max > max_successes:
+        counts = _rq._truncate(counts, max_successes)
+    return BeastOdds(pool=pool, soif=soif, tempt=tempt, frenzy=frenzy, rules=rules,
+                     dice=roll[0], beast_dice=roll[1], chance=roll[2],
+                     max_successes=max_successes, counts=counts)
+
+
+def odds(pool: int, soif: int, rules: BeastRules = LA_SOIF, *, tempt: bool = False,
+         frenzy: bool = False, max_successes: int = DEFAULT_MAX_SUCCESSES) -> BeastOdds:
+    """Exact odds of a Requiem roll with Beast dice.
+
+    Parameters
+    ----------
+    pool : int
+        Dice after modifiers (-200..200); 0 or less rolls a chance die.
+    soif : int
+        The character's Soif, 0..5 (a ghoul's is 0..3).
+    rules : BeastRules
+        RULES.md defaults.
+    tempt : bool
+        Tempting the Beast, or accepting the hunting bonus: +Soif dice, all
+        of them Beast dice.
+    frenzy : bool
+        A physical roll in frenzy: +Soif dice (normal dice unless
+        ``rules.frenzy_bonus_beast``).
+    max_successes : int
+        Success counts given exactly up to this (0..200); the rest is an
+        exact tail.
+
+    Returns
+    -------
+    BeastOdds
+
+    Raises
+    ------
+    ValueError
+        On a pool, Soif or bound out of range, ``tempt`` with ``frenzy``, or
+        bad rules.
+
+    Examples
+    --------
+    >>> o = odds(4, 5)            # "Trop de dés": four Beast dice, no more
+    >>> o.dice, o.beast_dice
+    (4, 4)
+    """
+    pool, soif, max_successes, rules = _check_roll(pool, soif, max_successes, rules, tempt, frenzy)
+    return _odds(pool, soif, max_successes, rules, tempt, frenzy,
+                 rules.dice(pool, soif, tempt, frenzy))
+
+
+def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = LA_SOIF,
+                max_successes: int = DEFAULT_MAX_SUCCESSES) -> BeastOdds:
+    """The roll to hold back the Beast: Resolve + Composure - Soif dice.
+
+    A chance die at 0 dice or less.  No Beast dice unless
+    ``rules.frenzy_roll_beast_dice``.  ``p_success`` is the chance that the
+    roll succeeds.
+
+    Parameters
+    ----------
+    resolve, composure : int
+        1..10 each.
+    soif : int
+        0..5.
+    """
+    resolve = check_int("resolve", resolve, 1, 10)
+    composure = check_int("composure", composure, 1, 10)
+    soif = check_int("soif", soif, 0, MAX_SOIF)
+    max_successes = check_max_successes(max_successes)
+    rules = _check_rules(rules)
+    pool = resolve + composure - soif
+    if rules.frenzy_roll_beast_dice:
+        roll = rules.dice(pool, soif)
+    else:
+        roll = (1, 0, True) if pool <= 0 else (pool, 0, False)
+    return _odds(pool, soif, max_successes, rules, False, False, roll)
+
+
+# ------------------------------------------------------------ tables
+
+def _grid(pools, soifs, rules, tempt, frenzy):
+    pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
+    soifs = as_values("soif", soifs, 0, MAX_SOIF)
+    rules = _check_rules(rules)
+    _check_flags(tempt, frenzy)
+    keys = [(p, s) for p in pools for s in soifs]
+    rolls = tuple(rules.dice(p, s, tempt, frenzy) for p, s in keys)
+    return keys, rolls, rules
+
+
+def _class_frame(key_cols: dict, counts, rules, exact: bool) -> pd.DataFrame:
+    ways, dens = [], []
+    for c in counts:
+        w, d = class_ways(c, rules.exceptional_successes)
+        ways.append(w)
+        dens.append([d])
+    values = to_values(ways, dens, exact)
+    cols = {k: np.array(v, dtype=np.int64) for k, v in key_cols.items()}
+    for j, name in enumerate(CLASSES + ("beastly_critical", "p_success")):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)
+
+
+def table(pools, soifs, rules: BeastRules = LA_SOIF, *, tempt: bool = False,
+          frenzy: bool = False, exact: bool = False) -> pd.DataFrame:
+    """A tidy odds table: one row per (pool, soif).
+
+    Parameters
+    ----------
+    pools, soifs : int, SPEC string or iterable of ints
+        SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``.  Soif 0..5.
+    rules : BeastRules
+    tempt, frenzy : bool
+        As for :func:`odds`.
+    exact : bool
+        False: float64 probabilities; True: ``Fraction`` objects.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``pool, soif, beast_dice, dramatic_failure, bestial_failure,
+        failure, success, exceptional_success, beastly_critical, p_success``.
+        The five classes from ``dramatic_failure`` to
+        ``exceptional_success`` sum to 1; ``beastly_critical`` is part of
+        the successes; ``p_success = success + exceptional_success``.
+    """
+    keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
+    counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
+    return _class_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
+                         "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
+
+
+def distribution_table(pools, soifs, max_successes: int = DEFAULT_MAX_SUCCESSES,
+                       rules: BeastRules = LA_SOIF, *, tempt: bool = False,
+                       frenzy: bool = False, exact: bool = False) -> pd.DataFrame:
+    """The exact distribution of successes: one row per (pool, soif, successes).
+
+    Columns ``pool, soif, beast_dice, successes, p_exactly, p_at_least,
+    p_more``.  On a (pool, soif)'s last row (``successes ==
+    max_successes``) ``p_more`` is the exact tail: ``p_exactly`` summed
+    plus that tail is exactly 1.
+    """
+    keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
+    max_successes = check_max_successes(max_successes)
+    counts = count_rolls(rolls, max_successes, rules._engine())
+    return _rq._distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
+                                    "beast_dice": [r[1] for r in rolls]},
+                                   counts, max_successes, exact)
+
+
+# ------------------------------------------------------------ the Soif ladder
+
+@dataclass(frozen=True)
+class SoifLadder:
+    """The Soif at every current Vitae of one character.
+
+    Attributes
+    ----------
+    kind : str
+        ``"vampire"`` or ``"ghoul"``.
+    max_vitae : int
+    thirst_start : int
+        ``T``: the Vitae from which Soif shows, as the formula gives it
+        (may exceed ``max_vitae``, or be 0 or less: no Soif at all).
+    levels : tuple of int
+        Soif at Vitae 1, 2, ... (highest first), one per box.
+    mode : str
+        ``"written"`` or ``"printed"`` (vampires; see :func:`soif_ladder`).
+    """
+
+    kind: str
+    max_vitae: int
+    thirst_start: int
+    levels: tuple
+    mode: str = "written"
+
+    def soif_at(self, vitae: int) -> int:
+        """Soif at ``vitae`` current Vitae (0..max_vitae)."""
+        vitae = check_int("vitae", vitae, 0, self.max_vitae)
+        if vitae == 0:
+            return self.levels[0] if self.levels else 0
+        return self.levels[vitae - 1] if vitae <= len(self.levels) else 0
+
+    def notation(self) -> str:
+        """The seed's notation, e.g. ``5/4/3/3/2/2/1/1`` (``-`` if no Soif)."""
+        return "/".join(str(v) for v in self.levels) or "-"
+
+    def table(self) -> pd.DataFrame:
+        """Columns ``vitae, soif`` from full (max_vitae) to empty (0)."""
+        vitae = list(range(self.max_vitae, -1, -1))
+        return pd.DataFrame({"vitae": np.array(vitae, dtype=np.int64),
+                             "soif": np.array([self.soif_at(v) for v in vitae], dtype=np.int64)})
+
+    def __str__(self) -> str:
+        first = min(self.thirst_start, self.max_vitae)
+        start = f"Soif from {first} Vitae down" if first > 0 else "no Soif above 0 Vitae"
+        return (f"{self.kind} ladder ({self.mode}), {self.max_vitae} Vitae, T = {self.thirst_start}: "
+                f"{self.notation()}  ({start})")
+
+
+def _spread(boxes: int, n_levels: int) -> list:
+    """Boxes per level 1..n: one each from level 1 upward, then doubled from 1, ..."""
+    base, extra = divmod(boxes, n_levels)
+    return [base + (1 if i < extra else 0) for i in range(n_levels)]
+
+
+def _drop_lowest(counts: list, n: int) -> list:
+    counts = list(counts)
+    for i in range(len(counts)):
+        take = min(n, counts[i])
+        counts[i] -= take
+        n -= take
+    return counts
+
+
+def _levels(counts: list) -> tuple:
+    return tuple(level for level in range(len(counts), 0, -1) for _ in range(counts[level - 1]))
+
+
+def _ladder(kind, max_vitae, thirst_start, n_levels, mode) -> SoifLadder:
+    boxes = max(thirst_start, 0)
+    if boxes <= max_vitae:
+        counts = _spread(boxes, n_levels)
+    elif mode == "written":
+        counts = _drop_lowest(_spread(boxes, n_levels), boxes - max_vitae)
+    else:  # printed: the excess boxes go to the highest levels first, then as many lowest are dropped
+        counts = _spread(max_vitae, n_levels)
+        excess = boxes - max_vitae
+        for i in range(excess):
+            counts[n_levels - 1 - i % n_levels] += 1
+        counts = _drop_lowest(counts, excess)
+    return SoifLadder(kind=kind, max_vitae=max_vitae, thirst_start=thirst_start,
+                      levels=_levels(counts), mode=mode)
+
+
+def _check_mode(mode) -> str:
+    if mode not in LADDER_MODES:
+        raise ValueError(f"mode must be 'written' (the rule as written) or 'printed' "
+                         f"(the seed's printed third example), got {mode!r}")
+    return mode
+
+
+def vitae_max(blood_potency: int) -> int:
+    """Maximum Vitae for a Blood Potency 1..10 (1st edition table)."""
+    bp = check_int("blood_potency", blood_potency, 1, 10)
+    return VITAE_BY_BLOOD_POTENCY[bp]
+
+
+def soif_ladder(max_vitae: int | None, resolve: int, composure: int, blood_potency: int,
+                mode: str = "written") -> SoifLadder:
+    """A vampire's Soif ladder (seed 000, RULES.md section 2).
+
+    Thirst starts at ``T = max_vitae - (resolve + composure - blood_potency)``
+    Vitae.  The ``T`` boxes (Vitae ``T`` down to 1) get Soif 1..5: one box
+    each from 1 upward; more than five: double 1, then 2, ..., then triple
+    1, ...; fewer than five: the highest levels are dropped.  Lower Vitae
+    holds the higher Soif.  Above ``T``: Soif 0; at 0 Vitae: the ladder's
+    highest level.
+
+    Parameters
+    ----------
+    max_vitae : int or None
+        The character's maximum Vitae (1..1000); None takes it from the
+        1st edition Blood Potency table (:data:`VITAE_BY_BLOOD_POTENCY`).
+    resolve, composure : int
+        1..5, or up to the Blood Potency when it is above 5.
+    blood_potency : int
+        1..10.
+    mode : str
+        When ``T`` exceeds ``max_vitae``: ``"written"`` (default) drops the
+        boxes of the lowest levels until ``T = max_vitae``; ``"printed"``
+        first gives the excess boxes to the highest levels (5, then 4, ...)
+        and then drops as many lowest-level boxes, which reproduces the
+        seed's printed third example.
+
+    Returns
+    -------
+    SoifLadder
+
+    Examples
+    --------
+    >>> soif_ladder(11, resolve=3, composure=2, blood_potency=2).notation()
+    '5/4/3/3/2/2/1/1'
+    """
+    bp = check_int("blood_potency", blood_potency, 1, 10)
+    top = max(5, bp)
+    resolve = check_int("resolve", resolve, 1, top)
+    composure = check_int("composure", composure, 1, top)
+    max_vitae = VITAE_BY_BLOOD_POTENCY[bp] if max_vitae is None else check_int(
+        "max_vitae", max_vitae, 1, MAX_VITAE)
+    mode = _check_mode(mode)
+    return _ladder("vampire", max_vitae, max_vitae - (resolve + composure - bp), MAX_SOIF, mode)
+
+
+def ghoul_soif_ladder(stamina: int, size: int, resolve: int, composure: int) -> SoifLadder:
+    """A ghoul's Soif ladder: Vitae ``stamina + size`` (without Resilience),
+    ``T = max - (resolve + composure)``, Soif levels 1..3.
+
+    Parameters
+    ----------
+    stamina, resolve, composure : int
+        1..5.
+    size : int
+        1..10 (a human is 5).
+    """
+    stamina = check_int("stamina", stamina, 1, 5)
+    size = check_int("size", size, 1, 10)
+    resolve = check_int("resolve", resolve, 1, 5)
+    composure = check_int("composure", composure, 1, 5)
+    max_vitae = stamina + size
+    return _ladder("ghoul", max_vitae, max_vitae - (resolve + composure), MAX_GHOUL_SOIF, "written")
+
+
+def _check_ladder(ladder) -> SoifLadder:
+    if not isinstance(ladder, SoifLadder):
+        raise ValueError(f"ladder must be a SoifLadder (from soif_ladder or ghoul_soif_ladder), "
+                         f"got {type(ladder).__name__}")
+    return ladder
+
+
+def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = LA_SOIF, *,
+                    tempt: bool = False, exact: bool = False) -> pd.DataFrame:
+    """A character's odds on one pool at every current Vitae, full to empty.
+
+    Parameters
+    ----------
+    ladder : SoifLadder
+        From :func:`soif_ladder` or :func:`ghoul_soif_ladder`.
+    pool : int
+        Dice after modifiers (-200..200).
+    rules : BeastRules
+    tempt : bool
+        Tempting the Beast (or the hunting bonus) on every roll.
+    exact : bool
+        Fractions instead of floats.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``vitae, soif, beast_dice`` then the classes of
+        :func:`table`, one row per Vitae from ``max_vitae`` down to 0.
+    """
+    ladder = _check_ladder(ladder)
+    pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
+    rules = _check_rules(rules)
+    _check_flags(tempt, False)
+    steps = ladder.table()
+    soifs = steps.soif.tolist()
+    rolls = tuple(rules.dice(pool, s, tempt) for s in soifs)
+    counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
+    return _class_frame({"vitae": steps.vitae.tolist(), "soif": soifs,
+                         "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
+
+
+#: Columns of :func:`compare_table`, in order.
+COMPARE_COLUMNS = (
+    "pool", "level",
+    "requiem_success", "la_soif_success", "v5_win",
+    "requiem_exceptional", "la_soif_exceptional", "v5_critical",
+    "la_soif_bestial_failure", "v5_bestial_failure",
+    "la_soif_beastly_critical", "v5_messy_critical",
+)
+
+
+def compare_table(pools, levels, rules: BeastRules = LA_SOIF, *, v5_difficulty: int = 1,
+                  tempt: bool = False, exact: bool = False) -> pd.DataFrame:
+    """The same pools under plain Requiem, under La Soif, and under V5.
+
+    One row per (pool, level), where ``level`` is the Soif (La Soif) and
+    the Hunger (V5).
+
+    Parameters
+    ----------
+    pools : int, SPEC or iterable
+        1..200 dice.
+    levels : int, SPEC or iterable
+        0..5.
+    rules : BeastRules
+        La Soif's rules; plain Requiem uses the same dice
+        (:meth:`BeastRules.requiem`).  V5 uses its official rules.
+    v5_difficulty : int
+        Successes a V5 roll needs (default 1: "at least one success", the
+        Requiem question).
+    tempt : bool
+        La Soif rows tempt the Beast (plain Requiem and V5 do not).
+    exact : bool
+        Fractions instead of floats.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: ``pool, level``; the chance of success
+        (``requiem_success``, ``la_soif_success``, ``v5_win``); of an
+        exceptional success (Requiem, La Soif: 5+ successes) or a critical
+        win (V5: a pair of 10s, messy or not); of a bestial failure; and of
+        a beastly critical (La Soif) or messy critical (V5).
+    """
+    from analysis.systems.v5 import roll as v5
+
+    pools = as_values("pool", pools, 1, MAX_POOL)
+    levels = as_values("level", levels, 0, MAX_SOIF)
+    v5_difficulty = check_int("v5_difficulty", v5_difficulty, 0, 1000)
+    rules = _check_rules(rules)
+    _check_flags(tempt, False)
+    soif = table(pools, levels, rules, tempt=tempt, exact=exact)
+    plain = _rq.table(pools, rules.requiem(), exact=exact).set_index("pool")
+    fifth = v5.table(pools, levels, v5_difficulty, exact=exact)
+    out = pd.DataFrame({"pool": soif.pool, "level": soif.soif})
+    out["requiem_success"] = plain.loc[soif.pool, "p_success"].to_numpy()
+    out["la_soif_success"] = soif.p_success
+    out["v5_win"] = fifth.p_win
+    out["requiem_exceptional"] = plain.loc[soif.pool, "exceptional_success"].to_numpy()
+    out["la_soif_exceptional"] = soif.exceptional_success
+    out["v5_critical"] = fifth.critical_win + fifth.messy_critical
+    out["la_soif_bestial_failure"] = soif.bestial_failure
+    out["v5_bestial_failure"] = fifth.bestial_failure
+    out["la_soif_beastly_critical"] = soif.beastly_critical
+    out["v5_messy_critical"] = fifth.messy_critical
+    return out
+
+
+# ------------------------------------------------------------ command line
+
+def _int_arg(name: str, text) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, got {text!r}") from None
+
+
+def _rules_from_args(args) -> BeastRules:
+    again = {"10": 10, "9": 9, "8": 8, "none": None}[args.again]
+    return BeastRules(again=again, rote=args.rote)
+
+
+def add_cli(subparsers) -> None:
+    """Add ``beastodds beast`` and ``beastodds soif`` to the command line."""
+    from analysis.cli import add_output_options
+
+    p = subparsers.add_parser(
+        "beast", help="Requiem rolls with Beast dice (La Soif house rule)",
+        description="Exact odds of Requiem rolls (8+, 10-again) with La Soif's Beast dice: one "
+                    "row per (pool, soif).  SPEC is a number (7), a range (1-20) or a list "
+                    "(3,5,7).  Pool 0 rolls a chance die.  The classes dramatic_failure .. "
+                    "exceptional_success sum to 1; beastly_critical is part of the successes.")
+    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool")
+    p.add_argument("--soif", default="0", metavar="SPEC", help="Soif 0..5 (default 0)")
+    _dice_options(p)
+    p.add_argument("--frenzy", action="store_true",
+                   help="a physical roll in frenzy: +Soif normal dice")
+    p.add_argument("--distribution", metavar="N", default=None,
+                   help="print the distribution of successes 0..N instead (p_more on row N "
+                        "is the exact tail)")
+    add_output_options(p)
+    p.set_defaults(run=_run_beast)
+
+    q = subparsers.add_parser(
+        "soif", help="the Soif ladder of a vampire or ghoul (La Soif house rule)",
+        description="The Soif at every current Vitae, in the seed's notation (5/4/3/3/2/2/1/1) "
+                    "and as a table.  With --pool, the odds of that pool at every Vitae.")
+    q.add_argument("--max-vitae", metavar="N", help="maximum Vitae (vampire; default: the "
+                   "1st edition Blood Potency table)")
+    q.add_argument("--resolve", metavar="R", required=True)
+    q.add_argument("--composure", metavar="C", required=True)
+    q.add_argument("--blood-potency", metavar="B", help="Blood Potency 1..10 (vampire)")
+    q.add_argument("--mode", choices=LADDER_MODES, default="written",
+                   help="written (default): the rule as written; printed: the seed's printed "
+                        "third example")
+    q.add_argument("--ghoul", action="store_true", help="a ghoul: needs --stamina and --size")
+    q.add_argument("--stamina", metavar="S")
+    q.add_argument("--size", metavar="Z")
+    q.add_argument("--pool", metavar="N", default=None,
+                   help="also give this pool's odds at every Vitae")
+    _dice_options(q)
+    add_output_options(q)
+    q.set_defaults(run=_run_soif)
+
+
+def _dice_options(p) -> None:
+    p.add_argument("--tempt", action="store_true",
+                   help="Tempting the Beast or the hunting bonus: +Soif dice, all Beast dice")
+    p.add_argument("--again", choices=("10", "9", "8", "none"), default="10",
+                   help="again rule (default 10)")
+    p.add_argument("--rote", action="store_true", help="rote action: failed dice rolled once more")
+
+
+def _run_beast(args):
+    rules = _rules_from_args(args)
+    if args.distribution is not None:
+        n = _int_arg("--distribution", args.distribution)
+        df = distribution_table(args.pool, args.soif, n, rules, tempt=args.tempt,
+                                frenzy=args.frenzy, exact=args.exact)
+        return df, ("pool", "soif", "beast_dice", "successes")
+    df = table(args.pool, args.soif, rules, tempt=args.tempt, frenzy=args.frenzy, exact=args.exact)
+    return df, _KEYS
+
+
+def _run_soif(args):
+    from analysis.tables import render
+
+    resolve = _int_arg("--resolve", args.resolve)
+    composure = _int_arg("--composure", args.composure)
+    if args.ghoul:
+        for flag, value in (("--max-vitae", args.max_vitae), ("--blood-potency", args.blood_potency),
+                            ("--mode", None if args.mode == "written" else args.mode)):
+            if value is not None:
+                raise ValueError(f"{flag} is for vampires; a ghoul's ladder takes --stamina, "
+                                 f"--size, --resolve and --composure")
+        if args.stamina is None or args.size is None:
+            raise ValueError("a ghoul's ladder needs --stamina and --size")
+        ladder = ghoul_soif_ladder(_int_arg("--stamina", args.stamina), _int_arg("--size", args.size),
+                                   resolve, composure)
+    else:
+        for flag, value in (("--stamina", args.stamina), ("--size", args.size)):
+            if value is not None:
+                raise ValueError(f"{flag} is for ghouls: add --ghoul")
+        if args.blood_potency is None:
+            raise ValueError("a vampire's ladder needs --blood-potency (or use --ghoul)")
+        ladder = soif_ladder(_int_arg("--max-vitae", args.max_vitae), resolve, composure,
+                             _int_arg("--blood-potency", args.blood_potency), args.mode)
+    if args.pool is not None:
+        pool = _int_arg("--pool", args.pool)
+        df = character_table(ladder, pool, _rules_from_args(args), tempt=args.tempt, exact=args.exact)
+        keys = ("vitae", "soif", "beast_dice")
+    else:
+        if args.tempt or args.rote or args.again != "10" or args.exact or args.percent:
+            raise ValueError("--tempt, --again, --rote, --exact and --percent need --pool")
+        df, keys = ladder.table(), ("vitae", "soif")
+    text = render(df, args.format, key_columns=keys, exact=args.exact, percent=args.percent)
+    if args.format == "table":
+        head = str(ladder)
+        if args.pool is not None:
+            head += f"\npool {pool}" + (" tempting the Beast" if args.tempt else "")
+        return head + "\n" + text
+    return text

@@ -1,0 +1,451 @@
+"""Vampire: The Requiem (1st edition) dice: 8+ succeeds, 10-again, counted exactly."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from kernels import again as _k
+
+from analysis.exact import exact_counts, fractions_over
+from analysis.validate import as_values, check_int
+
+#: Lowest face that is a success.
+SUCCESS_FACE = 8
+#: Outcome classes of a plain Requiem roll, mutually exclusive, in table order.
+CLASSES = ("dramatic_failure", "failure", "success", "exceptional_success")
+#: Columns of :func:`table`, in order.
+TABLE_COLUMNS = ("pool",) + CLASSES + ("p_success",)
+#: Columns of :func:`distribution_table`, in order.
+DISTRIBUTION_COLUMNS = ("pool", "successes", "p_exactly", "p_at_least", "p_more")
+#: Pools are refused beyond this size (and below its negative: a pool of
+#: 0 or less, after penalties, rolls a chance die).
+MAX_POOL = 200
+#: The largest success count a distribution may be asked for.
+MAX_SUCCESSES = 200
+#: Default bound for the success distribution of :func:`odds`.
+DEFAULT_MAX_SUCCESSES = 20
+
+
+def _check_bool(name, value):
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+@dataclass(frozen=True)
+class RequiemRules:
+    """A Requiem dice rule set.  Defaults: 1st edition (RULES.md section 2).
+
+    Attributes
+    ----------
+    again : int or None
+        Faces from this one up are rolled again and the reroll adds:
+        10 (10-again, the default), 9 (9-again), 8 (8-again), or None for no
+        again at all.
+    rote : bool
+        Rote action: every die that fails on the first roll is rolled once
+        more (the reroll follows the again rule).  Default False.
+    chance_die_again : bool
+        1st edition (default True): a chance die's 10 is rolled again under
+        the again rule (the reroll is a normal die, 8+ succeeds).
+        False (2nd edition): it is not.
+    rote_chance_die : bool
+        Whether a rote action also rerolls a failed chance die (1..9) once;
+        the reroll is then the chance die's face (a 1 on it is the dramatic
+        failure).  Default False: the rules leave it open, a chance die is
+        rolled once.
+    exceptional_successes : int
+        Successes that make an exceptional success (1..20); default 5.
+    """
+
+    again: int | None = 10
+    rote: bool = False
+    chance_die_again: bool = True
+    rote_chance_die: bool = False
+    exceptional_successes: int = 5
+
+    def __post_init__(self):
+        if self.again is not None and (isinstance(self.again, bool) or self.again not in (8, 9, 10)):
+            raise ValueError(f"again must be 10, 9, 8 or None (no again), got {self.again!r}")
+        for name in ("rote", "chance_die_again", "rote_chance_die"):
+            _check_bool(name, getattr(self, name))
+        check_int("exceptional_successes", self.exceptional_successes, 1, 20)
+
+    @property
+    def again_face(self) -> int:
+        """Lowest face rolled again; 11 when there is no again."""
+        return 11 if self.again is None else self.again
+
+    @property
+    def base_rolls(self) -> int:
+        """Rolls per die before any again: 2 for a rote action, else 1."""
+        return 2 if self.rote else 1
+
+    def changes(self) -> dict:
+        """The knobs that differ from the defaults of this rule set's class."""
+        base = type(self)()
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def _engine(self) -> tuple:
+        """The knobs the counting engine needs, as a hashable key."""
+        return (self.again_face, self.rote, self.chance_die_again, self.rote_chance_die,
+                getattr(self, "beastly_ten_successes", 2),
+                getattr(self, "bestial_counts_rerolled_ones", False))
+
+
+OFFICIAL = RequiemRules()
+
+
+# ------------------------------------------------------------ counting engine
+
+@dataclass(frozen=True)
+class Counts:
+    """Exact integer counts of one roll.
+
+    ``P(s successes) = success_ways[s] / 10**(s + scale)`` for ``s`` up to
+    ``len(success_ways) - 1``; the flags are ways over ``10**scale``.
+    """
+
+    scale: int
+    success_ways: tuple
+    dramatic: int
+    bestial: int
+    beastly: int
+
+
+def _flag_ways(nn: int, nb: int, rote: bool, bestial_any: bool) -> tuple[int, int]:
+    """Bestial failure and beastly critical ways of a pool, over ``10**(c*n)``.
+
+    A failed roll is one where every die's face fails (no success, so no
+    again); it is bestial when a Beast die shows a 1 (with a rote action: its
+    final face, or with ``bestial_any`` a 1 on either roll).  A beastly
+    critical needs a 10 on some Beast die's face and on no normal die's.
+    """
+    fail = SUCCESS_FACE - 1
+    if rote:
+        unit, ten = 100, 10 + fail
+        all_fail = fail * fail
+        beast_fail_no_one = (fail - 1) ** 2 if bestial_any else fail * (fail - 1)
+    else:
+        unit, ten = 10, 1
+        all_fail = fail
+        beast_fail_no_one = fail - 1
+    bestial = all_fail**nn * (all_fail**nb - beast_fail_no_one**nb)
+    no_ten = unit - ten
+    beastly = no_ten**nn * (unit**nb - no_ten**nb)
+    return bestial, beastly
+
+
+@lru_cache(maxsize=256)
+def count_rolls(rolls: tuple, max_successes: int, engine: tuple) -> tuple:
+    """Exact counts for many rolls under one rule set.
+
+    Parameters
+    ----------
+    rolls : tuple of (dice, beast_dice, chance)
+        ``chance``: a single chance die (``dice == 1``; ``beast_dice`` 1 if
+        it is a Beast die).
+    max_successes : int
+        Success counts 0..max_successes are counted; the rest is the tail.
+    engine : tuple
+        ``RequiemRules._engine()``.
+
+    Returns
+    -------
+    tuple of Counts, one per roll.
+    """
+    again_face, rote, chance_again, rote_chance, beastly_value, bestial_any = engine
+    n_s = max_successes + 1
+    result: dict = {}
+    pools = sorted({(d - b, b) for d, b, chance in rolls if not chance})
+    c = 2 if rote else 1
+    if pools:
+        dice = np.array([nn + nb for nn, nb in pools])
+        fits = np.array([max_successes + c * int(n) <= 18 for n in dice])
+        for mask in (fits, ~fits):
+            index = np.flatnonzero(mask)
+            if not len(index):
+                continue
+            nn = np.array([pools[i][0] for i in index], dtype=np.int64)
+            nb = np.array([pools[i][1] for i in index], dtype=np.int64)
+
+            def run(mod, nn=nn, nb=nb):
+                out = np.empty((len(nn), n_s), dtype=np.int64)
+                _k.beast_grid_ways(nn, nb, SUCCESS_FACE, again_face, int(rote), beastly_value, mod, out)
+                return out
+
+            bound = 10 ** (max_successes + c * int(dice[index].max()))
+            ways = exact_counts(run, bound)
+            for row, i in enumerate(index):
+                a, b = pools[i]
+                bestial, beastly = _flag_ways(a, b, rote, bestial_any)
+                result[(a + b, b, False)] = Counts(
+                    scale=c * (a + b), success_ways=tuple(int(x) for x in ways[row].tolist()),
+                    dramatic=0, bestial=bestial, beastly=beastly)
+    for d, b, chance in set(rolls):
+        if not chance:
+            continue
+        cc = 2 if rote_chance else 1
+
+        def run_chance(mod, b=b):
+            out = np.empty(n_s, dtype=np.int64)
+            flags = np.empty(3, dtype=np.int64)
+            _k.chance_die_ways(SUCCESS_FACE, again_face, int(chance_again), int(rote_chance), b,
+                               beastly_value, int(bestial_any), mod, out, flags)
+            return np.concatenate([out, flags])
+
+        flat = exact_counts(run_chance, 10 ** (max_successes + cc))
+        values = [int(x) for x in flat.tolist()]
+        result[(d, b, True)] = Counts(scale=cc, success_ways=tuple(values[:n_s]),
+                                      dramatic=values[n_s], bestial=values[n_s + 1],
+                                      beastly=values[n_s + 2])
+    return tuple(result[r] for r in rolls)
+
+
+def class_ways(counts: Counts, exceptional: int) -> tuple[list, int]:
+    """Integer ways of the classes over one denominator.
+
+    Returns ``([dramatic, bestial, failure, success, exceptional, beastly,
+    p_success], denominator)``; the first five are mutually exclusive and
+    sum to the denominator.
+    """
+    k = exceptional - 1
+    den = 10 ** (counts.scale + k)
+    up = 10**k
+    zero = counts.success_ways[0] * up
+    dramatic = counts.dramatic * up
+    bestial = counts.bestial * up
+    success = sum(counts.success_ways[s] * 10 ** (k - s) for s in range(1, k + 1))
+    return ([dramatic, bestial, zero - dramatic - bestial, success, den - zero - success,
+             counts.beastly * up, den - zero], den)
+
+
+def distribution_ways(counts: Counts) -> tuple[list, list, list, int]:
+    """``(exactly, at_least, more, denominator)`` ways for ``s = 0..S``.
+
+    All over one denominator ``10**(S + scale)``: ``exactly[s]`` is the
+    chance of exactly ``s`` successes, ``at_least[s]`` of ``s`` or more,
+    ``more[s]`` of more than ``s`` (``more[S]`` is the exact tail).
+    """
+    big_s = len(counts.success_ways) - 1
+    den = 10 ** (big_s + counts.scale)
+    exactly = [w * 10 ** (big_s - s) for s, w in enumerate(counts.success_ways)]
+    at_least, more, rest = [], [], den
+    for w in exactly:
+        at_least.append(rest)
+        rest -= w
+        more.append(rest)
+    return exactly, at_least, more, den
+
+
+def to_values(ways, dens, exact: bool) -> np.ndarray:
+    """Ways over denominators as Fractions (``exact``) or correctly rounded floats."""
+    ways = np.asarray(ways, dtype=object)
+    dens = np.asarray(dens, dtype=object)
+    if exact:
+        return fractions_over(ways, dens)
+    out = np.empty(np.broadcast_shapes(ways.shape, dens.shape), dtype=np.float64)
+    flat = out.reshape(-1)
+    for i, (w, d) in enumerate(zip(np.broadcast_to(ways, out.shape).ravel().tolist(),
+                                   np.broadcast_to(dens, out.shape).ravel().tolist())):
+        flat[i] = w / d  # Python ints: correctly rounded
+    return out
+
+
+def check_max_successes(max_successes) -> int:
+    return check_int("max_successes", max_successes, 0, MAX_SUCCESSES)
+
+
+# ------------------------------------------------------------ public API
+
+def _check_rules(rules) -> RequiemRules:
+    if not isinstance(rules, RequiemRules):
+        raise ValueError(f"rules must be a RequiemRules, got {type(rules).__name__}")
+    return rules
+
+
+def _roll(pool: int) -> tuple:
+    return (1, 0, True) if pool <= 0 else (pool, 0, False)
+
+
+class AgainOddsMixin:
+    """What plain Requiem and La Soif results share: the classes by name,
+    the exact success distribution up to ``max_successes`` and its tail.
+    A result holds ``counts`` (a :class:`Counts`) and ``rules``."""
+
+    def _ways(self):
+        return class_ways(self.counts, self.rules.exceptional_successes)
+
+    dramatic_failure = property(lambda self: self.classes()["dramatic_failure"],
+                                doc="A chance die showing 1.")
+    failure = property(lambda self: self.classes()["failure"],
+                       doc="No success, not dramatic (nor bestial, with La Soif).")
+    success = property(lambda self: self.classes()["success"],
+                       doc="Some successes, fewer than an exceptional success.")
+    exceptional_success = property(lambda self: self.classes()["exceptional_success"],
+                                   doc="At least ``exceptional_successes`` (5) successes.")
+
+    @property
+    def p_success(self) -> Fraction:
+        """At least one success (success or exceptional success)."""
+        ways, den = self._ways()
+        return Fraction(ways[6], den)
+
+    @property
+    def successes(self) -> dict:
+        """``{s: Fraction}`` for ``s = 0..max_successes`` (exact, zeros kept)."""
+        return {s: Fraction(w, 10 ** (s + self.counts.scale))
+                for s, w in enumerate(self.counts.success_ways)}
+
+    @property
+    def tail(self) -> Fraction:
+        """Exact chance of more than ``max_successes`` successes."""
+        _, _, more, den = distribution_ways(self.counts)
+        return Fraction(more[-1], den)
+
+
+@dataclass(frozen=True)
+class RequiemOdds(AgainOddsMixin):
+    """The exact odds of one plain Requiem roll.
+
+    The four classes (``dramatic_failure``, ``failure``, ``success``,
+    ``exceptional_success``) are mutually exclusive and sum to exactly 1;
+    ``successes`` gives the exact chance of each success count up to
+    ``max_successes`` and ``tail`` the exact chance of more.
+    """
+
+    pool: int
+    rules: RequiemRules
+    dice: int
+    chance: bool
+    max_successes: int
+    counts: Counts
+
+    def classes(self) -> dict:
+        """The four classes as ``{name: Fraction}``, in table order."""
+        ways, den = self._ways()
+        return {"dramatic_failure": Fraction(ways[0], den), "failure": Fraction(ways[2], den),
+                "success": Fraction(ways[3], den), "exceptional_success": Fraction(ways[4], den)}
+
+    def _header(self) -> str:
+        what = "a chance die" if self.chance else f"{self.dice} dice"
+        return f"Requiem pool {self.pool}: {what}"
+
+    def __str__(self) -> str:
+        lines = [self._header()]
+        if self.rules.changes():
+            lines.append(f"rules: {self.rules.changes()}")
+        for name, p in list(self.classes().items()) + [("p_success", self.p_success)]:
+            lines.append(f"  {name:<20}{float(p):8.2%}   {p}")
+        return "\n".join(lines)
+
+
+def odds(pool: int, rules: RequiemRules = OFFICIAL,
+         max_successes: int = DEFAULT_MAX_SUCCESSES) -> RequiemOdds:
+    """Exact odds of a plain Requiem roll.
+
+    Parameters
+    ----------
+    pool : int
+        Dice after modifiers, -200..200; 0 or less rolls a chance die.
+    rules : RequiemRules
+        1st edition by default (10-again).
+    max_successes : int
+        The success distribution is given exactly up to this count (0..200),
+        the rest as an exact tail.
+
+    Returns
+    -------
+    RequiemOdds
+
+    Raises
+    ------
+    ValueError
+        On a pool out of range or not a whole number, or bad rules.
+    """
+    pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
+    rules = _check_rules(rules)
+    s_max = max(check_max_successes(max_successes), rules.exceptional_successes - 1)
+    roll = _roll(pool)
+    (counts,) = count_rolls((roll,), s_max, rules._engine())
+    if s_max > max_successes:
+        counts = _truncate(counts, max_successes)
+    return RequiemOdds(pool=pool, rules=rules, dice=roll[0], chance=roll[2],
+                       max_successes=max_successes, counts=counts)
+
+
+def _truncate(counts: Counts, max_successes: int) -> Counts:
+    return dataclasses.replace(counts, success_ways=counts.success_ways[:max_successes + 1])
+
+
+def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
+    """A tidy odds table of plain Requiem rolls: one row per pool.
+
+    Parameters
+    ----------
+    pools : int, SPEC string or iterable of ints
+        SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``; as a list or
+        int a pool may be 0 or less (a chance die).
+    rules : RequiemRules
+    exact : bool
+        False: float64 probabilities; True: ``Fraction`` objects.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``pool, dramatic_failure, failure, success,
+        exceptional_success, p_success``.
+    """
+    pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
+    rules = _check_rules(rules)
+    rolls = tuple(_roll(p) for p in pools)
+    counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
+    ways, dens = [], []
+    for c in counts:
+        w, d = class_ways(c, rules.exceptional_successes)
+        ways.append([w[0], w[2], w[3], w[4], w[6]])
+        dens.append([d])
+    values = to_values(ways, dens, exact)
+    cols = {"pool": np.array(pools, dtype=np.int64)}
+    for j, name in enumerate(CLASSES + ("p_success",)):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)
+
+
+def distribution_table(pools, max_successes: int = DEFAULT_MAX_SUCCESSES,
+                       rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
+    """The exact distribution of successes: one row per (pool, successes).
+
+    Columns ``pool, successes, p_exactly, p_at_least, p_more``; ``p_more``
+    on the last row of a pool (``successes == max_successes``) is the exact
+    tail, so ``p_exactly`` summed plus that tail is exactly 1.
+    """
+    pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
+    max_successes = check_max_successes(max_successes)
+    rules = _check_rules(rules)
+    counts = count_rolls(tuple(_roll(p) for p in pools), max_successes, rules._engine())
+    return _distribution_frame({"pool": pools}, counts, max_successes, exact)
+
+
+def _distribution_frame(keys: dict, counts, max_successes: int, exact: bool) -> pd.DataFrame:
+    """Rows (key..., successes) with p_exactly, p_at_least and p_more."""
+    n_s = max_successes + 1
+    ways, dens = [], []
+    for c in counts:
+        exactly, at_least, more, den = distribution_ways(c)
+        ways.append(list(zip(exactly, at_least, more)))
+        dens.append([[den]])
+    values = to_values(ways, dens, exact).reshape(-1, 3)
+    cols = {name: np.repeat(np.array(v, dtype=np.int64), n_s) for name, v in keys.items()}
+    cols["successes"] = np.tile(np.arange(n_s, dtype=np.int64), len(counts))
+    for j, name in enumerate(("p_exactly", "p_at_least", "p_more")):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)

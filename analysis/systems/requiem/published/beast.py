@@ -1,0 +1,49 @@
+"""La Soif odds tables: classes by pool and Soif, the seed's ladders, a character, the comparison."""
+from __future__ import annotations
+
+from analysis.systems.requiem import beast
+from analysis.systems.requiem import dice as requiem
+
+#: The seed's vampires and ghoul: (label, arguments of soif_ladder / ghoul_soif_ladder).
+SEED_VAMPIRES = (
+    ("BP 2, Resolve 3, Composure 2, 11 Vitae", (11, 3, 2, 2)),
+    ("BP 6, Resolve 4, Composure 4, 20 Vitae", (20, 4, 4, 6)),
+    ("BP 6, Resolve 2, Composure 2, 20 Vitae", (20, 2, 2, 6)),
+)
+SEED_GHOUL = ("Size 5, Stamina 3, Resolve 2, Composure 3", (3, 5, 2, 3))
+
+
+def seed_ladders_text() -> str:
+    """The seed's ladders in both modes (Markdown)."""
+    lines = ["| Character | T | written (default) | printed |", "|---|---:|---|---|"]
+    for label, args in SEED_VAMPIRES:
+        written = beast.soif_ladder(*args)
+        printed = beast.soif_ladder(*args, mode="printed")
+        lines.append(f"| vampire: {label} | {written.thirst_start} | {written.notation()} | "
+                     f"{printed.notation()} |")
+    label, args = SEED_GHOUL
+    ghoul = beast.ghoul_soif_ladder(*args)
+    lines.append(f"| ghoul: {label} | {ghoul.thirst_start} | {ghoul.notation()} | (same) |")
+    return "\n".join(lines) + "\n"
+
+
+#: The rule set stated above each table in the booklet (``analysis.booklet``).
+RULE_SETS = {
+    "requiem_classes": "Plain Requiem dice (1st edition): 8+ succeeds, 10-again, a chance die "
+                       "at pool 0 or less, exceptional at 5+ successes; no Beast dice.",
+    "beast_compare_v5": ["requiem-la-soif", "v5-official"],
+}
+
+
+def make_tables() -> dict:
+    keys = ("pool", "soif", "beast_dice")
+    first = beast.soif_ladder(*SEED_VAMPIRES[0][1])
+    return {
+        "requiem_classes": (requiem.table(range(0, 21)), ("pool",)),
+        "beast_classes": (beast.table(range(0, 21), range(0, 6)), keys),
+        "beast_classes_tempt": (beast.table(range(0, 21), range(0, 6), tempt=True), keys),
+        "beast_seed_ladders": (seed_ladders_text(), ()),
+        "beast_character_seed_vampire_pool6": (beast.character_table(first, 6),
+                                               ("vitae", "soif", "beast_dice")),
+        "beast_compare_v5": (beast.compare_table(range(1, 13), range(0, 6)), ("pool", "level")),
+    }

@@ -1,0 +1,30 @@
+"""V5 (Vampire: The Masquerade 5th edition): Hunger dice, Willpower rerolls, Rouse checks, conflicts and fights.
+
+Modules: ``roll`` (the roll, its rules and odds tables; re-exported here),
+``willpower`` (reroll strategies), ``rouse`` (Rouse checks, nights, Blood
+Potency), ``conflict`` (opposed rolls, trackers, fights).
+"""
+from analysis.system import System, lazy_exports
+
+SYSTEM = System(
+    name="v5",
+    order=10,
+    title="V5: Hunger dice (Vampire: The Masquerade 5th edition)",
+    rules=".roll:V5Rules",
+    table=".roll:table",
+    odds=".roll:odds",
+    axes={"pool": "1-10", "hunger": "0-5", "difficulty": "1-5"},
+    classes={
+        "total_failure": "no success, and no Hunger die shows a bestial 1",
+        "win_at_cost": "some successes but fewer than the Difficulty, not bestial (a failure)",
+        "win": "successes reach the Difficulty, no pair of 10s",
+        "critical_win": "a win with a pair of 10s and no Hunger 10 among them",
+        "messy_critical": "a win with a pair of 10s, a Hunger die showing 10",
+        "bestial_failure": "not a win, and a Hunger die shows 1",
+    },
+    strategies=".willpower:STRATEGIES",
+    commands=(".roll", ".rouse", ".conflict"),
+    package=__name__,
+)
+
+__getattr__ = lazy_exports(__name__, ".roll")

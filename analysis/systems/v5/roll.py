@@ -1,0 +1,600 @@
+"""V5 (Vampire: The Masquerade 5th edition) rolls with Hunger dice, counted exactly."""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from kernels import v5 as _k
+from kernels.multiset import fill_binomials
+
+from analysis.exact import INT64_MAX, ClassWays, crt, exact_counts, fractions_over, primes_for
+from analysis.validate import as_values, check_int
+
+#: The six outcome classes, mutually exclusive, in table-column order.
+CLASSES = (
+    "total_failure",
+    "win_at_cost",
+    "win",
+    "critical_win",
+    "messy_critical",
+    "bestial_failure",
+)
+#: Columns of :func:`table`, in order.
+TABLE_COLUMNS = ("pool", "hunger", "difficulty") + CLASSES + ("p_win",)
+_WIN_CLASSES = ("win", "critical_win", "messy_critical")
+MAX_HUNGER = 5
+#: Pools above this are refused: the count grows as pool**2 and a bigger
+#: pool has no use at a table.
+MAX_POOL = 1000
+
+
+@dataclass(frozen=True)
+class V5Rules:
+    """A V5 rule set.  The defaults are the official rules (RULES.md section 1).
+
+    Attributes
+    ----------
+    success_face : int
+        Lowest face that is a success (2..10); official 6.
+    crit_bonus : int
+        Bonus successes for each pair of 10s, on any dice (0..20); official 2.
+    messy_hunger_tens : int
+        Hunger-die 10s a critical win needs to be messy (1 or 2); official 1.
+    bestial_hunger_ones : int
+        Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.
+    hunger_one_taints_win : bool
+        House rule: a win that is not critical but shows that many Hunger 1s
+        counts as a win at a cost.  Official: False (a Hunger 1 on a win does
+        nothing).
+    hunger_replaces_dice : bool
+        Official True: Hunger dice replace normal dice (``min(hunger, pool)``
+        of them).  False: the Hunger dice are added to the pool.
+    """
+
+    success_face: int = 6
+    crit_bonus: int = 2
+    messy_hunger_tens: int = 1
+    bestial_hunger_ones: int = 1
+    hunger_one_taints_win: bool = False
+    hunger_replaces_dice: bool = True
+
+    def __post_init__(self):
+        check_int("success_face", self.success_face, 2, 10)
+        check_int("crit_bonus", self.crit_bonus, 0, 20)
+        check_int("messy_hunger_tens", self.messy_hunger_tens, 1, 2)
+        check_int("bestial_hunger_ones", self.bestial_hunger_ones, 1, 2)
+        for name in ("hunger_one_taints_win", "hunger_replaces_dice"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+
+    def dice(self, pool: int, hunger: int) -> tuple[int, int]:
+        """(normal dice, Hunger dice) rolled for ``pool`` at ``hunger``."""
+        if self.hunger_replaces_dice:
+            h = min(hunger, pool)
+            return pool - h, h
+        return pool, hunger
+
+    @property
+    def normal_faces(self) -> tuple[int, int, int]:
+        """Faces of a normal die: (failures, successes below ten, tens)."""
+        s = self.success_face
+        return (s - 1, 10 - s, 1)
+
+    @property
+    def hunger_faces(self) -> tuple[int, int, int, int]:
+        """Faces of a Hunger die: (ones, other failures, successes below ten, tens)."""
+        s = self.success_face
+        return (1, s - 2, 10 - s, 1)
+
+    def changes(self) -> dict:
+        """The knobs that differ from the official rules."""
+        base = V5Rules()
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+
+OFFICIAL = V5Rules()
+
+
+@lru_cache(maxsize=64)
+def _binomials(size: int, mod: int) -> np.ndarray:
+    out = np.empty((size, size), dtype=np.int64)
+    fill_binomials(mod, out)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, want_ways: bool):
+    """Exact (ways by (s, pair, e, o) or None, ways by class per difficulty, denominator)."""
+    n = n_normal + n_hunger
+    size_s = n + rules.crit_bonus * (n // 2) + 1
+    w_n = np.array(rules.normal_faces, dtype=np.int64)
+    w_h = np.array(rules.hunger_faces, dtype=np.int64)
+    diffs = np.array(difficulties, dtype=np.int64)
+    n_ways = size_s * 2 * (_k.CAP + 1) ** 2
+
+    def compute(mod: int) -> np.ndarray:
+        ways = np.zeros((size_s, 2, _k.CAP + 1, _k.CAP + 1), dtype=np.int64)
+        _k.v5_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, mod,
+                        _binomials(n + 1, mod), ways)
+        classes = np.empty((len(diffs), _k.N_CLASSES), dtype=np.int64)
+        _k.v5_classify(ways, diffs, rules.messy_hunger_tens, rules.bestial_hunger_ones,
+                       int(rules.hunger_one_taints_win), mod, classes)
+        if want_ways:
+            return np.concatenate([ways.ravel(), classes.ravel()])
+        return classes.ravel()
+
+    denominator = 10**n
+    flat = exact_counts(compute, denominator)
+    ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
+    classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
+    for a in (ways, classes):
+        if a is not None:
+            a.setflags(write=False)
+    return ways, classes, denominator
+
+
+def _check_roll(pool, hunger, difficulty):
+    pool = check_int("pool", pool, 0, MAX_POOL)
+    hunger = check_int("hunger", hunger, 0, MAX_HUNGER)
+    difficulty = check_int("difficulty", difficulty, 0)
+    return pool, hunger, difficulty
+
+
+def _check_rules(rules) -> V5Rules:
+    if not isinstance(rules, V5Rules):
+        raise ValueError(f"rules must be a V5Rules, got {type(rules).__name__}")
+    return rules
+
+
+@dataclass(frozen=True)
+class V5Odds(ClassWays):
+    """The exact odds of one V5 roll.
+
+    Probabilities are ``Fraction``s: ``ways / denominator`` where
+    ``denominator = 10 ** dice`` counts every way the dice can land.
+    The six classes (``total_failure``, ``win_at_cost``, ``win``,
+    ``critical_win``, ``messy_critical``, ``bestial_failure``) are mutually
+    exclusive and sum to exactly 1.
+    """
+
+    pool: int
+    hunger: int
+    difficulty: int
+    rules: V5Rules
+    normal_dice: int
+    hunger_dice: int
+    denominator: int
+    class_ways: dict
+    success_ways: tuple
+    bestial_total_failure_ways: int
+    willpower: str | None = None
+    willpower_spent_ways: int = 0
+
+    total_failure = property(lambda self: self.probability("total_failure"),
+                             doc="No success and no bestial Hunger 1s.")
+    win_at_cost = property(lambda self: self.probability("win_at_cost"),
+                           doc="Some successes, fewer than the Difficulty, not bestial.")
+    win = property(lambda self: self.probability("win"), doc="A win without a pair of 10s.")
+    critical_win = property(lambda self: self.probability("critical_win"),
+                            doc="A win with a pair of 10s and no (or too few) Hunger 10s.")
+    messy_critical = property(lambda self: self.probability("messy_critical"),
+                              doc="A win with a pair of 10s, a Hunger die among the 10s.")
+    bestial_failure = property(lambda self: self.probability("bestial_failure"),
+                               doc="Not a win, a Hunger die showing 1.")
+
+    @property
+    def p_win(self) -> Fraction:
+        """Probability of a win of any kind: ``win + critical_win + messy_critical``.
+
+        Under the official rules this is P(successes >= Difficulty); under the
+        ``hunger_one_taints_win`` house rule a tainted win counts as a win at
+        a cost instead, and is not in ``p_win``.
+        """
+        return Fraction(sum(self.class_ways[c] for c in _WIN_CLASSES), self.denominator)
+
+    @property
+    def bestial_total_failure(self) -> Fraction:
+        """Flag, not a class: a bestial failure that also rolled no success.
+
+        Bestial takes precedence over total failure in the classes; this is
+        the part of ``bestial_failure`` that would otherwise be a total failure.
+        """
+        return Fraction(self.bestial_total_failure_ways, self.denominator)
+
+    @property
+    def willpower_spent(self) -> Fraction:
+        """Probability that the Willpower strategy rerolled (0 without one)."""
+        return Fraction(self.willpower_spent_ways, self.denominator)
+
+    @property
+    def successes(self) -> dict:
+        """Exact distribution of successes: ``{successes: Fraction}`` (non-zero only)."""
+        return {s: Fraction(w, self.denominator) for s, w in enumerate(self.success_ways) if w}
+
+    @property
+    def margin(self) -> dict:
+        """Exact distribution of margin = successes - Difficulty."""
+        return {s - self.difficulty: p for s, p in self.successes.items()}
+
+    @property
+    def mean_successes(self) -> Fraction:
+        """Expected successes (pairs of 10s counted with their bonus)."""
+        return Fraction(sum(s * w for s, w in enumerate(self.success_ways)), self.denominator)
+
+    @property
+    def mean_margin(self) -> Fraction:
+        """Expected margin (successes - Difficulty)."""
+        return self.mean_successes - self.difficulty
+
+    def __str__(self) -> str:
+        lines = [
+            f"V5 pool {self.pool} ({self.normal_dice} normal + {self.hunger_dice} Hunger dice), "
+            f"Hunger {self.hunger}, Difficulty {self.difficulty}"
+        ]
+        if self.rules != OFFICIAL:
+            lines.append(f"house rules: {self.rules.changes()}")
+        if self.willpower:
+            lines.append(f"Willpower: {self.willpower}, spent {float(self.willpower_spent):.2%}")
+        for name, p in list(self.classes().items()) + [("p_win", self.p_win)]:
+            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
+        lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
+        return "\n".join(lines)
+
+
+def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, willpower=None) -> V5Odds:
+    """Exact odds of a V5 roll, with or without a Willpower reroll.
+
+    Parameters
+    ----------
+    pool : int
+        Dice in the pool after modifiers (0..1000).
+    hunger : int
+        The vampire's Hunger, 0..5.
+    difficulty : int
+        Successes needed to win (>= 0).
+    rules : V5Rules
+        Official rules by default.
+    willpower : None, str or analysis.willpower.Strategy
+        A Willpower strategy (``reroll_failures``, ``maximize_win``,
+        ``maximize_critical``, ``avoid_messy``, or ``willpower.optimal(...)``):
+        the odds are then those after the strategy's reroll, and
+        ``willpower_spent`` says how often it rerolls.
+
+    Returns
+    -------
+    V5Odds
+        Exact Fractions for the six outcome classes, ``p_win``, and the
+        distributions of successes and margin.
+
+    Raises
+    ------
+    ValueError
+        On a negative pool, Hunger outside 0..5, a negative Difficulty or a
+        value that is not a whole number.
+    """
+    pool, hunger, difficulty = _check_roll(pool, hunger, difficulty)
+    rules = _check_rules(rules)
+    nn, nh = rules.dice(pool, hunger)
+    spent, strategy_name = 0, None
+    if willpower is None:
+        ways, classes, den = _counts(nn, nh, rules, (difficulty,), True)
+        class_ways = [int(w) for w in classes[0]]
+    else:
+        from analysis.systems.v5 import willpower as _wp
+
+        strategy = _wp.strategy_of(willpower)
+        strategy_name = strategy.name
+        ways, spent, den = _wp.counts(nn, nh, difficulty, rules, strategy)
+        class_ways = _classes_of(ways, difficulty, rules)
+    success_ways = tuple(int(x) for x in ways.sum(axis=(1, 2, 3)))
+    bestial_total = int(ways[0, :, :, rules.bestial_hunger_ones:].sum()) if difficulty > 0 else 0
+    return V5Odds(
+        pool=pool, hunger=hunger, difficulty=difficulty, rules=rules,
+        normal_dice=nn, hunger_dice=nh, denominator=den,
+        class_ways=dict(zip(CLASSES, class_ways)),
+        success_ways=success_ways,
+        bestial_total_failure_ways=bestial_total,
+        willpower=strategy_name, willpower_spent_ways=spent,
+    )
+
+
+def _classes_of(ways, difficulty: int, rules: V5Rules) -> list:
+    """Ways per class from ways by (successes, pair, Hunger tens, Hunger ones), exactly."""
+    from kernels.willpower import classify_one
+
+    out = [0] * len(CLASSES)
+    for (s, pair, ec, oc), w in np.ndenumerate(ways):
+        if w:
+            cls = classify_one(s, 2 * pair, ec, oc, difficulty, rules.messy_hunger_tens,
+                               rules.bestial_hunger_ones, int(rules.hunger_one_taints_win))
+            out[cls] += int(w)
+    return out
+
+
+def _grid_ways(pools, hungers, diffs, rules, progress=False):
+    """Exact ways for a grid, in blocks of pools that share an arithmetic.
+
+    Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
+    ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
+    of shape (k, H, 1, 1).  Pools whose counts fit int64 come in one int64
+    block from a single kernel call; the rest take the modular path (one
+    call per prime, then CRT) and come as Python ints (object arrays), with
+    a progress bar on stderr when ``progress``.
+    """
+    dice = np.array([[sum(rules.dice(p, h)) for h in hungers] for p in pools], dtype=np.int64)
+    fits = np.array([10 ** int(m) <= INT64_MAX for m in dice.max(axis=1)])
+    pools_arr = np.array(pools, dtype=np.int64)
+    args = (np.array(hungers, dtype=np.int64), np.array(diffs, dtype=np.int64),
+            np.array(rules.normal_faces, dtype=np.int64), np.array(rules.hunger_faces, dtype=np.int64),
+            rules.crit_bonus, rules.messy_hunger_tens, rules.bestial_hunger_ones,
+            int(rules.hunger_one_taints_win), int(rules.hunger_replaces_dice))
+
+    def run(index, mod, binom):
+        out = np.empty((len(index), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
+        _k.v5_grid_class_ways(pools_arr[index], *args, mod, binom, out)
+        return out
+
+    def with_p_win(ways):
+        return np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
+
+    small = np.flatnonzero(fits)
+    if len(small):
+        size = int(dice[small].max()) + 1
+        yield small, with_p_win(run(small, 0, _binomials(size, 0))), (10 ** dice[small])[:, :, None, None]
+
+    big = np.flatnonzero(~fits)
+    if len(big):
+        # The modular path, primes in the outer loop: each pool runs under just
+        # the primes its own counts need, and one binomial table serves every
+        # pool under a prime.
+        needs = {i: len(primes_for(10 ** int(dice[i].max()))) for i in big}
+        primes = primes_for(10 ** int(dice[big].max()))
+        size = int(dice[big].max()) + 1
+        residues = {i: [] for i in big}
+        with _progress_bar(len(primes), "V5 exact (primes)", progress) as bar:
+            for j, p in enumerate(primes):
+                binom = np.empty((size, size), dtype=np.int64)
+                fill_binomials(p, binom)
+                selected = np.array([i for i in big if needs[i] > j])
+                for i, r in zip(selected, run(selected, p, binom)):
+                    residues[i].append(r)
+                bar.update(1)
+        ways = np.stack([crt(residues[i], primes[:needs[i]]) for i in big])
+        dens = np.array([[10 ** int(n) for n in row] for row in dice[big]], dtype=object)
+        yield big, with_p_win(ways), dens[:, :, None, None]
+
+
+def _progress_bar(total: int, desc: str, show: bool):
+    """A tqdm bar on stderr for long exact work (a silent one unless ``show``)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="prime", file=sys.stderr, disable=not show, leave=False)
+
+
+def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
+          willpower=None, progress: bool = False) -> pd.DataFrame:
+    """A tidy odds table: one row per (pool, hunger, difficulty).
+
+    Parameters
+    ----------
+    pools, hungers, difficulties : int, SPEC string or iterable of ints
+        SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``.
+    rules : V5Rules
+        Official rules by default.
+    exact : bool
+        False: float64 probabilities.  True: ``Fraction`` objects.
+    willpower : None, str or analysis.willpower.Strategy
+        Odds after a Willpower strategy (see :func:`odds`); adds the column
+        ``willpower_spent``.
+    progress : bool
+        A progress bar on stderr while big pools take the exact path.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``pool, hunger, difficulty, total_failure, win_at_cost, win,
+        critical_win, messy_critical, bestial_failure, p_win`` (then
+        ``willpower_spent`` with a strategy).
+    """
+    pools = as_values("pool", pools, 0, MAX_POOL)
+    hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
+    diffs = as_values("difficulty", difficulties, 0)
+    rules = _check_rules(rules)
+    if willpower is not None:
+        return _willpower_table(pools, hungers, diffs, rules, exact, willpower)
+
+    grid = np.array(np.meshgrid(pools, hungers, diffs, indexing="ij")).reshape(3, -1)
+    shape = (len(pools), len(hungers), len(diffs), len(CLASSES) + 1)
+    values = np.empty(shape, dtype=object if exact else np.float64)
+    for index, ways, dens in _grid_ways(pools, hungers, diffs, rules, progress):
+        if exact:
+            block = fractions_over(ways, dens)
+        elif ways.dtype == object:
+            block = (ways / dens).astype(np.float64)  # Python int / int: correctly rounded
+        else:
+            block = ways.astype(np.float64) / dens.astype(np.float64)
+        values[index] = block
+    values = values.reshape(-1, shape[-1])
+    cols = {"pool": grid[0], "hunger": grid[1], "difficulty": grid[2]}
+    for j, name in enumerate(CLASSES + ("p_win",)):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)
+
+
+def _willpower_table(pools, hungers, diffs, rules, exact, willpower) -> pd.DataFrame:
+    from analysis.systems.v5 import willpower as _wp
+
+    strategy = _wp.strategy_of(willpower)
+    rows, ways, dens = [], [], []
+    for pool in pools:
+        for hunger in hungers:
+            nn, nh = rules.dice(pool, hunger)
+            for d in diffs:
+                final, spent, den = _wp.counts(nn, nh, d, rules, strategy)
+                c = _classes_of(final, d, rules)
+                rows.append((pool, hunger, d))
+                ways.append(c + [c[2] + c[3] + c[4], spent])
+                dens.append(den)
+    ways = np.array(ways, dtype=object)
+    dens = np.array(dens, dtype=object)[:, None]
+    values = fractions_over(ways, dens) if exact else (ways / dens).astype(np.float64)
+    cols = dict(zip(("pool", "hunger", "difficulty"), np.array(rows, dtype=np.int64).T))
+    for j, name in enumerate(CLASSES + ("p_win", "willpower_spent")):
+        cols[name] = values[:, j]
+    return pd.DataFrame(cols)
+
+
+def add_cli(subparsers) -> None:
+    """Add ``beastodds v5`` to the command line."""
+    from analysis.cli import add_output_options
+
+    p = subparsers.add_parser(
+        "v5", help="V5 rolls with Hunger dice",
+        description="Exact odds of V5 rolls: one row per (pool, hunger, difficulty). "
+                    "SPEC is a number (7), a range (1-20) or a list (3,5,7).")
+    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool")
+    p.add_argument("--hunger", default="0", metavar="SPEC", help="Hunger 0..5 (default 0)")
+    p.add_argument("--difficulty", required=True, metavar="SPEC", help="successes needed")
+    p.add_argument("--willpower", metavar="STRATEGY", default=None,
+                   help="odds after a Willpower reroll: reroll_failures, maximize_win, "
+                        "maximize_critical or avoid_messy (adds the column willpower_spent)")
+    add_output_options(p)
+    p.set_defaults(run=_run_cli)
+
+
+def _run_cli(args):
+    df = table(args.pool, args.hunger, args.difficulty, exact=args.exact, willpower=args.willpower,
+               progress=sys.stderr.isatty())
+    return df, ("pool", "hunger", "difficulty")
+
+
+# ------------------------------------------------------------ reading a roll
+
+@dataclass(frozen=True)
+class RollReading:
+    """What a V5 roll that has landed means (``read_roll``)."""
+
+    successes: int
+    tens: int
+    hunger_tens: int
+    hunger_ones: int
+    difficulty: int
+    outcome: str
+
+    @property
+    def margin(self) -> int:
+        """Successes beyond the Difficulty (negative when short)."""
+        return self.successes - self.difficulty
+
+    @property
+    def won(self) -> bool:
+        return self.outcome in _WIN_CLASSES
+
+
+def _check_faces(name, faces):
+    try:
+        faces = list(faces)
+    except TypeError:
+        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
+    return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
+
+
+def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> RollReading:
+    """Read rolled dice by the rules: successes, margin and outcome class.
+
+    Parameters
+    ----------
+    normal, hunger : sequences of int
+        Faces (1..10) shown by the normal dice and by the Hunger dice.
+    difficulty : int
+        Successes needed.
+
+    Examples
+    --------
+    >>> read_roll([10, 5, 7, 2], [10, 1], 4).outcome
+    'messy_critical'
+    """
+    normal = _check_faces("normal", normal)
+    hunger = _check_faces("hunger", hunger)
+    difficulty = check_int("difficulty", difficulty, 0)
+    rules = _check_rules(rules)
+    faces = normal + hunger
+    tens = faces.count(10)
+    successes = sum(f >= rules.success_face for f in faces) + rules.crit_bonus * (tens // 2)
+    h_tens, h_ones = hunger.count(10), hunger.count(1)
+    if successes >= difficulty:
+        if tens >= 2:
+            outcome = "messy_critical" if h_tens >= rules.messy_hunger_tens else "critical_win"
+        elif rules.hunger_one_taints_win and h_ones >= rules.bestial_hunger_ones:
+            outcome = "win_at_cost"
+        else:
+            outcome = "win"
+    elif h_ones >= rules.bestial_hunger_ones:
+        outcome = "bestial_failure"
+    else:
+        outcome = "total_failure" if successes == 0 else "win_at_cost"
+    return RollReading(successes, tens, h_tens, h_ones, difficulty, outcome)
+
+
+# ------------------------------------------------------- Remorse and frenzy
+
+@dataclass(frozen=True)
+class RemorseOdds:
+    """The Remorse roll at the end of a session (RULES.md section 1)."""
+
+    humanity: int
+    stains: int
+    pool: int
+    degeneration: bool
+    keep_humanity: Fraction
+
+    @property
+    def lose_humanity(self) -> Fraction:
+        """No success: Humanity drops by 1 (Stains clear either way)."""
+        return 1 - self.keep_humanity
+
+
+def remorse(humanity: int, stains: int, rules: V5Rules = OFFICIAL) -> RemorseOdds:
+    """Exact odds of the Remorse roll.
+
+    The pool is the Humanity boxes neither filled by Humanity nor Stained,
+    at least 1; any success keeps Humanity, none costs 1.  More Stains than
+    empty boxes is degeneration (flagged; the roll is still one die).
+    """
+    humanity = check_int("humanity", humanity, 0, 10)
+    stains = check_int("stains", stains, 0, 10)
+    empty = 10 - humanity
+    pool = max(1, empty - stains)
+    keep = odds(pool, 0, 1, rules).p_win
+    return RemorseOdds(humanity, stains, pool, stains > empty, keep)
+
+
+def frenzy_pool(willpower: int, superficial: int = 0, aggravated: int = 0, humanity: int = 7) -> int:
+    """Dice to resist frenzy: unmarked Willpower boxes + floor(Humanity / 3)."""
+    willpower = check_int("willpower", willpower, 1, 20)
+    superficial = check_int("superficial willpower damage", superficial, 0, willpower)
+    aggravated = check_int("aggravated willpower damage", aggravated, 0, willpower - superficial)
+    humanity = check_int("humanity", humanity, 0, 10)
+    return willpower - superficial - aggravated + humanity // 3
+
+
+def resist_frenzy(willpower: int, difficulty: int, superficial: int = 0, aggravated: int = 0,
+                  humanity: int = 7, rules: V5Rules = OFFICIAL) -> V5Odds:
+    """Exact odds of resisting frenzy: no Hunger dice, no Willpower reroll.
+
+    ``difficulty`` is 2..4 by the provocation's strength (RULES.md).
+    """
+    pool = frenzy_pool(willpower, superficial, aggravated, humanity)
+    difficulty = check_int("frenzy difficulty", difficulty, 1, 10)
+    return odds(pool, 0, difficulty, rules)

@@ -1,0 +1,299 @@
+"""V5 blood: Rouse checks, Hunger over a night, Blood Potency and Blood Surge, exactly."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from analysis import markov
+from analysis.systems.v5 import roll as v5
+from analysis.validate import as_values, check_int
+
+MAX_HUNGER = 5
+#: Blood Potency 0..10 (RULES.md section 1): Blood Surge bonus dice,
+#: Superficial damage mended per Rouse check, and the highest Discipline
+#: level whose Rouse check may be rerolled (0: none).
+SURGE_BONUS = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)
+MEND = (1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 5)
+ROUSE_REROLL_LEVEL = (0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
+HUNGER_COLUMNS = tuple(f"hunger_{h}" for h in range(MAX_HUNGER + 1))
+TABLE_COLUMNS = ("start_hunger", "checks", "reroll") + HUNGER_COLUMNS + ("frenzy_test",)
+N_STATES = 2 * (MAX_HUNGER + 1)  # Hunger 0..5, with or without a frenzy test so far
+
+
+@dataclass(frozen=True)
+class RouseRules:
+    """Rouse check rules; defaults per RULES.md.
+
+    Attributes
+    ----------
+    success_face : int
+        Lowest face that keeps Hunger (2..10); official 6.
+    frenzy_at_max : bool
+        A failed check at Hunger 5 calls for a hunger frenzy test (official
+        True); Hunger stays 5 either way.
+    """
+
+    success_face: int = 6
+    frenzy_at_max: bool = True
+
+    def __post_init__(self):
+        check_int("success_face", self.success_face, 2, 10)
+        if not isinstance(self.frenzy_at_max, bool):
+            raise ValueError(f"frenzy_at_max must be True or False, got {self.frenzy_at_max!r}")
+
+    def p_rise(self, reroll: bool) -> Fraction:
+        """Chance one check raises Hunger: a fail, or two fails with the reroll."""
+        fail = Fraction(self.success_face - 1, 10)
+        return fail * fail if reroll else fail
+
+
+OFFICIAL = RouseRules()
+
+
+def _state(hunger: int, frenzy: bool) -> int:
+    return hunger + (MAX_HUNGER + 1) * int(frenzy)
+
+
+def _check_step(reroll: bool, rules: RouseRules, label: str) -> markov.ExactChain:
+    p = rules.p_rise(reroll)
+    rows = {}
+    for frenzy in (False, True):
+        for h in range(MAX_HUNGER + 1):
+            if h < MAX_HUNGER:
+                fail_to = _state(h + 1, frenzy)
+            else:  # Hunger stays 5; a failure calls for a hunger frenzy test
+                fail_to = _state(h, frenzy or rules.frenzy_at_max)
+            row = {_state(h, frenzy): 1 - p}
+            row[fail_to] = row.get(fail_to, 0) + p
+            rows[_state(h, frenzy)] = row
+    return _chain(rows)
+
+
+def _feed_step(slake: int, kill: bool, label: str) -> markov.ExactChain:
+    """Feeding lowers Hunger by ``slake`` but not below 1; only a kill reaches 0."""
+    rows = {}
+    for frenzy in (False, True):
+        for h in range(MAX_HUNGER + 1):
+            new = 0 if kill else (h if h <= 1 else max(1, h - slake))
+            rows[_state(h, frenzy)] = {_state(new, frenzy): 1}
+    return _chain(rows)
+
+
+def _chain(rows: dict) -> markov.ExactChain:
+    return markov.ExactChain.from_fractions(range(N_STATES), [rows[i] for i in range(N_STATES)])
+
+
+def _start(hunger: int) -> dict:
+    return {_state(hunger, False): 1}
+
+
+@dataclass(frozen=True)
+class HungerDistribution:
+    """Exact Hunger after some Rouse checks (and whether a frenzy test came up)."""
+
+    hunger: dict  #: {Hunger 0..5: Fraction}
+    frenzy_test: Fraction  #: P(some check failed at Hunger 5)
+
+    @property
+    def mean(self) -> Fraction:
+        return sum((h * p for h, p in self.hunger.items()), Fraction(0))
+
+
+def _read(dist) -> HungerDistribution:
+    hunger = {h: dist[_state(h, False)] + dist[_state(h, True)] for h in range(MAX_HUNGER + 1)}
+    frenzy = sum((dist[_state(h, True)] for h in range(MAX_HUNGER + 1)), Fraction(0))
+    return HungerDistribution(hunger, frenzy)
+
+
+def rouse(start_hunger: int, checks: int, reroll: bool = False, rules: RouseRules = OFFICIAL) -> HungerDistribution:
+    """Exact Hunger after ``checks`` Rouse checks from ``start_hunger``.
+
+    Each check: a die at ``success_face`` or more keeps Hunger, else +1 (cap
+    5); with ``reroll`` (Blood Potency allowance) two dice, keep the better.
+    A failed check at Hunger 5 is a hunger frenzy test (``frenzy_test``).
+
+    >>> rouse(0, 3).hunger[0]
+    Fraction(1, 8)
+    """
+    start_hunger = check_int("start hunger", start_hunger, 0, MAX_HUNGER)
+    checks = check_int("checks", checks, 0, 10_000)
+    _check_rules(rules)
+    step = _check_step(bool(reroll), rules, "rouse")
+    return _read(markov.run(_start(start_hunger), [step] * checks, N_STATES)[-1])
+
+
+def _check_rules(rules):
+    if not isinstance(rules, RouseRules):
+        raise ValueError(f"rules must be a RouseRules, got {type(rules).__name__}")
+
+
+def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
+    """Tidy table: Hunger distribution after each number of checks.
+
+    Columns ``start_hunger, checks, reroll, hunger_0 .. hunger_5, frenzy_test``.
+    """
+    starts = as_values("start hunger", start_hungers, 0, MAX_HUNGER)
+    counts = as_values("checks", checks, 0, 10_000)
+    _check_rules(rules)
+    rerolls = [reroll] if isinstance(reroll, bool) else list(reroll)
+    rows = []
+    for r in rerolls:
+        if not isinstance(r, bool):
+            raise ValueError(f"reroll must be True or False, got {r!r}")
+        step = _check_step(r, rules, "rouse")
+        for h in starts:
+            dists = markov.run(_start(h), [step] * max(counts), N_STATES)
+            for n in counts:
+                d = _read(dists[n])
+                rows.append([h, n, r] + [d.hunger[k] for k in range(MAX_HUNGER + 1)] + [d.frenzy_test])
+    df = pd.DataFrame(rows, columns=TABLE_COLUMNS)
+    for c in HUNGER_COLUMNS + ("frenzy_test",):
+        df[c] = df[c].astype(object) if exact else df[c].astype(float)
+    return df
+
+
+# ------------------------------------------------------------ Blood Potency
+
+def blood_potency(bp: int) -> dict:
+    """Surge bonus, Superficial mended per Rouse, Rouse reroll level for ``bp`` (0..10)."""
+    bp = check_int("blood potency", bp, 0, 10)
+    return {"blood_potency": bp, "surge_bonus": SURGE_BONUS[bp], "mend": MEND[bp],
+            "rouse_reroll_level": ROUSE_REROLL_LEVEL[bp]}
+
+
+def blood_potency_table() -> pd.DataFrame:
+    """The Blood Potency table, BP 0..10."""
+    return pd.DataFrame([blood_potency(bp) for bp in range(11)])
+
+
+@dataclass(frozen=True)
+class SurgeOdds:
+    """A Blood Surge: the surged roll (at the old Hunger) and the Hunger after."""
+
+    roll: v5.V5Odds
+    hunger_after: HungerDistribution
+
+
+def surge(pool: int, hunger: int, difficulty: int, blood_potency_level: int,
+          rules: v5.V5Rules = v5.OFFICIAL, rouse_rules: RouseRules = OFFICIAL) -> SurgeOdds:
+    """Blood Surge: a Rouse check adds dice by Blood Potency to one roll.
+
+    The surged roll uses the old Hunger (a failed check raises it after).
+    """
+    bonus = blood_potency(blood_potency_level)["surge_bonus"]
+    roll = v5.odds(check_int("pool", pool, 0, v5.MAX_POOL - bonus) + bonus, hunger, difficulty, rules)
+    return SurgeOdds(roll, rouse(hunger, 1, False, rouse_rules))
+
+
+# -------------------------------------------------------------- a night
+
+_NIGHT_HELP = ("wake | rouse | rouse+reroll | surge | mend | blush | aggravated | "
+               "discipline:LEVEL | feed:N | kill")
+
+
+def _parse_night_step(step: str, bp: int, rules: RouseRules):
+    """(label, [ExactChain, ...]) for one named step of a night."""
+    if not isinstance(step, str):
+        raise ValueError(f"a night step must be a string ({_NIGHT_HELP}), got {step!r}")
+    name, _, arg = step.strip().partition(":")
+    allowance = ROUSE_REROLL_LEVEL[bp]
+    if name in ("wake", "rouse", "surge", "mend", "blush") and not arg:
+        return step, [_check_step(False, rules, step)]
+    if name == "rouse+reroll" and not arg:
+        return step, [_check_step(True, rules, step)]
+    if name == "aggravated" and not arg:  # one Aggravated point: three Rouse checks
+        return step, [_check_step(False, rules, step)] * 3
+    if name == "discipline":
+        level = _int_arg(step, arg, 1, 10)
+        return step, [_check_step(level <= allowance, rules, step)]
+    if name == "feed":
+        return step, [_feed_step(_int_arg(step, arg, 0, MAX_HUNGER), False, step)]
+    if name == "kill" and not arg:
+        return step, [_feed_step(MAX_HUNGER, True, step)]
+    raise ValueError(f"unknown night step {step!r}; use {_NIGHT_HELP}")
+
+
+def _int_arg(step, arg, lo, hi):
+    try:
+        value = int(arg)
+    except ValueError:
+        raise ValueError(f"night step {step!r} needs a whole number after ':'") from None
+    return check_int(f"the number in {step!r}", value, lo, hi)
+
+
+def night(start_hunger: int, steps, blood_potency_level: int = 1, rules: RouseRules = OFFICIAL,
+          exact: bool = False) -> pd.DataFrame:
+    """Hunger over a night: the exact distribution after each step.
+
+    Parameters
+    ----------
+    start_hunger : int
+        Hunger at dusk (0..5).
+    steps : sequence of str
+        ``wake`` (the evening Rouse check), ``rouse``, ``rouse+reroll``,
+        ``surge``, ``mend``, ``blush`` (one Rouse check each),
+        ``aggravated`` (mend one Aggravated point: three checks),
+        ``discipline:LEVEL`` (a power's Rouse check, rerolled if LEVEL is
+        within the Blood Potency allowance), ``feed:N`` (slake N Hunger, not
+        below 1), ``kill`` (feed to Hunger 0).
+    blood_potency_level : int
+        0..10; sets the Discipline reroll allowance.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``step, label, hunger_0 .. hunger_5, frenzy_test, mean_hunger``;
+        row 0 is dusk.
+    """
+    start_hunger = check_int("start hunger", start_hunger, 0, MAX_HUNGER)
+    bp = check_int("blood potency", blood_potency_level, 0, 10)
+    _check_rules(rules)
+    if isinstance(steps, str):
+        steps = [s for s in steps.split(",") if s.strip()]
+    labels, chain, marks = ["dusk"], [], [0]
+    for s in steps:
+        label, parts = _parse_night_step(s, bp, rules)
+        chain += parts
+        labels.append(label.strip())
+        marks.append(len(chain))
+    dists = markov.run(_start(start_hunger), chain, N_STATES)
+    rows = []
+    for i, (label, t) in enumerate(zip(labels, marks)):
+        d = _read(dists[t])
+        rows.append([i, label] + [d.hunger[h] for h in range(MAX_HUNGER + 1)] + [d.frenzy_test, d.mean])
+    df = pd.DataFrame(rows, columns=("step", "label") + HUNGER_COLUMNS + ("frenzy_test", "mean_hunger"))
+    if not exact:
+        for c in HUNGER_COLUMNS + ("frenzy_test", "mean_hunger"):
+            df[c] = df[c].astype(float)
+    return df
+
+
+# ----------------------------------------------------------------- CLI
+
+def add_cli(subparsers) -> None:
+    """Add ``beastodds rouse`` to the command line."""
+    from analysis.cli import add_output_options
+
+    p = subparsers.add_parser(
+        "rouse", help="Hunger after Rouse checks",
+        description="Exact Hunger after a number of Rouse checks. SPEC is a number, a range "
+                    "(0-5) or a list (1,3).")
+    p.add_argument("--hunger", required=True, metavar="SPEC", help="starting Hunger 0..5")
+    p.add_argument("--checks", required=True, metavar="SPEC", help="number of Rouse checks")
+    p.add_argument("--reroll", action="store_true",
+                   help="each check may be rerolled (Blood Potency allowance): two dice, keep the better")
+    add_output_options(p)
+    p.set_defaults(run=_run_cli)
+
+
+def _run_cli(args):
+    df = table(args.hunger, args.checks, args.reroll, exact=args.exact)
+    return df, ("start_hunger", "checks", "reroll")
+
+
+def hunger_matrix(df: pd.DataFrame) -> np.ndarray:
+    """The hunger_0..hunger_5 columns of a table as a float array (for plots)."""
+    return df[list(HUNGER_COLUMNS)].to_numpy(dtype=float)

@@ -1,0 +1,212 @@
+"""V5 Willpower rerolls: named strategies, their exact odds, and the decision for a rolled hand."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+
+import numpy as np
+
+from kernels import willpower as _kw
+from kernels.v5 import CAP
+
+from analysis.systems.v5 import roll as v5
+from analysis.exact import exact_counts
+
+#: Dice a Willpower reroll may take (RULES.md: up to three normal dice).
+MAX_REROLL = 3
+_WIN = {"win": 1, "critical_win": 1, "messy_critical": 1}
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """How a player uses a Willpower reroll after seeing the dice.
+
+    Attributes
+    ----------
+    name : str
+        Shown in tables.
+    values : tuple of (class, Fraction) pairs
+        Value of each final outcome class (classes left out are worth 0); the
+        reroll with the highest expected value is taken, ties going to no
+        reroll (Willpower is kept), then to fewer dice, then to rerolling
+        failures before successes before 10s.  Unused by ``reroll_failures``.
+    reroll_failures : bool
+        The seed's rule of thumb instead of an optimum: a roll that is not a
+        win rerolls up to three of its failed normal dice; a win keeps them.
+    forbid_new_messy : bool
+        Never take a reroll that could turn a roll that is not a messy
+        critical into one (with a Hunger 10 showing, that means no reroll).
+    """
+
+    name: str
+    values: tuple = ()
+    reroll_failures: bool = False
+    forbid_new_messy: bool = False
+
+    def value_of(self, outcome: str) -> Fraction:
+        return dict(self.values).get(outcome, Fraction(0))
+
+    def integer_values(self) -> np.ndarray:
+        """The class values scaled to exact integers (common denominator)."""
+        fracs = [self.value_of(c) for c in v5.CLASSES]
+        den = lcm(*(f.denominator for f in fracs))
+        ints = [int(f * den) for f in fracs]
+        if max(abs(i) for i in ints) > 10**9:
+            raise ValueError("the strategy's values are too finely divided; use simpler fractions")
+        return np.array(ints, dtype=np.int64)
+
+
+def optimal(values: dict, name: str = "optimal") -> Strategy:
+    """The exact optimum for a value of each final outcome class.
+
+    ``values`` maps class names (``analysis.v5.CLASSES``) to numbers (int,
+    Fraction, or float, taken exactly as written in decimal); missing classes
+    are worth 0.  Example: ``optimal({"win": 1, "critical_win": 1,
+    "messy_critical": 0.5, "bestial_failure": -1})``.
+    """
+    if not isinstance(values, dict) or not values:
+        raise ValueError("values must be a non-empty dict of outcome class -> number")
+    parsed = []
+    for k, val in values.items():
+        if k not in v5.CLASSES:
+            raise ValueError(f"unknown outcome class {k!r}; choose from {', '.join(v5.CLASSES)}")
+        if isinstance(val, bool) or not isinstance(val, (int, float, Fraction)):
+            raise ValueError(f"the value of {k} must be a number, got {val!r}")
+        if isinstance(val, float):
+            if val != val or val in (float("inf"), float("-inf")):
+                raise ValueError(f"the value of {k} must be finite, got {val}")
+            val = Fraction(repr(val))
+        parsed.append((k, Fraction(val)))
+    strategy = Strategy(name=name, values=tuple(parsed))
+    strategy.integer_values()  # validate the scale now
+    return strategy
+
+
+STRATEGIES = {
+    "reroll_failures": Strategy("reroll_failures", reroll_failures=True),
+    "maximize_win": optimal(_WIN, "maximize_win"),
+    "maximize_critical": optimal({"critical_win": 1, "messy_critical": 1}, "maximize_critical"),
+    "avoid_messy": Strategy("avoid_messy", values=tuple((k, Fraction(v)) for k, v in _WIN.items()),
+                            forbid_new_messy=True),
+}
+
+
+def strategy_of(willpower) -> Strategy:
+    """A Strategy from a name in ``STRATEGIES`` or a Strategy itself."""
+    if isinstance(willpower, Strategy):
+        return willpower
+    if isinstance(willpower, str) and willpower in STRATEGIES:
+        return STRATEGIES[willpower]
+    raise ValueError(
+        f"unknown Willpower strategy {willpower!r}; choose from {', '.join(STRATEGIES)} "
+        f"or pass willpower.optimal({{class: value}})"
+    )
+
+
+@lru_cache(maxsize=4096)
+def counts(n_normal: int, n_hunger: int, difficulty: int, rules: v5.V5Rules, strategy: Strategy):
+    """Exact (ways by (s, pair, e, o), ways Willpower was spent, denominator)."""
+    n = n_normal + n_hunger
+    R = min(MAX_REROLL, n_normal)
+    size_s = n + rules.crit_bonus * (n // 2) + 1
+    shape = (size_s, 2, CAP + 1, CAP + 1)
+    w_n = np.array(rules.normal_faces, dtype=np.int64)
+    w_h = np.array(rules.hunger_faces, dtype=np.int64)
+    vals = strategy.integer_values() if not strategy.reroll_failures else np.zeros(6, dtype=np.int64)
+    mode = _kw.MODE_REROLL_FAILURES if strategy.reroll_failures else _kw.MODE_OPTIMAL
+
+    def compute(mod):
+        out = np.zeros(shape, dtype=np.int64)
+        spent = np.zeros(1, dtype=np.int64)
+        _kw.v5_willpower_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, difficulty,
+                              rules.messy_hunger_tens, rules.bestial_hunger_ones,
+                              int(rules.hunger_one_taints_win), mode, vals,
+                              int(strategy.forbid_new_messy), R, mod,
+                              v5._binomials(max(n, R) + 1, mod), out, spent)
+        return np.concatenate([out.ravel(), spent])
+
+    denominator = 10 ** (n + R)
+    flat = exact_counts(compute, denominator)
+    ways = flat[:-1].reshape(shape)
+    ways.setflags(write=False)
+    return ways, int(flat[-1]), denominator
+
+
+# ------------------------------------------------------- one rolled hand
+
+@dataclass(frozen=True)
+class Decision:
+    """A strategy's choice for dice that have landed, and what follows."""
+
+    strategy: str
+    reroll: tuple  #: faces of the normal dice rerolled (empty: keep the roll)
+    before: str  #: the outcome class as rolled
+    after: dict  #: exact distribution of the final class, {class: Fraction}
+    expected_value: Fraction  #: of the final class, by the strategy's values
+
+    @property
+    def p_win(self) -> Fraction:
+        return sum((p for c, p in self.after.items() if c in _WIN), Fraction(0))
+
+    @property
+    def spends_willpower(self) -> bool:
+        return bool(self.reroll)
+
+
+def _after(normal_kept, rerolled, hunger, difficulty, rules):
+    dist = dict.fromkeys(v5.CLASSES, 0)
+    for faces in itertools.product(range(1, 11), repeat=rerolled):
+        dist[v5.read_roll(list(normal_kept) + list(faces), hunger, difficulty, rules).outcome] += 1
+    total = 10**rerolled
+    return {c: Fraction(w, total) for c, w in dist.items()}
+
+
+def decide(normal, hunger, difficulty: int, willpower="maximize_win", rules: v5.V5Rules = v5.OFFICIAL) -> Decision:
+    """Which normal dice a strategy rerolls for a rolled hand, and the exact odds after.
+
+    Examples
+    --------
+    >>> d = decide([4, 3], [6, 1, 2], 2, "maximize_win")
+    >>> d.reroll, d.p_win
+    ((4, 3), Fraction(3, 4))
+    """
+    strategy = strategy_of(willpower)
+    first = v5.read_roll(normal, hunger, difficulty, rules)
+    normal, hunger = list(normal), list(hunger)
+    fails = [f for f in normal if f < rules.success_face]
+    succs = [f for f in normal if rules.success_face <= f < 10]
+    tens = [f for f in normal if f == 10]
+    won = first.outcome in _WIN
+
+    def value(dist):
+        return sum((strategy.value_of(c) * p for c, p in dist.items()), Fraction(0))
+
+    keep = {c: Fraction(int(c == first.outcome)) for c in v5.CLASSES}
+    best = ((), keep, value(keep))
+    if strategy.reroll_failures:
+        if not won and fails:
+            chosen = tuple(fails[:MAX_REROLL])
+            rest = list(normal)
+            for f in chosen:
+                rest.remove(f)
+            dist = _after(rest, len(chosen), hunger, difficulty, rules)
+            best = (chosen, dist, value(dist))
+    else:
+        for k in range(1, min(MAX_REROLL, len(normal)) + 1):
+            for rf in range(min(len(fails), k), -1, -1):
+                for rs in range(min(len(succs), k - rf), -1, -1):
+                    rt = k - rf - rs
+                    if rt > len(tens):
+                        continue
+                    chosen = tuple(fails[:rf] + succs[:rs] + tens[:rt])
+                    rest = fails[rf:] + succs[rs:] + tens[rt:]
+                    dist = _after(rest, k, hunger, difficulty, rules)
+                    if (strategy.forbid_new_messy and dist["messy_critical"] > 0
+                            and first.outcome != "messy_critical"):
+                        continue
+                    if value(dist) > best[2]:
+                        best = (chosen, dist, value(dist))
+    return Decision(strategy.name, best[0], first.outcome, best[1], best[2])

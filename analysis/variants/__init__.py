@@ -1,1 +1,0 @@
-"""The shipped named rule sets, one TOML file each (`beastodds rules` lists them)."""
