@@ -222,10 +222,9 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
         for name, title, pubs, figs in groups:
             body = [f'<section id="{_anchor("system", name)}"><h2>{_esc(title)}</h2>']
             sub = []
-            if name in rulesets.SYSTEMS:
-                official = rulesets.system(name).official()
-                body.append(f'<p class="lead">Unless a table says otherwise, the rule set is '
-                            f"{_describe(official)}</p>")
+            official = rulesets.system(name).official()
+            body.append(f'<p class="lead">Unless a table says otherwise, the rule set is '
+                        f"{_describe(official)}</p>")
             if pubs:
                 body.append(f'<h3 id="{_anchor(name, "tables")}">Tables</h3>')
                 sub.append((_anchor(name, "tables"), "Tables"))
@@ -245,11 +244,10 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
                     bar.set_postfix_str(fname)
                     body.append(_figure_html(fname, module))
                     bar.update()
-            if name in rulesets.SYSTEMS:
-                variants = _variants_html(rulesets.system(name))
-                if variants:
-                    body.append(variants)
-                    sub.append((_anchor(name, "variants"), "House-rule variants"))
+            variants = _variants_html(rulesets.system(name))
+            if variants:
+                body.append(variants)
+                sub.append((_anchor(name, "variants"), "House-rule variants"))
             bar.update()
             body.append("</section>")
             sections.append("\n".join(body))
