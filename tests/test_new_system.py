@@ -1,0 +1,46 @@
+"""Adding a system is adding one folder: a toy system in tests/toy_systems/coin is found everywhere."""
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import analysis.systems
+from analysis import booklet, build, rulesets, sweep
+from analysis.systems import discover
+from analysis.tables import compare
+
+TOY = Path(__file__).parent / "toy_systems"
+
+
+@pytest.fixture
+def coin(monkeypatch):
+    monkeypatch.setattr(analysis.systems, "__path__", list(analysis.systems.__path__) + [str(TOY)])
+    monkeypatch.setattr(rulesets, "SYSTEMS", discover())
+    return rulesets.SYSTEMS["coin"]
+
+
+def test_the_folder_is_discovered_with_its_rule_sets(coin):
+    assert coin.title == "Coins (a toy system)" and coin.axis_names == ("coins", "needed")
+    names = [rs.name for rs in rulesets.variants("coin")]
+    assert names == ["coin-official", "coin-loaded"]
+    assert coin.official().name == "coin-official"
+    loaded = rulesets.load("coin-loaded")
+    assert loaded.changes() == {"heads_faces": (1, 2)}
+    from analysis.systems import coin as package
+
+    assert package.odds(2, 1) == pytest.approx(0.75) and str(package.odds(2, 1)) == "3/4"
+
+
+def test_compare_and_sweep_take_it(coin):
+    cmp = compare("coin-official", "coin-loaded", {"coins": "2", "needed": "2"}, exact=True)
+    row = cmp.table[cmp.table["outcome"] == "heads_enough"].iloc[0]
+    assert (row["a"], row["b"], row["difference"]) == (Fraction(1, 4), Fraction(1), Fraction(3, 4))
+    df = sweep.tables(coin, [coin.rules_class()], {"coins": "1-3"}, exact=True)[0]
+    assert len(df) == 3 * 3
+
+
+def test_booklet_and_build_find_its_tables_and_figures(coin, tmp_path):
+    assert [n for n, _ in build._modules("published") if n == "coin"] == ["coin"]
+    assert "coin_curve" in [n for n, _ in build._modules("figures")]
+    text = booklet.build(tmp_path / "b.html", only=["coin"]).read_text()
+    assert "Coins (a toy system)" in text and "coin_flips" in text and "coin-loaded" in text

@@ -1,0 +1,15 @@
+"""Coins: flip some fair (or loaded) coins, win on enough heads. A toy system in one folder."""
+from analysis.system import System, lazy_exports
+
+SYSTEM = System(
+    name="coin",
+    title="Coins (a toy system)",
+    rules=".flips:CoinRules",
+    table=".flips:table",
+    odds=".flips:odds",
+    axes={"coins": "1-4", "needed": "0-2"},
+    classes={"heads_enough": "at least the needed heads", "too_few": "fewer heads than needed"},
+    package=__name__,
+)
+
+__getattr__ = lazy_exports(__name__, ".flips")

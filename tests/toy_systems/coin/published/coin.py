@@ -1,0 +1,6 @@
+"""Coin tables."""
+from .. import flips
+
+
+def make_tables():
+    return {"coin_flips": (flips.table("1-3", "0-2"), ("coins", "needed"))}
