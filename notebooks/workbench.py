@@ -104,53 +104,34 @@ plots.variant_curves([r.name for r in rulesets.variants("v5")], ["messy_critical
 # %% [markdown]
 # ## Explore
 #
-# Move the sliders: the odds of the roll under both rule sets and their
-# difference, and the chosen outcome class against pool (the roll's pool
-# marked).
+# Pick a system (every system the toolkit has is listed), then move the
+# sliders: the odds of the roll under two of its rule sets and their exact
+# difference, and the chosen outcome class against the first axis (the
+# roll's value marked).
 
 # %%
 import ipywidgets as widgets
 
-V5_VARIANTS = [r.name for r in rulesets.variants("v5")]
-controls = {
-    "pool": widgets.IntSlider(value=6, min=1, max=15, description="pool"),
-    "hunger": widgets.IntSlider(value=2, min=0, max=5, description="Hunger"),
-    "difficulty": widgets.IntSlider(value=3, min=1, max=6, description="difficulty"),
-    "variant": widgets.Dropdown(options=V5_VARIANTS, value="v5-two-hunger-ones-for-bestial",
-                                description="variant"),
-    "baseline": widgets.Dropdown(options=V5_VARIANTS, value="v5-official", description="against"),
-    "outcome": widgets.Dropdown(options=list(v5.CLASSES) + ["p_win"], value="bestial_failure",
-                                description="plot"),
-}
-shown = {}  # what the explorer last showed (the headless check below reads it)
+from analysis import explore
 
-
-def explore(pool, hunger, difficulty, variant, baseline, outcome):
-    cmp = tables.compare(baseline, variant, {"pool": "1-15", "hunger": hunger, "difficulty": difficulty})
-    here = cmp.table[cmp.table["pool"] == pool].set_index("outcome")[["a", "b", "difference"]]
-    here.columns = [baseline, variant, "difference"]
-    shown.update(pool=pool, hunger=hunger, difficulty=difficulty, odds=here)
-    print(f"pool {pool}, Hunger {hunger}, Difficulty {difficulty}: {variant} against {baseline}")
-    display((here * 100).round(2).astype(str) + " %")
-    fig = plots.variant_curves([baseline, variant] if baseline != variant else [variant], outcome,
-                               x="pool", grid={"pool": "1-15", "hunger": hunger, "difficulty": difficulty})
-    fig.axes[0].axvline(pool, color="0.5", lw=1, ls=":")
-    display(fig)
-
-
-out = widgets.interactive_output(explore, controls)
-display(widgets.VBox([widgets.HBox([controls["pool"], controls["hunger"], controls["difficulty"]]),
-                      widgets.HBox([controls["variant"], controls["baseline"], controls["outcome"]]),
-                      out]))
+explorers = {name: explore.explorer(name) for name in explore.systems()}
+pick = widgets.Dropdown(options=list(explorers), value="v5", description="system")
+box = widgets.VBox([explorers["v5"].widget])
+pick.observe(lambda change: setattr(box, "children", [explorers[change["new"]].widget]), names="value")
+display(widgets.VBox([pick, box]))
 
 # %% [markdown]
 # The controls drive the same function headless: moving a slider from code
 # updates the odds (this is what the test suite runs).
 
 # %%
-controls["pool"].value = 9
-controls["hunger"].value = 4
-assert (shown["pool"], shown["hunger"]) == (9, 4)
+v5x = explorers["v5"]
+v5x.controls["variant"].value = "v5-two-hunger-ones-for-bestial"
+v5x.controls["pool"].value = 9
+v5x.controls["hunger"].value = 4
+v5x.controls["difficulty"].value = 3
+assert (v5x.shown["pool"], v5x.shown["hunger"]) == (9, 4)
 expected = v5.odds(9, 4, 3, rules=rulesets.load("v5-two-hunger-ones-for-bestial").rules)
-assert shown["odds"].loc["bestial_failure", "v5-two-hunger-ones-for-bestial"] == float(expected.bestial_failure)
-shown["odds"]
+assert v5x.shown["odds"].loc["bestial_failure", "v5-two-hunger-ones-for-bestial"] == float(expected.bestial_failure)
+pick.value = "cards"
+assert box.children[0] is explorers["cards"].widget

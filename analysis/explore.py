@@ -1,0 +1,93 @@
+"""A notebook explorer for any system: sliders for its axes, its rule sets side by side, a curve.
+
+Built from what a system describes (``SYSTEM.axes``, its shipped rule sets,
+its outcome classes), so every discovered system gets one with no code of
+its own.  Needs ``ipywidgets`` (installed with the dev extras by ``make``).
+"""
+from __future__ import annotations
+
+from . import rulesets
+from .validate import parse_spec
+
+
+class Explorer:
+    """Controls and output of one system's explorer.
+
+    Attributes
+    ----------
+    system : analysis.system.System
+    controls : dict
+        ``{axis: IntSlider}`` for each axis, then ``variant``, ``baseline``
+        and ``outcome`` dropdowns.
+    shown : dict
+        What the explorer last showed: the axis values and ``odds``, a
+        DataFrame indexed by outcome with one column per rule set and the
+        exact ``difference`` (variant - baseline) as floats.
+    widget : ipywidgets.VBox
+        Display it in a notebook.
+    """
+
+    def __init__(self, system, x: str | None = None):
+        import ipywidgets as widgets
+
+        self.system = rulesets.system(system)
+        s = self.system
+        self.x = x or s.axis_names[0]
+        if self.x not in s.axis_names:
+            raise ValueError(f"{s.name} has no axis {self.x!r}; its axes are {', '.join(s.axis_names)}")
+        names = [rs.name for rs in rulesets.variants(s.name)]
+        if not names:
+            raise ValueError(f"{s.name} ships no rule sets to explore")
+        official = s.official().name
+        changed = [n for n in names if n != official]
+        self.controls = {}
+        for axis, spec in s.axes:
+            values = parse_spec(axis, spec)
+            self.controls[axis] = widgets.IntSlider(value=values[len(values) // 2], min=min(values),
+                                                    max=max(values), description=axis)
+        self.controls["variant"] = widgets.Dropdown(options=names, value=(changed or names)[0],
+                                                    description="variant")
+        self.controls["baseline"] = widgets.Dropdown(options=names, value=official if official in names
+                                                     else names[0], description="against")
+        outcomes = [c for c, _ in s.classes] or list(s.outcomes or ())
+        self.controls["outcome"] = widgets.Dropdown(options=outcomes, value=outcomes[-1],
+                                                    description="plot")
+        self.shown: dict = {}
+        out = widgets.interactive_output(self._show, self.controls)
+        axes = [self.controls[a] for a in s.axis_names]
+        self.widget = widgets.VBox([widgets.HTML(f"<b>{s.title}</b>"), widgets.HBox(axes),
+                                    widgets.HBox([self.controls[k] for k in ("variant", "baseline", "outcome")]),
+                                    out])
+
+    def _show(self, variant, baseline, outcome, **cell):
+        from IPython.display import display
+
+        from .plots import variant_curves
+        from .tables import compare
+
+        s = self.system
+        x_values = parse_spec(self.x, s.default_grid()[self.x])
+        grid = {a: (f"{min(x_values)}-{max(x_values)}" if a == self.x else str(v)) for a, v in cell.items()}
+        cmp = compare(baseline, variant, grid, exact=True)
+        here = cmp.table[cmp.table[self.x] == cell[self.x]].set_index("outcome")[["a", "b", "difference"]]
+        here = here.map(float)  # the float of each exact Fraction
+        here.columns = [baseline, variant, "difference"] if baseline != variant else [baseline, "b", "difference"]
+        self.shown.clear()
+        self.shown.update(cell, odds=here)
+        print(", ".join(f"{a} {v}" for a, v in cell.items()) + f": {variant} against {baseline}")
+        display((here * 100).round(2).astype(str) + " %")
+        fig = variant_curves([baseline, variant] if baseline != variant else [variant], outcome,
+                             x=self.x, grid=grid)
+        fig.axes[0].axvline(cell[self.x], color="0.5", lw=1, ls=":")
+        display(fig)
+
+
+def explorer(system: str = "v5", x: str | None = None) -> Explorer:
+    """An :class:`Explorer` for one system (display ``.widget``)."""
+    return Explorer(system, x)
+
+
+def systems() -> list:
+    """The names of the systems an explorer can show (every discovered system with rule sets)."""
+    return [name for name in rulesets.SYSTEMS if rulesets.variants(name)]
+
