@@ -236,8 +236,9 @@ class Rules:
         values = {}
         for key, raw in data.items():
             if key not in infos:
-                raise ValueError(unknown_field(prefix + str(key), [prefix + k for k in infos],
-                                               f"in [{table}]" if prefix else f"of {cls.__name__}"))
+                raise ValueError(unknown_field(str(key), list(infos),
+                                               f"in [{table}]" if prefix else f"of {cls.__name__}",
+                                               prefix=prefix))
             values[key] = value_from_toml(infos[key], raw, prefix + key)
         try:
             return cls(**values)
@@ -249,12 +250,16 @@ class Rules:
 
 # ---------------------------------------------------------------- helpers
 
-def unknown_field(key: str, allowed, where: str, also: str = "") -> str:
-    """The sentence for a key that is no field: what was meant, and the fields there are."""
+def unknown_field(key: str, allowed, where: str, also: str = "", prefix: str = "") -> str:
+    """The sentence for a key that is no field: what was meant, and the fields there are.
+
+    ``prefix`` (``"rouse."``) is put before the key and the suggestion, not
+    before the fields listed.
+    """
     allowed = list(allowed)
     close = difflib.get_close_matches(key, allowed, n=1)
-    hint = f" (did you mean {close[0]}?)" if close else ""
-    return (f"unknown field {key!r} {where}{hint}; the fields are {', '.join(allowed)}"
+    hint = f" (did you mean {prefix}{close[0]}?)" if close else ""
+    return (f"unknown field {prefix + key!r} {where}{hint}; the fields are {', '.join(allowed)}"
             + (f" ({also})" if also else ""))
 
 
