@@ -181,14 +181,14 @@ class Rules:
             raise ValueError(f"{name} must be a {cls.__name__}, got {builtins_type(value).__name__}")
         return value
 
-    def values(self) -> dict:
+    def field_values(self) -> dict:
         """``{field: value}`` of every field, in declaration order."""
         return {i.name: getattr(self, i.name) for i in self.fields_info()}
 
     def changes(self) -> dict:
         """``{field: value}`` of the fields that differ from the defaults of this class."""
         base = builtins_type(self)()
-        return {k: v for k, v in self.values().items() if v != getattr(base, k)}
+        return {k: v for k, v in self.field_values().items() if v != getattr(base, k)}
 
     def flat_changes(self, prefix: str = "") -> dict:
         """``{dotted field: (default, value)}`` of what differs, nested rules field by field."""

@@ -274,7 +274,7 @@ def _one_line_arrays(text: str) -> str:
 def show_value(v) -> str:
     """A field's value as it reads in a TOML file: ``true``, ``2``, ``"high"``, ``"none"``, ``[0, 1]``."""
     if isinstance(v, Rules):
-        return "{" + ", ".join(f"{k} = {show_value(x)}" for k, x in v.values().items()) + "}"
+        return "{" + ", ".join(f"{k} = {show_value(x)}" for k, x in v.field_values().items()) + "}"
     return _one_line_arrays(tomli_w.dumps({"x": _toml_value(v)})).strip()[len("x = "):]
 
 
