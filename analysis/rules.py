@@ -59,6 +59,9 @@ class FieldInfo:
         For a tuple: how many numbers it holds.
     item_range : tuple of (int, int) or None
         For a tuple: the range of each number.
+    items : type or None
+        For a tuple: ``int`` (whole numbers, the default) or None (any
+        values, which the class's :meth:`Rules.check` validates).
     """
 
     name: str
@@ -70,6 +73,7 @@ class FieldInfo:
     none: str | None = None
     length: int | None = None
     item_range: tuple | None = None
+    items: type | None = int
 
     @property
     def nested(self) -> bool:
@@ -82,7 +86,8 @@ class FieldInfo:
 
 
 def rule(default, *, help: str, range: tuple | None = None, choices=None, none=None,
-         type: type | None = None, length: int | None = None, item_range: tuple | None = None):
+         type: type | None = None, length: int | None = None, item_range: tuple | None = None,
+         items: type | None = int):
     """A field of a :class:`Rules` class: its default, what it may be and a one-line help.
 
     Parameters
@@ -103,6 +108,9 @@ def rule(default, *, help: str, range: tuple | None = None, choices=None, none=N
         The field's type where the default does not tell it.
     length, item_range : optional
         For a tuple of whole numbers: how many, and the range of each.
+    items : type or None
+        For a tuple: ``int`` (default) or None for values of any kind
+        (lists in it become tuples; the class's ``check`` validates them).
 
     Returns
     -------
@@ -122,7 +130,8 @@ def rule(default, *, help: str, range: tuple | None = None, choices=None, none=N
             "range": tuple(range) if range is not None else None,
             "choices": tuple(choices) if choices is not None else None,
             "none": none, "length": length,
-            "item_range": tuple(item_range) if item_range is not None else None}
+            "item_range": tuple(item_range) if item_range is not None else None,
+            "items": items}
     return dataclasses.field(default=default, metadata={"rule": spec})
 
 
@@ -165,7 +174,7 @@ class Rules:
                     raise TypeError(f"{cls.__name__}.{f.name} is not made with rule(...)")
                 out.append(FieldInfo(f.name, spec["type"], f.default, spec["help"], spec["range"],
                                      spec["choices"], spec["none"], spec["length"],
-                                     spec["item_range"]))
+                                     spec["item_range"], spec["items"]))
             infos = _INFO_CACHE[cls] = tuple(out)
         return infos
 
@@ -315,7 +324,8 @@ def _expect(info: FieldInfo, toml: bool = False) -> str:
         text = "a text in quotes" if toml else "a text"
     elif info.type is tuple:
         count = f"{info.length} " if info.length is not None else ""
-        text = f"{'an array of ' if toml else ''}{count}numbers"
+        what = "numbers" if info.items is int else "values"
+        text = f"{'an array of ' if toml else ''}{count}{what}"
     else:
         text = f"a {info.type.__name__}"
     if info.none is not None:
@@ -369,6 +379,8 @@ def check_value(info: FieldInfo, value, label: str, toml: bool = False):
         items = tuple(value)
         if info.length is not None and len(items) != info.length:
             _fail(info, label, value, toml)
+        if info.items is None:
+            return tuple(tuple(i) if isinstance(i, list) else i for i in items)
         checked = []
         for item in items:
             if isinstance(item, bool) or not isinstance(item, numbers.Integral):
