@@ -54,7 +54,7 @@ SYSTEMS: dict[str, System] = discover()
 
 
 def register(name: str, rules, table, axes, title: str | None = None, *,
-             outcomes=None, replace: bool = False) -> System:
+             outcomes=None, sub_rules=None, replace: bool = False) -> System:
     """Register a game system with the workbench.
 
     Parameters
@@ -62,8 +62,8 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
     name : str
         Lowercase letters and digits (``"beast"``).
     rules : type or str
-        Its frozen rule-set dataclass, or ``"module:Class"`` (imported when
-        first needed).
+        Its rules class (an :class:`analysis.rules.Rules`), or
+        ``"module:Class"`` (imported when first needed).
     table : callable or str
         Its tidy table function, or ``"module:function"``; called as
         ``table(*axis_values, rules=rules, exact=exact)``.
@@ -76,6 +76,9 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
         The probability columns to compare (default: every column of the
         table that is neither an axis nor integer; name them when the table
         also has means or repeated columns).
+    sub_rules : dict, optional
+        ``{table name: rules class or "module:Class"}`` of the system's
+        other mechanics (TOML sub-tables of its rule sets).
     replace : bool
         Allow replacing a registered system of that name.
     """
@@ -84,7 +87,8 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
     if isinstance(rules, type) and not issubclass(rules, Rules):
         raise ValueError(f"the rules of system {name!r} must be a dataclass derived from "
                          f"analysis.rules.Rules, got {rules.__name__}")
-    system = System(name, rules, table, axes, title or name, outcomes=outcomes)
+    system = System(name, rules, table, axes, title or name, outcomes=outcomes,
+                    sub_rules=sub_rules or ())
     SYSTEMS[name] = system
     return system
 
@@ -325,7 +329,10 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
     except ValueError as exc:
         fail(str(exc))
     main_fields = cls.field_names()
-    tables = [n for n in sys_.sub_rule_names if n not in main_fields]
+    tables = list(sys_.sub_rule_names)
+    clash = [n for n in tables if n in main_fields]
+    if clash:
+        fail(f"system {sys_.name} names {clash[0]!r} both as a rules field and as a sub-rules table")
     main, subs = {}, {}
     for key, value in data.items():
         if key in main_fields:

@@ -368,3 +368,23 @@ def test_willpower_strategies_are_rules_and_round_trip():
         willpower.Strategy("x", values=(("win", 1), ("win", 2)))
     with pytest.raises(ValueError, match=r"field 'values.win' must be a number such as 1, 0.5 or \"1/3\""):
         willpower.Strategy.from_dict({"values": {"win": "lots"}})
+
+
+def test_a_registered_system_may_have_sub_rules(monkeypatch, tmp_path):
+    import pandas as pd
+
+    def toy_table(pools, rules, exact=False):
+        return pd.DataFrame({"pool": pools, "p": [0.5] * len(pools)})
+
+    monkeypatch.setattr(rulesets, "SYSTEMS", dict(rulesets.SYSTEMS))
+    rulesets.register("toy", _Inner, toy_table, axes={"pool": "1-3"}, sub_rules={"extra": _Outer})
+    path = tmp_path / "toy.toml"
+    path.write_text('system = "toy"\nfaces = 6\n[extra]\nmode = "down"\n[extra.inner]\nexplode = true\n')
+    rs = rulesets.load(path)
+    assert rs.rules == _Inner(faces=6) and rs.sub("extra") == _Outer(mode="down", inner=_Inner(explode=True))
+    assert rs.changes() == {"faces": (10, 6), "extra.mode": ("up", "down"), "extra.inner.explode": (False, True)}
+    assert rulesets.from_toml(rs.to_toml()) == rs
+    rulesets.register("toy2", _Inner, toy_table, axes={"pool": "1-3"}, sub_rules={"faces": _Outer})
+    path.write_text('system = "toy2"\n')
+    with pytest.raises(ValueError, match="names 'faces' both as a rules field and as a sub-rules table"):
+        rulesets.load(path)
