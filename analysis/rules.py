@@ -31,6 +31,8 @@ from dataclasses import dataclass
 NONE_TEXT = "none"
 
 _KINDS = (bool, int, float, str, tuple)
+#: The built-in ``type`` (:func:`rule` has an argument of that name).
+builtins_type = type
 
 
 @dataclass(frozen=True)
@@ -133,9 +135,6 @@ def rule(default, *, help: str, range: tuple | None = None, choices=None, none=N
             "item_range": tuple(item_range) if item_range is not None else None,
             "items": items}
     return dataclasses.field(default=default, metadata={"rule": spec})
-
-
-builtins_type = type  # ``rule`` takes a ``type`` argument
 
 
 _INFO_CACHE: dict = {}
