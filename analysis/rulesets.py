@@ -218,6 +218,13 @@ class RuleSet:
         """``{field: value}`` of every field of the main rules, in declaration order."""
         return {f.name: getattr(self.rules, f.name) for f in dataclasses.fields(self.rules)}
 
+    def all_fields(self) -> dict:
+        """``{dotted field: value}`` of every field: the main rules, then each sub-rules table."""
+        out = _flat_values(self.rules)
+        for name, rules in self.subs().items():
+            out.update(_flat_values(rules, f"{name}."))
+        return out
+
     def describe(self) -> str:
         """One line: the name and what differs from the system's defaults."""
         changes = self.changes()
@@ -248,6 +255,17 @@ class RuleSet:
         path = Path(path)
         path.write_text(self.to_toml(), encoding="utf-8")
         return path
+
+
+def _flat_values(rules, prefix: str = "") -> dict:
+    out = {}
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        if isinstance(value, Rules):
+            out.update(_flat_values(value, f"{prefix}{f.name}."))
+        else:
+            out[prefix + f.name] = value
+    return out
 
 
 def _rules_dict(rules) -> dict:

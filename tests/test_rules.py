@@ -388,3 +388,15 @@ def test_a_registered_system_may_have_sub_rules(monkeypatch, tmp_path):
     path.write_text('system = "toy2"\n')
     with pytest.raises(ValueError, match="names 'faces' both as a rules field and as a sub-rules table"):
         rulesets.load(path)
+
+
+def test_compare_names_a_change_of_another_mechanic():
+    from analysis import tables
+
+    cmp = tables.compare("v5-official", "v5-rouse-no-frenzy-test-at-max",
+                         {"pool": "1-3", "hunger": 1, "difficulty": 1}, exact=True)
+    assert cmp.changes() == {"rouse.frenzy_at_max": (True, False)}
+    assert "changed: rouse.frenzy_at_max true -> false" in cmp.describe()
+    assert all(d == 0 for d in cmp.table["difference"])
+    two = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial", {"pool": 2, "hunger": 1, "difficulty": 1})
+    assert two.changes() == {"bestial_hunger_ones": (1, 2)}
