@@ -201,6 +201,8 @@ class RuleSet:
 
     def subs(self) -> dict:
         """``{table name: rules}`` of every other mechanic of the system, defaults filled in."""
+        if self.system not in SYSTEMS and not self.sub_rules:  # a system not registered (yet)
+            return {}
         return {n: self.sub(n) for n in system(self.system).sub_rule_names}
 
     def changes(self) -> dict:
