@@ -160,7 +160,7 @@ def _variants_html(system: rulesets.System) -> str:
     from .tables import compare
 
     official = system.official()
-    others = [rs for rs in rulesets.variants(system.name) if rs.rules != official.rules]
+    others = [rs for rs in rulesets.variants(system.name) if rs.changes()]
     if not others:
         return ""
     grid = system.default_grid()
@@ -179,6 +179,9 @@ def _variants_html(system: rulesets.System) -> str:
                      f"b = {_describe(rs)}</p>")
         if len(top):
             parts.append(render(top, "html", key_columns=cmp.key_columns, percent=True))
+        elif rs.rules == official.rules:
+            parts.append('<p class="note">The odds of this table are the same: the variant changes '
+                         'the rules of another mechanic only.</p>')
         else:
             parts.append('<p class="note">No change anywhere on this grid.</p>')
     return "\n".join(parts)

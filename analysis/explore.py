@@ -35,7 +35,8 @@ class Explorer:
         self.x = x or s.axis_names[0]
         if self.x not in s.axis_names:
             raise ValueError(f"{s.name} has no axis {self.x!r}; its axes are {', '.join(s.axis_names)}")
-        names = [rs.name for rs in rulesets.variants(s.name)]
+        # the rule sets that change the table (not those that change only another mechanic)
+        names = [rs.name for rs in rulesets.variants(s.name) if not rs.sub_rules]
         if not names:
             raise ValueError(f"{s.name} ships no rule sets to explore")
         official = s.official().name

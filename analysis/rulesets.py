@@ -1,16 +1,23 @@
 """Rule sets as data: named house-rule variants of each game system, kept as small TOML files.
 
 A *system* is a package under ``analysis/systems`` (see
-:mod:`analysis.system`): one rules dataclass and one tidy table function
-over a grid of axes.  A *rule set* is one instance of that dataclass with a
-name, loaded from or saved to TOML::
+:mod:`analysis.system`): one main rules class (an :class:`analysis.rules.Rules`)
+and one tidy table function over a grid of axes, plus the rules classes of
+its other mechanics (``SYSTEM.sub_rules``).  A *rule set* is one instance of
+the main rules with a name, and one of each sub-rules class, loaded from or
+saved to TOML, the sub-rules as tables::
 
     system = "v5"
     name = "v5-two-hunger-ones-for-bestial"
     description = "A failure is bestial only when two Hunger dice show a 1."
     bestial_hunger_ones = 2
 
-Fields left out take the system's default (the official ruling).  Each
+    [rouse]
+    frenzy_at_max = false
+
+Fields and tables left out take their defaults (the official ruling); the
+type, range or choices and help of every field come from its rules class
+(:meth:`analysis.rules.Rules.fields_info`).  Each
 system ships named variants in its ``variants/`` folder (``beastodds rules``
 lists them); anywhere a rule set is wanted, a shipped name, a path to a
 ``.toml`` file, a :class:`RuleSet` or a bare rules dataclass will do.
@@ -25,20 +32,14 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import importlib
 import re
 import tomllib
-import types
-import typing
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import tomli_w
 
-
-#: How an absent value (``None``, e.g. "no again") is written in TOML.
-NONE_TEXT = "none"
+from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
 
 
 # ----------------------------------------------------------------- systems
@@ -53,7 +54,7 @@ SYSTEMS: dict[str, System] = discover()
 
 
 def register(name: str, rules, table, axes, title: str | None = None, *,
-             outcomes=None, replace: bool = False) -> System:
+             outcomes=None, sub_rules=None, replace: bool = False) -> System:
     """Register a game system with the workbench.
 
     Parameters
@@ -61,8 +62,8 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
     name : str
         Lowercase letters and digits (``"beast"``).
     rules : type or str
-        Its frozen rule-set dataclass, or ``"module:Class"`` (imported when
-        first needed).
+        Its rules class (an :class:`analysis.rules.Rules`), or
+        ``"module:Class"`` (imported when first needed).
     table : callable or str
         Its tidy table function, or ``"module:function"``; called as
         ``table(*axis_values, rules=rules, exact=exact)``.
@@ -75,12 +76,19 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
         The probability columns to compare (default: every column of the
         table that is neither an axis nor integer; name them when the table
         also has means or repeated columns).
+    sub_rules : dict, optional
+        ``{table name: rules class or "module:Class"}`` of the system's
+        other mechanics (TOML sub-tables of its rule sets).
     replace : bool
         Allow replacing a registered system of that name.
     """
     if name in SYSTEMS and not replace:
         raise ValueError(f"system {name!r} is already registered")
-    system = System(name, rules, table, axes, title or name, outcomes=outcomes)
+    if isinstance(rules, type) and not issubclass(rules, Rules):
+        raise ValueError(f"the rules of system {name!r} must be a dataclass derived from "
+                         f"analysis.rules.Rules, got {rules.__name__}")
+    system = System(name, rules, table, axes, title or name, outcomes=outcomes,
+                    sub_rules=sub_rules or ())
     SYSTEMS[name] = system
     return system
 
@@ -105,35 +113,119 @@ def _canonical(name):
 
 def system_of_rules(rules) -> System:
     """The registered system whose rules dataclass ``rules`` is an instance of."""
+    return _owner_of(rules)[0]
+
+
+def _owner_of(rules) -> tuple:
+    """``(system, None)`` for a system's main rules, ``(system, table)`` for the rules of one of its sub-tables."""
     for s in SYSTEMS.values():
         if type(rules) is s.rules_class:
-            return s
+            return s, None
+    for s in SYSTEMS.values():
+        for name, cls in s.sub_rules_classes.items():
+            if type(rules) is cls:
+                return s, name
     raise ValueError(f"{type(rules).__name__} is not the rules of any registered system "
                      f"({', '.join(SYSTEMS)})")
 
 
 # ---------------------------------------------------------------- rule sets
 
+def _sub_pairs(system_name: str, subs) -> tuple:
+    """``subs`` (a dict or pairs) checked against the system, defaults dropped, in the system's order."""
+    pairs = tuple(subs.items()) if isinstance(subs, dict) else tuple(tuple(p) for p in subs)
+    if not pairs:
+        return ()
+    classes = system(system_name).sub_rules_classes
+    kept = {}
+    for pair in pairs:
+        if len(pair) != 2:
+            raise ValueError(f"sub_rules are (table name, rules) pairs, got {pair!r}")
+        name, value = pair
+        if name not in classes:
+            raise ValueError(unknown_field(str(name), list(classes), f"among the {system_name} sub-rules"
+                                           if classes else f"(system {system_name} has no sub-rules)"))
+        kept[name] = classes[name].require(value, f"the [{name}] rules")
+    return tuple((n, kept[n]) for n in classes if n in kept and kept[n] != classes[n]())
+
+
+def _flat_changes(rules, prefix: str = "") -> dict:
+    """``{dotted field: (default, value)}``; a dataclass that is no Rules is compared field by field."""
+    if isinstance(rules, Rules):
+        return rules.flat_changes(prefix)
+    base = type(rules)()
+    return {prefix + f.name: (getattr(base, f.name), getattr(rules, f.name))
+            for f in dataclasses.fields(rules) if getattr(rules, f.name) != getattr(base, f.name)}
+
+
 @dataclass(frozen=True)
 class RuleSet:
-    """A named rule set of one system: ``rules`` is its frozen dataclass instance."""
+    """A named rule set of one system.
+
+    Attributes
+    ----------
+    system : str
+        The system's name.
+    name : str
+        The rule set's name.
+    rules : Rules
+        The system's main rules (``SYSTEM.rules``), used by ``table`` and
+        ``compare``.
+    description : str
+        One or two sentences for people.
+    source : str
+        Where it was read from (``shipped:NAME.toml`` or a path).
+    sub_rules : dict or tuple of (str, Rules)
+        The rules of the system's other mechanics that differ from their
+        defaults, by sub-table name (``{"rouse": RouseRules(...)}``); the
+        defaults are dropped, so equal rule sets compare equal.
+    """
 
     system: str
     name: str
     rules: object
     description: str = field(default="", compare=False)
     source: str = field(default="", compare=False)
+    sub_rules: tuple = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "sub_rules", _sub_pairs(self.system, self.sub_rules))
+
+    def sub(self, name: str):
+        """The rules of one other mechanic (``"rouse"``): as set here, else its defaults."""
+        classes = system(self.system).sub_rules_classes
+        if name not in classes:
+            raise ValueError(unknown_field(str(name), list(classes), f"among the {self.system} sub-rules"
+                                           if classes else f"(system {self.system} has no sub-rules)"))
+        return dict(self.sub_rules).get(name) or classes[name]()
+
+    def subs(self) -> dict:
+        """``{table name: rules}`` of every other mechanic of the system, defaults filled in."""
+        if self.system not in SYSTEMS and not self.sub_rules:  # a system not registered (yet)
+            return {}
+        return {n: self.sub(n) for n in system(self.system).sub_rule_names}
 
     def changes(self) -> dict:
-        """``{field: (default, value)}`` for every field that is not the default."""
-        base = type(self.rules)()
-        return {f.name: (getattr(base, f.name), getattr(self.rules, f.name))
-                for f in dataclasses.fields(self.rules)
-                if getattr(self.rules, f.name) != getattr(base, f.name)}
+        """``{field: (default, value)}`` for every field that is not the default.
+
+        Fields of nested rules and of the sub-rule tables are dotted
+        (``"rouse.frenzy_at_max"``, ``"conflict.dice.crit_bonus"``).
+        """
+        out = _flat_changes(self.rules)
+        for name, rules in self.sub_rules:
+            out.update(_flat_changes(rules, f"{name}."))
+        return out
 
     def fields(self) -> dict:
-        """``{field: value}`` of every field, in declaration order."""
+        """``{field: value}`` of every field of the main rules, in declaration order."""
         return {f.name: getattr(self.rules, f.name) for f in dataclasses.fields(self.rules)}
+
+    def all_fields(self) -> dict:
+        """``{dotted field: value}`` of every field: the main rules, then each sub-rules table."""
+        out = _flat_values(self.rules)
+        for name, rules in self.subs().items():
+            out.update(_flat_values(rules, f"{name}."))
+        return out
 
     def describe(self) -> str:
         """One line: the name and what differs from the system's defaults."""
@@ -145,18 +237,20 @@ class RuleSet:
         return f"{self.name} ({self.system}: {text})"
 
     def to_dict(self) -> dict:
-        """The TOML document as a dict: system, name, description, every field."""
+        """The TOML document as a dict: system, name, description, every field, then one table per sub-rules."""
         out = {"system": self.system, "name": self.name}
         if self.description:
             out["description"] = self.description
-        out.update({k: _toml_value(v) for k, v in self.fields().items()})
+        out.update(_rules_dict(self.rules))
+        for name, rules in self.subs().items():
+            out[name] = rules.to_dict()
         return out
 
     def to_toml(self) -> str:
         """The rule set as TOML text that :func:`from_toml` reads back to an equal rule set."""
-        head = (f"# beastodds rule set for {self.system}; a field left out takes its default, "
+        head = (f"# beastodds rule set for {self.system}; a field or table left out takes its default, "
                 f'and "{NONE_TEXT}" stands for an absent value\n')
-        return head + tomli_w.dumps(self.to_dict())
+        return head + _one_line_arrays(tomli_w.dumps(self.to_dict()))
 
     def save(self, path) -> Path:
         """Write :meth:`to_toml` to ``path``; return the path."""
@@ -165,105 +259,69 @@ class RuleSet:
         return path
 
 
+def _flat_values(rules, prefix: str = "") -> dict:
+    out = {}
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        if isinstance(value, Rules):
+            out.update(_flat_values(value, f"{prefix}{f.name}."))
+        else:
+            out[prefix + f.name] = value
+    return out
+
+
+def _rules_dict(rules) -> dict:
+    if isinstance(rules, Rules):
+        return rules.to_dict()
+    return {f.name: _toml_value(getattr(rules, f.name)) for f in dataclasses.fields(rules)}
+
+
 def _toml_value(v):
-    return NONE_TEXT if v is None else v
+    if v is None:
+        return NONE_TEXT
+    if isinstance(v, Rules):
+        return v.to_dict()
+    if isinstance(v, tuple):
+        return list(v)
+    return v
+
+
+_INT_ARRAY = re.compile(r"\[\n((?:[ \t]*-?\d+,\n)+)[ \t]*\]")
+
+
+def _one_line_arrays(text: str) -> str:
+    """TOML text with each array of whole numbers on one line (``[0, 1, 1]``)."""
+    return _INT_ARRAY.sub(lambda m: "[" + ", ".join(x.strip().rstrip(",")
+                                                  for x in m.group(1).splitlines()) + "]", text)
 
 
 def show_value(v) -> str:
-    """A field's value as it reads in a TOML file: ``true``, ``2``, ``"high"``, ``"none"``."""
-    return tomli_w.dumps({"x": _toml_value(v)}).strip()[len("x = "):]
+    """A field's value as it reads in a TOML file: ``true``, ``2``, ``"high"``, ``"none"``, ``[0, 1]``."""
+    if isinstance(v, Rules):
+        return "{" + ", ".join(f"{k} = {show_value(x)}" for k, x in v.field_values().items()) + "}"
+    return _one_line_arrays(tomli_w.dumps({"x": _toml_value(v)})).strip()[len("x = "):]
 
 
 def _fields_text(fields: dict) -> str:
     return ", ".join(f"{k} = {show_value(v)}" for k, v in fields.items())
 
 
-def _kinds(cls) -> dict:
-    """``{field: (base type or None, optional)}`` from the dataclass's annotations."""
-    try:
-        hints = typing.get_type_hints(cls)
-    except Exception:  # an annotation that does not resolve: judge by the default
-        hints = {}
-    defaults = cls()
-    out = {}
-    for f in dataclasses.fields(cls):
-        hint = hints.get(f.name, type(getattr(defaults, f.name)))
-        optional = False
-        if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-            args = typing.get_args(hint)
-            optional = type(None) in args
-            args = [a for a in args if a is not type(None)]
-            hint = args[0] if len(args) == 1 else None
-        out[f.name] = (hint if hint in (bool, int, float, str) else None, optional)
-    return out
-
-
-def field_help(cls) -> dict:
-    """``{field: one-line help}`` from the numpy-style ``Attributes`` section of a rules docstring."""
-    doc = (cls.__doc__ or "").expandtabs()
-    out, current, in_attrs = {}, None, False
-    for line in doc.splitlines():
-        stripped = line.strip()
-        if stripped in ("Attributes", "Parameters"):
-            in_attrs = True
-            continue
-        if not in_attrs:
-            continue
-        if stripped and set(stripped) == {"-"}:
-            continue
-        if stripped in ("Notes", "Examples", "See Also", "References", "Methods"):
-            break
-        m = re.match(r"^\s{0,4}(\w+) : ", line)
-        if m:
-            current = m.group(1)
-            out[current] = []
-        elif current and stripped:
-            out[current].append(stripped)
-    return {k: " ".join(v) for k, v in out.items() if v}
-
-
-def _plain(text: str) -> str:
-    return re.sub(r"\s+", " ", text.replace("``", "")).strip()
-
-
-def _toml_kind(value) -> str:
-    if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text {value!r}"
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "an array"
-    return f"a {type(value).__name__}"
-
-
-_EXPECT = {bool: "true or false", int: "a whole number", float: "a number",
-           str: "a text in quotes"}
-
-
-def _field_value(name: str, value, kind, optional: bool):
-    if optional and isinstance(value, str) and value.strip().lower() == NONE_TEXT and kind is not str:
-        return None
-    ok = {bool: lambda v: isinstance(v, bool),
-          int: lambda v: isinstance(v, int) and not isinstance(v, bool),
-          float: lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-          str: lambda v: isinstance(v, str)}
-    if kind is None:
-        return value
-    if not ok[kind](value):
-        expect = _EXPECT[kind] + (f' or "{NONE_TEXT}"' if optional else "")
-        raise ValueError(f"field {name!r} must be {expect}, got {_toml_kind(value)}")
-    return float(value) if kind is float else value
+def _rules_class(sys_: System) -> type:
+    cls = sys_.rules_class
+    if not (isinstance(cls, type) and issubclass(cls, Rules)):
+        raise ValueError(f"the rules of system {sys_.name!r} are {getattr(cls, '__name__', cls)!r}, "
+                         f"not a rules class made with analysis.rules.Rules, so they cannot be read from TOML")
+    return cls
 
 
 def from_dict(data: dict, source: str = "rule set", default_name: str | None = None) -> RuleSet:
     """Build and validate a :class:`RuleSet` from a parsed TOML document.
 
-    Every error is a ValueError that starts with ``source`` and names the
-    offending key and what it may be.
+    Top-level keys are ``system``, ``name``, ``description`` and the fields
+    of the system's main rules; a table named after one of the system's
+    sub-rules (``[rouse]``) sets fields of that mechanic.  Every error is a
+    ValueError that starts with ``source`` and names the offending key
+    (dotted inside a table) and what it may be.
     """
     def fail(message):
         raise ValueError(f"{source}: {message}")
@@ -278,34 +336,46 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
     if isinstance(name_of_system, str):
         name_of_system = _canonical(name_of_system)
     if not isinstance(name_of_system, str) or name_of_system not in SYSTEMS:
-        fail(f"field 'system' must be one of {', '.join(SYSTEMS)}, got {_toml_kind(name_of_system)}")
+        fail(f"field 'system' must be one of {', '.join(SYSTEMS)}, got {toml_kind(name_of_system)}")
     sys_ = SYSTEMS[name_of_system]
     name = data.pop("name", default_name or f"{sys_.name}-custom")
     if not isinstance(name, str) or not name.strip() or "\n" in name:
-        fail(f"field 'name' must be a one-line text in quotes, got {_toml_kind(name)}")
+        fail(f"field 'name' must be a one-line text in quotes, got {toml_kind(name)}")
     description = data.pop("description", "")
     if not isinstance(description, str):
-        fail(f"field 'description' must be a text in quotes, got {_toml_kind(description)}")
-    cls = sys_.rules_class
-    kinds = _kinds(cls)
-    allowed = list(kinds)
-    values = {}
-    for key, value in data.items():
-        if key not in kinds:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            fail(f"unknown field {key!r} for a {sys_.name} rule set{hint}; the fields are "
-                 f"{', '.join(allowed)} (and system, name, description)")
-        try:
-            values[key] = _field_value(key, value, *kinds[key])
-        except ValueError as exc:
-            about = field_help(cls).get(key)
-            fail(str(exc) + (f" ({key}: {_plain(about)})" if about else ""))
+        fail(f"field 'description' must be a text in quotes, got {toml_kind(description)}")
     try:
-        rules = cls(**values)
+        cls = _rules_class(sys_)
+    except ValueError as exc:
+        fail(str(exc))
+    main_fields = cls.field_names()
+    tables = list(sys_.sub_rule_names)
+    clash = [n for n in tables if n in main_fields]
+    if clash:
+        fail(f"system {sys_.name} names {clash[0]!r} both as a rules field and as a sub-rules table")
+    main, subs = {}, {}
+    for key, value in data.items():
+        if key in main_fields:
+            main[key] = value
+        elif key in tables:
+            subs[key] = value
+        else:
+            also = "and system, name, description" + (
+                f"; tables {', '.join(f'[{t}]' for t in tables)}" if tables else "")
+            fail(unknown_field(str(key), list(main_fields) + tables, f"for a {sys_.name} rule set", also))
+    try:
+        rules = cls.from_dict(main)
+        classes = sys_.sub_rules_classes if subs else {}
+        sub_rules = {}
+        for key, value in subs.items():
+            sub_cls = classes[key]
+            if not isinstance(value, dict):
+                raise ValueError(f"field {key!r} must be a table of {sub_cls.__name__} fields ([{key}]), "
+                                 f"got {toml_kind(value)}")
+            sub_rules[key] = sub_cls.from_dict(value, prefix=f"{key}.")
     except (ValueError, TypeError) as exc:
         fail(str(exc))
-    return RuleSet(sys_.name, name.strip(), rules, description.strip(), source)
+    return RuleSet(sys_.name, name.strip(), rules, description.strip(), source, sub_rules)
 
 
 def _toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
@@ -387,7 +457,9 @@ def load(ref) -> RuleSet:
         file (a ``str`` ending in ``.toml`` or that names an existing file,
         or a ``Path``), a :class:`RuleSet`, or a bare rules instance such as
         ``V5Rules(crit_bonus=3)`` (named after the shipped variant it equals,
-        else ``<system>-custom``).
+        else ``<system>-custom``).  The rules of a sub-table, such as
+        ``RouseRules(...)``, make a rule set of their system with the
+        default main rules.
     """
     if isinstance(ref, RuleSet):
         return ref
@@ -402,9 +474,13 @@ def load(ref) -> RuleSet:
         raise ValueError(f"unknown rule set {ref!r}{hint}: not a .toml file nor a shipped variant; "
                          f"the shipped ones are {', '.join(shipped)}")
     if dataclasses.is_dataclass(ref) and not isinstance(ref, type):
-        sys_ = system_of_rules(ref)
+        sys_, table = _owner_of(ref)
+        if table is None:
+            wanted = RuleSet(sys_.name, f"{sys_.name}-custom", ref, "", "")
+        else:
+            wanted = RuleSet(sys_.name, f"{sys_.name}-custom", sys_.rules_class(), "", "", {table: ref})
         for rs in variants(sys_.name):
-            if rs.rules == ref:
+            if rs.rules == wanted.rules and rs.sub_rules == wanted.sub_rules:
                 return rs
-        return RuleSet(sys_.name, f"{sys_.name}-custom", ref, "", "")
+        return wanted
     raise ValueError(f"a rule set is a shipped name, a .toml path or a rules object, got {ref!r}")

@@ -2,7 +2,8 @@
 
 Every folder under ``analysis/systems/`` is one game system.  Its
 ``__init__.py`` defines ``SYSTEM = System(...)``: the rules dataclass, the
-grid axes of its odds table, its outcome classes with a one-line meaning
+rules of its other mechanics (``sub_rules``: TOML sub-tables of its rule
+sets), the grid axes of its odds table, its outcome classes with a one-line meaning
 each, its ``odds`` and ``table`` functions, its Willpower strategies where it
 has any, and the modules that add its commands to the ``beastodds`` command.
 Its folder also holds, found by name:
@@ -85,6 +86,12 @@ class System:
         Place in listings (lower first; then by name).
     aliases : tuple of str
         Other names a rule-set file may give as its ``system``.
+    sub_rules : dict or tuple of (str, str or type)
+        The rules of the system's other mechanics, by the name of their
+        TOML sub-table (``{"rouse": ".rouse:RouseRules"}``); each a
+        :class:`analysis.rules.Rules` subclass or ``"module:Class"``.  A
+        rule set holds one of each, the defaults unless its file has the
+        table.
     """
 
     name: str
@@ -100,6 +107,7 @@ class System:
     package: str = ""
     order: int = 100
     aliases: tuple = field(default=())
+    sub_rules: object = ()
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not _NAME.match(self.name):
@@ -127,6 +135,16 @@ class System:
             object.__setattr__(self, "title", self.name)
         object.__setattr__(self, "commands", tuple(self.commands))
         object.__setattr__(self, "aliases", tuple(self.aliases))
+        subs = self.sub_rules
+        subs = tuple(subs.items()) if isinstance(subs, dict) else tuple(tuple(p) for p in subs)
+        for pair in subs:
+            if len(pair) != 2 or not isinstance(pair[0], str) or not _AXIS.match(pair[0]) \
+                    or pair[0] in RESERVED:
+                raise ValueError(f"sub_rules of system {self.name!r} are (table name, rules class) "
+                                 f"pairs with lowercase names, got {pair!r}")
+        if len({n for n, _ in subs}) != len(subs):
+            raise ValueError(f"system {self.name!r} names a sub_rules table twice")
+        object.__setattr__(self, "sub_rules", subs)
 
     # ------------------------------------------------------------ code
     def _get(self, ref):
@@ -135,6 +153,16 @@ class System:
     @property
     def rules_class(self) -> type:
         return self._get(self.rules)
+
+    @property
+    def sub_rule_names(self) -> tuple:
+        """The TOML sub-table names of the other mechanics' rules (imports nothing)."""
+        return tuple(n for n, _ in self.sub_rules)
+
+    @property
+    def sub_rules_classes(self) -> dict:
+        """``{table name: rules class}`` of the system's other mechanics, in declaration order."""
+        return {n: self._get(ref) for n, ref in self.sub_rules}
 
     @property
     def table_function(self):
@@ -191,7 +219,7 @@ class System:
 
         defaults = self.rules_class()
         for rs in rulesets.variants(self.name):
-            if rs.rules == defaults:
+            if rs.rules == defaults and not rs.sub_rules:
                 return rs
         return rulesets.RuleSet(self.name, f"{self.name}-official", defaults,
                                 "The defaults (the source book's rules).")

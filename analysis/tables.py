@@ -141,7 +141,7 @@ class Comparison:
 
     def changes(self) -> dict:
         """``{field: (value in a, value in b)}`` for every field where the rule sets differ."""
-        fa, fb = self.a.fields(), self.b.fields()
+        fa, fb = self.a.all_fields(), self.b.all_fields()
         return {k: (fa[k], fb[k]) for k in fa if fa[k] != fb[k]}
 
     def top(self, n: int = 10, per_cell: bool = True) -> pd.DataFrame:

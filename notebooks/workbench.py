@@ -98,7 +98,8 @@ assert (row.a, row.b, row.difference) == (a, b, b - a) and isinstance(row.differ
 plots.difference_heatmap(cmp, x="pool", y="hunger", at={"difficulty": 3})
 
 # %%
-plots.variant_curves([r.name for r in rulesets.variants("v5")], ["messy_critical", "bestial_failure"],
+plots.variant_curves([r.name for r in rulesets.variants("v5") if not r.sub_rules],
+                     ["messy_critical", "bestial_failure"],
                      x="pool", panel="hunger", grid={"pool": "1-15", "hunger": "1,3,5", "difficulty": 3})
 
 # %% [markdown]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from analysis import rulesets
+from analysis.rules import Rules, rule
 from analysis.systems.cards import deck as cards
 from analysis.systems.v5 import roll as v5
 from analysis.rulesets import RuleSet
@@ -34,7 +35,8 @@ def test_every_registered_system_ships_its_defaults_and_variants():
         assert system.official().rules == system.rules_class()
         assert system.official().source.startswith("shipped:")
         assert sum(1 for rs in shipped if rs.changes()) >= 1, name
-        assert len({rs.rules for rs in shipped}) == len(shipped), "two shipped variants are the same"
+        assert len({(rs.rules, rs.sub_rules) for rs in shipped}) == len(shipped), \
+            "two shipped variants are the same"
     assert rulesets.load("v5-two-hunger-ones-for-bestial").rules == v5.V5Rules(bestial_hunger_ones=2)
 
 
@@ -101,23 +103,11 @@ def test_missing_file_and_unknown_names():
 
 
 @dataclass(frozen=True)
-class _ToyRules:
-    """A toy rule set.
+class _ToyRules(Rules):
+    """A toy rule set."""
 
-    Attributes
-    ----------
-    again : int or None
-        Face rolled again (8..10), or none.
-    name_of_die : str
-        What the die is called.
-    """
-
-    again: int | None = 10
-    name_of_die: str = "d10"
-
-    def __post_init__(self):
-        if self.again is not None and self.again not in (8, 9, 10):
-            raise ValueError(f"again must be 10, 9, 8 or none, got {self.again!r}")
+    again: int | None = rule(10, choices=(10, 9, 8), none=True, help="Face rolled again (8..10), or none.")
+    name_of_die: str = rule("d10", help="What the die is called.")
 
 
 def _toy_table(pools, rules, exact=False):
@@ -145,8 +135,8 @@ def test_a_new_system_registers_in_one_call(toy_system, tmp_path):
     path.write_text('system = "toy"\nagain = true\n')
     with pytest.raises(ValueError, match=r"must be a whole number or \"none\".*Face rolled again"):
         rulesets.load(path)
-    assert rulesets.field_help(_ToyRules) == {"again": "Face rolled again (8..10), or none.",
-                                              "name_of_die": "What the die is called."}
+    assert {f.name: f.help for f in _ToyRules.fields_info()} == {
+        "again": "Face rolled again (8..10), or none.", "name_of_die": "What the die is called."}
     assert toy_system.official().name == "toy-official"
 
 

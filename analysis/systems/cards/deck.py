@@ -1,7 +1,6 @@
 """Ten-card tests (seed 002): attribute + 2 x skill + a drawn card, with Hunger confirmation draws, counted exactly."""
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,6 +12,7 @@ import pandas as pd
 from kernels import cards as _k
 
 from analysis.exact import ClassWays, exact_counts, fractions_over
+from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_int
 
 #: The deck, in kernel order: Ace, 2..10 of one suit.
@@ -57,7 +57,7 @@ MAX_SCENE = 20
 
 
 @dataclass(frozen=True)
-class CardRules:
+class CardRules(Rules):
     """A ten-card rule set.  The defaults are seed 002 as ruled in RULES.md section 3.
 
     Attributes
@@ -82,19 +82,17 @@ class CardRules:
         it runs out, when all ten cards are shuffled back).
     """
 
-    ace: str = "fails"
-    ties: str = "initiator"
-    confirmation: str = "same_deck"
-    reshuffle: bool = True
-
-    def __post_init__(self):
-        for name, choices in (("ace", ACE_RULES), ("ties", TIE_RULES),
-                              ("confirmation", CONFIRMATIONS)):
-            value = getattr(self, name)
-            if value not in choices:
-                raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
-        if not isinstance(self.reshuffle, bool):
-            raise ValueError(f"reshuffle must be True or False, got {self.reshuffle!r}")
+    ace: str = rule("fails", choices=ACE_RULES,
+                    help="fails (default): a drawn Ace always fails its drawer; low: it counts 1, high: 11, "
+                         "and no longer fails by itself.")
+    ties: str = rule("initiator", choices=TIE_RULES,
+                     help="initiator (default): a total equal to the difficulty or the defender's succeeds; "
+                          "defender: the initiator must beat it.")
+    confirmation: str = rule("same_deck", choices=CONFIRMATIONS,
+                             help="Where the Hunger confirmation card comes from: same_deck (default, the "
+                                  "remaining nine) or fresh_deck.")
+    reshuffle: bool = rule(True, help="Scenes only: the deck is whole again for every test (default true); "
+                                      "false: one scene deck.")
 
     @property
     def values(self) -> tuple:
@@ -124,11 +122,6 @@ class CardRules:
     def fresh_confirmation(self) -> int:
         return 1 if self.confirmation == "fresh_deck" else 0
 
-    def changes(self) -> dict:
-        """The knobs that differ from the seed's rules."""
-        base = CardRules()
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if getattr(self, f.name) != getattr(base, f.name)}
 
 
 SEED = CardRules()
@@ -137,9 +130,7 @@ _WEIGHT_BASE = reduce(lambda a, b: a * b // math.gcd(a, b), range(1, len(CARDS) 
 
 
 def _check_rules(rules) -> CardRules:
-    if not isinstance(rules, CardRules):
-        raise ValueError(f"rules must be a CardRules, got {type(rules).__name__}")
-    return rules
+    return CardRules.require(rules)
 
 
 def _denominator(rules: CardRules, opposed: bool = False) -> int:

@@ -10,6 +10,7 @@ SYSTEM = System(
     order=40,
     title="Classic d10 pools, damage and health",
     rules=".pools:ClassicRules",
+    sub_rules={"damage": ".health:DamageRules"},
     table=".pools:table",
     odds=".pools:odds",
     axes={"pool": "1-10", "difficulty": "3-9"},

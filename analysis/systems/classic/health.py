@@ -13,6 +13,7 @@ from kernels import classic as _k
 
 from analysis.systems.classic import pools as _classic
 from analysis.exact import exact_counts
+from analysis.rules import Rules, rule
 from analysis.markov import ExactChain
 from analysis.validate import check_int
 
@@ -58,7 +59,7 @@ def _check_choice(name, value, choices) -> str:
 
 
 @dataclass(frozen=True)
-class DamageRules:
+class DamageRules(Rules):
     """House-rule knobs of damage, soak and the health track (RULES.md section 4 defaults).
 
     Attributes
@@ -87,29 +88,26 @@ class DamageRules:
         actions such as the attack roll, never to soak).
     """
 
-    damage_difficulty: int = 6
-    soak_difficulty: int = 6
-    damage_ones_cancel: bool = False
-    soak_ones_cancel: bool = True
-    attack_ones_cancel: bool = True
-    vampire_bashing: str = "halve_down"
-    vital_spot_lethal: str = "off"
-    penalties: tuple = PENALTIES
-    wound_penalty_on_damage: bool = False
-
-    def __post_init__(self):
-        _classic.check_difficulty(self.damage_difficulty, "damage_difficulty")
-        _classic.check_difficulty(self.soak_difficulty, "soak_difficulty")
-        for name in ("damage_ones_cancel", "soak_ones_cancel", "attack_ones_cancel",
-                     "wound_penalty_on_damage"):
-            _check_flag(name, getattr(self, name))
-        _check_choice("vampire_bashing", self.vampire_bashing, VAMPIRE_BASHING)
-        _check_choice("vital_spot_lethal", self.vital_spot_lethal, VITAL_SPOT_LETHAL)
-        pen = self.penalties
-        if isinstance(pen, (str, bytes)) or not hasattr(pen, "__len__") or len(pen) != BOXES - 1:
-            raise ValueError(f"penalties must be {BOXES - 1} numbers (Bruised..Crippled), got {pen!r}")
-        object.__setattr__(self, "penalties",
-                           tuple(check_int("each wound penalty", p, 0, 100) for p in pen))
+    damage_difficulty: int = rule(6, range=(_classic.MIN_DIFFICULTY, _classic.MAX_DIFFICULTY),
+                                  help="Difficulty of damage rolls, 2..10 (default 6).")
+    soak_difficulty: int = rule(6, range=(_classic.MIN_DIFFICULTY, _classic.MAX_DIFFICULTY),
+                                help="Difficulty of soak rolls, 2..10 (default 6).")
+    damage_ones_cancel: bool = rule(False, help="1s cancel damage successes (default false; automatic "
+                                                "successes are never cancelled).")
+    soak_ones_cancel: bool = rule(True, help="1s cancel soak successes (default true).")
+    attack_ones_cancel: bool = rule(True, help="1s cancel attack successes (default true, as in any "
+                                               "classic roll).")
+    vampire_bashing: str = rule("halve_down", choices=VAMPIRE_BASHING,
+                                help="What a vampire does to bashing damage left after soak: halve_down "
+                                     "(default), halve_up or full.")
+    vital_spot_lethal: str = rule("off", choices=VITAL_SPOT_LETHAL,
+                                  help="Storyteller's option: a blunt attack at a vital spot deals lethal "
+                                       "damage to mortals, to everyone, or off (default).")
+    penalties: tuple = rule(PENALTIES, length=BOXES - 1, item_range=(0, 100),
+                            help="Dice lost at Bruised, Hurt, Injured, Wounded, Mauled, Crippled "
+                                 "(default 0, 1, 1, 2, 2, 5).")
+    wound_penalty_on_damage: bool = rule(False, help="Wound penalties also remove damage dice (default "
+                                                     "false: they apply to actions, never to soak).")
 
     @property
     def halve(self) -> int:
@@ -117,20 +115,13 @@ class DamageRules:
         return {"halve_down": _k.HALVE_DOWN, "halve_up": _k.HALVE_UP,
                 "full": _k.HALVE_NONE}[self.vampire_bashing]
 
-    def changes(self) -> dict:
-        """The knobs that differ from the defaults."""
-        base = DamageRules()
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if getattr(self, f.name) != getattr(base, f.name)}
 
 
 OFFICIAL = DamageRules()
 
 
 def _check_rules(rules) -> DamageRules:
-    if not isinstance(rules, DamageRules):
-        raise ValueError(f"rules must be a DamageRules, got {type(rules).__name__}")
-    return rules
+    return DamageRules.require(rules)
 
 
 def resolve_kind(kind: str, target: str, *, firearm: bool = False, aim: str = "body",

@@ -1,7 +1,6 @@
 """Classic (V20-style) d10 pools against a difficulty: botch, failure, success, counted exactly."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -12,6 +11,7 @@ import pandas as pd
 from kernels import classic as _k
 
 from analysis.exact import exact_counts, fractions_over
+from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_int
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
@@ -25,7 +25,7 @@ MIN_DIFFICULTY, MAX_DIFFICULTY = 2, 10
 
 
 @dataclass(frozen=True)
-class ClassicRules:
+class ClassicRules(Rules):
     """A classic rule set.  The defaults are RULES.md section 4.
 
     Attributes
@@ -35,17 +35,8 @@ class ClassicRules:
         for the botch.
     """
 
-    ones_cancel: bool = True
-
-    def __post_init__(self):
-        if not isinstance(self.ones_cancel, bool):
-            raise ValueError(f"ones_cancel must be True or False, got {self.ones_cancel!r}")
-
-    def changes(self) -> dict:
-        """The knobs that differ from the default rules."""
-        base = ClassicRules()
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if getattr(self, f.name) != getattr(base, f.name)}
+    ones_cancel: bool = rule(True, help="Each 1 cancels one success (default true); false: 1s only "
+                                        "matter for the botch.")
 
 
 OFFICIAL = ClassicRules()
@@ -99,9 +90,7 @@ def _counts(n_max: int, difficulty: int, specialty: bool, ones_cancel: bool):
 
 
 def _check_rules(rules) -> ClassicRules:
-    if not isinstance(rules, ClassicRules):
-        raise ValueError(f"rules must be a ClassicRules, got {type(rules).__name__}")
-    return rules
+    return ClassicRules.require(rules)
 
 
 def _check_flag(name: str, value) -> bool:

@@ -19,6 +19,7 @@ from analysis.systems.requiem.dice import (
     count_rolls,
     to_values,
 )
+from analysis.rules import rule
 from analysis.validate import as_values, check_int
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
@@ -73,18 +74,17 @@ class BeastRules(RequiemRules):
     a 1.
     """
 
-    chance_die_is_beast: bool = True
-    beastly_ten_successes: int = 2
-    bestial_counts_rerolled_ones: bool = False
-    frenzy_bonus_beast: bool = False
-    frenzy_roll_beast_dice: bool = False
-
-    def __post_init__(self):
-        super().__post_init__()
-        for name in ("chance_die_is_beast", "bestial_counts_rerolled_ones",
-                     "frenzy_bonus_beast", "frenzy_roll_beast_dice"):
-            _rq._check_bool(name, getattr(self, name))
-        check_int("beastly_ten_successes", self.beastly_ten_successes, 1, 10)
+    chance_die_is_beast: bool = rule(True, help="At Soif 1 or more the chance die is a Beast die "
+                                                "(default true); false: it stays a normal die.")
+    beastly_ten_successes: int = rule(2, range=(1, 10),
+                                      help="Successes each 10 of a beastly critical counts for (1..10); "
+                                           "default 2.")
+    bestial_counts_rerolled_ones: bool = rule(
+        False, help="Rote actions only: a Beast die's first-roll 1 counts even once rerolled; default false.")
+    frenzy_bonus_beast: bool = rule(False, help="In frenzy the +Soif dice of physical rolls are Beast dice; "
+                                                "default false (normal dice).")
+    frenzy_roll_beast_dice: bool = rule(False, help="The frenzy-risk roll has min(Soif, dice) Beast dice; "
+                                                    "default false.")
 
     def dice(self, pool: int, soif: int, tempt: bool = False, frenzy: bool = False):
         """``(dice rolled, Beast dice, chance die?)`` for a pool at a Soif.
@@ -115,9 +115,7 @@ LA_SOIF = BeastRules()
 
 
 def _check_rules(rules) -> BeastRules:
-    if not isinstance(rules, BeastRules):
-        raise ValueError(f"rules must be a BeastRules, got {type(rules).__name__}")
-    return rules
+    return BeastRules.require(rules)
 
 
 def _check_flags(tempt, frenzy):

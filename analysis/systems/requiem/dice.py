@@ -12,6 +12,7 @@ import pandas as pd
 from kernels import again as _k
 
 from analysis.exact import exact_counts, fractions_over
+from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_int
 
 #: Lowest face that is a success.
@@ -37,7 +38,7 @@ def _check_bool(name, value):
 
 
 @dataclass(frozen=True)
-class RequiemRules:
+class RequiemRules(Rules):
     """A Requiem dice rule set.  Defaults: 1st edition (RULES.md section 2).
 
     Attributes
@@ -62,18 +63,17 @@ class RequiemRules:
         Successes that make an exceptional success (1..20); default 5.
     """
 
-    again: int | None = 10
-    rote: bool = False
-    chance_die_again: bool = True
-    rote_chance_die: bool = False
-    exceptional_successes: int = 5
-
-    def __post_init__(self):
-        if self.again is not None and (isinstance(self.again, bool) or self.again not in (8, 9, 10)):
-            raise ValueError(f"again must be 10, 9, 8 or None (no again), got {self.again!r}")
-        for name in ("rote", "chance_die_again", "rote_chance_die"):
-            _check_bool(name, getattr(self, name))
-        check_int("exceptional_successes", self.exceptional_successes, 1, 20)
+    again: int | None = rule(10, choices=(10, 9, 8), none="no again",
+                             help="Faces from this one up are rolled again and add: 10 (default), 9, 8, "
+                                  "or none for no again.")
+    rote: bool = rule(False, help="Rote action: every die that fails its first roll is rolled once more; "
+                                  "default false.")
+    chance_die_again: bool = rule(True, help="A chance die's 10 is rolled again (1st edition, default true); "
+                                             "false as in 2nd edition.")
+    rote_chance_die: bool = rule(False, help="A rote action also rerolls a failed chance die once; "
+                                             "default false.")
+    exceptional_successes: int = rule(5, range=(1, 20),
+                                      help="Successes that make an exceptional success (1..20); default 5.")
 
     @property
     def again_face(self) -> int:
@@ -84,15 +84,6 @@ class RequiemRules:
     def base_rolls(self) -> int:
         """Rolls per die before any again: 2 for a rote action, else 1."""
         return 2 if self.rote else 1
-
-    def changes(self) -> dict:
-        """The knobs that differ from the defaults of this rule set's class."""
-        base = type(self)()
-        return {
-            f.name: getattr(self, f.name)
-            for f in dataclasses.fields(self)
-            if getattr(self, f.name) != getattr(base, f.name)
-        }
 
     def _engine(self) -> tuple:
         """The knobs the counting engine needs, as a hashable key."""
@@ -267,9 +258,7 @@ def check_max_successes(max_successes) -> int:
 # ------------------------------------------------------------ public API
 
 def _check_rules(rules) -> RequiemRules:
-    if not isinstance(rules, RequiemRules):
-        raise ValueError(f"rules must be a RequiemRules, got {type(rules).__name__}")
-    return rules
+    return RequiemRules.require(rules)
 
 
 def _roll(pool: int) -> tuple:

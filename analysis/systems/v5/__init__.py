@@ -11,6 +11,7 @@ SYSTEM = System(
     order=10,
     title="V5: Hunger dice (Vampire: The Masquerade 5th edition)",
     rules=".roll:V5Rules",
+    sub_rules={"rouse": ".rouse:RouseRules", "conflict": ".conflict:ConflictRules"},
     table=".roll:table",
     odds=".roll:odds",
     axes={"pool": "1-10", "hunger": "0-5", "difficulty": "1-5"},

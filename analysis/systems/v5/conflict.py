@@ -1,7 +1,6 @@
 """V5 conflicts: opposed rolls, damage, Health and Willpower trackers, fights as exact Markov chains."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -13,6 +12,7 @@ import pandas as pd
 from kernels import conflict as _kc
 from kernels import markov as _km
 
+from analysis.rules import Rules, rule
 from analysis.systems.v5 import roll as v5
 from analysis.exact import INT64_MAX, exact_counts, fractions_over, primes_for
 from analysis.validate import check_int, parse_spec
@@ -59,7 +59,7 @@ def _check_choice(name: str, value, choices) -> str:
 # ------------------------------------------------------------------ rules
 
 @dataclass(frozen=True)
-class ConflictRules:
+class ConflictRules(Rules):
     """How a V5 conflict deals damage.  Defaults are the rules (RULES.md section 1).
 
     Attributes
@@ -83,37 +83,26 @@ class ConflictRules:
         The dice rules of the rolls (official by default).
     """
 
-    tie_damage: int = 1
-    tie_adds_weapon: bool = False
-    tie_needs_successes: bool = False
-    halve_superficial: bool = True
-    halve_rounding: str = "up"
-    impairment_penalty: int = 2
-    dice: v5.V5Rules = v5.OFFICIAL
-
-    def __post_init__(self):
-        check_int("tie_damage", self.tie_damage, 0, 10)
-        check_int("impairment_penalty", self.impairment_penalty, 0, 10)
-        for name in ("tie_adds_weapon", "tie_needs_successes", "halve_superficial"):
-            _check_bool(name, getattr(self, name))
-        _check_choice("halve_rounding", self.halve_rounding, ("up", "down"))
-        if not isinstance(self.dice, v5.V5Rules):
-            raise ValueError(f"dice must be a V5Rules, got {type(self.dice).__name__}")
-
-    def changes(self) -> dict:
-        """The knobs that differ from the official rules."""
-        base = ConflictRules()
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if getattr(self, f.name) != getattr(base, f.name)}
+    tie_damage: int = rule(1, range=(0, 10), help="Damage each side takes on a tie (0..10); official 1.")
+    tie_adds_weapon: bool = rule(False, help="House rule: a tie also adds each attacker's weapon bonus; "
+                                             "official false.")
+    tie_needs_successes: bool = rule(False, help="House rule: a tie at 0 successes each deals no damage; "
+                                                 "official false.")
+    halve_superficial: bool = rule(True, help="A vampire halves Superficial physical (Health) damage "
+                                              "(official true); mortals never halve.")
+    halve_rounding: str = rule("up", choices=("up", "down"),
+                               help="How halved Superficial damage rounds: up (official) or down.")
+    impairment_penalty: int = rule(2, range=(0, 10),
+                                   help="Dice lost by an Impaired side in the conflict's pool (0..10); "
+                                        "official 2.")
+    dice: v5.V5Rules = rule(v5.OFFICIAL, help="The dice rules of the rolls (the official V5 rules by default).")
 
 
 OFFICIAL = ConflictRules()
 
 
 def _check_rules(rules) -> ConflictRules:
-    if not isinstance(rules, ConflictRules):
-        raise ValueError(f"rules must be a ConflictRules, got {type(rules).__name__}")
-    return rules
+    return ConflictRules.require(rules)
 
 
 # --------------------------------------------------------------- trackers

@@ -1,7 +1,6 @@
 """V5 (Vampire: The Masquerade 5th edition) rolls with Hunger dice, counted exactly."""
 from __future__ import annotations
 
-import dataclasses
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,6 +12,7 @@ import pandas as pd
 from kernels import v5 as _k
 from kernels.multiset import fill_binomials
 
+from analysis.rules import Rules, rule
 from analysis.exact import INT64_MAX, ClassWays, crt, exact_counts, fractions_over, primes_for
 from analysis.validate import as_values, check_int
 
@@ -35,7 +35,7 @@ MAX_POOL = 1000
 
 
 @dataclass(frozen=True)
-class V5Rules:
+class V5Rules(Rules):
     """A V5 rule set.  The defaults are the official rules (RULES.md section 1).
 
     Attributes
@@ -57,21 +57,18 @@ class V5Rules:
         of them).  False: the Hunger dice are added to the pool.
     """
 
-    success_face: int = 6
-    crit_bonus: int = 2
-    messy_hunger_tens: int = 1
-    bestial_hunger_ones: int = 1
-    hunger_one_taints_win: bool = False
-    hunger_replaces_dice: bool = True
-
-    def __post_init__(self):
-        check_int("success_face", self.success_face, 2, 10)
-        check_int("crit_bonus", self.crit_bonus, 0, 20)
-        check_int("messy_hunger_tens", self.messy_hunger_tens, 1, 2)
-        check_int("bestial_hunger_ones", self.bestial_hunger_ones, 1, 2)
-        for name in ("hunger_one_taints_win", "hunger_replaces_dice"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+    success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
+    crit_bonus: int = rule(2, range=(0, 20),
+                           help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
+    messy_hunger_tens: int = rule(1, range=(1, 2),
+                                  help="Hunger-die 10s a critical win needs to be messy (1 or 2); official 1.")
+    bestial_hunger_ones: int = rule(1, range=(1, 2),
+                                    help="Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.")
+    hunger_one_taints_win: bool = rule(
+        False, help="House rule: a plain win showing bestial_hunger_ones Hunger 1s is a win at a cost; "
+             "official false.")
+    hunger_replaces_dice: bool = rule(
+        True, help="Hunger dice replace normal dice (official true); false: they are added to the pool.")
 
     def dice(self, pool: int, hunger: int) -> tuple[int, int]:
         """(normal dice, Hunger dice) rolled for ``pool`` at ``hunger``."""
@@ -91,15 +88,6 @@ class V5Rules:
         """Faces of a Hunger die: (ones, other failures, successes below ten, tens)."""
         s = self.success_face
         return (1, s - 2, 10 - s, 1)
-
-    def changes(self) -> dict:
-        """The knobs that differ from the official rules."""
-        base = V5Rules()
-        return {
-            f.name: getattr(self, f.name)
-            for f in dataclasses.fields(self)
-            if getattr(self, f.name) != getattr(base, f.name)
-        }
 
 
 OFFICIAL = V5Rules()
@@ -152,9 +140,7 @@ def _check_roll(pool, hunger, difficulty):
 
 
 def _check_rules(rules) -> V5Rules:
-    if not isinstance(rules, V5Rules):
-        raise ValueError(f"rules must be a V5Rules, got {type(rules).__name__}")
-    return rules
+    return V5Rules.require(rules)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import markov
+from analysis.rules import Rules, rule
 from analysis.systems.v5 import roll as v5
 from analysis.validate import as_values, check_int
 
@@ -24,7 +25,7 @@ N_STATES = 2 * (MAX_HUNGER + 1)  # Hunger 0..5, with or without a frenzy test so
 
 
 @dataclass(frozen=True)
-class RouseRules:
+class RouseRules(Rules):
     """Rouse check rules; defaults per RULES.md.
 
     Attributes
@@ -36,13 +37,9 @@ class RouseRules:
         True); Hunger stays 5 either way.
     """
 
-    success_face: int = 6
-    frenzy_at_max: bool = True
-
-    def __post_init__(self):
-        check_int("success_face", self.success_face, 2, 10)
-        if not isinstance(self.frenzy_at_max, bool):
-            raise ValueError(f"frenzy_at_max must be True or False, got {self.frenzy_at_max!r}")
+    success_face: int = rule(6, range=(2, 10), help="Lowest face that keeps Hunger (2..10); official 6.")
+    frenzy_at_max: bool = rule(True, help="A failed check at Hunger 5 calls for a hunger frenzy test "
+                                          "(official true); Hunger stays 5 either way.")
 
     def p_rise(self, reroll: bool) -> Fraction:
         """Chance one check raises Hunger: a fail, or two fails with the reroll."""
@@ -125,9 +122,8 @@ def rouse(start_hunger: int, checks: int, reroll: bool = False, rules: RouseRule
     return _read(markov.run(_start(start_hunger), [step] * checks, N_STATES)[-1])
 
 
-def _check_rules(rules):
-    if not isinstance(rules, RouseRules):
-        raise ValueError(f"rules must be a RouseRules, got {type(rules).__name__}")
+def _check_rules(rules) -> RouseRules:
+    return RouseRules.require(rules)
 
 
 def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:

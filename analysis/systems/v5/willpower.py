@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -12,6 +13,7 @@ import numpy as np
 from kernels import willpower as _kw
 from kernels.v5 import CAP
 
+from analysis.rules import Rules, rule, toml_kind
 from analysis.systems.v5 import roll as v5
 from analysis.exact import exact_counts
 
@@ -21,13 +23,13 @@ _WIN = {"win": 1, "critical_win": 1, "messy_critical": 1}
 
 
 @dataclass(frozen=True)
-class Strategy:
+class Strategy(Rules):
     """How a player uses a Willpower reroll after seeing the dice.
 
     Attributes
     ----------
     name : str
-        Shown in tables.
+        Shown in tables (default ``"custom"``).
     values : tuple of (class, Fraction) pairs
         Value of each final outcome class (classes left out are worth 0); the
         reroll with the highest expected value is taken, ties going to no
@@ -41,10 +43,53 @@ class Strategy:
         critical into one (with a Hunger 10 showing, that means no reroll).
     """
 
-    name: str
-    values: tuple = ()
-    reroll_failures: bool = False
-    forbid_new_messy: bool = False
+    name: str = rule("custom", help="The strategy's name, shown in tables.")
+    values: tuple = rule((), items=None,
+                         help="Value of each final outcome class (classes left out are worth 0); the "
+                              "reroll with the highest expected value is taken.")
+    reroll_failures: bool = rule(False, help="Rule of thumb instead of an optimum: a roll that is not a win "
+                                             "rerolls up to three failed normal dice.")
+    forbid_new_messy: bool = rule(False, help="Never take a reroll that could turn a roll into a messy "
+                                             "critical.")
+
+    def check(self):
+        for pair in self.values:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise ValueError(f"values must be (outcome class, number) pairs, got {pair!r}")
+            k, val = pair
+            if k not in v5.CLASSES:
+                raise ValueError(f"unknown outcome class {k!r}; choose from {', '.join(v5.CLASSES)}")
+            if isinstance(val, bool) or not isinstance(val, numbers.Rational):
+                raise ValueError(f"the value of {k} must be a whole number or a Fraction, got {val!r}")
+        if len({k for k, _ in self.values}) != len(self.values):
+            raise ValueError("values name an outcome class twice")
+
+    def to_dict(self) -> dict:
+        """As :meth:`Rules.to_dict`, the values as a table ``class = "p/q"``."""
+        out = super().to_dict()
+        out["values"] = {k: str(Fraction(v)) for k, v in self.values}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict, prefix: str = ""):
+        """As :meth:`Rules.from_dict`; ``values`` is a table of ``class = number`` (``"1/2"`` for a fraction)."""
+        if isinstance(data, dict) and "values" in data:
+            raw = data["values"]
+            label = f"{prefix}values"
+            if not isinstance(raw, dict):
+                raise ValueError(f"field {label!r} must be a table of outcome class = number, got {toml_kind(raw)}")
+            pairs = []
+            for k, v in raw.items():
+                try:
+                    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+                        raise ValueError
+                    number = Fraction(repr(v)) if isinstance(v, float) else Fraction(v)
+                except (ValueError, ZeroDivisionError):
+                    raise ValueError(f"field '{label}.{k}' must be a number such as 1, 0.5 or \"1/3\", "
+                                     f"got {toml_kind(v)}") from None
+                pairs.append([k, number])
+            data = {**data, "values": pairs}
+        return super().from_dict(data, prefix)
 
     def value_of(self, outcome: str) -> Fraction:
         return dict(self.values).get(outcome, Fraction(0))
