@@ -125,10 +125,11 @@ def _reduced(weights, mod: int) -> np.ndarray:
 
 
 def _refuse(steps: int, fits: int, n_states: int, den: int, what: str, smaller: str):
-    hint = f"ask for at most {fits} {what.split()[0]}" if fits else smaller
+    unit = what.split()[0]
+    hint = f"ask for at most {fits} {unit}" if fits else smaller
     raise ValueError(
         f"counting {steps} {what} exactly would take too long "
-        f"({n_states} states, a {len(str(den))}-digit denominator each step); {hint}")
+        f"({n_states} states, a {len(str(den))}-digit denominator each {unit.rstrip('s')}); {hint}")
 
 
 def _start_ways(start, n_states: int):
