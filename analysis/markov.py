@@ -24,7 +24,6 @@ how many steps would do.
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -33,7 +32,7 @@ import numpy as np
 
 from kernels.markov import markov_run, markov_run_all, markov_run_steps
 
-from .exact import INT64_MAX, crt, fractions_over, primes_for
+from .exact import INT64_MAX, exact_counts, fractions_over, primes_for
 
 #: A run whose exact count needs more than this many multiply-adds (primes x
 #: steps x transitions, plus rebuilding the counts from their residues; some
@@ -43,21 +42,19 @@ MAX_WORK = 1_000_000_000
 
 # ------------------------------------------------------------ the exact path
 
-#: Products of the first 1, 2, ... primes of ``primes_for`` (largest first).
-_PRODUCTS: list = []
+def _primes(bound: int) -> int:
+    """Kernel runs an exact count up to ``bound`` takes: 1 in int64, else one per prime."""
+    return 1 if bound <= INT64_MAX else len(primes_for(bound))
 
 
-def _prime_prefix(bound: int):
-    """The primes for ``bound`` and the products of their prefixes."""
-    primes = primes_for(bound)
-    while len(_PRODUCTS) < len(primes):
-        _PRODUCTS.append((_PRODUCTS[-1] if _PRODUCTS else 1) * primes[len(_PRODUCTS)])
-    return primes, _PRODUCTS[:len(primes)]
-
-
-def _primes_needed(bound: int, products: list) -> int:
-    """How many of the first primes rebuild every count up to ``bound``."""
-    return min(bisect_right(products, bound) + 1, len(products))
+def _work(bound: int, counts: int, kernel_work: int) -> int:
+    """Multiply-adds of an exact run of ``counts`` counts up to ``bound``: the
+    kernel once per prime, then the rebuild (Garner's algorithm over ``k``
+    primes, in numpy, costs about ``k**2`` multiply-adds a count plus a
+    fixed cost per pass)."""
+    k = _primes(bound)
+    rebuild = 0 if k == 1 else k * k * (counts + 1500) * 6 // 5
+    return k * kernel_work + rebuild
 
 
 def _most_steps(work, steps: int, max_work: int) -> int:
@@ -71,52 +68,6 @@ def _most_steps(work, steps: int, max_work: int) -> int:
         else:
             hi = mid - 1
     return lo if lo >= 1 and work(lo) <= max_work else 0
-
-
-def _work(segments: list, kernel_work: int) -> int:
-    """Multiply-adds of an exact run: the kernel once per prime, then the
-    rebuild (Garner's algorithm costs about k**2 / 2 per count over k primes).
-    ``segments`` lists ``(bounds of the rows, counts per row)``."""
-    top = max(max(b) for b, _ in segments)
-    if top <= INT64_MAX:
-        return kernel_work
-    if not _PRODUCTS or _PRODUCTS[-1] <= top:
-        _prime_prefix(top)
-    k = _primes_needed(top, _PRODUCTS)
-    rebuild = sum(_primes_needed(b, _PRODUCTS) ** 2 * width
-                  for bounds, width in segments for b in bounds) // 2
-    return k * kernel_work + rebuild
-
-
-def _exact_rows(compute, segments: list, force_modular: bool = False) -> list:
-    """Run a counting kernel exactly, whatever the size of its counts.
-
-    ``compute(mod)`` returns a list of int64 arrays, one per segment;
-    ``segments[i]`` lists the bound of each row of array ``i``.  Within
-    int64 the kernel runs once; beyond, once per prime, and each row is
-    rebuilt with only as many primes as its bound needs (object arrays of
-    Python ints), never overflowed.
-    """
-    top = max(max(b) for b in segments)
-    if top <= INT64_MAX and not force_modular:
-        return list(compute(0))
-    primes, products = _prime_prefix(top)
-    runs = [compute(p) for p in primes]
-    out = []
-    for i, bounds in enumerate(segments):
-        residues = np.stack([r[i] for r in runs])
-        seg = np.empty(residues.shape[1:], dtype=object)
-        # rows grouped by a power of two of primes: a few rebuilds, none much larger than needed
-        buckets: dict = {}
-        for row, b in enumerate(bounds):
-            k = 1
-            while k < _primes_needed(b, products):
-                k *= 2
-            buckets.setdefault(min(k, len(primes)), []).append(row)
-        for k, rows in buckets.items():
-            seg[rows] = crt([residues[j, rows] for j in range(k)], primes[:k])
-        out.append(seg)
-    return out
 
 
 def _reduced(weights, mod: int) -> np.ndarray:
@@ -485,16 +436,13 @@ class ExactChain:
                 raise ValueError(f"groups must be a 0/1 array of shape (groups, {n})")
         width = n if groups is None else groups.shape[0]
 
-        def segments(t):
-            seg = [([start_den * den ** s for s in range(t + 1)], width)]
-            return seg + ([([start_den * den ** t], n)] if final else [])
-
         def work(t):
-            return _work(segments(t), (t + 1) * (edges + (n if groups is None else groups.size)))
+            counts = (t + 1) * width + (n if final else 0)
+            return _work(start_den * den ** t, counts,
+                         (t + 1) * (edges + (n if groups is None else groups.size)))
 
         if work(steps) > max_work:
-            fits = _most_steps(work, steps, max_work)
-            _refuse(steps, fits, n, den, what, smaller)
+            _refuse(steps, _most_steps(work, steps, max_work), n, den, what, smaller)
 
         def compute(mod):
             w = _reduced(self.weights, mod)
@@ -507,14 +455,17 @@ class ExactChain:
                 out = np.empty((steps + 1, groups.shape[0]), dtype=np.int64)
                 markov_run(start_ways, self.indptr, self.indices, self.weight_ids, w, groups,
                            mod, out, last)
-            return [out, last[None, :]] if final else [out]
+            return np.concatenate([out.ravel(), last]) if final else out.ravel()
 
-        parts = _exact_rows(compute, [b for b, _ in segments(steps)], force_modular)
+        # every count after t steps is at most the total mass, start_den * den**t
+        flat = exact_counts(compute, start_den * den ** steps, force_modular)
+        cut = (steps + 1) * width
+        table = flat[:cut].reshape(steps + 1, width)
         return ChainRun(
             denominators=tuple(start_den * den ** s for s in range(steps + 1)),
-            ways=parts[0] if groups is None else None,
-            group_ways=parts[0] if groups is not None else None,
-            final=parts[1][0] if final else None,
+            ways=table if groups is None else None,
+            group_ways=table if groups is not None else None,
+            final=flat[cut:] if final else None,
         )
 
     def after(self, start, steps: int, **refusal) -> np.ndarray:
@@ -636,11 +587,11 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
         dens.append(dens[-1] * c.denominator)
     n_edges = max([len(c.indices) for c in chains] + [1])
     def work(t):
-        return _work([(dens[:t + 1], n_states)], (t + 1) * (n_edges + n_states))
+        return _work(dens[t], (t + 1) * n_states, (t + 1) * (n_edges + n_states))
 
     if work(T) > max_work:
-        fits = _most_steps(work, T, max_work)
-        _refuse(T, fits, n_states, max(c.denominator for c in chains), what, smaller)
+        _refuse(T, _most_steps(work, T, max_work), n_states, max(c.denominator for c in chains),
+                what, smaller)
     ptr = np.zeros((T, n_states + 1), dtype=np.int64)
     to = np.zeros((T, n_edges), dtype=np.int64)
     for t, c in enumerate(chains):
@@ -653,8 +604,8 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
             w[t, :len(c.indices)] = _reduced(c.weights, mod)[c.weight_ids]
         out = np.empty((T + 1, n_states), dtype=np.int64)
         markov_run_steps(start_ways, ptr, to, w, mod, out)
-        return [out]
+        return out
 
-    ways, = _exact_rows(compute, [dens])
+    ways = exact_counts(compute, dens[-1])
     fr = fractions_over(ways.astype(object), np.array(dens, dtype=object)[:, None])
     return [fr[t] for t in range(T + 1)]
