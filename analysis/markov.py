@@ -43,7 +43,7 @@ MAX_WORK = 1_000_000_000
 # ------------------------------------------------------------ the exact path
 
 def _primes(bound: int) -> int:
-    """Kernel runs an exact count up to ``bound`` takes: 1 in int64, else one per prime."""
+    """How many kernel runs an exact count up to ``bound`` takes: 1 in int64, else one per prime."""
     return 1 if bound <= INT64_MAX else len(primes_for(bound))
 
 
@@ -354,10 +354,13 @@ class ExactChain:
         only the states reachable from it are solved and ``h(start)`` is
         returned.
         """
-        targets = set(targets)
+        h = self._hitting(set(targets), self.topological_order(start))
+        return h if start is None else h[start]
+
+    def _hitting(self, targets: set, order: list) -> list:
         h = [Fraction(0)] * len(self)
         rows = self.rows
-        for i in reversed(self.topological_order(start)):
+        for i in reversed(order):
             if i in targets:
                 h[i] = Fraction(1)
                 continue
@@ -366,7 +369,7 @@ class ExactChain:
                 continue
             acc = sum(w * h[j] for j, w in rows[i].items() if j != i)
             h[i] = Fraction(acc) / (self.denominator - stay)
-        return h if start is None else h[start]
+        return h
 
     def expected_steps(self, targets, start: int | None = None):
         """Exact expected steps to reach ``targets`` from each state.
@@ -377,10 +380,11 @@ class ExactChain:
         ``e(start)`` is returned.
         """
         targets = set(targets)
-        h = self.hitting_probability(targets)
+        order = self.topological_order(start)
+        h = self._hitting(targets, order)
         e = [None] * len(self)
         rows = self.rows
-        for i in reversed(self.topological_order(start)):
+        for i in reversed(order):
             if i in targets:
                 e[i] = Fraction(0)
                 continue
