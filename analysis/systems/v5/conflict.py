@@ -30,8 +30,9 @@ MAX_BOXES = 20
 #: Most turns a fight is followed for (V5 conflicts last about three).
 MAX_TURNS = 100
 #: A fight whose exact count needs more than this many multiply-adds (primes x
-#: turns x transitions; some seconds) is refused with a suggestion rather than left
-#: to run; a fight of pools 15 against 15 over 100 turns needs 40% of it.
+#: turns x transitions, plus rebuilding the counts from their residues; some
+#: seconds) is refused with a suggestion rather than left to run; a fight of
+#: pools 15 against 15 over 100 turns needs about a third of it.
 MAX_WORK = 1_000_000_000
 
 #: Columns of :meth:`FightResult.table`, in order.
