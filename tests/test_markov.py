@@ -169,3 +169,32 @@ def test_bad_steps_and_groups_are_value_errors():
         chain.run(0, 2, groups=[[1, 0, 1]])
     with pytest.raises(ValueError, match="did not keep"):
         chain.run(0, 2).probabilities("final")
+
+
+# ------------------------------------------------- the games' chains on the engine
+
+
+def test_long_classic_blows_take_the_modular_path_and_match_python_stepping():
+    from analysis.systems.classic import health as hl
+
+    attack, victim = hl.Attack(5, "bashing", 2, attack_pool=6), hl.Fighter("vampire", 3)
+    result = hl.blows(attack, victim, 40)
+    assert result.chain.denominator ** 40 > exact.INT64_MAX
+    assert [list(w) for w in result.ways] == om.distributions(result.chain.rows, 0, 40)
+    with pytest.raises(ValueError, match=r"counting 1000 blows of this attack exactly would take too "
+                                         r"long \(\d+ states, a \d+-digit denominator each blow\); "
+                                         r"ask for at most \d+ blows"):
+        hl.blows(attack, victim, 1000)
+
+
+def test_a_v5_fight_chain_is_an_exact_chain_on_the_engine():
+    from analysis.systems.v5 import conflict as c
+
+    fc = c.fight_chain(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1))
+    assert isinstance(fc.chain, ExactChain) and fc.states == fc.chain.states
+    want = om.distributions(fc.chain.rows, fc.start, 5)
+    assert fc.chain.distributions(fc.start, 5) == want
+    r = c.fight(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1), turns=5)
+    stopped = [i for i in range(len(fc.states)) if fc.absorbing[i]]
+    assert r.columns["over"][5] == Fraction(sum(want[5][i] for i in stopped), fc.denominator ** 5)
+    assert r.expected_turns() == fc.chain.expected_steps(stopped)[fc.start]
