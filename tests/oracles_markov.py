@@ -9,6 +9,7 @@ int64 or primes and the Chinese remainder theorem) means something.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 
 def step(rows, ways: list) -> list:
@@ -41,9 +42,7 @@ def run_steps(start: dict, steps: list) -> list:
     ``start`` is ``{state: Fraction}``; ``steps`` a list of ``(rows, den)``.
     """
     n = len(steps[0][0]) if steps else 1 + max(start)
-    den = 1
-    for p in start.values():
-        den = den * Fraction(p).denominator // __import__("math").gcd(den, Fraction(p).denominator)
+    den = lcm(*(Fraction(p).denominator for p in start.values()))
     ways = [0] * n
     for i, p in start.items():
         ways[i] = int(Fraction(p) * den)
