@@ -1,32 +1,119 @@
 """Exact finite Markov chains: integer ways over one common denominator.
 
-:class:`ExactChain` holds one step's transitions and answers first-passage
-questions; :func:`run` pushes a start distribution through a sequence of
-chains (different steps may differ) with the numba kernel
-``kernels.markov.markov_run_steps``, exact at any length by the modular path.
-``ExactChain.distributions`` is its pure-Python twin (tests check they agree).
+:class:`ExactChain` is the one chain type of the toolkit: its states, its
+moves as integer ways over a denominator (stored in compressed sparse rows
+for the numba kernels of ``kernels.markov``), and its exact answers:
+
+- :meth:`ExactChain.run`: the distribution after every step, or the mass of
+  chosen groups of states, pushed through the kernel;
+- :meth:`ExactChain.distributions`, :meth:`ExactChain.first_passage`: the
+  same for the common questions;
+- :meth:`ExactChain.hitting_probability`, :meth:`ExactChain.expected_steps`:
+  exact Fractions by back-substitution (the chains of the games only ever
+  stay put or move forward: damage does not heal within a fight).
+
+:func:`run` pushes a start distribution through a sequence of different
+chains (a night of Rouse checks and feedings).
+
+Counts after ``t`` steps are integers over ``D**t``; where that bound fits in
+int64 the kernel runs once in int64, beyond it runs once per prime below
+2**31 and the counts are rebuilt by the Chinese remainder theorem
+(``analysis.exact``), so nothing ever overflows.  A run whose exact count
+would take too long is refused, before it starts, with a sentence saying
+how many steps would do.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm, prod
+from math import lcm
 
 import numpy as np
 
-from kernels.markov import markov_run_steps
+from kernels.markov import markov_run, markov_run_all, markov_run_steps
 
-from .exact import exact_counts, fractions_over
+from .exact import INT64_MAX, exact_counts, fractions_over, primes_for
 
+#: A run whose exact count needs more than this many multiply-adds (primes x
+#: steps x transitions, plus rebuilding the counts from their residues; some
+#: seconds) is refused with a suggestion rather than left to run.
+MAX_WORK = 1_000_000_000
+
+
+# ------------------------------------------------------------ the exact path
+
+def _primes(bound: int) -> int:
+    """How many kernel runs an exact count up to ``bound`` takes: 1 in int64, else one per prime."""
+    return 1 if bound <= INT64_MAX else len(primes_for(bound))
+
+
+def _work(bound: int, counts: int, kernel_work: int) -> int:
+    """Multiply-adds of an exact run of ``counts`` counts up to ``bound``: the
+    kernel once per prime, then the rebuild (Garner's algorithm over ``k``
+    primes, in numpy, costs about ``k**2`` multiply-adds a count plus a
+    fixed cost per pass)."""
+    k = _primes(bound)
+    rebuild = 0 if k == 1 else k * k * (counts + 1500) * 6 // 5
+    return k * kernel_work + rebuild
+
+
+def _most_steps(work, steps: int, max_work: int) -> int:
+    """The most steps below ``steps`` whose work is within ``max_work`` (0: none);
+    the work grows with the steps."""
+    lo, hi = 0, steps - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if work(mid) <= max_work:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo if lo >= 1 and work(lo) <= max_work else 0
+
+
+def _reduced(weights, mod: int) -> np.ndarray:
+    """Python-int weights as an int64 array, reduced modulo ``mod`` if > 0."""
+    return np.array([int(w) % mod if mod else int(w) for w in weights], dtype=np.int64)
+
+
+def _refuse(steps: int, fits: int, n_states: int, den: int, what: str, smaller: str):
+    unit = what.split()[0]
+    hint = f"ask for at most {fits} {unit}" if fits else smaller
+    raise ValueError(
+        f"counting {steps} {what} exactly would take too long "
+        f"({n_states} states, a {len(str(den))}-digit denominator each {unit.rstrip('s')}); {hint}")
+
+
+def _start_ways(start, n_states: int):
+    """``(int64 ways, denominator)`` of a start: a state index or ``{index: probability}``."""
+    if isinstance(start, (int, np.integer)) and not isinstance(start, bool):
+        start = {int(start): 1}
+    if not isinstance(start, dict) or not start:
+        raise ValueError("the start must be a state index or a {state index: probability} dict")
+    probs = {int(i): Fraction(p) for i, p in start.items()}
+    if any(not 0 <= i < n_states for i in probs):
+        raise ValueError(f"the start names a state outside the chain's {n_states} states")
+    if any(p < 0 for p in probs.values()) or sum(probs.values()) != 1:
+        raise ValueError("the start distribution must be non-negative and sum to 1")
+    den = lcm(*(p.denominator for p in probs.values()))
+    if den > INT64_MAX:
+        raise ValueError("the start distribution is too finely divided for the exact kernel")
+    ways = np.zeros(n_states, dtype=np.int64)
+    for i, p in probs.items():
+        ways[i] = p.numerator * (den // p.denominator)
+    return ways, den
+
+
+# --------------------------------------------------------------- the chain
 
 class ExactChain:
     """A finite Markov chain whose transition probabilities are exact.
 
-    Row ``i`` is stored as integer ways ``{j: w}`` over one common
-    ``denominator``: ``P(i -> j) = w / denominator``.  The constructor checks
-    that every row sums to exactly the denominator (the chain is stochastic)
-    and that every way is a non-negative integer.  A distribution after
-    ``k`` steps is a list of integers over ``denominator ** k``, so
-    propagation is exact with Python integers and never overflows.
+    Row ``i`` is integer ways ``{j: w}`` over one common ``denominator``:
+    ``P(i -> j) = w / denominator``.  The constructor checks that every row
+    sums to exactly the denominator (the chain is stochastic) and that every
+    way is a non-negative integer.  The chain is stored in compressed sparse
+    rows (``indptr``, ``indices``, ``weight_ids`` into the distinct
+    ``weights``) for the kernels; ``rows`` gives the dicts back.
 
     Parameters
     ----------
@@ -36,26 +123,38 @@ class ExactChain:
         ``rows[i]`` maps a state index ``j`` to integer ways.
     denominator : int
         The common denominator, >= 1.
+
+    Examples
+    --------
+    >>> c = ExactChain.from_fractions("ab", [{0: Fraction(1, 2), 1: Fraction(1, 2)}, {1: 1}])
+    >>> c.expected_steps([1])
+    [Fraction(2, 1), Fraction(0, 1)]
     """
 
     def __init__(self, states, rows, denominator: int):
-        self.states = tuple(states)
-        self.index = {s: i for i, s in enumerate(self.states)}
-        if len(self.index) != len(self.states):
-            raise ValueError("the states of a chain must be distinct")
-        if len(rows) != len(self.states):
-            raise ValueError(f"a chain of {len(self.states)} states needs as many rows, got {len(rows)}")
-        if not isinstance(denominator, int) or denominator < 1:
-            raise ValueError(f"the denominator must be a positive integer, got {denominator!r}")
-        self.denominator = denominator
-        self.rows = tuple({int(j): int(w) for j, w in row.items() if w} for row in rows)
-        for i, row in enumerate(self.rows):
+        states = tuple(states)
+        if len(rows) != len(states):
+            raise ValueError(f"a chain of {len(states)} states needs as many rows, got {len(rows)}")
+        _check_denominator(denominator)
+        clean = tuple({int(j): int(w) for j, w in row.items() if w} for row in rows)
+        for i, row in enumerate(clean):
             if any(w < 0 for w in row.values()):
                 raise ValueError(f"row {i} of the chain has a negative probability")
-            if any(not 0 <= j < len(self.states) for j in row):
+            if any(not 0 <= j < len(states) for j in row):
                 raise ValueError(f"row {i} of the chain leads to an unknown state")
             if sum(row.values()) != denominator:
                 raise ValueError(f"row {i} of the chain sums to {Fraction(sum(row.values()), denominator)}, not 1")
+        table: dict = {}
+        indptr = np.zeros(len(states) + 1, dtype=np.int64)
+        indices, ids = [], []
+        for i, row in enumerate(clean):
+            for j, w in row.items():
+                indices.append(j)
+                ids.append(table.setdefault(w, len(table)))
+            indptr[i + 1] = len(indices)
+        self._set(states, indptr, np.array(indices, dtype=np.int64), np.array(ids, dtype=np.int64),
+                  tuple(table), denominator)
+        self._rows = clean
 
     @classmethod
     def from_fractions(cls, states, rows) -> "ExactChain":
@@ -73,22 +172,127 @@ class ExactChain:
             int_rows.append(r)
         return cls(states, int_rows, den)
 
+    @classmethod
+    def from_csr(cls, states, indptr, indices, weight_ids, weights, denominator: int) -> "ExactChain":
+        """A chain from compressed sparse rows, as the kernels take it.
+
+        Row ``r`` moves to ``indices[k]`` with ``weights[weight_ids[k]]``
+        ways for ``k`` in ``indptr[r]:indptr[r+1]``; a row may name the same
+        target more than once (the ways add up).  ``weights`` are Python
+        ints (they may exceed int64); every row must sum to ``denominator``.
+        """
+        states = tuple(states)
+        _check_denominator(denominator)
+        indptr, indices, weight_ids = (np.array(a, dtype=np.int64) for a in (indptr, indices, weight_ids))
+        weights = tuple(int(w) for w in weights)
+        n = len(states)
+        if indptr.shape != (n + 1,) or indptr[0] != 0 or np.any(np.diff(indptr) < 0) \
+                or indptr[-1] != len(indices) or len(weight_ids) != len(indices):
+            raise ValueError(f"the sparse rows do not describe a chain of {n} states")
+        if len(indices) and (indices.min() < 0 or indices.max() >= n):
+            raise ValueError("a row of the chain leads to an unknown state")
+        if len(weight_ids) and (weight_ids.min() < 0 or weight_ids.max() >= len(weights)):
+            raise ValueError("a move of the chain names an unknown weight")
+        if any(w < 0 for w in weights):
+            raise ValueError("the chain has a negative probability")
+        chain = cls.__new__(cls)
+        chain._set(states, indptr, indices, weight_ids, weights, denominator)
+        chain._rows = None
+        for i, s in enumerate(chain.row_sums()):
+            if s != 1:
+                raise ValueError(f"row {i} of the chain sums to {s}, not 1")
+        return chain
+
+    @classmethod
+    def explore(cls, start, moves) -> "ExactChain":
+        """The chain of the states reachable from ``start`` (which becomes state 0).
+
+        ``moves(s)`` gives ``{next state: probability}`` for a state label
+        ``s``; states are discovered depth first and numbered as found.
+        """
+        order, rows, seen, todo = [start], {}, {start}, [start]
+        while todo:
+            s = todo.pop()
+            rows[s] = moves(s)
+            for t in rows[s]:
+                if t not in seen:
+                    seen.add(t)
+                    order.append(t)
+                    todo.append(t)
+        idx = {s: i for i, s in enumerate(order)}
+        return cls.from_fractions(order, [{idx[t]: p for t, p in rows[s].items()} for s in order])
+
+    def _set(self, states, indptr, indices, weight_ids, weights, denominator):
+        self.states = states
+        self.index = {s: i for i, s in enumerate(states)}
+        if len(self.index) != len(states):
+            raise ValueError("the states of a chain must be distinct")
+        for a in (indptr, indices, weight_ids):
+            a.setflags(write=False)
+        self.indptr, self.indices, self.weight_ids = indptr, indices, weight_ids
+        self.weights = weights
+        self.denominator = denominator
+
+    # ------------------------------------------------------------ structure
+
     def __len__(self) -> int:
         return len(self.states)
+
+    @property
+    def rows(self) -> tuple:
+        """``rows[i]``: ``{j: ways}`` with repeated targets added up."""
+        if self._rows is None:
+            out = []
+            for r in range(len(self)):
+                row: dict = {}
+                for k in range(self.indptr[r], self.indptr[r + 1]):
+                    j = int(self.indices[k])
+                    row[j] = row.get(j, 0) + self.weights[self.weight_ids[k]]
+                out.append({j: w for j, w in row.items() if w})
+            self._rows = tuple(out)
+        return self._rows
 
     def probability(self, i: int, j: int) -> Fraction:
         """``P(i -> j)`` as a Fraction (state indices)."""
         return Fraction(self.rows[i].get(j, 0), self.denominator)
 
+    def transitions(self) -> dict:
+        """``{state: {next state: Fraction}}`` by state label."""
+        return {s: {self.states[j]: Fraction(w, self.denominator) for j, w in row.items()}
+                for s, row in zip(self.states, self.rows)}
+
+    def row_sums(self) -> list:
+        """Each row's total as a Fraction (all 1 in a chain)."""
+        w = np.array(self.weights, dtype=object)[self.weight_ids] if len(self.weight_ids) \
+            else np.zeros(0, dtype=object)
+        sums = [sum(w[self.indptr[r]:self.indptr[r + 1]].tolist()) for r in range(len(self))]
+        return [Fraction(s, self.denominator) for s in sums]
+
+    def stay_ways(self) -> list:
+        """Ways of staying put, state by state."""
+        return [row.get(i, 0) for i, row in enumerate(self.rows)]
+
     @property
     def absorbing(self) -> tuple:
         """Indices of the absorbing states (``P(i -> i) = 1``)."""
-        return tuple(i for i, row in enumerate(self.rows) if row.get(i, 0) == self.denominator)
+        return tuple(i for i, w in enumerate(self.stay_ways()) if w == self.denominator)
 
     def is_stochastic(self) -> bool:
         """Every row sums to exactly 1 (always true of a constructed chain)."""
-        return all(sum(r.values()) == self.denominator and all(w >= 0 for w in r.values())
-                   for r in self.rows)
+        return all(s == 1 for s in self.row_sums()) and all(w >= 0 for w in self.weights)
+
+    def reachable(self, start: int) -> np.ndarray:
+        """Boolean mask of the states reachable from state index ``start``."""
+        seen = np.zeros(len(self), dtype=bool)
+        seen[start] = True
+        todo = [start]
+        while todo:
+            r = todo.pop()
+            for c in self.indices[self.indptr[r]:self.indptr[r + 1]].tolist():
+                if not seen[c]:
+                    seen[c] = True
+                    todo.append(c)
+        return seen
 
     def is_absorbing(self) -> bool:
         """Every state can reach an absorbing state (an absorbing chain)."""
@@ -107,17 +311,20 @@ class ExactChain:
                 todo.append(i)
         return len(seen) == len(self)
 
-    def topological_order(self) -> list:
+    def topological_order(self, start: int | None = None) -> list:
         """State indices so that every move other than staying put goes forward.
 
-        Raises ValueError if the chain has a cycle longer than a self-loop
-        (the exact first-passage formulas below need none).
+        With ``start``, only the states reachable from it.  Raises
+        ValueError if the chain has a cycle longer than a self-loop (the
+        exact first-passage formulas below need none).
         """
         order, mark = [], [0] * len(self)  # 0 new, 1 on the stack, 2 done
-        for root in range(len(self)):
+        roots = range(len(self)) if start is None else (start,)
+        rows = self.rows
+        for root in roots:
             if mark[root]:
                 continue
-            stack = [(root, iter(self.rows[root]))]
+            stack = [(root, iter(rows[root]))]
             mark[root] = 1
             while stack:
                 i, it = stack[-1]
@@ -128,7 +335,7 @@ class ExactChain:
                         raise ValueError("the chain has a cycle; exact first passage needs an acyclic chain")
                     if mark[j] == 0:
                         mark[j] = 1
-                        stack.append((j, iter(self.rows[j])))
+                        stack.append((j, iter(rows[j])))
                         break
                 else:
                     stack.pop()
@@ -136,98 +343,228 @@ class ExactChain:
                     order.append(i)
         return order[::-1]
 
-    def step(self, ways: list) -> list:
-        """One step: integer ways over ``D**k`` in, over ``D**(k+1)`` out."""
-        out = [0] * len(self)
-        for i, w in enumerate(ways):
-            if w:
-                for j, p in self.rows[i].items():
-                    out[j] += w * p
-        return out
+    # ------------------------------------------------ exact by substitution
 
-    def distributions(self, start: int, steps: int) -> list:
-        """Integer ways of the state after 0..steps steps from state ``start``.
-
-        Entry ``k`` is a list over states summing to ``denominator ** k``.
-        """
-        ways = [0] * len(self)
-        ways[start] = 1
-        out = [ways]
-        for _ in range(steps):
-            ways = self.step(ways)
-            out.append(ways)
-        return out
-
-    def hitting_probability(self, targets) -> list:
+    def hitting_probability(self, targets, start: int | None = None):
         """Exact probability of ever reaching ``targets`` from each state.
 
         Solved by back-substitution along :meth:`topological_order`:
         ``h(i) = sum_{j != i} P(i, j) h(j) / (1 - P(i, i))``, and 0 for a
-        state that stays put forever outside the targets.
+        state that stays put forever outside the targets.  With ``start``,
+        only the states reachable from it are solved and ``h(start)`` is
+        returned.
         """
-        targets = set(targets)
+        h = self._hitting(set(targets), self.topological_order(start))
+        return h if start is None else h[start]
+
+    def _hitting(self, targets: set, order: list) -> list:
         h = [Fraction(0)] * len(self)
-        for i in reversed(self.topological_order()):
+        rows = self.rows
+        for i in reversed(order):
             if i in targets:
                 h[i] = Fraction(1)
                 continue
-            stay = self.rows[i].get(i, 0)
+            stay = rows[i].get(i, 0)
             if stay == self.denominator:
                 continue
-            acc = sum(w * h[j] for j, w in self.rows[i].items() if j != i)
+            acc = sum(w * h[j] for j, w in rows[i].items() if j != i)
             h[i] = Fraction(acc) / (self.denominator - stay)
         return h
 
-    def expected_steps(self, targets) -> list:
+    def expected_steps(self, targets, start: int | None = None):
         """Exact expected steps to reach ``targets`` from each state.
 
         ``None`` where the targets may never be reached (the expectation is
         infinite).  ``e(i) = (1 + sum_{j != i} P(i, j) e(j)) / (1 - P(i, i))``.
+        With ``start``, only the states reachable from it are solved and
+        ``e(start)`` is returned.
         """
         targets = set(targets)
-        h = self.hitting_probability(targets)
+        order = self.topological_order(start)
+        h = self._hitting(targets, order)
         e = [None] * len(self)
-        for i in reversed(self.topological_order()):
+        rows = self.rows
+        for i in reversed(order):
             if i in targets:
                 e[i] = Fraction(0)
                 continue
             if h[i] != 1:
                 continue
-            stay = self.rows[i].get(i, 0)
+            stay = rows[i].get(i, 0)
             acc = Fraction(self.denominator)
-            for j, w in self.rows[i].items():
+            for j, w in rows[i].items():
                 if j != i:
                     acc += w * e[j]  # h[i] == 1 makes every reachable e[j] finite
             e[i] = acc / (self.denominator - stay)
-        return e
+        return e if start is None else e[start]
+
+    # ------------------------------------------------------ exact by kernel
+
+    def run(self, start, steps: int, groups=None, final: bool = False, *,
+            max_work: int = MAX_WORK, what: str = "steps of this chain",
+            smaller: str = "use a smaller chain", force_modular: bool = False) -> "ChainRun":
+        """Push a start distribution through ``steps`` steps, exactly, in the kernel.
+
+        Parameters
+        ----------
+        start : int or dict
+            A state index, or ``{state index: probability}`` summing to 1.
+        steps : int
+            Steps to take (>= 0).
+        groups : array of 0/1, shape (G, S), optional
+            Without groups the ways of every state after every step are
+            kept (``ChainRun.ways``); with groups only the ways of each
+            group (``ChainRun.group_ways``): cheaper for long runs.
+        final : bool
+            Also keep the ways of every state after the last step.
+        max_work, what, smaller
+            The refusal: a run needing more than ``max_work`` multiply-adds
+            is refused with "counting N {what} exactly would take too long",
+            suggesting fewer steps or ``smaller``.
+        force_modular : bool
+            Take the modular path even where int64 would do (tests).
+
+        Returns
+        -------
+        ChainRun
+        """
+        start_ways, start_den = _start_ways(start, len(self))
+        if not isinstance(steps, (int, np.integer)) or isinstance(steps, bool) or steps < 0:
+            raise ValueError(f"the number of steps must be a whole number >= 0, got {steps!r}")
+        steps = int(steps)
+        n, den = len(self), self.denominator
+        edges = len(self.indices)
+        if groups is not None:
+            groups = np.asarray(groups, dtype=np.int64)
+            if groups.ndim != 2 or groups.shape[1] != n:
+                raise ValueError(f"groups must be a 0/1 array of shape (groups, {n})")
+        width = n if groups is None else groups.shape[0]
+
+        def work(t):
+            counts = (t + 1) * width + (n if final else 0)
+            return _work(start_den * den ** t, counts,
+                         (t + 1) * (edges + (n if groups is None else groups.size)))
+
+        if work(steps) > max_work:
+            _refuse(steps, _most_steps(work, steps, max_work), n, den, what, smaller)
+
+        def compute(mod):
+            w = _reduced(self.weights, mod)
+            last = np.empty(n, dtype=np.int64)
+            if groups is None:
+                out = np.empty((steps + 1, n), dtype=np.int64)
+                markov_run_all(start_ways, self.indptr, self.indices, self.weight_ids, w, mod, out)
+                last[:] = out[steps]
+            else:
+                out = np.empty((steps + 1, groups.shape[0]), dtype=np.int64)
+                markov_run(start_ways, self.indptr, self.indices, self.weight_ids, w, groups,
+                           mod, out, last)
+            return np.concatenate([out.ravel(), last]) if final else out.ravel()
+
+        # every count after t steps is at most the total mass, start_den * den**t
+        flat = exact_counts(compute, start_den * den ** steps, force_modular)
+        cut = (steps + 1) * width
+        table = flat[:cut].reshape(steps + 1, width)
+        return ChainRun(
+            denominators=tuple(start_den * den ** s for s in range(steps + 1)),
+            ways=table if groups is None else None,
+            group_ways=table if groups is not None else None,
+            final=flat[cut:] if final else None,
+        )
+
+    def after(self, start, steps: int, **refusal) -> np.ndarray:
+        """Exact distribution (object array of Fractions) after ``steps`` steps.
+
+        Only the last step's states are rebuilt, so a long run costs little
+        more than its kernel.  ``refusal``: ``max_work``, ``what``,
+        ``smaller`` as for :meth:`run`.
+        """
+        r = self.run(start, steps, groups=np.zeros((0, len(self)), dtype=np.int64), final=True,
+                     **refusal)
+        return r.probabilities("final")
+
+    def distributions(self, start: int, steps: int) -> list:
+        """Integer ways of the state after 0..steps steps from state ``start``.
+
+        Entry ``k`` is a list of Python ints over states summing to
+        ``denominator ** k`` (counted by the kernel).
+        """
+        return self.run(start, steps).ways.tolist()
+
+    def with_absorbing(self, targets) -> "ExactChain":
+        """The same chain with every state of ``targets`` made absorbing."""
+        targets = set(int(t) for t in targets)
+        table = {w: i for i, w in enumerate(self.weights)}
+        stay = table.setdefault(self.denominator, len(table))
+        indptr, indices, ids = [0], [], []
+        for r in range(len(self)):
+            if r in targets:
+                indices.append(r)
+                ids.append(stay)
+            else:
+                lo, hi = self.indptr[r], self.indptr[r + 1]
+                indices += self.indices[lo:hi].tolist()
+                ids += self.weight_ids[lo:hi].tolist()
+            indptr.append(len(indices))
+        return ExactChain.from_csr(self.states, indptr, indices, ids, tuple(table), self.denominator)
 
     def first_passage(self, start: int, targets, steps: int):
         """Distribution of the first step at which ``targets`` is reached.
 
         Returns ``(pmf, tail, never)``: ``pmf[k]`` for ``k = 0..steps`` (a
         Fraction), ``tail = P(steps < T < inf)`` and ``never = P(T = inf)``,
-        all exact; they sum to 1.
+        all exact; they sum to 1.  The targets are made absorbing and the
+        kernel counts the mass on them after every step.
         """
-        targets = set(targets)
-        ways = [0] * len(self)
-        ways[start] = 1
-        den = 1
-        pmf = []
-        for k in range(steps + 1):
-            if k:
-                ways = self.step(ways)
-                den *= self.denominator
-            hit = sum(ways[t] for t in targets)
-            pmf.append(Fraction(hit, den))
-            for t in targets:  # absorbed: stop following them
-                ways[t] = 0
-        left = Fraction(sum(ways), den)
+        targets = sorted(set(int(t) for t in targets))
+        stopped = self.with_absorbing(targets)
+        mask = np.zeros((1, len(self)), dtype=np.int64)
+        mask[0, targets] = 1
+        r = stopped.run(start, steps, groups=mask, final=True)
+        by = [Fraction(int(w), d) for w, d in zip(r.group_ways[:, 0].tolist(), r.denominators)]
+        pmf = [by[0]] + [by[k] - by[k - 1] for k in range(1, steps + 1)]
+        den = r.denominators[-1]
         h = self.hitting_probability(targets)
-        reach_later = sum(Fraction(w, den) * h[i] for i, w in enumerate(ways) if w)
-        return pmf, reach_later, left - reach_later
+        left = [(i, int(w)) for i, w in enumerate(r.final.tolist()) if w and i not in set(targets)]
+        reach_later = sum((Fraction(w, den) * h[i] for i, w in left), Fraction(0))
+        never = Fraction(sum(w for _, w in left), den) - reach_later
+        return pmf, reach_later, never
 
 
-def run(start: dict, chains: list, n_states: int) -> list:
+def _check_denominator(denominator) -> None:
+    if not isinstance(denominator, int) or isinstance(denominator, bool) or denominator < 1:
+        raise ValueError(f"the denominator must be a positive integer, got {denominator!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class ChainRun:
+    """The exact counts of :meth:`ExactChain.run`.
+
+    Row ``t`` of ``ways`` (every state) or ``group_ways`` (each group) is
+    integer ways after ``t`` steps over ``denominators[t]``; ``final`` is the
+    ways of every state after the last step, over ``denominators[-1]``.
+    Arrays are int64 where the counts fit, else object arrays of Python ints.
+    """
+
+    denominators: tuple
+    ways: np.ndarray | None
+    group_ways: np.ndarray | None
+    final: np.ndarray | None
+
+    def probabilities(self, which: str = "ways") -> np.ndarray:
+        """``ways``, ``group_ways`` or ``final`` as exact Fractions (object array)."""
+        if which not in ("ways", "group_ways", "final"):
+            raise ValueError(f"choose ways, group_ways or final, got {which!r}")
+        arr = getattr(self, which)
+        if arr is None:
+            raise ValueError(f"this run did not keep {which}")
+        if which == "final":
+            return fractions_over(arr, self.denominators[-1])
+        return fractions_over(arr, np.array(self.denominators, dtype=object)[:, None])
+
+
+def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
+        what: str = "steps of this chain", smaller: str = "use fewer steps") -> list:
     """Exact distribution after each chain in turn.
 
     Parameters
@@ -235,46 +572,44 @@ def run(start: dict, chains: list, n_states: int) -> list:
     start : dict
         ``{state index: probability}`` summing to 1.
     chains : list of ExactChain
-        One per step, each over the same ``n_states`` states; each
-        denominator must be below 2**31 (the kernel's modular products).
+        One per step, each over the same ``n_states`` states.
     n_states : int
+    max_work, what, smaller
+        A run needing more multiply-adds is refused before it starts, as
+        for :meth:`ExactChain.run`.
 
     Returns
     -------
     list of object arrays of Fractions: the start, then after each step.
     """
-    if sum(Fraction(p) for p in start.values()) != 1:
-        raise ValueError("the start distribution must sum to 1")
-    start_den = lcm(*(Fraction(p).denominator for p in start.values()))
     if any(len(c) != n_states for c in chains):
         raise ValueError(f"every step must have {n_states} states")
-    if start_den >= 2**31 or any(c.denominator >= 2**31 for c in chains):
-        raise ValueError("a step's probabilities are too finely divided for the exact kernel")
-    start_ways = np.zeros(n_states, dtype=np.int64)
-    for i, p in start.items():
-        start_ways[i] = int(Fraction(p) * start_den)
+    start_ways, start_den = _start_ways(start, n_states)
     T = len(chains)
-    n_edges = max([sum(len(r) for r in c.rows) for c in chains] + [1])
+    dens = [start_den]
+    for c in chains:
+        dens.append(dens[-1] * c.denominator)
+    n_edges = max([len(c.indices) for c in chains] + [1])
+    def work(t):
+        return _work(dens[t], (t + 1) * n_states, (t + 1) * (n_edges + n_states))
+
+    if work(T) > max_work:
+        _refuse(T, _most_steps(work, T, max_work), n_states, max(c.denominator for c in chains),
+                what, smaller)
     ptr = np.zeros((T, n_states + 1), dtype=np.int64)
     to = np.zeros((T, n_edges), dtype=np.int64)
-    w = np.zeros((T, n_edges), dtype=np.int64)
     for t, c in enumerate(chains):
-        j = 0
-        for i, row in enumerate(c.rows):
-            ptr[t, i] = j
-            for k, ways in row.items():
-                to[t, j], w[t, j] = k, ways
-                j += 1
-        ptr[t, n_states] = j
+        ptr[t] = c.indptr
+        to[t, :len(c.indices)] = c.indices
 
     def compute(mod):
+        w = np.zeros((T, n_edges), dtype=np.int64)
+        for t, c in enumerate(chains):
+            w[t, :len(c.indices)] = _reduced(c.weights, mod)[c.weight_ids]
         out = np.empty((T + 1, n_states), dtype=np.int64)
         markov_run_steps(start_ways, ptr, to, w, mod, out)
         return out
 
-    ways = exact_counts(compute, start_den * prod(c.denominator for c in chains))
-    dens = [start_den]
-    for c in chains:
-        dens.append(dens[-1] * c.denominator)
+    ways = exact_counts(compute, dens[-1])
     fr = fractions_over(ways.astype(object), np.array(dens, dtype=object)[:, None])
     return [fr[t] for t in range(T + 1)]

@@ -144,3 +144,26 @@ def markov_run_steps(start, ptr, to, w, mod, out):
             for k in range(weights.shape[0]):
                 weights[k] %= mod
         markov_step(ptr[t], to[t], ids, weights, mod, out[t], out[t + 1])
+
+
+@kernel
+def markov_run_all(start, indptr, indices, weight_ids, weights, mod, out):
+    """Run one chain for ``T`` steps, keeping the ways of every state after each.
+
+    Parameters
+    ----------
+    start : int64[S]
+        Ways of each starting state.
+    indptr, indices, weight_ids, weights : int64 arrays
+        The transition structure, as for :func:`markov_step` (``weights``
+        already reduced modulo ``mod`` if > 0).
+    mod : int64
+        As for :func:`markov_step`.
+    out : int64[T + 1, S]
+        Overwritten: ``out[0] = start``, ``out[t]`` the ways after ``t`` steps,
+        over ``D**t`` times the start's denominator.
+    """
+    for s in range(start.shape[0]):
+        out[0, s] = start[s] % mod if mod > 0 else start[s]
+    for t in range(1, out.shape[0]):
+        markov_step(indptr, indices, weight_ids, weights, mod, out[t - 1], out[t])

@@ -7,6 +7,8 @@ from hypothesis import strategies as st
 
 from analysis.markov import ExactChain
 
+from . import oracles_markov as om
+
 
 @st.composite
 def forward_chains(draw):
@@ -54,6 +56,7 @@ def test_distributions_and_first_passage_are_exact(chain, steps, data):
     start = data.draw(st.integers(0, n - 1))
     targets = set(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n)))
     dists = chain.distributions(start, steps)
+    assert dists == om.distributions(chain.rows, start, steps)  # the kernel against Python stepping
     for k, ways in enumerate(dists):
         assert sum(ways) == chain.denominator**k
     pmf, tail, never = chain.first_passage(start, targets, steps)

@@ -630,6 +630,13 @@ def _distribution(ways: list, states, den: int) -> dict:
     return {s: Fraction(w, den) for s, w in zip(states, ways) if w}
 
 
+def _ways(chain: ExactChain, steps: int, what: str) -> tuple:
+    """Integer ways of every state after 0..steps steps from state 0 (the
+    start), over ``chain.denominator ** k``: counted by the chain's kernel."""
+    ways = chain.run(0, steps, what=what, smaller="use smaller pools").ways
+    return tuple(tuple(row) for row in ways.tolist())
+
+
 # ------------------------------------------------------------ repeated blows
 
 @dataclass(frozen=True)
@@ -726,21 +733,6 @@ class Blows:
         return pd.DataFrame(rows)
 
 
-def _reachable(start, moves):
-    """States reachable from ``start``; ``moves(s)`` gives ``{s': Fraction}``."""
-    order, rows, seen, todo = [start], {}, {start}, [start]
-    while todo:
-        s = todo.pop()
-        rows[s] = moves(s)
-        for t in rows[s]:
-            if t not in seen:
-                seen.add(t)
-                order.append(t)
-                todo.append(t)
-    idx = {s: i for i, s in enumerate(order)}
-    return order, [{idx[t]: p for t, p in rows[s].items()} for s in order]
-
-
 def blows(attack: Attack, victim: Fighter, max_blows: int = 20,
           rules: DamageRules = OFFICIAL) -> Blows:
     """Repeated blows of one attack on one victim, as an exact Markov chain.
@@ -779,9 +771,8 @@ def blows(attack: Attack, victim: Fighter, max_blows: int = 20,
             out[t] = out.get(t, 0) + p
         return out
 
-    states, rows = _reachable(victim.health, moves)
-    chain = ExactChain.from_fractions(states, rows)
-    ways = tuple(tuple(w) for w in chain.distributions(0, max_blows))
+    chain = ExactChain.explore(victim.health, moves)
+    ways = _ways(chain, max_blows, "blows of this attack")
     return Blows(attack, victim, rules, per, chain, max_blows, ways)
 
 
@@ -928,9 +919,8 @@ def fight(a: Fighter, b: Fighter, first: str = "a", stop: str = "incapacitated",
                     out[(ha2, hb2)] = out.get((ha2, hb2), 0) + p * q
         return out
 
-    states, rows = _reachable((a.health, b.health), moves)
-    chain = ExactChain.from_fractions(states, rows)
-    ways = tuple(tuple(w) for w in chain.distributions(0, max_turns))
+    chain = ExactChain.explore((a.health, b.health), moves)
+    ways = _ways(chain, max_turns, "turns of this fight")
     return Fight(a, b, first, stop, rules, chain, max_turns, ways)
 
 

@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 
 from kernels import conflict as _kc
-from kernels import markov as _km
 
 from analysis.rules import Rules, rule
 from analysis.systems.v5 import roll as v5
-from analysis.exact import INT64_MAX, exact_counts, fractions_over, primes_for
+from analysis.exact import exact_counts, fractions_over
+from analysis.markov import ExactChain
 from analysis.validate import check_int, parse_spec
 
 #: Kinds of damage, in the game's words.
@@ -30,8 +30,9 @@ MAX_BOXES = 20
 #: Most turns a fight is followed for (V5 conflicts last about three).
 MAX_TURNS = 100
 #: A fight whose exact count needs more than this many multiply-adds (primes x
-#: turns x transitions; some seconds) is refused with a suggestion rather than left
-#: to run; a fight of pools 15 against 15 over 100 turns needs 40% of it.
+#: turns x transitions, plus rebuilding the counts from their residues; some
+#: seconds) is refused with a suggestion rather than left to run; a fight of
+#: pools 15 against 15 over 100 turns needs about a third of it.
 MAX_WORK = 1_000_000_000
 
 #: Columns of :meth:`FightResult.table`, in order.
@@ -479,62 +480,59 @@ def _side_states(start: Tracker, kind: str):
 
 @dataclass(frozen=True, eq=False)
 class FightChain:
-    """The transition structure of a fight: joint tracker states, integer weights.
+    """A fight as an exact Markov chain: joint tracker states, integer ways.
 
     A state is ``((A superficial, A aggravated), (B superficial, B aggravated))``
-    on the track of the fight.  Row ``r`` moves to ``indices[k]`` for ``k`` in
-    ``indptr[r]:indptr[r+1]`` with ``weights[weight_ids[k]] / denominator``;
-    every row sums to exactly ``denominator``.  States where the fight has
-    stopped (``absorbing``) move to themselves with weight ``denominator``.
+    on the track of the fight.  ``chain`` is the fight's
+    :class:`analysis.markov.ExactChain` (state 0 is the start); its sparse
+    rows are also here as ``indptr``, ``indices``, ``weight_ids`` and
+    ``weights``: row ``r`` moves to ``indices[k]`` for ``k`` in
+    ``indptr[r]:indptr[r+1]`` with ``weights[weight_ids[k]] / denominator``.
+    States where the fight has stopped (``absorbing``, a mask) move to
+    themselves with weight ``denominator``.  ``potential`` (superficial +
+    2 x aggravated of both sides) rises with every move to another state.
     """
 
-    states: tuple
+    chain: ExactChain
     start: int
     absorbing: np.ndarray
-    indptr: np.ndarray
-    indices: np.ndarray
-    weight_ids: np.ndarray
-    weights: tuple
-    denominator: int
     potential: np.ndarray
+
+    @property
+    def states(self) -> tuple:
+        return self.chain.states
+
+    @property
+    def indptr(self) -> np.ndarray:
+        return self.chain.indptr
+
+    @property
+    def indices(self) -> np.ndarray:
+        return self.chain.indices
+
+    @property
+    def weight_ids(self) -> np.ndarray:
+        return self.chain.weight_ids
+
+    @property
+    def weights(self) -> tuple:
+        return self.chain.weights
+
+    @property
+    def denominator(self) -> int:
+        return self.chain.denominator
 
     def transitions(self) -> dict:
         """``{state: {next state: Fraction}}`` with repeated targets summed."""
-        out = {}
-        for r, s in enumerate(self.states):
-            row: dict = {}
-            for k in range(self.indptr[r], self.indptr[r + 1]):
-                t = self.states[self.indices[k]]
-                row[t] = row.get(t, 0) + self.weights[self.weight_ids[k]]
-            out[s] = {t: Fraction(w, self.denominator) for t, w in row.items()}
-        return out
+        return self.chain.transitions()
 
     def row_sums(self) -> list:
         """Each row's total weight as a Fraction of the denominator (all should be 1)."""
-        return [Fraction(sum(self.weights[self.weight_ids[k]]
-                             for k in range(self.indptr[r], self.indptr[r + 1])), self.denominator)
-                for r in range(len(self.states))]
+        return self.chain.row_sums()
 
     def reachable(self) -> np.ndarray:
         """Boolean mask of the states the fight can reach from its start."""
-        seen = np.zeros(len(self.states), dtype=bool)
-        seen[self.start] = True
-        todo = [self.start]
-        while todo:
-            r = todo.pop()
-            for c in self.indices[self.indptr[r]:self.indptr[r + 1]].tolist():
-                if not seen[c]:
-                    seen[c] = True
-                    todo.append(c)
-        return seen
-
-    def _stay_weights(self) -> list:
-        stay = [0] * len(self.states)
-        for r in range(len(self.states)):
-            for k in range(self.indptr[r], self.indptr[r + 1]):
-                if self.indices[k] == r:
-                    stay[r] += self.weights[self.weight_ids[k]]
-        return stay
+        return self.chain.reachable(self.start)
 
     def stuck_states(self) -> list:
         """Reachable states the fight never leaves although it has not stopped.
@@ -542,7 +540,7 @@ class FightChain:
         Damage only ever adds up, so every move to another state is progress;
         the fight ends with probability 1 exactly when this list is empty.
         """
-        stay = self._stay_weights()
+        stay = self.chain.stay_ways()
         reach = self.reachable()
         return [self.states[r] for r in range(len(self.states))
                 if reach[r] and not self.absorbing[r] and stay[r] == self.denominator]
@@ -555,32 +553,16 @@ class FightChain:
         """Exact expected number of turns until the fight stops.
 
         Damage never heals within a fight, so the moves between distinct
-        states form an acyclic graph (each strictly raises the total
-        ``superficial + 2 * aggravated``); the expectation follows by back
-        substitution from the stopped states, in exact Fractions.
+        states form an acyclic graph; the expectation follows by back
+        substitution from the stopped states, in exact Fractions
+        (:meth:`analysis.markov.ExactChain.expected_steps`).
         """
         stuck = self.stuck_states()
         if stuck:
             raise ValueError(
                 f"this fight can go on forever: from {stuck[0]} no roll deals any damage "
                 f"(check attacks, pools and tie_damage)")
-        reach = self.reachable()
-        order = sorted(np.flatnonzero(reach).tolist(), key=lambda r: -int(self.potential[r]))
-        expect: dict = {}
-        den = self.denominator
-        for r in order:
-            if self.absorbing[r]:
-                expect[r] = Fraction(0)
-                continue
-            stay, acc = 0, Fraction(den)
-            for k in range(self.indptr[r], self.indptr[r + 1]):
-                c, w = int(self.indices[k]), self.weights[self.weight_ids[k]]
-                if c == r:
-                    stay += w
-                else:
-                    acc += w * expect[c]
-            expect[r] = acc / (den - stay)
-        return expect[self.start]
+        return self.chain.expected_steps(np.flatnonzero(self.absorbing).tolist(), start=self.start)
 
 
 def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
@@ -647,17 +629,14 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
     pot_a = np.array([t.superficial + 2 * t.aggravated for t in states_a])
     pot_b = np.array([t.superficial + 2 * t.aggravated for t in states_b])
     weights = tuple(sorted(table, key=table.get))
-    arrays = [indptr, np.concatenate(cols_l)[order].astype(np.int64),
-              np.concatenate(ids_l)[order].astype(np.int64), absorbing,
-              (pot_a[:, None] + pot_b[None, :]).ravel()]
-    for arr in arrays:
+    potential = (pot_a[:, None] + pot_b[None, :]).ravel()
+    for arr in (absorbing, potential):
         arr.setflags(write=False)
-    return FightChain(
-        states=tuple(((sa.superficial, sa.aggravated), (sb.superficial, sb.aggravated))
-                     for sa in states_a for sb in states_b),
-        start=0, absorbing=arrays[3], indptr=arrays[0], indices=arrays[1],
-        weight_ids=arrays[2], weights=weights, denominator=den, potential=arrays[4],
-    )
+    chain = ExactChain.from_csr(
+        tuple(((sa.superficial, sa.aggravated), (sb.superficial, sb.aggravated))
+              for sa in states_a for sb in states_b),
+        indptr, np.concatenate(cols_l)[order], np.concatenate(ids_l)[order], weights, den)
+    return FightChain(chain=chain, start=0, absorbing=absorbing, potential=potential)
 
 
 def fight_chain(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
@@ -686,40 +665,11 @@ def _cached_chain(a, b, rules, track, until):
 
 
 def _run_chain(chain: FightChain, groups: np.ndarray, turns: int, want_final: bool):
-    """Exact ways of each group after every turn, and of each state at the end."""
-    n = len(chain.states)
-    den = chain.denominator
-    bound = den ** turns
-
-    def work(t: int) -> int:
-        primes = 1 if den ** t <= INT64_MAX else len(primes_for(den ** t))
-        return primes * t * (len(chain.indices) + groups.size)
-
-    if work(turns) > MAX_WORK:
-        fits = max((t for t in range(1, turns) if work(t) <= MAX_WORK), default=0)
-        hint = (f"ask for at most {fits} turns" if fits
-                else "use smaller pools or smaller trackers")
-        raise ValueError(
-            f"counting {turns} turns of this fight exactly would take too long "
-            f"({len(chain.states)} states, a {len(str(den))}-digit denominator each turn); {hint}")
-    start = np.zeros(n, dtype=np.int64)
-    start[chain.start] = 1
-
-    def compute(mod: int) -> np.ndarray:
-        w = np.array([x % mod if mod else x for x in chain.weights], dtype=np.int64)
-        out_groups = np.empty((turns + 1, groups.shape[0]), dtype=np.int64)
-        out_final = np.empty(n, dtype=np.int64)
-        _km.markov_run(start, chain.indptr, chain.indices, chain.weight_ids, w, groups,
-                       mod, out_groups, out_final)
-        if want_final:
-            return np.concatenate([out_groups.ravel(), out_final])
-        return out_groups.ravel()
-
-    flat = exact_counts(compute, bound)
-    g = flat[:(turns + 1) * groups.shape[0]].reshape(turns + 1, groups.shape[0])
-    final = flat[(turns + 1) * groups.shape[0]:] if want_final else None
-    dens = np.array([den ** t for t in range(turns + 1)], dtype=object)[:, None]
-    return fractions_over(g, dens), final, bound
+    """Exact probabilities of each group after every turn, and the ways of
+    each state at the end (over the last bound), by the chain's kernel."""
+    r = chain.chain.run(chain.start, turns, groups=groups, final=want_final, max_work=MAX_WORK,
+                        what="turns of this fight", smaller="use smaller pools or smaller trackers")
+    return r.probabilities("group_ways"), r.final, r.denominators[-1]
 
 
 @dataclass(frozen=True, eq=False)

@@ -119,7 +119,8 @@ def rouse(start_hunger: int, checks: int, reroll: bool = False, rules: RouseRule
     checks = check_int("checks", checks, 0, 10_000)
     _check_rules(rules)
     step = _check_step(bool(reroll), rules, "rouse")
-    return _read(markov.run(_start(start_hunger), [step] * checks, N_STATES)[-1])
+    return _read(step.after(_start(start_hunger), checks, what="checks of this chain",
+                            smaller="use fewer checks"))
 
 
 def _check_rules(rules) -> RouseRules:
@@ -141,7 +142,8 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
             raise ValueError(f"reroll must be True or False, got {r!r}")
         step = _check_step(r, rules, "rouse")
         for h in starts:
-            dists = markov.run(_start(h), [step] * max(counts), N_STATES)
+            dists = markov.run(_start(h), [step] * max(counts), N_STATES,
+                               what="checks of this table", smaller="use fewer checks")
             for n in counts:
                 d = _read(dists[n])
                 rows.append([h, n, r] + [d.hunger[k] for k in range(MAX_HUNGER + 1)] + [d.frenzy_test])
@@ -255,7 +257,8 @@ def night(start_hunger: int, steps, blood_potency_level: int = 1, rules: RouseRu
         chain += parts
         labels.append(label.strip())
         marks.append(len(chain))
-    dists = markov.run(_start(start_hunger), chain, N_STATES)
+    dists = markov.run(_start(start_hunger), chain, N_STATES, what="checks of this night",
+                       smaller="use fewer steps")
     rows = []
     for i, (label, t) in enumerate(zip(labels, marks)):
         d = _read(dists[t])
