@@ -5,24 +5,15 @@ from math import comb
 
 import pandas as pd
 
+from analysis.rules import Rules, rule
 from analysis.validate import as_values
 
 
 @dataclass(frozen=True)
-class CoinRules:
-    """Coin rules.
+class CoinRules(Rules):
+    """Coin rules."""
 
-    Attributes
-    ----------
-    heads_faces : int
-        Faces of a two-faced coin that are heads (1: fair, 2: loaded).
-    """
-
-    heads_faces: int = 1
-
-    def __post_init__(self):
-        if self.heads_faces not in (1, 2):
-            raise ValueError(f"heads_faces must be 1 or 2, got {self.heads_faces!r}")
+    heads_faces: int = rule(1, range=(1, 2), help="Faces of a two-faced coin that are heads (1: fair, 2: loaded).")
 
 
 def odds(coins, needed, rules=CoinRules()):
