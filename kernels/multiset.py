@@ -3,10 +3,13 @@
 Every counting kernel in this package works in one of two arithmetics,
 chosen by its ``mod`` argument:
 
-* ``mod == 0``: plain int64.  The caller guarantees (and checks, before the
-  call) that every count fits: the kernels only ever hold numbers of ordered
-  outcomes of a subset of the dice, each bounded by the total number of
-  outcomes, so a total that fits in int64 makes every intermediate fit.
+* ``mod == 0``: plain int64.  The caller checks, before the call, that
+  every number fits: each kernel module has a plain-Python bound function
+  beside its kernels (e.g. ``kernels.v5.v5_pool_ways_bound``) bounding every
+  number the kernel holds, intermediates included, and
+  ``analysis.exact.count`` runs int64 only when that bound fits.  Mostly it
+  is the number of ordered outcomes, but not always: ``fill_powers`` forms
+  one power past the last it stores, for instance.
 * ``mod > 0``: arithmetic modulo a prime below 2**31, so that a product of
   two residues fits in int64.  The caller repeats the call for several primes
   and rebuilds the exact integers by the Chinese remainder theorem
