@@ -19,7 +19,7 @@ from analysis.systems.requiem.dice import (
     count_rolls,
     to_values,
 )
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
 CLASSES = ("dramatic_failure", "bestial_failure", "failure", "success", "exceptional_success")
@@ -83,7 +83,7 @@ class BeastRules(RequiemRules):
         super().__post_init__()
         for name in ("chance_die_is_beast", "bestial_counts_rerolled_ones",
                      "frenzy_bonus_beast", "frenzy_roll_beast_dice"):
-            _rq._check_bool(name, getattr(self, name))
+            check_bool(name, getattr(self, name))
         check_int("beastly_ten_successes", self.beastly_ten_successes, 1, 10)
 
     def dice(self, pool: int, soif: int, tempt: bool = False, frenzy: bool = False):
@@ -121,8 +121,8 @@ def _check_rules(rules) -> BeastRules:
 
 
 def _check_flags(tempt, frenzy):
-    _rq._check_bool("tempt", tempt)
-    _rq._check_bool("frenzy", frenzy)
+    check_bool("tempt", tempt)
+    check_bool("frenzy", frenzy)
     if tempt and frenzy:
         raise ValueError("tempt and frenzy cannot be combined: a frenzied character does not "
                          "tempt the Beast, it already rules")
@@ -202,7 +202,7 @@ def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> BeastOdds:
     s_max = max(max_successes, rules.exceptional_successes - 1)
     (counts,) = count_rolls((roll,), s_max, rules._engine())
     if s_max > max_successes:
-        counts = _rq._truncate(counts, max_successes)
+        counts = _rq.truncate(counts, max_successes)
     return BeastOdds(pool=pool, soif=soif, tempt=tempt, frenzy=frenzy, rules=rules,
                      dice=roll[0], beast_dice=roll[1], chance=roll[2],
                      max_successes=max_successes, counts=counts)
@@ -346,7 +346,7 @@ def distribution_table(pools, soifs, max_successes: int = DEFAULT_MAX_SUCCESSES,
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
     max_successes = check_max_successes(max_successes)
     counts = count_rolls(rolls, max_successes, rules._engine())
-    return _rq._distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
+    return _rq.distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
                                     "beast_dice": [r[1] for r in rolls]},
                                    counts, max_successes, exact)
 

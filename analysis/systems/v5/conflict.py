@@ -14,7 +14,8 @@ from kernels import conflict as _kc
 from kernels import markov as _km
 
 from analysis.systems.v5 import roll as v5
-from analysis.exact import INT64_MAX, exact_counts, fractions_over, primes_for
+from analysis import exact as _exact
+from analysis.exact import fractions_over
 from analysis.validate import check_int, parse_spec
 
 #: Kinds of damage, in the game's words.
@@ -316,7 +317,7 @@ def _margin_ways(pool_a: int, hunger_a: int, pool_b: int, hunger_b: int, dice_ru
         _kc.opposed_margin_ways(a, b, mod, out)
         return out
 
-    ways = exact_counts(compute, den)
+    ways = _exact.count(compute, _kc.opposed_margin_ways_bound(wa, wb))
     offset = len(wb) - 1
     margins = {m - offset: int(w) for m, w in enumerate(ways.tolist()) if w}
     return margins, wa[0] * wb[0], den
@@ -700,11 +701,10 @@ def _run_chain(chain: FightChain, groups: np.ndarray, turns: int, want_final: bo
     """Exact ways of each group after every turn, and of each state at the end."""
     n = len(chain.states)
     den = chain.denominator
-    bound = den ** turns
 
     def work(t: int) -> int:
-        primes = 1 if den ** t <= INT64_MAX else len(primes_for(den ** t))
-        return primes * t * (len(chain.indices) + groups.size)
+        # an estimate of the cost: ways up to den**t take _exact.passes runs
+        return _exact.passes(den ** t) * t * (len(chain.indices) + groups.size)
 
     if work(turns) > MAX_WORK:
         fits = max((t for t in range(1, turns) if work(t) <= MAX_WORK), default=0)
@@ -726,11 +726,12 @@ def _run_chain(chain: FightChain, groups: np.ndarray, turns: int, want_final: bo
             return np.concatenate([out_groups.ravel(), out_final])
         return out_groups.ravel()
 
-    flat = exact_counts(compute, bound)
+    flat = _exact.count(compute, _km.markov_run_bound(start, chain.indptr, chain.weight_ids,
+                                                      chain.weights, turns))
     g = flat[:(turns + 1) * groups.shape[0]].reshape(turns + 1, groups.shape[0])
     final = flat[(turns + 1) * groups.shape[0]:] if want_final else None
     dens = np.array([den ** t for t in range(turns + 1)], dtype=object)[:, None]
-    return fractions_over(g, dens), final, bound
+    return fractions_over(g, dens), final, den ** turns
 
 
 @dataclass(frozen=True, eq=False)
