@@ -21,7 +21,8 @@ and multiplied; nothing depends on the order of the dice.
 Every count at scale ``10**(s + c*n)`` is at most that power of ten (it is a
 probability times it), and so is every product formed on the way, so the
 caller proves int64 suffices by checking ``10**(S + c*n)`` (``S`` the largest
-success count) or passes a prime ``mod`` (see ``kernels.multiset``).
+success count; :func:`beast_grid_ways_bound`, :func:`chance_die_ways_bound`)
+or passes a prime ``mod`` (see ``kernels.multiset``).
 """
 import numpy as np
 
@@ -202,8 +203,9 @@ def beast_grid_ways(normal_dice, beast_dice, success_face, again_face, rote,
     success_face, again_face, rote, beastly_value : int64
         As for :func:`fill_face_polys`.
     mod : int64
-        0 for plain int64 (the caller checked ``10**(S + c*n)`` fits for
-        the largest ``n = nn + nb``), else a prime below 2**31.
+        0 for plain int64 (the caller checked :func:`beast_grid_ways_bound`,
+        ``10**(S + c*n)`` for the largest ``n = nn + nb``, fits), else a
+        prime below 2**31.
     out : int64[K, S + 1]
         Overwritten: ``out[k, s] = 10**(s + c*n_k) * P(s successes)``,
         ``c = 2`` for rote dice, else 1.

@@ -198,8 +198,9 @@ def scene_ways(values, auto_fail, triggers, bases, difficulties, hungry, win_on_
     weight_base : int64
         A common multiple of 1..N.
     mod : int64
-        0 for plain int64 (the caller checked ``weight_base ** slots``
-        fits), else a prime below 2**31 (see ``kernels.multiset``).
+        0 for plain int64 (the caller checked :func:`scene_ways_bound`,
+        ``weight_base ** slots``, fits), else a prime below 2**31 (see
+        ``kernels.multiset``).
     marginal_out : int64[T, 4]
         Overwritten: ways of each class of test ``t``.
     pair_out : int64[max(T - 1, 1), 4, 4]

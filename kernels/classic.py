@@ -9,7 +9,8 @@ ordered rolls; each row of the programme is the pool one die smaller, so a
 single call gives every pool size up to the largest.
 
 Every kernel takes ``mod`` as in ``kernels.multiset``: 0 for plain int64
-(the caller proved the counts fit), else a prime below 2**31.
+(the caller checked the bound function of the kernel it runs, e.g.
+:func:`classic_sum_ways_bound`, fits), else a prime below 2**31.
 """
 import numpy as np
 
@@ -103,7 +104,7 @@ def classic_classify(sums, lo, botch, mod, out, total_ways):
         Output of :func:`classic_botch_ways` for the same die.
     mod : int64
         As for :func:`classic_sum_ways`; with ``mod == 0`` the caller checked
-        that ``(2 * N + 1) * 10**N`` fits (the summed successes).
+        that :func:`classic_classify_bound` fits (the summed successes).
     out : int64[N + 1, 3]
         Overwritten: ways of a botch, a failure, a success (net successes
         >= 1).  A botch never has a positive total, so the three are exclusive.
@@ -158,8 +159,8 @@ def levels_after_soak(damage, damage_lo, auto, soak, soak_lo, halve, mod, out):
     halve : int64
         ``HALVE_NONE``, ``HALVE_DOWN`` or ``HALVE_UP``.
     mod : int64
-        As for :func:`classic_sum_ways`; the caller checked the product of
-        the two rows' sums fits.
+        As for :func:`classic_sum_ways`; the caller checked
+        :func:`levels_after_soak_bound` (the product of the two rows' sums) fits.
     out : int64[L]
         Added to; ``L > max damage total + auto``.
     """
@@ -210,7 +211,8 @@ def attack_level_ways(attack, attack_lo, damage_rows, damage_lo, base_dice, auto
     halve : int64
         As for :func:`levels_after_soak`.
     mod : int64
-        As for :func:`classic_sum_ways`; the caller checked ``10**(p + N + s)`` fits.
+        As for :func:`classic_sum_ways`; the caller checked
+        :func:`attack_level_ways_bound` (``10**(p + N + s)``) fits.
     out : int64[L]
         Zeroed by the caller; ``L > N * max damage value + auto``.
     """

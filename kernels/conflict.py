@@ -15,7 +15,8 @@ def opposed_margin_ways(ways_a, ways_b, mod, out):
     ways_b : int64[B]
         The same for side B.
     mod : int64
-        0 for plain int64 (the caller checked ``10**(dice_a + dice_b)`` fits),
+        0 for plain int64 (the caller checked
+        :func:`opposed_margin_ways_bound`, ``10**(dice_a + dice_b)``, fits),
         else a prime below 2**31.
     out : int64[A + B - 1]
         Overwritten: ``out[m + B - 1]`` is the ways of margin ``m``, for

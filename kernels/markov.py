@@ -13,7 +13,8 @@ prime.
 
 As everywhere in ``kernels``, ``mod == 0`` is plain int64 (the caller proved
 every count fits: with start mass 1 the ways after ``t`` steps are at most
-``D**t``, and every product formed is at most the next step's total), and
+``D**t``, and every product formed is at most the next step's total; see
+:func:`markov_run_bound` and :func:`markov_run_steps_bound`), and
 ``mod > 0`` is a prime below 2**31 for the modular exact path.
 """
 import numpy as np
