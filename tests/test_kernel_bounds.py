@@ -183,6 +183,19 @@ def test_twin_records_what_the_kernel_forms(twin):
     assert _ints(out) == [1, 7, 49, 343] and top == 7**4
 
 
+def test_twin_records_unreduced_locals(twin):
+    # the Willpower kernel weighs rerolls in plain int locals (never through
+    # mulmod): with a win worth 10**12 the expected value of rerolling one
+    # failed die is 10**12 times its 5 winning faces
+    w_n, w_h = _v5_faces(6)
+    vals = np.array([0, 0, 10**12, 10**12, 10**12, 0], dtype=np.int64)
+    shape = (2, 2, 3, 3)
+    top, _ = twin(willpower.v5_willpower_ways, 1, 0, w_n, w_h, 2, 1, 1, 1, 0, willpower.MODE_OPTIMAL,
+                  vals, 0, 1, 0, _binom(2), np.zeros(shape, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    assert top >= 5 * 10**12
+    assert top <= willpower.v5_willpower_ways_bound(1, 0, w_n, w_h, 1, vals, 2)
+
+
 # ---------------------------------------------------------------- multiset
 
 @pytest.mark.parametrize("size", [1, 2, 7, 12])
