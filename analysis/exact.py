@@ -80,31 +80,122 @@ def crt(residues: list[np.ndarray], primes: list[int]) -> np.ndarray:
     return x
 
 
-def exact_counts(compute: Callable[[int], np.ndarray], bound: int,
-                 force_modular: bool = False) -> np.ndarray:
+def _check_bound(bound) -> int:
+    """``bound`` as a Python int, refusing numpy integers (they may have wrapped)."""
+    if type(bound) is not int:
+        raise TypeError(
+            f"a count bound must be a Python int (exact, never wrapped), got {type(bound).__name__}; "
+            "compute it with the kernel module's bound function"
+        )
+    if bound < 0:
+        raise ValueError(f"a count bound cannot be negative, got {bound}")
+    return bound
+
+
+def passes(bound: int) -> int:
+    """How many kernel runs :func:`count` makes for counts up to ``bound``.
+
+    1 within int64, else the number of primes whose product exceeds
+    ``bound``: the cost of the exact path, for callers that refuse work
+    that would take too long.
+    """
+    bound = _check_bound(bound)
+    return 1 if bound <= INT64_MAX else len(primes_for(bound))
+
+
+def count(compute: Callable[[int], np.ndarray], bound: int, *,
+          force_modular: bool = False) -> np.ndarray:
     """Run a counting kernel exactly, whatever the size of its counts.
 
-    ``compute(mod)`` must run the kernel with that ``mod`` (0 = plain int64)
-    and return its int64 result; ``bound`` is an upper bound on every count
-    (the number of ordered outcomes).  Within int64 the kernel runs once and
-    its int64 array is returned; beyond, it runs once per prime and the
-    counts come back as Python ints (object array), never overflowed.
-    ``force_modular`` takes the modular path even where int64 would do (the
-    tests use it to check the two paths agree).
+    The one door to the exact path: int64 when ``bound`` fits, else primes
+    and the Chinese remainder theorem.
+
+    Parameters
+    ----------
+    compute : callable
+        ``compute(mod)`` runs the kernel with that ``mod`` (0 = plain int64,
+        else a prime below 2**31) and returns its int64 result.
+    bound : int
+        An upper bound on every number the kernel holds, intermediates
+        included: the value of the kernel module's bound function for this
+        call (e.g. ``kernels.v5.v5_pool_ways_bound``), never worked out by
+        hand.  A Python int (a numpy integer could have wrapped already).
+    force_modular : bool
+        Take the modular path even where int64 would do (tests check the two
+        paths agree).
+
+    Returns
+    -------
+    numpy.ndarray
+        Within int64, the kernel's int64 array from a single run; beyond,
+        an object array of Python ints rebuilt from one run per prime,
+        never overflowed.
     """
+    bound = _check_bound(bound)
     if bound <= INT64_MAX and not force_modular:
         return compute(0)
     primes = primes_for(bound)
     return crt([compute(p) for p in primes], primes)
 
 
+#: The former name of :func:`count` (the same function).
+exact_counts = count
+
+
+def count_blocks(compute: Callable[[int, np.ndarray], np.ndarray], bounds, *,
+                 on_pass: Callable[[], None] | None = None) -> list:
+    """Run one kernel over many items, each exactly, in as few runs as possible.
+
+    The items whose bound fits in int64 are counted together in a single
+    int64 run; the others take the modular path with the primes in the
+    outer loop, each item run only under the primes its own bound needs.
+
+    Parameters
+    ----------
+    compute : callable
+        ``compute(mod, index)`` runs the kernel for the items at positions
+        ``index`` (an int64 array) with that ``mod`` (as for :func:`count`)
+        and returns an int64 array whose first axis follows ``index``.
+    bounds : sequence of int
+        One bound per item, from the kernel module's bound function.
+    on_pass : callable, optional
+        Called after each modular run (a progress bar's update); there are
+        ``passes(max(bounds))`` of them when some bound exceeds int64.
+
+    Returns
+    -------
+    list of (index, counts)
+        At most two blocks: the items within int64 with their int64 counts,
+        then the others with Python-int counts (object array).
+    """
+    bounds = [_check_bound(b) for b in bounds]
+    fits = np.array([b <= INT64_MAX for b in bounds], dtype=bool)
+    blocks = []
+    small = np.flatnonzero(fits)
+    if len(small):
+        blocks.append((small, compute(0, small)))
+    big = np.flatnonzero(~fits)
+    if len(big):
+        needs = {int(i): len(primes_for(bounds[i])) for i in big}
+        primes = primes_for(max(bounds[i] for i in big))
+        residues = {int(i): [] for i in big}
+        for j, p in enumerate(primes):
+            selected = np.array([i for i in big if needs[int(i)] > j], dtype=np.int64)
+            for i, r in zip(selected.tolist(), compute(p, selected)):
+                residues[i].append(r)
+            if on_pass is not None:
+                on_pass()
+        blocks.append((big, np.stack([crt(residues[int(i)], primes[:needs[int(i)]]) for i in big])))
+    return blocks
+
+
 def int64_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray:
     """Run a counting kernel in plain int64, refusing when it could overflow.
 
     Raises OverflowError (before running anything) if counts up to ``bound``
-    would not fit in int64: the caller should use :func:`exact_counts`.
+    would not fit in int64: the caller should use :func:`count`.
     """
-    if bound > INT64_MAX:
+    if _check_bound(bound) > INT64_MAX:
         raise OverflowError(
             f"counts up to {bound} do not fit in int64; use the exact (modular) path"
         )

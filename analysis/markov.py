@@ -30,9 +30,10 @@ from math import lcm
 
 import numpy as np
 
-from kernels.markov import markov_run, markov_run_all, markov_run_steps
+from kernels.markov import (markov_run, markov_run_all, markov_run_bound, markov_run_steps,
+                            markov_run_steps_bound)
 
-from .exact import INT64_MAX, exact_counts, fractions_over, primes_for
+from .exact import INT64_MAX, count, fractions_over, passes
 
 #: A run whose exact count needs more than this many multiply-adds (primes x
 #: steps x transitions, plus rebuilding the counts from their residues; some
@@ -44,7 +45,7 @@ MAX_WORK = 1_000_000_000
 
 def _primes(bound: int) -> int:
     """How many kernel runs an exact count up to ``bound`` takes: 1 in int64, else one per prime."""
-    return 1 if bound <= INT64_MAX else len(primes_for(bound))
+    return passes(int(bound))
 
 
 def _work(bound: int, counts: int, kernel_work: int) -> int:
@@ -461,8 +462,9 @@ class ExactChain:
                            mod, out, last)
             return np.concatenate([out.ravel(), last]) if final else out.ravel()
 
-        # every count after t steps is at most the total mass, start_den * den**t
-        flat = exact_counts(compute, start_den * den ** steps, force_modular)
+        # markov_run_all holds the same numbers as markov_run (every state, not groups)
+        bound = markov_run_bound(start_ways, self.indptr, self.weight_ids, self.weights, steps)
+        flat = count(compute, bound, force_modular=force_modular)
         cut = (steps + 1) * width
         table = flat[:cut].reshape(steps + 1, width)
         return ChainRun(
@@ -610,6 +612,9 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
         markov_run_steps(start_ways, ptr, to, w, mod, out)
         return out
 
-    ways = exact_counts(compute, dens[-1])
+    exact_w = np.zeros((T, n_edges), dtype=object)
+    for t, c in enumerate(chains):
+        exact_w[t, :len(c.indices)] = [c.weights[i] for i in c.weight_ids]
+    ways = count(compute, markov_run_steps_bound(start_ways, ptr, exact_w))
     fr = fractions_over(ways.astype(object), np.array(dens, dtype=object)[:, None])
     return [fr[t] for t in range(T + 1)]

@@ -44,7 +44,7 @@ from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
 
 # ----------------------------------------------------------------- systems
 
-from .system import RESERVED, System, resolve as _resolve  # noqa: E402
+from .system import System  # noqa: E402
 from .systems import discover  # noqa: E402
 
 #: The systems by name, in listing order: every package under

@@ -26,6 +26,25 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
     return value
 
 
+def check_bool(name: str, value) -> bool:
+    """Return ``value`` if it is True or False, else raise ValueError naming ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The option's name, as the player wrote it.
+    value : object
+        The value to check (1, 0 and "yes" are refused).
+
+    Returns
+    -------
+    bool
+    """
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
 def parse_spec(name: str, text: str) -> list[int]:
     """Parse a SPEC: an integer ``7``, a range ``1-20`` or a list ``3,5,7``.
 

@@ -21,7 +21,8 @@ and multiplied; nothing depends on the order of the dice.
 Every count at scale ``10**(s + c*n)`` is at most that power of ten (it is a
 probability times it), and so is every product formed on the way, so the
 caller proves int64 suffices by checking ``10**(S + c*n)`` (``S`` the largest
-success count) or passes a prime ``mod`` (see ``kernels.multiset``).
+success count; :func:`beast_grid_ways_bound`, :func:`chance_die_ways_bound`)
+or passes a prime ``mod`` (see ``kernels.multiset``).
 """
 import numpy as np
 
@@ -202,8 +203,9 @@ def beast_grid_ways(normal_dice, beast_dice, success_face, again_face, rote,
     success_face, again_face, rote, beastly_value : int64
         As for :func:`fill_face_polys`.
     mod : int64
-        0 for plain int64 (the caller checked ``10**(S + c*n)`` fits for
-        the largest ``n = nn + nb``), else a prime below 2**31.
+        0 for plain int64 (the caller checked :func:`beast_grid_ways_bound`,
+        ``10**(S + c*n)`` for the largest ``n = nn + nb``, fits), else a
+        prime below 2**31.
     out : int64[K, S + 1]
         Overwritten: ``out[k, s] = 10**(s + c*n_k) * P(s successes)``,
         ``c = 2`` for rote dice, else 1.
@@ -297,3 +299,50 @@ def chance_die_ways(success_face, again_face, chance_again, rote, beast,
     flags[0] = w_one
     flags[1] = 8 if (beast == 1 and rote == 1 and bestial_any_one == 1) else 0
     flags[2] = w_ten if beast == 1 else 0
+
+
+# ------------------------------------------------------------------ bounds
+# Plain Python (not jitted): upper bounds on every number the kernels above
+# hold, for ``analysis.exact.count``.  Each count is a probability times a
+# power of ten, so it is at most that power of ten.
+
+def beast_grid_ways_bound(normal_dice, beast_dice, max_successes, rote) -> int:
+    """Upper bound on every number :func:`beast_grid_ways` holds.
+
+    Parameters
+    ----------
+    normal_dice, beast_dice : sequence of int
+        As for :func:`beast_grid_ways`.
+    max_successes : int
+        ``S``: the kernel's ``out`` has ``S + 1`` columns.
+    rote : int or bool
+        As for :func:`beast_grid_ways`.
+
+    Returns
+    -------
+    int
+        ``10 ** (S + c * n)``, ``c`` the base rolls of a die (2 for a rote
+        action, else 1) and ``n`` the most dice of a configuration (at least
+        one: a single die's face polynomials are held in any case).
+    """
+    c = 2 if int(rote) else 1
+    n = max([1] + [int(a) + int(b) for a, b in zip(normal_dice, beast_dice)])
+    return 10 ** (int(max_successes) + c * n)
+
+
+def chance_die_ways_bound(max_successes, rote) -> int:
+    """Upper bound on every number :func:`chance_die_ways` holds.
+
+    Parameters
+    ----------
+    max_successes : int
+        ``S``: the kernel's ``out`` has ``S + 1`` entries.
+    rote : int or bool
+        As for :func:`chance_die_ways`.
+
+    Returns
+    -------
+    int
+        ``10 ** (S + c)``, ``c = 2`` for a rote chance die, else 1.
+    """
+    return 10 ** (int(max_successes) + (2 if int(rote) else 1))

@@ -198,8 +198,9 @@ def scene_ways(values, auto_fail, triggers, bases, difficulties, hungry, win_on_
     weight_base : int64
         A common multiple of 1..N.
     mod : int64
-        0 for plain int64 (the caller checked ``weight_base ** slots``
-        fits), else a prime below 2**31 (see ``kernels.multiset``).
+        0 for plain int64 (the caller checked :func:`scene_ways_bound`,
+        ``weight_base ** slots``, fits), else a prime below 2**31 (see
+        ``kernels.multiset``).
     marginal_out : int64[T, 4]
         Overwritten: ways of each class of test ``t``.
     pair_out : int64[max(T - 1, 1), 4, 4]
@@ -272,3 +273,40 @@ def scene_ways(values, auto_fail, triggers, bases, difficulties, hungry, win_on_
                 for b in range(n_tests + 1):
                     if cur[mask, pc, s, b] != 0:
                         count_out[s, b] = addmod(count_out[s, b], cur[mask, pc, s, b], mod)
+
+
+# ------------------------------------------------------------------ bounds
+# Plain Python (not jitted): upper bounds on every number the kernels above
+# hold, for ``analysis.exact.count`` (the grid kernels, tiny, work in int64
+# only; their bounds let a caller check so).
+
+def static_grid_ways_bound(n_cards) -> int:
+    """Upper bound on every count of :func:`static_grid_ways`: ``N * N`` ordered draws."""
+    return int(n_cards) ** 2
+
+
+def opposed_grid_ways_bound(n_cards) -> int:
+    """Upper bound on every count of :func:`opposed_grid_ways`: ``N ** 3`` ordered draws."""
+    return int(n_cards) ** 3
+
+
+def scene_ways_bound(hungry, weight_base) -> int:
+    """Upper bound on every number :func:`scene_ways` holds.
+
+    Parameters
+    ----------
+    hungry : sequence of int
+        As for :func:`scene_ways`: 1 for a test with a confirmation slot.
+    weight_base : int
+        As for :func:`scene_ways`.
+
+    Returns
+    -------
+    int
+        ``weight_base ** slots``, the slots of the whole scene (two for a
+        hungry test, one for any other): each draw shares out at most
+        ``weight_base`` values, so after any slot the ways of all the states
+        together are at most ``weight_base`` to the slots so far.
+    """
+    slots = sum(2 if int(h) == 1 else 1 for h in hungry)
+    return max(int(weight_base), 1) ** max(slots, 1)

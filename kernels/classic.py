@@ -9,7 +9,8 @@ ordered rolls; each row of the programme is the pool one die smaller, so a
 single call gives every pool size up to the largest.
 
 Every kernel takes ``mod`` as in ``kernels.multiset``: 0 for plain int64
-(the caller proved the counts fit), else a prime below 2**31.
+(the caller checked the bound function of the kernel it runs, e.g.
+:func:`classic_sum_ways_bound`, fits), else a prime below 2**31.
 """
 import numpy as np
 
@@ -103,7 +104,7 @@ def classic_classify(sums, lo, botch, mod, out, total_ways):
         Output of :func:`classic_botch_ways` for the same die.
     mod : int64
         As for :func:`classic_sum_ways`; with ``mod == 0`` the caller checked
-        that ``(2 * N + 1) * 10**N`` fits (the summed successes).
+        that :func:`classic_classify_bound` fits (the summed successes).
     out : int64[N + 1, 3]
         Overwritten: ways of a botch, a failure, a success (net successes
         >= 1).  A botch never has a positive total, so the three are exclusive.
@@ -158,8 +159,8 @@ def levels_after_soak(damage, damage_lo, auto, soak, soak_lo, halve, mod, out):
     halve : int64
         ``HALVE_NONE``, ``HALVE_DOWN`` or ``HALVE_UP``.
     mod : int64
-        As for :func:`classic_sum_ways`; the caller checked the product of
-        the two rows' sums fits.
+        As for :func:`classic_sum_ways`; the caller checked
+        :func:`levels_after_soak_bound` (the product of the two rows' sums) fits.
     out : int64[L]
         Added to; ``L > max damage total + auto``.
     """
@@ -210,7 +211,8 @@ def attack_level_ways(attack, attack_lo, damage_rows, damage_lo, base_dice, auto
     halve : int64
         As for :func:`levels_after_soak`.
     mod : int64
-        As for :func:`classic_sum_ways`; the caller checked ``10**(p + N + s)`` fits.
+        As for :func:`classic_sum_ways`; the caller checked
+        :func:`attack_level_ways_bound` (``10**(p + N + s)``) fits.
     out : int64[L]
         Zeroed by the caller; ``L > N * max damage value + auto``.
     """
@@ -241,3 +243,77 @@ def attack_level_ways(attack, attack_lo, damage_rows, damage_lo, base_dice, auto
         for k in range(tmp.shape[0]):
             if tmp[k] != 0:
                 out[k] = addmod(out[k], mulmod(tmp[k], scale, mod), mod)
+
+
+# ------------------------------------------------------------------ bounds
+# Plain Python (not jitted): upper bounds on every number the kernels above
+# hold, for ``analysis.exact.count``.
+
+def classic_sum_ways_bound(n_max, faces, values=(0,)) -> int:
+    """Upper bound on every number :func:`classic_sum_ways` holds.
+
+    ``sum(faces) ** n_max`` (``10 ** n_max`` for a d10): row ``n`` counts
+    the ordered rolls of ``n`` dice, and each product formed is part of
+    the next row.  At least the largest face count and value (held too).
+    """
+    held = [abs(int(x)) for x in list(faces) + list(values)]
+    return max([sum(int(f) for f in faces) ** max(int(n_max), 0)] + held)
+
+
+def classic_botch_ways_bound(n_max, faces) -> int:
+    """Upper bound on every number :func:`classic_botch_ways` holds.
+
+    ``(ones + fails) ** (n_max + 1)``: the loop forms one power beyond
+    the last it stores (``out`` has ``n_max + 1`` entries); at least the
+    largest face count (held too).
+    """
+    formed = (int(faces[ONE]) + int(faces[FAIL])) ** (max(int(n_max), 0) + 1)
+    return max([formed] + [abs(int(f)) for f in faces])
+
+
+def classic_classify_bound(n_max, faces, values) -> int:
+    """Upper bound on every number :func:`classic_classify` holds.
+
+    The ways (at most ``sum(faces) ** n_max``) times the largest total
+    a roll can reach, ``n_max * max(values)``: the summed net successes.
+    """
+    n = max(int(n_max), 0)
+    top = max(1, n * max(0, max(int(v) for v in values)))
+    return max(sum(int(f) for f in faces) ** n * top, classic_sum_ways_bound(n, faces, values))
+
+
+def levels_after_soak_bound(damage_total, soak_total, out_total=0) -> int:
+    """Upper bound on every number :func:`levels_after_soak` holds.
+
+    Parameters
+    ----------
+    damage_total, soak_total : int
+        What the ``damage`` and ``soak`` rows sum to (at most
+        :func:`classic_sum_ways_bound` of each roll; ``10 ** dice`` for d10s).
+    out_total : int
+        What ``out`` already sums to (0 when zeroed).
+    """
+    return int(out_total) + int(damage_total) * int(soak_total)
+
+
+def attack_level_ways_bound(attack_dice, damage_dice, soak_dice) -> int:
+    """Upper bound on every number :func:`attack_level_ways` holds (d10s).
+
+    Parameters
+    ----------
+    attack_dice : int
+        ``p``, the dice of the attack roll.
+    damage_dice : int
+        ``N``, the largest damage pool (``damage_rows.shape[0] - 1``).
+    soak_dice : int
+        ``s``, the soak dice.
+
+    Returns
+    -------
+    int
+        ``10 ** (p + N + s)``, the common denominator every count is over,
+        or ``10 ** (N + 1)`` if larger (the table of powers of ten forms one
+        beyond ``10 ** N``).
+    """
+    p, n, s = int(attack_dice), int(damage_dice), int(soak_dice)
+    return max(10 ** (p + n + s), 10 ** (n + 1))

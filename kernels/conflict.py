@@ -15,7 +15,8 @@ def opposed_margin_ways(ways_a, ways_b, mod, out):
     ways_b : int64[B]
         The same for side B.
     mod : int64
-        0 for plain int64 (the caller checked ``10**(dice_a + dice_b)`` fits),
+        0 for plain int64 (the caller checked
+        :func:`opposed_margin_ways_bound`, ``10**(dice_a + dice_b)``, fits),
         else a prime below 2**31.
     out : int64[A + B - 1]
         Overwritten: ``out[m + B - 1]`` is the ways of margin ``m``, for
@@ -34,3 +35,26 @@ def opposed_margin_ways(ways_a, ways_b, mod, out):
                 continue
             k = i - j + nb - 1
             out[k] = addmod(out[k], mulmod(x, y, mod), mod)
+
+
+def opposed_margin_ways_bound(ways_a, ways_b) -> int:
+    """Upper bound on every number :func:`opposed_margin_ways` holds.
+
+    Plain Python (not jitted), for ``analysis.exact.count``.
+
+    Parameters
+    ----------
+    ways_a, ways_b : sequence of int
+        The two sides' ways (exact, Python ints), not reduced.
+
+    Returns
+    -------
+    int
+        ``sum(ways_a) * sum(ways_b)`` (``10 ** (dice_a + dice_b)`` for two
+        rolls of d10s), or the largest input if that is larger.
+    """
+    a = [int(w) for w in ways_a]
+    b = [int(w) for w in ways_b]
+    if min(a + b, default=0) < 0:
+        raise ValueError("ways cannot be negative")
+    return max([sum(a) * sum(b)] + a + b)

@@ -13,7 +13,8 @@ prime.
 
 As everywhere in ``kernels``, ``mod == 0`` is plain int64 (the caller proved
 every count fits: with start mass 1 the ways after ``t`` steps are at most
-``D**t``, and every product formed is at most the next step's total), and
+``D**t``, and every product formed is at most the next step's total; see
+:func:`markov_run_bound` and :func:`markov_run_steps_bound`), and
 ``mod > 0`` is a prime below 2**31 for the modular exact path.
 """
 import numpy as np
@@ -167,3 +168,77 @@ def markov_run_all(start, indptr, indices, weight_ids, weights, mod, out):
         out[0, s] = start[s] % mod if mod > 0 else start[s]
     for t in range(1, out.shape[0]):
         markov_step(indptr, indices, weight_ids, weights, mod, out[t - 1], out[t])
+
+
+# ------------------------------------------------------------------ bounds
+# Plain Python (not jitted): upper bounds on every number the kernels above
+# hold, for ``analysis.exact.count``.  They are worked out from the chain
+# itself (the largest row sum), not from the denominator it promises.
+
+def _exact_ints(name, values) -> list:
+    out = [int(v) for v in np.asarray(values, dtype=object).ravel().tolist()]
+    if min(out, default=0) < 0:
+        raise ValueError(f"{name} must be ways (0 or more), got a negative one")
+    return out
+
+
+def _row_sums(indptr, weight_of_entry) -> list:
+    ptr = [int(p) for p in np.asarray(indptr).tolist()]
+    return [sum(weight_of_entry[ptr[r]:ptr[r + 1]]) for r in range(len(ptr) - 1)]
+
+
+def markov_run_bound(start, indptr, weight_ids, weights, steps) -> int:
+    """Upper bound on every number :func:`markov_run` holds.
+
+    Parameters
+    ----------
+    start, indptr, weight_ids, weights
+        As for :func:`markov_run`; ``weights`` exact (Python ints or int64),
+        before any reduction.
+    steps : int
+        ``T``, the steps run (``out_groups`` has ``T + 1`` rows).
+
+    Returns
+    -------
+    int
+        ``sum(start) * R ** T`` with ``R`` the largest row sum of weights
+        (the denominator ``D``, for a chain whose rows sum to it): the total
+        ways after ``T`` steps, which bounds every state's ways, every group
+        (a part of them), and every product formed.  At least the largest
+        weight and start (held too).
+    """
+    start = _exact_ints("start", start)
+    weights = _exact_ints("weights", weights)
+    ids = np.asarray(weight_ids).tolist()
+    rows = _row_sums(indptr, [weights[i] for i in ids])
+    mass = sum(start)
+    top = max(rows, default=0)
+    return max([mass, mass * top ** int(steps)] + start + weights)
+
+
+def markov_run_steps_bound(start, ptr, w) -> int:
+    """Upper bound on every number :func:`markov_run_steps` holds.
+
+    Parameters
+    ----------
+    start, ptr, w
+        As for :func:`markov_run_steps`, exact (before any reduction).
+
+    Returns
+    -------
+    int
+        The largest of ``sum(start) * R_1 * ... * R_t`` over ``t``, with
+        ``R_t`` the largest row sum of step ``t`` (its denominator
+        ``D_t``): the total ways after each step, which bounds every
+        state's ways and every product formed; at least the largest weight
+        and start (held too).
+    """
+    start = _exact_ints("start", start)
+    w = np.asarray(w, dtype=object)
+    total = sum(start)
+    best = max([total] + start)
+    for t in range(np.asarray(ptr).shape[0]):
+        weights = _exact_ints("weights", w[t])
+        total *= max(_row_sums(ptr[t], weights), default=0)
+        best = max([best, total] + weights)
+    return best

@@ -3,10 +3,13 @@
 Every counting kernel in this package works in one of two arithmetics,
 chosen by its ``mod`` argument:
 
-* ``mod == 0``: plain int64.  The caller guarantees (and checks, before the
-  call) that every count fits: the kernels only ever hold numbers of ordered
-  outcomes of a subset of the dice, each bounded by the total number of
-  outcomes, so a total that fits in int64 makes every intermediate fit.
+* ``mod == 0``: plain int64.  The caller checks, before the call, that
+  every number fits: each kernel module has a plain-Python bound function
+  beside its kernels (e.g. ``kernels.v5.v5_pool_ways_bound``) bounding every
+  number the kernel holds, intermediates included, and
+  ``analysis.exact.count`` runs int64 only when that bound fits.  Mostly it
+  is the number of ordered outcomes, but not always: ``fill_powers`` forms
+  one power past the last it stores, for instance.
 * ``mod > 0``: arithmetic modulo a prime below 2**31, so that a product of
   two residues fits in int64.  The caller repeats the call for several primes
   and rebuilds the exact integers by the Chinese remainder theorem
@@ -72,3 +75,31 @@ def fill_powers(base, mod, out):
     for k in range(out.shape[0]):
         out[k] = v
         v = mulmod(v, base % mod if mod > 0 else base, mod)
+
+
+# ------------------------------------------------------------------ bounds
+# Plain Python (not jitted), exact: each returns a Python int at least as
+# large as every number the kernel beside it holds or forms in plain int64,
+# so that ``analysis.exact.count`` can pick int64 or primes safely.
+
+def binomials_bound(size: int) -> int:
+    """Largest entry of :func:`fill_binomials`'s table with ``size`` rows.
+
+    The table holds ``C(n, k)`` for ``n < size``; the largest is the central
+    ``C(size - 1, (size - 1) // 2)`` (1 for an empty or one-row table).
+    """
+    from math import comb
+
+    m = max(int(size) - 1, 0)
+    return comb(m, m // 2)
+
+
+def powers_bound(base: int, length: int) -> int:
+    """Largest number :func:`fill_powers` forms for ``out`` of ``length``.
+
+    It stores ``base ** 0 .. base ** (length - 1)`` and forms one power more,
+    ``base ** length``, before the loop ends (never stored, but formed in
+    int64 all the same); at least the first power, 1, and ``base`` itself.
+    """
+    base = abs(int(base))
+    return max(1, base, base ** max(int(length), 0))

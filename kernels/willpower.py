@@ -184,3 +184,54 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
                             if mod > 0:
                                 wj %= mod
                             out[sf, pair, ec, oc] = addmod(out[sf, pair, ec, oc], mulmod(w, wj, mod), mod)
+
+
+# ------------------------------------------------------------------ bounds
+# Plain Python (not jitted): an upper bound on every number the kernel above
+# holds, for ``analysis.exact.count``.
+
+from .v5 import v5_pool_ways_bound  # noqa: E402
+
+
+def v5_willpower_ways_bound(n_normal, n_hunger, w_normal, w_hunger, max_reroll, values,
+                            binom_size=None) -> int:
+    """Upper bound on every number :func:`v5_willpower_ways` holds.
+
+    Parameters
+    ----------
+    n_normal, n_hunger, w_normal, w_hunger, max_reroll, values
+        As for :func:`v5_willpower_ways` (``max_reroll`` is the ``R`` the
+        caller passes).
+    binom_size : int, optional
+        Rows of the binomial table; default ``max(n_normal, n_hunger, R) + 1``.
+
+    Returns
+    -------
+    int
+        The ways of the landed roll (:func:`kernels.v5.v5_pool_ways_bound`)
+        times the ways of a reroll brought to ``10 ** R``: the number of
+        ordered outcomes, ``10 ** (n_normal + n_hunger + R)`` for d10 faces.
+
+    Raises
+    ------
+    ValueError
+        If the expected values that decide the reroll would not fit in
+        int64: they are compared exactly and never reduced modulo a prime,
+        so the exact path cannot help.
+    """
+    from math import factorial
+
+    nn, nh, r = int(n_normal), int(n_hunger), int(max_reroll)
+    side = sum(int(w) for w in w_normal)
+    size = max(nn, nh, r) + 1 if binom_size is None else int(binom_size)
+    landed = v5_pool_ways_bound(nn, nh, w_normal, w_hunger, size)
+    # never reduced: the multinomials and ways of a reroll (at most
+    # r! * side**r), and the expected values, |value| * side**k * 10**(r - k)
+    top = max([1] + [abs(int(v)) for v in values])
+    plain = top * max(side + 2, 10) ** r * factorial(r)
+    if plain > 2**63 - 1:
+        raise ValueError(
+            f"a Willpower reroll of {r} dice with outcome values as large as {top} is too big "
+            "to weigh exactly; use fewer dice or simpler values"
+        )
+    return max(landed * max(side, 10) ** r, plain)

@@ -94,3 +94,138 @@ def test_kernels_can_be_called_from_a_users_njit():
         return out.sum()
 
     assert users_function(4, 2) == 10**6
+
+
+# ------------------------------------------------ count: the one door
+
+V5_FACES = (np.array(v5.OFFICIAL.normal_faces), np.array(v5.OFFICIAL.hunger_faces))
+
+
+def test_count_takes_int64_within_the_kernels_bound_and_primes_beyond():
+    calls = []
+
+    def compute(nn, nh):
+        def run(mod):
+            calls.append(mod)
+            return pool_ways(nn, nh, mod)
+        return run
+
+    small = exact.count(compute(13, 5), k.v5_pool_ways_bound(13, 5, *V5_FACES))
+    assert small.dtype == np.int64 and calls == [0]
+    calls.clear()
+    big = exact.count(compute(14, 5), k.v5_pool_ways_bound(14, 5, *V5_FACES))
+    assert big.dtype == object and 0 not in calls
+    assert len(calls) == exact.passes(10**19) == len(exact.primes_for(10**19))
+    assert sum(big.ravel().tolist()) == 10**19
+
+
+def test_count_refuses_a_bound_that_may_have_wrapped():
+    compute = lambda mod: pool_ways(2, 1, mod)  # noqa: E731
+    with pytest.raises(TypeError, match="Python int"):
+        exact.count(compute, np.int64(10) ** 3)
+    with pytest.raises(TypeError):
+        exact.count(compute, 1000.0)
+    with pytest.raises(ValueError):
+        exact.count(compute, -1)
+    assert exact.exact_counts is exact.count
+
+
+def test_passes():
+    assert exact.passes(0) == exact.passes(exact.INT64_MAX) == 1
+    assert exact.passes(exact.INT64_MAX + 1) == 3  # primes below 2**31: two are not enough
+    assert exact.passes(10**100) == len(exact.primes_for(10**100))
+
+
+@pytest.mark.parametrize("sizes", [[3, 25, 8, 40, 19], [2, 5], [30, 22]])
+def test_count_blocks_agrees_with_count_and_runs_each_item_under_its_own_primes(sizes):
+    seen = {i: [] for i in range(len(sizes))}
+    passes = []
+
+    def compute(mod, index):
+        out = []
+        for i in index.tolist():
+            seen[i].append(mod)
+            out.append(pool_ways(sizes[i], 0, mod).ravel()[:9])
+        return np.stack(out)
+
+    bounds = [k.v5_pool_ways_bound(n, 0, *V5_FACES) for n in sizes]
+    blocks = exact.count_blocks(compute, bounds, on_pass=lambda: passes.append(1))
+    got = {}
+    for index, counts in blocks:
+        assert counts.dtype == (np.int64 if all(bounds[i] <= exact.INT64_MAX for i in index) else object)
+        for i, row in zip(index.tolist(), counts):
+            got[i] = row.tolist()
+    assert sorted(got) == list(range(len(sizes)))
+    for i, n in enumerate(sizes):
+        assert got[i] == exact.count(lambda mod: pool_ways(n, 0, mod).ravel()[:9], bounds[i]).tolist()
+        assert len(seen[i]) == exact.passes(bounds[i])
+    big = [b for b in bounds if b > exact.INT64_MAX]
+    assert len(passes) == (exact.passes(max(big)) if big else 0)
+    # the int64 block, when there is one, comes first
+    assert blocks[0][1].dtype == (np.int64 if any(b <= exact.INT64_MAX for b in bounds) else object)
+
+
+def _classic_rows(n, mod):
+    from kernels import classic
+
+    rows = np.zeros((n + 1, 2 * n + 1), dtype=np.int64)
+    classic.classic_sum_ways(np.array([1, 4, 4, 1]), np.array([-1, 0, 1, 1]), mod, rows)
+    return rows[n]
+
+
+def _requiem_ways(n, mod):
+    from kernels import again
+
+    out = np.zeros((1, 11), dtype=np.int64)
+    again.beast_grid_ways(np.array([n]), np.array([0]), 8, 10, 0, 2, mod, out)
+    return out[0]
+
+
+def _scene_counts(tests, mod):
+    from kernels import cards
+
+    values = np.arange(1, 11, dtype=np.int64)
+    auto_fail = np.zeros(10, dtype=np.int64)
+    triggers = np.zeros(10, dtype=np.int64)
+    triggers[[0, 9]] = 1
+    count = np.zeros((tests + 1, tests + 1), dtype=np.int64)
+    cards.scene_ways(values, auto_fail, triggers, np.full(tests, 3), np.full(tests, 8),
+                     np.ones(tests, dtype=np.int64), 1, 1, 1, 2520, mod,
+                     np.zeros((tests, 4), dtype=np.int64), np.zeros((tests - 1, 4, 4), dtype=np.int64),
+                     count)
+    return count.ravel()
+
+
+def _bounds():
+    from kernels import again, cards, classic
+
+    return {
+        # bound of a size, the whole at the big size, the big size, a size int64 holds
+        "classic": (lambda n: classic.classic_sum_ways_bound(n, [1, 4, 4, 1], [-1, 0, 1, 1]), 10**20, 20, 18),
+        "requiem": (lambda n: again.beast_grid_ways_bound([n], [0], 10, 0), 10**(10 + 12), 12, 8),
+        "cards": (lambda t: cards.scene_ways_bound([1] * t, 2520), 2520**6, 3, 2),
+    }
+
+
+@pytest.mark.parametrize("name,run", [("classic", _classic_rows), ("requiem", _requiem_ways),
+                                      ("cards", _scene_counts)])
+def test_each_bound_guards_counts_that_int64_would_wrap(name, run):
+    bound_of, total, size, safe = _bounds()[name]
+    bound = bound_of(size)
+    assert bound > exact.INT64_MAX and bound >= total
+    exact_ways = exact.count(lambda mod: run(size, mod), bound)
+    assert exact_ways.dtype == object
+    with np.errstate(over="ignore"):
+        wrapped = run(size, 0)  # what plain int64 gives, unguarded
+    assert wrapped.tolist() != exact_ways.tolist()
+    # the exact counts are right: they add up to the whole (the scale, for
+    # the again-dice, whose tail beyond 10 successes is left out)
+    if name == "requiem":
+        assert sum(w * 10 ** (10 - s) for s, w in enumerate(exact_ways.tolist())) <= total
+    else:
+        assert sum(exact_ways.tolist()) == total
+    # and the modular path agrees with int64 at a size int64 holds
+    assert bound_of(safe) <= exact.INT64_MAX
+    plain = exact.count(lambda mod: run(safe, mod), bound_of(safe))
+    modular = exact.count(lambda mod: run(safe, mod), bound_of(safe), force_modular=True)
+    assert plain.dtype == np.int64 and plain.tolist() == modular.tolist()

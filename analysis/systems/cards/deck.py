@@ -11,8 +11,9 @@ import pandas as pd
 
 from kernels import cards as _k
 
-from analysis.exact import ClassWays, exact_counts, fractions_over
 from analysis.rules import Rules, rule
+from analysis import exact as _exact
+from analysis.exact import ClassWays, fractions_over
 from analysis.validate import as_values, check_int
 
 #: The deck, in kernel order: Ace, 2..10 of one suit.
@@ -565,7 +566,7 @@ def _scene_counts(tests: tuple, rules: CardRules):
                       marg, pair, count)
         return np.concatenate([marg.ravel(), pair.ravel(), count.ravel()])
 
-    flat = exact_counts(compute, dens[-1])
+    flat = _exact.count(compute, _k.scene_ways_bound(hungry, _WEIGHT_BASE))
     marg = flat[:sizes[0]].reshape(n, _k.N_CLASSES)
     pair = flat[sizes[0]:sizes[0] + sizes[1]].reshape(n_pairs, _k.N_CLASSES, _k.N_CLASSES)
     count = flat[sizes[0] + sizes[1]:].reshape(n + 1, n + 1)

@@ -12,8 +12,8 @@ import pandas as pd
 from kernels import classic as _k
 
 from analysis.systems.classic import pools as _classic
-from analysis.exact import exact_counts
 from analysis.rules import Rules, rule
+from analysis import exact as _exact
 from analysis.markov import ExactChain
 from analysis.validate import check_int
 
@@ -256,8 +256,14 @@ def _level_ways(attack_dice: int, attack_difficulty: int, specialty: bool, base_
                                  halve, mod, out)
         return out
 
-    # every count is at most the number of ordered outcomes of all the dice
-    return _trim(exact_counts(compute, 10**dice)), 10**dice
+    rows = [_k.classic_sum_ways_bound(n_max, dmg_faces, dmg_values),
+            _k.classic_sum_ways_bound(soak, soak_faces, soak_values)]
+    if attack_dice >= 0:
+        rows.append(_k.classic_sum_ways_bound(attack_dice, att_faces, att_values))
+        bound = _k.attack_level_ways_bound(attack_dice, n_max, soak)
+    else:
+        bound = _k.levels_after_soak_bound(rows[0], rows[1])
+    return _trim(_exact.count(compute, max(rows + [bound]))), 10**dice
 
 
 def damage(dice: int, auto: int = 0, stamina: int = 0, kind: str = "bashing",

@@ -10,8 +10,9 @@ import pandas as pd
 
 from kernels import classic as _k
 
-from analysis.exact import exact_counts, fractions_over
 from analysis.rules import Rules, rule
+from analysis import exact as _exact
+from analysis.exact import fractions_over
 from analysis.validate import as_values, check_int
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
@@ -82,8 +83,9 @@ def _counts(n_max: int, difficulty: int, specialty: bool, ones_cancel: bool):
         _k.classic_classify(rows, min(0, int(values.min())), botch, mod, out, total)
         return np.concatenate([out, total[:, None], rows], axis=1)
 
-    # every count is at most (2 n + 1) * 10**n (the summed successes)
-    flat = exact_counts(compute, (2 * n_max + 1) * 10**n_max)
+    flat = _exact.count(compute, max(_k.classic_sum_ways_bound(n_max, faces, values),
+                                    _k.classic_botch_ways_bound(n_max, faces),
+                                    _k.classic_classify_bound(n_max, faces, values)))
     flat.setflags(write=False)
     lo = n_max * min(0, int(values.min()))
     return flat[:, :4], flat[:, 4:], lo

@@ -20,7 +20,7 @@ from analysis.systems.requiem.dice import (
     to_values,
 )
 from analysis.rules import rule
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
 CLASSES = ("dramatic_failure", "bestial_failure", "failure", "success", "exceptional_success")
@@ -119,8 +119,8 @@ def _check_rules(rules) -> BeastRules:
 
 
 def _check_flags(tempt, frenzy):
-    _rq._check_bool("tempt", tempt)
-    _rq._check_bool("frenzy", frenzy)
+    check_bool("tempt", tempt)
+    check_bool("frenzy", frenzy)
     if tempt and frenzy:
         raise ValueError("tempt and frenzy cannot be combined: a frenzied character does not "
                          "tempt the Beast, it already rules")
@@ -200,7 +200,7 @@ def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> BeastOdds:
     s_max = max(max_successes, rules.exceptional_successes - 1)
     (counts,) = count_rolls((roll,), s_max, rules._engine())
     if s_max > max_successes:
-        counts = _rq._truncate(counts, max_successes)
+        counts = _rq.truncate(counts, max_successes)
     return BeastOdds(pool=pool, soif=soif, tempt=tempt, frenzy=frenzy, rules=rules,
                      dice=roll[0], beast_dice=roll[1], chance=roll[2],
                      max_successes=max_successes, counts=counts)
@@ -344,7 +344,7 @@ def distribution_table(pools, soifs, max_successes: int = DEFAULT_MAX_SUCCESSES,
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
     max_successes = check_max_successes(max_successes)
     counts = count_rolls(rolls, max_successes, rules._engine())
-    return _rq._distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
+    return _rq.distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
                                     "beast_dice": [r[1] for r in rolls]},
                                    counts, max_successes, exact)
 

@@ -11,9 +11,10 @@ import pandas as pd
 
 from kernels import again as _k
 
-from analysis.exact import exact_counts, fractions_over
 from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_int
+from analysis import exact as _exact
+from analysis.exact import fractions_over
 
 #: Lowest face that is a success.
 SUCCESS_FACE = 8
@@ -30,11 +31,6 @@ MAX_POOL = 200
 MAX_SUCCESSES = 200
 #: Default bound for the success distribution of :func:`odds`.
 DEFAULT_MAX_SUCCESSES = 20
-
-
-def _check_bool(name, value):
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -159,22 +155,17 @@ def count_rolls(rolls: tuple, max_successes: int, engine: tuple) -> tuple:
     pools = sorted({(d - b, b) for d, b, chance in rolls if not chance})
     c = 2 if rote else 1
     if pools:
-        dice = np.array([nn + nb for nn, nb in pools])
-        fits = np.array([max_successes + c * int(n) <= 18 for n in dice])
-        for mask in (fits, ~fits):
-            index = np.flatnonzero(mask)
-            if not len(index):
-                continue
-            nn = np.array([pools[i][0] for i in index], dtype=np.int64)
-            nb = np.array([pools[i][1] for i in index], dtype=np.int64)
+        nn = np.array([a for a, _ in pools], dtype=np.int64)
+        nb = np.array([b for _, b in pools], dtype=np.int64)
 
-            def run(mod, nn=nn, nb=nb):
-                out = np.empty((len(nn), n_s), dtype=np.int64)
-                _k.beast_grid_ways(nn, nb, SUCCESS_FACE, again_face, int(rote), beastly_value, mod, out)
-                return out
+        def run(mod, index):
+            out = np.empty((len(index), n_s), dtype=np.int64)
+            _k.beast_grid_ways(nn[index], nb[index], SUCCESS_FACE, again_face, int(rote),
+                               beastly_value, mod, out)
+            return out
 
-            bound = 10 ** (max_successes + c * int(dice[index].max()))
-            ways = exact_counts(run, bound)
+        bounds = [_k.beast_grid_ways_bound([a], [b], max_successes, rote) for a, b in pools]
+        for index, ways in _exact.count_blocks(run, bounds):
             for row, i in enumerate(index):
                 a, b = pools[i]
                 bestial, beastly = _flag_ways(a, b, rote, bestial_any)
@@ -193,7 +184,7 @@ def count_rolls(rolls: tuple, max_successes: int, engine: tuple) -> tuple:
                                beastly_value, int(bestial_any), mod, out, flags)
             return np.concatenate([out, flags])
 
-        flat = exact_counts(run_chance, 10 ** (max_successes + cc))
+        flat = _exact.count(run_chance, _k.chance_die_ways_bound(max_successes, rote_chance))
         values = [int(x) for x in flat.tolist()]
         result[(d, b, True)] = Counts(scale=cc, success_ways=tuple(values[:n_s]),
                                       dramatic=values[n_s], bestial=values[n_s + 1],
@@ -366,12 +357,24 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL,
     roll = _roll(pool)
     (counts,) = count_rolls((roll,), s_max, rules._engine())
     if s_max > max_successes:
-        counts = _truncate(counts, max_successes)
+        counts = truncate(counts, max_successes)
     return RequiemOdds(pool=pool, rules=rules, dice=roll[0], chance=roll[2],
                        max_successes=max_successes, counts=counts)
 
 
-def _truncate(counts: Counts, max_successes: int) -> Counts:
+def truncate(counts: Counts, max_successes: int) -> Counts:
+    """The same counts, kept for success counts ``0..max_successes`` only.
+
+    Parameters
+    ----------
+    counts : Counts
+        Counts of success counts up to at least ``max_successes``.
+    max_successes : int
+
+    Returns
+    -------
+    Counts
+    """
     return dataclasses.replace(counts, success_ways=counts.success_ways[:max_successes + 1])
 
 
@@ -421,11 +424,27 @@ def distribution_table(pools, max_successes: int = DEFAULT_MAX_SUCCESSES,
     max_successes = check_max_successes(max_successes)
     rules = _check_rules(rules)
     counts = count_rolls(tuple(_roll(p) for p in pools), max_successes, rules._engine())
-    return _distribution_frame({"pool": pools}, counts, max_successes, exact)
+    return distribution_frame({"pool": pools}, counts, max_successes, exact)
 
 
-def _distribution_frame(keys: dict, counts, max_successes: int, exact: bool) -> pd.DataFrame:
-    """Rows (key..., successes) with p_exactly, p_at_least and p_more."""
+def distribution_frame(keys: dict, counts, max_successes: int, exact: bool) -> pd.DataFrame:
+    """Rows (key..., successes) with p_exactly, p_at_least and p_more.
+
+    Parameters
+    ----------
+    keys : dict
+        ``{column: values}``, one value per roll of ``counts``.
+    counts : sequence of Counts
+        One per roll, each counted up to ``max_successes``.
+    max_successes : int
+        Rows for ``successes = 0..max_successes`` per roll.
+    exact : bool
+        True: Fractions; False: floats.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     n_s = max_successes + 1
     ways, dens = [], []
     for c in counts:

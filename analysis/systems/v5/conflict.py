@@ -13,8 +13,9 @@ from kernels import conflict as _kc
 
 from analysis.rules import Rules, rule
 from analysis.systems.v5 import roll as v5
-from analysis.exact import exact_counts, fractions_over
 from analysis.markov import ExactChain
+from analysis import exact as _exact
+from analysis.exact import fractions_over
 from analysis.validate import check_int, parse_spec
 
 #: Kinds of damage, in the game's words.
@@ -306,7 +307,7 @@ def _margin_ways(pool_a: int, hunger_a: int, pool_b: int, hunger_b: int, dice_ru
         _kc.opposed_margin_ways(a, b, mod, out)
         return out
 
-    ways = exact_counts(compute, den)
+    ways = _exact.count(compute, _kc.opposed_margin_ways_bound(wa, wb))
     offset = len(wb) - 1
     margins = {m - offset: int(w) for m, w in enumerate(ways.tolist()) if w}
     return margins, wa[0] * wb[0], den

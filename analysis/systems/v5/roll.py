@@ -13,7 +13,8 @@ from kernels import v5 as _k
 from kernels.multiset import fill_binomials
 
 from analysis.rules import Rules, rule
-from analysis.exact import INT64_MAX, ClassWays, crt, exact_counts, fractions_over, primes_for
+from analysis import exact as _exact
+from analysis.exact import ClassWays, fractions_over
 from analysis.validate import as_values, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -94,7 +95,9 @@ OFFICIAL = V5Rules()
 
 
 @lru_cache(maxsize=64)
-def _binomials(size: int, mod: int) -> np.ndarray:
+def binomials(size: int, mod: int) -> np.ndarray:
+    """The kernels' binomial table ``C(n, k)`` for ``n, k < size`` (mod ``mod``
+    if > 0), read-only and cached: shared by every V5 kernel call."""
     out = np.empty((size, size), dtype=np.int64)
     fill_binomials(mod, out)
     out.setflags(write=False)
@@ -114,7 +117,7 @@ def _counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, w
     def compute(mod: int) -> np.ndarray:
         ways = np.zeros((size_s, 2, _k.CAP + 1, _k.CAP + 1), dtype=np.int64)
         _k.v5_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, mod,
-                        _binomials(n + 1, mod), ways)
+                        binomials(n + 1, mod), ways)
         classes = np.empty((len(diffs), _k.N_CLASSES), dtype=np.int64)
         _k.v5_classify(ways, diffs, rules.messy_hunger_tens, rules.bestial_hunger_ones,
                        int(rules.hunger_one_taints_win), mod, classes)
@@ -123,7 +126,7 @@ def _counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, w
         return classes.ravel()
 
     denominator = 10**n
-    flat = exact_counts(compute, denominator)
+    flat = _exact.count(compute, _k.v5_pool_ways_bound(n_normal, n_hunger, w_n, w_h, n + 1))
     ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
     classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
     for a in (ways, classes):
@@ -319,14 +322,25 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
     a progress bar on stderr when ``progress``.
     """
     dice = np.array([[sum(rules.dice(p, h)) for h in hungers] for p in pools], dtype=np.int64)
-    fits = np.array([10 ** int(m) <= INT64_MAX for m in dice.max(axis=1)])
     pools_arr = np.array(pools, dtype=np.int64)
-    args = (np.array(hungers, dtype=np.int64), np.array(diffs, dtype=np.int64),
-            np.array(rules.normal_faces, dtype=np.int64), np.array(rules.hunger_faces, dtype=np.int64),
+    hungers_arr = np.array(hungers, dtype=np.int64)
+    w_n = np.array(rules.normal_faces, dtype=np.int64)
+    w_h = np.array(rules.hunger_faces, dtype=np.int64)
+    args = (hungers_arr, np.array(diffs, dtype=np.int64), w_n, w_h,
             rules.crit_bonus, rules.messy_hunger_tens, rules.bestial_hunger_ones,
             int(rules.hunger_one_taints_win), int(rules.hunger_replaces_dice))
+    bounds = [_k.v5_grid_class_ways_bound([p], hungers, int(rules.hunger_replaces_dice), w_n, w_h)
+              for p in pools]
 
-    def run(index, mod, binom):
+    def run(mod, index):
+        # One binomial table serves every pool of a run: cached in int64;
+        # under a prime (big pools, once each) made afresh, not kept.
+        size = int(dice[index].max()) + 1
+        if mod == 0:
+            binom = binomials(size, 0)
+        else:
+            binom = np.empty((size, size), dtype=np.int64)
+            fill_binomials(mod, binom)
         out = np.empty((len(index), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
         _k.v5_grid_class_ways(pools_arr[index], *args, mod, binom, out)
         return out
@@ -334,31 +348,15 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
     def with_p_win(ways):
         return np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
 
-    small = np.flatnonzero(fits)
-    if len(small):
-        size = int(dice[small].max()) + 1
-        yield small, with_p_win(run(small, 0, _binomials(size, 0))), (10 ** dice[small])[:, :, None, None]
-
-    big = np.flatnonzero(~fits)
-    if len(big):
-        # The modular path, primes in the outer loop: each pool runs under just
-        # the primes its own counts need, and one binomial table serves every
-        # pool under a prime.
-        needs = {i: len(primes_for(10 ** int(dice[i].max()))) for i in big}
-        primes = primes_for(10 ** int(dice[big].max()))
-        size = int(dice[big].max()) + 1
-        residues = {i: [] for i in big}
-        with _progress_bar(len(primes), "V5 exact (primes)", progress) as bar:
-            for j, p in enumerate(primes):
-                binom = np.empty((size, size), dtype=np.int64)
-                fill_binomials(p, binom)
-                selected = np.array([i for i in big if needs[i] > j])
-                for i, r in zip(selected, run(selected, p, binom)):
-                    residues[i].append(r)
-                bar.update(1)
-        ways = np.stack([crt(residues[i], primes[:needs[i]]) for i in big])
-        dens = np.array([[10 ** int(n) for n in row] for row in dice[big]], dtype=object)
-        yield big, with_p_win(ways), dens[:, :, None, None]
+    big = [b for b in bounds if b > _exact.INT64_MAX]
+    with _progress_bar(_exact.passes(max(big)) if big else 0, "V5 exact (primes)", progress) as bar:
+        blocks = _exact.count_blocks(run, bounds, on_pass=lambda: bar.update(1))
+    for index, ways in blocks:
+        if ways.dtype == object:
+            dens = np.array([[10 ** int(n) for n in row] for row in dice[index]], dtype=object)
+        else:
+            dens = 10 ** dice[index]
+        yield index, with_p_win(ways), dens[:, :, None, None]
 
 
 def _progress_bar(total: int, desc: str, show: bool):

@@ -15,7 +15,7 @@ from kernels.v5 import CAP
 
 from analysis.rules import Rules, rule, toml_kind
 from analysis.systems.v5 import roll as v5
-from analysis.exact import exact_counts
+from analysis import exact as _exact
 
 #: Dice a Willpower reroll may take (RULES.md: up to three normal dice).
 MAX_REROLL = 3
@@ -170,11 +170,12 @@ def counts(n_normal: int, n_hunger: int, difficulty: int, rules: v5.V5Rules, str
                               rules.messy_hunger_tens, rules.bestial_hunger_ones,
                               int(rules.hunger_one_taints_win), mode, vals,
                               int(strategy.forbid_new_messy), R, mod,
-                              v5._binomials(max(n, R) + 1, mod), out, spent)
+                              v5.binomials(max(n, R) + 1, mod), out, spent)
         return np.concatenate([out.ravel(), spent])
 
     denominator = 10 ** (n + R)
-    flat = exact_counts(compute, denominator)
+    flat = _exact.count(compute, _kw.v5_willpower_ways_bound(n_normal, n_hunger, w_n, w_h, R, vals,
+                                                            max(n, R) + 1))
     ways = flat[:-1].reshape(shape)
     ways.setflags(write=False)
     return ways, int(flat[-1]), denominator
