@@ -137,6 +137,17 @@ class HunterOdds(_sd.SpecialOdds):
     desperation: int = 0
     rules: HunterRules = OFFICIAL
 
+    total_failure = property(lambda self: self.probability("total_failure"),
+                             doc="No success and no Desperation 1.")
+    win_at_cost = property(lambda self: self.probability("win_at_cost"),
+                           doc="Some successes, fewer than the Difficulty, no Desperation 1.")
+    win = property(lambda self: self.probability("win"), doc="A win without a pair of 10s or a Desperation 1.")
+    critical_win = property(lambda self: self.probability("critical_win"),
+                            doc="A win with a pair of 10s and no Desperation 1 (under the official rules).")
+    overreach_or_despair = property(lambda self: self.probability("overreach_or_despair"),
+                                    doc="A win with a Desperation 1: Overreach (keep the win) or Despair.")
+    despair = property(lambda self: self.probability("despair"), doc="Not a win, and a Desperation die shows 1.")
+
     @property
     def desperation_one(self) -> Fraction:
         """Probability that a Desperation 1 brings Overreach or Despair."""

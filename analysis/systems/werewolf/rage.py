@@ -142,6 +142,18 @@ class WerewolfOdds(_sd.SpecialOdds):
     violent: bool = False
     rules: WerewolfRules = OFFICIAL
 
+    total_failure = property(lambda self: self.probability("total_failure"),
+                             doc="No success, not Brutal.")
+    win_at_cost = property(lambda self: self.probability("win_at_cost"),
+                           doc="Some successes, fewer than the Difficulty, not Brutal.")
+    win = property(lambda self: self.probability("win"), doc="A win without a pair of 10s, not Brutal.")
+    critical_win = property(lambda self: self.probability("critical_win"),
+                            doc="A win with a pair of 10s, not Brutal.")
+    brutal_win = property(lambda self: self.probability("brutal_win"),
+                          doc="Brutal on a violent action, and its bonus successes reach the Difficulty.")
+    brutal_failure = property(lambda self: self.probability("brutal_failure"),
+                              doc="Brutal and failed: any action not violent, or a violent one still short.")
+
     @property
     def brutal(self) -> Fraction:
         """Probability of a Brutal outcome (enough Rage dice showing 1 or 2)."""

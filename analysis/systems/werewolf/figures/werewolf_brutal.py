@@ -10,14 +10,14 @@ def make_figure(pools=range(1, 11), rages=range(0, 6), difficulty: int = 3) -> F
     """P(win) by pool for each Rage, violent and not, and P(Brutal) by Rage."""
     pools, rages = list(pools), list(rages)
     df = werewolf.table(pools, rages, difficulty, "0-1")
-    fig = Figure(figsize=(12, 4.2), layout="constrained")
+    fig = Figure(figsize=(13, 4.4), layout="constrained")
     axes = fig.subplots(1, 3)
     for ax, violent, title in ((axes[0], 0, "not violent: Brutal fails"),
                                (axes[1], 1, "violent: Brutal adds 4 successes")):
         for r in rages:
             part = df[(df.rage == r) & (df.violent == violent)]
             ax.plot(part["pool"], part["p_win"] * 100, marker="o", ms=3, label=f"Rage {r}")
-        ax.set_title(f"P(win), Difficulty {difficulty}, {title}")
+        ax.set_title(f"P(win), Difficulty {difficulty}\n{title}")
         ax.set_xlabel("pool (dice)")
         ax.set_ylabel("%")
         ax.set_ylim(0, 100)
