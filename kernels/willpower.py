@@ -204,3 +204,183 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
     special_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, difficulty,
                            v5_mark_bonus(), v5_class_table(messy_tens, bestial_ones, taint_win),
                            wins, mode, values, forbidden, max_reroll, mod, binom, out, spent)
+
+
+@kernel
+def _reroll_outcomes(k_max, w, n_cat, cat, weight, count):
+    """Every outcome of rerolling k <= k_max dice with face counts ``w`` (3 or 4 categories).
+
+    Fills ``cat[k, j, i]`` (dice landing in category i), ``weight[k, j]``
+    (exact small ways) and ``count[k]`` (outcomes of k dice).
+    """
+    for k in range(k_max + 1):
+        j = 0
+        for x0 in range(k + 1):
+            for x1 in range(k - x0 + 1):
+                for x2 in range(k - x0 - x1 + 1):
+                    x3 = k - x0 - x1 - x2
+                    if n_cat == 3 and x3 > 0:
+                        continue
+                    m = 1
+                    for x in range(2, k + 1):
+                        m *= x
+                    for part in (x0, x1, x2, x3):
+                        for x in range(2, part + 1):
+                            m //= x
+                    wt = m * w[0] ** x0 * w[1] ** x1 * w[2] ** x2
+                    if n_cat == 4:
+                        wt *= w[3] ** x3
+                    cat[k, j, 0] = x0
+                    cat[k, j, 1] = x1
+                    cat[k, j, 2] = x2
+                    cat[k, j, 3] = x3
+                    weight[k, j] = wt
+                    j += 1
+        count[k] = j
+
+
+@kernel
+def special_reroll_willpower_ways(n_normal, n_special, w_normal, w_special, crit_bonus, difficulty,
+                                  mark_bonus, table, values, special_rerolls, max_reroll, mod, binom,
+                                  out, spent):
+    """Ways of every final roll after the best Willpower reroll that may also take special dice.
+
+    Werewolf's Willpower rerolls up to ``max_reroll`` dice among the normal
+    dice and the special (Rage) dice not showing a mark; a rerolled special
+    die stays special, so it may land a mark.  For every landed roll the
+    reroll with the highest expected value of ``values`` is taken, ties
+    going to no reroll, then to fewer dice, then to the first in the order
+    (normal failures, normal successes, normal tens, special failures,
+    special successes, special tens, most of each first).
+
+    Parameters
+    ----------
+    n_normal, n_special, w_normal, w_special, crit_bonus
+        As for ``kernels.special.special_pool_ways``.
+    difficulty : int64
+        Successes needed.
+    mark_bonus, table
+        The system's rules, as for ``kernels.special.classify_one``.
+    values : int64[K]
+        Value of each final class.
+    special_rerolls : int64
+        1: special dice not showing a mark may be rerolled; 0: normal dice only.
+    max_reroll : int64
+        ``R = min(3, n_normal + n_special)``: the denominator is
+        ``10 ** (n_normal + n_special + R)``.
+    mod, binom
+        As for :func:`special_willpower_ways`.
+    out : int64[S, 2, CAP + 1, CAP + 1]
+        Zeroed by the caller; ways by final (successes before the mark
+        bonus, pair of tens, special tens capped, special marks capped).
+    spent : int64[1]
+        Zeroed by the caller; ways in which Willpower was spent.
+    """
+    nn = n_normal
+    nh = n_special
+    R = max_reroll
+    scale = np.empty(R + 1, dtype=np.int64)
+    for k in range(R + 1):
+        scale[k] = 10 ** (R - k)
+    # normal reroll outcomes: categories (fail, success, ten); special: (mark, fail, success, ten)
+    n_cat = np.zeros((R + 1, 20, 4), dtype=np.int64)
+    n_wt = np.zeros((R + 1, 20), dtype=np.int64)
+    n_cnt = np.zeros(R + 1, dtype=np.int64)
+    _reroll_outcomes(R, w_normal, 3, n_cat, n_wt, n_cnt)
+    s_cat = np.zeros((R + 1, 20, 4), dtype=np.int64)
+    s_wt = np.zeros((R + 1, 20), dtype=np.int64)
+    s_cnt = np.zeros(R + 1, dtype=np.int64)
+    _reroll_outcomes(R, w_special, 4, s_cat, s_wt, s_cnt)
+
+    normal_ways = np.zeros((nn + 1, nn + 1), dtype=np.int64)
+    normal_part_ways(nn, w_normal, mod, binom, normal_ways)
+    ps = np.empty((4, nh + 1), dtype=np.int64)
+    for i in range(4):
+        p = 1
+        for x in range(nh + 1):
+            ps[i, x] = p
+            p = mulmod(p, w_special[i], mod)
+
+    full = scale[0] % mod if mod > 0 else scale[0]
+    choice = np.zeros(6, dtype=np.int64)
+    best = np.zeros(6, dtype=np.int64)
+    for c in range(nn + 1):
+        for b in range(nn - c + 1):
+            a = nn - c - b
+            wn = normal_ways[b, c]
+            if wn == 0:
+                continue
+            for o in range(nh + 1):
+                for f in range(nh - o + 1):
+                    for g in range(nh - o - f + 1):
+                        e = nh - o - f - g
+                        ws = mulmod(mulmod(binom[nh, o], binom[nh - o, f], mod),
+                                    mulmod(binom[nh - o - f, g], mulmod(mulmod(ps[0, o], ps[1, f], mod),
+                                                                        mulmod(ps[2, g], ps[3, e], mod), mod),
+                                           mod), mod)
+                        if ws == 0:
+                            continue
+                        w = mulmod(wn, ws, mod)
+                        t0 = c + e
+                        s0 = _successes(b + g, t0, 0, crit_bonus)
+                        pair0 = 1 if t0 >= 2 else 0
+                        cls0 = classify_one(s0, pair0, min(e, CAP), min(o, CAP), difficulty, mark_bonus, table)
+                        best_ev = values[cls0] * scale[0]
+                        best_k = 0
+                        sf_max = f if special_rerolls == 1 else 0
+                        sg_max = g if special_rerolls == 1 else 0
+                        se_max = e if special_rerolls == 1 else 0
+                        for k in range(1, R + 1):
+                            for rf in range(min(a, k), -1, -1):
+                                for rs in range(min(b, k - rf), -1, -1):
+                                    for rt in range(min(c, k - rf - rs), -1, -1):
+                                        k1 = rf + rs + rt
+                                        for qf in range(min(sf_max, k - k1), -1, -1):
+                                            for qs in range(min(sg_max, k - k1 - qf), -1, -1):
+                                                qt = k - k1 - qf - qs
+                                                if qt > se_max:
+                                                    continue
+                                                k2 = k - k1
+                                                ev = 0
+                                                for j1 in range(n_cnt[k1]):
+                                                    for j2 in range(s_cnt[k2]):
+                                                        tf = c - rt + n_cat[k1, j1, 2] + e - qt + s_cat[k2, j2, 3]
+                                                        sf = _successes(b - rs + n_cat[k1, j1, 1]
+                                                                        + g - qs + s_cat[k2, j2, 2], tf, 0, crit_bonus)
+                                                        cls = classify_one(sf, 1 if tf >= 2 else 0,
+                                                                           min(e - qt + s_cat[k2, j2, 3], CAP),
+                                                                           min(o + s_cat[k2, j2, 0], CAP),
+                                                                           difficulty, mark_bonus, table)
+                                                        ev += values[cls] * n_wt[k1, j1] * s_wt[k2, j2] * scale[k]
+                                                if ev > best_ev:
+                                                    best_ev = ev
+                                                    best_k = k
+                                                    choice[0] = rf
+                                                    choice[1] = rs
+                                                    choice[2] = rt
+                                                    choice[3] = qf
+                                                    choice[4] = qs
+                                                    choice[5] = qt
+                                                    for i in range(6):
+                                                        best[i] = choice[i]
+                        if best_k == 0:
+                            ec = min(e, CAP)
+                            oc = min(o, CAP)
+                            out[s0, pair0, ec, oc] = addmod(out[s0, pair0, ec, oc], mulmod(w, full, mod), mod)
+                            continue
+                        spent[0] = addmod(spent[0], mulmod(w, full, mod), mod)
+                        rf, rs, rt, qf, qs, qt = best[0], best[1], best[2], best[3], best[4], best[5]
+                        k1 = rf + rs + rt
+                        k2 = qf + qs + qt
+                        for j1 in range(n_cnt[k1]):
+                            for j2 in range(s_cnt[k2]):
+                                tf = c - rt + n_cat[k1, j1, 2] + e - qt + s_cat[k2, j2, 3]
+                                sf = _successes(b - rs + n_cat[k1, j1, 1] + g - qs + s_cat[k2, j2, 2], tf, 0,
+                                                crit_bonus)
+                                pair = 1 if tf >= 2 else 0
+                                ec = min(e - qt + s_cat[k2, j2, 3], CAP)
+                                oc = min(o + s_cat[k2, j2, 0], CAP)
+                                wj = n_wt[k1, j1] * s_wt[k2, j2] * scale[k1 + k2]
+                                if mod > 0:
+                                    wj %= mod
+                                out[sf, pair, ec, oc] = addmod(out[sf, pair, ec, oc], mulmod(w, wj, mod), mod)

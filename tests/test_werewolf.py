@@ -116,3 +116,52 @@ def test_system_is_discovered_with_its_variants():
     from analysis.systems.werewolf.figures import werewolf_brutal
 
     assert werewolf_brutal.make_figure(pools=range(1, 4), rages=range(0, 3)).axes
+
+
+@pytest.mark.parametrize("strategy,rage_rerolls", [("maximize_win", True), ("normal_dice_only", False)])
+def test_willpower_matches_brute_force(strategy, rage_rerolls):
+    for pool in range(0, 5):
+        for rage in range(0, 4):
+            for difficulty in (1, 2, 3, 4):
+                for violent in (False, True):
+                    o = werewolf.odds(pool, rage, difficulty, violent, willpower=strategy)
+                    want, spent = oracles.brute_force_werewolf_willpower(pool, rage, difficulty, violent,
+                                                                         rage_rerolls)
+                    assert o.classes() == want, (strategy, pool, rage, difficulty, violent)
+                    assert o.willpower_spent == spent
+
+
+def test_willpower_never_hurts_and_rage_rerolls_help_somewhere():
+    from analysis.systems.werewolf import willpower
+
+    better = 0
+    for pool in range(1, 9):
+        for rage in range(0, 6):
+            for difficulty in (2, 4):
+                for violent in (False, True):
+                    none = werewolf.odds(pool, rage, difficulty, violent)
+                    normal = werewolf.odds(pool, rage, difficulty, violent, willpower="normal_dice_only")
+                    best = werewolf.odds(pool, rage, difficulty, violent, willpower="maximize_win")
+                    assert best.p_win >= normal.p_win >= none.p_win
+                    assert sum(best.classes().values()) == 1
+                    better += best.p_win > normal.p_win
+    assert better > 0
+    # the int64 and modular paths agree on the rerolled counts
+    engine = werewolf.OFFICIAL.engine(True)
+    a = willpower.counts(9, 5, 6, engine, willpower.STRATEGIES["maximize_win"])
+    b = willpower.counts(9, 5, 6, engine, willpower.STRATEGIES["maximize_win"], True)
+    assert a[0].tolist() == b[0].tolist() and a[1:] == b[1:]
+    with pytest.raises(ValueError):
+        werewolf.odds(5, 2, 2, willpower="reroll_everything")
+
+
+def test_willpower_table():
+    df = werewolf.table("2-4", "1-3", 3, "0-1", exact=True, willpower="maximize_win")
+    assert tuple(df.columns) == werewolf.TABLE_COLUMNS + ("willpower_spent",)
+    for row in df.itertuples(index=False):
+        r = row._asdict()
+        o = werewolf.odds(r["pool"], r["rage"], r["difficulty"], bool(r["violent"]), willpower="maximize_win")
+        assert [r[c] for c in werewolf.CLASSES] == list(o.classes().values())
+        assert r["willpower_spent"] == o.willpower_spent and r["p_win"] == o.p_win
+    floats = werewolf.table("2-4", "1-3", 3, "0-1", willpower="maximize_win")
+    assert floats["p_win"].tolist() == [float(x) for x in df["p_win"]]

@@ -141,6 +141,13 @@ class WerewolfOdds(_sd.SpecialOdds):
     rage: int = 0
     violent: bool = False
     rules: WerewolfRules = OFFICIAL
+    willpower: str | None = None
+    willpower_spent_ways: int = 0
+
+    @property
+    def willpower_spent(self) -> Fraction:
+        """Probability that the Willpower strategy rerolled (0 without one)."""
+        return Fraction(self.willpower_spent_ways, self.denominator)
 
     total_failure = property(lambda self: self.probability("total_failure"),
                              doc="No success, not Brutal.")
@@ -167,12 +174,14 @@ class WerewolfOdds(_sd.SpecialOdds):
             lines.append(f"house rules: {self.rules.changes()}")
         for name, p in list(self.classes().items()) + [("p_win", self.p_win), ("brutal", self.brutal)]:
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
+        if self.willpower:
+            lines.append(f"  Willpower: {self.willpower}, spent {float(self.willpower_spent):.2%}")
         lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
         return "\n".join(lines)
 
 
 def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
-         rules: WerewolfRules = OFFICIAL) -> WerewolfOdds:
+         rules: WerewolfRules = OFFICIAL, willpower=None) -> WerewolfOdds:
     """Exact odds of a Werewolf roll with Rage dice.
 
     Parameters
@@ -188,6 +197,12 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
         instead of failing the roll.
     rules : WerewolfRules
         Official rules by default.
+    willpower : None, str or willpower.Strategy
+        A Willpower strategy (``maximize_win``: reroll up to three normal or
+        Rage dice not showing 1-2 for the best chance to win;
+        ``normal_dice_only``: the same, never rerolling a Rage die): the odds
+        are then those after the strategy's reroll, and ``willpower_spent``
+        says how often it rerolls.
 
     Returns
     -------
@@ -208,15 +223,26 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
     rules = _check_rules(rules)
     engine = rules.engine(violent)
     nn, nr = engine.dice(pool, rage)
-    ways, classes, den = _sd.counts(engine, nn, nr, (difficulty,))
+    spent, strategy_name = 0, None
+    if willpower is None:
+        ways, classes, den = _sd.counts(engine, nn, nr, (difficulty,))
+        class_ways = [int(w) for w in classes[0]]
+    else:
+        from analysis.systems.werewolf import willpower as _wp
+
+        strategy = _wp.strategy_of(willpower)
+        strategy_name = strategy.name
+        ways, spent, den = _wp.counts(nn, nr, difficulty, engine, strategy)
+        class_ways = _wp.class_ways(ways, difficulty, engine)
     return WerewolfOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nr, denominator=den,
-                        class_ways=dict(zip(CLASSES, (int(w) for w in classes[0]))),
+                        class_ways=dict(zip(CLASSES, class_ways)),
                         success_ways=_sd.success_ways(engine, ways), win_classes=_WIN_CLASSES,
-                        rage=rage, violent=violent, rules=rules)
+                        rage=rage, violent=violent, rules=rules, willpower=strategy_name,
+                        willpower_spent_ways=spent)
 
 
 def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
-          exact: bool = False):
+          exact: bool = False, willpower=None):
     """A tidy odds table: one row per (pool, rage, difficulty, violent).
 
     Parameters
@@ -228,12 +254,16 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
         Official rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
+    willpower : None, str or willpower.Strategy
+        Odds after a Willpower strategy (see :func:`odds`); adds the column
+        ``willpower_spent``.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``pool, rage, difficulty, violent``, the six classes (summing
-        to exactly 1), then ``p_win`` and ``brutal``.
+        to exactly 1), then ``p_win`` and ``brutal`` (then ``willpower_spent``
+        with a strategy).
     """
     if isinstance(violent, bool):
         violent = int(violent)
@@ -241,7 +271,18 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
             "difficulty": as_values("difficulty", difficulties, 0),
             "violent": as_values("violent (0 or 1)", violent, 0, 1)}
     rules = _check_rules(rules)
-    return _sd.tidy_table(axes, lambda v: rules.engine(bool(v)), CLASSES, DERIVED, exact)
+    if willpower is None:
+        return _sd.tidy_table(axes, lambda v: rules.engine(bool(v)), CLASSES, DERIVED, exact)
+    import itertools
+
+    import pandas as pd
+
+    rows = []
+    for p, r, d, v in itertools.product(*axes.values()):
+        o = odds(p, r, d, bool(v), rules, willpower)
+        cells = list(o.classes().values()) + [o.p_win, o.brutal, o.willpower_spent]
+        rows.append([p, r, d, v] + (cells if exact else [float(x) for x in cells]))
+    return pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent"])
 
 
 # ------------------------------------------------------------ reading a roll
@@ -355,10 +396,13 @@ def add_cli(subparsers) -> None:
     p.add_argument("--violent", default="0", metavar="SPEC",
                    help="0: not a violent action (a Brutal outcome fails), 1: violent (it adds 4 successes), "
                         "0-1: both (default 0)")
+    p.add_argument("--willpower", metavar="STRATEGY", default=None,
+                   help="odds after a Willpower reroll: maximize_win (normal dice or Rage dice not "
+                        "showing 1-2) or normal_dice_only (adds the column willpower_spent)")
     add_output_options(p)
     p.set_defaults(run=_run_cli)
 
 
 def _run_cli(args):
-    df = table(args.pool, args.rage, args.difficulty, args.violent, exact=args.exact)
+    df = table(args.pool, args.rage, args.difficulty, args.violent, exact=args.exact, willpower=args.willpower)
     return df, ("pool", "rage", "difficulty", "violent")
