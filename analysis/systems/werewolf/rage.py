@@ -10,7 +10,6 @@ other action it fails outright.
 from __future__ import annotations
 
 import dataclasses
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
