@@ -68,6 +68,17 @@ reading = werewolf.read_roll([7, 3], [1, 2, 9], 3, violent=True)
 reading.outcome, reading.successes, reading.margin
 
 # %% [markdown]
+# **Willpower.** Up to three dice may be rerolled: normal dice, or Rage dice
+# not showing 1-2 (a rerolled Rage die can still land a 1 or a 2). The best
+# reroll for a win, against never touching a Rage die:
+
+# %%
+pd.DataFrame([{"strategy": str(w), "P(win)": float(o.p_win), "P(Brutal)": float(o.brutal),
+               "Willpower spent": float(o.willpower_spent)}
+              for w in (None, "normal_dice_only", "maximize_win")
+              for o in [werewolf.odds(6, 3, 4, willpower=w)]])
+
+# %% [markdown]
 # **Rage checks.** One die: 1-5 loses a point of Rage. Rage after four checks
 # from Rage 3:
 
