@@ -1,12 +1,15 @@
-"""V5 Willpower rerolls: the exact outcome of a rolled pool after a strategy's reroll.
+"""Willpower rerolls on the 5th-edition engine: the exact outcome of a rolled pool after a strategy's reroll.
 
-After the dice land a player may reroll up to three normal dice (never Hunger
-dice), once.  The kernel walks every landed roll as a category-count vector
-(normal dice: failures, successes below ten, tens; Hunger dice: successes
-below ten, tens, ones capped at 2), picks the strategy's reroll for it, and
-adds the ways of every reroll outcome.  Since rerolled dice are
-exchangeable within a category, a reroll is a vector (failures, successes,
-tens) to reroll, at most ``max_reroll`` dice in all.
+After the dice land a player may reroll up to three normal dice (never the
+special dice: Hunger in V5, Desperation in Hunter), once.  The kernel walks
+every landed roll as a category-count vector (normal dice: failures,
+successes below ten, tens; special dice: successes below ten, tens, marks
+capped at 2), picks the strategy's reroll for it, and adds the ways of
+every reroll outcome.  Since rerolled dice are exchangeable within a
+category, a reroll is a vector (failures, successes, tens) to reroll, at
+most ``max_reroll`` dice in all.  Every roll is classified by the engine's
+one class lookup (``kernels.special.classify_one``) with the system's
+``mark_bonus`` and class ``table``.
 
 Decisions compare expected values in exact small integers (ways of the
 rerolled dice times integer values of the outcome classes), whatever the
@@ -16,28 +19,12 @@ import numpy as np
 
 from ._jit import kernel
 from .multiset import addmod, mulmod
-from .v5 import (BESTIAL_FAILURE, CAP, CRITICAL_WIN, MESSY_CRITICAL, TOTAL_FAILURE, WIN, WIN_AT_COST,
-                 hunger_part_ways, normal_part_ways)
+from .special import CAP, classify_one, normal_part_ways, special_part_ways
+from .v5 import CRITICAL_WIN, MESSY_CRITICAL, N_CLASSES, WIN, v5_class_table, v5_mark_bonus
 
 #: Strategy modes
 MODE_OPTIMAL = 0  #: maximise the expected value of the final class
-MODE_REROLL_FAILURES = 1  #: the seed's: a failing roll rerolls up to three failed normal dice
-
-
-@kernel
-def classify_one(s, tens, hunger_tens, hunger_ones, difficulty, messy_tens, bestial_ones, taint_win):
-    """The outcome class (module constants of ``kernels.v5``) of one roll's features."""
-    if s >= difficulty:
-        if tens >= 2:
-            return MESSY_CRITICAL if hunger_tens >= messy_tens else CRITICAL_WIN
-        if taint_win == 1 and hunger_ones >= bestial_ones:
-            return WIN_AT_COST
-        return WIN
-    if hunger_ones >= bestial_ones:
-        return BESTIAL_FAILURE
-    if s == 0:
-        return TOTAL_FAILURE
-    return WIN_AT_COST
+MODE_REROLL_FAILURES = 1  #: rule of thumb: a failing roll rerolls up to three failed normal dice
 
 
 @kernel
@@ -46,26 +33,31 @@ def _successes(b, t, g, crit_bonus):
 
 
 @kernel
-def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, difficulty,
-                      messy_tens, bestial_ones, taint_win, mode, values, forbid_new_messy,
-                      max_reroll, mod, binom, out, spent):
+def special_willpower_ways(n_normal, n_special, w_normal, w_special, crit_bonus, difficulty,
+                           mark_bonus, table, wins, mode, values, forbidden_class,
+                           max_reroll, mod, binom, out, spent):
     """Ways of every final roll after a Willpower strategy, at one Difficulty.
 
     Parameters
     ----------
-    n_normal, n_hunger, w_normal, w_hunger, crit_bonus
-        As for ``kernels.v5.v5_pool_ways``.
-    difficulty, messy_tens, bestial_ones, taint_win
-        As for ``kernels.v5.v5_classify`` (one Difficulty).
+    n_normal, n_special, w_normal, w_special, crit_bonus
+        As for ``kernels.special.special_pool_ways``.
+    difficulty : int64
+        Successes needed.
+    mark_bonus, table
+        The system's rules, as for ``kernels.special.classify_one``.
+    wins : int64[K]
+        1 for each class that is a win (``MODE_REROLL_FAILURES`` keeps a
+        win's dice), else 0.
     mode : int64
         ``MODE_OPTIMAL`` or ``MODE_REROLL_FAILURES``.
-    values : int64[6]
+    values : int64[K]
         Value of each final class (``MODE_OPTIMAL``); the reroll with the
         highest expected value is taken, ties going to no reroll, then to
         fewer dice, then to rerolling failures before successes before tens.
-    forbid_new_messy : int64
-        1: never take a reroll that could make a messy critical of a roll
-        that is not one already.
+    forbidden_class : int64
+        A class (-1: none) that a reroll must never risk making of a roll
+        that is not of that class already (V5: the messy critical).
     max_reroll : int64
         Dice a reroll may take (3 in V5); the caller passes
         ``R = min(max_reroll, n_normal)``.
@@ -73,16 +65,17 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
         0 for int64 (caller checked ``10 ** (n + R)`` fits), else a prime
         below 2**31.
     binom : int64[M, M]
-        Binomial table, ``M > max(n_normal, n_hunger, R)``.
+        Binomial table, ``M > max(n_normal, n_special, R)``.
     out : int64[S, 2, 3, 3]
-        Zeroed by the caller; receives the ways by final (successes, pair of
-        tens, Hunger tens capped at 2, Hunger ones capped at 2), over the
-        denominator ``10 ** (n_normal + n_hunger + R)``.
+        Zeroed by the caller; receives the ways by final (successes before
+        the mark bonus, pair of tens, special tens capped at 2, special
+        marks capped at 2), over the denominator
+        ``10 ** (n_normal + n_special + R)``.
     spent : int64[1]
         Zeroed by the caller; receives the ways in which Willpower was spent.
     """
     nn = n_normal
-    nh = n_hunger
+    nh = n_special
     R = max_reroll
     # exact small powers of ten to bring k rerolled dice to the denominator 10**R
     scale = np.empty(R + 1, dtype=np.int64)
@@ -114,8 +107,8 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
                 j += 1
         n_out[k] = j
 
-    hunger_ways = np.zeros((nh + 1, nh + 1, CAP + 1), dtype=np.int64)
-    hunger_part_ways(nh, w_hunger, mod, binom, hunger_ways)
+    special_ways = np.zeros((nh + 1, nh + 1, CAP + 1), dtype=np.int64)
+    special_part_ways(nh, w_special, mod, binom, special_ways)
     normal_ways = np.zeros((nn + 1, nn + 1), dtype=np.int64)
     normal_part_ways(nn, w_normal, mod, binom, normal_ways)
 
@@ -128,14 +121,15 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
                 ec = min(e, CAP)
                 for g in range(nh - e + 1):
                     for oc in range(CAP + 1):
-                        wh = hunger_ways[g, e, oc]
+                        wh = special_ways[g, e, oc]
                         if wh == 0:
                             continue
                         w = mulmod(wn, wh, mod)
                         t = c + e
                         s0 = _successes(b, t, g, crit_bonus)
-                        cls0 = classify_one(s0, t, ec, oc, difficulty, messy_tens, bestial_ones, taint_win)
-                        won0 = cls0 == WIN or cls0 == CRITICAL_WIN or cls0 == MESSY_CRITICAL
+                        pair0 = 1 if t >= 2 else 0
+                        cls0 = classify_one(s0, pair0, ec, oc, difficulty, mark_bonus, table)
+                        won0 = wins[cls0] == 1
                         # choose the reroll (rf failures, rs successes, rt tens)
                         best_rf = 0
                         best_rs = 0
@@ -153,16 +147,17 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
                                         if rt > c:
                                             continue
                                         ev = 0
-                                        makes_messy = False
+                                        makes_forbidden = False
                                         for j in range(n_out[k]):
                                             bf = b - rs + out_b[k, j]
                                             tf = c - rt + out_c[k, j] + e
-                                            cls = classify_one(_successes(bf, tf, g, crit_bonus), tf, ec, oc,
-                                                               difficulty, messy_tens, bestial_ones, taint_win)
-                                            if cls == MESSY_CRITICAL:
-                                                makes_messy = True
+                                            cls = classify_one(_successes(bf, tf, g, crit_bonus),
+                                                               1 if tf >= 2 else 0, ec, oc,
+                                                               difficulty, mark_bonus, table)
+                                            if cls == forbidden_class:
+                                                makes_forbidden = True
                                             ev += values[cls] * out_w[k, j] * scale[k]
-                                        if forbid_new_messy == 1 and makes_messy and cls0 != MESSY_CRITICAL:
+                                        if makes_forbidden and cls0 != forbidden_class:
                                             continue
                                         if ev > best_ev:
                                             best_ev = ev
@@ -170,8 +165,7 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
                                             best_rs = rs
                                             best_k = k
                         if best_k == 0:
-                            pair = 1 if t >= 2 else 0
-                            out[s0, pair, ec, oc] = addmod(out[s0, pair, ec, oc], mulmod(w, full, mod), mod)
+                            out[s0, pair0, ec, oc] = addmod(out[s0, pair0, ec, oc], mulmod(w, full, mod), mod)
                             continue
                         spent[0] = addmod(spent[0], mulmod(w, full, mod), mod)
                         rt = best_k - best_rf - best_rs
@@ -184,6 +178,212 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
                             if mod > 0:
                                 wj %= mod
                             out[sf, pair, ec, oc] = addmod(out[sf, pair, ec, oc], mulmod(w, wj, mod), mod)
+
+
+@kernel
+def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, difficulty,
+                      messy_tens, bestial_ones, taint_win, mode, values, forbid_new_messy,
+                      max_reroll, mod, binom, out, spent):
+    """V5's Willpower reroll: :func:`special_willpower_ways` with the V5 class table.
+
+    Parameters
+    ----------
+    messy_tens, bestial_ones, taint_win
+        As for ``kernels.v5.v5_class_table``.
+    forbid_new_messy : int64
+        1: never take a reroll that could make a messy critical of a roll
+        that is not one already.
+    others
+        As for :func:`special_willpower_ways` (Hunger dice are its special dice).
+    """
+    wins = np.zeros(N_CLASSES, dtype=np.int64)
+    wins[WIN] = 1
+    wins[CRITICAL_WIN] = 1
+    wins[MESSY_CRITICAL] = 1
+    forbidden = MESSY_CRITICAL if forbid_new_messy == 1 else -1
+    special_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, difficulty,
+                           v5_mark_bonus(), v5_class_table(messy_tens, bestial_ones, taint_win),
+                           wins, mode, values, forbidden, max_reroll, mod, binom, out, spent)
+
+
+@kernel
+def _reroll_outcomes(k_max, w, n_cat, cat, weight, count):
+    """Every outcome of rerolling k <= k_max dice with face counts ``w`` (3 or 4 categories).
+
+    Fills ``cat[k, j, i]`` (dice landing in category i), ``weight[k, j]``
+    (exact small ways) and ``count[k]`` (outcomes of k dice).
+    """
+    for k in range(k_max + 1):
+        j = 0
+        for x0 in range(k + 1):
+            for x1 in range(k - x0 + 1):
+                for x2 in range(k - x0 - x1 + 1):
+                    x3 = k - x0 - x1 - x2
+                    if n_cat == 3 and x3 > 0:
+                        continue
+                    m = 1
+                    for x in range(2, k + 1):
+                        m *= x
+                    for part in (x0, x1, x2, x3):
+                        for x in range(2, part + 1):
+                            m //= x
+                    wt = m * w[0] ** x0 * w[1] ** x1 * w[2] ** x2
+                    if n_cat == 4:
+                        wt *= w[3] ** x3
+                    cat[k, j, 0] = x0
+                    cat[k, j, 1] = x1
+                    cat[k, j, 2] = x2
+                    cat[k, j, 3] = x3
+                    weight[k, j] = wt
+                    j += 1
+        count[k] = j
+
+
+@kernel
+def special_reroll_willpower_ways(n_normal, n_special, w_normal, w_special, crit_bonus, difficulty,
+                                  mark_bonus, table, values, special_rerolls, max_reroll, mod, binom,
+                                  out, spent):
+    """Ways of every final roll after the best Willpower reroll that may also take special dice.
+
+    Werewolf's Willpower rerolls up to ``max_reroll`` dice among the normal
+    dice and the special (Rage) dice not showing a mark; a rerolled special
+    die stays special, so it may land a mark.  For every landed roll the
+    reroll with the highest expected value of ``values`` is taken, ties
+    going to no reroll, then to fewer dice, then to the first in the order
+    (normal failures, normal successes, normal tens, special failures,
+    special successes, special tens, most of each first).
+
+    Parameters
+    ----------
+    n_normal, n_special, w_normal, w_special, crit_bonus
+        As for ``kernels.special.special_pool_ways``.
+    difficulty : int64
+        Successes needed.
+    mark_bonus, table
+        The system's rules, as for ``kernels.special.classify_one``.
+    values : int64[K]
+        Value of each final class.
+    special_rerolls : int64
+        1: special dice not showing a mark may be rerolled; 0: normal dice only.
+    max_reroll : int64
+        ``R = min(3, n_normal + n_special)``: the denominator is
+        ``10 ** (n_normal + n_special + R)``.
+    mod, binom
+        As for :func:`special_willpower_ways`.
+    out : int64[S, 2, CAP + 1, CAP + 1]
+        Zeroed by the caller; ways by final (successes before the mark
+        bonus, pair of tens, special tens capped, special marks capped).
+    spent : int64[1]
+        Zeroed by the caller; ways in which Willpower was spent.
+    """
+    nn = n_normal
+    nh = n_special
+    R = max_reroll
+    scale = np.empty(R + 1, dtype=np.int64)
+    for k in range(R + 1):
+        scale[k] = 10 ** (R - k)
+    # normal reroll outcomes: categories (fail, success, ten); special: (mark, fail, success, ten)
+    n_cat = np.zeros((R + 1, 20, 4), dtype=np.int64)
+    n_wt = np.zeros((R + 1, 20), dtype=np.int64)
+    n_cnt = np.zeros(R + 1, dtype=np.int64)
+    _reroll_outcomes(R, w_normal, 3, n_cat, n_wt, n_cnt)
+    s_cat = np.zeros((R + 1, 20, 4), dtype=np.int64)
+    s_wt = np.zeros((R + 1, 20), dtype=np.int64)
+    s_cnt = np.zeros(R + 1, dtype=np.int64)
+    _reroll_outcomes(R, w_special, 4, s_cat, s_wt, s_cnt)
+
+    normal_ways = np.zeros((nn + 1, nn + 1), dtype=np.int64)
+    normal_part_ways(nn, w_normal, mod, binom, normal_ways)
+    ps = np.empty((4, nh + 1), dtype=np.int64)
+    for i in range(4):
+        p = 1
+        for x in range(nh + 1):
+            ps[i, x] = p
+            p = mulmod(p, w_special[i], mod)
+
+    full = scale[0] % mod if mod > 0 else scale[0]
+    choice = np.zeros(6, dtype=np.int64)
+    best = np.zeros(6, dtype=np.int64)
+    for c in range(nn + 1):
+        for b in range(nn - c + 1):
+            a = nn - c - b
+            wn = normal_ways[b, c]
+            if wn == 0:
+                continue
+            for o in range(nh + 1):
+                for f in range(nh - o + 1):
+                    for g in range(nh - o - f + 1):
+                        e = nh - o - f - g
+                        ws = mulmod(mulmod(binom[nh, o], binom[nh - o, f], mod),
+                                    mulmod(binom[nh - o - f, g], mulmod(mulmod(ps[0, o], ps[1, f], mod),
+                                                                        mulmod(ps[2, g], ps[3, e], mod), mod),
+                                           mod), mod)
+                        if ws == 0:
+                            continue
+                        w = mulmod(wn, ws, mod)
+                        t0 = c + e
+                        s0 = _successes(b + g, t0, 0, crit_bonus)
+                        pair0 = 1 if t0 >= 2 else 0
+                        cls0 = classify_one(s0, pair0, min(e, CAP), min(o, CAP), difficulty, mark_bonus, table)
+                        best_ev = values[cls0] * scale[0]
+                        best_k = 0
+                        sf_max = f if special_rerolls == 1 else 0
+                        sg_max = g if special_rerolls == 1 else 0
+                        se_max = e if special_rerolls == 1 else 0
+                        for k in range(1, R + 1):
+                            for rf in range(min(a, k), -1, -1):
+                                for rs in range(min(b, k - rf), -1, -1):
+                                    for rt in range(min(c, k - rf - rs), -1, -1):
+                                        k1 = rf + rs + rt
+                                        for qf in range(min(sf_max, k - k1), -1, -1):
+                                            for qs in range(min(sg_max, k - k1 - qf), -1, -1):
+                                                qt = k - k1 - qf - qs
+                                                if qt > se_max:
+                                                    continue
+                                                k2 = k - k1
+                                                ev = 0
+                                                for j1 in range(n_cnt[k1]):
+                                                    for j2 in range(s_cnt[k2]):
+                                                        tf = c - rt + n_cat[k1, j1, 2] + e - qt + s_cat[k2, j2, 3]
+                                                        sf = _successes(b - rs + n_cat[k1, j1, 1]
+                                                                        + g - qs + s_cat[k2, j2, 2], tf, 0, crit_bonus)
+                                                        cls = classify_one(sf, 1 if tf >= 2 else 0,
+                                                                           min(e - qt + s_cat[k2, j2, 3], CAP),
+                                                                           min(o + s_cat[k2, j2, 0], CAP),
+                                                                           difficulty, mark_bonus, table)
+                                                        ev += values[cls] * n_wt[k1, j1] * s_wt[k2, j2] * scale[k]
+                                                if ev > best_ev:
+                                                    best_ev = ev
+                                                    best_k = k
+                                                    choice[0] = rf
+                                                    choice[1] = rs
+                                                    choice[2] = rt
+                                                    choice[3] = qf
+                                                    choice[4] = qs
+                                                    choice[5] = qt
+                                                    for i in range(6):
+                                                        best[i] = choice[i]
+                        if best_k == 0:
+                            ec = min(e, CAP)
+                            oc = min(o, CAP)
+                            out[s0, pair0, ec, oc] = addmod(out[s0, pair0, ec, oc], mulmod(w, full, mod), mod)
+                            continue
+                        spent[0] = addmod(spent[0], mulmod(w, full, mod), mod)
+                        rf, rs, rt, qf, qs, qt = best[0], best[1], best[2], best[3], best[4], best[5]
+                        k1 = rf + rs + rt
+                        k2 = qf + qs + qt
+                        for j1 in range(n_cnt[k1]):
+                            for j2 in range(s_cnt[k2]):
+                                tf = c - rt + n_cat[k1, j1, 2] + e - qt + s_cat[k2, j2, 3]
+                                sf = _successes(b - rs + n_cat[k1, j1, 1] + g - qs + s_cat[k2, j2, 2], tf, 0,
+                                                crit_bonus)
+                                pair = 1 if tf >= 2 else 0
+                                ec = min(e - qt + s_cat[k2, j2, 3], CAP)
+                                oc = min(o + s_cat[k2, j2, 0], CAP)
+                                wj = n_wt[k1, j1] * s_wt[k2, j2] * scale[k1 + k2]
+                                if mod > 0:
+                                    wj %= mod
+                                out[sf, pair, ec, oc] = addmod(out[sf, pair, ec, oc], mulmod(w, wj, mod), mod)
 
 
 # ------------------------------------------------------------------ bounds

@@ -11,6 +11,8 @@ COMMANDS = [
     ["classic", "--pool", "5", "--difficulty", "6"],
     ["beast", "--pool", "5", "--soif", "2"],
     ["conflict", "--pool-a", "3", "--pool-b", "2"],
+    ["werewolf", "--pool", "5", "--rage", "3", "--difficulty", "3", "--violent", "0-1", "--willpower", "maximize_win"],
+    ["hunter", "--pool", "25", "--desperation", "2", "--difficulty", "9"],
 ]
 
 

@@ -298,16 +298,26 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, wil
     )
 
 
+@lru_cache(maxsize=64)
+def _class_params(rules: V5Rules):
+    """(mark bonus, class table) of the engine's class lookup for these rules."""
+    table = _k.v5_class_table(rules.messy_hunger_tens, rules.bestial_hunger_ones,
+                              int(rules.hunger_one_taints_win))
+    bonus = _k.v5_mark_bonus()
+    for a in (table, bonus):
+        a.setflags(write=False)
+    return bonus, table
+
+
 def _classes_of(ways, difficulty: int, rules: V5Rules) -> list:
     """Ways per class from ways by (successes, pair, Hunger tens, Hunger ones), exactly."""
-    from kernels.willpower import classify_one
+    from kernels.special import classify_one
 
+    bonus, table = _class_params(rules)
     out = [0] * len(CLASSES)
     for (s, pair, ec, oc), w in np.ndenumerate(ways):
         if w:
-            cls = classify_one(s, 2 * pair, ec, oc, difficulty, rules.messy_hunger_tens,
-                               rules.bestial_hunger_ones, int(rules.hunger_one_taints_win))
-            out[cls] += int(w)
+            out[classify_one(s, pair, ec, oc, difficulty, bonus, table)] += int(w)
     return out
 
 
@@ -513,21 +523,15 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     hunger = _check_faces("hunger", hunger)
     difficulty = check_int("difficulty", difficulty, 0)
     rules = _check_rules(rules)
+    from kernels.special import CAP, classify_one
+
     faces = normal + hunger
     tens = faces.count(10)
     successes = sum(f >= rules.success_face for f in faces) + rules.crit_bonus * (tens // 2)
     h_tens, h_ones = hunger.count(10), hunger.count(1)
-    if successes >= difficulty:
-        if tens >= 2:
-            outcome = "messy_critical" if h_tens >= rules.messy_hunger_tens else "critical_win"
-        elif rules.hunger_one_taints_win and h_ones >= rules.bestial_hunger_ones:
-            outcome = "win_at_cost"
-        else:
-            outcome = "win"
-    elif h_ones >= rules.bestial_hunger_ones:
-        outcome = "bestial_failure"
-    else:
-        outcome = "total_failure" if successes == 0 else "win_at_cost"
+    bonus, table = _class_params(rules)
+    cls = classify_one(successes, int(tens >= 2), min(h_tens, CAP), min(h_ones, CAP), difficulty, bonus, table)
+    outcome = CLASSES[cls]
     return RollReading(successes, tens, h_tens, h_ones, difficulty, outcome)
 
 

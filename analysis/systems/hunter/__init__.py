@@ -1,0 +1,31 @@
+"""Hunter (Hunter: the Reckoning 5th edition): Desperation dice, Overreach and Despair.
+
+Modules: ``desperation`` (the roll, its rules, odds tables and reading a
+landed roll; re-exported here).
+"""
+from analysis.system import System, lazy_exports
+
+SYSTEM = System(
+    name="hunter",
+    order=25,
+    title="Hunter: Desperation dice (Hunter: the Reckoning 5th edition)",
+    rules=".desperation:HunterRules",
+    table=".desperation:table",
+    odds=".desperation:odds",
+    axes={"pool": "1-10", "desperation": "0-5", "difficulty": "1-5"},
+    classes={
+        "total_failure": "no success, and no Desperation die shows 1",
+        "win_at_cost": "some successes but fewer than the Difficulty, no Desperation 1 (a failure)",
+        "win": "successes reach the Difficulty, no pair of 10s, no Desperation 1",
+        "critical_win": "a win with a pair of 10s and no Desperation 1",
+        "overreach_or_despair": "a win with a Desperation die showing 1: the player chooses "
+                                "Overreach (keep the win) or Despair",
+        "despair": "not a win, and a Desperation die shows 1",
+    },
+    outcomes=("total_failure", "win_at_cost", "win", "critical_win", "overreach_or_despair", "despair",
+              "p_win", "desperation_one"),
+    commands=(".desperation",),
+    package=__name__,
+)
+
+__getattr__ = lazy_exports(__name__, ".desperation")

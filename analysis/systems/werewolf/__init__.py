@@ -1,0 +1,31 @@
+"""Werewolf (Werewolf: the Apocalypse 5th edition): Rage dice, Brutal outcomes and Rage checks.
+
+Modules: ``rage`` (the roll, its rules, odds tables, reading a landed roll
+and Rage checks; re-exported here).
+"""
+from analysis.system import System, lazy_exports
+
+SYSTEM = System(
+    name="werewolf",
+    order=20,
+    title="Werewolf: Rage dice (Werewolf: the Apocalypse 5th edition)",
+    rules=".rage:WerewolfRules",
+    table=".rage:table",
+    odds=".rage:odds",
+    axes={"pool": "1-10", "rage": "0-5", "difficulty": "1-5", "violent": "0-1"},
+    classes={
+        "total_failure": "no success, not Brutal",
+        "win_at_cost": "some successes but fewer than the Difficulty, not Brutal (a failure)",
+        "win": "successes reach the Difficulty, no pair of 10s, not Brutal",
+        "critical_win": "a win with a pair of 10s, not Brutal",
+        "brutal_win": "a violent action, two Rage dice show 1 or 2, and with 4 more successes it wins",
+        "brutal_failure": "two Rage dice show 1 or 2 and the roll fails (any action not violent, "
+                          "or a violent one still short)",
+    },
+    outcomes=("total_failure", "win_at_cost", "win", "critical_win", "brutal_win", "brutal_failure",
+              "p_win", "brutal"),
+    commands=(".rage",),
+    package=__name__,
+)
+
+__getattr__ = lazy_exports(__name__, ".rage")

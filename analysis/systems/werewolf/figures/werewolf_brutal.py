@@ -1,0 +1,34 @@
+"""Werewolf: how often a roll turns Brutal, and what it does to a violent and a careful action."""
+from __future__ import annotations
+
+from matplotlib.figure import Figure
+
+from analysis.systems.werewolf import rage as werewolf
+
+
+def make_figure(pools=range(1, 11), rages=range(0, 6), difficulty: int = 3) -> Figure:
+    """P(win) by pool for each Rage, violent and not, and P(Brutal) by Rage."""
+    pools, rages = list(pools), list(rages)
+    df = werewolf.table(pools, rages, difficulty, "0-1")
+    fig = Figure(figsize=(13, 4.4), layout="constrained")
+    axes = fig.subplots(1, 3)
+    for ax, violent, title in ((axes[0], 0, "not violent: Brutal fails"),
+                               (axes[1], 1, "violent: Brutal adds 4 successes")):
+        for r in rages:
+            part = df[(df.rage == r) & (df.violent == violent)]
+            ax.plot(part["pool"], part["p_win"] * 100, marker="o", ms=3, label=f"Rage {r}")
+        ax.set_title(f"P(win), Difficulty {difficulty}\n{title}")
+        ax.set_xlabel("pool (dice)")
+        ax.set_ylabel("%")
+        ax.set_ylim(0, 100)
+    axes[0].legend(fontsize=8)
+    top = max(pools)
+    part = df[(df.pool == top) & (df.violent == 0)]
+    axes[2].bar(part["rage"], part["brutal"] * 100, color="#c0392b")
+    for r, v in zip(part["rage"], part["brutal"]):
+        axes[2].text(r, v * 100, f"{v * 100:.2f}", ha="center", va="bottom", fontsize=8)
+    axes[2].set_title(f"P(Brutal) with Rage dice (pool {top})")
+    axes[2].set_xlabel("Rage")
+    axes[2].set_ylabel("%")
+    fig.suptitle("Werewolf: the Apocalypse 5th edition: Rage dice (exact odds, every way the dice can land)")
+    return fig

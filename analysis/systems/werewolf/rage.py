@@ -1,0 +1,407 @@
+"""Werewolf: the Apocalypse 5th edition rolls with Rage dice, counted exactly on the 5th-edition engine.
+
+The rules as counted here (Werewolf: the Apocalypse 5th edition, core book):
+Rage dice replace normal dice, as many as the werewolf's Rage (up to the
+whole pool).  Every die showing 6 or more is a success and each pair of 10s
+on any dice adds 2 more.  When two or more Rage dice show a 1 or a 2 the
+outcome is *Brutal*: on a violent action the roll gains 4 successes, on any
+other action it fails outright.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
+
+from analysis import special_dice as _sd
+from analysis.validate import as_values, check_int
+
+#: The six outcome classes, mutually exclusive, in table-column order.
+CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "brutal_win", "brutal_failure")
+TOTAL_FAILURE, WIN_AT_COST, WIN, CRITICAL_WIN, BRUTAL_WIN, BRUTAL_FAILURE = range(6)
+_WIN_CLASSES = ("win", "critical_win", "brutal_win")
+#: Derived columns of :func:`table`: each the sum of these classes.
+DERIVED = {"p_win": _WIN_CLASSES, "brutal": ("brutal_win", "brutal_failure")}
+#: Columns of :func:`table`, in order.
+TABLE_COLUMNS = ("pool", "rage", "difficulty", "violent") + CLASSES + tuple(DERIVED)
+MAX_RAGE = 5
+#: Pools above this are refused (the count grows as pool**2).
+MAX_POOL = 1000
+
+
+@dataclass(frozen=True)
+class WerewolfRules:
+    """A Werewolf 5th edition rule set.  The defaults are the official rules.
+
+    Attributes
+    ----------
+    success_face : int
+        Lowest face that is a success (3..10); official 6.
+    crit_bonus : int
+        Bonus successes for each pair of 10s, on any dice (0..20); official 2.
+    brutal_rage_dice : int
+        Rage dice showing 1 or 2 that make the outcome Brutal (1 or 2); official 2.
+    brutal_bonus : int
+        Successes a Brutal outcome adds to a violent action (0..20); official 4.
+    rage_replaces_dice : bool
+        Official True: Rage dice replace normal dice (``min(rage, pool)`` of
+        them).  False: the Rage dice are added to the pool.
+    """
+
+    success_face: int = 6
+    crit_bonus: int = 2
+    brutal_rage_dice: int = 2
+    brutal_bonus: int = 4
+    rage_replaces_dice: bool = True
+
+    def __post_init__(self):
+        check_int("success_face", self.success_face, 3, 10)
+        check_int("crit_bonus", self.crit_bonus, 0, 20)
+        check_int("brutal_rage_dice", self.brutal_rage_dice, 1, CAP)
+        check_int("brutal_bonus", self.brutal_bonus, 0, 20)
+        if not isinstance(self.rage_replaces_dice, bool):
+            raise ValueError(f"rage_replaces_dice must be True or False, got {self.rage_replaces_dice!r}")
+
+    def dice(self, pool: int, rage: int) -> tuple[int, int]:
+        """(normal dice, Rage dice) rolled for ``pool`` at ``rage``."""
+        return self.engine(False).dice(pool, rage)
+
+    @property
+    def normal_faces(self) -> tuple[int, int, int]:
+        """Faces of a normal die: (failures, successes below ten, tens)."""
+        s = self.success_face
+        return (s - 1, 10 - s, 1)
+
+    @property
+    def rage_faces(self) -> tuple[int, int, int, int]:
+        """Faces of a Rage die: (1s and 2s, other failures, successes below ten, tens)."""
+        s = self.success_face
+        return (2, s - 3, 10 - s, 1)
+
+    def engine(self, violent: bool) -> _sd.Engine:
+        """These rules on the 5th-edition engine, for a violent action or not."""
+        return _engine(self, bool(violent))
+
+    def changes(self) -> dict:
+        """The knobs that differ from the official rules."""
+        base = WerewolfRules()
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if getattr(self, f.name) != getattr(base, f.name)}
+
+
+OFFICIAL = WerewolfRules()
+
+
+@lru_cache(maxsize=64)
+def _engine(rules: WerewolfRules, violent: bool) -> _sd.Engine:
+    table = [[[[0] * (CAP + 1) for _ in range(CAP + 1)] for _ in range(2)] for _ in range(3)]
+    for band in (BAND_NONE, BAND_SHORT, BAND_WIN):
+        for pair in range(2):
+            for ec in range(CAP + 1):
+                for oc in range(CAP + 1):
+                    if oc >= rules.brutal_rage_dice:
+                        cls = BRUTAL_WIN if (violent and band == BAND_WIN) else BRUTAL_FAILURE
+                    elif band == BAND_WIN:
+                        cls = CRITICAL_WIN if pair else WIN
+                    else:
+                        cls = WIN_AT_COST if band == BAND_SHORT else TOTAL_FAILURE
+                    table[band][pair][ec][oc] = cls
+    bonus = [rules.brutal_bonus if (violent and oc >= rules.brutal_rage_dice) else 0 for oc in range(CAP + 1)]
+    return _sd.Engine.of(rules.normal_faces, rules.rage_faces, rules.crit_bonus, bonus, table,
+                         len(CLASSES), rules.rage_replaces_dice)
+
+
+def _check_rules(rules) -> WerewolfRules:
+    if not isinstance(rules, WerewolfRules):
+        raise ValueError(f"rules must be a WerewolfRules, got {type(rules).__name__}")
+    return rules
+
+
+def _check_violent(violent) -> bool:
+    if isinstance(violent, bool):
+        return violent
+    return bool(check_int("violent (0 or 1)", violent, 0, 1))
+
+
+@dataclass(frozen=True)
+class WerewolfOdds(_sd.SpecialOdds):
+    """The exact odds of one Werewolf roll.
+
+    The six classes (``total_failure``, ``win_at_cost``, ``win``,
+    ``critical_win``, ``brutal_win``, ``brutal_failure``) are mutually
+    exclusive and sum to exactly 1; ``successes`` counts a violent Brutal
+    outcome's bonus.
+    """
+
+    rage: int = 0
+    violent: bool = False
+    rules: WerewolfRules = OFFICIAL
+    willpower: str | None = None
+    willpower_spent_ways: int = 0
+
+    @property
+    def willpower_spent(self) -> Fraction:
+        """Probability that the Willpower strategy rerolled (0 without one)."""
+        return Fraction(self.willpower_spent_ways, self.denominator)
+
+    total_failure = property(lambda self: self.probability("total_failure"),
+                             doc="No success, not Brutal.")
+    win_at_cost = property(lambda self: self.probability("win_at_cost"),
+                           doc="Some successes, fewer than the Difficulty, not Brutal.")
+    win = property(lambda self: self.probability("win"), doc="A win without a pair of 10s, not Brutal.")
+    critical_win = property(lambda self: self.probability("critical_win"),
+                            doc="A win with a pair of 10s, not Brutal.")
+    brutal_win = property(lambda self: self.probability("brutal_win"),
+                          doc="Brutal on a violent action, and its bonus successes reach the Difficulty.")
+    brutal_failure = property(lambda self: self.probability("brutal_failure"),
+                              doc="Brutal and failed: any action not violent, or a violent one still short.")
+
+    @property
+    def brutal(self) -> Fraction:
+        """Probability of a Brutal outcome (enough Rage dice showing 1 or 2)."""
+        return self.probability("brutal_win") + self.probability("brutal_failure")
+
+    def __str__(self) -> str:
+        lines = [f"Werewolf pool {self.pool} ({self.normal_dice} normal + {self.special_dice} Rage dice), "
+                 f"Rage {self.rage}, Difficulty {self.difficulty}, "
+                 f"{'violent' if self.violent else 'not violent'}"]
+        if self.rules != OFFICIAL:
+            lines.append(f"house rules: {self.rules.changes()}")
+        for name, p in list(self.classes().items()) + [("p_win", self.p_win), ("brutal", self.brutal)]:
+            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
+        if self.willpower:
+            lines.append(f"  Willpower: {self.willpower}, spent {float(self.willpower_spent):.2%}")
+        lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
+        return "\n".join(lines)
+
+
+def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
+         rules: WerewolfRules = OFFICIAL, willpower=None) -> WerewolfOdds:
+    """Exact odds of a Werewolf roll with Rage dice.
+
+    Parameters
+    ----------
+    pool : int
+        Dice in the pool after modifiers (0..1000).
+    rage : int
+        The werewolf's Rage, 0..5: that many Rage dice replace normal dice.
+    difficulty : int
+        Successes needed to win (>= 0).
+    violent : bool
+        True for an action of violence: a Brutal outcome adds successes
+        instead of failing the roll.
+    rules : WerewolfRules
+        Official rules by default.
+    willpower : None, str or willpower.Strategy
+        A Willpower strategy (``maximize_win``: reroll up to three normal or
+        Rage dice not showing 1-2 for the best chance to win;
+        ``normal_dice_only``: the same, never rerolling a Rage die): the odds
+        are then those after the strategy's reroll, and ``willpower_spent``
+        says how often it rerolls.
+
+    Returns
+    -------
+    WerewolfOdds
+        Exact Fractions for the six outcome classes, ``p_win``, ``brutal``
+        and the distribution of successes.
+
+    Raises
+    ------
+    ValueError
+        On a pool outside 0..1000, Rage outside 0..5, a negative Difficulty
+        or a value that is not a whole number.
+    """
+    pool = check_int("pool", pool, 0, MAX_POOL)
+    rage = check_int("rage", rage, 0, MAX_RAGE)
+    difficulty = check_int("difficulty", difficulty, 0)
+    violent = _check_violent(violent)
+    rules = _check_rules(rules)
+    engine = rules.engine(violent)
+    nn, nr = engine.dice(pool, rage)
+    spent, strategy_name = 0, None
+    if willpower is None:
+        ways, classes, den = _sd.counts(engine, nn, nr, (difficulty,))
+        class_ways = [int(w) for w in classes[0]]
+    else:
+        from analysis.systems.werewolf import willpower as _wp
+
+        strategy = _wp.strategy_of(willpower)
+        strategy_name = strategy.name
+        ways, spent, den = _wp.counts(nn, nr, difficulty, engine, strategy)
+        class_ways = _wp.class_ways(ways, difficulty, engine)
+    return WerewolfOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nr, denominator=den,
+                        class_ways=dict(zip(CLASSES, class_ways)),
+                        success_ways=_sd.success_ways(engine, ways), win_classes=_WIN_CLASSES,
+                        rage=rage, violent=violent, rules=rules, willpower=strategy_name,
+                        willpower_spent_ways=spent)
+
+
+def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
+          exact: bool = False, willpower=None):
+    """A tidy odds table: one row per (pool, rage, difficulty, violent).
+
+    Parameters
+    ----------
+    pools, rages, difficulties, violent : int, SPEC string or iterable of ints
+        SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``; ``violent`` is
+        0 (not a violent action), 1 (violent) or ``0-1`` (both).
+    rules : WerewolfRules
+        Official rules by default.
+    exact : bool
+        False: float64 probabilities.  True: ``Fraction`` objects.
+    willpower : None, str or willpower.Strategy
+        Odds after a Willpower strategy (see :func:`odds`); adds the column
+        ``willpower_spent``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``pool, rage, difficulty, violent``, the six classes (summing
+        to exactly 1), then ``p_win`` and ``brutal`` (then ``willpower_spent``
+        with a strategy).
+    """
+    if isinstance(violent, bool):
+        violent = int(violent)
+    axes = {"pool": as_values("pool", pools, 0, MAX_POOL), "rage": as_values("rage", rages, 0, MAX_RAGE),
+            "difficulty": as_values("difficulty", difficulties, 0),
+            "violent": as_values("violent (0 or 1)", violent, 0, 1)}
+    rules = _check_rules(rules)
+    if willpower is None:
+        return _sd.tidy_table(axes, lambda v: rules.engine(bool(v)), CLASSES, DERIVED, exact)
+    import itertools
+
+    import pandas as pd
+
+    rows = []
+    for p, r, d, v in itertools.product(*axes.values()):
+        o = odds(p, r, d, bool(v), rules, willpower)
+        cells = list(o.classes().values()) + [o.p_win, o.brutal, o.willpower_spent]
+        rows.append([p, r, d, v] + (cells if exact else [float(x) for x in cells]))
+    return pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent"])
+
+
+# ------------------------------------------------------------ reading a roll
+
+@dataclass(frozen=True)
+class RollReading:
+    """What a Werewolf roll that has landed means (``read_roll``)."""
+
+    successes: int
+    tens: int
+    brutal_dice: int
+    difficulty: int
+    violent: bool
+    outcome: str
+
+    @property
+    def margin(self) -> int:
+        """Successes beyond the Difficulty (negative when short)."""
+        return self.successes - self.difficulty
+
+    @property
+    def won(self) -> bool:
+        return self.outcome in _WIN_CLASSES
+
+    @property
+    def brutal(self) -> bool:
+        return self.outcome in ("brutal_win", "brutal_failure")
+
+
+def _check_faces(name, faces):
+    try:
+        faces = list(faces)
+    except TypeError:
+        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
+    return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
+
+
+def read_roll(normal, rage, difficulty: int, violent: bool = False,
+              rules: WerewolfRules = OFFICIAL) -> RollReading:
+    """Read rolled dice by the rules: successes (Brutal bonus included), margin and outcome class.
+
+    Parameters
+    ----------
+    normal, rage : sequences of int
+        Faces (1..10) shown by the normal dice and by the Rage dice.
+    difficulty : int
+        Successes needed.
+    violent : bool
+        True for an action of violence.
+
+    Examples
+    --------
+    >>> read_roll([7, 3], [1, 2, 9], 3, violent=True).outcome
+    'brutal_win'
+    >>> read_roll([7, 3], [1, 2, 9], 3).outcome
+    'brutal_failure'
+    """
+    normal = _check_faces("normal", normal)
+    rage = _check_faces("rage", rage)
+    difficulty = check_int("difficulty", difficulty, 0)
+    violent = _check_violent(violent)
+    engine = _check_rules(rules).engine(violent)
+    s, tens, rage_tens, marks = engine.successes(normal, rage, rules.success_face)
+    cls = engine.classify(s, tens, rage_tens, marks, difficulty)
+    final = s + engine.mark_bonus[min(marks, CAP)]
+    return RollReading(final, tens, marks, difficulty, violent, CLASSES[cls])
+
+
+# ------------------------------------------------------------ Rage checks
+
+def rage_check(rules: WerewolfRules = OFFICIAL) -> Fraction:
+    """Probability that one Rage check loses a point of Rage (the die shows 1-5)."""
+    rules = _check_rules(rules)
+    return Fraction(rules.success_face - 1, 10)
+
+
+def rage_after_checks(rage: int, checks: int, rules: WerewolfRules = OFFICIAL) -> dict:
+    """Exact distribution of Rage after ``checks`` Rage checks: ``{rage: Fraction}``.
+
+    Each check rolls one die; a failure (1-5) loses a point of Rage, which
+    never drops below 0.
+
+    Examples
+    --------
+    >>> rage_after_checks(1, 2)
+    {0: Fraction(3, 4), 1: Fraction(1, 4)}
+    """
+    rage = check_int("rage", rage, 0, MAX_RAGE)
+    checks = check_int("checks", checks, 0, 1000)
+    q = rage_check(rules)
+    out = {}
+    for lost in range(checks + 1):
+        left = max(0, rage - lost)
+        out[left] = out.get(left, Fraction(0)) + comb(checks, lost) * q**lost * (1 - q) ** (checks - lost)
+    return dict(sorted(out.items()))
+
+
+# ------------------------------------------------------------ command line
+
+def add_cli(subparsers) -> None:
+    """Add ``beastodds werewolf`` to the command line."""
+    from analysis.cli import add_output_options
+
+    p = subparsers.add_parser(
+        "werewolf", help="Werewolf 5th edition rolls with Rage dice",
+        description="Exact odds of Werewolf: the Apocalypse 5th edition rolls: one row per "
+                    "(pool, rage, difficulty, violent). SPEC is a number (7), a range (1-20) or a list (3,5,7).")
+    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool")
+    p.add_argument("--rage", default="0", metavar="SPEC", help="Rage 0..5 (default 0)")
+    p.add_argument("--difficulty", required=True, metavar="SPEC", help="successes needed")
+    p.add_argument("--violent", default="0", metavar="SPEC",
+                   help="0: not a violent action (a Brutal outcome fails), 1: violent (it adds 4 successes), "
+                        "0-1: both (default 0)")
+    p.add_argument("--willpower", metavar="STRATEGY", default=None,
+                   help="odds after a Willpower reroll: maximize_win (normal dice or Rage dice not "
+                        "showing 1-2) or normal_dice_only (adds the column willpower_spent)")
+    add_output_options(p)
+    p.set_defaults(run=_run_cli)
+
+
+def _run_cli(args):
+    df = table(args.pool, args.rage, args.difficulty, args.violent, exact=args.exact, willpower=args.willpower)
+    return df, ("pool", "rage", "difficulty", "violent")

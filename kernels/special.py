@@ -1,0 +1,282 @@
+"""The 5th-edition dice engine: normal dice plus "special" dice, counted exactly.
+
+Vampire (Hunger dice), Werewolf (Rage dice) and Hunter (Desperation dice)
+roll the same way: every d10 showing the success face or more is a
+success, each pair of 10s on any dice adds bonus successes, and the special
+dice may show a *mark* (a Hunger 1, a Rage 1 or 2, a Desperation 1) or a
+special 10 that colours the outcome.  A roll's outcome therefore depends
+only on four features:
+
+* ``s``: successes (pairs of 10s counted with their bonus);
+* ``pair``: 1 if the roll shows two or more 10s, else 0;
+* ``ec``: special dice showing 10, capped at :data:`CAP`;
+* ``oc``: special dice showing a mark, capped at :data:`CAP`.
+
+The faces are data.  A normal die is ``w_normal = (failures, successes below
+ten, tens)``; a special die is ``w_special = (marks, other failures,
+successes below ten, tens)``: Hunger ``(1, 4, 4, 1)``, Rage ``(2, 3, 4, 1)``,
+Desperation ``(1, 4, 4, 1)`` under the official success face 6.
+
+The rules of a system are data too, read by ONE class lookup
+(:func:`class_of` / :func:`classify_one`) that the grid kernel, the
+Willpower kernel and the Python ``read_roll`` of every system share:
+
+* ``mark_bonus : int64[CAP + 1]``: successes added to a roll by its capped
+  mark count (Werewolf: a Brutal outcome on a violent action adds 4);
+* ``table : int64[3, 2, CAP + 1, CAP + 1]``: the class index of a roll by
+  ``(band, pair, ec, oc)``, where ``band`` is :data:`BAND_NONE` (no success,
+  short of the Difficulty), :data:`BAND_SHORT` (some successes, short) or
+  :data:`BAND_WIN` (the successes reach the Difficulty).
+
+The kernels walk category-count vectors (compositions of the pool) weighted
+by multinomial coefficients times face counts, never the 10**n ordered rolls.
+"""
+import numpy as np
+
+from ._jit import kernel
+from .multiset import addmod, fill_powers, mulmod
+
+#: Special tens and special marks are counted up to this cap (0, 1, 2 or more).
+CAP = 2
+#: Bands of a roll's successes against the Difficulty (first axis of a class table).
+BAND_NONE, BAND_SHORT, BAND_WIN = range(3)
+#: A Difficulty no roll reaches (used to ask for a roll's failure class).
+NEVER = np.iinfo(np.int64).max
+
+
+@kernel
+def band_of(s, difficulty):
+    """The band of ``s`` successes against ``difficulty``: win, short with successes, or none."""
+    if s >= difficulty:
+        return BAND_WIN
+    if s == 0:
+        return BAND_NONE
+    return BAND_SHORT
+
+
+@kernel
+def class_of(s, pair, ec, oc, difficulty, table):
+    """The class of a roll whose successes ``s`` already include the mark bonus."""
+    return table[band_of(s, difficulty), pair, ec, oc]
+
+
+@kernel
+def classify_one(s, pair, ec, oc, difficulty, mark_bonus, table):
+    """The class index of one roll's features (see the module docstring).
+
+    Parameters
+    ----------
+    s : int64
+        Successes, pairs of 10s counted, before the mark bonus.
+    pair : int64
+        1 if the roll shows two or more 10s, else 0.
+    ec, oc : int64
+        Special tens and special marks, each capped at :data:`CAP`.
+    difficulty : int64
+        Successes needed.
+    mark_bonus : int64[CAP + 1]
+        Successes added by the capped mark count.
+    table : int64[3, 2, CAP + 1, CAP + 1]
+        Class index by (band, pair, ec, oc).
+    """
+    return class_of(s + mark_bonus[oc], pair, ec, oc, difficulty, table)
+
+
+@kernel
+def normal_part_ways(n_normal, w_normal, mod, binom, out):
+    """Ways of the normal dice alone, by successes below ten and tens.
+
+    Parameters
+    ----------
+    n_normal : int64
+    w_normal, mod, binom
+        As for :func:`special_pool_ways`.
+    out : int64[n_normal + 1, n_normal + 1]
+        Zeroed by the caller; ``out[b, c]``: ways to roll ``b`` successes
+        below ten and ``c`` tens (the rest fail).
+    """
+    nn = n_normal
+    pn = np.empty((3, nn + 1), dtype=np.int64)
+    for i in range(3):
+        fill_powers(w_normal[i], mod, pn[i])
+    for c in range(nn + 1):
+        wc = mulmod(binom[nn, c], pn[2, c], mod)
+        r = nn - c
+        for b in range(r + 1):
+            wb = mulmod(binom[r, b], mulmod(pn[1, b], pn[0, r - b], mod), mod)
+            out[b, c] = mulmod(wc, wb, mod)
+
+
+@kernel
+def special_part_ways(n_special, w_special, mod, binom, out):
+    """Ways of the special dice alone, by successes below ten, tens and marks.
+
+    Parameters
+    ----------
+    n_special : int64
+    w_special, mod, binom
+        As for :func:`special_pool_ways`.
+    out : int64[n_special + 1, n_special + 1, CAP + 1]
+        Zeroed by the caller; ``out[g, e, o]``: ways to roll ``g`` successes
+        below ten, ``e`` tens and ``min(marks, CAP) = o``.
+    """
+    nh = n_special
+    ph = np.empty((4, nh + 1), dtype=np.int64)
+    for i in range(4):
+        fill_powers(w_special[i], mod, ph[i])
+    for e in range(nh + 1):
+        we = mulmod(binom[nh, e], ph[3, e], mod)
+        r1 = nh - e
+        for o in range(r1 + 1):
+            wo = mulmod(we, mulmod(binom[r1, o], ph[0, o], mod), mod)
+            r2 = r1 - o
+            oc = min(o, CAP)
+            for g in range(r2 + 1):
+                wg = mulmod(binom[r2, g], mulmod(ph[2, g], ph[1, r2 - g], mod), mod)
+                out[g, e, oc] = addmod(out[g, e, oc], mulmod(wo, wg, mod), mod)
+
+
+@kernel
+def special_pool_ways(n_normal, n_special, w_normal, w_special, crit_bonus, mod, binom, out):
+    """Add the ways of every roll of the given dice into ``out``.
+
+    Parameters
+    ----------
+    n_normal, n_special : int64
+        Number of normal and of special dice.
+    w_normal : int64[3]
+        Faces of a normal die that are a failure, a success below ten, a ten.
+    w_special : int64[4]
+        Faces of a special die that are a mark, another failure, a success
+        below ten, a ten.
+    crit_bonus : int64
+        Bonus successes for each pair of tens (any dice).
+    mod : int64
+        0 for plain int64 (caller checked the total fits), else a prime
+        below 2**31 (see ``kernels.multiset``).
+    binom : int64[M, M]
+        Binomial table from ``fill_binomials`` with ``M > max(n_normal, n_special)``.
+    out : int64[S, 2, CAP + 1, CAP + 1]
+        Zeroed by the caller; ``S >= n + crit_bonus * (n // 2) + 1`` with
+        ``n = n_normal + n_special``.  ``out[s, p, e, o]`` receives the ways
+        to roll ``s`` successes, with (``p = 1``) or without a pair of tens,
+        ``min(special tens, 2) = e`` and ``min(special marks, 2) = o``.
+    """
+    nn = n_normal
+    nh = n_special
+    normal_ways = np.zeros((nn + 1, nn + 1), dtype=np.int64)
+    normal_part_ways(nn, w_normal, mod, binom, normal_ways)
+    special_ways = np.zeros((nh + 1, nh + 1, CAP + 1), dtype=np.int64)
+    special_part_ways(nh, w_special, mod, binom, special_ways)
+
+    for c in range(nn + 1):
+        for b in range(nn + 1 - c):
+            x = normal_ways[b, c]
+            if x == 0:
+                continue
+            for e in range(nh + 1):
+                t = c + e
+                pair = 1 if t >= 2 else 0
+                ec = min(e, CAP)
+                base = b + t + crit_bonus * (t // 2)
+                for g in range(nh + 1 - e):
+                    for oc in range(CAP + 1):
+                        y = special_ways[g, e, oc]
+                        if y == 0:
+                            continue
+                        s = base + g
+                        out[s, pair, ec, oc] = addmod(out[s, pair, ec, oc], mulmod(x, y, mod), mod)
+
+
+@kernel
+def special_classify(ways, difficulties, mark_bonus, table, mod, out):
+    """Sum a pool's ways into outcome classes, per Difficulty.
+
+    Parameters
+    ----------
+    ways : int64[S, 2, CAP + 1, CAP + 1]
+        Output of :func:`special_pool_ways`.
+    difficulties : int64[D]
+        Difficulties (>= 0) to classify against.
+    mark_bonus, table
+        The system's rules, as for :func:`classify_one`.
+    mod : int64
+        As for :func:`special_pool_ways`.
+    out : int64[D, K]
+        Overwritten: ways per class (``K`` classes, the values of ``table``).
+    """
+    n_classes = out.shape[1]
+    top = 0
+    for i in range(CAP + 1):
+        top = max(top, mark_bonus[i])
+    n_s = ways.shape[0] + top
+    # win_ways[s]: classes of the rolls with s successes (bonus included) if
+    # s >= Difficulty; fail_ways[s]: their classes if s < Difficulty.
+    win_ways = np.zeros((n_s + 1, n_classes), dtype=np.int64)
+    fail_ways = np.zeros((n_s + 1, n_classes), dtype=np.int64)
+    for s0 in range(ways.shape[0]):
+        for pair in range(2):
+            for ec in range(CAP + 1):
+                for oc in range(CAP + 1):
+                    w = ways[s0, pair, ec, oc]
+                    if w == 0:
+                        continue
+                    s = s0 + mark_bonus[oc]
+                    cls = class_of(s, pair, ec, oc, 0, table)
+                    win_ways[s, cls] = addmod(win_ways[s, cls], w, mod)
+                    cls = class_of(s, pair, ec, oc, NEVER, table)
+                    fail_ways[s, cls] = addmod(fail_ways[s, cls], w, mod)
+    # suffix sums of wins (s >= d), prefix sums of failures (s < d)
+    for s in range(n_s - 1, -1, -1):
+        for k in range(n_classes):
+            win_ways[s, k] = addmod(win_ways[s, k], win_ways[s + 1, k], mod)
+    for s in range(n_s, 0, -1):
+        for k in range(n_classes):
+            fail_ways[s, k] = fail_ways[s - 1, k]
+    for k in range(n_classes):
+        fail_ways[0, k] = 0
+    for s in range(1, n_s + 1):
+        for k in range(n_classes):
+            fail_ways[s, k] = addmod(fail_ways[s, k], fail_ways[s - 1, k], mod)
+    for di in range(difficulties.shape[0]):
+        d = min(difficulties[di], n_s)
+        for k in range(n_classes):
+            out[di, k] = addmod(win_ways[d, k], fail_ways[d, k], mod)
+
+
+@kernel
+def special_grid_class_ways(pools, specials, difficulties, w_normal, w_special, crit_bonus,
+                            mark_bonus, table, special_replaces, mod, binom, out):
+    """Class ways for a whole grid of (pool, special dice, Difficulty) in one call.
+
+    Parameters
+    ----------
+    pools, specials, difficulties : int64[P], int64[H], int64[D]
+        Pools, special-dice ratings (Hunger, Rage, Desperation) and Difficulties.
+    w_normal, w_special, crit_bonus
+        As for :func:`special_pool_ways`.
+    mark_bonus, table
+        As for :func:`classify_one`.
+    special_replaces : int64
+        1: special dice replace normal dice (``min(special, pool)`` of them);
+        0: they are added to the pool.
+    mod : int64
+        As for :func:`special_pool_ways`; the caller checked every pool's total.
+    binom : int64[M, M]
+        Binomial table with ``M`` above the largest number of dice.
+    out : int64[P, H, D, K]
+        Overwritten with the ways per class.
+    """
+    for pi in range(pools.shape[0]):
+        pool = pools[pi]
+        for hi in range(specials.shape[0]):
+            if special_replaces == 1:
+                nh = min(specials[hi], pool)
+                nn = pool - nh
+            else:
+                nh = specials[hi]
+                nn = pool
+            n = nn + nh
+            ways = np.zeros((n + crit_bonus * (n // 2) + 1, 2, CAP + 1, CAP + 1), dtype=np.int64)
+            special_pool_ways(nn, nh, w_normal, w_special, crit_bonus, mod, binom, ways)
+            special_classify(ways, difficulties, mark_bonus, table, mod, out[pi, hi])
