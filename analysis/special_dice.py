@@ -20,7 +20,7 @@ import numpy as np
 from kernels import special as _ks
 from kernels.multiset import fill_binomials
 
-from .exact import INT64_MAX, exact_counts
+from .exact import count, count_blocks
 
 CAP = _ks.CAP
 
@@ -147,7 +147,8 @@ def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple, f
         return np.concatenate([ways.ravel(), classes.ravel()])
 
     denominator = 10**n
-    flat = exact_counts(compute, denominator, force_modular=force_modular)
+    bound = _ks.special_pool_ways_bound(n_normal, n_special, w_n, w_s, n + 1)
+    flat = count(compute, bound, force_modular=force_modular)
     ways = flat[:n_ways].reshape(size_s, 2, CAP + 1, CAP + 1)
     classes = flat[n_ways:].reshape(len(diffs), engine.n_classes)
     for a in (ways, classes):
@@ -187,13 +188,12 @@ def grid_ways(engine: Engine, pools, specials, difficulties):
         return out
 
     top = dice.max(axis=1)
-    small = [i for i, m in enumerate(top) if 10 ** int(m) <= INT64_MAX]
-    if small:
-        size = int(top[small].max()) + 1
-        ways[small] = run([pools[i] for i in small], 0, size).astype(object)
-    for i in (i for i, m in enumerate(top) if 10 ** int(m) > INT64_MAX):
-        size = int(top[i]) + 1
-        ways[i] = exact_counts(lambda mod: run([pools[i]], mod, size), 10 ** int(top[i]))[0]
+    # one int64 run for the pools whose bound fits, then primes in the outer loop
+    bounds = [_ks.special_grid_class_ways_bound([p], specials, int(engine.special_replaces), w_n, w_s)
+              for p in pools]
+    for index, block in count_blocks(lambda mod, idx: run([pools[i] for i in idx], mod,
+                                                          int(top[idx].max()) + 1), bounds):
+        ways[index] = block.astype(object)
     dens = np.array([[10 ** int(n) for n in row] for row in dice], dtype=object)[:, :, None, None]
     return ways, dens
 

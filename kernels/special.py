@@ -40,8 +40,6 @@ from .multiset import addmod, fill_powers, mulmod
 CAP = 2
 #: Bands of a roll's successes against the Difficulty (first axis of a class table).
 BAND_NONE, BAND_SHORT, BAND_WIN = range(3)
-#: A Difficulty no roll reaches (used to ask for a roll's failure class).
-NEVER = np.iinfo(np.int64).max
 
 
 @kernel
@@ -224,7 +222,7 @@ def special_classify(ways, difficulties, mark_bonus, table, mod, out):
                     s = s0 + mark_bonus[oc]
                     cls = class_of(s, pair, ec, oc, 0, table)
                     win_ways[s, cls] = addmod(win_ways[s, cls], w, mod)
-                    cls = class_of(s, pair, ec, oc, NEVER, table)
+                    cls = class_of(s, pair, ec, oc, s + 1, table)  # the class if it fails
                     fail_ways[s, cls] = addmod(fail_ways[s, cls], w, mod)
     # suffix sums of wins (s >= d), prefix sums of failures (s < d)
     for s in range(n_s - 1, -1, -1):
@@ -280,3 +278,90 @@ def special_grid_class_ways(pools, specials, difficulties, w_normal, w_special, 
             ways = np.zeros((n + crit_bonus * (n // 2) + 1, 2, CAP + 1, CAP + 1), dtype=np.int64)
             special_pool_ways(nn, nh, w_normal, w_special, crit_bonus, mod, binom, ways)
             special_classify(ways, difficulties, mark_bonus, table, mod, out[pi, hi])
+
+
+# ------------------------------------------------------------------ bounds
+# Plain Python (not jitted): upper bounds on every number the kernels above
+# hold, for ``analysis.exact.count``.
+
+from .multiset import binomials_bound, powers_bound  # noqa: E402
+
+
+def _part_base(faces, tails) -> int:
+    """Base ``B`` with every count of a part of ``k`` dice at most ``B ** k``.
+
+    A partial product of a part (a multinomial coefficient times powers of
+    the categories enumerated so far) is at most the ways of the dice left
+    falling in the other categories, i.e. ``sum(faces) ** k``, provided the
+    categories still to enumerate have a face between them; ``tails`` are
+    their face sums.  If one is empty the binomial stands alone, and
+    ``sum(faces) + 1`` bounds it (``C(k, j) a**j <= (a + 1)**k``).
+    """
+    total = sum(int(f) for f in faces)
+    return total if all(int(t) >= 1 for t in tails) else total + 1
+
+
+def special_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=None) -> int:
+    """Upper bound on every number :func:`special_pool_ways` and :func:`special_classify` hold
+    (``n_hunger``, ``w_hunger``: the special dice).
+
+    Parameters
+    ----------
+    n_normal, n_hunger, w_normal, w_hunger
+        As for :func:`special_pool_ways`.
+    binom_size : int, optional
+        Rows of the binomial table passed as ``binom``; default
+        ``max(n_normal, n_hunger) + 1``, the smallest the kernel accepts.
+
+    Returns
+    -------
+    int
+        The number of ordered rolls (``10 ** (n_normal + n_hunger)`` for d10
+        faces), or more where a face power or a binomial of the table is
+        larger (only for pools of a few dice).
+    """
+    nn, nh = int(n_normal), int(n_hunger)
+    w_normal = [int(w) for w in w_normal]
+    w_hunger = [int(w) for w in w_hunger]
+    # enumeration order: normal tens, then successes and failures together;
+    # Hunger tens, then ones, then successes and failures together
+    normal = _part_base(w_normal, (w_normal[0] + w_normal[1],))
+    hunger = _part_base(w_hunger, (w_hunger[0] + w_hunger[1] + w_hunger[2],
+                                   w_hunger[1] + w_hunger[2]))
+    size = max(nn, nh) + 1 if binom_size is None else int(binom_size)
+    return max(normal ** nn * hunger ** nh,
+               max(powers_bound(w, nn + 1) for w in w_normal),
+               max(powers_bound(w, nh + 1) for w in w_hunger),
+               binomials_bound(size))
+
+
+def special_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_hunger,
+                                  binom_size=None) -> int:
+    """Upper bound on every number :func:`special_grid_class_ways` holds (``hungers``: special dice).
+
+    Parameters
+    ----------
+    pools, hungers, hunger_replaces, w_normal, w_hunger
+        As for :func:`special_grid_class_ways`.
+    binom_size : int, optional
+        Rows of the binomial table; default one more than the most dice
+        of the grid.
+
+    Returns
+    -------
+    int
+        The largest :func:`special_pool_ways_bound` over the grid's pools.
+    """
+    dice = []
+    for pool in pools:
+        for hunger in hungers:
+            pool, hunger = int(pool), int(hunger)
+            if int(hunger_replaces) == 1:
+                nh = min(hunger, pool)
+                dice.append((pool - nh, nh))
+            else:
+                dice.append((pool, hunger))
+    if not dice:
+        return 1
+    size = max(nn + nh for nn, nh in dice) + 1 if binom_size is None else binom_size
+    return max(special_pool_ways_bound(nn, nh, w_normal, w_hunger, size) for nn, nh in dice)

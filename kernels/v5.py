@@ -8,7 +8,8 @@ the V5-named entry points that the rules layer calls.
 import numpy as np
 
 from ._jit import kernel
-from .special import (BAND_NONE, BAND_SHORT, BAND_WIN, CAP, special_classify, special_grid_class_ways,
+from .special import (special_grid_class_ways_bound, special_pool_ways_bound,
+                      BAND_NONE, BAND_SHORT, BAND_WIN, CAP, special_classify, special_grid_class_ways,
                       special_pool_ways)
 
 #: Class columns of :func:`v5_classify`'s output, in order.
@@ -110,86 +111,17 @@ def v5_grid_class_ways(pools, hungers, difficulties, w_normal, w_hunger, crit_bo
 
 
 # ------------------------------------------------------------------ bounds
-# Plain Python (not jitted): upper bounds on every number the kernels above
-# hold, for ``analysis.exact.count``.
-
-from .multiset import binomials_bound, powers_bound  # noqa: E402
-
-
-def _part_base(faces, tails) -> int:
-    """Base ``B`` with every count of a part of ``k`` dice at most ``B ** k``.
-
-    A partial product of a part (a multinomial coefficient times powers of
-    the categories enumerated so far) is at most the ways of the dice left
-    falling in the other categories, i.e. ``sum(faces) ** k``, provided the
-    categories still to enumerate have a face between them; ``tails`` are
-    their face sums.  If one is empty the binomial stands alone, and
-    ``sum(faces) + 1`` bounds it (``C(k, j) a**j <= (a + 1)**k``).
-    """
-    total = sum(int(f) for f in faces)
-    return total if all(int(t) >= 1 for t in tails) else total + 1
-
+# Plain Python (not jitted): the engine's bounds (``kernels.special``) under
+# the V5 names, for ``analysis.exact.count``.
 
 def v5_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=None) -> int:
-    """Upper bound on every number :func:`v5_pool_ways` and :func:`v5_classify` hold.
-
-    Parameters
-    ----------
-    n_normal, n_hunger, w_normal, w_hunger
-        As for :func:`v5_pool_ways`.
-    binom_size : int, optional
-        Rows of the binomial table passed as ``binom``; default
-        ``max(n_normal, n_hunger) + 1``, the smallest the kernel accepts.
-
-    Returns
-    -------
-    int
-        The number of ordered rolls (``10 ** (n_normal + n_hunger)`` for d10
-        faces), or more where a face power or a binomial of the table is
-        larger (only for pools of a few dice).
-    """
-    nn, nh = int(n_normal), int(n_hunger)
-    w_normal = [int(w) for w in w_normal]
-    w_hunger = [int(w) for w in w_hunger]
-    # enumeration order: normal tens, then successes and failures together;
-    # Hunger tens, then ones, then successes and failures together
-    normal = _part_base(w_normal, (w_normal[0] + w_normal[1],))
-    hunger = _part_base(w_hunger, (w_hunger[0] + w_hunger[1] + w_hunger[2],
-                                   w_hunger[1] + w_hunger[2]))
-    size = max(nn, nh) + 1 if binom_size is None else int(binom_size)
-    return max(normal ** nn * hunger ** nh,
-               max(powers_bound(w, nn + 1) for w in w_normal),
-               max(powers_bound(w, nh + 1) for w in w_hunger),
-               binomials_bound(size))
+    """Upper bound on every number :func:`v5_pool_ways` and :func:`v5_classify` hold
+    (:func:`kernels.special.special_pool_ways_bound` with Hunger dice as the special dice)."""
+    return special_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size)
 
 
 def v5_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_hunger,
                              binom_size=None) -> int:
-    """Upper bound on every number :func:`v5_grid_class_ways` holds.
-
-    Parameters
-    ----------
-    pools, hungers, hunger_replaces, w_normal, w_hunger
-        As for :func:`v5_grid_class_ways`.
-    binom_size : int, optional
-        Rows of the binomial table; default one more than the most dice
-        of the grid.
-
-    Returns
-    -------
-    int
-        The largest :func:`v5_pool_ways_bound` over the grid's pools.
-    """
-    dice = []
-    for pool in pools:
-        for hunger in hungers:
-            pool, hunger = int(pool), int(hunger)
-            if int(hunger_replaces) == 1:
-                nh = min(hunger, pool)
-                dice.append((pool - nh, nh))
-            else:
-                dice.append((pool, hunger))
-    if not dice:
-        return 1
-    size = max(nn + nh for nn, nh in dice) + 1 if binom_size is None else binom_size
-    return max(v5_pool_ways_bound(nn, nh, w_normal, w_hunger, size) for nn, nh in dice)
+    """Upper bound on every number :func:`v5_grid_class_ways` holds
+    (:func:`kernels.special.special_grid_class_ways_bound`)."""
+    return special_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_hunger, binom_size)

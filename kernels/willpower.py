@@ -435,3 +435,16 @@ def v5_willpower_ways_bound(n_normal, n_hunger, w_normal, w_hunger, max_reroll, 
             "to weigh exactly; use fewer dice or simpler values"
         )
     return max(landed * max(side, 10) ** r, plain)
+
+
+def special_reroll_willpower_ways_bound(n_normal, n_special, w_normal, w_special, max_reroll, values,
+                                        binom_size=None) -> int:
+    """Upper bound on every number :func:`special_reroll_willpower_ways` holds.
+
+    As :func:`v5_willpower_ways_bound` (the landed roll's ways times a reroll
+    brought to ``10 ** R``, and the exact expected values): a rerolled
+    special die has as many faces as a normal one.
+    """
+    if sum(int(w) for w in w_special) != sum(int(w) for w in w_normal):
+        raise ValueError("a special die must have as many faces as a normal die")
+    return v5_willpower_ways_bound(n_normal, n_special, w_normal, w_special, max_reroll, values, binom_size)

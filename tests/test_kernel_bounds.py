@@ -21,9 +21,9 @@ import pytest
 
 import kernels
 from analysis.exact import INT64_MAX
-from kernels import again, cards, classic, conflict, markov, multiset, v5, willpower
+from kernels import again, cards, classic, conflict, markov, multiset, special, v5, willpower
 
-KERNEL_MODULES = (multiset, v5, willpower, again, cards, classic, conflict, markov)
+KERNEL_MODULES = (multiset, special, v5, willpower, again, cards, classic, conflict, markov)
 KERNELS_DIR = os.path.dirname(os.path.abspath(kernels.__file__))
 
 

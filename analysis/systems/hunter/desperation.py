@@ -18,6 +18,7 @@ from functools import lru_cache
 from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
 
 from analysis import special_dice as _sd
+from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -34,38 +35,19 @@ MAX_POOL = 1000
 
 
 @dataclass(frozen=True)
-class HunterRules:
-    """A Hunter 5th edition rule set.  The defaults are the official rules.
+class HunterRules(Rules):
+    """A Hunter 5th edition rule set.  The defaults are the official rules."""
 
-    Attributes
-    ----------
-    success_face : int
-        Lowest face that is a success (2..10); official 6.
-    crit_bonus : int
-        Bonus successes for each pair of 10s, on any dice (0..20); official 2.
-    despair_ones : int
-        Desperation dice showing 1 that bring Overreach or Despair (1 or 2); official 1.
-    desperation_replaces_dice : bool
-        Official False: the Desperation dice are added to the pool.  True:
-        they replace normal dice (``min(desperation, pool)`` of them).
-    critical_ignores_desperation : bool
-        House rule: a critical win is a critical win even with a
-        Desperation 1.  Official False (it is Overreach or Despair).
-    """
-
-    success_face: int = 6
-    crit_bonus: int = 2
-    despair_ones: int = 1
-    desperation_replaces_dice: bool = False
-    critical_ignores_desperation: bool = False
-
-    def __post_init__(self):
-        check_int("success_face", self.success_face, 2, 10)
-        check_int("crit_bonus", self.crit_bonus, 0, 20)
-        check_int("despair_ones", self.despair_ones, 1, CAP)
-        for name in ("desperation_replaces_dice", "critical_ignores_desperation"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+    success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
+    crit_bonus: int = rule(2, range=(0, 20),
+                           help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
+    despair_ones: int = rule(1, range=(1, CAP),
+                             help="Desperation dice showing 1 that bring Overreach or Despair (1 or 2); "
+                                  "official 1.")
+    desperation_replaces_dice: bool = rule(False, help="Official false: the Desperation dice are added to the "
+                                                       "pool; true: they replace normal dice.")
+    critical_ignores_desperation: bool = rule(False, help="House rule: a critical win stays a critical win "
+                                                          "even with a Desperation 1; official false.")
 
     def dice(self, pool: int, desperation: int) -> tuple[int, int]:
         """(normal dice, Desperation dice) rolled for ``pool`` with ``desperation`` dice."""
@@ -120,9 +102,7 @@ def _engine(rules: HunterRules) -> _sd.Engine:
 
 
 def _check_rules(rules) -> HunterRules:
-    if not isinstance(rules, HunterRules):
-        raise ValueError(f"rules must be a HunterRules, got {type(rules).__name__}")
-    return rules
+    return HunterRules.require(rules)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from math import comb
 from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
 
 from analysis import special_dice as _sd
+from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -34,37 +35,19 @@ MAX_POOL = 1000
 
 
 @dataclass(frozen=True)
-class WerewolfRules:
-    """A Werewolf 5th edition rule set.  The defaults are the official rules.
+class WerewolfRules(Rules):
+    """A Werewolf 5th edition rule set.  The defaults are the official rules."""
 
-    Attributes
-    ----------
-    success_face : int
-        Lowest face that is a success (3..10); official 6.
-    crit_bonus : int
-        Bonus successes for each pair of 10s, on any dice (0..20); official 2.
-    brutal_rage_dice : int
-        Rage dice showing 1 or 2 that make the outcome Brutal (1 or 2); official 2.
-    brutal_bonus : int
-        Successes a Brutal outcome adds to a violent action (0..20); official 4.
-    rage_replaces_dice : bool
-        Official True: Rage dice replace normal dice (``min(rage, pool)`` of
-        them).  False: the Rage dice are added to the pool.
-    """
-
-    success_face: int = 6
-    crit_bonus: int = 2
-    brutal_rage_dice: int = 2
-    brutal_bonus: int = 4
-    rage_replaces_dice: bool = True
-
-    def __post_init__(self):
-        check_int("success_face", self.success_face, 3, 10)
-        check_int("crit_bonus", self.crit_bonus, 0, 20)
-        check_int("brutal_rage_dice", self.brutal_rage_dice, 1, CAP)
-        check_int("brutal_bonus", self.brutal_bonus, 0, 20)
-        if not isinstance(self.rage_replaces_dice, bool):
-            raise ValueError(f"rage_replaces_dice must be True or False, got {self.rage_replaces_dice!r}")
+    success_face: int = rule(6, range=(3, 10), help="Lowest face that is a success (3..10); official 6.")
+    crit_bonus: int = rule(2, range=(0, 20),
+                           help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
+    brutal_rage_dice: int = rule(2, range=(1, CAP),
+                                 help="Rage dice showing 1 or 2 that make the outcome Brutal (1 or 2); "
+                                      "official 2.")
+    brutal_bonus: int = rule(4, range=(0, 20),
+                             help="Successes a Brutal outcome adds to a violent action (0..20); official 4.")
+    rage_replaces_dice: bool = rule(True, help="Official true: Rage dice replace normal dice (min(rage, pool) "
+                                               "of them); false: the Rage dice are added to the pool.")
 
     def dice(self, pool: int, rage: int) -> tuple[int, int]:
         """(normal dice, Rage dice) rolled for ``pool`` at ``rage``."""
@@ -116,9 +99,7 @@ def _engine(rules: WerewolfRules, violent: bool) -> _sd.Engine:
 
 
 def _check_rules(rules) -> WerewolfRules:
-    if not isinstance(rules, WerewolfRules):
-        raise ValueError(f"rules must be a WerewolfRules, got {type(rules).__name__}")
-    return rules
+    return WerewolfRules.require(rules)
 
 
 def _check_violent(violent) -> bool:

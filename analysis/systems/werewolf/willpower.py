@@ -19,7 +19,7 @@ import numpy as np
 from kernels import willpower as _kw
 
 from analysis import special_dice as _sd
-from analysis.exact import exact_counts
+from analysis.exact import count
 from analysis.systems.werewolf import rage as werewolf
 
 #: Dice a Willpower reroll may take.
@@ -92,7 +92,8 @@ def counts(n_normal: int, n_rage: int, difficulty: int, engine: _sd.Engine, stra
         return np.concatenate([out.ravel(), spent])
 
     denominator = 10 ** (n + R)
-    flat = exact_counts(compute, denominator, force_modular=force_modular)
+    bound = _kw.special_reroll_willpower_ways_bound(n_normal, n_rage, w_n, w_s, R, vals, n + 1)
+    flat = count(compute, bound, force_modular=force_modular)
     ways = flat[:-1].reshape(shape)
     ways.setflags(write=False)
     return ways, int(flat[-1]), denominator
