@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from . import grid
 from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
-                     check_output_options, given, one_number, rules_from_args)
+                     check_output_options, given, one_number, rules_from_args,
+                     sweep_options)
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
 COMMANDS = ("classic", "damage", "blows")
@@ -49,9 +50,9 @@ def _run_classic(args):
 def _target_options(p) -> None:
     from ..systems.classic.health import AIMS, CREATURES, KINDS, VAMPIRE_BASHING, VITAL_SPOT_LETHAL
 
-    p.add_argument("--soak", "--stamina", dest="stamina", default="0", metavar="N",
+    p.add_argument("--soak", "--stamina", dest="stamina", default="0", metavar="SPEC",
                    help="the target's Stamina: soak dice before Fortitude (default 0)")
-    p.add_argument("--fortitude", default="0", metavar="N",
+    p.add_argument("--fortitude", default="0", metavar="SPEC",
                    help="the target's Fortitude (vampires; the only soak against aggravated)")
     p.add_argument("--kind", required=True, choices=KINDS, help="kind of damage")
     p.add_argument("--target", required=True, choices=CREATURES, help="who takes the damage")
@@ -74,10 +75,12 @@ def _add_damage(sub) -> None:
         "damage", help="classic damage after soak: health levels lost",
         description="Exact distribution of health levels lost to one classic damage roll: "
                     "damage dice at difficulty 6 (1s do not cancel) plus automatic successes, "
-                    "minus the target's soak (1s cancel), halved for bashing on a vampire.")
-    p.add_argument("--dice", required=True, metavar="N",
+                    "minus the target's soak (1s cancel), halved for bashing on a vampire. "
+                    f"--dice, --auto, --soak and --fortitude take a SPEC ({SPEC_HELP}); one "
+                    "given several values adds its column in front.")
+    p.add_argument("--dice", required=True, metavar="SPEC",
                    help="damage dice: Strength + weapon + extra attack successes")
-    p.add_argument("--auto", default="0", metavar="N",
+    p.add_argument("--auto", default="0", metavar="SPEC",
                    help="automatic damage successes, e.g. Potence (default 0)")
     _target_options(p)
     p.set_defaults(run=_run_damage)
@@ -85,10 +88,13 @@ def _add_damage(sub) -> None:
     p = sub.add_parser(
         "blows", help="repeated blows: odds of Incapacitated, torpor, Final Death",
         description="Exact probability that a victim is Incapacitated (or worse), in torpor "
-                    "(or worse) or destroyed after each of 0..N identical blows.")
-    p.add_argument("--dice", required=True, metavar="N",
+                    "(or worse) or destroyed after each of 0..N identical blows. "
+                    f"--dice, --auto, --soak and --fortitude take a SPEC ({SPEC_HELP}); one "
+                    "given several values adds its column in front.")
+    p.add_argument("--dice", required=True, metavar="SPEC",
                    help="damage dice of a hit: Strength + weapon")
-    p.add_argument("--auto", default="0", metavar="N", help="automatic damage successes")
+    p.add_argument("--auto", default="0", metavar="SPEC",
+                   help="automatic damage successes (default 0)")
     p.add_argument("--attack-pool", default=None, metavar="N",
                    help="attack roll dice (extra successes add damage dice); "
                         "default: every blow hits")
@@ -105,26 +111,41 @@ def _damage_rules(args):
         for name in ("vampire_bashing", "vital_spot_lethal")})
 
 
+_SWEPT = (("dice", "--dice"), ("auto", "--auto"), ("stamina", "--soak"), ("fortitude", "--fortitude"))
+
+
+def _swept(args):
+    return [(column, flag, getattr(args, column)) for column, flag in _SWEPT]
+
+
 def _run_damage(args):
     from ..systems.classic.health import damage
 
     check_output_options(args)
-    odds = damage(one_number("--dice", args.dice), one_number("--auto", args.auto),
-                  one_number("--soak", args.stamina), args.kind, args.target,
-                  one_number("--fortitude", args.fortitude), firearm=args.firearm, aim=args.aim,
-                  rules=_damage_rules(args))
-    return odds.table(exact=args.exact), ("levels",)
+    rules = _damage_rules(args)
+
+    def one(dice, auto, stamina, fortitude):
+        return damage(dice, auto, stamina, args.kind, args.target, fortitude, firearm=args.firearm,
+                      aim=args.aim, rules=rules).table(exact=args.exact)
+
+    df, swept = sweep_options(_swept(args), one)
+    return df, swept + ("levels",)
 
 
 def _run_blows(args):
     from ..systems.classic.health import Attack, Fighter, blows
 
     check_output_options(args)
-    attack = Attack(one_number("--dice", args.dice), args.kind, one_number("--auto", args.auto),
-                    one_number("--attack-pool", args.attack_pool),
-                    one_number("--attack-difficulty", args.attack_difficulty),
-                    firearm=args.firearm, aim=args.aim)
-    victim = Fighter(args.target, one_number("--soak", args.stamina),
-                     one_number("--fortitude", args.fortitude))
-    result = blows(attack, victim, one_number("--max-blows", args.max_blows), _damage_rules(args))
-    return result.table(exact=args.exact), ("blows",)
+    rules = _damage_rules(args)
+    attack_pool = one_number("--attack-pool", args.attack_pool)
+    attack_difficulty = one_number("--attack-difficulty", args.attack_difficulty)
+    max_blows = one_number("--max-blows", args.max_blows)
+
+    def one(dice, auto, stamina, fortitude):
+        attack = Attack(dice, args.kind, auto, attack_pool, attack_difficulty,
+                        firearm=args.firearm, aim=args.aim)
+        return blows(attack, Fighter(args.target, stamina, fortitude), max_blows,
+                     rules).table(exact=args.exact)
+
+    df, swept = sweep_options(_swept(args), one)
+    return df, swept + ("blows",)

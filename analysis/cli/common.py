@@ -22,6 +22,7 @@ import re
 import sys
 import tomllib
 
+from ..system import RESERVED
 from ..tables import FORMATS
 from ..validate import parse_spec
 
@@ -95,6 +96,61 @@ def one_number(flag: str, text) -> int | None:
     if len(values) != 1:
         raise ValueError(f"{flag} takes one number, got {len(values)} values")
     return values[0]
+
+
+def values(flag: str, text) -> list:
+    """The values of a SPEC option whose single number the API checks itself.
+
+    A lone whole number (even a negative one) is passed on as it is, for the
+    API to refuse in its own words; anything else is read as a SPEC.
+    """
+    try:
+        return [int(text)]
+    except (TypeError, ValueError):
+        return parse_spec(flag, text)
+
+
+#: Most cells a command that sweeps its options one call per cell will count.
+MAX_SWEEP = 10_000
+
+
+def sweep_options(options, build):
+    """One table per combination of the values of several SPEC options, stacked.
+
+    Parameters
+    ----------
+    options : sequence of (column, flag, SPEC text)
+        The swept options; ``column`` names the value in ``build``'s keyword
+        arguments and, for an option given several values, the key column
+        put in front of the table.
+    build : callable
+        ``build(**{column: value}) -> DataFrame`` for one combination.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tables in the order of the options' values (the first option
+        slowest); an option given one value adds no column, so a command
+        given single numbers prints what it always has.
+    """
+    import itertools
+    import math
+
+    import pandas as pd
+
+    spelled = [(column, values(flag, text)) for column, flag, text in options]
+    cells = math.prod(len(v) for _, v in spelled)
+    if cells > MAX_SWEEP:
+        raise ValueError(f"that is {cells} combinations, more than {MAX_SWEEP}; narrow a SPEC")
+    swept = [column for column, v in spelled if len(v) > 1]
+    frames = []
+    for combo in itertools.product(*(v for _, v in spelled)):
+        kwargs = dict(zip((c for c, _ in spelled), combo))
+        df = build(**kwargs)
+        for column in reversed(swept):
+            df.insert(0, column, kwargs[column])
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True), tuple(swept)
 
 
 # -------------------------------------------------------------- rule sets
@@ -226,12 +282,20 @@ def with_fields(base, changes: dict, source: str = "--set", title: str | None = 
     if not changes:
         return base
     cls = type(base)
+    fields = [f.name for f in dataclasses.fields(cls)]
+    for key in changes:
+        if key not in fields and key in RESERVED:  # a rule-set file's keys, not the rules'
+            raise ValueError(f"{source}: {key} is not a field of the {title or _title(cls)}; "
+                             f"the fields are {', '.join(fields)}")
     system = _system_of_class(cls)
     if system is not None:
         rs = rulesets.RuleSet(system.name, f"{system.name}-custom", base)
         data = rs.to_dict()
         data.update(changes)
-        return rulesets.from_dict(data, source).rules
+        try:
+            return rulesets.from_dict(data, source).rules
+        except ValueError as exc:  # what a file may also hold is no help here
+            raise ValueError(str(exc).replace(" (and system, name, description)", "")) from None
     kinds = rulesets._kinds(cls)
     helps = rulesets.field_help(cls)
     values = {}

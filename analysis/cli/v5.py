@@ -22,7 +22,7 @@ def _conflict_rules(dice):
 CONFLICT_RULES = RulesOptions("analysis.systems.v5.conflict:ConflictRules", "conflict rules",
                               system="v5", wrap=_conflict_rules,
                               rules_help="the dice rules of both sides (the conflict's own fields "
-                                         "are set with --set and the flags below)")
+                                         "are set with --set and the house-rule flags)")
 
 
 def add_commands(sub, system) -> None:
