@@ -336,3 +336,26 @@ def test_domain_modules_know_nothing_of_the_command_line():
         text = path.read_text()
         assert "analysis.cli" not in text and "add_cli" not in text and "_run_cli" not in text, path
     assert "commands" not in {f.name for f in dataclasses.fields(System)}
+
+
+def test_bespoke_options_reach_every_chunk_of_a_sweep():
+    """--willpower, --tempt, --specialty and --distribution with --jobs 2 (two worker processes)."""
+    import subprocess
+    import sys
+
+    def csv_of(*argv):
+        done = subprocess.run([sys.executable, "-m", "analysis.cli", *argv, "--format", "csv", "--exact",
+                               "--jobs", "2"], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return pd.read_csv(io.StringIO(done.stdout), dtype=str)
+
+    got = csv_of("beast", "--pool", "0-5", "--soif", "0-2", "--tempt", "--distribution", "4")
+    want = beast.distribution_table("0-5", "0-2", 4, tempt=True, exact=True)
+    assert (got.values == want.astype(str).values).all()
+    got = csv_of("v5", "--pool", "2-4", "--hunger", "1", "--difficulty", "2", "--willpower", "avoid_messy")
+    want = v5.table("2-4", 1, 2, willpower="avoid_messy", exact=True)
+    assert [Fraction(x) for x in got.messy_critical] == list(want.messy_critical)
+    assert [Fraction(x) for x in got.willpower_spent] == list(want.willpower_spent)
+    got = csv_of("classic", "--pool", "1-6", "--difficulty", "8", "--specialty")
+    want = classic.table("1-6", 8, specialty=True, exact=True)
+    assert [Fraction(x) for x in got.success] == list(want.success)

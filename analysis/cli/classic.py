@@ -21,8 +21,7 @@ def add_commands(sub, system) -> None:
                     "A die at or above the difficulty is a success, each 1 cancels one, a botch "
                     f"is no success rolled and a 1. SPEC is {SPEC_HELP}.",
         defaults={"difficulty": "6"}, required=("pool",),
-        axis_help={"pool": "dice in the pool (0..200)", "difficulty": "difficulty 2..10"},
-        sweep=False)
+        axis_help={"pool": "dice in the pool (0..200)", "difficulty": "difficulty 2..10"})
     p.add_argument("--specialty", action="store_true", help="a 10 counts as two successes")
     p.add_argument("--ones-dont-cancel", action="store_true",
                    help="house rule: 1s do not cancel successes, they still make a botch "
@@ -32,13 +31,9 @@ def add_commands(sub, system) -> None:
 
 
 def _run_classic(args):
-    from ..systems.classic.pools import table
-
-    check_output_options(args)
     rules = rules_from_args(args, {"ones_cancel": given("--ones-dont-cancel", False,
                                                        args.ones_dont_cancel)})
-    df = table(args.axis_pool, args.axis_difficulty, specialty=args.specialty, rules=rules,
-               exact=args.exact)
+    df, _ = grid.run(args, rules, **({"specialty": True} if args.specialty else {}))
     if args.exact:  # a mean is not a probability: printed as a plain fraction
         df["mean_successes"] = [f"{v.numerator}/{v.denominator}" if v.denominator != 1
                                 else str(v.numerator) for v in df["mean_successes"]]

@@ -79,18 +79,36 @@ def grid(args, system) -> dict:
     return {axis: getattr(args, f"axis_{axis}") for axis in system.axis_names}
 
 
-def run(args, rules=None):
+def run(args, rules=None, table=None, **options):
     """Run a grid command: the system's table over the grid, under ``--rules`` and ``--set``.
 
-    ``rules`` (a rules dataclass instance) replaces what ``--rules`` and
-    ``--set`` give, for a command that also reads flags of its own.
+    Parameters
+    ----------
+    args : argparse.Namespace
+    rules : rules dataclass instance, optional
+        Replaces what ``--rules`` and ``--set`` give, for a command that
+        also reads house-rule flags of its own.
+    table : callable, optional
+        Another table function over the same axes (called as
+        ``table(*axis_values, rules=..., exact=..., **options)``), such as a
+        distribution of successes.
+    **options
+        Keyword arguments of the table function that are not rules
+        (``willpower=``, ``tempt=``); the sweep passes them to every chunk.
     """
+    import dataclasses
+    import functools
+
     from .. import rulesets, sweep
 
     system = rulesets.system(args.grid_system)
     check_output_options(args)
     if rules is None:
         rules = rules_from_args(args)
+    if table is not None or options:
+        # the same system with the table function bound to its options (picklable for --jobs)
+        function = functools.partial(table or system.table_function, **options)
+        system = dataclasses.replace(system, table=function)
     df = sweep.tables(system, [rules], grid(args, system), exact=args.exact,
                       jobs=getattr(args, "jobs", 1), progress=progress(args), desc=system.name)[0]
     return df, key_columns(df, system)

@@ -26,7 +26,7 @@ def add_commands(sub, system) -> None:
                     "The classes dramatic_failure .. exceptional_success sum to 1; "
                     "beastly_critical is part of the successes.",
         defaults={"soif": "0"}, required=("pool",),
-        axis_help={"pool": "dice in the pool", "soif": "Soif 0..5"}, sweep=False)
+        axis_help={"pool": "dice in the pool", "soif": "Soif 0..5"})
     _dice_options(p)
     p.add_argument("--frenzy", action="store_true",
                    help="a physical roll in frenzy: +Soif normal dice")
@@ -74,17 +74,16 @@ def _rules(args):
 
 
 def _run_beast(args):
-    from ..systems.requiem.beast import _KEYS, distribution_table, table
+    from ..systems.requiem.beast import _KEYS, distribution_table
 
     check_output_options(args)
     rules = _rules(args)
+    options = {"tempt": args.tempt, "frenzy": args.frenzy}
     if args.distribution is not None:
         n = one_number("--distribution", args.distribution)
-        df = distribution_table(args.axis_pool, args.axis_soif, n, rules, tempt=args.tempt,
-                                frenzy=args.frenzy, exact=args.exact)
+        df, _ = grid.run(args, rules, distribution_table, max_successes=n, **options)
         return df, ("pool", "soif", "beast_dice", "successes")
-    df = table(args.axis_pool, args.axis_soif, rules, tempt=args.tempt, frenzy=args.frenzy,
-               exact=args.exact)
+    df, _ = grid.run(args, rules, **options)
     return df, _KEYS
 
 

@@ -1,8 +1,6 @@
 """V5 commands: ``beastodds v5`` (with ``--willpower``), ``rouse``, ``conflict`` and ``fight``."""
 from __future__ import annotations
 
-import sys
-
 from . import grid
 from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
                      check_output_options, given, one_number, rules_from_args, spec)
@@ -44,24 +42,13 @@ def _add_v5(sub, system) -> None:
                    "difficulty": "successes needed"})
     p.add_argument("--willpower", metavar="STRATEGY", default=None,
                    help="odds after a Willpower reroll: reroll_failures, maximize_win, "
-                        "maximize_critical or avoid_messy (adds the column willpower_spent; "
-                        "one process)")
+                        "maximize_critical or avoid_messy (adds the column willpower_spent)")
     p.set_defaults(run=_run_v5)
 
 
 def _run_v5(args):
-    if args.willpower is None:
-        df, _ = grid.run(args)
-        return df, ("pool", "hunger", "difficulty")
-    from ..systems.v5.roll import table
-
-    check_output_options(args)
-    if args.jobs != 1:
-        raise ValueError("--willpower tables are counted in one process: drop --jobs")
-    rules = rules_from_args(args)
-    df = table(args.axis_pool, args.axis_hunger, args.axis_difficulty, rules=rules,
-               exact=args.exact, willpower=args.willpower,
-               progress=not args.quiet and sys.stderr.isatty())
+    options = {} if args.willpower is None else {"willpower": args.willpower}
+    df, _ = grid.run(args, **options)
     return df, ("pool", "hunger", "difficulty")
 
 
