@@ -209,14 +209,15 @@ def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) ->
         parser.add_argument(
             "--rules", metavar="NAME|FILE", default=None,
             help=f"{what}: a shipped {options.system} rule set (see `beastodds rules`) or a "
-                 f".toml file (default: the source book's rules)")
+                 f".toml file (default: the defaults of the {options.title})")
     nested = [f.name for f in dataclasses.fields(cls)
               if dataclasses.is_dataclass(getattr(cls(), f.name))]
     extra = (f"; a group of rules is set field by field ({nested[0]}.FIELD=VALUE)"
              if nested else "")
     parser.add_argument(
         "--set", metavar="FIELD=VALUE", action="append", default=[], dest="set",
-        help=f"change one field of the {options.title}, after --rules (repeatable); VALUE is "
+        help=f"change one field of the {options.title}"
+             f"{', after --rules' if options.system is not None else ''} (repeatable); VALUE is "
              f"a TOML value (2, true, \"high\"; a bare word is a text, none is no value). "
              f"Fields: {_fields_text(cls)}{extra}")
     parser.set_defaults(rules_options=options)
