@@ -301,6 +301,21 @@ def test_workbench_set(capsys, tmp_path):
     assert Fraction(got[0]["success"]) == want.success[0]
 
 
+def test_compare_set_a_and_set_b(capsys, tmp_path):
+    file = tmp_path / "crit3.toml"
+    file.write_text('system = "v5"\nname = "crit3"\ncrit_bonus = 3\n')
+    grid = ("--pool", "4-6", "--hunger", "2", "--difficulty", "4-5")
+    by_set = rows(capsys, "compare", "v5-official", "v5-official", "--set-b", "crit_bonus=3", *grid)
+    by_file = rows(capsys, "compare", "v5-official", file, *grid)
+    assert by_set == by_file and any(Fraction(r["difference"]) for r in by_set)
+    both = rows(capsys, "compare", "v5-official", "v5-official", "--set-a", "crit_bonus=3",
+                "--set-b", "crit_bonus=3", *grid)
+    assert all(Fraction(r["difference"]) == 0 for r in both)
+    code, out, _ = run(capsys, "compare", "v5-official", "v5-official", "--set-b", "crit_bonus=3",
+                       "--pool", "4", "--hunger", "2", "--difficulty", "5")
+    assert code == 0 and "changed: crit_bonus 2 -> 3" in out
+
+
 @pytest.mark.parametrize("argv, words", [
     (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonsu=3"], "did you mean crit_bonus?"),
     (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonus"], "--set takes FIELD=VALUE"),

@@ -37,9 +37,10 @@ def _with_sets(rs, texts):
                                description=f"{rs.name} with {said or 'nothing changed'}.")
 
 
-def _add_set_option(p) -> None:
-    p.add_argument("--set", metavar="FIELD=VALUE", action="append", default=[], dest="set",
-                   help="change one field of the rule set (repeatable); VALUE is a TOML value "
+def _add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
+    p.add_argument(flag, metavar="FIELD=VALUE", action="append", default=[],
+                   dest=flag[2:].replace("-", "_"),
+                   help=f"change one field of {which} (repeatable); VALUE is a TOML value "
                         "(2, true, \"high\"; a bare word is a text, none is no value)")
 
 
@@ -54,7 +55,7 @@ def run_compare(args):
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
     check_output_options(args)
-    a, b = rulesets.load(args.rules_a), rulesets.load(args.rules_b)
+    a, b = _with_sets(rulesets.load(args.rules_a), args.set_a), _with_sets(rulesets.load(args.rules_b), args.set_b)
     if a.system != b.system:
         raise ValueError(f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
                          f"compare needs two rule sets of the same system")
@@ -126,6 +127,8 @@ def add_commands(sub) -> None:
     p.add_argument("rules_a", metavar="RULES_A", help="the first rule set (name or .toml path)")
     p.add_argument("rules_b", metavar="RULES_B", help="the second rule set (name or .toml path)")
     add_axis_options(p, systems)
+    _add_set_option(p, "--set-a", "RULES_A")
+    _add_set_option(p, "--set-b", "RULES_B (compare v5-official v5-official --set-b crit_bonus=3)")
     p.add_argument("--top", type=int, metavar="N", default=None,
                    help="only the N cells where the change matters most (largest |difference|)")
     p.add_argument("--heatmap", metavar="FILE", default=None,
