@@ -240,8 +240,27 @@ def test_rouse_set(capsys):
         assert [Fraction(r[h]) for r in got] == list(want[h])
     code, _, err = run(capsys, "rouse", "--hunger", "1", "--checks", "2", "--set", "succes_face=7")
     assert code == 2 and "did you mean success_face?" in err and err.count("\n") == 1
-    code, _, err = run(capsys, "rouse", "--hunger", "1", "--checks", "2", "--rules", "v5-official")
-    assert code == 2 and "--rules" in err  # no rule-set file carries Rouse rules yet
+
+
+@pytest.mark.parametrize("command, table, setting", [
+    (("rouse", "--hunger", "1", "--checks", "0-3"), "rouse", "success_face = 7"),
+    (("conflict", "--pool-a", "4", "--pool-b", "3"), "conflict", "tie_damage = 3"),
+    (("damage", "--dice", "4", "--soak", "1", "--kind", "bashing", "--target", "vampire"), "damage",
+     'vampire_bashing = "full"'),
+])
+def test_rules_of_a_mechanic_from_its_rule_set_table_once_files_carry_one(capsys, tmp_path, command,
+                                                                          table, setting):
+    """rouse, conflict and damage read --rules from a rule set's [rouse], [conflict], [damage] table
+    when the system's rule sets carry that table; until then rouse and damage take --set only."""
+    system = {"rouse": "v5", "conflict": "v5", "damage": "classic"}[table]
+    field, value = (x.strip() for x in setting.split("="))
+    if table in getattr(rulesets.system(system), "sub_rule_names", ()):
+        file = tmp_path / "table.toml"
+        file.write_text(f'system = "{system}"\n[{table}]\n{setting}\n')
+        assert rows(capsys, *command, "--rules", file) == rows(capsys, *command, "--set", f"{field}={value}")
+    elif table != "conflict":
+        code, _, err = run(capsys, *command, "--rules", f"{system}-official")
+        assert code == 2 and "unrecognized arguments: --rules" in err
 
 
 def test_conflict_and_fight_rules_and_set(capsys, tmp_path):

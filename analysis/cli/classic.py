@@ -10,7 +10,7 @@ from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_opti
 COMMANDS = ("classic", "damage", "blows")
 
 DAMAGE_RULES = RulesOptions("analysis.systems.classic.health:DamageRules",
-                            "damage, soak and health rules")
+                            "damage, soak and health rules", system="classic", sub="damage")
 
 
 def add_commands(sub, system) -> None:

@@ -169,12 +169,16 @@ class RulesOptions:
         (``"V5 rules"``, ``"conflict rules"``).
     system : str or None
         The system whose rule sets (shipped names or TOML files) ``--rules``
-        takes; None: the subcommand has no ``--rules`` (no rule-set file can
-        carry its rules yet), only ``--set``.
+        takes; None: the subcommand has no ``--rules``, only ``--set``.
+    sub : str or None
+        The sub-rules table of the system's rule sets that holds these rules
+        (``"rouse"``: a rule set's ``[rouse]`` table), for rules that are
+        not the system's main rules.  ``--rules`` reads that table when the
+        system's rule sets carry it, else uses ``wrap``, else is not offered.
     wrap : callable or None
-        Turns the loaded rule set's rules into the subcommand's rules (e.g.
-        a v5 rule set into conflict rules with those dice); None: taken as
-        they are.
+        Turns the loaded rule set's main rules into the subcommand's rules
+        (e.g. a v5 rule set into conflict rules with those dice); None: they
+        are the subcommand's rules.
     rules_help : str
         What ``--rules`` sets, for its help.
     """
@@ -182,8 +186,22 @@ class RulesOptions:
     rules: object
     title: str
     system: str | None = None
+    sub: str | None = None
     wrap: object = None
     rules_help: str = ""
+
+    def reads_table(self) -> bool:
+        """Whether ``--rules`` reads the sub-rules table ``sub`` of the system's rule sets."""
+        from .. import rulesets
+
+        if self.system is None or self.sub is None:
+            return False
+        return self.sub in getattr(rulesets.system(self.system), "sub_rule_names", ())
+
+    def takes_rules(self) -> bool:
+        """Whether the subcommand has ``--rules``: a rule set can give these rules."""
+        return self.system is not None and (self.sub is None or self.wrap is not None
+                                            or self.reads_table())
 
     @property
     def rules_class(self) -> type:
@@ -204,11 +222,12 @@ def _fields_text(cls) -> str:
 def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) -> None:
     """Add ``--rules NAME|FILE`` (when a rule set can carry these rules) and ``--set FIELD=VALUE``."""
     cls = options.rules_class
-    if options.system is not None:
-        what = options.rules_help or f"the {options.title}"
+    if options.takes_rules():
+        what = (f"the {options.title}, from the [{options.sub}] table of" if options.reads_table()
+                else (options.rules_help or f"the {options.title}") + ":")
         parser.add_argument(
             "--rules", metavar="NAME|FILE", default=None,
-            help=f"{what}: a shipped {options.system} rule set (see `beastodds rules`) or a "
+            help=f"{what} a shipped {options.system} rule set (see `beastodds rules`) or a "
                  f".toml file (default: the defaults of the {options.title})")
     nested = [f.name for f in dataclasses.fields(cls)
               if dataclasses.is_dataclass(getattr(cls(), f.name))]
@@ -217,7 +236,7 @@ def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) ->
     parser.add_argument(
         "--set", metavar="FIELD=VALUE", action="append", default=[], dest="set",
         help=f"change one field of the {options.title}"
-             f"{', after --rules' if options.system is not None else ''} (repeatable); VALUE is "
+             f"{', after --rules' if options.takes_rules() else ''} (repeatable); VALUE is "
              f"a TOML value (2, true, \"high\"; a bare word is a text, none is no value). "
              f"Fields: {_fields_text(cls)}{extra}")
     parser.set_defaults(rules_options=options)
@@ -272,58 +291,86 @@ def _system_of_class(cls):
 def with_fields(base, changes: dict, source: str = "--set", title: str | None = None):
     """``base`` (a rules dataclass instance) with ``changes`` (TOML values) applied and checked.
 
-    A system's rules go through :func:`analysis.rulesets.from_dict`, exactly
-    as a rule-set file would; other rules (Rouse checks, conflicts, damage)
-    through the same field checks.  Every error is one ValueError sentence
-    starting with ``source``, naming the field (with "did you mean" for a
-    misspelt one).
-    """
-    from .. import rulesets
+    Every key must be a field (a misspelt one gets a "did you mean"); a
+    field holding a group of rules (``ConflictRules.dice``) takes a table of
+    its own fields.  The values are then checked as a rule-set file's would
+    be: a system's rules through :func:`analysis.rulesets.from_dict`, rules
+    with a ``from_dict``/``to_dict`` pair (the rules base class) through
+    those, other dataclasses through the field checks of
+    :mod:`analysis.rulesets`.
 
+    Raises
+    ------
+    ValueError
+        One sentence starting with ``source``, naming the field.
+    """
     if not changes:
         return base
     cls = type(base)
+    title = title or _title(cls)
     fields = [f.name for f in dataclasses.fields(cls)]
-    for key in changes:
-        if key not in fields and key in RESERVED:  # a rule-set file's keys, not the rules'
-            raise ValueError(f"{source}: {key} is not a field of the {title or _title(cls)}; "
-                             f"the fields are {', '.join(fields)}")
-    system = _system_of_class(cls)
-    if system is not None:
-        rs = rulesets.RuleSet(system.name, f"{system.name}-custom", base)
-        data = rs.to_dict()
-        data.update(changes)
-        try:
-            return rulesets.from_dict(data, source).rules
-        except ValueError as exc:  # what a file may also hold is no help here
-            raise ValueError(str(exc).replace(" (and system, name, description)", "")) from None
-    kinds = rulesets._kinds(cls)
-    helps = rulesets.field_help(cls)
-    values = {}
+    groups, plain = {}, {}
     for key, value in changes.items():
-        if key not in kinds:
-            close = difflib.get_close_matches(key, list(kinds), n=1)
+        if key not in fields:
+            if key in RESERVED:  # a rule-set file's keys, not the rules'
+                raise ValueError(f"{source}: {key} is not a field of the {title} (it names a rule-set "
+                                 f"file's {key}); the fields are {', '.join(fields)}")
+            close = difflib.get_close_matches(key, fields, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
-            raise ValueError(f"{source}: unknown field {key!r} for the {title or _title(cls)}{hint}; the fields "
-                             f"are {', '.join(kinds)}")
+            raise ValueError(f"{source}: unknown field {key!r} for the {title}{hint}; the fields "
+                             f"are {', '.join(fields)}")
         current = getattr(base, key)
         if dataclasses.is_dataclass(current):
             if not isinstance(value, dict):
                 first = dataclasses.fields(current)[0].name
                 raise ValueError(f"{source}: {key} is a group of rules: set its fields one by one, "
                                  f"such as {key}.{first}=VALUE")
-            values[key] = with_fields(current, value, f"{source} {key}")
-            continue
+            groups[key] = with_fields(current, value, f"{source} {key}")
+        else:
+            plain[key] = value
+    if groups:
+        try:
+            base = dataclasses.replace(base, **groups)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{source}: {exc}") from None
+    if not plain:
+        return base
+    try:
+        return _checked(base, plain, source)
+    except ValueError as exc:
+        message = str(exc)
+        if not message.startswith(source):
+            message = f"{source}: {message}"
+        raise ValueError(message) from None
+
+
+def _checked(base, plain: dict, source: str):
+    """``base`` with the plain (not nested) fields ``plain`` set from TOML values, checked."""
+    from .. import rulesets
+
+    cls = type(base)
+    system = _system_of_class(cls)
+    if system is not None:  # exactly as a rule-set file of the system
+        data = rulesets.RuleSet(system.name, f"{system.name}-custom", base).to_dict()
+        data.update(plain)
+        return rulesets.from_dict(data, source).rules
+    if callable(getattr(cls, "from_dict", None)) and callable(getattr(base, "to_dict", None)):
+        data = base.to_dict()
+        data.update(plain)
+        return cls.from_dict(data)
+    kinds = rulesets._kinds(cls)
+    helps = rulesets.field_help(cls)
+    values = {}
+    for key, value in plain.items():
         try:
             values[key] = rulesets._field_value(key, value, *kinds[key])
         except ValueError as exc:
             about = helps.get(key)
-            raise ValueError(f"{source}: {exc}" + (f" ({key}: {rulesets._plain(about)})"
-                                                   if about else "")) from None
+            raise ValueError(f"{exc}" + (f" ({key}: {rulesets._plain(about)})" if about else "")) from None
     try:
         return dataclasses.replace(base, **values)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{source}: {exc}") from None
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _title(cls) -> str:
@@ -356,13 +403,18 @@ def rules_from_args(args, flags: dict | None = None):
 
     options: RulesOptions = args.rules_options
     cls = options.rules_class
-    ref = getattr(args, "rules", None) if options.system is not None else None
+    ref = getattr(args, "rules", None) if options.takes_rules() else None
     if ref is not None:
         rs = rulesets.load(ref)
         if rs.system != rulesets.system(options.system).name:
             raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a "
                              f"{options.system} rule set")
-        base = options.wrap(rs.rules) if options.wrap is not None else rs.rules
+        if options.reads_table():
+            base = rs.sub(options.sub)
+        elif options.wrap is not None:
+            base = options.wrap(rs.rules)
+        else:
+            base = rs.rules
     else:
         base = cls()
     changes = sets_of(getattr(args, "set", ()))

@@ -8,7 +8,8 @@ from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_opti
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
 COMMANDS = ("v5", "rouse", "conflict", "fight")
 
-ROUSE_RULES = RulesOptions("analysis.systems.v5.rouse:RouseRules", "Rouse check rules")
+ROUSE_RULES = RulesOptions("analysis.systems.v5.rouse:RouseRules", "Rouse check rules",
+                           system="v5", sub="rouse")
 
 
 def _conflict_rules(dice):
@@ -18,7 +19,7 @@ def _conflict_rules(dice):
 
 
 CONFLICT_RULES = RulesOptions("analysis.systems.v5.conflict:ConflictRules", "conflict rules",
-                              system="v5", wrap=_conflict_rules,
+                              system="v5", sub="conflict", wrap=_conflict_rules,
                               rules_help="the dice rules of both sides (the conflict's own fields "
                                          "are set with --set and the house-rule flags)")
 
