@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from analysis import cli, rulesets
+from analysis.cli.v5 import CONFLICT_RULES
 from analysis.system import System
 from analysis.systems.cards import deck as cards
 from analysis.systems.classic import health as hl
@@ -122,21 +123,33 @@ def test_grid_command_rules_and_set(capsys, tmp_path):
     assert Fraction(none[0]["p_success"]) == beast.odds(3, 1, beast.BeastRules(again=None)).p_success
 
 
-@dataclasses.dataclass(frozen=True)
-class CoinRules:
-    """Rules of a toy coin system (a system with no CLI code of its own).
+try:  # the rules base class, where there is one: a system's rules then derive from it
+    from analysis.rules import Rules, rule
+except ImportError:
+    Rules = None
 
-    Attributes
-    ----------
-    heads_in : int
-        A coin shows heads in ``heads_in`` of its 10 faces (1..9); default 5.
-    """
+if Rules is not None:
+    @dataclasses.dataclass(frozen=True)
+    class CoinRules(Rules):
+        """Rules of a toy coin system (a system with no CLI code of its own)."""
 
-    heads_in: int = 5
+        heads_in: int = rule(5, range=(1, 9), help="A coin shows heads in this many of its 10 faces.")
+else:
+    @dataclasses.dataclass(frozen=True)
+    class CoinRules:
+        """Rules of a toy coin system (a system with no CLI code of its own).
 
-    def __post_init__(self):
-        if isinstance(self.heads_in, bool) or not 1 <= self.heads_in <= 9:
-            raise ValueError(f"heads_in must be 1..9, got {self.heads_in!r}")
+        Attributes
+        ----------
+        heads_in : int
+            A coin shows heads in ``heads_in`` of its 10 faces (1..9); default 5.
+        """
+
+        heads_in: int = 5
+
+        def __post_init__(self):
+            if isinstance(self.heads_in, bool) or not 1 <= self.heads_in <= 9:
+                raise ValueError(f"heads_in must be 1..9, got {self.heads_in!r}")
 
 
 def coin_table(coins, needed, rules=CoinRules(), exact=False):
@@ -148,6 +161,24 @@ def coin_table(coins, needed, rules=CoinRules(), exact=False):
             out.append({"coins": n, "needed": k, "success": v if exact else float(v),
                         "failure": 1 - v if exact else float(1 - v)})
     return pd.DataFrame(out)
+
+
+def coin_table_with_willpower(coins, needed, rules=CoinRules(), exact=False, willpower=None):
+    if willpower not in (None, "reflip_tails"):
+        raise ValueError(f"unknown Willpower strategy {willpower!r}")
+    if willpower is not None:  # every tail flipped once more: heads in 1 - (1 - p)**2 of the coins
+        tails = Fraction(10 - rules.heads_in, 10)
+        rules = _Odds(heads=1 - tails * tails)
+    return coin_table(coins, needed, rules, exact)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Odds:
+    heads: Fraction
+
+    @property
+    def heads_in(self):
+        return self.heads * 10
 
 
 @pytest.fixture
@@ -176,6 +207,18 @@ def test_a_new_system_gets_its_command_from_system_alone(capsys, coin_system, tm
     assert code == 2 and "--pool" in err
     code, out, _ = run(capsys, "--help")
     assert re.search(r"^    coin +Coins: odds over coins x needed$", out, flags=re.M)
+    code, _, err = run(capsys, "coin", "--willpower", "reflip_tails")
+    assert code == 2 and "unrecognized arguments: --willpower" in err  # its table takes none
+
+
+def test_a_system_whose_table_takes_willpower_gets_the_option(capsys, monkeypatch):
+    system = System("coin", CoinRules, coin_table_with_willpower, {"coins": "1-3", "needed": "1"}, "Coins")
+    monkeypatch.setitem(rulesets.SYSTEMS, "coin", system)
+    got = rows(capsys, "coin", "--coins", "2", "--needed", "2", "--willpower", "reflip_tails")
+    assert Fraction(got[0]["success"]) == Fraction(3, 4) ** 2
+    assert rows(capsys, "coin", "--coins", "2", "--needed", "2")[0]["success"] == "1/4"
+    code, _, err = run(capsys, "coin", "--willpower", "pray")
+    assert code == 2 and "unknown Willpower strategy 'pray'" in err
 
 
 # --------------------------------------------------- --rules and --set, command by command
@@ -267,7 +310,10 @@ def test_conflict_and_fight_rules_and_set(capsys, tmp_path):
     argv = ("conflict", "--pool-a", "3", "--pool-b", "0")
     assert rows(capsys, *argv, "--set", "halve_rounding=down") == rows(capsys, *argv, "--round-down")
     file = tmp_path / "dice.toml"
-    file.write_text('system = "v5"\nsuccess_face = 8\n')
+    if CONFLICT_RULES.reads_table():  # the rule set's [conflict] table, its dice a table of their own
+        file.write_text('system = "v5"\n[conflict.dice]\nsuccess_face = 8\n')
+    else:  # until rule sets carry one: the v5 rule set's rules are the dice
+        file.write_text('system = "v5"\nsuccess_face = 8\n')
     got = rows(capsys, "conflict", "--pool-a", "4", "--pool-b", "3", "--rules", file,
                "--set", "dice.crit_bonus=4", "--set", "tie_damage=2")
     rules = c.ConflictRules(tie_damage=2, dice=v5.V5Rules(success_face=8, crit_bonus=4))

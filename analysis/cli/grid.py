@@ -7,6 +7,7 @@ own:
 * one ``--AXIS SPEC`` option per axis, defaulting to the system's SPEC;
 * ``--rules NAME|FILE`` (a shipped rule set of the system or a TOML file) and
   ``--set FIELD=VALUE`` for every field of its rules dataclass;
+* ``--willpower STRATEGY`` when its table function takes ``willpower=``;
 * ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.sweep`) and the
   output options.
 
@@ -67,11 +68,26 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
         p.add_argument(axis_option(axis), dest=f"axis_{axis}", metavar="SPEC", required=wanted,
                        default=None if wanted else default, help=text)
     add_rules_options(p, rules or RulesOptions.of_system(system))
+    if takes_willpower(system):
+        names = ", ".join(system.strategy_map) if system.strategies is not None else ""
+        p.add_argument("--willpower", metavar="STRATEGY", default=None,
+                       help="odds after a Willpower reroll under that strategy"
+                            + (f" ({names})" if names else "") + "; adds the column willpower_spent")
     if sweep:
         add_sweep_options(p)
     add_output_options(p)
     p.set_defaults(run=run, grid_system=system.name)
     return p
+
+
+def takes_willpower(system) -> bool:
+    """Whether the system's table function takes ``willpower=`` (a Willpower strategy): ``--willpower``."""
+    import inspect
+
+    try:
+        return "willpower" in inspect.signature(system.table_function).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def grid(args, system) -> dict:
@@ -105,6 +121,8 @@ def run(args, rules=None, table=None, **options):
     check_output_options(args)
     if rules is None:
         rules = rules_from_args(args)
+    if getattr(args, "willpower", None) is not None:
+        options = {**options, "willpower": args.willpower}
     if table is not None or options:
         # the same system with the table function bound to its options (picklable for --jobs)
         function = functools.partial(table or system.table_function, **options)

@@ -1,4 +1,4 @@
-"""V5 commands: ``beastodds v5`` (with ``--willpower``), ``rouse``, ``conflict`` and ``fight``."""
+"""V5 commands: ``beastodds v5`` (its grid command, ``--willpower`` included), ``rouse``, ``conflict`` and ``fight``."""
 from __future__ import annotations
 
 from . import grid
@@ -41,15 +41,11 @@ def _add_v5(sub, system) -> None:
         defaults={"hunger": "0"}, required=("pool", "difficulty"),
         axis_help={"pool": "dice in the pool", "hunger": "Hunger 0..5",
                    "difficulty": "successes needed"})
-    p.add_argument("--willpower", metavar="STRATEGY", default=None,
-                   help="odds after a Willpower reroll: reroll_failures, maximize_win, "
-                        "maximize_critical or avoid_messy (adds the column willpower_spent)")
     p.set_defaults(run=_run_v5)
 
 
 def _run_v5(args):
-    options = {} if args.willpower is None else {"willpower": args.willpower}
-    df, _ = grid.run(args, **options)
+    df, _ = grid.run(args)
     return df, ("pool", "hunger", "difficulty")
 
 
