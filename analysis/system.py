@@ -3,10 +3,12 @@
 Every folder under ``analysis/systems/`` is one game system.  Its
 ``__init__.py`` defines ``SYSTEM = System(...)``: the rules dataclass, the
 rules of its other mechanics (``sub_rules``: TOML sub-tables of its rule
-sets), the grid axes of its odds table, its outcome classes with a one-line meaning
-each, its ``odds`` and ``table`` functions, its Willpower strategies where it
-has any, and the modules that add its commands to the ``beastodds`` command.
-Its folder also holds, found by name:
+sets), the grid axes of its odds table, its outcome classes with a one-line
+meaning each, its ``odds`` and ``table`` functions, and its Willpower
+strategies where it has any.  That is all ``beastodds <name>`` needs: the
+command is generated from ``SYSTEM`` (:mod:`analysis.cli.grid`), with an
+option per axis, ``--rules`` and ``--set``.  Its folder also holds, found by
+name:
 
 * ``variants/*.toml``: the shipped rule sets (``beastodds rules``);
 * ``published/*.py``: modules with ``make_tables()`` (``make tables``);
@@ -77,8 +79,6 @@ class System:
         ``odds(...)`` for one cell, where the system has one.
     strategies : str or dict or None
         The Willpower strategies by name, where the system has them.
-    commands : tuple of str
-        Modules whose ``add_cli(subparsers)`` adds subcommands.
     package : str
         The Python package the system lives in (relative references resolve
         against it).
@@ -103,7 +103,6 @@ class System:
     outcomes: tuple | None = None
     odds: object = None
     strategies: object = None
-    commands: tuple = ()
     package: str = ""
     order: int = 100
     aliases: tuple = field(default=())
@@ -133,7 +132,6 @@ class System:
         object.__setattr__(self, "classes", classes)
         if not self.title:
             object.__setattr__(self, "title", self.name)
-        object.__setattr__(self, "commands", tuple(self.commands))
         object.__setattr__(self, "aliases", tuple(self.aliases))
         subs = self.sub_rules
         subs = tuple(subs.items()) if isinstance(subs, dict) else tuple(tuple(p) for p in subs)
@@ -176,10 +174,6 @@ class System:
     def strategy_map(self) -> dict:
         """``{name: strategy}`` (empty where the system has no strategies)."""
         return {} if self.strategies is None else dict(self._get(self.strategies))
-
-    def command_modules(self) -> list:
-        """The imported modules that add this system's subcommands."""
-        return [importlib.import_module(m, self.package or None) for m in self.commands]
 
     # ------------------------------------------------------------ grid
     @property

@@ -19,7 +19,6 @@ SYSTEM = System(
         "bestial_success": "a success with a 10 or Ace on the Hunger confirmation card",
         "bestial_failure": "a failure with a 10 or Ace on the Hunger confirmation card",
     },
-    commands=(".deck",),
     package=__name__,
 )
 

@@ -801,69 +801,10 @@ def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6)
     return df
 
 
-# ------------------------------------------------------------------ CLI
-
-def _rules_from_args(args) -> CardRules:
-    def norm(v):
-        return v.strip().lower().replace("-", "_") if isinstance(v, str) else v
-    return CardRules(ace=norm(args.ace), ties=norm(args.ties), confirmation=norm(args.confirmation))
-
-
-def add_cli(subparsers) -> None:
-    """Add ``beastodds cards`` to the command line."""
-    from analysis.cli import add_output_options
-
-    p = subparsers.add_parser(
-        "cards", help="ten-card tests with Hunger confirmation draws (seed 002)",
-        description="Exact odds of ten-card tests (Ace, 2..10): base + card against a "
-                    "difficulty, or with --opposed against a defender's total + card. "
-                    "base = attribute + 2 x skill - penalties. SPEC is a number (7), a range "
-                    "(1-20) or a list (3,5,7). Static columns: success, failure, "
-                    "bestial_success, bestial_failure (exclusive, summing to 1). Opposed "
-                    "columns: initiator_wins (bestial or not), bestial_success (part of the "
-                    "wins), bestial_failure (part of the losses).")
-    p.add_argument("--base", metavar="SPEC", help="attribute + 2 x skill - penalties")
-    p.add_argument("--difficulty", metavar="SPEC", help="total to reach (static test)")
-    p.add_argument("--opposed", action="store_true",
-                   help="an opposed test against --defense instead of a difficulty")
-    p.add_argument("--defense", metavar="SPEC",
-                   help="defender's attribute + maximum Willpower (with --opposed)")
-    p.add_argument("--hunger", default="0", metavar="SPEC",
-                   help="the (initiator's) Hunger 0..5 (default 0)")
-    p.add_argument("--ace", default="fails", metavar="RULE",
-                   help="fails (default: an Ace always fails), low (counts 1) or high (counts 11)")
-    p.add_argument("--ties", default="initiator", metavar="RULE",
-                   help="initiator (default: equal totals succeed) or defender (must beat)")
-    p.add_argument("--confirmation", default="same-deck", metavar="DECK",
-                   help="same-deck (default: from the remaining nine cards) or fresh-deck")
-    add_output_options(p)
-    p.set_defaults(run=_run_cli)
-
-
-def _run_cli(args):
-    rules = _rules_from_args(args)
-    if args.base is None:
-        raise ValueError("--base is required (attribute + 2 x skill - penalties)")
-    if args.opposed:
-        if args.difficulty is not None:
-            raise ValueError("--opposed compares against --defense; drop --difficulty")
-        if args.defense is None:
-            raise ValueError("--opposed needs --defense (defender's attribute + maximum Willpower)")
-        df = opposed_table(args.base, args.defense, args.hunger, rules=rules, exact=args.exact)
-        return df, ("base", "defense", "hunger")
-    if args.defense is not None:
-        raise ValueError("--defense is for opposed tests; add --opposed or use --difficulty")
-    if args.difficulty is None:
-        raise ValueError("--difficulty is required (or --opposed with --defense)")
-    df = table(args.base, args.difficulty, args.hunger, rules=rules, exact=args.exact)
-    return df, ("base", "difficulty", "hunger")
-
-
 __all__ = [
     "CARDS", "CLASSES", "TABLE_COLUMNS", "OPPOSED_COLUMNS", "SCENE_COLUMNS", "COMPARE_COLUMNS",
     "SKILL_FREE", "LIGHT_PENALTY", "ACE_RULES", "TIE_RULES", "CONFIRMATIONS",
     "CardRules", "SEED", "CardOdds", "OpposedOdds", "SceneOdds",
     "odds", "opposed", "base_total", "skill_test", "opposed_test",
     "table", "opposed_table", "scene", "scene_table", "nearest_card_test", "compare_v5",
-    "add_cli",
 ]

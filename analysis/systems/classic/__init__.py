@@ -20,7 +20,6 @@ SYSTEM = System(
         "success": "at least one success left",
     },
     outcomes=("botch", "failure", "success"),
-    commands=(".pools", ".health"),
     package=__name__,
 )
 

@@ -323,32 +323,3 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
         "botch": values[:, 0], "failure": values[:, 1], "success": values[:, 2],
         "p_success": values[:, 2], "mean_successes": values[:, 3],
     })
-
-
-def add_cli(subparsers) -> None:
-    """Add ``beastodds classic`` to the command line."""
-    from analysis.cli import add_output_options
-
-    p = subparsers.add_parser(
-        "classic", help="classic (V20) d10 pools against a difficulty",
-        description="Exact odds of classic (V20-style) rolls: one row per (pool, difficulty). "
-                    "A die at or above the difficulty is a success, each 1 cancels one, a botch "
-                    "is no success rolled and a 1. SPEC is a number (7), a range (1-10) or a "
-                    "list (3,5,7).")
-    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool (0..200)")
-    p.add_argument("--difficulty", default="6", metavar="SPEC",
-                   help="difficulty 2..10 (default 6)")
-    p.add_argument("--specialty", action="store_true", help="a 10 counts as two successes")
-    p.add_argument("--ones-dont-cancel", action="store_true",
-                   help="house rule: 1s do not cancel successes (they still make a botch)")
-    add_output_options(p)
-    p.set_defaults(run=_run_cli)
-
-
-def _run_cli(args):
-    rules = ClassicRules(ones_cancel=not args.ones_dont_cancel)
-    df = table(args.pool, args.difficulty, specialty=args.specialty, rules=rules, exact=args.exact)
-    if args.exact:  # a mean is not a probability: printed as a plain fraction
-        df["mean_successes"] = [f"{v.numerator}/{v.denominator}" if v.denominator != 1
-                                else str(v.numerator) for v in df["mean_successes"]]
-    return df, ("pool", "difficulty", "mean_successes")

@@ -24,7 +24,6 @@ SYSTEM = System(
     },
     outcomes=("total_failure", "win_at_cost", "win", "critical_win", "overreach_or_despair", "despair",
               "p_win", "desperation_one"),
-    commands=(".desperation",),
     package=__name__,
 )
 

@@ -263,26 +263,3 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
     s, tens, d_tens, ones = engine.successes(normal, desperation, rules.success_face)
     cls = engine.classify(s, tens, d_tens, ones, difficulty)
     return RollReading(s, tens, ones, difficulty, CLASSES[cls])
-
-
-# ------------------------------------------------------------ command line
-
-def add_cli(subparsers) -> None:
-    """Add ``beastodds hunter`` to the command line."""
-    from analysis.cli import add_output_options
-
-    p = subparsers.add_parser(
-        "hunter", help="Hunter 5th edition rolls with Desperation dice",
-        description="Exact odds of Hunter: the Reckoning 5th edition rolls: one row per "
-                    "(pool, desperation, difficulty). SPEC is a number (7), a range (1-20) or a list (3,5,7).")
-    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool")
-    p.add_argument("--desperation", default="0", metavar="SPEC",
-                   help="Desperation dice added, 0..5 (default 0)")
-    p.add_argument("--difficulty", required=True, metavar="SPEC", help="successes needed")
-    add_output_options(p)
-    p.set_defaults(run=_run_cli)
-
-
-def _run_cli(args):
-    df = table(args.pool, args.desperation, args.difficulty, exact=args.exact)
-    return df, ("pool", "desperation", "difficulty")

@@ -21,7 +21,6 @@ SYSTEM = System(
         "success": "1 to 4 successes",
         "exceptional_success": "5 or more successes",
     },
-    commands=(".beast",),
     package=__name__,
 )
 

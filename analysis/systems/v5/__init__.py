@@ -24,7 +24,6 @@ SYSTEM = System(
         "bestial_failure": "not a win, and a Hunger die shows 1",
     },
     strategies=".willpower:STRATEGIES",
-    commands=(".roll", ".rouse", ".conflict"),
     package=__name__,
 )
 

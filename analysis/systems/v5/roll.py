@@ -449,30 +449,6 @@ def _willpower_table(pools, hungers, diffs, rules, exact, willpower) -> pd.DataF
     return pd.DataFrame(cols)
 
 
-def add_cli(subparsers) -> None:
-    """Add ``beastodds v5`` to the command line."""
-    from analysis.cli import add_output_options
-
-    p = subparsers.add_parser(
-        "v5", help="V5 rolls with Hunger dice",
-        description="Exact odds of V5 rolls: one row per (pool, hunger, difficulty). "
-                    "SPEC is a number (7), a range (1-20) or a list (3,5,7).")
-    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool")
-    p.add_argument("--hunger", default="0", metavar="SPEC", help="Hunger 0..5 (default 0)")
-    p.add_argument("--difficulty", required=True, metavar="SPEC", help="successes needed")
-    p.add_argument("--willpower", metavar="STRATEGY", default=None,
-                   help="odds after a Willpower reroll: reroll_failures, maximize_win, "
-                        "maximize_critical or avoid_messy (adds the column willpower_spent)")
-    add_output_options(p)
-    p.set_defaults(run=_run_cli)
-
-
-def _run_cli(args):
-    df = table(args.pool, args.hunger, args.difficulty, exact=args.exact, willpower=args.willpower,
-               progress=sys.stderr.isatty())
-    return df, ("pool", "hunger", "difficulty")
-
-
 # ------------------------------------------------------------ reading a roll
 
 @dataclass(frozen=True)

@@ -270,29 +270,6 @@ def night(start_hunger: int, steps, blood_potency_level: int = 1, rules: RouseRu
     return df
 
 
-# ----------------------------------------------------------------- CLI
-
-def add_cli(subparsers) -> None:
-    """Add ``beastodds rouse`` to the command line."""
-    from analysis.cli import add_output_options
-
-    p = subparsers.add_parser(
-        "rouse", help="Hunger after Rouse checks",
-        description="Exact Hunger after a number of Rouse checks. SPEC is a number, a range "
-                    "(0-5) or a list (1,3).")
-    p.add_argument("--hunger", required=True, metavar="SPEC", help="starting Hunger 0..5")
-    p.add_argument("--checks", required=True, metavar="SPEC", help="number of Rouse checks")
-    p.add_argument("--reroll", action="store_true",
-                   help="each check may be rerolled (Blood Potency allowance): two dice, keep the better")
-    add_output_options(p)
-    p.set_defaults(run=_run_cli)
-
-
-def _run_cli(args):
-    df = table(args.hunger, args.checks, args.reroll, exact=args.exact)
-    return df, ("start_hunger", "checks", "reroll")
-
-
 def hunger_matrix(df: pd.DataFrame) -> np.ndarray:
     """The hunger_0..hunger_5 columns of a table as a float array (for plots)."""
     return df[list(HUNGER_COLUMNS)].to_numpy(dtype=float)

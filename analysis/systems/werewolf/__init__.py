@@ -24,7 +24,6 @@ SYSTEM = System(
     },
     outcomes=("total_failure", "win_at_cost", "win", "critical_win", "brutal_win", "brutal_failure",
               "p_win", "brutal"),
-    commands=(".rage",),
     package=__name__,
 )
 

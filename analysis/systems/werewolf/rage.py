@@ -358,31 +358,3 @@ def rage_after_checks(rage: int, checks: int, rules: WerewolfRules = OFFICIAL) -
         left = max(0, rage - lost)
         out[left] = out.get(left, Fraction(0)) + comb(checks, lost) * q**lost * (1 - q) ** (checks - lost)
     return dict(sorted(out.items()))
-
-
-# ------------------------------------------------------------ command line
-
-def add_cli(subparsers) -> None:
-    """Add ``beastodds werewolf`` to the command line."""
-    from analysis.cli import add_output_options
-
-    p = subparsers.add_parser(
-        "werewolf", help="Werewolf 5th edition rolls with Rage dice",
-        description="Exact odds of Werewolf: the Apocalypse 5th edition rolls: one row per "
-                    "(pool, rage, difficulty, violent). SPEC is a number (7), a range (1-20) or a list (3,5,7).")
-    p.add_argument("--pool", required=True, metavar="SPEC", help="dice in the pool")
-    p.add_argument("--rage", default="0", metavar="SPEC", help="Rage 0..5 (default 0)")
-    p.add_argument("--difficulty", required=True, metavar="SPEC", help="successes needed")
-    p.add_argument("--violent", default="0", metavar="SPEC",
-                   help="0: not a violent action (a Brutal outcome fails), 1: violent (it adds 4 successes), "
-                        "0-1: both (default 0)")
-    p.add_argument("--willpower", metavar="STRATEGY", default=None,
-                   help="odds after a Willpower reroll: maximize_win (normal dice or Rage dice not "
-                        "showing 1-2) or normal_dice_only (adds the column willpower_spent)")
-    add_output_options(p)
-    p.set_defaults(run=_run_cli)
-
-
-def _run_cli(args):
-    df = table(args.pool, args.rage, args.difficulty, args.violent, exact=args.exact, willpower=args.willpower)
-    return df, ("pool", "rage", "difficulty", "violent")

@@ -1,0 +1,6 @@
+"""``python -m analysis.cli``: the ``beastodds`` command."""
+import sys
+
+from . import main
+
+sys.exit(main())

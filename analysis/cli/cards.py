@@ -1,0 +1,67 @@
+"""The cards command: ``beastodds cards``, static tests over the grid or ``--opposed`` tests."""
+from __future__ import annotations
+
+from . import grid
+from .common import SPEC_HELP, check_output_options, given, rules_from_args
+
+#: The commands this module adds (``cards`` is the cards system's own, built on the grid command).
+COMMANDS = ("cards",)
+
+
+def add_commands(sub, system) -> None:
+    """Add ``cards`` to the subparsers ``sub``."""
+    p = grid.add_command(
+        sub, system, help="ten-card tests with Hunger confirmation draws",
+        description="Exact odds of ten-card tests (Ace, 2..10): base + card against a "
+                    "difficulty, or with --opposed against a defender's total + card. "
+                    f"base = attribute + 2 x skill - penalties. SPEC is {SPEC_HELP}. "
+                    "Static columns: success, failure, bestial_success, bestial_failure "
+                    "(exclusive, summing to 1). Opposed columns: initiator_wins (bestial or "
+                    "not), bestial_success (part of the wins), bestial_failure (part of the "
+                    "losses).",
+        defaults={"base": None, "difficulty": None, "hunger": "0"},
+        axis_help={"base": "attribute + 2 x skill - penalties",
+                   "difficulty": "total to reach (static test)",
+                   "hunger": "the (initiator's) Hunger 0..5"})
+    p.add_argument("--opposed", action="store_true",
+                   help="an opposed test against --defense instead of a difficulty (one process)")
+    p.add_argument("--defense", metavar="SPEC",
+                   help="defender's attribute + maximum Willpower (with --opposed)")
+    p.add_argument("--ace", default=None, metavar="RULE",
+                   help="fails (default: an Ace always fails), low (counts 1) or high (counts 11)")
+    p.add_argument("--ties", default=None, metavar="RULE",
+                   help="initiator (default: equal totals succeed) or defender (must beat)")
+    p.add_argument("--confirmation", default=None, metavar="DECK",
+                   help="same-deck (default: from the remaining nine cards) or fresh-deck")
+    p.set_defaults(run=_run_cards)
+
+
+def _norm(v):
+    return v.strip().lower().replace("-", "_") if isinstance(v, str) else v
+
+
+def _run_cards(args):
+    from ..systems.cards.deck import opposed_table
+
+    check_output_options(args)
+    rules = rules_from_args(args, {name: given(f"--{name}", _norm(getattr(args, name)),
+                                               getattr(args, name) is not None)
+                                   for name in ("ace", "ties", "confirmation")})
+    if args.axis_base is None:
+        raise ValueError("--base is required (attribute + 2 x skill - penalties)")
+    if args.opposed:
+        if args.axis_difficulty is not None:
+            raise ValueError("--opposed compares against --defense; drop --difficulty")
+        if args.defense is None:
+            raise ValueError("--opposed needs --defense (defender's attribute + maximum Willpower)")
+        if args.jobs != 1:
+            raise ValueError("--opposed tests are counted in one process: drop --jobs")
+        df = opposed_table(args.axis_base, args.defense, args.axis_hunger, rules=rules,
+                           exact=args.exact)
+        return df, ("base", "defense", "hunger")
+    if args.defense is not None:
+        raise ValueError("--defense is for opposed tests; add --opposed or use --difficulty")
+    if args.axis_difficulty is None:
+        raise ValueError("--difficulty is required (or --opposed with --defense)")
+    df, _ = grid.run(args, rules)
+    return df, ("base", "difficulty", "hunger")

@@ -1,0 +1,146 @@
+"""Classic commands: ``beastodds classic`` (d10 pools), ``damage`` (after soak) and ``blows`` (health track)."""
+from __future__ import annotations
+
+from . import grid
+from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
+                     check_output_options, given, one_number, rules_from_args,
+                     sweep_options)
+
+#: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
+COMMANDS = ("classic", "damage", "blows")
+
+DAMAGE_RULES = RulesOptions("analysis.systems.classic.health:DamageRules",
+                            "damage, soak and health rules", system="classic", sub="damage")
+
+
+def add_commands(sub, system) -> None:
+    """Add ``classic``, ``damage`` and ``blows`` to the subparsers ``sub``."""
+    p = grid.add_command(
+        sub, system, help="classic (V20) d10 pools against a difficulty",
+        description="Exact odds of classic (V20-style) rolls: one row per (pool, difficulty). "
+                    "A die at or above the difficulty is a success, each 1 cancels one, a botch "
+                    f"is no success rolled and a 1. SPEC is {SPEC_HELP}.",
+        defaults={"difficulty": "6"}, required=("pool",),
+        axis_help={"pool": "dice in the pool (0..200)", "difficulty": "difficulty 2..10"})
+    p.add_argument("--specialty", action="store_true", help="a 10 counts as two successes")
+    p.add_argument("--ones-dont-cancel", action="store_true",
+                   help="house rule: 1s do not cancel successes, they still make a botch "
+                        "(--set ones_cancel=false)")
+    p.set_defaults(run=_run_classic)
+    _add_damage(sub)
+
+
+def _run_classic(args):
+    rules = rules_from_args(args, {"ones_cancel": given("--ones-dont-cancel", False,
+                                                       args.ones_dont_cancel)})
+    df, _ = grid.run(args, rules, **({"specialty": True} if args.specialty else {}))
+    if args.exact:  # a mean is not a probability: printed as a plain fraction
+        df["mean_successes"] = [f"{v.numerator}/{v.denominator}" if v.denominator != 1
+                                else str(v.numerator) for v in df["mean_successes"]]
+    return df, ("pool", "difficulty", "mean_successes")
+
+
+# ---------------------------------------------------------- damage, blows
+
+def _target_options(p) -> None:
+    from ..systems.classic.health import AIMS, CREATURES, KINDS, VAMPIRE_BASHING, VITAL_SPOT_LETHAL
+
+    p.add_argument("--soak", "--stamina", dest="stamina", default="0", metavar="SPEC",
+                   help="the target's Stamina: soak dice before Fortitude (default 0)")
+    p.add_argument("--fortitude", default="0", metavar="SPEC",
+                   help="the target's Fortitude (vampires; the only soak against aggravated)")
+    p.add_argument("--kind", required=True, choices=KINDS, help="kind of damage")
+    p.add_argument("--target", required=True, choices=CREATURES, help="who takes the damage")
+    p.add_argument("--firearm", action="store_true",
+                   help="a gunshot: vampires take it as bashing unless aimed at the head")
+    p.add_argument("--aim", choices=AIMS, default="body",
+                   help="where the blow is aimed (head: firearms lethal to vampires)")
+    p.add_argument("--vampire-bashing", choices=VAMPIRE_BASHING, default=None,
+                   help="what vampires do to bashing after soak (default halve_down; "
+                        "--set vampire_bashing=...)")
+    p.add_argument("--vital-spot-lethal", choices=VITAL_SPOT_LETHAL, default=None,
+                   help="Storyteller's option: blunt blows to a vital spot are lethal to ... "
+                        "(default off; --set vital_spot_lethal=...)")
+    add_rules_options(p, DAMAGE_RULES)
+    add_output_options(p)
+
+
+def _add_damage(sub) -> None:
+    p = sub.add_parser(
+        "damage", help="classic damage after soak: health levels lost",
+        description="Exact distribution of health levels lost to one classic damage roll: "
+                    "damage dice at difficulty 6 (1s do not cancel) plus automatic successes, "
+                    "minus the target's soak (1s cancel), halved for bashing on a vampire. "
+                    f"--dice, --auto, --soak and --fortitude take a SPEC ({SPEC_HELP}); one "
+                    "given several values adds its column in front.")
+    p.add_argument("--dice", required=True, metavar="SPEC",
+                   help="damage dice: Strength + weapon + extra attack successes")
+    p.add_argument("--auto", default="0", metavar="SPEC",
+                   help="automatic damage successes, e.g. Potence (default 0)")
+    _target_options(p)
+    p.set_defaults(run=_run_damage)
+
+    p = sub.add_parser(
+        "blows", help="repeated blows: odds of Incapacitated, torpor, Final Death",
+        description="Exact probability that a victim is Incapacitated (or worse), in torpor "
+                    "(or worse) or destroyed after each of 0..N identical blows. "
+                    f"--dice, --auto, --soak and --fortitude take a SPEC ({SPEC_HELP}); one "
+                    "given several values adds its column in front.")
+    p.add_argument("--dice", required=True, metavar="SPEC",
+                   help="damage dice of a hit: Strength + weapon")
+    p.add_argument("--auto", default="0", metavar="SPEC",
+                   help="automatic damage successes (default 0)")
+    p.add_argument("--attack-pool", default=None, metavar="N",
+                   help="attack roll dice (extra successes add damage dice); "
+                        "default: every blow hits")
+    p.add_argument("--attack-difficulty", default="6", metavar="N",
+                   help="difficulty of the attack roll (default 6)")
+    p.add_argument("--max-blows", default="10", metavar="N", help="blows to follow (default 10)")
+    _target_options(p)
+    p.set_defaults(run=_run_blows)
+
+
+def _damage_rules(args):
+    return rules_from_args(args, {
+        name: given(f"--{name.replace('_', '-')}", getattr(args, name), getattr(args, name) is not None)
+        for name in ("vampire_bashing", "vital_spot_lethal")})
+
+
+_SWEPT = (("dice", "--dice"), ("auto", "--auto"), ("stamina", "--soak"), ("fortitude", "--fortitude"))
+
+
+def _swept(args):
+    return [(column, flag, getattr(args, column)) for column, flag in _SWEPT]
+
+
+def _run_damage(args):
+    from ..systems.classic.health import damage
+
+    check_output_options(args)
+    rules = _damage_rules(args)
+
+    def one(dice, auto, stamina, fortitude):
+        return damage(dice, auto, stamina, args.kind, args.target, fortitude, firearm=args.firearm,
+                      aim=args.aim, rules=rules).table(exact=args.exact)
+
+    df, swept = sweep_options(_swept(args), one)
+    return df, swept + ("levels",)
+
+
+def _run_blows(args):
+    from ..systems.classic.health import Attack, Fighter, blows
+
+    check_output_options(args)
+    rules = _damage_rules(args)
+    attack_pool = one_number("--attack-pool", args.attack_pool)
+    attack_difficulty = one_number("--attack-difficulty", args.attack_difficulty)
+    max_blows = one_number("--max-blows", args.max_blows)
+
+    def one(dice, auto, stamina, fortitude):
+        attack = Attack(dice, args.kind, auto, attack_pool, attack_difficulty,
+                        firearm=args.firearm, aim=args.aim)
+        return blows(attack, Fighter(args.target, stamina, fortitude), max_blows,
+                     rules).table(exact=args.exact)
+
+    df, swept = sweep_options(_swept(args), one)
+    return df, swept + ("blows",)

@@ -1,0 +1,473 @@
+"""What every ``beastodds`` subcommand shares: output, sweep, SPEC and rule-set options.
+
+A subcommand's parser is built from these helpers so that the same option
+means the same thing everywhere:
+
+* ``--format``, ``--exact``, ``--percent``: how the table is printed
+  (:func:`add_output_options`);
+* ``--jobs``, ``--quiet``: how a grid is swept (:func:`add_sweep_options`);
+* ``--AXIS SPEC``: a number (``7``), a range (``1-20``) or a list
+  (``3,5,7``) of values (:func:`spec`, :func:`one_number` for an option
+  that takes a single number);
+* ``--rules NAME|FILE`` and ``--set FIELD=VALUE``: the rules the odds are
+  counted under (:class:`RulesOptions`, :func:`add_rules_options`,
+  :func:`rules_from_args`).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import re
+import sys
+import tomllib
+
+from ..system import RESERVED
+from ..tables import FORMATS
+from ..validate import parse_spec
+
+
+# ------------------------------------------------------------------ output
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options every table-printing subcommand shares."""
+    parser.add_argument("--format", choices=FORMATS, default="table",
+                        help="output format (default: a readable terminal table)")
+    parser.add_argument("--exact", action="store_true",
+                        help="print each probability as an exact reduced fraction num/den")
+    parser.add_argument("--percent", action="store_true",
+                        help="print probabilities as percentages")
+
+
+def check_output_options(args) -> None:
+    """Refuse what ``render()`` would refuse, before a long computation rather than after."""
+    if args.exact and args.percent:
+        raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
+
+
+def add_sweep_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--jobs`` and ``--quiet``, for subcommands that sweep a grid."""
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="split the grid over N processes (0: every core); the result is "
+                             "identical to --jobs 1 (default)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar on stderr (it only shows on a terminal anyway)")
+
+
+def progress(args) -> bool:
+    """Whether to draw a progress bar: on a terminal, unless ``--quiet``."""
+    return not getattr(args, "quiet", False) and sys.stderr.isatty()
+
+
+# -------------------------------------------------------------------- SPECs
+
+#: How a SPEC option reads in help texts.
+SPEC_HELP = "a number (7), a range (1-20) or a list (3,5,7)"
+
+
+def option(name: str) -> str:
+    """The command-line spelling of a field or axis name: ``max_vitae`` -> ``--max-vitae``."""
+    return "--" + name.replace("_", "-")
+
+
+def spec(flag: str, text) -> list:
+    """The values of a SPEC option (a number, a range or a list), or a ValueError naming ``flag``."""
+    return parse_spec(flag, text)
+
+
+def one_number(flag: str, text) -> int | None:
+    """The whole number of an option that takes one (None stays None).
+
+    Negative numbers are passed on for the API to refuse in its own words; a
+    range or a list is refused here: this option is not swept.
+    """
+    if text is None:
+        return None
+    if isinstance(text, int):
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        values = parse_spec(flag, text)
+    except ValueError:
+        raise ValueError(f"{flag} must be a whole number, got {text!r}") from None
+    if len(values) != 1:
+        raise ValueError(f"{flag} takes one number, got {len(values)} values")
+    return values[0]
+
+
+def values(flag: str, text) -> list:
+    """The values of a SPEC option whose single number the API checks itself.
+
+    A lone whole number (even a negative one) is passed on as it is, for the
+    API to refuse in its own words; anything else is read as a SPEC.
+    """
+    try:
+        return [int(text)]
+    except (TypeError, ValueError):
+        return parse_spec(flag, text)
+
+
+#: Most cells a command that sweeps its options one call per cell will count.
+MAX_SWEEP = 10_000
+
+
+def sweep_options(options, build):
+    """One table per combination of the values of several SPEC options, stacked.
+
+    Parameters
+    ----------
+    options : sequence of (column, flag, SPEC text)
+        The swept options; ``column`` names the value in ``build``'s keyword
+        arguments and, for an option given several values, the key column
+        put in front of the table.
+    build : callable
+        ``build(**{column: value}) -> DataFrame`` for one combination.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tables in the order of the options' values (the first option
+        slowest); an option given one value adds no column, so a command
+        given single numbers prints what it always has.
+    """
+    import itertools
+    import math
+
+    import pandas as pd
+
+    spelled = [(column, values(flag, text)) for column, flag, text in options]
+    cells = math.prod(len(v) for _, v in spelled)
+    if cells > MAX_SWEEP:
+        raise ValueError(f"that is {cells} combinations, more than {MAX_SWEEP}; narrow a SPEC")
+    swept = [column for column, v in spelled if len(v) > 1]
+    frames = []
+    for combo in itertools.product(*(v for _, v in spelled)):
+        kwargs = dict(zip((c for c, _ in spelled), combo))
+        df = build(**kwargs)
+        for column in reversed(swept):
+            df.insert(0, column, kwargs[column])
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True), tuple(swept)
+
+
+# -------------------------------------------------------------- rule sets
+
+@dataclasses.dataclass(frozen=True)
+class RulesOptions:
+    """The rules a subcommand counts under, and how its ``--rules``/``--set`` read.
+
+    Attributes
+    ----------
+    rules : str or type
+        The rules dataclass (or ``"module:Class"``) that ``--set`` sets
+        fields of.
+    title : str
+        What those rules are called in help and messages
+        (``"V5 rules"``, ``"conflict rules"``).
+    system : str or None
+        The system whose rule sets (shipped names or TOML files) ``--rules``
+        takes; None: the subcommand has no ``--rules``, only ``--set``.
+    sub : str or None
+        The sub-rules table of the system's rule sets that holds these rules
+        (``"rouse"``: a rule set's ``[rouse]`` table), for rules that are
+        not the system's main rules.  ``--rules`` reads that table when the
+        system's rule sets carry it, else uses ``wrap``, else is not offered.
+    wrap : callable or None
+        Turns the loaded rule set's main rules into the subcommand's rules
+        (e.g. a v5 rule set into conflict rules with those dice); None: they
+        are the subcommand's rules.
+    rules_help : str
+        What ``--rules`` sets, for its help.
+    """
+
+    rules: object
+    title: str
+    system: str | None = None
+    sub: str | None = None
+    wrap: object = None
+    rules_help: str = ""
+
+    def reads_table(self) -> bool:
+        """Whether ``--rules`` reads the sub-rules table ``sub`` of the system's rule sets."""
+        from .. import rulesets
+
+        if self.system is None or self.sub is None:
+            return False
+        return self.sub in getattr(rulesets.system(self.system), "sub_rule_names", ())
+
+    def takes_rules(self) -> bool:
+        """Whether the subcommand has ``--rules``: a rule set can give these rules."""
+        return self.system is not None and (self.sub is None or self.wrap is not None
+                                            or self.reads_table())
+
+    @property
+    def rules_class(self) -> type:
+        from ..system import resolve
+
+        return resolve(self.rules)
+
+    @classmethod
+    def of_system(cls, system) -> "RulesOptions":
+        """The options of a system's own rules (``--rules`` takes its rule sets)."""
+        return cls(system.rules_class, f"{system.name} rules", system.name)
+
+
+def _fields_text(cls) -> str:
+    return ", ".join(f.name for f in dataclasses.fields(cls))
+
+
+def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) -> None:
+    """Add ``--rules NAME|FILE`` (when a rule set can carry these rules) and ``--set FIELD=VALUE``."""
+    cls = options.rules_class
+    if options.takes_rules():
+        what = (f"the {options.title}, from the [{options.sub}] table of" if options.reads_table()
+                else (options.rules_help or f"the {options.title}") + ":")
+        parser.add_argument(
+            "--rules", metavar="NAME|FILE", default=None,
+            help=f"{what} a shipped {options.system} rule set (see `beastodds rules`) or a "
+                 f".toml file (default: the defaults of the {options.title})")
+    nested = [f.name for f in dataclasses.fields(cls)
+              if dataclasses.is_dataclass(getattr(cls(), f.name))]
+    extra = (f"; a group of rules is set field by field ({nested[0]}.FIELD=VALUE)"
+             if nested else "")
+    parser.add_argument(
+        "--set", metavar="FIELD=VALUE", action="append", default=[], dest="set",
+        help=f"change one field of the {options.title}"
+             f"{', after --rules' if options.takes_rules() else ''} (repeatable); VALUE is "
+             f"a TOML value (2, true, \"high\"; a bare word is a text, none is no value). "
+             f"Fields: {_fields_text(cls)}{extra}")
+    parser.set_defaults(rules_options=options)
+
+
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def parse_set(text: str) -> tuple:
+    """``"field=value"`` as ``(field path, value)``: the value read as TOML, a bare word as a text."""
+    key, sep, value = text.partition("=")
+    key, value = key.strip(), value.strip()
+    if not sep or not _KEY.match(key) or not value:
+        raise ValueError(f"--set takes FIELD=VALUE, such as --set crit_bonus=3, got {text!r}")
+    try:
+        parsed = tomllib.loads(f"v = {value}")["v"]
+    except tomllib.TOMLDecodeError:
+        parsed = value  # a bare word: high, none, same_deck
+    return tuple(key.split(".")), parsed
+
+
+def sets_of(texts) -> dict:
+    """``{field: value}`` of the ``--set`` options (dotted fields nest: ``{"dice": {...}}``)."""
+    out: dict = {}
+    for text in texts or ():
+        path, value = parse_set(text)
+        where = out
+        for part in path[:-1]:
+            inner = where.setdefault(part, {})
+            if not isinstance(inner, dict):
+                raise ValueError(f"--set gives {'.'.join(path[:-1])} a value and sets a field "
+                                 f"of it: give one of them")
+            where = inner
+        if path[-1] in where:
+            raise ValueError(f"--set sets {'.'.join(path)} twice: give it once")
+        where[path[-1]] = value
+    return out
+
+
+def _system_of_class(cls):
+    from .. import rulesets
+
+    for s in rulesets.SYSTEMS.values():
+        try:
+            if s.rules_class is cls:
+                return s
+        except ValueError:  # a system whose code cannot be loaded
+            continue
+    return None
+
+
+def with_fields(base, changes: dict, source: str = "--set", title: str | None = None):
+    """``base`` (a rules dataclass instance) with ``changes`` (TOML values) applied and checked.
+
+    Every key must be a field (a misspelt one gets a "did you mean"); a
+    field holding a group of rules (``ConflictRules.dice``) takes a table of
+    its own fields.  The values are then checked as a rule-set file's would
+    be: a system's rules through :func:`analysis.rulesets.from_dict`, rules
+    with a ``from_dict``/``to_dict`` pair (the rules base class) through
+    those, other dataclasses through the field checks of
+    :mod:`analysis.rulesets`.
+
+    Raises
+    ------
+    ValueError
+        One sentence starting with ``source``, naming the field.
+    """
+    if not changes:
+        return base
+    cls = type(base)
+    title = title or _title(cls)
+    fields = [f.name for f in dataclasses.fields(cls)]
+    groups, plain = {}, {}
+    for key, value in changes.items():
+        if key not in fields:
+            if key in RESERVED:  # a rule-set file's keys, not the rules'
+                raise ValueError(f"{source}: {key} is not a field of the {title} (it names a rule-set "
+                                 f"file's {key}); the fields are {', '.join(fields)}")
+            close = difflib.get_close_matches(key, fields, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise ValueError(f"{source}: unknown field {key!r} for the {title}{hint}; the fields "
+                             f"are {', '.join(fields)}")
+        current = getattr(base, key)
+        if dataclasses.is_dataclass(current):
+            if not isinstance(value, dict):
+                first = dataclasses.fields(current)[0].name
+                raise ValueError(f"{source}: {key} is a group of rules: set its fields one by one, "
+                                 f"such as {key}.{first}=VALUE")
+            groups[key] = with_fields(current, value, f"{source} {key}")
+        else:
+            plain[key] = value
+    if groups:
+        try:
+            base = dataclasses.replace(base, **groups)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{source}: {exc}") from None
+    if not plain:
+        return base
+    try:
+        return _checked(base, plain, source)
+    except ValueError as exc:
+        message = str(exc)
+        if not message.startswith(source):
+            message = f"{source}: {message}"
+        raise ValueError(message) from None
+
+
+def _checked(base, plain: dict, source: str):
+    """``base`` with the plain (not nested) fields ``plain`` set from TOML values, checked."""
+    from .. import rulesets
+
+    cls = type(base)
+    system = _system_of_class(cls)
+    if system is not None:  # exactly as a rule-set file of the system
+        data = rulesets.RuleSet(system.name, f"{system.name}-custom", base).to_dict()
+        data.update(plain)
+        return rulesets.from_dict(data, source).rules
+    if callable(getattr(cls, "from_dict", None)) and callable(getattr(base, "to_dict", None)):
+        data = base.to_dict()
+        data.update(plain)
+        return cls.from_dict(data)
+    kinds = rulesets._kinds(cls)
+    helps = rulesets.field_help(cls)
+    values = {}
+    for key, value in plain.items():
+        try:
+            values[key] = rulesets._field_value(key, value, *kinds[key])
+        except ValueError as exc:
+            about = helps.get(key)
+            raise ValueError(f"{exc}" + (f" ({key}: {rulesets._plain(about)})" if about else "")) from None
+    try:
+        return dataclasses.replace(base, **values)
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _title(cls) -> str:
+    name = cls.__name__
+    return f"{name[:-5].lower()} rules" if name.endswith("Rules") else f"{name} rules"
+
+
+def given(option_name: str, value, present: bool = True):
+    """A house-rule flag's entry for :func:`rules_from_args`: ``(option, value)``, or None when not given."""
+    return (option_name, value) if present else None
+
+
+def rules_from_args(args, flags: dict | None = None):
+    """The rules of a subcommand: ``--rules`` (or the defaults), then its own flags, then ``--set``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed by a parser given :func:`add_rules_options`.
+    flags : dict, optional
+        ``{field: (option, value) or None}``: the fields the subcommand's own
+        house-rule flags set (``"again": ("--again", 9)``), None for a flag
+        not given; a field set by a flag and by ``--set`` is refused.
+
+    Returns
+    -------
+    rules dataclass instance
+    """
+    from .. import rulesets
+
+    options: RulesOptions = args.rules_options
+    cls = options.rules_class
+    ref = getattr(args, "rules", None) if options.takes_rules() else None
+    if ref is not None:
+        rs = rulesets.load(ref)
+        if rs.system != rulesets.system(options.system).name:
+            raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a "
+                             f"{options.system} rule set")
+        if options.reads_table():
+            base = rs.sub(options.sub)
+        elif options.wrap is not None:
+            base = options.wrap(rs.rules)
+        else:
+            base = rs.rules
+    else:
+        base = cls()
+    changes = sets_of(getattr(args, "set", ()))
+    flags = {k: v for k, v in (flags or {}).items() if v is not None}
+    both = [k for k in flags if k in changes]
+    if both:
+        raise ValueError(f"{flags[both[0]][0]} and --set {both[0]}=... both set {both[0]}: "
+                         f"give one of them")
+    if flags:
+        base = dataclasses.replace(base, **{k: v for k, (_, v) in flags.items()})
+    return with_fields(base, changes, title=options.title)
+
+
+# ------------------------------------------------------------------ axes
+
+#: Options every grid subcommand has; an axis of that name is spelt --axis-NAME.
+COMMON_OPTIONS = ("format", "exact", "percent", "jobs", "quiet", "rules", "set", "help", "top",
+                  "heatmap", "version")
+
+
+def axis_option(axis: str) -> str:
+    """The option of a grid axis: ``--pool``; ``--axis-NAME`` for an axis named like a common option."""
+    return option(f"axis_{axis}" if axis in COMMON_OPTIONS else axis)
+
+
+def add_axis_options(parser: argparse.ArgumentParser, systems) -> None:
+    """``--AXIS SPEC`` for every axis of any of ``systems`` (the workbench's compare and table)."""
+    axes: dict = {}
+    for system in systems:
+        for axis, default in system.axes:
+            axes.setdefault(axis, []).append(f"{system.name} default {default}")
+    for axis, uses in axes.items():
+        parser.add_argument(axis_option(axis), dest=f"axis_{axis}", metavar="SPEC",
+                            help=f"{axis} values ({'; '.join(uses)})")
+
+
+def grid_of(args, system, systems) -> dict:
+    """``{axis: SPEC}`` given on the command line for ``system``; an axis of another system is refused."""
+    grid = {}
+    for s in systems:
+        for axis in s.axis_names:
+            value = getattr(args, f"axis_{axis}", None)
+            if value is not None and axis not in system.axis_names:
+                raise ValueError(f"{axis_option(axis)} is not an axis of {system.name}; "
+                                 f"its axes are " + ", ".join(axis_option(a)
+                                                              for a in system.axis_names))
+            if value is not None:
+                grid[axis] = value
+    return grid
+
+
+def is_int_column(column) -> bool:
+    """Whether a table column holds integers (a key column, such as a dice count)."""
+    import pandas as pd
+
+    return pd.api.types.is_integer_dtype(column)

@@ -1,0 +1,137 @@
+"""The generated command of a game system: its odds table over a grid, from its ``SYSTEM`` alone.
+
+Every discovered system (``analysis/systems/<name>/``) gets ``beastodds
+<name>``, built from its :class:`analysis.system.System` with no code of its
+own:
+
+* one ``--AXIS SPEC`` option per axis, defaulting to the system's SPEC;
+* ``--rules NAME|FILE`` (a shipped rule set of the system or a TOML file) and
+  ``--set FIELD=VALUE`` for every field of its rules dataclass;
+* ``--willpower STRATEGY`` when its table function takes ``willpower=``;
+* ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.sweep`) and the
+  output options.
+
+A family module (``analysis/cli/v5.py`` ...) may build its system's command
+with :func:`add_command` too, changing defaults and adding options of its
+own; a system without one gets :func:`add_command` as it is.
+"""
+from __future__ import annotations
+
+from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
+                     add_sweep_options, axis_option, check_output_options, is_int_column, progress,
+                     rules_from_args)
+
+
+def add_command(sub, system, *, name: str | None = None, help: str | None = None,
+                description: str | None = None, defaults: dict | None = None,
+                required=(), axis_help: dict | None = None, rules: RulesOptions | None = None,
+                sweep: bool = True):
+    """Add a system's grid command to the subparsers ``sub``; return its parser.
+
+    Parameters
+    ----------
+    sub : argparse subparsers action
+    system : analysis.system.System
+    name : str, optional
+        The command (default: the system's name).
+    help, description : str, optional
+        One line for ``beastodds --help``, and the command's own description
+        (defaults say what the table is, from the system's title and axes).
+    defaults : dict, optional
+        ``{axis: SPEC or None}`` replacing the system's default SPECs (None:
+        no default; the run function then decides).
+    required : sequence of str
+        Axes that must be given.
+    axis_help : dict, optional
+        ``{axis: help}`` replacing the generated help of an axis.
+    rules : RulesOptions, optional
+        What ``--rules``/``--set`` set (default: the system's rules).
+    sweep : bool
+        Add ``--jobs`` and ``--quiet`` (the run function sweeps the grid).
+    """
+    name = name or system.name
+    defaults = {} if defaults is None else defaults
+    axis_help = {} if axis_help is None else axis_help
+    axes = " x ".join(system.axis_names)
+    p = sub.add_parser(
+        name, help=help or f"{system.title}: odds over {axes}",
+        description=description or (
+            f"{system.title}: the exact odds table of the {system.name} system, one row per "
+            f"({', '.join(system.axis_names)}). Each axis takes a SPEC: {SPEC_HELP}; an axis "
+            f"left out takes its default."))
+    for axis, default in system.axes:
+        default = defaults.get(axis, default)
+        wanted = axis in required
+        text = axis_help.get(axis, f"{axis} values")
+        if not wanted and default is not None:
+            text += f" (default {default})"
+        p.add_argument(axis_option(axis), dest=f"axis_{axis}", metavar="SPEC", required=wanted,
+                       default=None if wanted else default, help=text)
+    add_rules_options(p, rules or RulesOptions.of_system(system))
+    if takes_willpower(system):
+        names = ", ".join(system.strategy_map) if system.strategies is not None else ""
+        p.add_argument("--willpower", metavar="STRATEGY", default=None,
+                       help="odds after a Willpower reroll under that strategy"
+                            + (f" ({names})" if names else "") + "; adds the column willpower_spent")
+    if sweep:
+        add_sweep_options(p)
+    add_output_options(p)
+    p.set_defaults(run=run, grid_system=system.name)
+    return p
+
+
+def takes_willpower(system) -> bool:
+    """Whether the system's table function takes ``willpower=`` (a Willpower strategy): ``--willpower``."""
+    import inspect
+
+    try:
+        return "willpower" in inspect.signature(system.table_function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def grid(args, system) -> dict:
+    """``{axis: SPEC}`` of a grid command's axis options."""
+    return {axis: getattr(args, f"axis_{axis}") for axis in system.axis_names}
+
+
+def run(args, rules=None, table=None, **options):
+    """Run a grid command: the system's table over the grid, under ``--rules`` and ``--set``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+    rules : rules dataclass instance, optional
+        Replaces what ``--rules`` and ``--set`` give, for a command that
+        also reads house-rule flags of its own.
+    table : callable, optional
+        Another table function over the same axes (called as
+        ``table(*axis_values, rules=..., exact=..., **options)``), such as a
+        distribution of successes.
+    **options
+        Keyword arguments of the table function that are not rules
+        (``willpower=``, ``tempt=``); the sweep passes them to every chunk.
+    """
+    import dataclasses
+    import functools
+
+    from .. import rulesets, sweep
+
+    system = rulesets.system(args.grid_system)
+    check_output_options(args)
+    if rules is None:
+        rules = rules_from_args(args)
+    if getattr(args, "willpower", None) is not None:
+        options = {**options, "willpower": args.willpower}
+    if table is not None or options:
+        # the same system with the table function bound to its options (picklable for --jobs)
+        function = functools.partial(table or system.table_function, **options)
+        system = dataclasses.replace(system, table=function)
+    df = sweep.tables(system, [rules], grid(args, system), exact=args.exact,
+                      jobs=getattr(args, "jobs", 1), progress=progress(args), desc=system.name)[0]
+    return df, key_columns(df, system)
+
+
+def key_columns(df, system) -> tuple:
+    """The columns of a system's table that are keys, not probabilities: its axes and integer columns."""
+    return tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))

@@ -1,0 +1,131 @@
+"""Requiem commands: ``beastodds beast`` (La Soif rolls) and ``beastodds soif`` (Soif ladders).
+
+The requiem system's own grid command, ``beastodds requiem``, is the
+generated one (:mod:`analysis.cli.grid`).
+"""
+from __future__ import annotations
+
+from . import grid
+from .common import (SPEC_HELP, RulesOptions, add_output_options, add_rules_options,
+                     check_output_options, given, one_number, rules_from_args)
+
+#: The commands this module adds (``requiem`` itself is generated).
+COMMANDS = ("beast", "soif")
+
+_AGAIN = {"10": 10, "9": 9, "8": 8, "none": None}
+
+
+def add_commands(sub, system) -> None:
+    """Add ``beast`` and ``soif`` to the subparsers ``sub``."""
+    from ..systems.requiem.beast import LADDER_MODES
+
+    p = grid.add_command(
+        sub, system, name="beast", help="Requiem rolls with Beast dice (La Soif house rule)",
+        description="Exact odds of Requiem rolls (8+, 10-again) with La Soif's Beast dice: one "
+                    f"row per (pool, soif).  SPEC is {SPEC_HELP}.  Pool 0 rolls a chance die.  "
+                    "The classes dramatic_failure .. exceptional_success sum to 1; "
+                    "beastly_critical is part of the successes.",
+        defaults={"soif": "0"}, required=("pool",),
+        axis_help={"pool": "dice in the pool", "soif": "Soif 0..5"})
+    _dice_options(p)
+    p.add_argument("--frenzy", action="store_true",
+                   help="a physical roll in frenzy: +Soif normal dice")
+    p.add_argument("--distribution", metavar="N", default=None,
+                   help="print the distribution of successes 0..N instead (p_more on row N "
+                        "is the exact tail)")
+    p.set_defaults(run=_run_beast)
+
+    q = sub.add_parser(
+        "soif", help="the Soif ladder of a vampire or ghoul (La Soif house rule)",
+        description="The Soif at every current Vitae, in the ladder notation (5/4/3/3/2/2/1/1) "
+                    "and as a table.  With --pool, the odds of that pool at every Vitae.")
+    q.add_argument("--max-vitae", metavar="N", help="maximum Vitae (vampire; default: the "
+                   "1st edition Blood Potency table)")
+    q.add_argument("--resolve", metavar="N", required=True, help="Resolve 1..5")
+    q.add_argument("--composure", metavar="N", required=True, help="Composure 1..5")
+    q.add_argument("--blood-potency", metavar="N", help="Blood Potency 1..10 (vampire)")
+    q.add_argument("--mode", choices=LADDER_MODES, default="written",
+                   help="written (default): the rule as written; printed: the ladder of the "
+                        "house rule's printed third example")
+    q.add_argument("--ghoul", action="store_true", help="a ghoul: needs --stamina and --size")
+    q.add_argument("--stamina", metavar="N", help="the ghoul's Stamina")
+    q.add_argument("--size", metavar="N", help="the ghoul's Size")
+    q.add_argument("--pool", metavar="N", default=None,
+                   help="also give this pool's odds at every Vitae")
+    _dice_options(q)
+    add_rules_options(q, RulesOptions.of_system(system))
+    add_output_options(q)
+    q.set_defaults(run=_run_soif)
+
+
+def _dice_options(p) -> None:
+    p.add_argument("--tempt", action="store_true",
+                   help="Tempting the Beast or the hunting bonus: +Soif dice, all Beast dice")
+    p.add_argument("--again", choices=tuple(_AGAIN), default=None,
+                   help="again rule (default 10; --set again=N)")
+    p.add_argument("--rote", action="store_true",
+                   help="rote action: failed dice rolled once more (--set rote=true)")
+
+
+def _rules(args):
+    return rules_from_args(args, {
+        "again": given("--again", _AGAIN.get(args.again), args.again is not None),
+        "rote": given("--rote", True, args.rote)})
+
+
+def _run_beast(args):
+    from ..systems.requiem.beast import _KEYS, distribution_table
+
+    check_output_options(args)
+    rules = _rules(args)
+    options = {"tempt": args.tempt, "frenzy": args.frenzy}
+    if args.distribution is not None:
+        n = one_number("--distribution", args.distribution)
+        df, _ = grid.run(args, rules, distribution_table, max_successes=n, **options)
+        return df, ("pool", "soif", "beast_dice", "successes")
+    df, _ = grid.run(args, rules, **options)
+    return df, _KEYS
+
+
+def _run_soif(args):
+    from ..systems.requiem.beast import character_table, ghoul_soif_ladder, soif_ladder
+    from ..tables import render
+
+    resolve = one_number("--resolve", args.resolve)
+    composure = one_number("--composure", args.composure)
+    if args.ghoul:
+        for flag, value in (("--max-vitae", args.max_vitae), ("--blood-potency", args.blood_potency),
+                            ("--mode", None if args.mode == "written" else args.mode)):
+            if value is not None:
+                raise ValueError(f"{flag} is for vampires; a ghoul's ladder takes --stamina, "
+                                 f"--size, --resolve and --composure")
+        if args.stamina is None or args.size is None:
+            raise ValueError("a ghoul's ladder needs --stamina and --size")
+        ladder = ghoul_soif_ladder(one_number("--stamina", args.stamina),
+                                   one_number("--size", args.size), resolve, composure)
+    else:
+        for flag, value in (("--stamina", args.stamina), ("--size", args.size)):
+            if value is not None:
+                raise ValueError(f"{flag} is for ghouls: add --ghoul")
+        if args.blood_potency is None:
+            raise ValueError("a vampire's ladder needs --blood-potency (or use --ghoul)")
+        ladder = soif_ladder(one_number("--max-vitae", args.max_vitae), resolve, composure,
+                             one_number("--blood-potency", args.blood_potency), args.mode)
+    if args.pool is not None:
+        pool = one_number("--pool", args.pool)
+        check_output_options(args)
+        df = character_table(ladder, pool, _rules(args), tempt=args.tempt, exact=args.exact)
+        keys = ("vitae", "soif", "beast_dice")
+    else:
+        if (args.tempt or args.rote or args.again is not None or args.rules is not None
+                or args.set or args.exact or args.percent):
+            raise ValueError("--tempt, --again, --rote, --rules, --set, --exact and --percent "
+                             "need --pool")
+        df, keys = ladder.table(), ("vitae", "soif")
+    text = render(df, args.format, key_columns=keys, exact=args.exact, percent=args.percent)
+    if args.format == "table":
+        head = str(ladder)
+        if args.pool is not None:
+            head += f"\npool {pool}" + (" tempting the Beast" if args.tempt else "")
+        return head + "\n" + text
+    return text

@@ -1,0 +1,214 @@
+"""V5 commands: ``beastodds v5`` (its grid command, ``--willpower`` included), ``rouse``, ``conflict`` and ``fight``."""
+from __future__ import annotations
+
+from . import grid
+from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
+                     check_output_options, given, one_number, rules_from_args, spec)
+
+#: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
+COMMANDS = ("v5", "rouse", "conflict", "fight")
+
+ROUSE_RULES = RulesOptions("analysis.systems.v5.rouse:RouseRules", "Rouse check rules",
+                           system="v5", sub="rouse")
+
+
+def _conflict_rules(dice):
+    from ..systems.v5.conflict import ConflictRules
+
+    return ConflictRules(dice=dice)
+
+
+CONFLICT_RULES = RulesOptions("analysis.systems.v5.conflict:ConflictRules", "conflict rules",
+                              system="v5", sub="conflict", wrap=_conflict_rules,
+                              rules_help="the dice rules of both sides (the conflict's own fields "
+                                         "are set with --set and the house-rule flags)")
+
+
+def add_commands(sub, system) -> None:
+    """Add ``v5``, ``rouse``, ``conflict`` and ``fight`` to the subparsers ``sub``."""
+    _add_v5(sub, system)
+    _add_rouse(sub)
+    _add_conflict(sub)
+
+
+# --------------------------------------------------------------------- v5
+
+def _add_v5(sub, system) -> None:
+    p = grid.add_command(
+        sub, system, help="V5 rolls with Hunger dice",
+        description="Exact odds of V5 rolls: one row per (pool, hunger, difficulty). "
+                    f"SPEC is {SPEC_HELP}.",
+        defaults={"hunger": "0"}, required=("pool", "difficulty"),
+        axis_help={"pool": "dice in the pool", "hunger": "Hunger 0..5",
+                   "difficulty": "successes needed"})
+    p.set_defaults(run=_run_v5)
+
+
+def _run_v5(args):
+    df, _ = grid.run(args)
+    return df, ("pool", "hunger", "difficulty")
+
+
+# ------------------------------------------------------------------ rouse
+
+def _add_rouse(sub) -> None:
+    p = sub.add_parser(
+        "rouse", help="Hunger after Rouse checks",
+        description=f"Exact Hunger after a number of Rouse checks. SPEC is {SPEC_HELP}.")
+    p.add_argument("--hunger", required=True, metavar="SPEC", help="starting Hunger 0..5")
+    p.add_argument("--checks", required=True, metavar="SPEC", help="number of Rouse checks")
+    p.add_argument("--reroll", action="store_true",
+                   help="each check may be rerolled (Blood Potency allowance): two dice, keep the better")
+    add_rules_options(p, ROUSE_RULES)
+    add_output_options(p)
+    p.set_defaults(run=_run_rouse)
+
+
+def _run_rouse(args):
+    from ..systems.v5.rouse import table
+
+    check_output_options(args)
+    rules = rules_from_args(args)
+    df = table(args.hunger, args.checks, args.reroll, rules=rules, exact=args.exact)
+    return df, ("start_hunger", "checks", "reroll")
+
+
+# ------------------------------------------------------- conflict, fight
+
+def _add_side_options(p, rolls_spec: bool) -> None:
+    from ..systems.v5.conflict import DAMAGE_KINDS, TRACKS
+
+    kind = "SPEC" if rolls_spec else "N"
+    for side in ("a", "b"):
+        s = side.upper()
+        p.add_argument(f"--pool-{side}", required=True, metavar=kind, help=f"dice side {s} rolls")
+        p.add_argument(f"--hunger-{side}", default="0", metavar=kind,
+                       help=f"side {s}'s Hunger 0..5 (default 0)")
+        p.add_argument(f"--weapon-{side}", default="0", metavar="N",
+                       help=f"weapon bonus to side {s}'s damage (default 0)")
+        p.add_argument(f"--damage-{side}", choices=DAMAGE_KINDS, default="superficial",
+                       help=f"kind of damage side {s} deals (default superficial)")
+        p.add_argument(f"--mortal-{side}", action="store_true",
+                       help=f"side {s} is a mortal (no halving, no Hunger, dies)")
+        p.add_argument(f"--defends-{side}", action="store_true",
+                       help=f"side {s} only defends and deals no damage")
+    p.add_argument("--track", choices=TRACKS, default="health",
+                   help="tracker the conflict damages (default health: physical)")
+    p.add_argument("--tie-damage", default=None, metavar="N",
+                   help="damage both take on a tie (default 1; --set tie_damage=N)")
+    p.add_argument("--tie-adds-weapon", action="store_true",
+                   help="house rule: ties add weapon bonuses (--set tie_adds_weapon=true)")
+    p.add_argument("--tie-needs-successes", action="store_true",
+                   help="house rule: a tie at 0 successes deals no damage "
+                        "(--set tie_needs_successes=true)")
+    p.add_argument("--no-halving", action="store_true",
+                   help="house rule: vampires do not halve Superficial damage "
+                        "(--set halve_superficial=false)")
+    p.add_argument("--round-down", action="store_true",
+                   help="house rule: halved damage rounds down, official up "
+                        "(--set halve_rounding=down)")
+    p.add_argument("--impairment-penalty", default=None, metavar="N",
+                   help="dice an Impaired side loses (default 2; --set impairment_penalty=N)")
+    add_rules_options(p, CONFLICT_RULES)
+
+
+def _conflict_rules_of(args):
+    flags = {
+        "tie_damage": given("--tie-damage", one_number("--tie-damage", args.tie_damage),
+                            args.tie_damage is not None),
+        "tie_adds_weapon": given("--tie-adds-weapon", True, args.tie_adds_weapon),
+        "tie_needs_successes": given("--tie-needs-successes", True, args.tie_needs_successes),
+        "halve_superficial": given("--no-halving", False, args.no_halving),
+        "halve_rounding": given("--round-down", "down", args.round_down),
+        "impairment_penalty": given("--impairment-penalty",
+                                    one_number("--impairment-penalty", args.impairment_penalty),
+                                    args.impairment_penalty is not None),
+    }
+    return rules_from_args(args, flags)
+
+
+def _side_from(args, side: str, pool: int, hunger: int, **trackers):
+    from ..systems.v5.conflict import Combatant
+
+    return Combatant(pool, hunger=hunger, vampire=not getattr(args, f"mortal_{side}"),
+                     weapon=one_number(f"--weapon-{side}", getattr(args, f"weapon_{side}")),
+                     damage=getattr(args, f"damage_{side}"),
+                     attacks=not getattr(args, f"defends_{side}"),
+                     name=f"side {side.upper()}", **trackers)
+
+
+def _add_conflict(sub) -> None:
+    from ..systems.v5.conflict import MAX_TURNS, UNTIL
+
+    p = sub.add_parser(
+        "conflict", help="V5 conflicts: margin and damage of one opposed roll",
+        description="Exact odds of one turn of a V5 conflict: one row per margin (A's successes "
+                    f"minus B's) with the damage each side marks. SPEC is {SPEC_HELP}.")
+    _add_side_options(p, rolls_spec=True)
+    add_output_options(p)
+    p.set_defaults(run=_run_conflict)
+
+    p = sub.add_parser(
+        "fight", help="V5 fights over turns: Impairment, torpor and death as an exact Markov chain",
+        description="Exact odds, turn by turn, that each side is first Impaired and first out "
+                    "(torpor for a vampire, death for a mortal) in a V5 fight.")
+    _add_side_options(p, rolls_spec=False)
+    for side in ("a", "b"):
+        s = side.upper()
+        p.add_argument(f"--stamina-{side}", default="2", metavar="N",
+                       help=f"side {s}'s Stamina: Health = Stamina + 3 (default 2)")
+        p.add_argument(f"--composure-{side}", default="2", metavar="N",
+                       help=f"side {s}'s Composure (Willpower track; default 2)")
+        p.add_argument(f"--resolve-{side}", default="2", metavar="N",
+                       help=f"side {s}'s Resolve (Willpower track; default 2)")
+    p.add_argument("--turns", default="10", metavar="N", help=f"turns to follow, 1..{MAX_TURNS} (default 10)")
+    p.add_argument("--until", choices=UNTIL, default="out",
+                   help="the fight stops when a side is out (default) or first impaired")
+    p.add_argument("--joint", action="store_true",
+                   help="print the joint state of both trackers after the last turn instead")
+    add_output_options(p)
+    p.set_defaults(run=_run_fight)
+
+
+def _run_conflict(args):
+    import pandas as pd
+
+    from ..systems.v5.conflict import CONFLICT_COLUMNS, conflict_table
+
+    check_output_options(args)
+    rules = _conflict_rules_of(args)
+    frames = []
+    for pa in spec("--pool-a", args.pool_a):
+        for ha in spec("--hunger-a", args.hunger_a):
+            for pb in spec("--pool-b", args.pool_b):
+                for hb in spec("--hunger-b", args.hunger_b):
+                    a = _side_from(args, "a", pa, ha)
+                    b = _side_from(args, "b", pb, hb)
+                    df = conflict_table(a, b, rules, args.track, exact=args.exact)
+                    df.insert(0, "hunger_b", hb)
+                    df.insert(0, "pool_b", pb)
+                    df.insert(0, "hunger_a", ha)
+                    df.insert(0, "pool_a", pa)
+                    frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    return df, ("pool_a", "hunger_a", "pool_b", "hunger_b") + CONFLICT_COLUMNS[:-1]
+
+
+def _run_fight(args):
+    from ..systems.v5.conflict import fight
+
+    check_output_options(args)
+    rules = _conflict_rules_of(args)
+    sides = []
+    for side in ("a", "b"):
+        trackers = {k: one_number(f"--{k}-{side}", getattr(args, f"{k}_{side}"))
+                    for k in ("stamina", "composure", "resolve")}
+        sides.append(_side_from(args, side, one_number(f"--pool-{side}", getattr(args, f"pool_{side}")),
+                                one_number(f"--hunger-{side}", getattr(args, f"hunger_{side}")),
+                                **trackers))
+    result = fight(*sides, turns=one_number("--turns", args.turns), rules=rules, until=args.until,
+                   track=args.track, joint=args.joint)
+    if args.joint:
+        return result.joint_table(exact=args.exact), (
+            "a_superficial", "a_aggravated", "b_superficial", "b_aggravated")
+    return result.table(exact=args.exact), ("turn",)
