@@ -14,7 +14,6 @@ import sys
 
 from .. import __version__
 from ..tables import render
-from .common import add_output_options, add_sweep_options  # noqa: F401  (kept for callers)
 
 #: The family modules of this package that build a system's commands, by
 #: system name.  Each has ``COMMANDS`` (the command names it adds, its

@@ -354,23 +354,7 @@ def _checked(base, plain: dict, source: str):
         data = rulesets.RuleSet(system.name, f"{system.name}-custom", base).to_dict()
         data.update(plain)
         return rulesets.from_dict(data, source).rules
-    if callable(getattr(cls, "from_dict", None)) and callable(getattr(base, "to_dict", None)):
-        data = base.to_dict()
-        data.update(plain)
-        return cls.from_dict(data)
-    kinds = rulesets._kinds(cls)
-    helps = rulesets.field_help(cls)
-    values = {}
-    for key, value in plain.items():
-        try:
-            values[key] = rulesets._field_value(key, value, *kinds[key])
-        except ValueError as exc:
-            about = helps.get(key)
-            raise ValueError(f"{exc}" + (f" ({key}: {rulesets._plain(about)})" if about else "")) from None
-    try:
-        return dataclasses.replace(base, **values)
-    except TypeError as exc:
-        raise ValueError(str(exc)) from None
+    return cls.require(base).from_dict({**base.to_dict(), **plain})
 
 
 def _title(cls) -> str:

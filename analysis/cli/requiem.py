@@ -74,7 +74,7 @@ def _rules(args):
 
 
 def _run_beast(args):
-    from ..systems.requiem.beast import _KEYS, distribution_table
+    from ..systems.requiem.beast import KEY_COLUMNS, distribution_table
 
     check_output_options(args)
     rules = _rules(args)
@@ -84,7 +84,7 @@ def _run_beast(args):
         df, _ = grid.run(args, rules, distribution_table, max_successes=n, **options)
         return df, ("pool", "soif", "beast_dice", "successes")
     df, _ = grid.run(args, rules, **options)
-    return df, _KEYS
+    return df, KEY_COLUMNS
 
 
 def _run_soif(args):

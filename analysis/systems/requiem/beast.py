@@ -26,7 +26,7 @@ from analysis.validate import as_values, check_bool, check_int
 CLASSES = ("dramatic_failure", "bestial_failure", "failure", "success", "exceptional_success")
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("pool", "soif", "beast_dice") + CLASSES + ("beastly_critical", "p_success")
-_KEYS = ("pool", "soif", "beast_dice")
+KEY_COLUMNS = ("pool", "soif", "beast_dice")
 MAX_SOIF = 5
 #: Soif levels of a ghoul.
 MAX_GHOUL_SOIF = 3
