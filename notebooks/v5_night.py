@@ -80,7 +80,7 @@ willpower.decide([10, 5, 7, 2], [10, 1], 4, "maximize_win")
 # Rerolling both normal dice wins if either succeeds:
 
 # %%
-d = willpower.decide(normal=[4, 3], hunger=[6, 1, 2], difficulty=2, willpower="reroll_failures")
+d = willpower.decide(normal=[4, 3], hunger=[6, 1, 2], difficulty=2, strategy="reroll_failures")
 print(d.before, "-> reroll", d.reroll, "-> win with probability", d.p_win, f"({float(d.p_win):.0%})")
 print("still bestial:", d.after["bestial_failure"])
 
@@ -110,4 +110,4 @@ print(f"{r.pool} die: keep Humanity {r.keep_humanity}, fall to 5 with {r.lose_hu
 o = v5.odds(7, 3, 3)
 print(f"bestial failure {o.bestial_failure} = {float(o.bestial_failure):.1%}")
 print(f"messy critical  {o.messy_critical} = {float(o.messy_critical):.1%}")
-print("with the best Willpower reroll:", v5.odds(7, 3, 3, willpower="maximize_win"), sep="\n")
+print("with the best Willpower reroll:", v5.odds(7, 3, 3, strategy="maximize_win"), sep="\n")

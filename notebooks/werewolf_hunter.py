@@ -76,7 +76,7 @@ reading.outcome, reading.successes, reading.margin
 pd.DataFrame([{"strategy": str(w), "P(win)": float(o.p_win), "P(Brutal)": float(o.brutal),
                "Willpower spent": float(o.willpower_spent)}
               for w in (None, "normal_dice_only", "maximize_win")
-              for o in [werewolf.odds(6, 3, 4, willpower=w)]])
+              for o in [werewolf.odds(6, 3, 4, strategy=w)]])
 
 # %% [markdown]
 # **Rage checks.** One die: 1-5 loses a point of Rage. Rage after four checks

@@ -163,10 +163,10 @@ def coin_table(coins, needed, rules=CoinRules(), exact=False):
     return pd.DataFrame(out)
 
 
-def coin_table_with_willpower(coins, needed, rules=CoinRules(), exact=False, willpower=None):
-    if willpower not in (None, "reflip_tails"):
-        raise ValueError(f"unknown Willpower strategy {willpower!r}")
-    if willpower is not None:  # every tail flipped once more: heads in 1 - (1 - p)**2 of the coins
+def coin_table_with_willpower(coins, needed, rules=CoinRules(), exact=False, strategy=None):
+    if strategy not in (None, "reflip_tails"):
+        raise ValueError(f"unknown Willpower strategy {strategy!r}")
+    if strategy is not None:  # every tail flipped once more: heads in 1 - (1 - p)**2 of the coins
         tails = Fraction(10 - rules.heads_in, 10)
         rules = _Odds(heads=1 - tails * tails)
     return coin_table(coins, needed, rules, exact)
@@ -207,17 +207,17 @@ def test_a_new_system_gets_its_command_from_system_alone(capsys, coin_system, tm
     assert code == 2 and "--pool" in err
     code, out, _ = run(capsys, "--help")
     assert re.search(r"^    coin +Coins: odds over coins x needed$", out, flags=re.M)
-    code, _, err = run(capsys, "coin", "--willpower", "reflip_tails")
-    assert code == 2 and "unrecognized arguments: --willpower" in err  # its table takes none
+    code, _, err = run(capsys, "coin", "--strategy", "reflip_tails")
+    assert code == 2 and "unrecognized arguments: --strategy" in err  # its table takes none
 
 
 def test_a_system_whose_table_takes_willpower_gets_the_option(capsys, monkeypatch):
     system = System("coin", CoinRules, coin_table_with_willpower, {"coins": "1-3", "needed": "1"}, "Coins")
     monkeypatch.setitem(rulesets.SYSTEMS, "coin", system)
-    got = rows(capsys, "coin", "--coins", "2", "--needed", "2", "--willpower", "reflip_tails")
+    got = rows(capsys, "coin", "--coins", "2", "--needed", "2", "--strategy", "reflip_tails")
     assert Fraction(got[0]["success"]) == Fraction(3, 4) ** 2
     assert rows(capsys, "coin", "--coins", "2", "--needed", "2")[0]["success"] == "1/4"
-    code, _, err = run(capsys, "coin", "--willpower", "pray")
+    code, _, err = run(capsys, "coin", "--strategy", "pray")
     assert code == 2 and "unknown Willpower strategy 'pray'" in err
 
 
@@ -230,8 +230,8 @@ def test_v5_rules_and_set(capsys):
     for col in v5.CLASSES:
         assert [Fraction(r[col]) for r in got] == list(want[col])
     assert got != rows(capsys, *argv)
-    wp = rows(capsys, *argv, "--set", "success_face=7", "--willpower", "maximize_win")
-    want = v5.odds(4, 2, 2, rules=v5.V5Rules(success_face=7), willpower="maximize_win")
+    wp = rows(capsys, *argv, "--set", "success_face=7", "--strategy", "maximize_win")
+    want = v5.odds(4, 2, 2, rules=v5.V5Rules(success_face=7), strategy="maximize_win")
     assert Fraction(wp[1]["p_win"]) == want.p_win
 
 
@@ -419,7 +419,7 @@ def test_domain_modules_know_nothing_of_the_command_line():
 
 
 def test_bespoke_options_reach_every_chunk_of_a_sweep():
-    """--willpower, --tempt, --specialty and --distribution with --jobs 2 (two worker processes)."""
+    """--strategy, --tempt, --specialty and --distribution with --jobs 2 (two worker processes)."""
     import subprocess
     import sys
 
@@ -432,8 +432,8 @@ def test_bespoke_options_reach_every_chunk_of_a_sweep():
     got = csv_of("beast", "--pool", "0-5", "--soif", "0-2", "--tempt", "--distribution", "4")
     want = beast.distribution_table("0-5", "0-2", 4, tempt=True, exact=True)
     assert (got.values == want.astype(str).values).all()
-    got = csv_of("v5", "--pool", "2-4", "--hunger", "1", "--difficulty", "2", "--willpower", "avoid_messy")
-    want = v5.table("2-4", 1, 2, willpower="avoid_messy", exact=True)
+    got = csv_of("v5", "--pool", "2-4", "--hunger", "1", "--difficulty", "2", "--strategy", "avoid_messy")
+    want = v5.table("2-4", 1, 2, strategy="avoid_messy", exact=True)
     assert [Fraction(x) for x in got.messy_critical] == list(want.messy_critical)
     assert [Fraction(x) for x in got.willpower_spent] == list(want.willpower_spent)
     got = csv_of("classic", "--pool", "1-6", "--difficulty", "8", "--specialty")

@@ -5,13 +5,13 @@ import sys
 
 COMMANDS = [
     ["v5", "--pool", "7", "--hunger", "3", "--difficulty", "3"],
-    ["v5", "--pool", "25", "--hunger", "2", "--difficulty", "9", "--willpower", "maximize_win"],
+    ["v5", "--pool", "25", "--hunger", "2", "--difficulty", "9", "--strategy", "maximize_win"],
     ["rouse", "--hunger", "1", "--checks", "3"],
     ["cards", "--base", "5", "--difficulty", "12", "--hunger", "1"],
     ["classic", "--pool", "5", "--difficulty", "6"],
     ["beast", "--pool", "5", "--soif", "2"],
     ["conflict", "--pool-a", "3", "--pool-b", "2"],
-    ["werewolf", "--pool", "5", "--rage", "3", "--difficulty", "3", "--violent", "0-1", "--willpower", "maximize_win"],
+    ["werewolf", "--pool", "5", "--rage", "3", "--difficulty", "3", "--violent", "0-1", "--strategy", "maximize_win"],
     ["hunter", "--pool", "25", "--desperation", "2", "--difficulty", "9"],
 ]
 

@@ -124,7 +124,7 @@ def test_willpower_matches_brute_force(strategy, rage_rerolls):
         for rage in range(0, 4):
             for difficulty in (1, 2, 3, 4):
                 for violent in (False, True):
-                    o = werewolf.odds(pool, rage, difficulty, violent, willpower=strategy)
+                    o = werewolf.odds(pool, rage, difficulty, violent, strategy=strategy)
                     want, spent = oracles.brute_force_werewolf_willpower(pool, rage, difficulty, violent,
                                                                          rage_rerolls)
                     assert o.classes() == want, (strategy, pool, rage, difficulty, violent)
@@ -140,8 +140,8 @@ def test_willpower_never_hurts_and_rage_rerolls_help_somewhere():
             for difficulty in (2, 4):
                 for violent in (False, True):
                     none = werewolf.odds(pool, rage, difficulty, violent)
-                    normal = werewolf.odds(pool, rage, difficulty, violent, willpower="normal_dice_only")
-                    best = werewolf.odds(pool, rage, difficulty, violent, willpower="maximize_win")
+                    normal = werewolf.odds(pool, rage, difficulty, violent, strategy="normal_dice_only")
+                    best = werewolf.odds(pool, rage, difficulty, violent, strategy="maximize_win")
                     assert best.p_win >= normal.p_win >= none.p_win
                     assert sum(best.classes().values()) == 1
                     better += best.p_win > normal.p_win
@@ -152,16 +152,16 @@ def test_willpower_never_hurts_and_rage_rerolls_help_somewhere():
     b = willpower.counts(9, 5, 6, engine, willpower.STRATEGIES["maximize_win"], True)
     assert a[0].tolist() == b[0].tolist() and a[1:] == b[1:]
     with pytest.raises(ValueError):
-        werewolf.odds(5, 2, 2, willpower="reroll_everything")
+        werewolf.odds(5, 2, 2, strategy="reroll_everything")
 
 
 def test_willpower_table():
-    df = werewolf.table("2-4", "1-3", 3, "0-1", exact=True, willpower="maximize_win")
+    df = werewolf.table("2-4", "1-3", 3, "0-1", exact=True, strategy="maximize_win")
     assert tuple(df.columns) == werewolf.TABLE_COLUMNS + ("willpower_spent",)
     for row in df.itertuples(index=False):
         r = row._asdict()
-        o = werewolf.odds(r["pool"], r["rage"], r["difficulty"], bool(r["violent"]), willpower="maximize_win")
+        o = werewolf.odds(r["pool"], r["rage"], r["difficulty"], bool(r["violent"]), strategy="maximize_win")
         assert [r[c] for c in werewolf.CLASSES] == list(o.classes().values())
         assert r["willpower_spent"] == o.willpower_spent and r["p_win"] == o.p_win
-    floats = werewolf.table("2-4", "1-3", 3, "0-1", willpower="maximize_win")
+    floats = werewolf.table("2-4", "1-3", 3, "0-1", strategy="maximize_win")
     assert floats["p_win"].tolist() == [float(x) for x in df["p_win"]]

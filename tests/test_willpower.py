@@ -15,7 +15,7 @@ def test_matches_brute_force_small_pools(strategy):
     for pool in range(0, 5):
         for hunger in (0, 1, 2, 4):
             for difficulty in (1, 2, 3, 4):
-                o = v5.odds(pool, hunger, difficulty, willpower=strategy)
+                o = v5.odds(pool, hunger, difficulty, strategy=strategy)
                 want, spent = oracles.brute_force_willpower(pool, hunger, difficulty, strategy)
                 assert o.classes() == want, (strategy, pool, hunger, difficulty)
                 assert o.willpower_spent == spent
@@ -24,15 +24,15 @@ def test_matches_brute_force_small_pools(strategy):
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("cell", [(5, 1, 3), (5, 3, 2)])
 def test_matches_brute_force_pool_5(strategy, cell):
-    o = v5.odds(*cell, willpower=strategy)
+    o = v5.odds(*cell, strategy=strategy)
     want, spent = oracles.brute_force_willpower(*cell, strategy)
     assert o.classes() == want and o.willpower_spent == spent
 
 
 def test_maximize_win_never_below_reroll_failures_and_strictly_above_somewhere():
     better = 0
-    df_opt = v5.table("1-15", "0-5", "1-8", willpower="maximize_win", exact=True)
-    df_seed = v5.table("1-15", "0-5", "1-8", willpower="reroll_failures", exact=True)
+    df_opt = v5.table("1-15", "0-5", "1-8", strategy="maximize_win", exact=True)
+    df_seed = v5.table("1-15", "0-5", "1-8", strategy="reroll_failures", exact=True)
     df_none = v5.table("1-15", "0-5", "1-8", exact=True)
     for a, b, c in zip(df_opt.itertuples(), df_seed.itertuples(), df_none.itertuples()):
         assert a.p_win >= b.p_win >= c.p_win
@@ -49,13 +49,13 @@ def test_reroll_failures_is_the_seeds_logic():
     # every failed die, when fewer than three
     assert sorted(willpower.decide([4, 3, 9], [1], 2, "reroll_failures").reroll) == [3, 4]
     # at Hunger 5 a six-die pool has one normal die to reroll (the seed's catch)
-    o = v5.odds(6, 5, 3, willpower="reroll_failures")
+    o = v5.odds(6, 5, 3, strategy="reroll_failures")
     assert o.normal_dice == 1
 
 
 def test_exercise_2_willpower_rescues_the_roll():
     # seed 003 exercise 2: pool 5, Hunger 3, Difficulty 2; normal 4, 3; Hunger 6, 1, 2
-    d = willpower.decide(normal=[4, 3], hunger=[6, 1, 2], difficulty=2, willpower="reroll_failures")
+    d = willpower.decide(normal=[4, 3], hunger=[6, 1, 2], difficulty=2, strategy="reroll_failures")
     assert d.before == "bestial_failure"
     assert sorted(d.reroll) == [3, 4]
     assert d.p_win == Fraction(3, 4)  # one success among two rerolled dice
@@ -77,40 +77,40 @@ def test_optimal_with_a_designers_values_matches_brute_force(monkeypatch):
     monkeypatch.setitem(oracles.ORACLE_STRATEGIES, "designer", (DESIGNER, False, False))
     s = willpower.optimal({**DESIGNER, "messy_critical": 0.5}, "designer")
     for cell in [(4, 2, 2), (3, 1, 3), (4, 3, 3)]:
-        o = v5.odds(*cell, willpower=s)
+        o = v5.odds(*cell, strategy=s)
         want, spent = oracles.brute_force_willpower(*cell, "designer")
         assert o.classes() == want and o.willpower_spent == spent
         # and no named strategy does better by the designer's values
         ev = sum(DESIGNER.get(c, 0) * p for c, p in o.classes().items())
         for name in willpower.STRATEGIES:
-            other = v5.odds(*cell, willpower=name).classes()
+            other = v5.odds(*cell, strategy=name).classes()
             assert ev >= sum(DESIGNER.get(c, 0) * p for c, p in other.items())
 
 
 def test_bad_strategies_are_refused(capsys):
     with pytest.raises(ValueError, match="unknown Willpower strategy"):
-        v5.odds(5, 1, 2, willpower="reroll_everything")
+        v5.odds(5, 1, 2, strategy="reroll_everything")
     with pytest.raises(ValueError, match="unknown outcome class"):
         willpower.optimal({"victory": 1})
     with pytest.raises(ValueError, match="must be a number"):
         willpower.optimal({"win": "1"})
     from analysis import cli
-    assert cli.main(["v5", "--pool", "5", "--difficulty", "2", "--willpower", "pray"]) == 2
+    assert cli.main(["v5", "--pool", "5", "--difficulty", "2", "--strategy", "pray"]) == 2
     assert "unknown Willpower strategy" in capsys.readouterr().err
 
 
 def test_cli_willpower_column(capsys):
     from analysis import cli
-    assert cli.main(["v5", "--pool", "5", "--hunger", "3", "--difficulty", "2", "--willpower",
+    assert cli.main(["v5", "--pool", "5", "--hunger", "3", "--difficulty", "2", "--strategy",
                      "maximize_win", "--format", "csv", "--exact"]) == 0
     header, row = capsys.readouterr().out.strip().splitlines()
     assert header.split(",") == list(v5.TABLE_COLUMNS) + ["willpower_spent"]
-    o = v5.odds(5, 3, 2, willpower="maximize_win")
+    o = v5.odds(5, 3, 2, strategy="maximize_win")
     assert row.split(",")[-1] == f"{o.willpower_spent.numerator}/{o.willpower_spent.denominator}"
 
 
 def test_big_pools_take_the_exact_path():
-    o = v5.odds(30, 4, 12, willpower="maximize_win")
+    o = v5.odds(30, 4, 12, strategy="maximize_win")
     assert o.denominator == 10**33
     assert sum(o.classes().values()) == 1
     assert o.p_win >= v5.odds(30, 4, 12).p_win

@@ -7,7 +7,7 @@ own:
 * one ``--AXIS SPEC`` option per axis, defaulting to the system's SPEC;
 * ``--rules NAME|FILE`` (a shipped rule set of the system or a TOML file) and
   ``--set FIELD=VALUE`` for every field of its rules dataclass;
-* ``--willpower STRATEGY`` when its table function takes ``willpower=``;
+* ``--strategy STRATEGY`` when its table function takes ``strategy=``;
 * ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.sweep`) and the
   output options.
 
@@ -68,9 +68,9 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
         p.add_argument(axis_option(axis), dest=f"axis_{axis}", metavar="SPEC", required=wanted,
                        default=None if wanted else default, help=text)
     add_rules_options(p, rules or RulesOptions.of_system(system))
-    if takes_willpower(system):
+    if takes_strategy(system):
         names = ", ".join(system.strategy_map) if system.strategies is not None else ""
-        p.add_argument("--willpower", metavar="STRATEGY", default=None,
+        p.add_argument("--strategy", metavar="STRATEGY", default=None,
                        help="odds after a Willpower reroll under that strategy"
                             + (f" ({names})" if names else "") + "; adds the column willpower_spent")
     if sweep:
@@ -80,12 +80,12 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
     return p
 
 
-def takes_willpower(system) -> bool:
-    """Whether the system's table function takes ``willpower=`` (a Willpower strategy): ``--willpower``."""
+def takes_strategy(system) -> bool:
+    """Whether the system's table function takes ``strategy=`` (a Willpower strategy): ``--strategy``."""
     import inspect
 
     try:
-        return "willpower" in inspect.signature(system.table_function).parameters
+        return "strategy" in inspect.signature(system.table_function).parameters
     except (TypeError, ValueError):
         return False
 
@@ -110,7 +110,7 @@ def run(args, rules=None, table=None, **options):
         distribution of successes.
     **options
         Keyword arguments of the table function that are not rules
-        (``willpower=``, ``tempt=``); the sweep passes them to every chunk.
+        (``strategy=``, ``tempt=``); the sweep passes them to every chunk.
     """
     import dataclasses
     import functools
@@ -121,8 +121,8 @@ def run(args, rules=None, table=None, **options):
     check_output_options(args)
     if rules is None:
         rules = rules_from_args(args)
-    if getattr(args, "willpower", None) is not None:
-        options = {**options, "willpower": args.willpower}
+    if getattr(args, "strategy", None) is not None:
+        options = {**options, "strategy": args.strategy}
     if table is not None or options:
         # the same system with the table function bound to its options (picklable for --jobs)
         function = functools.partial(table or system.table_function, **options)

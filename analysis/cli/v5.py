@@ -1,4 +1,4 @@
-"""V5 commands: ``beastodds v5`` (its grid command, ``--willpower`` included), ``rouse``, ``conflict`` and ``fight``."""
+"""V5 commands: ``beastodds v5`` (its grid command, ``--strategy`` included), ``rouse``, ``conflict`` and ``fight``."""
 from __future__ import annotations
 
 from . import grid

@@ -9,13 +9,13 @@ from analysis.systems.v5 import willpower
 
 def main():
     grid = ("1-15", "0-5", "1-8")
-    v5.odds(5, 2, 2, willpower="maximize_win")  # compile / load the JIT cache
+    v5.odds(5, 2, 2, strategy="maximize_win")  # compile / load the JIT cache
     for strategy in ("maximize_win", "reroll_failures",
                      willpower.optimal({"win": 1, "critical_win": 1, "messy_critical": 0.5,
                                         "bestial_failure": -1}, "designer")):
         willpower.counts.cache_clear()
         t = time.perf_counter()
-        df = v5.table(*grid, willpower=strategy, exact=True)
+        df = v5.table(*grid, strategy=strategy, exact=True)
         elapsed = time.perf_counter() - t
         name = strategy if isinstance(strategy, str) else strategy.name
         assert all(sum(r[c] for c in v5.CLASSES) == 1 for _, r in df.iterrows())

@@ -266,7 +266,7 @@ class Combatant:
 
     def tracker(self, track: str = "health") -> Tracker:
         """The Health or Willpower tracker."""
-        return self.health if _check_choice("track", track, TRACKS) == "health" else self.willpower
+        return self.health if _check_choice("track", track, TRACKS) == "health" else self.strategy
 
     @property
     def out_word(self) -> str:

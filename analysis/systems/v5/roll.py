@@ -167,7 +167,7 @@ class V5Odds(ClassWays):
     class_ways: dict
     success_ways: tuple
     bestial_total_failure_ways: int
-    willpower: str | None = None
+    strategy: str | None = None
     willpower_spent_ways: int = 0
 
     total_failure = property(lambda self: self.probability("total_failure"),
@@ -233,15 +233,15 @@ class V5Odds(ClassWays):
         ]
         if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
-        if self.willpower:
-            lines.append(f"Willpower: {self.willpower}, spent {float(self.willpower_spent):.2%}")
+        if self.strategy:
+            lines.append(f"Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
         for name, p in list(self.classes().items()) + [("p_win", self.p_win)]:
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
         lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
         return "\n".join(lines)
 
 
-def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, willpower=None) -> V5Odds:
+def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, strategy=None) -> V5Odds:
     """Exact odds of a V5 roll, with or without a Willpower reroll.
 
     Parameters
@@ -254,7 +254,7 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, wil
         Successes needed to win (>= 0).
     rules : V5Rules
         Official rules by default.
-    willpower : None, str or analysis.willpower.Strategy
+    strategy : None, str or analysis.willpower.Strategy
         A Willpower strategy (``reroll_failures``, ``maximize_win``,
         ``maximize_critical``, ``avoid_messy``, or ``willpower.optimal(...)``):
         the odds are then those after the strategy's reroll, and
@@ -276,13 +276,13 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, wil
     rules = _check_rules(rules)
     nn, nh = rules.dice(pool, hunger)
     spent, strategy_name = 0, None
-    if willpower is None:
+    if strategy is None:
         ways, classes, den = _counts(nn, nh, rules, (difficulty,), True)
         class_ways = [int(w) for w in classes[0]]
     else:
         from analysis.systems.v5 import willpower as _wp
 
-        strategy = _wp.strategy_of(willpower)
+        strategy = _wp.strategy_of(strategy)
         strategy_name = strategy.name
         ways, spent, den = _wp.counts(nn, nh, difficulty, rules, strategy)
         class_ways = _classes_of(ways, difficulty, rules)
@@ -294,7 +294,7 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, wil
         class_ways=dict(zip(CLASSES, class_ways)),
         success_ways=success_ways,
         bestial_total_failure_ways=bestial_total,
-        willpower=strategy_name, willpower_spent_ways=spent,
+        strategy=strategy_name, willpower_spent_ways=spent,
     )
 
 
@@ -377,7 +377,7 @@ def _progress_bar(total: int, desc: str, show: bool):
 
 
 def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
-          willpower=None, progress: bool = False) -> pd.DataFrame:
+          strategy=None, progress: bool = False) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, hunger, difficulty).
 
     Parameters
@@ -388,7 +388,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
         Official rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
-    willpower : None, str or analysis.willpower.Strategy
+    strategy : None, str or analysis.willpower.Strategy
         Odds after a Willpower strategy (see :func:`odds`); adds the column
         ``willpower_spent``.
     progress : bool
@@ -405,8 +405,8 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
     rules = _check_rules(rules)
-    if willpower is not None:
-        return _willpower_table(pools, hungers, diffs, rules, exact, willpower)
+    if strategy is not None:
+        return _willpower_table(pools, hungers, diffs, rules, exact, strategy)
 
     grid = np.array(np.meshgrid(pools, hungers, diffs, indexing="ij")).reshape(3, -1)
     shape = (len(pools), len(hungers), len(diffs), len(CLASSES) + 1)
@@ -426,10 +426,10 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     return pd.DataFrame(cols)
 
 
-def _willpower_table(pools, hungers, diffs, rules, exact, willpower) -> pd.DataFrame:
+def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFrame:
     from analysis.systems.v5 import willpower as _wp
 
-    strategy = _wp.strategy_of(willpower)
+    strategy = _wp.strategy_of(strategy)
     rows, ways, dens = [], [], []
     for pool in pools:
         for hunger in hungers:

@@ -139,14 +139,14 @@ STRATEGIES = {
 }
 
 
-def strategy_of(willpower) -> Strategy:
+def strategy_of(strategy) -> Strategy:
     """A Strategy from a name in ``STRATEGIES`` or a Strategy itself."""
-    if isinstance(willpower, Strategy):
-        return willpower
-    if isinstance(willpower, str) and willpower in STRATEGIES:
-        return STRATEGIES[willpower]
+    if isinstance(strategy, Strategy):
+        return strategy
+    if isinstance(strategy, str) and strategy in STRATEGIES:
+        return STRATEGIES[strategy]
     raise ValueError(
-        f"unknown Willpower strategy {willpower!r}; choose from {', '.join(STRATEGIES)} "
+        f"unknown Willpower strategy {strategy!r}; choose from {', '.join(STRATEGIES)} "
         f"or pass willpower.optimal({{class: value}})"
     )
 
@@ -210,7 +210,7 @@ def _after(normal_kept, rerolled, hunger, difficulty, rules):
     return {c: Fraction(w, total) for c, w in dist.items()}
 
 
-def decide(normal, hunger, difficulty: int, willpower="maximize_win", rules: v5.V5Rules = v5.OFFICIAL) -> Decision:
+def decide(normal, hunger, difficulty: int, strategy="maximize_win", rules: v5.V5Rules = v5.OFFICIAL) -> Decision:
     """Which normal dice a strategy rerolls for a rolled hand, and the exact odds after.
 
     Examples
@@ -219,7 +219,7 @@ def decide(normal, hunger, difficulty: int, willpower="maximize_win", rules: v5.
     >>> d.reroll, d.p_win
     ((4, 3), Fraction(3, 4))
     """
-    strategy = strategy_of(willpower)
+    strategy = strategy_of(strategy)
     first = v5.read_roll(normal, hunger, difficulty, rules)
     normal, hunger = list(normal), list(hunger)
     fails = [f for f in normal if f < rules.success_face]

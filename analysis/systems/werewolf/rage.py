@@ -121,7 +121,7 @@ class WerewolfOdds(_sd.SpecialOdds):
     rage: int = 0
     violent: bool = False
     rules: WerewolfRules = OFFICIAL
-    willpower: str | None = None
+    strategy: str | None = None
     willpower_spent_ways: int = 0
 
     @property
@@ -154,14 +154,14 @@ class WerewolfOdds(_sd.SpecialOdds):
             lines.append(f"house rules: {self.rules.changes()}")
         for name, p in list(self.classes().items()) + [("p_win", self.p_win), ("brutal", self.brutal)]:
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
-        if self.willpower:
-            lines.append(f"  Willpower: {self.willpower}, spent {float(self.willpower_spent):.2%}")
+        if self.strategy:
+            lines.append(f"  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
         lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
         return "\n".join(lines)
 
 
 def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
-         rules: WerewolfRules = OFFICIAL, willpower=None) -> WerewolfOdds:
+         rules: WerewolfRules = OFFICIAL, strategy=None) -> WerewolfOdds:
     """Exact odds of a Werewolf roll with Rage dice.
 
     Parameters
@@ -177,7 +177,7 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
         instead of failing the roll.
     rules : WerewolfRules
         Official rules by default.
-    willpower : None, str or willpower.Strategy
+    strategy : None, str or willpower.Strategy
         A Willpower strategy (``maximize_win``: reroll up to three normal or
         Rage dice not showing 1-2 for the best chance to win;
         ``normal_dice_only``: the same, never rerolling a Rage die): the odds
@@ -204,25 +204,25 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
     engine = rules.engine(violent)
     nn, nr = engine.dice(pool, rage)
     spent, strategy_name = 0, None
-    if willpower is None:
+    if strategy is None:
         ways, classes, den = _sd.counts(engine, nn, nr, (difficulty,))
         class_ways = [int(w) for w in classes[0]]
     else:
         from analysis.systems.werewolf import willpower as _wp
 
-        strategy = _wp.strategy_of(willpower)
+        strategy = _wp.strategy_of(strategy)
         strategy_name = strategy.name
         ways, spent, den = _wp.counts(nn, nr, difficulty, engine, strategy)
         class_ways = _wp.class_ways(ways, difficulty, engine)
     return WerewolfOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nr, denominator=den,
                         class_ways=dict(zip(CLASSES, class_ways)),
                         success_ways=_sd.success_ways(engine, ways), win_classes=_WIN_CLASSES,
-                        rage=rage, violent=violent, rules=rules, willpower=strategy_name,
+                        rage=rage, violent=violent, rules=rules, strategy=strategy_name,
                         willpower_spent_ways=spent)
 
 
 def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
-          exact: bool = False, willpower=None):
+          exact: bool = False, strategy=None):
     """A tidy odds table: one row per (pool, rage, difficulty, violent).
 
     Parameters
@@ -234,7 +234,7 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
         Official rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
-    willpower : None, str or willpower.Strategy
+    strategy : None, str or willpower.Strategy
         Odds after a Willpower strategy (see :func:`odds`); adds the column
         ``willpower_spent``.
 
@@ -251,7 +251,7 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
             "difficulty": as_values("difficulty", difficulties, 0),
             "violent": as_values("violent (0 or 1)", violent, 0, 1)}
     rules = _check_rules(rules)
-    if willpower is None:
+    if strategy is None:
         return _sd.tidy_table(axes, lambda v: rules.engine(bool(v)), CLASSES, DERIVED, exact)
     import itertools
 
@@ -259,7 +259,7 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
 
     rows = []
     for p, r, d, v in itertools.product(*axes.values()):
-        o = odds(p, r, d, bool(v), rules, willpower)
+        o = odds(p, r, d, bool(v), rules, strategy)
         cells = list(o.classes().values()) + [o.p_win, o.brutal, o.willpower_spent]
         rows.append([p, r, d, v] + (cells if exact else [float(x) for x in cells]))
     return pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent"])

@@ -63,13 +63,13 @@ STRATEGIES = {
 }
 
 
-def strategy_of(willpower) -> Strategy:
+def strategy_of(strategy) -> Strategy:
     """A Strategy from a name in ``STRATEGIES`` or a Strategy itself."""
-    if isinstance(willpower, Strategy):
-        return willpower
-    if isinstance(willpower, str) and willpower in STRATEGIES:
-        return STRATEGIES[willpower]
-    raise ValueError(f"unknown Werewolf Willpower strategy {willpower!r}; choose from {', '.join(STRATEGIES)}")
+    if isinstance(strategy, Strategy):
+        return strategy
+    if isinstance(strategy, str) and strategy in STRATEGIES:
+        return STRATEGIES[strategy]
+    raise ValueError(f"unknown Werewolf Willpower strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
 
 
 @lru_cache(maxsize=4096)

@@ -15,7 +15,7 @@ def make_figure(difficulty: int = 3, pools=range(1, 16), hungers=range(0, 6)) ->
     axes = fig.subplots(2, 2, sharex=True, sharey=True).ravel()
     grids = {}
     for name in willpower.STRATEGIES:
-        df = v5.table(pools, hungers, difficulty, willpower=name)
+        df = v5.table(pools, hungers, difficulty, strategy=name)
         gain = (df.p_win - base.p_win).to_numpy().reshape(len(pools), len(hungers)).T
         grids[name] = (gain, df.willpower_spent.to_numpy().reshape(len(pools), len(hungers)).T)
     limit = max(np.abs(g).max() for g, _ in grids.values()) * 100

@@ -9,7 +9,7 @@ def willpower_table_text(pools=range(3, 11), hungers=range(0, 6), difficulty=3,
                          strategy="reroll_failures") -> str:
     """Chance to win without / with a Willpower reroll (Markdown, seed 003's layout)."""
     base = v5.table(list(pools), list(hungers), difficulty)
-    wp = v5.table(list(pools), list(hungers), difficulty, willpower=strategy)
+    wp = v5.table(list(pools), list(hungers), difficulty, strategy=strategy)
     head = ["Pool"] + [f"Hunger {h}" for h in hungers]
     lines = [f"Chance to win at Difficulty {difficulty}: no reroll -> with Willpower ({strategy})", "",
              "| " + " | ".join(head) + " |", "|" + "|".join("---:" for _ in head) + "|"]
@@ -40,7 +40,7 @@ def make_tables() -> dict:
     keys = ("pool", "hunger", "difficulty")
     out = {}
     for name in ("reroll_failures", "maximize_win"):
-        out[f"v5_willpower_{name}"] = (v5.table(range(1, 16), range(0, 6), range(1, 9), willpower=name), keys)
+        out[f"v5_willpower_{name}"] = (v5.table(range(1, 16), range(0, 6), range(1, 9), strategy=name), keys)
     out["v5_willpower_difficulty3_layout"] = (willpower_table_text(), keys)
     out["v5_rouse"] = (rouse.table(range(0, 6), range(0, 6), [False, True]),
                        ("start_hunger", "checks", "reroll"))
