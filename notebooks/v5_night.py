@@ -55,7 +55,7 @@ v5_willpower_gain.make_figure()
 v5_night_hunger.make_figure()
 
 # %%
-rouse.night(1, list(v5_night_hunger.SAMPLE_NIGHT), blood_potency_level=1).round(3)
+rouse.night(1, list(v5_night_hunger.SAMPLE_NIGHT), blood_potency=1).round(3)
 
 # %% [markdown]
 # ## Try It at the Table

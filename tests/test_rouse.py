@@ -96,7 +96,7 @@ def test_kernel_run_agrees_with_its_python_twin(start, steps):
 
 
 def test_night_steps_and_blood_potency():
-    df = rouse.night(2, "wake,discipline:1,discipline:3,feed:2,kill", blood_potency_level=2, exact=True)
+    df = rouse.night(2, "wake,discipline:1,discipline:3,feed:2,kill", blood_potency=2, exact=True)
     assert list(df.label) == ["dusk", "wake", "discipline:1", "discipline:3", "feed:2", "kill"]
     # BP 2 rerolls the level-1 power's check (+1 with 1/4) but not the level-3 one
     after_wake = df.iloc[1]
@@ -105,7 +105,7 @@ def test_night_steps_and_blood_potency():
     assert df.iloc[-1].hunger_0 == 1
     for row in df.itertuples():
         assert sum(getattr(row, c) for c in rouse.HUNGER_COLUMNS) == 1
-    assert rouse.blood_potency(2) == {"blood_potency": 2, "surge_bonus": 2, "mend": 2, "rouse_reroll_level": 1}
+    assert rouse.potency_effects(2) == {"blood_potency": 2, "surge_bonus": 2, "mend": 2, "rouse_reroll_level": 1}
     assert list(rouse.blood_potency_table().surge_bonus) == [1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
     # feeding never goes below 1 without a kill
     fed = rouse.night(3, ["feed:5"], exact=True).iloc[-1]
@@ -132,10 +132,10 @@ def test_remorse_and_frenzy_rolls():
 @pytest.mark.parametrize("call", [
     lambda: rouse.rouse(6, 1),
     lambda: rouse.rouse(0, -1),
-    lambda: rouse.blood_potency(11),
+    lambda: rouse.potency_effects(11),
     lambda: rouse.night(1, ["sleep"]),
     lambda: rouse.night(1, ["discipline:x"]),
-    lambda: rouse.night(1, ["wake"], blood_potency_level=-1),
+    lambda: rouse.night(1, ["wake"], blood_potency=-1),
     lambda: v5.remorse(11, 0),
     lambda: v5.frenzy_pool(5, superficial=6),
 ])

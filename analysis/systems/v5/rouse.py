@@ -155,16 +155,16 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
 
 # ------------------------------------------------------------ Blood Potency
 
-def blood_potency(bp: int) -> dict:
-    """Surge bonus, Superficial mended per Rouse, Rouse reroll level for ``bp`` (0..10)."""
-    bp = check_int("blood potency", bp, 0, 10)
+def potency_effects(blood_potency: int) -> dict:
+    """Surge bonus, Superficial mended per Rouse, Rouse reroll level at ``blood_potency`` (0..10)."""
+    bp = check_int("blood_potency", blood_potency, 0, 10)
     return {"blood_potency": bp, "surge_bonus": SURGE_BONUS[bp], "mend": MEND[bp],
             "rouse_reroll_level": ROUSE_REROLL_LEVEL[bp]}
 
 
 def blood_potency_table() -> pd.DataFrame:
     """The Blood Potency table, BP 0..10."""
-    return pd.DataFrame([blood_potency(bp) for bp in range(11)])
+    return pd.DataFrame([potency_effects(bp) for bp in range(11)])
 
 
 @dataclass(frozen=True)
@@ -175,13 +175,13 @@ class SurgeOdds:
     hunger_after: HungerDistribution
 
 
-def surge(pool: int, hunger: int, difficulty: int, blood_potency_level: int,
+def surge(pool: int, hunger: int, difficulty: int, blood_potency: int,
           rules: v5.V5Rules = v5.OFFICIAL, rouse_rules: RouseRules = OFFICIAL) -> SurgeOdds:
     """Blood Surge: a Rouse check adds dice by Blood Potency to one roll.
 
     The surged roll uses the old Hunger (a failed check raises it after).
     """
-    bonus = blood_potency(blood_potency_level)["surge_bonus"]
+    bonus = potency_effects(blood_potency)["surge_bonus"]
     roll = v5.odds(check_int("pool", pool, 0, v5.MAX_POOL - bonus) + bonus, hunger, difficulty, rules)
     return SurgeOdds(roll, rouse(hunger, 1, False, rouse_rules))
 
@@ -222,7 +222,7 @@ def _int_arg(step, arg, lo, hi):
     return check_int(f"the number in {step!r}", value, lo, hi)
 
 
-def night(start_hunger: int, steps, blood_potency_level: int = 1, rules: RouseRules = OFFICIAL,
+def night(start_hunger: int, steps, blood_potency: int = 1, rules: RouseRules = OFFICIAL,
           exact: bool = False) -> pd.DataFrame:
     """Hunger over a night: the exact distribution after each step.
 
@@ -237,7 +237,7 @@ def night(start_hunger: int, steps, blood_potency_level: int = 1, rules: RouseRu
         ``discipline:LEVEL`` (a power's Rouse check, rerolled if LEVEL is
         within the Blood Potency allowance), ``feed:N`` (slake N Hunger, not
         below 1), ``kill`` (feed to Hunger 0).
-    blood_potency_level : int
+    blood_potency : int
         0..10; sets the Discipline reroll allowance.
 
     Returns
@@ -247,7 +247,7 @@ def night(start_hunger: int, steps, blood_potency_level: int = 1, rules: RouseRu
         row 0 is dusk.
     """
     start_hunger = check_int("start hunger", start_hunger, 0, MAX_HUNGER)
-    bp = check_int("blood potency", blood_potency_level, 0, 10)
+    bp = check_int("blood_potency", blood_potency, 0, 10)
     _check_rules(rules)
     if isinstance(steps, str):
         steps = [s for s in steps.split(",") if s.strip()]

@@ -11,8 +11,8 @@ SAMPLE_NIGHT = ("wake", "discipline:1", "discipline:2", "surge", "mend", "mend",
                 "feed:2", "discipline:3", "surge", "aggravated")
 
 
-def make_figure(start_hunger: int = 1, steps=SAMPLE_NIGHT, blood_potency_level: int = 1) -> Figure:
-    df = rouse.night(start_hunger, list(steps), blood_potency_level)
+def make_figure(start_hunger: int = 1, steps=SAMPLE_NIGHT, blood_potency: int = 1) -> Figure:
+    df = rouse.night(start_hunger, list(steps), blood_potency)
     probs = rouse.hunger_matrix(df)
     fig = Figure(figsize=(11, 4.8), layout="constrained")
     ax = fig.subplots()
@@ -35,5 +35,5 @@ def make_figure(start_hunger: int = 1, steps=SAMPLE_NIGHT, blood_potency_level: 
     more = ax2.get_legend_handles_labels()
     ax.legend(handles[0] + more[0], handles[1] + more[1], loc="upper left", bbox_to_anchor=(1.06, 1),
               fontsize=8)
-    ax.set_title(f"Hunger over a night (start Hunger {start_hunger}, Blood Potency {blood_potency_level}), exact")
+    ax.set_title(f"Hunger over a night (start Hunger {start_hunger}, Blood Potency {blood_potency}), exact")
     return fig
