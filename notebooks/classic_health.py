@@ -165,7 +165,7 @@ k_fighter = health.Fighter("vampire", stamina=4, fortitude=1, name="Kincaid",
                            attack=health.Attack(4, "bashing", auto=2, attack_pool=6))
 v_fighter = health.Fighter("vampire", stamina=2, name="Veronica",
                            attack=health.Attack(1, "bashing", attack_pool=5))
-bout = health.fight(k_fighter, v_fighter, first="a", stop="incapacitated", max_turns=10)
+bout = health.fight(k_fighter, v_fighter, first="a", until="incapacitated", turns=10)
 print({name: f"{float(p):.8%}" for name, p in bout.outcomes().items()})
 print("expected turns:", f"{float(bout.expected_turns()):.3f}")
 bout.table()

@@ -220,15 +220,15 @@ def brute_blows(per_blow, kind, target, blows, start=((), "alive")):
     return out
 
 
-def brute_fight(a, b, turns, stop=1, order="a"):
+def brute_fight(a, b, turns, until=1, order="a"):
     """{(track a, track b): Fraction} after ``turns`` turns of a fight.
 
     ``a`` and ``b`` are dicts: creature, stamina, fortitude, attack_pool,
     difficulty, damage_dice, auto, kind.  Each side's attack pool loses its
-    wound penalty; a side at or past ``stop`` ends the fight.
+    wound penalty; a side at or past ``until`` ends the fight.
     """
     def hit(att, att_track, vic, vic_track):
-        if severity(att_track) or severity(vic_track) >= stop:
+        if severity(att_track) or severity(vic_track) >= until:
             return {vic_track: Fraction(1)}
         pool = att["attack_pool"] - PENALTY[len(att_track[0])]
         if pool <= 0:
@@ -246,7 +246,7 @@ def brute_fight(a, b, turns, stop=1, order="a"):
     for _ in range(turns):
         nxt = Counter()
         for (ta, tb), p in state.items():
-            if severity(ta) >= stop or severity(tb) >= stop:
+            if severity(ta) >= until or severity(tb) >= until:
                 nxt[(ta, tb)] += p
                 continue
             if order == "simultaneous":

@@ -251,14 +251,14 @@ def _fighter(d, name):
 
 
 @pytest.mark.parametrize("order", ["a", "simultaneous"])
-@pytest.mark.parametrize("stop", ["incapacitated", "final_death"])
-def test_fight_matches_brute_force(order, stop):
+@pytest.mark.parametrize("until", ["incapacitated", "final_death"])
+def test_fight_matches_brute_force(order, until):
     a, b = _fighter(FIGHTERS[0], "Ash"), _fighter(FIGHTERS[1], "Bea")
     turns = 3
-    result = hl.fight(a, b, first=order, stop=stop, max_turns=turns)
-    sev = hl.STOPS.index(stop) + 1
+    result = hl.fight(a, b, first=order, until=until, turns=turns)
+    sev = hl.UNTIL.index(until) + 1
     for k in range(turns + 1):
-        expected = brute_fight(FIGHTERS[0], FIGHTERS[1], k, stop=sev, order=order)
+        expected = brute_fight(FIGHTERS[0], FIGHTERS[1], k, until=sev, order=order)
         got = {}
         for (ha, hb), p in result.state(k).items():
             key = (as_track(ha), as_track(hb))
@@ -272,8 +272,8 @@ def test_fight_matches_brute_force(order, stop):
 
 def test_fight_b_first_is_the_mirror_of_a_first():
     a, b = _fighter(FIGHTERS[0], "Ash"), _fighter(FIGHTERS[1], "Bea")
-    ab = hl.fight(a, b, first="b", max_turns=4)
-    ba = hl.fight(b, a, first="a", max_turns=4)
+    ab = hl.fight(a, b, first="b", turns=4)
+    ba = hl.fight(b, a, first="a", turns=4)
     assert ab.outcomes()["a_wins"] == ba.outcomes()["b_wins"]
     assert ab.expected_turns() == ba.expected_turns()
     assert list(ab.table(exact=True).a_wins) == list(ba.table(exact=True).b_wins)
@@ -284,8 +284,8 @@ def test_every_chain_is_stochastic_and_absorbing():
                          attack=hl.Attack(4, "bashing", 2, attack_pool=6))
     veronica = hl.Fighter("vampire", 2, 0, name="Veronica",
                           attack=hl.Attack(1, "bashing", 0, attack_pool=5))
-    chains = [hl.fight(kincaid, veronica, stop=s, max_turns=2).chain for s in hl.STOPS]
-    chains += [hl.fight(veronica, kincaid, first="simultaneous", max_turns=2).chain]
+    chains = [hl.fight(kincaid, veronica, until=s, turns=2).chain for s in hl.UNTIL]
+    chains += [hl.fight(veronica, kincaid, first="simultaneous", turns=2).chain]
     for kind in hl.KINDS:
         for target in hl.CREATURES:
             chains.append(hl.blows(hl.Attack(3, kind, 1, attack_pool=4),
@@ -302,7 +302,7 @@ def test_kincaid_against_veronica_is_a_rout():
                          attack=hl.Attack(4, "bashing", 2, attack_pool=6))
     veronica = hl.Fighter("vampire", 2, 0, name="Veronica",
                           attack=hl.Attack(1, "bashing", 0, attack_pool=5))
-    out = hl.fight(kincaid, veronica, max_turns=3).outcomes()
+    out = hl.fight(kincaid, veronica, turns=3).outcomes()
     assert out["a_wins"] > Fraction(999, 1000) and out["never"] == 0
     # Veronica needs four net attack successes (four extra dice) to push a level through Kincaid
     assert 0 < out["b_wins"] < Fraction(1, 10**6)
@@ -334,7 +334,7 @@ def test_torpor_lookup():
     (lambda: hl.Health(bashing=5, lethal=3), "a health track has 7 boxes, got 8 marked"),
     (lambda: hl.Fighter("mortal", health=hl.Health(condition="torpor")), "a mortal cannot be in torpor"),
     (lambda: hl.blows(hl.Attack(2), hl.Fighter(), max_blows=-1), "max_blows must be 0..1000"),
-    (lambda: hl.fight(hl.Fighter(), hl.Fighter(), stop="bored"), "stop must be one of"),
+    (lambda: hl.fight(hl.Fighter(), hl.Fighter(), until="bored"), "until must be one of"),
     (lambda: hl.torpor_length(11), "humanity must be 0..10, got 11"),
 ])
 def test_bad_input_is_a_clear_value_error(call, message):
@@ -392,6 +392,6 @@ def test_penalty_knobs():
 
 
 def test_a_fight_nobody_can_win_never_ends():
-    result = hl.fight(hl.Fighter(), hl.Fighter(), max_turns=2)
+    result = hl.fight(hl.Fighter(), hl.Fighter(), turns=2)
     assert result.outcomes() == {"a_wins": 0, "b_wins": 0, "both": 0, "never": 1}
     assert result.expected_turns() is None and result.chain.is_absorbing()

@@ -29,7 +29,7 @@ PENALTIES = (0, 1, 1, 2, 2, 5)
 CONDITIONS = ("alive", "torpor", "final_death", "dead")
 #: Where a chain of blows or a fight stops, mildest first.  For a mortal,
 #: death counts as reaching "torpor" and "final_death" alike.
-STOPS = ("incapacitated", "torpor", "final_death")
+UNTIL = ("incapacitated", "torpor", "final_death")
 #: Torpor from wounds, by Humanity 10..0 (seed 004).
 TORPOR_LENGTH = {
     10: "one day", 9: "three days", 8: "one week", 7: "two weeks", 6: "one month",
@@ -622,8 +622,8 @@ def _blow(attack, creature, stamina, fortitude, penalty, rules) -> LevelOdds:
     return blow(attack, Fighter(creature, stamina, fortitude), penalty, rules)
 
 
-def _check_stop(stop: str) -> int:
-    return STOPS.index(_check_choice("stop", stop, STOPS)) + 1
+def _check_until(until: str) -> int:
+    return UNTIL.index(_check_choice("until", until, UNTIL)) + 1
 
 
 def _check_fighter(name, f) -> Fighter:
@@ -667,9 +667,9 @@ class Blows:
         k = check_int("blows", k, 0, self.max_blows)
         return _distribution(self.ways[k], self.chain.states, self.chain.denominator**k)
 
-    def at_least(self, stop: str, k: int) -> Fraction:
-        """Probability of being at or past ``stop`` after ``k`` blows."""
-        sev = _check_stop(stop)
+    def at_least(self, until: str, k: int) -> Fraction:
+        """Probability of being at or past ``until`` after ``k`` blows."""
+        sev = _check_until(until)
         return sum((p for h, p in self.state(k).items() if h.severity >= sev), Fraction(0))
 
     def penalty(self, k: int) -> dict:
@@ -700,27 +700,27 @@ class Blows:
                 out[name] += p * q
         return out
 
-    def first(self, stop: str = "incapacitated"):
-        """First blow at which the victim is at or past ``stop``.
+    def first(self, until: str = "incapacitated"):
+        """First blow at which the victim is at or past ``until``.
 
         Returns ``(pmf, tail, never)``: ``pmf[k]`` = P(first at blow ``k``)
         for ``k = 0..max_blows``, ``tail`` = P(later), ``never`` = P(never);
         exact, summing to 1.
         """
-        sev = _check_stop(stop)
+        sev = _check_until(until)
         start = self.chain.index[self.victim.health]
         targets = [i for i, h in enumerate(self.chain.states) if h.severity >= sev]
         return self.chain.first_passage(start, targets, self.max_blows)
 
-    def expected(self, stop: str = "incapacitated"):
-        """Exact expected blows until ``stop``, or None if it may never come."""
-        sev = _check_stop(stop)
+    def expected(self, until: str = "incapacitated"):
+        """Exact expected blows to reach ``until``, or None if it may never come."""
+        sev = _check_until(until)
         targets = [i for i, h in enumerate(self.chain.states) if h.severity >= sev]
         return self.chain.expected_steps(targets)[self.chain.index[self.victim.health]]
 
-    def eventually(self, stop: str = "incapacitated") -> Fraction:
-        """Exact probability that the blows ever bring the victim to ``stop``."""
-        sev = _check_stop(stop)
+    def eventually(self, until: str = "incapacitated") -> Fraction:
+        """Exact probability that the blows ever bring the victim to ``until``."""
+        sev = _check_until(until)
         targets = [i for i, h in enumerate(self.chain.states) if h.severity >= sev]
         return self.chain.hitting_probability(targets)[self.chain.index[self.victim.health]]
 
@@ -729,7 +729,7 @@ class Blows:
         of being at or past each after 0..max_blows blows (a mortal's death
         counts for torpor and final_death)."""
         rows = {"blows": np.arange(self.max_blows + 1)}
-        for sev, name in enumerate(STOPS, start=1):
+        for sev, name in enumerate(UNTIL, start=1):
             vals = []
             for k, ways in enumerate(self.ways):
                 p = Fraction(sum(w for w, h in zip(ways, self.chain.states) if h.severity >= sev),
@@ -792,25 +792,25 @@ class Fight:
     """Exact results of a two-sided fight (see :func:`fight`).
 
     States are pairs ``(health of a, health of b)``; a state where either
-    side is at or past ``stop`` ends the fight (absorbing).
+    side is at or past ``until`` ends the fight (absorbing).
     """
 
     a: Fighter
     b: Fighter
     order: str
-    stop: str
+    until: str
     rules: DamageRules
     chain: ExactChain
-    max_turns: int
+    turns: int
     ways: tuple
 
     def state(self, k: int) -> dict:
         """``{(health a, health b): Fraction}`` after ``k`` turns."""
-        k = check_int("turns", k, 0, self.max_turns)
+        k = check_int("turns", k, 0, self.turns)
         return _distribution(self.ways[k], self.chain.states, self.chain.denominator**k)
 
     def _sets(self):
-        sev = _check_stop(self.stop)
+        sev = _check_until(self.until)
         a_out = [i for i, (ha, hb) in enumerate(self.chain.states) if ha.severity >= sev and hb.severity < sev]
         b_out = [i for i, (ha, hb) in enumerate(self.chain.states) if hb.severity >= sev and ha.severity < sev]
         both = [i for i, (ha, hb) in enumerate(self.chain.states) if ha.severity >= sev and hb.severity >= sev]
@@ -819,7 +819,7 @@ class Fight:
     def outcomes(self) -> dict:
         """Exact probabilities of how the fight ends.
 
-        ``a_wins`` (b reaches ``stop``, a does not), ``b_wins``, ``both``
+        ``a_wins`` (b reaches ``until``, a does not), ``b_wins``, ``both``
         (in the same turn, only when striking simultaneously) and ``never``
         (neither side can bring the other down).
         """
@@ -840,13 +840,13 @@ class Fight:
         """Turn at which the fight ends: ``(pmf, tail, never)`` as in :meth:`Blows.first`."""
         a_out, b_out, both = self._sets()
         start = self.chain.index[(self.a.health, self.b.health)]
-        return self.chain.first_passage(start, a_out + b_out + both, self.max_turns)
+        return self.chain.first_passage(start, a_out + b_out + both, self.turns)
 
     def table(self, exact: bool = False) -> pd.DataFrame:
         """Columns ``turn, a_wins, b_wins, both, going_on``: the probability that
         the fight has ended that way by each turn, or is still going on."""
         a_out, b_out, both = self._sets()
-        cols = {"turn": np.arange(self.max_turns + 1), "a_wins": [], "b_wins": [], "both": [],
+        cols = {"turn": np.arange(self.turns + 1), "a_wins": [], "b_wins": [], "both": [],
                 "going_on": []}
         for k, ways in enumerate(self.ways):
             den = self.chain.denominator**k
@@ -857,15 +857,15 @@ class Fight:
         return pd.DataFrame(cols)
 
 
-def fight(a: Fighter, b: Fighter, first: str = "a", stop: str = "incapacitated",
-          max_turns: int = 20, rules: DamageRules = OFFICIAL) -> Fight:
+def fight(a: Fighter, b: Fighter, first: str = "a", until: str = "incapacitated",
+          turns: int = 20, rules: DamageRules = OFFICIAL) -> Fight:
     """A two-sided fight as an exact Markov chain over both health tracks.
 
     Each turn both sides strike once with their :class:`Attack`, in the
     order ``first`` says (``"a"``, ``"b"`` or ``"simultaneous"``); each
     side's wound penalty comes off its own attack roll, a side that cannot
     act (Incapacitated or worse, or no dice left) does not strike, and a side
-    brought to ``stop`` before its turn does not strike back.
+    brought to ``until`` before its turn does not strike back.
 
     Parameters
     ----------
@@ -873,10 +873,10 @@ def fight(a: Fighter, b: Fighter, first: str = "a", stop: str = "incapacitated",
         The two sides, each with an ``attack`` (None: never strikes).
     first : str
         Who strikes first each turn (default ``"a"``).
-    stop : str
+    until : str
         ``"incapacitated"`` (default), ``"torpor"`` or ``"final_death"``: the
         fight ends when either side is at or past it.
-    max_turns : int
+    turns : int
         Turns to follow (0..1000).
     rules : DamageRules
 
@@ -887,8 +887,8 @@ def fight(a: Fighter, b: Fighter, first: str = "a", stop: str = "incapacitated",
     a = _check_fighter("a", a)
     b = _check_fighter("b", b)
     first = _check_choice("first", first, FIRST)
-    sev = _check_stop(stop)
-    max_turns = check_int("max_turns", max_turns, 0, MAX_STEPS)
+    sev = _check_until(until)
+    turns = check_int("turns", turns, 0, MAX_STEPS)
     rules = _check_rules(rules)
 
     def strike(attacker: Fighter, h_att: Health, victim: Fighter, h_vic: Health) -> dict:
@@ -926,8 +926,8 @@ def fight(a: Fighter, b: Fighter, first: str = "a", stop: str = "incapacitated",
         return out
 
     chain = ExactChain.explore((a.health, b.health), moves)
-    ways = _ways(chain, max_turns, "turns of this fight")
-    return Fight(a, b, first, stop, rules, chain, max_turns, ways)
+    ways = _ways(chain, turns, "turns of this fight")
+    return Fight(a, b, first, until, rules, chain, turns, ways)
 
 
 # ------------------------------------------------------------------- torpor
