@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from analysis.systems.requiem import beast
 from analysis.systems.requiem import dice as requiem
 from analysis.systems.v5 import roll as v5
-from analysis.systems.requiem.beast import LA_SOIF, BeastRules, odds
+from analysis.systems.requiem.beast import OFFICIAL, BeastRules, odds
 
 
 def test_seed_five_dice_at_soif_two():
@@ -227,7 +227,7 @@ def test_compare_table():
     (lambda: beast.character_table("11/3/2/2", 5), "ladder must be a SoifLadder"),
     (lambda: beast.compare_table(0, 1), "pool must be 1..200, got 0"),
     (lambda: beast.frenzy_risk(0, 2, 1), "resolve must be 1..10, got 0"),
-    (lambda: requiem.odds(3, beast.LA_SOIF.requiem(), max_successes=201),
+    (lambda: requiem.odds(3, beast.OFFICIAL.requiem(), max_successes=201),
      "max_successes must be 0..200, got 201"),
 ])
 def test_bad_input_is_a_value_error(call, message):
@@ -236,7 +236,7 @@ def test_bad_input_is_a_value_error(call, message):
 
 
 def test_rules_changes_and_defaults():
-    assert LA_SOIF.changes() == {}
+    assert OFFICIAL.changes() == {}
     assert BeastRules(again=9, rote=True).changes() == {"again": 9, "rote": True}
-    assert LA_SOIF.requiem() == requiem.OFFICIAL
+    assert OFFICIAL.requiem() == requiem.OFFICIAL
     assert "La Soif: pool 5, Soif 2" in str(odds(5, 2))

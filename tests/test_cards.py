@@ -128,7 +128,7 @@ def test_static_table_matches_brute_force(rules):
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.ace}-{r.ties}-{r.confirmation}")
 def test_opposed_matches_brute_force(rules):
-    grid = (0, 3, 5, 6, 9, 13) if rules != cards.SEED else range(0, 14)
+    grid = (0, 3, 5, 6, 9, 13) if rules != cards.OFFICIAL else range(0, 14)
     df = cards.opposed_table(grid, grid, (0, 2), rules=rules, exact=True)
     for row in df.itertuples(index=False):
         want = oc.brute_opposed(row.base, row.defense, row.hunger, **_opts(rules))
@@ -164,7 +164,7 @@ def test_kernel_table_and_scalar_agree():
     bases = np.arange(0, 15, dtype=np.int64)
     diffs = np.arange(0, 20, dtype=np.int64)
     out = np.empty((15, 20, 2, 4), dtype=np.int64)
-    kc.static_grid_ways(*cards.SEED.deck(), bases, diffs, np.array([0, 1], dtype=np.int64), 1, 0, out)
+    kc.static_grid_ways(*cards.OFFICIAL.deck(), bases, diffs, np.array([0, 1], dtype=np.int64), 1, 0, out)
     assert (out.sum(axis=-1) == 90).all()
     for b, d, h in [(3, 7, 0), (3, 7, 1), (14, 19, 1)]:
         o = cards.odds(b, d, h)

@@ -75,7 +75,7 @@ def test_a_scene_longer_than_the_deck_reshuffles_when_empty_and_takes_the_exact_
 
 def test_modular_twin_agrees_with_int64():
     tests = [(5, 12, 1), (3, 9, 0), (8, 15, 1)]  # 5 draw slots: 2520**5 fits in int64
-    args = (*cards.SEED.deck(), np.array([t[0] for t in tests]), np.array([t[1] for t in tests]),
+    args = (*cards.OFFICIAL.deck(), np.array([t[0] for t in tests]), np.array([t[1] for t in tests]),
             np.array([1 if t[2] else 0 for t in tests]), 1, 0, 0, 2520)
 
     def run(mod):

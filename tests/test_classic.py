@@ -50,8 +50,8 @@ def test_big_pools_take_the_exact_path(pool):
     # 10**19 > 2**63: the counts are rebuilt from primes, never overflowed
     o = classic.odds(pool, 7, specialty=True)
     ways = multinomial_pool(pool, 7, True, True)
-    assert o.outcome_ways == {name: ways[name] for name in classic.OUTCOMES}
-    assert sum(o.outcome_ways.values()) == 10**pool
+    assert o.class_ways == {name: ways[name] for name in classic.CLASSES}
+    assert sum(o.class_ways.values()) == 10**pool
     assert (10**pool > INT64_MAX) == (pool >= 19)
 
 
@@ -165,4 +165,4 @@ def test_kernels_can_be_called_from_a_users_njit_code():
         return rows[3, 3 + 1:].sum()  # totals >= 1 (index 3 is a total of 0)
 
     faces, values = classic.die(6, False, True)
-    assert success_ways_of_three_dice(faces, values) == classic.odds(3, 6).outcome_ways["success"]
+    assert success_ways_of_three_dice(faces, values) == classic.odds(3, 6).class_ways["success"]

@@ -126,7 +126,7 @@ def test_require_names_the_expected_class():
     assert v5.V5Rules.require(v5.OFFICIAL) is v5.OFFICIAL
     with pytest.raises(ValueError, match="rules must be a V5Rules, got str"):
         v5.V5Rules.require("official")
-    assert requiem.RequiemRules.require(beast.LA_SOIF) is beast.LA_SOIF  # La Soif is Requiem dice too
+    assert requiem.RequiemRules.require(beast.OFFICIAL) is beast.OFFICIAL  # La Soif is Requiem dice too
 
 
 # ------------------------------------------------------------ TOML dicts

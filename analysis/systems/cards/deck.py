@@ -125,7 +125,7 @@ class CardRules(Rules):
 
 
 
-SEED = CardRules()
+OFFICIAL = CardRules()
 #: lcm(1..10): each draw from r cards gives each card 2520 // r equal shares.
 _WEIGHT_BASE = reduce(lambda a, b: a * b // math.gcd(a, b), range(1, len(CARDS) + 1))
 
@@ -202,7 +202,7 @@ class CardOdds(ClassWays):
     def __str__(self) -> str:
         lines = [f"Card test: base {self.base} + card vs difficulty {self.difficulty}, "
                  f"Hunger {self.hunger}"]
-        if self.rules != SEED:
+        if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
         for name, p in list(self.classes().items()) + [("p_win", self.p_win)]:
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
@@ -220,7 +220,7 @@ def _odds(base: int, difficulty: int, hunger: int, rules: CardRules) -> CardOdds
                     class_ways={c: int(w) for c, w in zip(CLASSES, ways)})
 
 
-def odds(base: int, difficulty: int, hunger: int = 0, rules: CardRules = SEED) -> CardOdds:
+def odds(base: int, difficulty: int, hunger: int = 0, rules: CardRules = OFFICIAL) -> CardOdds:
     """Exact odds of a static test: ``base + card >= difficulty``.
 
     Parameters
@@ -288,7 +288,7 @@ class OpposedOdds(ClassWays):
     def __str__(self) -> str:
         lines = [f"Opposed card test: initiator base {self.base} + card vs defense "
                  f"{self.defense} + card, Hunger {self.hunger}"]
-        if self.rules != SEED:
+        if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
         for name in ("initiator_wins", "bestial_success", "bestial_failure", "defender_wins"):
             p = getattr(self, name)
@@ -303,7 +303,7 @@ def _opposed(base: int, defense: int, hunger: int, rules: CardRules) -> OpposedO
                        class_ways={c: int(w) for c, w in zip(CLASSES, ways)})
 
 
-def opposed(base: int, defense: int, hunger: int = 0, rules: CardRules = SEED) -> OpposedOdds:
+def opposed(base: int, defense: int, hunger: int = 0, rules: CardRules = OFFICIAL) -> OpposedOdds:
     """Exact odds of an opposed test: initiator ``base + card`` vs ``defense + card``.
 
     Each side draws from a full deck of its own.  Higher total wins, ties go
@@ -410,7 +410,7 @@ def base_total(attribute: int, skill: int, *, skill_name: str | None = None,
 
 def skill_test(attribute: int, skill: int, difficulty: int, *, skill_name: str | None = None,
                hunger: int = 0, combat: bool | None = None, light: str = "normal",
-               penalty: int = 0, weapon_bonus: int = 0, rules: CardRules = SEED) -> CardOdds:
+               penalty: int = 0, weapon_bonus: int = 0, rules: CardRules = OFFICIAL) -> CardOdds:
     """Exact odds of a static test from the character sheet.
 
     ``attribute + 2 x skill - penalties + card >= difficulty``; the keyword
@@ -427,7 +427,7 @@ def skill_test(attribute: int, skill: int, difficulty: int, *, skill_name: str |
 def opposed_test(attribute: int, skill: int, defender_attribute: int, defender_willpower: int, *,
                  skill_name: str | None = None, hunger: int = 0, combat: bool | None = None,
                  light: str = "normal", penalty: int = 0, weapon_bonus: int = 0,
-                 rules: CardRules = SEED) -> OpposedOdds:
+                 rules: CardRules = OFFICIAL) -> OpposedOdds:
     """Exact odds of an opposed test from both character sheets.
 
     Initiator: ``attribute + 2 x skill - penalties + card`` (as in
@@ -449,7 +449,7 @@ def _values_frame(ways, den, exact):
     return ways.astype(np.float64) / float(den)
 
 
-def table(bases, difficulties, hungers=0, rules: CardRules = SEED, exact: bool = False) -> pd.DataFrame:
+def table(bases, difficulties, hungers=0, rules: CardRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
     """A tidy odds table of static tests: one row per (base, difficulty, hunger).
 
     Parameters
@@ -481,7 +481,7 @@ def table(bases, difficulties, hungers=0, rules: CardRules = SEED, exact: bool =
     return pd.DataFrame(cols)
 
 
-def opposed_table(bases, defenses, hungers=0, rules: CardRules = SEED,
+def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
                   exact: bool = False) -> pd.DataFrame:
     """A tidy odds table of opposed tests: one row per (base, defense, hunger).
 
@@ -660,7 +660,7 @@ class SceneOdds:
         return "\n".join(lines)
 
 
-def scene(tests, rules: CardRules = SEED) -> SceneOdds:
+def scene(tests, rules: CardRules = OFFICIAL) -> SceneOdds:
     """Exact odds of a scene of static tests drawn one after another.
 
     Parameters
@@ -686,7 +686,7 @@ def scene(tests, rules: CardRules = SEED) -> SceneOdds:
                      count_ways=count, denominators=dens)
 
 
-def scene_table(tests, rules: CardRules = SEED, exact: bool = False) -> pd.DataFrame:
+def scene_table(tests, rules: CardRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
     """One row per test of a scene: its classes and how it follows the test before.
 
     Columns ``test, base, difficulty, hunger, success, failure,
@@ -721,7 +721,7 @@ COMPARE_COLUMNS = ("pool", "difficulty", "hunger", "v5_win", "card_base", "card_
                    "card_bestial_success", "card_bestial_failure")
 
 
-def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = SEED) -> int:
+def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFICIAL) -> int:
     """The base whose card test against ``card_difficulty`` wins nearest to ``p``.
 
     Candidates are the bases from the one no card can lift to the difficulty
@@ -744,7 +744,7 @@ def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = SEED
 
 
 def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6),
-               card_difficulty: int = 12, rules: CardRules = SEED, v5_rules=None,
+               card_difficulty: int = 12, rules: CardRules = OFFICIAL, v5_rules=None,
                exact: bool = False) -> pd.DataFrame:
     """For each V5 pool, Difficulty and Hunger: the card test that wins about as often.
 
@@ -804,7 +804,7 @@ def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6)
 __all__ = [
     "CARDS", "CLASSES", "TABLE_COLUMNS", "OPPOSED_COLUMNS", "SCENE_COLUMNS", "COMPARE_COLUMNS",
     "SKILL_FREE", "LIGHT_PENALTY", "ACE_RULES", "TIE_RULES", "CONFIRMATIONS",
-    "CardRules", "SEED", "CardOdds", "OpposedOdds", "SceneOdds",
+    "CardRules", "OFFICIAL", "CardOdds", "OpposedOdds", "SceneOdds",
     "odds", "opposed", "base_total", "skill_test", "opposed_test",
     "table", "opposed_table", "scene", "scene_table", "nearest_card_test", "compare_v5",
 ]

@@ -16,9 +16,9 @@ from analysis.exact import fractions_over
 from analysis.validate import as_values, check_int
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
-OUTCOMES = ("botch", "failure", "success")
+CLASSES = ("botch", "failure", "success")
 #: Columns of :func:`table`, in order.
-TABLE_COLUMNS = ("pool", "difficulty") + OUTCOMES + ("p_success", "mean_successes")
+TABLE_COLUMNS = ("pool", "difficulty") + CLASSES + ("p_success", "mean_successes")
 #: Pools above this are refused: no table needs them, and the exact path's
 #: cost grows as pool**3.
 MAX_POOL = 200
@@ -119,20 +119,20 @@ class ClassicOdds:
     specialty: bool
     rules: ClassicRules
     denominator: int
-    outcome_ways: dict
+    class_ways: dict
     success_ways: tuple
 
-    botch = property(lambda self: Fraction(self.outcome_ways["botch"], self.denominator),
+    botch = property(lambda self: Fraction(self.class_ways["botch"], self.denominator),
                      doc="No success rolled and at least one 1.")
-    failure = property(lambda self: Fraction(self.outcome_ways["failure"], self.denominator),
+    failure = property(lambda self: Fraction(self.class_ways["failure"], self.denominator),
                        doc="No net success, and not a botch.")
-    success = property(lambda self: Fraction(self.outcome_ways["success"], self.denominator),
+    success = property(lambda self: Fraction(self.class_ways["success"], self.denominator),
                        doc="At least one net success.")
     p_success = success
 
     def outcomes(self) -> dict:
         """``{"botch": ..., "failure": ..., "success": ...}`` as Fractions."""
-        return {o: Fraction(self.outcome_ways[o], self.denominator) for o in OUTCOMES}
+        return {o: Fraction(self.class_ways[o], self.denominator) for o in CLASSES}
 
     @property
     def successes(self) -> dict:
@@ -201,7 +201,7 @@ def odds(pool: int, difficulty: int = 6, specialty: bool = False,
     return ClassicOdds(
         pool=pool, difficulty=difficulty, specialty=specialty, rules=rules,
         denominator=10**pool,
-        outcome_ways={o: int(summary[pool, i]) for i, o in enumerate(OUTCOMES)},
+        class_ways={o: int(summary[pool, i]) for i, o in enumerate(CLASSES)},
         success_ways=success_ways,
     )
 

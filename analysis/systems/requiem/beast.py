@@ -110,8 +110,8 @@ class BeastRules(RequiemRules):
                             exceptional_successes=self.exceptional_successes)
 
 
-#: The house rule as RULES.md settles it.
-LA_SOIF = BeastRules()
+#: La Soif as its house-rule document writes it (every option at its default).
+OFFICIAL = BeastRules()
 
 
 def _check_rules(rules) -> BeastRules:
@@ -206,7 +206,7 @@ def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> BeastOdds:
                      max_successes=max_successes, counts=counts)
 
 
-def odds(pool: int, soif: int, rules: BeastRules = LA_SOIF, *, tempt: bool = False,
+def odds(pool: int, soif: int, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
          frenzy: bool = False, max_successes: int = DEFAULT_MAX_SUCCESSES) -> BeastOdds:
     """Exact odds of a Requiem roll with Beast dice.
 
@@ -249,7 +249,7 @@ def odds(pool: int, soif: int, rules: BeastRules = LA_SOIF, *, tempt: bool = Fal
                  rules.dice(pool, soif, tempt, frenzy))
 
 
-def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = LA_SOIF,
+def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = OFFICIAL,
                 max_successes: int = DEFAULT_MAX_SUCCESSES) -> BeastOdds:
     """The roll to hold back the Beast: Resolve + Composure - Soif dice.
 
@@ -302,7 +302,7 @@ def _class_frame(key_cols: dict, counts, rules, exact: bool) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def table(pools, soifs, rules: BeastRules = LA_SOIF, *, tempt: bool = False,
+def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
           frenzy: bool = False, exact: bool = False) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, soif).
 
@@ -332,7 +332,7 @@ def table(pools, soifs, rules: BeastRules = LA_SOIF, *, tempt: bool = False,
 
 
 def distribution_table(pools, soifs, max_successes: int = DEFAULT_MAX_SUCCESSES,
-                       rules: BeastRules = LA_SOIF, *, tempt: bool = False,
+                       rules: BeastRules = OFFICIAL, *, tempt: bool = False,
                        frenzy: bool = False, exact: bool = False) -> pd.DataFrame:
     """The exact distribution of successes: one row per (pool, soif, successes).
 
@@ -519,7 +519,7 @@ def _check_ladder(ladder) -> SoifLadder:
     return ladder
 
 
-def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = LA_SOIF, *,
+def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL, *,
                     tempt: bool = False, exact: bool = False) -> pd.DataFrame:
     """A character's odds on one pool at every current Vitae, full to empty.
 
@@ -563,7 +563,7 @@ COMPARE_COLUMNS = (
 )
 
 
-def compare_table(pools, levels, rules: BeastRules = LA_SOIF, *, v5_difficulty: int = 1,
+def compare_table(pools, levels, rules: BeastRules = OFFICIAL, *, v5_difficulty: int = 1,
                   tempt: bool = False, exact: bool = False) -> pd.DataFrame:
     """The same pools under plain Requiem, under La Soif, and under V5.
 
