@@ -107,7 +107,7 @@ def _rule_statement(module, table_name: str, system_name: str) -> str:
         parts = [_describe(rulesets.load(i)) if isinstance(i, str) and i in shipped
                  else _describe(i) if isinstance(i, rulesets.RuleSet) else _esc(i) for i in items]
         return f'<p class="rules">Rule set: {" ".join(parts)}</p>'
-    official = rulesets.system(system_name).official()
+    official = rulesets.official(system_name)
     return f'<p class="rules">Rule set: {_describe(official, short=True)}</p>'
 
 
@@ -159,7 +159,7 @@ def _figure_html(name: str, module) -> str:
 def _variants_html(system: rulesets.System) -> str:
     from .tables import compare
 
-    official = system.official()
+    official = rulesets.official(system)
     others = [rs for rs in rulesets.variants(system.name) if rs.changes()]
     if not others:
         return ""
@@ -225,7 +225,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
         for name, title, pubs, figs in groups:
             body = [f'<section id="{_anchor("system", name)}"><h2>{_esc(title)}</h2>']
             sub = []
-            official = rulesets.system(name).official()
+            official = rulesets.official(name)
             body.append(f'<p class="lead">Unless a table says otherwise, the rule set is '
                         f"{_describe(official)}</p>")
             if pubs:

@@ -39,7 +39,7 @@ class Explorer:
         names = [rs.name for rs in rulesets.variants(s.name) if not rs.sub_rules]
         if not names:
             raise ValueError(f"{s.name} ships no rule sets to explore")
-        official = s.official().name
+        official = rulesets.official(s).name
         changed = [n for n in names if n != official]
         self.controls = {}
         for axis, spec in s.axes:

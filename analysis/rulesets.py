@@ -103,6 +103,16 @@ def system(name: str) -> System:
     return SYSTEMS[name]
 
 
+def official(system_or_name) -> "RuleSet":
+    """A system's default rule set: the shipped variant equal to its defaults, if any."""
+    sys_ = system(system_or_name)
+    defaults = sys_.rules_class()
+    for rs in variants(sys_.name):
+        if rs.rules == defaults and not rs.sub_rules:
+            return rs
+    return RuleSet(sys_.name, f"{sys_.name}-official", defaults, "The defaults (the source book's rules).")
+
+
 def _canonical(name):
     """The system name for a name or one of its aliases (unchanged when unknown)."""
     for s in SYSTEMS.values():

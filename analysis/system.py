@@ -207,17 +207,6 @@ class System:
         defaults = cls()
         return {f.name: getattr(defaults, f.name) for f in dataclasses.fields(cls)}
 
-    def official(self):
-        """The default rule set: the shipped variant equal to the defaults, if any."""
-        from . import rulesets
-
-        defaults = self.rules_class()
-        for rs in rulesets.variants(self.name):
-            if rs.rules == defaults and not rs.sub_rules:
-                return rs
-        return rulesets.RuleSet(self.name, f"{self.name}-official", defaults,
-                                "The defaults (the source book's rules).")
-
     # ------------------------------------------------------------ files
     def _submodules(self, folder: str) -> list:
         if not self.package:

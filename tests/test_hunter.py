@@ -90,7 +90,7 @@ def test_system_is_discovered_with_its_variants():
     assert system.rules_class is hunter.HunterRules
     names = [rs.name for rs in rulesets.variants("hunter")]
     assert "hunter-official" in names and len(names) >= 2
-    assert system.official().rules == hunter.OFFICIAL
+    assert rulesets.official(system).rules == hunter.OFFICIAL
     for rs in rulesets.variants("hunter"):
         df = system.table_function([4], [3], [3], rules=rs.rules, exact=True)
         assert isinstance(df, pd.DataFrame) and len(df) == 1

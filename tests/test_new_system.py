@@ -23,7 +23,7 @@ def test_the_folder_is_discovered_with_its_rule_sets(coin):
     assert coin.title == "Coins (a toy system)" and coin.axis_names == ("coins", "needed")
     names = [rs.name for rs in rulesets.variants("coin")]
     assert names == ["coin-official", "coin-loaded"]
-    assert coin.official().name == "coin-official"
+    assert rulesets.official(coin).name == "coin-official"
     loaded = rulesets.load("coin-loaded")
     assert loaded.changes() == {"heads_faces": (1, 2)}
     from analysis.systems import coin as package

@@ -232,7 +232,7 @@ def test_every_system_rule_set_round_trips_with_all_its_tables(system, tmp_path)
     assert back == rs and back.rules == rs.rules and back.subs() == subs
     n_fields = len(_flat(system.rules_class)) + sum(len(_flat(c)) for c in system.sub_rules_classes.values())
     assert len(rs.changes()) == n_fields
-    official = system.official()
+    official = rulesets.official(system)
     assert rulesets.from_toml(official.to_toml()) == official and official.changes() == {}
 
 
@@ -284,7 +284,7 @@ def test_sub_rules_equal_to_the_defaults_make_an_equal_rule_set():
     a = rulesets.RuleSet("v5", "a", v5.OFFICIAL)
     b = rulesets.RuleSet("v5", "a", v5.OFFICIAL, sub_rules={"rouse": rouse.OFFICIAL})
     assert a == b and hash(a) == hash(b) and b.sub_rules == ()
-    assert rulesets.system("v5").official().name == "v5-official"
+    assert rulesets.official("v5").name == "v5-official"
     with pytest.raises(ValueError, match=r"unknown field 'rous' among the v5 sub-rules \(did you mean rouse\?\)"):
         rulesets.RuleSet("v5", "a", v5.OFFICIAL, sub_rules={"rous": rouse.OFFICIAL})
     with pytest.raises(ValueError, match=r"the \[rouse\] rules must be a RouseRules, got ConflictRules"):

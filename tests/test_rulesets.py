@@ -32,8 +32,8 @@ def test_shipped_variant_loads_and_round_trips(rs):
 def test_every_registered_system_ships_its_defaults_and_variants():
     for name, system in rulesets.SYSTEMS.items():
         shipped = rulesets.variants(name)
-        assert system.official().rules == system.rules_class()
-        assert system.official().source.startswith("shipped:")
+        assert rulesets.official(system).rules == system.rules_class()
+        assert rulesets.official(system).source.startswith("shipped:")
         assert sum(1 for rs in shipped if rs.changes()) >= 1, name
         assert len({(rs.rules, rs.sub_rules) for rs in shipped}) == len(shipped), \
             "two shipped variants are the same"
@@ -137,7 +137,7 @@ def test_a_new_system_registers_in_one_call(toy_system, tmp_path):
         rulesets.load(path)
     assert {f.name: f.help for f in _ToyRules.fields_info()} == {
         "again": "Face rolled again (8..10), or none.", "name_of_die": "What the die is called."}
-    assert toy_system.official().name == "toy-official"
+    assert rulesets.official(toy_system).name == "toy-official"
 
 
 def test_outcomes_named_at_registration_are_the_ones_compared(monkeypatch):

@@ -49,7 +49,7 @@ CASES = [
 
 def _kernel_class_ways(name, rules, n_normal, n_special, difficulty):
     if name == "v5":
-        _, classes, _ = v5._counts(n_normal, n_special, rules, (difficulty,), False)
+        _, classes, _ = v5.counts(n_normal, n_special, rules, (difficulty,), False)
         return [int(w) for w in classes[0]]
     engine = rules.engine(name.endswith("violent")) if name.startswith("werewolf") else rules.engine()
     _, classes, _ = sd.counts(engine, n_normal, n_special, (difficulty,))

@@ -109,7 +109,7 @@ def test_system_is_discovered_with_its_variants():
     assert system.rules_class is werewolf.WerewolfRules
     names = [rs.name for rs in rulesets.variants("werewolf")]
     assert "werewolf-official" in names and len(names) >= 2
-    assert system.official().rules == werewolf.OFFICIAL
+    assert rulesets.official(system).rules == werewolf.OFFICIAL
     for rs in rulesets.variants("werewolf"):
         df = system.table_function([4], [3], [3], [0, 1], rules=rs.rules, exact=True)
         assert isinstance(df, pd.DataFrame) and len(df) == 2

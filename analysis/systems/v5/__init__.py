@@ -1,8 +1,11 @@
 """V5 (Vampire: The Masquerade 5th edition): Hunger dice, Willpower rerolls, Rouse checks, conflicts and fights.
 
-Modules: ``roll`` (the roll, its rules and odds tables; re-exported here),
-``willpower`` (reroll strategies), ``rouse`` (Rouse checks, nights, Blood
-Potency), ``conflict`` (opposed rolls, trackers, fights).
+Modules, each importing only those before it: ``dice`` (the rules, the
+outcome classes, exact counts of a pool, reading rolled dice),
+``willpower`` (reroll strategies), ``roll`` (odds and tables with or without
+a strategy, Remorse, frenzy; re-exported here with ``dice``), ``rouse``
+(Rouse checks, nights, Blood Potency), ``conflict`` (opposed rolls,
+trackers, fights).
 """
 from analysis.system import System, lazy_exports
 
@@ -10,7 +13,7 @@ SYSTEM = System(
     name="v5",
     order=10,
     title="V5: Hunger dice (Vampire: The Masquerade 5th edition)",
-    rules=".roll:V5Rules",
+    rules=".dice:V5Rules",
     sub_rules={"rouse": ".rouse:RouseRules", "conflict": ".conflict:ConflictRules"},
     table=".roll:table",
     odds=".roll:odds",

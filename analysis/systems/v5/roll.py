@@ -1,10 +1,9 @@
-"""V5 (Vampire: The Masquerade 5th edition) rolls with Hunger dice, counted exactly."""
+"""V5 (Vampire: The Masquerade 5th edition) rolls with Hunger dice, counted exactly: odds, tables, Remorse, frenzy."""
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -12,139 +11,13 @@ import pandas as pd
 from kernels import v5 as _k
 from kernels.multiset import fill_binomials
 
-from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.exact import ClassWays, fractions_over
 from analysis.validate import as_values, check_int
-
-#: The six outcome classes, mutually exclusive, in table-column order.
-CLASSES = (
-    "total_failure",
-    "win_at_cost",
-    "win",
-    "critical_win",
-    "messy_critical",
-    "bestial_failure",
-)
-#: Columns of :func:`table`, in order.
-TABLE_COLUMNS = ("pool", "hunger", "difficulty") + CLASSES + ("p_win",)
-_WIN_CLASSES = ("win", "critical_win", "messy_critical")
-MAX_HUNGER = 5
-#: Pools above this are refused: the count grows as pool**2 and a bigger
-#: pool has no use at a table.
-MAX_POOL = 1000
-
-
-@dataclass(frozen=True)
-class V5Rules(Rules):
-    """A V5 rule set.  The defaults are the official rules (RULES.md section 1).
-
-    Attributes
-    ----------
-    success_face : int
-        Lowest face that is a success (2..10); official 6.
-    crit_bonus : int
-        Bonus successes for each pair of 10s, on any dice (0..20); official 2.
-    messy_hunger_tens : int
-        Hunger-die 10s a critical win needs to be messy (1 or 2); official 1.
-    bestial_hunger_ones : int
-        Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.
-    hunger_one_taints_win : bool
-        House rule: a win that is not critical but shows that many Hunger 1s
-        counts as a win at a cost.  Official: False (a Hunger 1 on a win does
-        nothing).
-    hunger_replaces_dice : bool
-        Official True: Hunger dice replace normal dice (``min(hunger, pool)``
-        of them).  False: the Hunger dice are added to the pool.
-    """
-
-    success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
-    crit_bonus: int = rule(2, range=(0, 20),
-                           help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
-    messy_hunger_tens: int = rule(1, range=(1, 2),
-                                  help="Hunger-die 10s a critical win needs to be messy (1 or 2); official 1.")
-    bestial_hunger_ones: int = rule(1, range=(1, 2),
-                                    help="Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.")
-    hunger_one_taints_win: bool = rule(
-        False, help="House rule: a plain win showing bestial_hunger_ones Hunger 1s is a win at a cost; "
-             "official false.")
-    hunger_replaces_dice: bool = rule(
-        True, help="Hunger dice replace normal dice (official true); false: they are added to the pool.")
-
-    def dice(self, pool: int, hunger: int) -> tuple[int, int]:
-        """(normal dice, Hunger dice) rolled for ``pool`` at ``hunger``."""
-        if self.hunger_replaces_dice:
-            h = min(hunger, pool)
-            return pool - h, h
-        return pool, hunger
-
-    @property
-    def normal_faces(self) -> tuple[int, int, int]:
-        """Faces of a normal die: (failures, successes below ten, tens)."""
-        s = self.success_face
-        return (s - 1, 10 - s, 1)
-
-    @property
-    def hunger_faces(self) -> tuple[int, int, int, int]:
-        """Faces of a Hunger die: (ones, other failures, successes below ten, tens)."""
-        s = self.success_face
-        return (1, s - 2, 10 - s, 1)
-
-
-OFFICIAL = V5Rules()
-
-
-@lru_cache(maxsize=64)
-def binomials(size: int, mod: int) -> np.ndarray:
-    """The kernels' binomial table ``C(n, k)`` for ``n, k < size`` (mod ``mod``
-    if > 0), read-only and cached: shared by every V5 kernel call."""
-    out = np.empty((size, size), dtype=np.int64)
-    fill_binomials(mod, out)
-    out.setflags(write=False)
-    return out
-
-
-@lru_cache(maxsize=4096)
-def _counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, want_ways: bool):
-    """Exact (ways by (s, pair, e, o) or None, ways by class per difficulty, denominator)."""
-    n = n_normal + n_hunger
-    size_s = n + rules.crit_bonus * (n // 2) + 1
-    w_n = np.array(rules.normal_faces, dtype=np.int64)
-    w_h = np.array(rules.hunger_faces, dtype=np.int64)
-    diffs = np.array(difficulties, dtype=np.int64)
-    n_ways = size_s * 2 * (_k.CAP + 1) ** 2
-
-    def compute(mod: int) -> np.ndarray:
-        ways = np.zeros((size_s, 2, _k.CAP + 1, _k.CAP + 1), dtype=np.int64)
-        _k.v5_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, mod,
-                        binomials(n + 1, mod), ways)
-        classes = np.empty((len(diffs), _k.N_CLASSES), dtype=np.int64)
-        _k.v5_classify(ways, diffs, rules.messy_hunger_tens, rules.bestial_hunger_ones,
-                       int(rules.hunger_one_taints_win), mod, classes)
-        if want_ways:
-            return np.concatenate([ways.ravel(), classes.ravel()])
-        return classes.ravel()
-
-    denominator = 10**n
-    flat = _exact.count(compute, _k.v5_pool_ways_bound(n_normal, n_hunger, w_n, w_h, n + 1))
-    ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
-    classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
-    for a in (ways, classes):
-        if a is not None:
-            a.setflags(write=False)
-    return ways, classes, denominator
-
-
-def _check_roll(pool, hunger, difficulty):
-    pool = check_int("pool", pool, 0, MAX_POOL)
-    hunger = check_int("hunger", hunger, 0, MAX_HUNGER)
-    difficulty = check_int("difficulty", difficulty, 0)
-    return pool, hunger, difficulty
-
-
-def _check_rules(rules) -> V5Rules:
-    return V5Rules.require(rules)
-
+from analysis.systems.v5 import willpower as _wp
+from analysis.systems.v5.dice import (CLASSES, MAX_HUNGER, MAX_POOL, OFFICIAL, TABLE_COLUMNS,  # noqa: F401
+                                      WIN_CLASSES, RollReading, V5Rules, binomials, check_roll,
+                                      check_rules, classes_of, counts, read_roll)
 
 @dataclass(frozen=True)
 class V5Odds(ClassWays):
@@ -190,7 +63,7 @@ class V5Odds(ClassWays):
         ``hunger_one_taints_win`` house rule a tainted win counts as a win at
         a cost instead, and is not in ``p_win``.
         """
-        return Fraction(sum(self.class_ways[c] for c in _WIN_CLASSES), self.denominator)
+        return Fraction(sum(self.class_ways[c] for c in WIN_CLASSES), self.denominator)
 
     @property
     def bestial_total_failure(self) -> Fraction:
@@ -272,20 +145,18 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
         On a negative pool, Hunger outside 0..5, a negative Difficulty or a
         value that is not a whole number.
     """
-    pool, hunger, difficulty = _check_roll(pool, hunger, difficulty)
-    rules = _check_rules(rules)
+    pool, hunger, difficulty = check_roll(pool, hunger, difficulty)
+    rules = check_rules(rules)
     nn, nh = rules.dice(pool, hunger)
     spent, strategy_name = 0, None
     if strategy is None:
-        ways, classes, den = _counts(nn, nh, rules, (difficulty,), True)
+        ways, classes, den = counts(nn, nh, rules, (difficulty,), True)
         class_ways = [int(w) for w in classes[0]]
     else:
-        from analysis.systems.v5 import willpower as _wp
-
         strategy = _wp.strategy_of(strategy)
         strategy_name = strategy.name
         ways, spent, den = _wp.counts(nn, nh, difficulty, rules, strategy)
-        class_ways = _classes_of(ways, difficulty, rules)
+        class_ways = classes_of(ways, difficulty, rules)
     success_ways = tuple(int(x) for x in ways.sum(axis=(1, 2, 3)))
     bestial_total = int(ways[0, :, :, rules.bestial_hunger_ones:].sum()) if difficulty > 0 else 0
     return V5Odds(
@@ -297,28 +168,6 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
         strategy=strategy_name, willpower_spent_ways=spent,
     )
 
-
-@lru_cache(maxsize=64)
-def _class_params(rules: V5Rules):
-    """(mark bonus, class table) of the engine's class lookup for these rules."""
-    table = _k.v5_class_table(rules.messy_hunger_tens, rules.bestial_hunger_ones,
-                              int(rules.hunger_one_taints_win))
-    bonus = _k.v5_mark_bonus()
-    for a in (table, bonus):
-        a.setflags(write=False)
-    return bonus, table
-
-
-def _classes_of(ways, difficulty: int, rules: V5Rules) -> list:
-    """Ways per class from ways by (successes, pair, Hunger tens, Hunger ones), exactly."""
-    from kernels.special import classify_one
-
-    bonus, table = _class_params(rules)
-    out = [0] * len(CLASSES)
-    for (s, pair, ec, oc), w in np.ndenumerate(ways):
-        if w:
-            out[classify_one(s, pair, ec, oc, difficulty, bonus, table)] += int(w)
-    return out
 
 
 def _grid_ways(pools, hungers, diffs, rules, progress=False):
@@ -404,7 +253,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     pools = as_values("pool", pools, 0, MAX_POOL)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     if strategy is not None:
         return _willpower_table(pools, hungers, diffs, rules, exact, strategy)
 
@@ -427,8 +276,6 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
 
 
 def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFrame:
-    from analysis.systems.v5 import willpower as _wp
-
     strategy = _wp.strategy_of(strategy)
     rows, ways, dens = [], [], []
     for pool in pools:
@@ -436,7 +283,7 @@ def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFr
             nn, nh = rules.dice(pool, hunger)
             for d in diffs:
                 final, spent, den = _wp.counts(nn, nh, d, rules, strategy)
-                c = _classes_of(final, d, rules)
+                c = classes_of(final, d, rules)
                 rows.append((pool, hunger, d))
                 ways.append(c + [c[2] + c[3] + c[4], spent])
                 dens.append(den)
@@ -447,68 +294,6 @@ def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFr
     for j, name in enumerate(CLASSES + ("p_win", "willpower_spent")):
         cols[name] = values[:, j]
     return pd.DataFrame(cols)
-
-
-# ------------------------------------------------------------ reading a roll
-
-@dataclass(frozen=True)
-class RollReading:
-    """What a V5 roll that has landed means (``read_roll``)."""
-
-    successes: int
-    tens: int
-    hunger_tens: int
-    hunger_ones: int
-    difficulty: int
-    outcome: str
-
-    @property
-    def margin(self) -> int:
-        """Successes beyond the Difficulty (negative when short)."""
-        return self.successes - self.difficulty
-
-    @property
-    def won(self) -> bool:
-        return self.outcome in _WIN_CLASSES
-
-
-def _check_faces(name, faces):
-    try:
-        faces = list(faces)
-    except TypeError:
-        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
-    return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
-
-
-def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> RollReading:
-    """Read rolled dice by the rules: successes, margin and outcome class.
-
-    Parameters
-    ----------
-    normal, hunger : sequences of int
-        Faces (1..10) shown by the normal dice and by the Hunger dice.
-    difficulty : int
-        Successes needed.
-
-    Examples
-    --------
-    >>> read_roll([10, 5, 7, 2], [10, 1], 4).outcome
-    'messy_critical'
-    """
-    normal = _check_faces("normal", normal)
-    hunger = _check_faces("hunger", hunger)
-    difficulty = check_int("difficulty", difficulty, 0)
-    rules = _check_rules(rules)
-    from kernels.special import CAP, classify_one
-
-    faces = normal + hunger
-    tens = faces.count(10)
-    successes = sum(f >= rules.success_face for f in faces) + rules.crit_bonus * (tens // 2)
-    h_tens, h_ones = hunger.count(10), hunger.count(1)
-    bonus, table = _class_params(rules)
-    cls = classify_one(successes, int(tens >= 2), min(h_tens, CAP), min(h_ones, CAP), difficulty, bonus, table)
-    outcome = CLASSES[cls]
-    return RollReading(successes, tens, h_tens, h_ones, difficulty, outcome)
 
 
 # ------------------------------------------------------- Remorse and frenzy

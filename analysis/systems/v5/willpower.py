@@ -14,7 +14,7 @@ from kernels import willpower as _kw
 from kernels.v5 import CAP
 
 from analysis.rules import Rules, rule, toml_kind
-from analysis.systems.v5 import roll as v5
+from analysis.systems.v5 import dice as v5
 from analysis import exact as _exact
 
 #: Dice a Willpower reroll may take (RULES.md: up to three normal dice).

@@ -19,10 +19,11 @@ from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
 
 from analysis import special_dice as _sd
 from analysis.rules import Rules, rule
+from analysis.systems.werewolf import SYSTEM
 from analysis.validate import as_values, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
-CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "brutal_win", "brutal_failure")
+CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
 TOTAL_FAILURE, WIN_AT_COST, WIN, CRITICAL_WIN, BRUTAL_WIN, BRUTAL_FAILURE = range(6)
 _WIN_CLASSES = ("win", "critical_win", "brutal_win")
 #: Derived columns of :func:`table`: each the sum of these classes.

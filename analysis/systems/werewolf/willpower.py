@@ -20,7 +20,7 @@ from kernels import willpower as _kw
 
 from analysis import special_dice as _sd
 from analysis.exact import count
-from analysis.systems.werewolf import rage as werewolf
+from analysis.systems.werewolf import SYSTEM
 
 #: Dice a Willpower reroll may take.
 MAX_REROLL = 3
@@ -48,7 +48,7 @@ class Strategy:
 
     def integer_values(self) -> np.ndarray:
         """The class values scaled to exact integers (common denominator)."""
-        fracs = [dict(self.values).get(c, Fraction(0)) for c in werewolf.CLASSES]
+        fracs = [dict(self.values).get(c, Fraction(0)) for c, _ in SYSTEM.classes]
         den = lcm(*(f.denominator for f in fracs))
         ints = [int(f * den) for f in fracs]
         if max(abs(i) for i in ints) > 10**9:
