@@ -266,7 +266,7 @@ class Combatant:
 
     def tracker(self, track: str = "health") -> Tracker:
         """The Health or Willpower tracker."""
-        return self.health if _check_choice("track", track, TRACKS) == "health" else self.strategy
+        return self.health if _check_choice("track", track, TRACKS) == "health" else self.willpower
 
     @property
     def out_word(self) -> str:
