@@ -90,3 +90,12 @@ def as_values(name: str, spec, lo: int | None = None, hi: int | None = None) -> 
         if not values:
             raise ValueError(f"{name}: the list of values is empty")
     return [check_int(name, v, lo, hi) for v in values]
+
+
+def check_faces(name: str, faces) -> list[int]:
+    """A list of d10 faces (1..10) that have landed, or a ValueError naming ``name``."""
+    try:
+        faces = list(faces)
+    except TypeError:
+        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
+    return [check_int(f"a face in {name}", f, 1, 10) for f in faces]

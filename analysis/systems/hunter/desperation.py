@@ -19,7 +19,7 @@ from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
 
 from analysis import special_dice as _sd
 from analysis.rules import Rules, rule
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "overreach_or_despair", "despair")
@@ -231,14 +231,6 @@ class RollReading:
         return self.outcome in _WIN_CLASSES
 
 
-def _check_faces(name, faces):
-    try:
-        faces = list(faces)
-    except TypeError:
-        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
-    return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
-
-
 def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIAL) -> RollReading:
     """Read rolled dice by the rules: successes, margin and outcome class.
 
@@ -256,8 +248,8 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
     >>> read_roll([7, 2, 3], [1, 6], 3).outcome
     'despair'
     """
-    normal = _check_faces("normal", normal)
-    desperation = _check_faces("desperation", desperation)
+    normal = check_faces("normal", normal)
+    desperation = check_faces("desperation", desperation)
     difficulty = check_int("difficulty", difficulty, 0)
     engine = _check_rules(rules).engine()
     s, tens, d_tens, ones = engine.successes(normal, desperation, rules.success_face)

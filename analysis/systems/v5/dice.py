@@ -11,7 +11,7 @@ from kernels.multiset import fill_binomials
 
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
-from analysis.validate import check_int
+from analysis.validate import check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (
@@ -189,14 +189,6 @@ class RollReading:
         return self.outcome in WIN_CLASSES
 
 
-def _check_faces(name, faces):
-    try:
-        faces = list(faces)
-    except TypeError:
-        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
-    return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
-
-
 def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> RollReading:
     """Read rolled dice by the rules: successes, margin and outcome class.
 
@@ -212,8 +204,8 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     >>> read_roll([10, 5, 7, 2], [10, 1], 4).outcome
     'messy_critical'
     """
-    normal = _check_faces("normal", normal)
-    hunger = _check_faces("hunger", hunger)
+    normal = check_faces("normal", normal)
+    hunger = check_faces("hunger", hunger)
     difficulty = check_int("difficulty", difficulty, 0)
     rules = check_rules(rules)
     from kernels.special import CAP, classify_one

@@ -20,7 +20,7 @@ from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
 from analysis import special_dice as _sd
 from analysis.rules import Rules, rule
 from analysis.systems.werewolf import SYSTEM
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
@@ -293,14 +293,6 @@ class RollReading:
         return self.outcome in ("brutal_win", "brutal_failure")
 
 
-def _check_faces(name, faces):
-    try:
-        faces = list(faces)
-    except TypeError:
-        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
-    return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
-
-
 def read_roll(normal, rage, difficulty: int, violent: bool = False,
               rules: WerewolfRules = OFFICIAL) -> RollReading:
     """Read rolled dice by the rules: successes (Brutal bonus included), margin and outcome class.
@@ -321,8 +313,8 @@ def read_roll(normal, rage, difficulty: int, violent: bool = False,
     >>> read_roll([7, 3], [1, 2, 9], 3).outcome
     'brutal_failure'
     """
-    normal = _check_faces("normal", normal)
-    rage = _check_faces("rage", rage)
+    normal = check_faces("normal", normal)
+    rage = check_faces("rage", rage)
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
     engine = _check_rules(rules).engine(violent)
