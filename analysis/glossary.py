@@ -1,9 +1,11 @@
 """One glossary: the name of each idea, the same in code, table columns, the command line and the docs.
 
-Every axis, outcome class and column of a system's odds table is a term
-here (a test checks it), so the same idea has the same name in every
-system: ``pool`` is always the dice rolled, ``difficulty`` always the
-successes (or total) needed, ``strategy`` always a Willpower strategy.
+``TERMS`` holds the shared vocabulary: ``pool`` is always the dice rolled,
+``difficulty`` always the successes (or total) needed, ``strategy`` always
+a Willpower strategy.  A system adds only what is its own (its ``SYSTEM``'s
+``classes`` and ``terms``), so a new system needs no edit here; a test checks
+that every axis, class and column of every system's table is a term of
+:func:`terms`.
 """
 from __future__ import annotations
 
@@ -15,12 +17,9 @@ TERMS: dict[str, str] = {
     "hunger": "the vampire's Hunger, 0..5: that many dice of the pool are Hunger dice (V5; cards: Hunger draws)",
     "soif": "La Soif level 0..5: that many dice of the pool are Beast dice",
     "beast_dice": "Beast dice in the pool (La Soif)",
-    "rage": "the werewolf's Rage, 0..5: that many dice of the pool are Rage dice (Werewolf 5th edition)",
-    "desperation": "Desperation dice added to the pool, 0..5 (Hunter 5th edition)",
     "base": "attribute + 2 x skill (minus penalties) before the card (ten-card tests)",
     "defense": "the defender's attribute + maximum Willpower (opposed ten-card tests)",
     "blood_potency": "Blood Potency 0..10 (V5): Surge bonus, mending, Rouse rerolls",
-    "violent": "Werewolf: 1 for a violent action (a Brutal outcome adds successes), 0 otherwise",
     "start_hunger": "Hunger before a chain of Rouse checks",
     "checks": "Rouse checks made in a row",
     "turns": "turns (or blows) followed by a fight chain",
@@ -32,10 +31,6 @@ TERMS: dict[str, str] = {
     "critical_win": "5th-edition dice: a win with a pair of 10s (V5: no Hunger 10 among them)",
     "messy_critical": "V5: a win with a pair of 10s, a Hunger die showing 10",
     "bestial_failure": "not a win, and a Hunger or Beast die shows 1 (V5, La Soif); ten-card: a failure confirmed bestial",
-    "brutal_win": "Werewolf: a violent action wins with the Brutal +4 successes (two Rage dice show 1 or 2)",
-    "brutal_failure": "Werewolf: a Brutal outcome (two Rage dice show 1 or 2) that fails",
-    "overreach_or_despair": "Hunter: a win with a Desperation 1: the player picks Overreach or Despair",
-    "despair": "Hunter: not a win, and a Desperation die shows 1",
     "dramatic_failure": "Requiem: the chance die shows 1",
     "failure": "no success (Requiem, classic) or the total falls short (ten-card), nothing worse",
     "success": "at least one success (Requiem: 1 to 4; classic: after 1s cancel); ten-card: the total reaches the difficulty",
@@ -46,8 +41,6 @@ TERMS: dict[str, str] = {
     "p_win": "chance to win: the sum of the winning classes",
     "p_success": "chance of at least one success (Requiem, classic)",
     "beastly_critical": "La Soif flag (overlaps the classes): 10s only on Beast dice",
-    "brutal": "Werewolf: chance of a Brutal outcome (brutal_win + brutal_failure)",
-    "desperation_one": "Hunter: chance that a Desperation die shows 1",
     "mean_successes": "expected successes",
     "successes": "successes counted (pairs of 10s with their bonus)",
     "margin": "successes minus the Difficulty",
@@ -63,12 +56,35 @@ TERMS: dict[str, str] = {
 }
 
 
+def terms() -> dict:
+    """Every term: the shared ``TERMS``, then each discovered system's own classes and terms.
+
+    A shared term keeps its shared meaning; a system may not give a second
+    meaning to a term another system already defined.
+    """
+    from . import rulesets
+
+    out = dict(TERMS)
+    owner = {}
+    for system in rulesets.SYSTEMS.values():
+        for term, text in tuple(system.classes) + tuple(system.terms):
+            if term in TERMS:
+                continue
+            if term in owner and out[term] != text:
+                raise ValueError(f"{system.name} and {owner[term]} give the term {term!r} two meanings; "
+                                 f"name one of them otherwise, or move it to analysis/glossary.py")
+            owner.setdefault(term, system.name)
+            out[term] = text
+    return out
+
+
 def meaning(term: str) -> str:
     """The one-line meaning of a term, or a ValueError naming the close ones."""
-    if term in TERMS:
-        return TERMS[term]
+    known = terms()
+    if term in known:
+        return known[term]
     import difflib
 
-    close = difflib.get_close_matches(term, list(TERMS), n=3)
+    close = difflib.get_close_matches(term, list(known), n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise ValueError(f"{term!r} is not in the glossary{hint}")

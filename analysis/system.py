@@ -82,6 +82,10 @@ class System:
     package : str
         The Python package the system lives in (relative references resolve
         against it).
+    terms : dict
+        ``{column: one-line meaning}`` for the axes and derived columns of its
+        table that the shared glossary (:mod:`analysis.glossary`) does not
+        define; its classes' meanings come from ``classes``.
     order : int
         Place in listings (lower first; then by name).
     aliases : tuple of str
@@ -104,6 +108,7 @@ class System:
     odds: object = None
     strategies: object = None
     package: str = ""
+    terms: object = ()
     order: int = 100
     aliases: tuple = field(default=())
     sub_rules: object = ()
@@ -133,6 +138,8 @@ class System:
         if not self.title:
             object.__setattr__(self, "title", self.name)
         object.__setattr__(self, "aliases", tuple(self.aliases))
+        terms = tuple(self.terms.items()) if isinstance(self.terms, dict) else tuple(self.terms)
+        object.__setattr__(self, "terms", terms)
         subs = self.sub_rules
         subs = tuple(subs.items()) if isinstance(subs, dict) else tuple(tuple(p) for p in subs)
         for pair in subs:

@@ -39,6 +39,14 @@ def test_compare_and_sweep_take_it(coin):
     assert len(df) == 3 * 3
 
 
+def test_its_names_join_the_glossary(coin):
+    from analysis import glossary
+
+    df = coin.table_function([2], [1], rules=coin.rules_class())
+    assert all(c in glossary.terms() for c in df.columns)
+    assert glossary.meaning("needed") == "heads needed"
+
+
 def test_booklet_and_build_find_its_tables_and_figures(coin, tmp_path):
     assert [n for n, _ in build._modules("published") if n == "coin"] == ["coin"]
     assert "coin_curve" in [n for n, _ in build._modules("figures")]

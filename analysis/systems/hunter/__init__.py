@@ -24,6 +24,10 @@ SYSTEM = System(
     },
     outcomes=("total_failure", "win_at_cost", "win", "critical_win", "overreach_or_despair", "despair",
               "p_win", "desperation_one"),
+    terms={
+        "desperation": "Desperation dice added to the pool, 0..5",
+        "desperation_one": "chance that a Desperation die shows 1",
+    },
     package=__name__,
 )
 

@@ -24,6 +24,11 @@ SYSTEM = System(
     },
     outcomes=("total_failure", "win_at_cost", "win", "critical_win", "brutal_win", "brutal_failure",
               "p_win", "brutal"),
+    terms={
+        "rage": "the werewolf's Rage, 0..5: that many dice of the pool are Rage dice",
+        "violent": "1 for a violent action (a Brutal outcome adds successes), 0 otherwise",
+        "brutal": "chance of a Brutal outcome (brutal_win + brutal_failure)",
+    },
     package=__name__,
 )
 

@@ -9,6 +9,7 @@ SYSTEM = System(
     odds=".flips:odds",
     axes={"coins": "1-4", "needed": "0-2"},
     classes={"heads_enough": "at least the needed heads", "too_few": "fewer heads than needed"},
+    terms={"coins": "coins flipped", "needed": "heads needed"},
     package=__name__,
 )
 
