@@ -43,17 +43,12 @@ MAX_WORK = 1_000_000_000
 
 # ------------------------------------------------------------ the exact path
 
-def _primes(bound: int) -> int:
-    """How many kernel runs an exact count up to ``bound`` takes: 1 in int64, else one per prime."""
-    return passes(int(bound))
-
-
 def _work(bound: int, counts: int, kernel_work: int) -> int:
     """Multiply-adds of an exact run of ``counts`` counts up to ``bound``: the
     kernel once per prime, then the rebuild (Garner's algorithm over ``k``
     primes, in numpy, costs about ``k**2`` multiply-adds a count plus a
     fixed cost per pass)."""
-    k = _primes(bound)
+    k = passes(int(bound))
     rebuild = 0 if k == 1 else k * k * (counts + 1500) * 6 // 5
     return k * kernel_work + rebuild
 

@@ -40,12 +40,11 @@ from pathlib import Path
 import tomli_w
 
 from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
+from .system import System
+from .systems import discover
 
 
 # ----------------------------------------------------------------- systems
-
-from .system import System  # noqa: E402
-from .systems import discover  # noqa: E402
 
 #: The systems by name, in listing order: every package under
 #: ``analysis/systems`` (see :mod:`analysis.system`), plus any added at run

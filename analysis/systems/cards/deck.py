@@ -130,10 +130,6 @@ OFFICIAL = CardRules()
 _WEIGHT_BASE = reduce(lambda a, b: a * b // math.gcd(a, b), range(1, len(CARDS) + 1))
 
 
-def _check_rules(rules) -> CardRules:
-    return CardRules.require(rules)
-
-
 def _denominator(rules: CardRules, opposed: bool = False) -> int:
     n = len(CARDS)
     den = n * (n if rules.fresh_confirmation else n - 1)
@@ -249,7 +245,7 @@ def odds(base: int, difficulty: int, hunger: int = 0, rules: CardRules = OFFICIA
     """
     base = check_int("base", base, 0, MAX_VALUE)
     difficulty = check_int("difficulty", difficulty, 0, MAX_VALUE)
-    return _odds(base, difficulty, _check_hunger(hunger), _check_rules(rules))
+    return _odds(base, difficulty, _check_hunger(hunger), CardRules.require(rules))
 
 
 @dataclass(frozen=True)
@@ -335,7 +331,7 @@ def opposed(base: int, defense: int, hunger: int = 0, rules: CardRules = OFFICIA
     """
     base = check_int("base", base, 0, MAX_VALUE)
     defense = check_int("defense", defense, 0, MAX_VALUE)
-    return _opposed(base, defense, _check_hunger(hunger), _check_rules(rules))
+    return _opposed(base, defense, _check_hunger(hunger), CardRules.require(rules))
 
 
 # ------------------------------------------------------ from the character sheet
@@ -421,7 +417,7 @@ def skill_test(attribute: int, skill: int, difficulty: int, *, skill_name: str |
     base = base_total(attribute, skill, skill_name=skill_name, combat=combat, light=light,
                       penalty=penalty, weapon_bonus=weapon_bonus)
     difficulty = check_int("difficulty", difficulty, 0, MAX_VALUE)
-    return _odds(base, difficulty, _check_hunger(hunger), _check_rules(rules))
+    return _odds(base, difficulty, _check_hunger(hunger), CardRules.require(rules))
 
 
 def opposed_test(attribute: int, skill: int, defender_attribute: int, defender_willpower: int, *,
@@ -438,7 +434,7 @@ def opposed_test(attribute: int, skill: int, defender_attribute: int, defender_w
                       penalty=penalty, weapon_bonus=weapon_bonus)
     defense = (check_int("defender_attribute", defender_attribute, 0, 100)
                + check_int("defender_willpower", defender_willpower, 0, 100))
-    return _opposed(base, defense, _check_hunger(hunger), _check_rules(rules))
+    return _opposed(base, defense, _check_hunger(hunger), CardRules.require(rules))
 
 
 # ------------------------------------------------------------------ tables
@@ -471,7 +467,7 @@ def table(bases, difficulties, hungers=0, rules: CardRules = OFFICIAL, exact: bo
     bases = as_values("base", bases, 0, MAX_VALUE)
     diffs = as_values("difficulty", difficulties, 0, MAX_VALUE)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
-    rules = _check_rules(rules)
+    rules = CardRules.require(rules)
     ways = _static_ways(tuple(bases), tuple(diffs), tuple(hungers), rules).reshape(-1, _k.N_CLASSES)
     grid = np.array(np.meshgrid(bases, diffs, hungers, indexing="ij")).reshape(3, -1)
     values = _values_frame(ways, _denominator(rules), exact)
@@ -507,7 +503,7 @@ def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
     bases = as_values("base", bases, 0, MAX_VALUE)
     defenses = as_values("defense", defenses, 0, MAX_VALUE)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
-    rules = _check_rules(rules)
+    rules = CardRules.require(rules)
     ways = _opposed_ways(tuple(bases), tuple(defenses), tuple(hungers), rules).reshape(-1, _k.N_CLASSES)
     ways = np.stack([ways[:, _k.SUCCESS] + ways[:, _k.BESTIAL_SUCCESS],
                      ways[:, _k.BESTIAL_SUCCESS], ways[:, _k.BESTIAL_FAILURE]], axis=1)
@@ -680,7 +676,7 @@ def scene(tests, rules: CardRules = OFFICIAL) -> SceneOdds:
         (``after``), and the distributions of wins and of Compulsions.
     """
     tests = _check_scene(tests)
-    rules = _check_rules(rules)
+    rules = CardRules.require(rules)
     marg, pair, count, dens = _scene_counts(tests, rules)
     return SceneOdds(tests=tests, rules=rules, marginal_ways=marg, pair_ways=pair,
                      count_ways=count, denominators=dens)
@@ -729,7 +725,7 @@ def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFI
     lower chance; bases with the same chance to the smallest base.
     """
     card_difficulty = check_int("card_difficulty", card_difficulty, 0, MAX_VALUE)
-    rules = _check_rules(rules)
+    rules = CardRules.require(rules)
     lo = max(0, card_difficulty - max(rules.values) - 1)
     bases = tuple(range(lo, card_difficulty + 1))
     ways = _static_ways(bases, (card_difficulty,), (0,), rules)[:, 0, 0]
@@ -776,7 +772,7 @@ def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6)
     """
     from analysis.systems.v5 import roll as v5
 
-    rules = _check_rules(rules)
+    rules = CardRules.require(rules)
     card_difficulty = check_int("card_difficulty", card_difficulty, 0, MAX_VALUE)
     kwargs = {} if v5_rules is None else {"rules": v5_rules}
     v5df = v5.table(pools, hungers, difficulties, exact=True, **kwargs)

@@ -120,10 +120,6 @@ class DamageRules(Rules):
 OFFICIAL = DamageRules()
 
 
-def _check_rules(rules) -> DamageRules:
-    return DamageRules.require(rules)
-
-
 def resolve_kind(kind: str, target: str, *, firearm: bool = False, aim: str = "body",
                  rules: DamageRules = OFFICIAL) -> str:
     """The kind of damage the target actually takes.
@@ -137,7 +133,7 @@ def resolve_kind(kind: str, target: str, *, firearm: bool = False, aim: str = "b
     target = _check_choice("target", target, CREATURES)
     firearm = _check_flag("firearm", firearm)
     aim = _check_choice("aim", aim, AIMS)
-    rules = _check_rules(rules)
+    rules = DamageRules.require(rules)
     if firearm and target == "vampire" and kind == "lethal" and aim != "head":
         kind = "bashing"
     if (aim == "vital" and kind == "bashing" and not firearm
@@ -305,7 +301,7 @@ def damage(dice: int, auto: int = 0, stamina: int = 0, kind: str = "bashing",
     """
     dice = check_int("dice", dice, 0, _classic.MAX_POOL)
     auto = check_int("auto", auto, 0, MAX_TRAIT)
-    rules = _check_rules(rules)
+    rules = DamageRules.require(rules)
     taken = resolve_kind(kind, target, firearm=firearm, aim=aim, rules=rules)
     n_soak = soak_dice(taken, target, stamina, fortitude)
     halve = rules.halve if (target == "vampire" and taken == "bashing") else _k.HALVE_NONE
@@ -364,7 +360,7 @@ def read_damage(damage_dice, auto: int = 0, soak_dice=(), kind: str = "bashing",
     DamageReading
         Successes rolled, levels rolled, soak successes and levels lost.
     """
-    rules = _check_rules(rules)
+    rules = DamageRules.require(rules)
     auto = check_int("auto", auto, 0, MAX_TRAIT)
     taken = resolve_kind(kind, target, firearm=firearm, aim=aim, rules=rules)
     dmg = _classic.read_pool(damage_dice, rules.damage_difficulty,
@@ -596,7 +592,7 @@ def blow(attack: Attack, victim: Fighter, penalty: int = 0,
     if not isinstance(victim, Fighter):
         raise ValueError(f"victim must be a Fighter, got {type(victim).__name__}")
     penalty = check_int("penalty", penalty, 0)
-    rules = _check_rules(rules)
+    rules = DamageRules.require(rules)
     taken = resolve_kind(attack.kind, victim.creature, firearm=attack.firearm, aim=attack.aim,
                          rules=rules)
     n_soak = soak_dice(taken, victim.creature, victim.stamina, victim.fortitude)
@@ -766,7 +762,7 @@ def blows(attack: Attack, victim: Fighter, max_blows: int = 20,
         raise ValueError(f"attack must be an Attack, got {type(attack).__name__}")
     victim = _check_fighter("victim", victim)
     max_blows = check_int("max_blows", max_blows, 0, MAX_STEPS)
-    rules = _check_rules(rules)
+    rules = DamageRules.require(rules)
     per = blow(attack, victim, 0, rules)
     dist = per.levels
 
@@ -889,7 +885,7 @@ def fight(a: Fighter, b: Fighter, first: str = "a", until: str = "incapacitated"
     first = _check_choice("first", first, FIRST)
     sev = _check_until(until)
     turns = check_int("turns", turns, 0, MAX_STEPS)
-    rules = _check_rules(rules)
+    rules = DamageRules.require(rules)
 
     def strike(attacker: Fighter, h_att: Health, victim: Fighter, h_vic: Health) -> dict:
         """``{victim's new health: Fraction}`` after the attacker's action."""

@@ -91,10 +91,6 @@ def _counts(n_max: int, difficulty: int, specialty: bool, ones_cancel: bool):
     return flat[:, :4], flat[:, 4:], lo
 
 
-def _check_rules(rules) -> ClassicRules:
-    return ClassicRules.require(rules)
-
-
 def _check_flag(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be True or False, got {value!r}")
@@ -191,7 +187,7 @@ def odds(pool: int, difficulty: int = 6, specialty: bool = False,
     pool = check_int("pool", pool, 0, MAX_POOL)
     difficulty = check_difficulty(difficulty)
     specialty = _check_flag("specialty", specialty)
-    rules = _check_rules(rules)
+    rules = ClassicRules.require(rules)
     summary, rows, lo = _counts(pool, difficulty, specialty, rules.ones_cancel)
     row = rows[pool]
     zero = -lo
@@ -259,7 +255,7 @@ def read_pool(dice, difficulty: int = 6, specialty: bool = False,
     dice = check_faces("dice", dice)
     difficulty = check_difficulty(difficulty)
     specialty = _check_flag("specialty", specialty)
-    rules = _check_rules(rules)
+    rules = ClassicRules.require(rules)
     cancel = rules.ones_cancel if ones_cancel is None else _check_flag("ones_cancel", ones_cancel)
     rolled = sum((2 if specialty and f == 10 else 1) for f in dice if f >= difficulty)
     ones = dice.count(1)
@@ -297,7 +293,7 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     pools = as_values("pool", pools, 0, MAX_POOL)
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
     specialty = _check_flag("specialty", specialty)
-    rules = _check_rules(rules)
+    rules = ClassicRules.require(rules)
     n_max = max(pools)
     # (pool, difficulty, botch/failure/success/summed successes); Python ints
     # (object) wherever the counts outgrow int64, never overflowed

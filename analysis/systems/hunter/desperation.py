@@ -101,10 +101,6 @@ def _engine(rules: HunterRules) -> _sd.Engine:
                          table, len(CLASSES), rules.desperation_replaces_dice)
 
 
-def _check_rules(rules) -> HunterRules:
-    return HunterRules.require(rules)
-
-
 @dataclass(frozen=True)
 class HunterOdds(_sd.SpecialOdds):
     """The exact odds of one Hunter roll.
@@ -174,7 +170,7 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
     pool = check_int("pool", pool, 0, MAX_POOL)
     desperation = check_int("desperation", desperation, 0, MAX_DESPERATION)
     difficulty = check_int("difficulty", difficulty, 0)
-    rules = _check_rules(rules)
+    rules = HunterRules.require(rules)
     engine = rules.engine()
     nn, nd = engine.dice(pool, desperation)
     ways, classes, den = _sd.counts(engine, nn, nd, (difficulty,))
@@ -205,7 +201,7 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
     axes = {"pool": as_values("pool", pools, 0, MAX_POOL),
             "desperation": as_values("desperation", desperations, 0, MAX_DESPERATION),
             "difficulty": as_values("difficulty", difficulties, 0)}
-    rules = _check_rules(rules)
+    rules = HunterRules.require(rules)
     return _sd.tidy_table(axes, rules.engine, CLASSES, DERIVED, exact)
 
 
@@ -251,7 +247,7 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
     normal = check_faces("normal", normal)
     desperation = check_faces("desperation", desperation)
     difficulty = check_int("difficulty", difficulty, 0)
-    engine = _check_rules(rules).engine()
+    engine = HunterRules.require(rules).engine()
     s, tens, d_tens, ones = engine.successes(normal, desperation, rules.success_face)
     cls = engine.classify(s, tens, d_tens, ones, difficulty)
     return RollReading(s, tens, ones, difficulty, CLASSES[cls])

@@ -114,10 +114,6 @@ class BeastRules(RequiemRules):
 OFFICIAL = BeastRules()
 
 
-def _check_rules(rules) -> BeastRules:
-    return BeastRules.require(rules)
-
-
 def _check_flags(tempt, frenzy):
     check_bool("tempt", tempt)
     check_bool("frenzy", frenzy)
@@ -191,7 +187,7 @@ def _check_roll(pool, soif, max_successes, rules, tempt, frenzy):
     pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
     soif = check_int("soif", soif, 0, MAX_SOIF)
     max_successes = check_max_successes(max_successes)
-    rules = _check_rules(rules)
+    rules = BeastRules.require(rules)
     _check_flags(tempt, frenzy)
     return pool, soif, max_successes, rules
 
@@ -268,7 +264,7 @@ def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = OFF
     composure = check_int("composure", composure, 1, 10)
     soif = check_int("soif", soif, 0, MAX_SOIF)
     max_successes = check_max_successes(max_successes)
-    rules = _check_rules(rules)
+    rules = BeastRules.require(rules)
     pool = resolve + composure - soif
     if rules.frenzy_roll_beast_dice:
         roll = rules.dice(pool, soif)
@@ -282,7 +278,7 @@ def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = OFF
 def _grid(pools, soifs, rules, tempt, frenzy):
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     soifs = as_values("soif", soifs, 0, MAX_SOIF)
-    rules = _check_rules(rules)
+    rules = BeastRules.require(rules)
     _check_flags(tempt, frenzy)
     keys = [(p, s) for p in pools for s in soifs]
     rolls = tuple(rules.dice(p, s, tempt, frenzy) for p, s in keys)
@@ -543,7 +539,7 @@ def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL,
     """
     ladder = _check_ladder(ladder)
     pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
-    rules = _check_rules(rules)
+    rules = BeastRules.require(rules)
     _check_flags(tempt, False)
     steps = ladder.table()
     soifs = steps.soif.tolist()
@@ -601,7 +597,7 @@ def compare_table(pools, levels, rules: BeastRules = OFFICIAL, *, v5_difficulty:
     pools = as_values("pool", pools, 1, MAX_POOL)
     levels = as_values("level", levels, 0, MAX_SOIF)
     v5_difficulty = check_int("v5_difficulty", v5_difficulty, 0, 1000)
-    rules = _check_rules(rules)
+    rules = BeastRules.require(rules)
     _check_flags(tempt, False)
     soif = table(pools, levels, rules, tempt=tempt, exact=exact)
     plain = _rq.table(pools, rules.requiem(), exact=exact).set_index("pool")

@@ -248,10 +248,6 @@ def check_max_successes(max_successes) -> int:
 
 # ------------------------------------------------------------ public API
 
-def _check_rules(rules) -> RequiemRules:
-    return RequiemRules.require(rules)
-
-
 def _roll(pool: int) -> tuple:
     return (1, 0, True) if pool <= 0 else (pool, 0, False)
 
@@ -352,7 +348,7 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL,
         On a pool out of range or not a whole number, or bad rules.
     """
     pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
-    rules = _check_rules(rules)
+    rules = RequiemRules.require(rules)
     s_max = max(check_max_successes(max_successes), rules.exceptional_successes - 1)
     roll = _roll(pool)
     (counts,) = count_rolls((roll,), s_max, rules._engine())
@@ -397,7 +393,7 @@ def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.Data
         exceptional_success, p_success``.
     """
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
-    rules = _check_rules(rules)
+    rules = RequiemRules.require(rules)
     rolls = tuple(_roll(p) for p in pools)
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
     ways, dens = [], []
@@ -422,7 +418,7 @@ def distribution_table(pools, max_successes: int = DEFAULT_MAX_SUCCESSES,
     """
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     max_successes = check_max_successes(max_successes)
-    rules = _check_rules(rules)
+    rules = RequiemRules.require(rules)
     counts = count_rolls(tuple(_roll(p) for p in pools), max_successes, rules._engine())
     return distribution_frame({"pool": pools}, counts, max_successes, exact)
 

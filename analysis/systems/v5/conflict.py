@@ -103,10 +103,6 @@ class ConflictRules(Rules):
 OFFICIAL = ConflictRules()
 
 
-def _check_rules(rules) -> ConflictRules:
-    return ConflictRules.require(rules)
-
-
 # --------------------------------------------------------------- trackers
 
 @dataclass(frozen=True)
@@ -342,7 +338,7 @@ def margin_distribution(pool_a: int, pool_b: int, hunger_a: int = 0, hunger_b: i
     pool_b = check_int("pool_b", pool_b, 0, MAX_POOL)
     hunger_a = check_int("hunger_a", hunger_a, 0, v5.MAX_HUNGER)
     hunger_b = check_int("hunger_b", hunger_b, 0, v5.MAX_HUNGER)
-    rules = _check_rules(rules)
+    rules = ConflictRules.require(rules)
     margins, _, den = _margin_ways(pool_a, hunger_a, pool_b, hunger_b, rules.dice)
     return {m: Fraction(w, den) for m, w in sorted(margins.items())}
 
@@ -390,7 +386,7 @@ def _outcome_ways(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
 def _check_sides(a, b, rules, track):
     a = _check_combatant("a", a)
     b = _check_combatant("b", b)
-    rules = _check_rules(rules)
+    rules = ConflictRules.require(rules)
     track = _check_choice("track", track, TRACKS)
     return a, b, rules, track
 

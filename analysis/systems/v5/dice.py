@@ -138,10 +138,6 @@ def check_roll(pool, hunger, difficulty):
     return pool, hunger, difficulty
 
 
-def check_rules(rules) -> V5Rules:
-    return V5Rules.require(rules)
-
-
 @lru_cache(maxsize=64)
 def _class_params(rules: V5Rules):
     """(mark bonus, class table) of the engine's class lookup for these rules."""
@@ -207,7 +203,7 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     normal = check_faces("normal", normal)
     hunger = check_faces("hunger", hunger)
     difficulty = check_int("difficulty", difficulty, 0)
-    rules = check_rules(rules)
+    rules = V5Rules.require(rules)
     from kernels.special import CAP, classify_one
 
     faces = normal + hunger

@@ -17,7 +17,7 @@ from analysis.validate import as_values, check_int
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (CLASSES, MAX_HUNGER, MAX_POOL, OFFICIAL, TABLE_COLUMNS,  # noqa: F401
                                       WIN_CLASSES, RollReading, V5Rules, binomials, check_roll,
-                                      check_rules, classes_of, counts, read_roll)
+                                      classes_of, counts, read_roll)
 
 @dataclass(frozen=True)
 class V5Odds(ClassWays):
@@ -146,7 +146,7 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
         value that is not a whole number.
     """
     pool, hunger, difficulty = check_roll(pool, hunger, difficulty)
-    rules = check_rules(rules)
+    rules = V5Rules.require(rules)
     nn, nh = rules.dice(pool, hunger)
     spent, strategy_name = 0, None
     if strategy is None:
@@ -253,7 +253,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     pools = as_values("pool", pools, 0, MAX_POOL)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
-    rules = check_rules(rules)
+    rules = V5Rules.require(rules)
     if strategy is not None:
         return _willpower_table(pools, hungers, diffs, rules, exact, strategy)
 

@@ -117,14 +117,10 @@ def rouse(start_hunger: int, checks: int, reroll: bool = False, rules: RouseRule
     """
     start_hunger = check_int("start hunger", start_hunger, 0, MAX_HUNGER)
     checks = check_int("checks", checks, 0, 10_000)
-    _check_rules(rules)
+    RouseRules.require(rules)
     step = _check_step(bool(reroll), rules, "rouse")
     return _read(step.after(_start(start_hunger), checks, what="checks of this chain",
                             smaller="use fewer checks"))
-
-
-def _check_rules(rules) -> RouseRules:
-    return RouseRules.require(rules)
 
 
 def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
@@ -134,7 +130,7 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
     """
     starts = as_values("start hunger", start_hungers, 0, MAX_HUNGER)
     counts = as_values("checks", checks, 0, 10_000)
-    _check_rules(rules)
+    RouseRules.require(rules)
     rerolls = [reroll] if isinstance(reroll, bool) else list(reroll)
     rows = []
     for r in rerolls:
@@ -248,7 +244,7 @@ def night(start_hunger: int, steps, blood_potency: int = 1, rules: RouseRules = 
     """
     start_hunger = check_int("start hunger", start_hunger, 0, MAX_HUNGER)
     bp = check_int("blood_potency", blood_potency, 0, 10)
-    _check_rules(rules)
+    RouseRules.require(rules)
     if isinstance(steps, str):
         steps = [s for s in steps.split(",") if s.strip()]
     labels, chain, marks = ["dusk"], [], [0]

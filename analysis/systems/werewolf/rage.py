@@ -99,10 +99,6 @@ def _engine(rules: WerewolfRules, violent: bool) -> _sd.Engine:
                          len(CLASSES), rules.rage_replaces_dice)
 
 
-def _check_rules(rules) -> WerewolfRules:
-    return WerewolfRules.require(rules)
-
-
 def _check_violent(violent) -> bool:
     if isinstance(violent, bool):
         return violent
@@ -201,7 +197,7 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
     rage = check_int("rage", rage, 0, MAX_RAGE)
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
-    rules = _check_rules(rules)
+    rules = WerewolfRules.require(rules)
     engine = rules.engine(violent)
     nn, nr = engine.dice(pool, rage)
     spent, strategy_name = 0, None
@@ -251,7 +247,7 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
     axes = {"pool": as_values("pool", pools, 0, MAX_POOL), "rage": as_values("rage", rages, 0, MAX_RAGE),
             "difficulty": as_values("difficulty", difficulties, 0),
             "violent": as_values("violent (0 or 1)", violent, 0, 1)}
-    rules = _check_rules(rules)
+    rules = WerewolfRules.require(rules)
     if strategy is None:
         return _sd.tidy_table(axes, lambda v: rules.engine(bool(v)), CLASSES, DERIVED, exact)
     import itertools
@@ -317,7 +313,7 @@ def read_roll(normal, rage, difficulty: int, violent: bool = False,
     rage = check_faces("rage", rage)
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
-    engine = _check_rules(rules).engine(violent)
+    engine = WerewolfRules.require(rules).engine(violent)
     s, tens, rage_tens, marks = engine.successes(normal, rage, rules.success_face)
     cls = engine.classify(s, tens, rage_tens, marks, difficulty)
     final = s + engine.mark_bonus[min(marks, CAP)]
@@ -328,7 +324,7 @@ def read_roll(normal, rage, difficulty: int, violent: bool = False,
 
 def rage_check(rules: WerewolfRules = OFFICIAL) -> Fraction:
     """Probability that one Rage check loses a point of Rage (the die shows 1-5)."""
-    rules = _check_rules(rules)
+    rules = WerewolfRules.require(rules)
     return Fraction(rules.success_face - 1, 10)
 
 
