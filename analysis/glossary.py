@@ -24,28 +24,38 @@ TERMS: dict[str, str] = {
     "checks": "Rouse checks made in a row",
     "turns": "turns (or blows) followed by a fight chain",
     "until": "the condition that ends a fight chain (first to be impaired, incapacitated, out)",
-    # --- outcome classes (mutually exclusive, each system's sum to 1)
+    # --- outcome classes (mutually exclusive, each system's sum to exactly 1)
     "total_failure": "5th-edition dice: no success, and no Hunger 1, Brutal outcome or Desperation 1",
-    "win_at_cost": "5th-edition dice: some successes but fewer than the Difficulty, nothing worse (a failure)",
-    "win": "5th-edition dice: successes reach the Difficulty, no pair of 10s, nothing special",
+    "failure": "the roll fails, nothing worse: 5th-edition dice: some successes but fewer than the "
+               "Difficulty (the Storyteller may offer a win at a cost); Requiem, classic: no success; "
+               "ten-card: the total falls short",
+    "plain_win": "5th-edition dice: successes reach the Difficulty, no pair of 10s, nothing special",
     "critical_win": "5th-edition dice: a win with a pair of 10s (V5: no Hunger 10 among them)",
     "messy_critical": "V5: a win with a pair of 10s, a Hunger die showing 10",
     "bestial_failure": "not a win, and a Hunger or Beast die shows 1 (V5, La Soif); ten-card: a failure confirmed bestial",
     "dramatic_failure": "Requiem: the chance die shows 1",
-    "failure": "no success (Requiem, classic) or the total falls short (ten-card), nothing worse",
-    "success": "at least one success (Requiem: 1 to 4; classic: after 1s cancel); ten-card: the total reaches the difficulty",
+    "plain_success": "Requiem: 1 to 4 successes (an exceptional success is its own class)",
+    "success": "classic: at least one success left after 1s cancel; ten-card: the total reaches the "
+               "difficulty, not bestial",
     "exceptional_success": "Requiem: 5 or more successes",
     "bestial_success": "ten-card: a success confirmed bestial by the Hunger card",
     "botch": "classic: no success rolled and at least one 1",
-    # --- derived columns (not classes)
-    "p_win": "chance to win: the sum of the winning classes",
-    "p_success": "chance of at least one success (Requiem, classic)",
-    "beastly_critical": "La Soif flag (overlaps the classes): 10s only on Beast dice",
+    # --- derived columns (not classes): p_ a probability, mean_ an expectation
+    "p_win": "chance to win (5th-edition dice, ten-card): the sum of the winning classes",
+    "p_success": "chance to succeed (Requiem: plain + exceptional success; ten-card: success + bestial_success)",
+    "p_beastly_critical": "La Soif: chance of a beastly critical (10s only on Beast dice); part of the successes",
+    "p_at_least_N": "chance of N or more successes after the system's rules (one column per N asked "
+                    "with --at-least; ten-card: a total of N or more)",
+    "p_win_gain": "p_win with the Willpower strategy minus p_win without Willpower (exact)",
     "mean_successes": "expected successes",
     "successes": "successes counted (pairs of 10s with their bonus)",
     "margin": "successes minus the Difficulty",
+    "incapacitated_or_worse": "classic blows: chance of being Incapacitated, in torpor or dead by that blow",
+    "torpor_or_worse": "classic blows: chance of being in torpor or past it (Final Death, a mortal's death)",
+    "final_death": "classic blows: chance of Final Death (a mortal: death) by that blow",
     # --- Willpower
-    "strategy": "a Willpower strategy: how a player picks the dice to reroll (reroll_failures, maximize_win, ...)",
+    "strategy": "a Willpower strategy: how a player picks the dice to reroll (none, reroll_failures, "
+                "maximize_win, ...)",
     "willpower_spent": "chance that the strategy spends Willpower (rerolls)",
     # --- rules
     "rules": "a system's rules dataclass: every house-rule knob, official defaults",

@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import factorial
 
-CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "messy_critical", "bestial_failure")
+CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "messy_critical", "bestial_failure")
 
 
 def classify_v5(successes, tens, hunger_tens, hunger_ones, difficulty, *,
@@ -21,11 +21,11 @@ def classify_v5(successes, tens, hunger_tens, hunger_ones, difficulty, *,
         if tens >= 2:
             return "messy_critical" if hunger_tens >= messy_hunger_tens else "critical_win"
         if hunger_one_taints_win and hunger_ones >= bestial_hunger_ones:
-            return "win_at_cost"
-        return "win"
+            return "failure"
+        return "plain_win"
     if hunger_ones >= bestial_hunger_ones:
         return "bestial_failure"
-    return "total_failure" if successes == 0 else "win_at_cost"
+    return "total_failure" if successes == 0 else "failure"
 
 
 @lru_cache(maxsize=None)
@@ -161,7 +161,7 @@ def icepool_v5(evaluator, pool, hunger, difficulties):
 
 # ---------------------------------------------------------------- Willpower
 
-_WIN_CLASSES = ("win", "critical_win", "messy_critical")
+_WIN_CLASSES = ("plain_win", "critical_win", "messy_critical")
 ORACLE_STRATEGIES = {
     # name: (values by class, reroll_failures, forbid_new_messy)
     "reroll_failures": ({}, True, False),

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 TENTH = Fraction(1, 10)
-CLASSES = ("dramatic_failure", "bestial_failure", "failure", "success", "exceptional_success")
+CLASSES = ("dramatic_failure", "bestial_failure", "failure", "plain_success", "exceptional_success")
 
 
 @lru_cache(maxsize=None)
@@ -91,7 +91,7 @@ def brute_force(pool, soif=0, *, again=10, rote=False, chance_die_again=True,
     Returns a dict: ``dice``, ``beast_dice``, ``chance``; ``successes``
     ``{s: Fraction}`` exact for ``s <= depth``; ``beyond`` = P(successes >
     depth) (enumerated beyond-depth paths plus the cut mass); the five
-    classes; ``beastly_critical``; ``p_success``.  Needs ``depth >=
+    classes; ``p_beastly_critical``; ``p_success``.  Needs ``depth >=
     exceptional_successes``.
     """
     assert depth >= exceptional_successes
@@ -159,7 +159,7 @@ def brute_force(pool, soif=0, *, again=10, rote=False, chance_die_again=True,
                 successes[s] += p * q
             else:
                 beyond += p * q
-            name = "success" if s < exceptional_successes else "exceptional_success"
+            name = "plain_success" if s < exceptional_successes else "exceptional_success"
             classes[name] += p * q
         classes["exceptional_success"] += p * cut
     return {
@@ -167,7 +167,7 @@ def brute_force(pool, soif=0, *, again=10, rote=False, chance_die_again=True,
         "successes": {s: successes[s] for s in range(depth + 1)},
         "beyond": beyond,
         "classes": classes,
-        "beastly_critical": beastly_p,
+        "p_beastly_critical": beastly_p,
         "p_success": 1 - successes[0],
     }
 

@@ -11,8 +11,8 @@ from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 
-WEREWOLF_CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "brutal_win", "brutal_failure")
-HUNTER_CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "overreach_or_despair", "despair")
+WEREWOLF_CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "brutal_win", "brutal_failure")
+HUNTER_CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair")
 
 
 @lru_cache(maxsize=None)
@@ -34,8 +34,8 @@ def classify_werewolf(succ, tens, brutal_dice, difficulty, violent, *, brutal_ra
             return "brutal_win"
         return "brutal_failure"
     if succ >= difficulty:
-        return "critical_win" if tens >= 2 else "win"
-    return "total_failure" if succ == 0 else "win_at_cost"
+        return "critical_win" if tens >= 2 else "plain_win"
+    return "total_failure" if succ == 0 else "failure"
 
 
 def brute_force_werewolf(pool, rage, difficulty, violent=False, *, success_face=6, crit_bonus=2,
@@ -57,10 +57,10 @@ def classify_hunter(succ, tens, ones, difficulty, *, despair_ones=1, critical_ig
     if succ >= difficulty:
         if tens >= 2 and (critical_ignores_desperation or not trouble):
             return "critical_win"
-        return "overreach_or_despair" if trouble else "win"
+        return "overreach_or_despair" if trouble else "plain_win"
     if trouble:
         return "despair"
-    return "total_failure" if succ == 0 else "win_at_cost"
+    return "total_failure" if succ == 0 else "failure"
 
 
 def brute_force_hunter(pool, desperation, difficulty, *, success_face=6, crit_bonus=2, despair_ones=1,
@@ -78,7 +78,7 @@ def brute_force_hunter(pool, desperation, difficulty, *, success_face=6, crit_bo
 
 # ---------------------------------------------------------------- Werewolf Willpower
 
-_WEREWOLF_WINS = ("win", "critical_win", "brutal_win")
+_WEREWOLF_WINS = ("plain_win", "critical_win", "brutal_win")
 
 
 def _werewolf_class_of(normal, rage, difficulty, violent):

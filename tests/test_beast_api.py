@@ -44,7 +44,7 @@ def test_one_beast_die_by_hand():
     o = odds(1, 1)
     assert o.bestial_failure == Fraction(1, 10)
     assert o.failure == Fraction(6, 10)
-    assert o.beastly_critical == Fraction(1, 10)
+    assert o.p_beastly_critical == Fraction(1, 10)
     assert o.successes == {0: Fraction(7, 10), 1: Fraction(2, 10), 2: Fraction(1, 10),
                            **{s: 0 for s in range(3, 21)}}
     assert o.tail == 0
@@ -53,7 +53,7 @@ def test_one_beast_die_by_hand():
 def test_beastly_needs_no_normal_ten():
     """Two dice, one Beast: beastly when the Beast die shows 10 and the other does not."""
     o = odds(2, 1)
-    assert o.beastly_critical == Fraction(1, 10) * Fraction(9, 10)
+    assert o.p_beastly_critical == Fraction(1, 10) * Fraction(9, 10)
     assert o.bestial_failure == Fraction(7, 10) * Fraction(1, 10)
 
 
@@ -63,8 +63,8 @@ def test_classes_sum_to_exactly_one(tempt):
     classes = df[list(beast.CLASSES)]
     assert all(isinstance(v, Fraction) for v in classes.to_numpy().ravel())
     assert (classes.sum(axis=1) == 1).all()
-    assert (df.p_success == df.success + df.exceptional_success).all()
-    assert (df.beastly_critical <= df.p_success).all()
+    assert (df.p_success == df.plain_success + df.exceptional_success).all()
+    assert (df.p_beastly_critical <= df.p_success).all()
 
 
 def test_float_table_is_the_exact_table_rounded():
@@ -89,7 +89,7 @@ def test_beast_dice_do_not_change_the_chance_of_success(pool, soif, again, rote)
 @given(pool=st.integers(1, 30), soif=st.integers(0, 4))
 def test_more_soif_more_beast(pool, soif):
     low, high = odds(pool, soif), odds(pool, soif + 1)
-    assert high.beastly_critical >= low.beastly_critical
+    assert high.p_beastly_critical >= low.p_beastly_critical
     assert high.bestial_failure >= low.bestial_failure
 
 
@@ -102,7 +102,7 @@ def test_distribution_and_tail_sum_to_one(pool, soif, tempt, bound):
     if bound >= 4:
         # the classes are the distribution cut at 1 and 5 successes
         c = o.classes()
-        assert c["success"] == sum(o.successes[s] for s in range(1, 5))
+        assert c["plain_success"] == sum(o.successes[s] for s in range(1, 5))
         assert c["exceptional_success"] == 1 - sum(o.successes[s] for s in range(5))
 
 
@@ -126,7 +126,7 @@ def test_table_rows_are_odds():
         o = odds(row.pool, row.soif, tempt=True)
         assert row.beast_dice == o.beast_dice
         assert [getattr(row, c) for c in beast.CLASSES] == list(o.classes().values())
-        assert (row.beastly_critical, row.p_success) == (o.beastly_critical, o.p_success)
+        assert (row.p_beastly_critical, row.p_success) == (o.p_beastly_critical, o.p_success)
 
 
 # ------------------------------------------------------------ chance die
@@ -136,7 +136,7 @@ def test_chance_die_normal():
     assert o.chance and o.beast_dice == 0
     assert (o.dramatic_failure, o.bestial_failure, o.failure) == (Fraction(1, 10), 0, Fraction(8, 10))
     assert o.p_success == Fraction(1, 10)
-    assert o.beastly_critical == 0
+    assert o.p_beastly_critical == 0
 
 
 def test_chance_die_is_a_beast_die():
@@ -144,7 +144,7 @@ def test_chance_die_is_a_beast_die():
     o = odds(0, 2)
     assert o.chance and o.beast_dice == 1
     assert (o.dramatic_failure, o.bestial_failure) == (Fraction(1, 10), 0)
-    assert o.beastly_critical == Fraction(1, 10)
+    assert o.p_beastly_critical == Fraction(1, 10)
     assert o.successes[2] == Fraction(1, 10) and o.successes[1] == 0
     assert sum(o.classes().values()) == 1
 
@@ -152,7 +152,7 @@ def test_chance_die_is_a_beast_die():
 def test_chance_die_option_keeps_it_normal():
     o = odds(-3, 4, BeastRules(chance_die_is_beast=False))
     assert o.chance and o.beast_dice == 0
-    assert o.beastly_critical == 0 and o.dramatic_failure == Fraction(1, 10)
+    assert o.p_beastly_critical == 0 and o.dramatic_failure == Fraction(1, 10)
     assert o.classes() == {"bestial_failure": 0, **requiem.odds(0).classes()}
 
 
@@ -196,7 +196,7 @@ def test_compare_table():
     plain = requiem.table("1-8", exact=True).set_index("pool")
     assert df.requiem_success.tolist() == [plain.p_success[p] for p in df.pool]
     soif = beast.table("1-8", "0-5", exact=True)
-    assert df.la_soif_beastly_critical.tolist() == soif.beastly_critical.tolist()
+    assert df.la_soif_beastly_critical.tolist() == soif.p_beastly_critical.tolist()
     # the house rule leaves the chance of success alone; at Soif 0 it is plain Requiem
     assert (df.la_soif_success == df.requiem_success).all()
     level0 = df[df.level == 0]

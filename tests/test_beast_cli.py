@@ -9,7 +9,7 @@ from analysis.systems.requiem import beast
 from analysis.cli import main
 
 CSV_COLUMNS = ["pool", "soif", "beast_dice", "dramatic_failure", "bestial_failure", "failure",
-               "success", "exceptional_success", "beastly_critical", "p_success"]
+               "plain_success", "exceptional_success", "p_success", "p_beastly_critical"]
 
 
 def run(capsys, *argv):
@@ -29,7 +29,7 @@ def test_beast_csv(capsys):
         assert sum(Fraction(row[c]) for c in CSV_COLUMNS[3:8]) == 1
         want = beast.odds(int(row["pool"]), int(row["soif"]))
         assert int(row["beast_dice"]) == want.beast_dice
-        assert Fraction(row["beastly_critical"]) == want.beastly_critical
+        assert Fraction(row["p_beastly_critical"]) == want.p_beastly_critical
 
 
 def test_beast_options(capsys):
@@ -91,7 +91,7 @@ def test_soif_character_view(capsys):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [int(r["vitae"]) for r in rows] == list(range(11, -1, -1))
     assert list(rows[0])[:3] == ["vitae", "soif", "beast_dice"]
-    assert Fraction(rows[-1]["beastly_critical"]) == beast.odds(6, 5).beastly_critical
+    assert Fraction(rows[-1]["p_beastly_critical"]) == beast.odds(6, 5).p_beastly_critical
 
 
 @pytest.mark.parametrize("argv,message", [

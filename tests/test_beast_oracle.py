@@ -21,7 +21,7 @@ def check_against_brute(pool, soif, *, tempt=False, frenzy=False, depth=DEPTH, *
     assert got.successes == want["successes"]
     assert got.tail == want["beyond"]
     assert got.classes() == want["classes"]
-    assert got.beastly_critical == want["beastly_critical"]
+    assert got.p_beastly_critical == want["p_beastly_critical"]
     assert got.p_success == want["p_success"]
 
 

@@ -195,8 +195,8 @@ def test_first_passage_and_expectation_when_every_blow_wounds():
     assert result.expected("incapacitated") == sum(k * p for k, p in enumerate(pmf))
     table = result.table(exact=True)
     for k in range(1, 9):
-        assert table.incapacitated[k] - table.incapacitated[k - 1] == pmf[k]
-    assert list(table.torpor) == list(table.final_death)  # a mortal just dies
+        assert table.incapacitated_or_worse[k] - table.incapacitated_or_worse[k - 1] == pmf[k]
+    assert list(table.torpor_or_worse) == list(table.final_death)  # a mortal just dies
     assert result.eventually("final_death") == 1
 
 
@@ -368,10 +368,10 @@ def test_cli_blows(capsys):
             "--target", "mortal", "--max-blows", "8", "--format", "csv", "--exact"]
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "blows,incapacitated,torpor,final_death"
+    assert lines[0] == "blows,incapacitated_or_worse,torpor_or_worse,final_death"
     table = hl.blows(hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 3), 8).table(exact=True)
     assert len(lines) == 10 and lines[-1] == ",".join(
-        ["8"] + [str(table[c].iloc[-1]) for c in ("incapacitated", "torpor", "final_death")])
+        ["8"] + [str(table[c].iloc[-1]) for c in ("incapacitated_or_worse", "torpor_or_worse", "final_death")])
 
 
 def test_penalty_knobs():

@@ -34,4 +34,4 @@ def test_figures_draw_on_small_grids():
     assert len(lines) == 4
     # the first curve is the vampire's chance of still standing after each blow
     table = health.blows(classic_survival_curves.ATTACKS[0][1], classic_survival_curves.VICTIMS[0][1], 3).table()
-    assert list(lines[0].get_ydata()) == list(1 - table.incapacitated)
+    assert list(lines[0].get_ydata()) == list(1 - table.incapacitated_or_worse)

@@ -87,7 +87,7 @@ def test_requiem_grid_command_is_the_table():
                                         "--exact"])), dtype=str)
     want = beast.table([0, 1, 2, 3], [0, 2], exact=True)
     assert list(got.columns) == list(want.columns)
-    for col in beast.CLASSES + ("beastly_critical", "p_success"):
+    for col in beast.CLASSES + ("p_success", "p_beastly_critical"):
         assert [Fraction(x) for x in got[col]] == list(want[col])
 
 
@@ -270,7 +270,7 @@ def test_beast_and_soif_rules_and_set(capsys, tmp_path):
         want = beast.odds(0, 5, rules)
         assert Fraction(got[-1]["bestial_failure"]) == want.bestial_failure
         assert Fraction(got[-1]["dramatic_failure"]) == want.dramatic_failure
-    assert house[-1]["beastly_critical"] != plain[-1]["beastly_critical"]
+    assert house[-1]["p_beastly_critical"] != plain[-1]["p_beastly_critical"]
     code, _, err = run(capsys, *ladder, "--set", "rote=true")
     assert code == 2 and "need --pool" in err
 

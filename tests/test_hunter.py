@@ -54,7 +54,7 @@ def test_table_is_tidy_and_sums_to_one():
     for row in df.itertuples(index=False):
         r = row._asdict()
         assert sum(r[c] for c in hunter.CLASSES) == 1
-        assert r["p_win"] == r["win"] + r["critical_win"] + r["overreach_or_despair"]
+        assert r["p_win"] == r["plain_win"] + r["critical_win"] + r["overreach_or_despair"]
         o = hunter.odds(r["pool"], r["desperation"], r["difficulty"])
         assert [r[c] for c in hunter.CLASSES] == list(o.classes().values())
     floats = hunter.table("0-6", "0-5", "0-4")

@@ -74,7 +74,7 @@ def test_full_table_matches_pure_python_count():
     for row in df.itertuples():
         want = ref[(row.pool, row.hunger, row.difficulty)]
         assert {c: getattr(row, c) for c in v5.CLASSES} == want
-        assert row.p_win == want["win"] + want["critical_win"] + want["messy_critical"]
+        assert row.p_win == want["plain_win"] + want["critical_win"] + want["messy_critical"]
 
 
 def test_pool_100_hunger_5_is_exact():

@@ -66,7 +66,7 @@ def test_table_is_tidy_and_sums_to_one():
     for row in df.itertuples(index=False):
         r = row._asdict()
         assert sum(r[c] for c in werewolf.CLASSES) == 1
-        assert r["p_win"] == r["win"] + r["critical_win"] + r["brutal_win"]
+        assert r["p_win"] == r["plain_win"] + r["critical_win"] + r["brutal_win"]
         o = werewolf.odds(r["pool"], r["rage"], r["difficulty"], bool(r["violent"]))
         assert [r[c] for c in werewolf.CLASSES] == list(o.classes().values())
     floats = werewolf.table("0-6", "0-5", "1-4", "0-1")
@@ -80,7 +80,7 @@ def test_read_roll():
     assert werewolf.read_roll([7, 3], [1, 2, 9], 3).outcome == "brutal_failure"
     assert werewolf.read_roll([10, 3], [10, 2, 9], 3).outcome == "critical_win"
     assert werewolf.read_roll([4, 3], [1, 5], 1).outcome == "total_failure"
-    assert werewolf.read_roll([7, 3], [1, 5], 2).outcome == "win_at_cost"
+    assert werewolf.read_roll([7, 3], [1, 5], 2).outcome == "failure"
 
 
 def test_rage_checks():

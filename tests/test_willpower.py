@@ -70,7 +70,7 @@ def test_decision_for_the_seeds_first_hand():
     assert d.reroll == () and d.after["bestial_failure"] == 1
 
 
-DESIGNER = {"win": 1, "critical_win": 1, "messy_critical": Fraction(1, 2), "bestial_failure": -1}
+DESIGNER = {"plain_win": 1, "critical_win": 1, "messy_critical": Fraction(1, 2), "bestial_failure": -1}
 
 
 def test_optimal_with_a_designers_values_matches_brute_force(monkeypatch):
@@ -93,7 +93,7 @@ def test_bad_strategies_are_refused(capsys):
     with pytest.raises(ValueError, match="unknown outcome class"):
         willpower.optimal({"victory": 1})
     with pytest.raises(ValueError, match="must be a number"):
-        willpower.optimal({"win": "1"})
+        willpower.optimal({"plain_win": "1"})
     from analysis import cli
     assert cli.main(["v5", "--pool", "5", "--difficulty", "2", "--strategy", "pray"]) == 2
     assert "unknown Willpower strategy" in capsys.readouterr().err

@@ -24,7 +24,8 @@ def add_commands(sub, system) -> None:
         description="Exact odds of Requiem rolls (8+, 10-again) with La Soif's Beast dice: one "
                     f"row per (pool, soif).  SPEC is {SPEC_HELP}.  Pool 0 rolls a chance die.  "
                     "The classes dramatic_failure .. exceptional_success sum to 1; "
-                    "beastly_critical is part of the successes.",
+                    "p_success and p_beastly_critical are derived columns (a beastly critical is "
+                    "a plain or exceptional success).",
         defaults={"soif": "0"}, required=("pool",),
         axis_help={"pool": "dice in the pool", "soif": "Soif 0..5"})
     _dice_options(p)

@@ -11,7 +11,7 @@ def main():
     grid = ("1-15", "0-5", "1-8")
     v5.odds(5, 2, 2, strategy="maximize_win")  # compile / load the JIT cache
     for strategy in ("maximize_win", "reroll_failures",
-                     willpower.optimal({"win": 1, "critical_win": 1, "messy_critical": 0.5,
+                     willpower.optimal({"plain_win": 1, "critical_win": 1, "messy_critical": 0.5,
                                         "bestial_failure": -1}, "designer")):
         willpower.counts.cache_clear()
         t = time.perf_counter()

@@ -21,7 +21,7 @@ CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 #: The four outcome classes of a test, mutually exclusive, in table-column order.
 CLASSES = ("success", "failure", "bestial_success", "bestial_failure")
 #: Columns of :func:`table`, in order.
-TABLE_COLUMNS = ("base", "difficulty", "hunger") + CLASSES
+TABLE_COLUMNS = ("base", "difficulty", "hunger") + CLASSES + ("p_success",)
 #: Columns of :func:`opposed_table`, in order.
 OPPOSED_COLUMNS = ("base", "defense", "hunger", "initiator_wins", "bestial_success", "bestial_failure")
 #: Columns of :func:`scene_table`, in order.
@@ -186,9 +186,14 @@ class CardOdds(ClassWays):
                                doc="Lost, and the confirmation card made it bestial (a Compulsion).")
 
     @property
-    def p_win(self) -> Fraction:
-        """Probability of winning the test, bestially or not."""
+    def p_success(self) -> Fraction:
+        """Probability of succeeding at the test, bestially or not (``success + bestial_success``)."""
         return self.success + self.bestial_success
+
+    @property
+    def p_win(self) -> Fraction:
+        """The same as :attr:`p_success`: the chance of winning the test, bestially or not."""
+        return self.p_success
 
     @property
     def p_bestial(self) -> Fraction:
@@ -462,17 +467,20 @@ def table(bases, difficulties, hungers=0, rules: CardRules = OFFICIAL, exact: bo
     -------
     pandas.DataFrame
         Columns ``base, difficulty, hunger, success, failure,
-        bestial_success, bestial_failure`` (the four classes sum to 1).
+        bestial_success, bestial_failure`` (the four classes, summing to 1),
+        then ``p_success``: the chance to succeed, bestially or not
+        (``success + bestial_success``).
     """
     bases = as_values("base", bases, 0, MAX_VALUE)
     diffs = as_values("difficulty", difficulties, 0, MAX_VALUE)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     rules = CardRules.require(rules)
     ways = _static_ways(tuple(bases), tuple(diffs), tuple(hungers), rules).reshape(-1, _k.N_CLASSES)
+    ways = np.concatenate([ways, ways[:, [_k.SUCCESS]] + ways[:, [_k.BESTIAL_SUCCESS]]], axis=1)
     grid = np.array(np.meshgrid(bases, diffs, hungers, indexing="ij")).reshape(3, -1)
     values = _values_frame(ways, _denominator(rules), exact)
     cols = {"base": grid[0], "difficulty": grid[1], "hunger": grid[2]}
-    for j, name in enumerate(CLASSES):
+    for j, name in enumerate(CLASSES + ("p_success",)):
         cols[name] = values[:, j]
     return pd.DataFrame(cols)
 

@@ -30,6 +30,9 @@ CONDITIONS = ("alive", "torpor", "final_death", "dead")
 #: Where a chain of blows or a fight stops, mildest first.  For a mortal,
 #: death counts as reaching "torpor" and "final_death" alike.
 UNTIL = ("incapacitated", "torpor", "final_death")
+#: The columns of :meth:`Blows.table`: the chance of being at or past each
+#: condition of ``UNTIL`` (cumulative, so named "or worse").
+TABLE_CONDITIONS = ("incapacitated_or_worse", "torpor_or_worse", "final_death")
 #: Torpor from wounds, by Humanity 10..0 (seed 004).
 TORPOR_LENGTH = {
     10: "one day", 9: "three days", 8: "one week", 7: "two weeks", 6: "one month",
@@ -721,11 +724,12 @@ class Blows:
         return self.chain.hitting_probability(targets)[self.chain.index[self.victim.health]]
 
     def table(self, exact: bool = False) -> pd.DataFrame:
-        """Columns ``blows, incapacitated, torpor, final_death``: the probability
-        of being at or past each after 0..max_blows blows (a mortal's death
-        counts for torpor and final_death)."""
+        """Columns ``blows, incapacitated_or_worse, torpor_or_worse, final_death``:
+        the probability of being at or past each after 0..max_blows blows
+        (cumulative: Incapacitated or worse includes torpor and death; a
+        mortal's death counts for torpor and final_death)."""
         rows = {"blows": np.arange(self.max_blows + 1)}
-        for sev, name in enumerate(UNTIL, start=1):
+        for sev, name in enumerate(TABLE_CONDITIONS, start=1):
             vals = []
             for k, ways in enumerate(self.ways):
                 p = Fraction(sum(w for w, h in zip(ways, self.chain.states) if h.severity >= sev),

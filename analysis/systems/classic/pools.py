@@ -18,7 +18,7 @@ from analysis.validate import as_values, check_int
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
 CLASSES = ("botch", "failure", "success")
 #: Columns of :func:`table`, in order.
-TABLE_COLUMNS = ("pool", "difficulty") + CLASSES + ("p_success", "mean_successes")
+TABLE_COLUMNS = ("pool", "difficulty") + CLASSES + ("mean_successes",)
 #: Pools above this are refused: no table needs them, and the exact path's
 #: cost grows as pool**3.
 MAX_POOL = 200
@@ -287,8 +287,9 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     Returns
     -------
     pandas.DataFrame
-        Columns ``pool, difficulty, botch, failure, success, p_success,
-        mean_successes`` (``p_success`` repeats ``success``).
+        Columns ``pool, difficulty, botch, failure, success`` (the three
+        classes, summing to 1; ``success`` is the chance to succeed), then
+        ``mean_successes``.
     """
     pools = as_values("pool", pools, 0, MAX_POOL)
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
@@ -317,5 +318,5 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     return pd.DataFrame({
         "pool": grid[0], "difficulty": grid[1],
         "botch": values[:, 0], "failure": values[:, 1], "success": values[:, 2],
-        "p_success": values[:, 2], "mean_successes": values[:, 3],
+        "mean_successes": values[:, 3],
     })

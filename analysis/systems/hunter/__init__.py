@@ -15,14 +15,15 @@ SYSTEM = System(
     axes={"pool": "1-10", "desperation": "0-5", "difficulty": "1-5"},
     classes={
         "total_failure": "no success, and no Desperation die shows 1",
-        "win_at_cost": "some successes but fewer than the Difficulty, no Desperation 1 (a failure)",
-        "win": "successes reach the Difficulty, no pair of 10s, no Desperation 1",
+        "failure": "some successes but fewer than the Difficulty, no Desperation 1: a failure, though "
+                   "the Storyteller may offer a win at a cost",
+        "plain_win": "successes reach the Difficulty, no pair of 10s, no Desperation 1",
         "critical_win": "a win with a pair of 10s and no Desperation 1",
         "overreach_or_despair": "a win with a Desperation die showing 1: the player chooses "
                                 "Overreach (keep the win) or Despair",
         "despair": "not a win, and a Desperation die shows 1",
     },
-    outcomes=("total_failure", "win_at_cost", "win", "critical_win", "overreach_or_despair", "despair",
+    outcomes=("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair",
               "p_win", "desperation_one"),
     terms={
         "desperation": "Desperation dice added to the pool, 0..5",

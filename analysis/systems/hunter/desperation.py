@@ -22,9 +22,9 @@ from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
-CLASSES = ("total_failure", "win_at_cost", "win", "critical_win", "overreach_or_despair", "despair")
-TOTAL_FAILURE, WIN_AT_COST, WIN, CRITICAL_WIN, OVERREACH_OR_DESPAIR, DESPAIR = range(6)
-_WIN_CLASSES = ("win", "critical_win", "overreach_or_despair")
+CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair")
+TOTAL_FAILURE, FAILURE, PLAIN_WIN, CRITICAL_WIN, OVERREACH_OR_DESPAIR, DESPAIR = range(6)
+_WIN_CLASSES = ("plain_win", "critical_win", "overreach_or_despair")
 #: Derived columns of :func:`table`: each the sum of these classes.
 DERIVED = {"p_win": _WIN_CLASSES, "desperation_one": ("overreach_or_despair", "despair")}
 #: Columns of :func:`table`, in order.
@@ -91,11 +91,11 @@ def _engine(rules: HunterRules) -> _sd.Engine:
                         if pair and (rules.critical_ignores_desperation or not ones):
                             cls = CRITICAL_WIN
                         else:
-                            cls = OVERREACH_OR_DESPAIR if ones else WIN
+                            cls = OVERREACH_OR_DESPAIR if ones else PLAIN_WIN
                     elif ones:
                         cls = DESPAIR
                     else:
-                        cls = WIN_AT_COST if band == BAND_SHORT else TOTAL_FAILURE
+                        cls = FAILURE if band == BAND_SHORT else TOTAL_FAILURE
                     table[band][pair][ec][oc] = cls
     return _sd.Engine.of(rules.normal_faces, rules.desperation_faces, rules.crit_bonus, [0] * (CAP + 1),
                          table, len(CLASSES), rules.desperation_replaces_dice)
@@ -105,7 +105,7 @@ def _engine(rules: HunterRules) -> _sd.Engine:
 class HunterOdds(_sd.SpecialOdds):
     """The exact odds of one Hunter roll.
 
-    The six classes (``total_failure``, ``win_at_cost``, ``win``,
+    The six classes (``total_failure``, ``failure``, ``plain_win``,
     ``critical_win``, ``overreach_or_despair``, ``despair``) are mutually
     exclusive and sum to exactly 1.
     """
@@ -115,9 +115,9 @@ class HunterOdds(_sd.SpecialOdds):
 
     total_failure = property(lambda self: self.probability("total_failure"),
                              doc="No success and no Desperation 1.")
-    win_at_cost = property(lambda self: self.probability("win_at_cost"),
+    failure = property(lambda self: self.probability("failure"),
                            doc="Some successes, fewer than the Difficulty, no Desperation 1.")
-    win = property(lambda self: self.probability("win"), doc="A win without a pair of 10s or a Desperation 1.")
+    plain_win = property(lambda self: self.probability("plain_win"), doc="A win without a pair of 10s or a Desperation 1.")
     critical_win = property(lambda self: self.probability("critical_win"),
                             doc="A win with a pair of 10s and no Desperation 1 (under the official rules).")
     overreach_or_despair = property(lambda self: self.probability("overreach_or_despair"),

@@ -18,7 +18,7 @@ SYSTEM = System(
         "dramatic_failure": "the chance die shows 1",
         "bestial_failure": "no success, and a Beast die shows 1",
         "failure": "no success, not dramatic nor bestial",
-        "success": "1 to 4 successes",
+        "plain_success": "1 to 4 successes",
         "exceptional_success": "5 or more successes",
     },
     package=__name__,

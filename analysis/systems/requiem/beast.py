@@ -23,9 +23,9 @@ from analysis.rules import rule
 from analysis.validate import as_values, check_bool, check_int
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
-CLASSES = ("dramatic_failure", "bestial_failure", "failure", "success", "exceptional_success")
+CLASSES = ("dramatic_failure", "bestial_failure", "failure", "plain_success", "exceptional_success")
 #: Columns of :func:`table`, in order.
-TABLE_COLUMNS = ("pool", "soif", "beast_dice") + CLASSES + ("beastly_critical", "p_success")
+TABLE_COLUMNS = ("pool", "soif", "beast_dice") + CLASSES + ("p_success", "p_beastly_critical")
 KEY_COLUMNS = ("pool", "soif", "beast_dice")
 MAX_SOIF = 5
 #: Soif levels of a ghoul.
@@ -129,11 +129,12 @@ class BeastOdds(AgainOddsMixin):
     """The exact odds of one roll with La Soif.
 
     The five classes (``dramatic_failure``, ``bestial_failure``,
-    ``failure``, ``success``, ``exceptional_success``) are mutually
+    ``failure``, ``plain_success``, ``exceptional_success``) are mutually
     exclusive and sum to exactly 1: a dramatic or bestial failure is not
     counted again under ``failure`` (a chance Beast die showing 1 is a
     dramatic failure only) and an exceptional success is not counted again
-    under ``success``.  ``beastly_critical`` is part of the successes.
+    under ``plain_success``.  ``p_beastly_critical`` is not a class: a
+    beastly critical is a plain or exceptional success.
     ``successes`` gives each success count up to ``max_successes`` and
     ``tail`` the exact chance of more.
     """
@@ -162,8 +163,8 @@ class BeastOdds(AgainOddsMixin):
                                doc="No success and a Beast die showing 1 (not dramatic).")
 
     @property
-    def beastly_critical(self) -> Fraction:
-        """10s on Beast dice only: a success, those 10s count double."""
+    def p_beastly_critical(self) -> Fraction:
+        """Chance of a beastly critical (10s on Beast dice only, counting double): part of the successes."""
         ways, den = self._ways()
         return Fraction(ways[5], den)
 
@@ -176,8 +177,8 @@ class BeastOdds(AgainOddsMixin):
         lines = [f"La Soif: pool {self.pool}, Soif {self.soif}{extra}: {what}"]
         if self.rules.changes():
             lines.append(f"rules: {self.rules.changes()}")
-        rows = list(self.classes().items()) + [("beastly_critical", self.beastly_critical),
-                                               ("p_success", self.p_success)]
+        rows = list(self.classes().items()) + [("p_success", self.p_success),
+                                               ("p_beastly_critical", self.p_beastly_critical)]
         for name, p in rows:
             lines.append(f"  {name:<20}{float(p):8.2%}   {p}")
         return "\n".join(lines)
@@ -293,9 +294,9 @@ def _class_frame(key_cols: dict, counts, rules, exact: bool) -> pd.DataFrame:
         dens.append([d])
     values = to_values(ways, dens, exact)
     cols = {k: np.array(v, dtype=np.int64) for k, v in key_cols.items()}
-    for j, name in enumerate(CLASSES + ("beastly_critical", "p_success")):
+    for j, name in enumerate(CLASSES + ("p_beastly_critical", "p_success")):
         cols[name] = values[:, j]
-    return pd.DataFrame(cols)
+    return pd.DataFrame(cols)[list(key_cols) + list(CLASSES) + ["p_success", "p_beastly_critical"]]
 
 
 def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
@@ -316,10 +317,11 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
     -------
     pandas.DataFrame
         Columns ``pool, soif, beast_dice, dramatic_failure, bestial_failure,
-        failure, success, exceptional_success, beastly_critical, p_success``.
+        failure, plain_success, exceptional_success, p_success,
+        p_beastly_critical``.
         The five classes from ``dramatic_failure`` to
-        ``exceptional_success`` sum to 1; ``beastly_critical`` is part of
-        the successes; ``p_success = success + exceptional_success``.
+        ``exceptional_success`` sum to 1; ``p_beastly_critical`` is part of
+        the successes; ``p_success = plain_success + exceptional_success``.
     """
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
@@ -611,6 +613,6 @@ def compare_table(pools, levels, rules: BeastRules = OFFICIAL, *, v5_difficulty:
     out["v5_critical"] = fifth.critical_win + fifth.messy_critical
     out["la_soif_bestial_failure"] = soif.bestial_failure
     out["v5_bestial_failure"] = fifth.bestial_failure
-    out["la_soif_beastly_critical"] = soif.beastly_critical
+    out["la_soif_beastly_critical"] = soif.p_beastly_critical
     out["v5_messy_critical"] = fifth.messy_critical
     return out

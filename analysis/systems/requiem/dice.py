@@ -19,7 +19,7 @@ from analysis.exact import fractions_over
 #: Lowest face that is a success.
 SUCCESS_FACE = 8
 #: Outcome classes of a plain Requiem roll, mutually exclusive, in table order.
-CLASSES = ("dramatic_failure", "failure", "success", "exceptional_success")
+CLASSES = ("dramatic_failure", "failure", "plain_success", "exceptional_success")
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("pool",) + CLASSES + ("p_success",)
 #: Columns of :func:`distribution_table`, in order.
@@ -195,7 +195,7 @@ def count_rolls(rolls: tuple, max_successes: int, engine: tuple) -> tuple:
 def class_ways(counts: Counts, exceptional: int) -> tuple[list, int]:
     """Integer ways of the classes over one denominator.
 
-    Returns ``([dramatic, bestial, failure, success, exceptional, beastly,
+    Returns ``([dramatic, bestial, failure, plain success, exceptional, beastly,
     p_success], denominator)``; the first five are mutually exclusive and
     sum to the denominator.
     """
@@ -264,14 +264,14 @@ class AgainOddsMixin:
                                 doc="A chance die showing 1.")
     failure = property(lambda self: self.classes()["failure"],
                        doc="No success, not dramatic (nor bestial, with La Soif).")
-    success = property(lambda self: self.classes()["success"],
-                       doc="Some successes, fewer than an exceptional success.")
+    plain_success = property(lambda self: self.classes()["plain_success"],
+                             doc="Some successes, fewer than an exceptional success.")
     exceptional_success = property(lambda self: self.classes()["exceptional_success"],
                                    doc="At least ``exceptional_successes`` (5) successes.")
 
     @property
     def p_success(self) -> Fraction:
-        """At least one success (success or exceptional success)."""
+        """At least one success (plain or exceptional success): a derived column, not a class."""
         ways, den = self._ways()
         return Fraction(ways[6], den)
 
@@ -292,7 +292,7 @@ class AgainOddsMixin:
 class RequiemOdds(AgainOddsMixin):
     """The exact odds of one plain Requiem roll.
 
-    The four classes (``dramatic_failure``, ``failure``, ``success``,
+    The four classes (``dramatic_failure``, ``failure``, ``plain_success``,
     ``exceptional_success``) are mutually exclusive and sum to exactly 1;
     ``successes`` gives the exact chance of each success count up to
     ``max_successes`` and ``tail`` the exact chance of more.
@@ -309,7 +309,7 @@ class RequiemOdds(AgainOddsMixin):
         """The four classes as ``{name: Fraction}``, in table order."""
         ways, den = self._ways()
         return {"dramatic_failure": Fraction(ways[0], den), "failure": Fraction(ways[2], den),
-                "success": Fraction(ways[3], den), "exceptional_success": Fraction(ways[4], den)}
+                "plain_success": Fraction(ways[3], den), "exceptional_success": Fraction(ways[4], den)}
 
     def _header(self) -> str:
         what = "a chance die" if self.chance else f"{self.dice} dice"
@@ -389,7 +389,7 @@ def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.Data
     Returns
     -------
     pandas.DataFrame
-        Columns ``pool, dramatic_failure, failure, success,
+        Columns ``pool, dramatic_failure, failure, plain_success,
         exceptional_success, p_success``.
     """
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)

@@ -20,8 +20,9 @@ SYSTEM = System(
     axes={"pool": "1-10", "hunger": "0-5", "difficulty": "1-5"},
     classes={
         "total_failure": "no success, and no Hunger die shows a bestial 1",
-        "win_at_cost": "some successes but fewer than the Difficulty, not bestial (a failure)",
-        "win": "successes reach the Difficulty, no pair of 10s",
+        "failure": "some successes but fewer than the Difficulty, not bestial: a failure, though the "
+                   "Storyteller may offer a win at a cost",
+        "plain_win": "successes reach the Difficulty, no pair of 10s",
         "critical_win": "a win with a pair of 10s and no Hunger 10 among them",
         "messy_critical": "a win with a pair of 10s, a Hunger die showing 10",
         "bestial_failure": "not a win, and a Hunger die shows 1",

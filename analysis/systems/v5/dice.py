@@ -16,15 +16,15 @@ from analysis.validate import check_faces, check_int
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (
     "total_failure",
-    "win_at_cost",
-    "win",
+    "failure",
+    "plain_win",
     "critical_win",
     "messy_critical",
     "bestial_failure",
 )
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("pool", "hunger", "difficulty") + CLASSES + ("p_win",)
-WIN_CLASSES = ("win", "critical_win", "messy_critical")
+WIN_CLASSES = ("plain_win", "critical_win", "messy_critical")
 MAX_HUNGER = 5
 #: Pools above this are refused: the count grows as pool**2 and a bigger
 #: pool has no use at a table.

@@ -25,7 +25,7 @@ class V5Odds(ClassWays):
 
     Probabilities are ``Fraction``s: ``ways / denominator`` where
     ``denominator = 10 ** dice`` counts every way the dice can land.
-    The six classes (``total_failure``, ``win_at_cost``, ``win``,
+    The six classes (``total_failure``, ``failure``, ``plain_win``,
     ``critical_win``, ``messy_critical``, ``bestial_failure``) are mutually
     exclusive and sum to exactly 1.
     """
@@ -45,9 +45,9 @@ class V5Odds(ClassWays):
 
     total_failure = property(lambda self: self.probability("total_failure"),
                              doc="No success and no bestial Hunger 1s.")
-    win_at_cost = property(lambda self: self.probability("win_at_cost"),
+    failure = property(lambda self: self.probability("failure"),
                            doc="Some successes, fewer than the Difficulty, not bestial.")
-    win = property(lambda self: self.probability("win"), doc="A win without a pair of 10s.")
+    plain_win = property(lambda self: self.probability("plain_win"), doc="A win without a pair of 10s.")
     critical_win = property(lambda self: self.probability("critical_win"),
                             doc="A win with a pair of 10s and no (or too few) Hunger 10s.")
     messy_critical = property(lambda self: self.probability("messy_critical"),

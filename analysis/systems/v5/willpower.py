@@ -19,7 +19,7 @@ from analysis import exact as _exact
 
 #: Dice a Willpower reroll may take (RULES.md: up to three normal dice).
 MAX_REROLL = 3
-_WIN = {"win": 1, "critical_win": 1, "messy_critical": 1}
+_WIN = {"plain_win": 1, "critical_win": 1, "messy_critical": 1}
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def optimal(values: dict, name: str = "optimal") -> Strategy:
 
     ``values`` maps class names (``analysis.v5.CLASSES``) to numbers (int,
     Fraction, or float, taken exactly as written in decimal); missing classes
-    are worth 0.  Example: ``optimal({"win": 1, "critical_win": 1,
+    are worth 0.  Example: ``optimal({"plain_win": 1, "critical_win": 1,
     "messy_critical": 0.5, "bestial_failure": -1})``.
     """
     if not isinstance(values, dict) or not values:

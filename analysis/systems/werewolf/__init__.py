@@ -15,14 +15,15 @@ SYSTEM = System(
     axes={"pool": "1-10", "rage": "0-5", "difficulty": "1-5", "violent": "0-1"},
     classes={
         "total_failure": "no success, not Brutal",
-        "win_at_cost": "some successes but fewer than the Difficulty, not Brutal (a failure)",
-        "win": "successes reach the Difficulty, no pair of 10s, not Brutal",
+        "failure": "some successes but fewer than the Difficulty, not Brutal: a failure, though the "
+                   "Storyteller may offer a win at a cost",
+        "plain_win": "successes reach the Difficulty, no pair of 10s, not Brutal",
         "critical_win": "a win with a pair of 10s, not Brutal",
         "brutal_win": "a violent action, two Rage dice show 1 or 2, and with 4 more successes it wins",
         "brutal_failure": "two Rage dice show 1 or 2 and the roll fails (any action not violent, "
                           "or a violent one still short)",
     },
-    outcomes=("total_failure", "win_at_cost", "win", "critical_win", "brutal_win", "brutal_failure",
+    outcomes=("total_failure", "failure", "plain_win", "critical_win", "brutal_win", "brutal_failure",
               "p_win", "brutal"),
     terms={
         "rage": "the werewolf's Rage, 0..5: that many dice of the pool are Rage dice",

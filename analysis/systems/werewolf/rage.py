@@ -24,8 +24,8 @@ from analysis.validate import as_values, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
-TOTAL_FAILURE, WIN_AT_COST, WIN, CRITICAL_WIN, BRUTAL_WIN, BRUTAL_FAILURE = range(6)
-_WIN_CLASSES = ("win", "critical_win", "brutal_win")
+TOTAL_FAILURE, FAILURE, PLAIN_WIN, CRITICAL_WIN, BRUTAL_WIN, BRUTAL_FAILURE = range(6)
+_WIN_CLASSES = ("plain_win", "critical_win", "brutal_win")
 #: Derived columns of :func:`table`: each the sum of these classes.
 DERIVED = {"p_win": _WIN_CLASSES, "brutal": ("brutal_win", "brutal_failure")}
 #: Columns of :func:`table`, in order.
@@ -90,9 +90,9 @@ def _engine(rules: WerewolfRules, violent: bool) -> _sd.Engine:
                     if oc >= rules.brutal_rage_dice:
                         cls = BRUTAL_WIN if (violent and band == BAND_WIN) else BRUTAL_FAILURE
                     elif band == BAND_WIN:
-                        cls = CRITICAL_WIN if pair else WIN
+                        cls = CRITICAL_WIN if pair else PLAIN_WIN
                     else:
-                        cls = WIN_AT_COST if band == BAND_SHORT else TOTAL_FAILURE
+                        cls = FAILURE if band == BAND_SHORT else TOTAL_FAILURE
                     table[band][pair][ec][oc] = cls
     bonus = [rules.brutal_bonus if (violent and oc >= rules.brutal_rage_dice) else 0 for oc in range(CAP + 1)]
     return _sd.Engine.of(rules.normal_faces, rules.rage_faces, rules.crit_bonus, bonus, table,
@@ -109,7 +109,7 @@ def _check_violent(violent) -> bool:
 class WerewolfOdds(_sd.SpecialOdds):
     """The exact odds of one Werewolf roll.
 
-    The six classes (``total_failure``, ``win_at_cost``, ``win``,
+    The six classes (``total_failure``, ``failure``, ``plain_win``,
     ``critical_win``, ``brutal_win``, ``brutal_failure``) are mutually
     exclusive and sum to exactly 1; ``successes`` counts a violent Brutal
     outcome's bonus.
@@ -128,9 +128,9 @@ class WerewolfOdds(_sd.SpecialOdds):
 
     total_failure = property(lambda self: self.probability("total_failure"),
                              doc="No success, not Brutal.")
-    win_at_cost = property(lambda self: self.probability("win_at_cost"),
+    failure = property(lambda self: self.probability("failure"),
                            doc="Some successes, fewer than the Difficulty, not Brutal.")
-    win = property(lambda self: self.probability("win"), doc="A win without a pair of 10s, not Brutal.")
+    plain_win = property(lambda self: self.probability("plain_win"), doc="A win without a pair of 10s, not Brutal.")
     critical_win = property(lambda self: self.probability("critical_win"),
                             doc="A win with a pair of 10s, not Brutal.")
     brutal_win = property(lambda self: self.probability("brutal_win"),

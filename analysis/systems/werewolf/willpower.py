@@ -24,7 +24,7 @@ from analysis.systems.werewolf import SYSTEM
 
 #: Dice a Willpower reroll may take.
 MAX_REROLL = 3
-_WIN = {"win": 1, "critical_win": 1, "brutal_win": 1}
+_WIN = {"plain_win": 1, "critical_win": 1, "brutal_win": 1}
 
 
 @dataclass(frozen=True)

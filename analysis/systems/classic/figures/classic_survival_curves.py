@@ -26,10 +26,10 @@ def make_figure(max_blows: int = 30) -> Figure:
     for ax, (title, attack) in zip(axes, ATTACKS):
         for label, victim, color in VICTIMS:
             df = health.blows(attack, victim, max_blows).table()
-            ax.step(df.blows, 1 - df.incapacitated, where="post", color=color,
+            ax.step(df.blows, 1 - df.incapacitated_or_worse, where="post", color=color,
                     label=f"{label}: not yet Incapacitated")
             worse = "in torpor" if victim.creature == "vampire" else "dead"
-            ax.step(df.blows, 1 - df.torpor, where="post", color=color, linestyle="--",
+            ax.step(df.blows, 1 - df.torpor_or_worse, where="post", color=color, linestyle="--",
                     label=f"{label}: not yet {worse}")
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("blows")
