@@ -272,9 +272,11 @@ def test_cli_static_exact(capsys):
     rows = _csv(capsys, ["cards", "--base", "5", "--difficulty", "12", "--hunger", "1",
                          "--format", "csv", "--exact"])
     assert rows == [{"base": "5", "difficulty": "12", "hunger": "1", "success": "7/18",
-                     "failure": "53/90", "bestial_success": "1/90", "bestial_failure": "1/90"}]
+                     "failure": "53/90", "bestial_success": "1/90", "bestial_failure": "1/90",
+                     "p_success": "2/5"}]
     want = oc.brute_static(5, 12, 1)
     assert {c: Fraction(rows[0][c]) for c in cards.CLASSES} == want
+    assert Fraction(rows[0]["p_success"]) == want["success"] + want["bestial_success"]
 
 
 def test_cli_opposed_csv(capsys):

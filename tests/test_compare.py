@@ -59,7 +59,7 @@ def test_identical_rule_sets_change_nothing():
 def test_cards_compare_uses_the_card_axes():
     cmp = tables.compare("cards-official", "cards-ace-high", {"base": "0-10", "difficulty": 12, "hunger": 1},
                          exact=True)
-    assert cmp.axes == ("base", "difficulty", "hunger") and cmp.outcomes == cards.CLASSES
+    assert cmp.axes == ("base", "difficulty", "hunger") and cmp.outcomes == cards.CLASSES + ("p_success",)
     row = cmp.table[(cmp.table.base == 5) & (cmp.table.outcome == "success")].iloc[0]
     assert row.a == cards.odds(5, 12, 1).success
     assert row.b == cards.odds(5, 12, 1, rules=cards.CardRules(ace="high")).success
@@ -122,7 +122,7 @@ def test_heatmap_and_curves_figures():
     fig = plots.difference_heatmap(cmp)
     assert isinstance(fig, Figure)
     shown = [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.get_title()]
-    assert shown == ["total failure", "win at cost", "bestial failure"]
+    assert shown == ["total failure", "failure", "bestial failure"]
     assert "difficulty" in fig.get_suptitle()  # the slice where the change is biggest
     with pytest.raises(ValueError, match="no axis 'soif'"):
         plots.difference_heatmap(cmp, x="soif")

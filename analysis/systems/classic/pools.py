@@ -270,7 +270,7 @@ def read_pool(dice, difficulty: int = 6, specialty: bool = False,
 
 
 def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = OFFICIAL,
-          exact: bool = False) -> pd.DataFrame:
+          exact: bool = False, at_least=None) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, difficulty).
 
     Parameters
@@ -283,13 +283,16 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
         RULES.md defaults.
     exact : bool
         False: float64.  True: ``Fraction`` objects.
+    at_least : None, int or SPEC string
+        Adds a column ``p_at_least_N`` per N: the exact chance of N or more
+        successes left after 1s cancel (``p_at_least_1`` is ``success``).
 
     Returns
     -------
     pandas.DataFrame
         Columns ``pool, difficulty, botch, failure, success`` (the three
         classes, summing to 1; ``success`` is the chance to succeed), then
-        ``mean_successes``.
+        ``mean_successes`` and the ``p_at_least_N`` columns.
     """
     pools = as_values("pool", pools, 0, MAX_POOL)
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
@@ -315,8 +318,12 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     values = np.concatenate([probs, means[..., None]], axis=-1)
     grid = np.array(np.meshgrid(pools, diffs, indexing="ij")).reshape(2, -1)
     values = values.reshape(-1, 4)
-    return pd.DataFrame({
+    df = pd.DataFrame({
         "pool": grid[0], "difficulty": grid[1],
         "botch": values[:, 0], "failure": values[:, 1], "success": values[:, 2],
         "mean_successes": values[:, 3],
     })
+    from analysis import at_least as _al
+
+    return _al.add_columns(df, at_least, lambda p, d, top: odds(p, d, specialty, rules).successes,
+                           ("pool", "difficulty"), exact)

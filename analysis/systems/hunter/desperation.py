@@ -180,7 +180,8 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
                       desperation=desperation, rules=rules)
 
 
-def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exact: bool = False):
+def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exact: bool = False,
+          at_least=None):
     """A tidy odds table: one row per (pool, desperation, difficulty).
 
     Parameters
@@ -191,18 +192,26 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
         Official rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
+    at_least : None, int or SPEC string
+        Adds a column ``p_at_least_N`` per N: the exact chance of N or more
+        successes (pairs of 10s with their bonus).
 
     Returns
     -------
     pandas.DataFrame
         Columns ``pool, desperation, difficulty``, the six classes (summing
-        to exactly 1), then ``p_win`` and ``desperation_one``.
+        to exactly 1), then ``p_win``, ``desperation_one`` and the
+        ``p_at_least_N`` columns.
     """
     axes = {"pool": as_values("pool", pools, 0, MAX_POOL),
             "desperation": as_values("desperation", desperations, 0, MAX_DESPERATION),
             "difficulty": as_values("difficulty", difficulties, 0)}
     rules = HunterRules.require(rules)
-    return _sd.tidy_table(axes, rules.engine, CLASSES, DERIVED, exact)
+    from analysis import at_least as _al
+
+    df = _sd.tidy_table(axes, rules.engine, CLASSES, DERIVED, exact)
+    return _al.add_columns(df, at_least, lambda p, n, d, top: odds(p, n, d, rules).successes,
+                           ("pool", "desperation", "difficulty"), exact)
 
 
 # ------------------------------------------------------------ reading a roll

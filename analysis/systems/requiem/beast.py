@@ -300,7 +300,7 @@ def _class_frame(key_cols: dict, counts, rules, exact: bool) -> pd.DataFrame:
 
 
 def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
-          frenzy: bool = False, exact: bool = False) -> pd.DataFrame:
+          frenzy: bool = False, exact: bool = False, at_least=None) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, soif).
 
     Parameters
@@ -312,6 +312,9 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
         As for :func:`odds`.
     exact : bool
         False: float64 probabilities; True: ``Fraction`` objects.
+    at_least : None, int or SPEC string
+        Adds a column ``p_at_least_N`` per N: the exact chance of N or more
+        successes (10-again; a beastly critical's 10s count double).
 
     Returns
     -------
@@ -325,8 +328,15 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
     """
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
-    return _class_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
-                         "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
+    df = _class_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
+                       "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
+    from analysis import at_least as _al
+
+    def distribution(pool, soif, top):
+        return odds(pool, soif, rules, tempt=tempt, frenzy=frenzy,
+                    max_successes=max(top, 1)).successes
+
+    return _al.add_columns(df, at_least, distribution, ("pool", "soif"), exact)
 
 
 def distribution_table(pools, soifs, max_successes: int = DEFAULT_MAX_SUCCESSES,

@@ -226,7 +226,7 @@ def _progress_bar(total: int, desc: str, show: bool):
 
 
 def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
-          strategy=None, progress: bool = False) -> pd.DataFrame:
+          strategy=None, progress: bool = False, at_least=None) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, hunger, difficulty).
 
     Parameters
@@ -237,25 +237,34 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
         Official rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
-    strategy : None, str or analysis.willpower.Strategy
-        Odds after a Willpower strategy (see :func:`odds`); adds the column
-        ``willpower_spent``.
+    strategy : None, str, Strategy, or a list of them
+        Odds after a Willpower strategy (see :func:`odds`); adds the columns
+        ``willpower_spent`` and ``p_win_gain`` (``p_win`` minus ``p_win``
+        without Willpower, exact).  A list, or names separated by commas
+        (``"none,reroll_failures,maximize_win"``; ``none``: no Willpower),
+        gives the strategies side by side: a ``strategy`` column after the
+        axes, one row per cell and strategy.
     progress : bool
         A progress bar on stderr while big pools take the exact path.
+    at_least : None, int or SPEC string
+        Adds a column ``p_at_least_N`` per N: the chance of N or more
+        successes (pairs of 10s with their bonus), exact.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``pool, hunger, difficulty, total_failure, win_at_cost, win,
-        critical_win, messy_critical, bestial_failure, p_win`` (then
-        ``willpower_spent`` with a strategy).
+        critical_win, messy_critical, bestial_failure, p_win`` (the six
+        classes sum to 1; ``p_win`` is the chance to win), then
+        ``willpower_spent, p_win_gain`` with a strategy and the
+        ``p_at_least_N`` columns.
     """
     pools = as_values("pool", pools, 0, MAX_POOL)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
     rules = V5Rules.require(rules)
     if strategy is not None:
-        return _willpower_table(pools, hungers, diffs, rules, exact, strategy)
+        return _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least)
 
     grid = np.array(np.meshgrid(pools, hungers, diffs, indexing="ij")).reshape(3, -1)
     shape = (len(pools), len(hungers), len(diffs), len(CLASSES) + 1)
@@ -272,7 +281,46 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     cols = {"pool": grid[0], "hunger": grid[1], "difficulty": grid[2]}
     for j, name in enumerate(CLASSES + ("p_win",)):
         cols[name] = values[:, j]
-    return pd.DataFrame(cols)
+    return _with_at_least(pd.DataFrame(cols), rules, None, exact, at_least)
+
+
+def _with_at_least(df, rules, strategy, exact, at_least):
+    """``df`` with its ``p_at_least_N`` columns (none when ``at_least`` is None)."""
+    from analysis import at_least as _al
+
+    def distribution(pool, hunger, difficulty, top):
+        return odds(pool, hunger, difficulty, rules, strategy).successes
+
+    return _al.add_columns(df, at_least, distribution, ("pool", "hunger", "difficulty"), exact)
+
+
+def _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least) -> pd.DataFrame:
+    """Odds after each Willpower strategy, with ``willpower_spent`` and the exact ``p_win_gain``."""
+    from analysis import strategies as _st
+
+    chosen, side_by_side = _st.parse(strategy, _wp.strategy_of, _wp.STRATEGIES)
+    if chosen == [None] and not side_by_side:
+        return table(pools, hungers, diffs, rules, exact, None, progress, at_least)
+    base = table(pools, hungers, diffs, rules, True, None, progress)
+    frames = []
+    for s in chosen:
+        if s is None:
+            df = base.copy()
+            df["willpower_spent"] = [Fraction(0)] * len(df)
+        else:
+            df = _willpower_table(pools, hungers, diffs, rules, True, s)
+        df["p_win_gain"] = [a - b for a, b in zip(df["p_win"], base["p_win"])]
+        df = _with_at_least(df, rules, s, True, at_least)
+        if side_by_side:
+            df.insert(3, "strategy", _st.NONE if s is None else s.name)
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True)
+    if side_by_side:
+        out = out.sort_values(["pool", "hunger", "difficulty"], kind="stable", ignore_index=True)
+    if not exact:
+        for c in out.columns[4 if side_by_side else 3:]:
+            out[c] = [float(x) for x in out[c]]
+    return out
 
 
 def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFrame:

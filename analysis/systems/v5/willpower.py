@@ -145,10 +145,9 @@ def strategy_of(strategy) -> Strategy:
         return strategy
     if isinstance(strategy, str) and strategy in STRATEGIES:
         return STRATEGIES[strategy]
-    raise ValueError(
-        f"unknown Willpower strategy {strategy!r}; choose from {', '.join(STRATEGIES)} "
-        f"or pass willpower.optimal({{class: value}})"
-    )
+    from analysis.strategies import unknown
+
+    raise unknown(strategy, STRATEGIES)
 
 
 @lru_cache(maxsize=4096)

@@ -219,7 +219,7 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
 
 
 def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
-          exact: bool = False, strategy=None):
+          exact: bool = False, strategy=None, at_least=None):
     """A tidy odds table: one row per (pool, rage, difficulty, violent).
 
     Parameters
@@ -231,16 +231,22 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
         Official rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
-    strategy : None, str or willpower.Strategy
-        Odds after a Willpower strategy (see :func:`odds`); adds the column
-        ``willpower_spent``.
+    strategy : None, str, willpower.Strategy, or a list of them
+        Odds after a Willpower strategy (see :func:`odds`); adds the columns
+        ``willpower_spent`` and ``p_win_gain`` (``p_win`` minus ``p_win``
+        without Willpower, exact).  A list, or names separated by commas
+        (``"none,maximize_win"``; ``none``: no Willpower), gives them side
+        by side with a ``strategy`` column after the axes.
+    at_least : None, int or SPEC string
+        Adds a column ``p_at_least_N`` per N: the exact chance of N or more
+        successes (pairs of 10s with their bonus, a Brutal bonus included).
 
     Returns
     -------
     pandas.DataFrame
         Columns ``pool, rage, difficulty, violent``, the six classes (summing
         to exactly 1), then ``p_win`` and ``brutal`` (then ``willpower_spent``
-        with a strategy).
+        and ``p_win_gain`` with a strategy, then the ``p_at_least_N`` columns).
     """
     if isinstance(violent, bool):
         violent = int(violent)
@@ -248,18 +254,45 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
             "difficulty": as_values("difficulty", difficulties, 0),
             "violent": as_values("violent (0 or 1)", violent, 0, 1)}
     rules = WerewolfRules.require(rules)
+    from analysis import at_least as _al
+
+    def with_at_least(df, s, as_exact):
+        return _al.add_columns(df, at_least, lambda p, r, d, v, top: odds(p, r, d, bool(v), rules, s).successes,
+                               ("pool", "rage", "difficulty", "violent"), as_exact)
+
     if strategy is None:
-        return _sd.tidy_table(axes, lambda v: rules.engine(bool(v)), CLASSES, DERIVED, exact)
+        return with_at_least(_sd.tidy_table(axes, lambda v: rules.engine(bool(v)), CLASSES, DERIVED, exact),
+                             None, exact)
     import itertools
 
     import pandas as pd
 
-    rows = []
-    for p, r, d, v in itertools.product(*axes.values()):
-        o = odds(p, r, d, bool(v), rules, strategy)
-        cells = list(o.classes().values()) + [o.p_win, o.brutal, o.willpower_spent]
-        rows.append([p, r, d, v] + (cells if exact else [float(x) for x in cells]))
-    return pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent"])
+    from analysis import strategies as _st
+    from analysis.systems.werewolf import willpower as _wp
+
+    chosen, side_by_side = _st.parse(strategy, _wp.strategy_of, _wp.STRATEGIES)
+    if chosen == [None] and not side_by_side:
+        return table(pools, rages, difficulties, violent, rules, exact, None, at_least)
+    frames = []
+    for s in chosen:
+        rows = []
+        for p, r, d, v in itertools.product(*axes.values()):
+            o = odds(p, r, d, bool(v), rules, s)
+            base = o if s is None else odds(p, r, d, bool(v), rules)
+            cells = list(o.classes().values()) + [o.p_win, o.brutal, o.willpower_spent, o.p_win - base.p_win]
+            rows.append([p, r, d, v] + cells)
+        df = with_at_least(pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent", "p_win_gain"]),
+                           s, True)
+        if side_by_side:
+            df.insert(4, "strategy", _st.NONE if s is None else s.name)
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True)
+    if side_by_side:
+        out = out.sort_values(["pool", "rage", "difficulty", "violent"], kind="stable", ignore_index=True)
+    if not exact:
+        for c in out.columns[5 if side_by_side else 4:]:
+            out[c] = [float(x) for x in out[c]]
+    return out
 
 
 # ------------------------------------------------------------ reading a roll

@@ -69,7 +69,9 @@ def strategy_of(strategy) -> Strategy:
         return strategy
     if isinstance(strategy, str) and strategy in STRATEGIES:
         return STRATEGIES[strategy]
-    raise ValueError(f"unknown Werewolf Willpower strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
+    from analysis.strategies import unknown
+
+    raise unknown(strategy, STRATEGIES)
 
 
 @lru_cache(maxsize=4096)

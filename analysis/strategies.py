@@ -1,0 +1,61 @@
+"""Willpower strategies side by side: reading ``strategy=`` (one name, a list, or ``"none,maximize_win"``).
+
+A system with Willpower rerolls (V5, Werewolf) takes ``strategy=`` in its
+``table``: one strategy gives the odds after it; a list (or a comma-separated
+string) gives them side by side, with ``strategy`` as a column of the long
+table, ``none`` standing for no Willpower spent.  Both add ``p_win_gain``:
+the exact chance to win with the strategy minus the chance without
+Willpower.
+"""
+from __future__ import annotations
+
+import difflib
+
+#: The name standing for "no Willpower spent".
+NONE = "none"
+
+
+def unknown(name, known) -> ValueError:
+    """The one-sentence error for a strategy name that is not known, with a "did you mean"."""
+    names = [NONE] + [k for k in known if k != NONE]
+    close = difflib.get_close_matches(str(name), names, n=1) if isinstance(name, str) else []
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return ValueError(f"unknown Willpower strategy {name!r}; choose from {', '.join(names)}{hint}")
+
+
+def parse(spec, strategy_of, known) -> tuple:
+    """``(strategies, side_by_side)`` of a ``strategy=`` value.
+
+    ``strategies`` is a list of strategy objects (``strategy_of(name)``),
+    ``None`` standing for ``none``; ``side_by_side`` is True for a list or a
+    comma-separated string (even of one name), False for a single name or
+    strategy object.  Refuses an empty list, a repeat or an unknown name in
+    one sentence naming the valid ones.
+    """
+    if isinstance(spec, str):
+        items = [s.strip() for s in spec.split(",")]
+        many = len(items) > 1
+    elif isinstance(spec, (list, tuple)):
+        items, many = list(spec), True
+    else:
+        items, many = [spec], False
+    if not items or any(i == "" for i in items):
+        raise ValueError(f"strategy takes names separated by commas, such as none,maximize_win; "
+                         f"got {spec!r}")
+    out, names = [], []
+    for item in items:
+        if item is None or item == NONE:
+            strategy, name = None, NONE
+        else:
+            if isinstance(item, str) and item not in known:
+                raise unknown(item, known)
+            try:
+                strategy = strategy_of(item)
+            except ValueError:
+                raise unknown(item, known) from None
+            name = strategy.name
+        if name in names:
+            raise ValueError(f"strategy {name!r} is named twice")
+        names.append(name)
+        out.append(strategy)
+    return out, many
