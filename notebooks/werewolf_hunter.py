@@ -54,7 +54,7 @@ print(werewolf.odds(6, 3, 3, violent=True))
 
 # %%
 pd.DataFrame([{"rage dice": r, "P(Brutal)": werewolf.odds(8, r, 3).brutal,
-               "%": f"{float(werewolf.odds(8, r, 3).brutal):.2%}"} for r in range(6)])
+               "%": f"{float(werewolf.odds(8, r, 3).p_brutal):.2%}"} for r in range(6)])
 
 # %%
 werewolf_brutal.make_figure()
@@ -101,7 +101,7 @@ print(hunter.odds(4, 2, 3))
 # The chance that a Desperation 1 shows is $1 - 0.9^D$, whatever the pool:
 
 # %%
-pd.DataFrame([{"desperation dice": d, "P(a 1)": hunter.odds(4, d, 3).desperation_one,
+pd.DataFrame([{"desperation dice": d, "P(a 1)": hunter.odds(4, d, 3).p_desperation_one,
                "closed form": 1 - Fraction(9, 10) ** d} for d in range(6)])
 
 # %%

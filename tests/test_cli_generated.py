@@ -337,7 +337,7 @@ def test_damage_and_blows_set(capsys):
                "--target", "mortal", "--max-blows", "3", "--set", "penalties=[0, 0, 0, 0, 0, 0]")
     want = hl.blows(hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 1), 3,
                     rules=hl.DamageRules(penalties=(0,) * 6)).table(exact=True)
-    assert [Fraction(r["incapacitated"]) for r in got] == list(want.incapacitated)
+    assert [Fraction(r["incapacitated_or_worse"]) for r in got] == list(want.incapacitated_or_worse)
 
 
 def test_damage_sweeps_its_spec_options(capsys):

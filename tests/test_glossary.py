@@ -30,3 +30,33 @@ def test_meaning_and_suggestions():
     assert "Willpower" in glossary.meaning("strategy")
     with pytest.raises(ValueError, match="did you mean pool"):
         glossary.meaning("pol")
+
+
+#: Many cells of each system's grid: every class column sums to exactly 1 on each.
+_MANY = {
+    "v5": ("0-6", "0-5", "0-4"),
+    "werewolf": ("0-5", "0-5", "0-3", "0-1"),
+    "hunter": ("0-5", "0-5", "0-3"),
+    "requiem": ("-1-8", "0-5"),
+    "classic": ("0-8", "2-10"),
+    "cards": ("0-12", "5-15", "0-1"),
+}
+
+
+@pytest.mark.parametrize("name", list(rulesets.SYSTEMS))
+def test_classes_sum_to_one_on_many_cells_and_derived_columns_are_named_apart(name):
+    system = rulesets.SYSTEMS[name]
+    if name not in _MANY:
+        pytest.skip(f"{name}: a system of the tests, not shipped")
+    if name == "requiem":
+        df = system.table_function([-1, 0, 1, 2, 3, 5, 8], "0-5", rules=system.rules_class(), exact=True)
+    else:
+        df = system.table_function(*_MANY[name], rules=system.rules_class(), exact=True)
+    classes = [c for c, _ in system.classes]
+    assert len(df) > 10
+    for row in df[classes].itertuples(index=False):
+        assert sum(row) == 1 and min(row) >= 0
+    derived = [c for c in df.columns if c not in classes and c not in system.axis_names
+               and not str(df[c].dtype).startswith("int")]
+    for c in derived:
+        assert c.startswith(("p_", "mean_")), (name, c)

@@ -35,14 +35,14 @@ def test_desperation_one_closed_form():
     for d in range(0, 6):
         for pool in (0, 3, 11):
             for difficulty in (0, 2, 6):
-                assert hunter.odds(pool, d, difficulty).desperation_one == 1 - Fraction(9, 10) ** d
+                assert hunter.odds(pool, d, difficulty).p_desperation_one == 1 - Fraction(9, 10) ** d
 
 
 def test_desperation_dice_are_added_and_zero_is_allowed():
     o = hunter.odds(4, 3, 2)
     assert (o.normal_dice, o.special_dice, o.denominator) == (4, 3, 10**7)
     none = hunter.odds(4, 0, 2)
-    assert none.desperation_one == 0 and none.p_win < o.p_win
+    assert none.p_desperation_one == 0 and none.p_win < o.p_win
     only = hunter.odds(0, 2, 1)
     assert only.normal_dice == 0 and only.special_dice == 2
 
@@ -58,7 +58,7 @@ def test_table_is_tidy_and_sums_to_one():
         o = hunter.odds(r["pool"], r["desperation"], r["difficulty"])
         assert [r[c] for c in hunter.CLASSES] == list(o.classes().values())
     floats = hunter.table("0-6", "0-5", "0-4")
-    for c in hunter.CLASSES + ("p_win", "desperation_one"):
+    for c in hunter.CLASSES + ("p_win", "p_desperation_one"):
         assert floats[c].tolist() == [float(x) for x in df[c]]
 
 

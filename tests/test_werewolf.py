@@ -41,11 +41,11 @@ def test_brutal_closed_form():
         for pool in (r, r + 3, 12):
             for violent in (False, True):
                 for difficulty in (1, 4):
-                    assert werewolf.odds(pool, r, difficulty, violent).brutal == _p_brutal(r)
+                    assert werewolf.odds(pool, r, difficulty, violent).p_brutal == _p_brutal(r)
     assert _p_brutal(2) == Fraction(1, 25) and _p_brutal(3) == Fraction(13, 125)
     # one Rage die can never be Brutal; a pool smaller than Rage rolls only Rage dice
-    assert werewolf.odds(6, 1, 2).brutal == 0
-    assert werewolf.odds(3, 5, 2).brutal == _p_brutal(3)
+    assert werewolf.odds(6, 1, 2).p_brutal == 0
+    assert werewolf.odds(3, 5, 2).p_brutal == _p_brutal(3)
 
 
 def test_violent_brutal_adds_four_successes_and_otherwise_fails():
@@ -56,7 +56,7 @@ def test_violent_brutal_adds_four_successes_and_otherwise_fails():
     # four successes from the Brutal outcome: violent Brutal wins at Difficulty 4 or less
     assert werewolf.odds(6, 4, 4, violent=True).brutal_failure == 0
     assert werewolf.odds(6, 4, 5, violent=True).brutal_failure > 0
-    assert o.mean_successes - quiet.mean_successes == 4 * quiet.brutal
+    assert o.mean_successes - quiet.mean_successes == 4 * quiet.p_brutal
 
 
 def test_table_is_tidy_and_sums_to_one():
@@ -70,7 +70,7 @@ def test_table_is_tidy_and_sums_to_one():
         o = werewolf.odds(r["pool"], r["rage"], r["difficulty"], bool(r["violent"]))
         assert [r[c] for c in werewolf.CLASSES] == list(o.classes().values())
     floats = werewolf.table("0-6", "0-5", "1-4", "0-1")
-    for c in werewolf.CLASSES + ("p_win", "brutal"):
+    for c in werewolf.CLASSES + ("p_win", "p_brutal"):
         assert floats[c].tolist() == [float(x) for x in df[c]]
 
 
@@ -157,11 +157,25 @@ def test_willpower_never_hurts_and_rage_rerolls_help_somewhere():
 
 def test_willpower_table():
     df = werewolf.table("2-4", "1-3", 3, "0-1", exact=True, strategy="maximize_win")
-    assert tuple(df.columns) == werewolf.TABLE_COLUMNS + ("willpower_spent",)
+    assert tuple(df.columns) == werewolf.TABLE_COLUMNS + ("willpower_spent", "p_win_gain")
     for row in df.itertuples(index=False):
         r = row._asdict()
         o = werewolf.odds(r["pool"], r["rage"], r["difficulty"], bool(r["violent"]), strategy="maximize_win")
         assert [r[c] for c in werewolf.CLASSES] == list(o.classes().values())
         assert r["willpower_spent"] == o.willpower_spent and r["p_win"] == o.p_win
+        plain = werewolf.odds(r["pool"], r["rage"], r["difficulty"], bool(r["violent"]))
+        assert r["p_win_gain"] == o.p_win - plain.p_win >= 0
     floats = werewolf.table("2-4", "1-3", 3, "0-1", strategy="maximize_win")
     assert floats["p_win"].tolist() == [float(x) for x in df["p_win"]]
+
+
+def test_willpower_strategies_side_by_side():
+    df = werewolf.table(4, 2, 3, 1, exact=True, strategy="none,maximize_win,normal_dice_only")
+    assert list(df.columns[:5]) == ["pool", "rage", "difficulty", "violent", "strategy"]
+    assert list(df.strategy) == ["none", "maximize_win", "normal_dice_only"]
+    plain = werewolf.odds(4, 2, 3, True)
+    assert df.p_win.iloc[0] == plain.p_win and df.p_win_gain.iloc[0] == 0
+    for row in df.iloc[1:].itertuples():
+        assert row.p_win_gain == werewolf.odds(4, 2, 3, True, strategy=row.strategy).p_win - plain.p_win
+    with pytest.raises(ValueError, match=r"choose from none, maximize_win, normal_dice_only \(did you mean"):
+        werewolf.table(4, 2, 3, strategy="normal_dice")

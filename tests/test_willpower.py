@@ -104,9 +104,46 @@ def test_cli_willpower_column(capsys):
     assert cli.main(["v5", "--pool", "5", "--hunger", "3", "--difficulty", "2", "--strategy",
                      "maximize_win", "--format", "csv", "--exact"]) == 0
     header, row = capsys.readouterr().out.strip().splitlines()
-    assert header.split(",") == list(v5.TABLE_COLUMNS) + ["willpower_spent"]
+    assert header.split(",") == list(v5.TABLE_COLUMNS) + ["willpower_spent", "p_win_gain"]
     o = v5.odds(5, 3, 2, strategy="maximize_win")
-    assert row.split(",")[-1] == f"{o.willpower_spent.numerator}/{o.willpower_spent.denominator}"
+    cells = dict(zip(header.split(","), row.split(",")))
+    assert Fraction(cells["willpower_spent"]) == o.willpower_spent
+    assert Fraction(cells["p_win_gain"]) == o.p_win - v5.odds(5, 3, 2).p_win > 0
+
+
+def test_strategies_side_by_side():
+    df = v5.table("4-5", "1,3", 2, strategy="none,reroll_failures,maximize_win", exact=True)
+    assert list(df.columns[:4]) == ["pool", "hunger", "difficulty", "strategy"]
+    assert list(df.strategy[:3]) == ["none", "reroll_failures", "maximize_win"] and len(df) == 12
+    for row in df.itertuples():
+        strategy = None if row.strategy == "none" else row.strategy
+        o = v5.odds(row.pool, row.hunger, row.difficulty, strategy=strategy)
+        assert [getattr(row, c) for c in v5.CLASSES] == list(o.classes().values())
+        assert row.willpower_spent == o.willpower_spent
+        assert row.p_win_gain == o.p_win - v5.odds(row.pool, row.hunger, row.difficulty).p_win
+        assert sum(getattr(row, c) for c in v5.CLASSES) == 1
+    none = df[df.strategy == "none"]
+    assert (none.p_win_gain == 0).all() and (none.willpower_spent == 0).all()
+    assert (df[df.strategy == "maximize_win"].p_win_gain.to_numpy() > 0).all()
+    floats = v5.table("4-5", "1,3", 2, strategy=["none", "maximize_win"])
+    exact = df[df.strategy != "reroll_failures"].reset_index(drop=True)
+    assert list(floats.p_win_gain) == [float(x) for x in exact.p_win_gain]
+    assert v5.table(3, 1, 1, strategy="none").equals(v5.table(3, 1, 1))
+
+
+def test_cli_strategies_side_by_side_and_bad_names(capsys):
+    from analysis import cli
+    assert cli.main(["v5", "--pool", "3", "--hunger", "1", "--difficulty", "1", "--strategy",
+                     "none,maximize_win", "--format", "csv", "--exact"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("pool,hunger,difficulty,strategy,total_failure,")
+    assert [line.split(",")[3] for line in lines[1:]] == ["none", "maximize_win"]
+    assert cli.main(["v5", "--pool", "3", "--difficulty", "1", "--strategy", "maximise_win"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("beastodds: error: unknown Willpower strategy 'maximise_win'; choose from none, "
+                   + ", ".join(willpower.STRATEGIES) + " (did you mean maximize_win?)")
+    assert cli.main(["v5", "--pool", "3", "--difficulty", "1", "--strategy", "none,none"]) == 2
+    assert "named twice" in capsys.readouterr().err
 
 
 def test_big_pools_take_the_exact_path():

@@ -7,7 +7,9 @@ own:
 * one ``--AXIS SPEC`` option per axis, defaulting to the system's SPEC;
 * ``--rules NAME|FILE`` (a shipped rule set of the system or a TOML file) and
   ``--set FIELD=VALUE`` for every field of its rules dataclass;
-* ``--strategy STRATEGY`` when its table function takes ``strategy=``;
+* ``--strategy STRATEGY[,STRATEGY...]`` when its table function takes
+  ``strategy=`` (several: side by side, ``none`` for no Willpower);
+* ``--at-least SPEC`` when it takes ``at_least=`` (``p_at_least_N`` columns);
 * ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.sweep`) and the
   output options.
 
@@ -59,6 +61,7 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
             f"{system.title}: the exact odds table of the {system.name} system, one row per "
             f"({', '.join(system.axis_names)}). Each axis takes a SPEC: {SPEC_HELP}; an axis "
             f"left out takes its default."))
+    p.epilog = columns_help(system)
     for axis, default in system.axes:
         default = defaults.get(axis, default)
         wanted = axis in required
@@ -69,10 +72,18 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
                        default=None if wanted else default, help=text)
     add_rules_options(p, rules or RulesOptions.of_system(system))
     if takes_strategy(system):
-        names = ", ".join(system.strategy_map) if system.strategies is not None else ""
+        names = ", ".join(["none", *system.strategy_map]) if system.strategies is not None else ""
         p.add_argument("--strategy", metavar="STRATEGY", default=None,
                        help="odds after a Willpower reroll under that strategy"
-                            + (f" ({names})" if names else "") + "; adds the column willpower_spent")
+                            + (f" ({names})" if names else "")
+                            + "; adds the columns willpower_spent and p_win_gain (p_win minus p_win "
+                              "without Willpower). Several, separated by commas "
+                              "(none,maximize_win): side by side, with a strategy "
+                              "column")
+    if takes(system, "at_least"):
+        p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
+                       help="add a column p_at_least_N for each N of SPEC: the exact chance of N or "
+                            "more successes (after the system's rules)")
     if sweep:
         add_sweep_options(p)
     add_output_options(p)
@@ -80,12 +91,32 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
     return p
 
 
+def columns_help(system) -> str:
+    """What the columns of a system's table mean, for its command's help: classes, then derived columns."""
+    from .. import glossary
+
+    terms = glossary.terms()
+    classes = "; ".join(f"{c}: {m}" for c, m in system.classes)
+    derived = [c for c in (system.outcomes or ()) if c not in dict(system.classes)]
+    derived += [c for c, _ in system.terms if c not in derived and c not in system.axis_names]
+    text = f"Outcome classes (mutually exclusive, summing to 1): {classes}."
+    if derived:
+        text += " Derived columns (not classes): " + "; ".join(
+            f"{c}: {terms.get(c, dict(system.terms).get(c, ''))}" for c in derived) + "."
+    return text
+
+
 def takes_strategy(system) -> bool:
     """Whether the system's table function takes ``strategy=`` (a Willpower strategy): ``--strategy``."""
+    return takes(system, "strategy")
+
+
+def takes(system, parameter: str) -> bool:
+    """Whether the system's table function takes the keyword ``parameter``."""
     import inspect
 
     try:
-        return "strategy" in inspect.signature(system.table_function).parameters
+        return parameter in inspect.signature(system.table_function).parameters
     except (TypeError, ValueError):
         return False
 
@@ -114,6 +145,7 @@ def run(args, rules=None, table=None, **options):
     """
     import dataclasses
     import functools
+    import inspect
 
     from .. import rulesets, sweep
 
@@ -123,6 +155,11 @@ def run(args, rules=None, table=None, **options):
         rules = rules_from_args(args)
     if getattr(args, "strategy", None) is not None:
         options = {**options, "strategy": args.strategy}
+    if getattr(args, "at_least", None) is not None:
+        if table is not None and "at_least" not in inspect.signature(table).parameters:
+            raise ValueError("--at-least adds columns to the odds table and cannot go with this "
+                             "output (a distribution of successes already has p_at_least)")
+        options = {**options, "at_least": args.at_least}
     if table is not None or options:
         # the same system with the table function bound to its options (picklable for --jobs)
         function = functools.partial(table or system.table_function, **options)
@@ -133,5 +170,7 @@ def run(args, rules=None, table=None, **options):
 
 
 def key_columns(df, system) -> tuple:
-    """The columns of a system's table that are keys, not probabilities: its axes and integer columns."""
-    return tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
+    """The columns of a system's table that are keys, not probabilities: its axes, ``strategy`` and
+    integer columns."""
+    return tuple(c for c in df.columns
+                 if c in system.axis_names or c == "strategy" or is_int_column(df[c]))

@@ -37,7 +37,13 @@ def _add_v5(sub, system) -> None:
     p = grid.add_command(
         sub, system, help="V5 rolls with Hunger dice",
         description="Exact odds of V5 rolls: one row per (pool, hunger, difficulty). "
-                    f"SPEC is {SPEC_HELP}.",
+                    f"SPEC is {SPEC_HELP}. Columns: six outcome classes, mutually exclusive and "
+                    "summing to 1 (total_failure: no success; failure: some successes, fewer than "
+                    "the Difficulty, where the Storyteller may offer a win at a cost; plain_win; "
+                    "critical_win: a pair of 10s; messy_critical: a pair of 10s with a Hunger 10; "
+                    "bestial_failure: not a win with a Hunger 1), then derived columns: p_win, "
+                    "the chance to win (plain_win + critical_win + messy_critical), and "
+                    "p_at_least_N with --at-least.",
         defaults={"hunger": "0"}, required=("pool", "difficulty"),
         axis_help={"pool": "dice in the pool", "hunger": "Hunger 0..5",
                    "difficulty": "successes needed"})
@@ -45,8 +51,7 @@ def _add_v5(sub, system) -> None:
 
 
 def _run_v5(args):
-    df, _ = grid.run(args)
-    return df, ("pool", "hunger", "difficulty")
+    return grid.run(args)
 
 
 # ------------------------------------------------------------------ rouse

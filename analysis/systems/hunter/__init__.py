@@ -24,10 +24,10 @@ SYSTEM = System(
         "despair": "not a win, and a Desperation die shows 1",
     },
     outcomes=("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair",
-              "p_win", "desperation_one"),
+              "p_win", "p_desperation_one"),
     terms={
         "desperation": "Desperation dice added to the pool, 0..5",
-        "desperation_one": "chance that a Desperation die shows 1",
+        "p_desperation_one": "chance that a Desperation die shows 1",
     },
     package=__name__,
 )

@@ -26,7 +26,7 @@ CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_o
 TOTAL_FAILURE, FAILURE, PLAIN_WIN, CRITICAL_WIN, OVERREACH_OR_DESPAIR, DESPAIR = range(6)
 _WIN_CLASSES = ("plain_win", "critical_win", "overreach_or_despair")
 #: Derived columns of :func:`table`: each the sum of these classes.
-DERIVED = {"p_win": _WIN_CLASSES, "desperation_one": ("overreach_or_despair", "despair")}
+DERIVED = {"p_win": _WIN_CLASSES, "p_desperation_one": ("overreach_or_despair", "despair")}
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("pool", "desperation", "difficulty") + CLASSES + tuple(DERIVED)
 MAX_DESPERATION = 5
@@ -125,7 +125,7 @@ class HunterOdds(_sd.SpecialOdds):
     despair = property(lambda self: self.probability("despair"), doc="Not a win, and a Desperation die shows 1.")
 
     @property
-    def desperation_one(self) -> Fraction:
+    def p_desperation_one(self) -> Fraction:
         """Probability that a Desperation 1 brings Overreach or Despair."""
         return self.probability("overreach_or_despair") + self.probability("despair")
 
@@ -135,7 +135,7 @@ class HunterOdds(_sd.SpecialOdds):
         if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
         for name, p in list(self.classes().items()) + [("p_win", self.p_win),
-                                                       ("desperation_one", self.desperation_one)]:
+                                                       ("p_desperation_one", self.p_desperation_one)]:
             lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
         lines.append(f"  mean successes        {float(self.mean_successes):.4f}")
         return "\n".join(lines)
@@ -159,7 +159,7 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
     -------
     HunterOdds
         Exact Fractions for the six outcome classes, ``p_win``,
-        ``desperation_one`` and the distribution of successes.
+        ``p_desperation_one`` and the distribution of successes.
 
     Raises
     ------
@@ -200,7 +200,7 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
     -------
     pandas.DataFrame
         Columns ``pool, desperation, difficulty``, the six classes (summing
-        to exactly 1), then ``p_win``, ``desperation_one`` and the
+        to exactly 1), then ``p_win``, ``p_desperation_one`` and the
         ``p_at_least_N`` columns.
     """
     axes = {"pool": as_values("pool", pools, 0, MAX_POOL),

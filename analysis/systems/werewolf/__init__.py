@@ -24,11 +24,11 @@ SYSTEM = System(
                           "or a violent one still short)",
     },
     outcomes=("total_failure", "failure", "plain_win", "critical_win", "brutal_win", "brutal_failure",
-              "p_win", "brutal"),
+              "p_win", "p_brutal"),
     terms={
         "rage": "the werewolf's Rage, 0..5: that many dice of the pool are Rage dice",
         "violent": "1 for a violent action (a Brutal outcome adds successes), 0 otherwise",
-        "brutal": "chance of a Brutal outcome (brutal_win + brutal_failure)",
+        "p_brutal": "chance of a Brutal outcome (brutal_win + brutal_failure)",
     },
     package=__name__,
 )

@@ -27,7 +27,7 @@ CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists
 TOTAL_FAILURE, FAILURE, PLAIN_WIN, CRITICAL_WIN, BRUTAL_WIN, BRUTAL_FAILURE = range(6)
 _WIN_CLASSES = ("plain_win", "critical_win", "brutal_win")
 #: Derived columns of :func:`table`: each the sum of these classes.
-DERIVED = {"p_win": _WIN_CLASSES, "brutal": ("brutal_win", "brutal_failure")}
+DERIVED = {"p_win": _WIN_CLASSES, "p_brutal": ("brutal_win", "brutal_failure")}
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("pool", "rage", "difficulty", "violent") + CLASSES + tuple(DERIVED)
 MAX_RAGE = 5
@@ -139,7 +139,7 @@ class WerewolfOdds(_sd.SpecialOdds):
                               doc="Brutal and failed: any action not violent, or a violent one still short.")
 
     @property
-    def brutal(self) -> Fraction:
+    def p_brutal(self) -> Fraction:
         """Probability of a Brutal outcome (enough Rage dice showing 1 or 2)."""
         return self.probability("brutal_win") + self.probability("brutal_failure")
 
@@ -149,7 +149,7 @@ class WerewolfOdds(_sd.SpecialOdds):
                  f"{'violent' if self.violent else 'not violent'}"]
         if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
-        for name, p in list(self.classes().items()) + [("p_win", self.p_win), ("brutal", self.brutal)]:
+        for name, p in list(self.classes().items()) + [("p_win", self.p_win), ("p_brutal", self.p_brutal)]:
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
         if self.strategy:
             lines.append(f"  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
@@ -184,7 +184,7 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
     Returns
     -------
     WerewolfOdds
-        Exact Fractions for the six outcome classes, ``p_win``, ``brutal``
+        Exact Fractions for the six outcome classes, ``p_win``, ``p_brutal``
         and the distribution of successes.
 
     Raises
@@ -245,7 +245,7 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
     -------
     pandas.DataFrame
         Columns ``pool, rage, difficulty, violent``, the six classes (summing
-        to exactly 1), then ``p_win`` and ``brutal`` (then ``willpower_spent``
+        to exactly 1), then ``p_win`` and ``p_brutal`` (then ``willpower_spent``
         and ``p_win_gain`` with a strategy, then the ``p_at_least_N`` columns).
     """
     if isinstance(violent, bool):
@@ -279,7 +279,7 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
         for p, r, d, v in itertools.product(*axes.values()):
             o = odds(p, r, d, bool(v), rules, s)
             base = o if s is None else odds(p, r, d, bool(v), rules)
-            cells = list(o.classes().values()) + [o.p_win, o.brutal, o.willpower_spent, o.p_win - base.p_win]
+            cells = list(o.classes().values()) + [o.p_win, o.p_brutal, o.willpower_spent, o.p_win - base.p_win]
             rows.append([p, r, d, v] + cells)
         df = with_at_least(pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent", "p_win_gain"]),
                            s, True)

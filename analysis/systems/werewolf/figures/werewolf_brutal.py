@@ -24,8 +24,8 @@ def make_figure(pools=range(1, 11), rages=range(0, 6), difficulty: int = 3) -> F
     axes[0].legend(fontsize=8)
     top = max(pools)
     part = df[(df.pool == top) & (df.violent == 0)]
-    axes[2].bar(part["rage"], part["brutal"] * 100, color="#c0392b")
-    for r, v in zip(part["rage"], part["brutal"]):
+    axes[2].bar(part["rage"], part["p_brutal"] * 100, color="#c0392b")
+    for r, v in zip(part["rage"], part["p_brutal"]):
         axes[2].text(r, v * 100, f"{v * 100:.2f}", ha="center", va="bottom", fontsize=8)
     axes[2].set_title(f"P(Brutal) with Rage dice (pool {top})")
     axes[2].set_xlabel("Rage")
