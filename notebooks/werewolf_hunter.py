@@ -53,7 +53,7 @@ print(werewolf.odds(6, 3, 3, violent=True))
 # $1 - 0.8^R - 0.2\,R\,0.8^{R-1}$.
 
 # %%
-pd.DataFrame([{"rage dice": r, "P(Brutal)": werewolf.odds(8, r, 3).brutal,
+pd.DataFrame([{"rage dice": r, "P(Brutal)": werewolf.odds(8, r, 3).p_brutal,
                "%": f"{float(werewolf.odds(8, r, 3).p_brutal):.2%}"} for r in range(6)])
 
 # %%
@@ -73,7 +73,7 @@ reading.outcome, reading.successes, reading.margin
 # reroll for a win, against never touching a Rage die:
 
 # %%
-pd.DataFrame([{"strategy": str(w), "P(win)": float(o.p_win), "P(Brutal)": float(o.brutal),
+pd.DataFrame([{"strategy": str(w), "P(win)": float(o.p_win), "P(Brutal)": float(o.p_brutal),
                "Willpower spent": float(o.willpower_spent)}
               for w in (None, "normal_dice_only", "maximize_win")
               for o in [werewolf.odds(6, 3, 4, strategy=w)]])

@@ -16,7 +16,7 @@ def make_figure(bases=range(0, 16), difficulties=range(4, 26), hunger: int = 1) 
     """Left: P(win) by (base, difficulty).  Right: the four classes by the card needed."""
     bases, difficulties = list(bases), list(difficulties)
     df = cards.table(bases, difficulties, 0)
-    df["p_win"] = df["success"] + df["bestial_success"]
+    df["p_win"] = df["p_success"]
     grid = df.pivot(index="difficulty", columns="base", values="p_win").loc[difficulties, bases]
     fig = Figure(figsize=(12, 5.2), layout="constrained")
     ax, bx = fig.subplots(1, 2, width_ratios=[1.25, 1])

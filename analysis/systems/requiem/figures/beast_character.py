@@ -10,7 +10,7 @@ _COLORS = {
     "dramatic_failure": "#3b3b3b",
     "bestial_failure": "#7b3294",
     "failure": "#c2a5cf",
-    "success": "#a6dba0",
+    "plain_success": "#a6dba0",
     "exceptional_success": "#008837",
 }
 
@@ -35,7 +35,7 @@ def make_figure(max_vitae: int = 11, resolve: int = 3, composure: int = 2, blood
         ax.bar(x, values, bottom=bottom, color=_COLORS[name], width=0.85,
                label=name.replace("_", " "))
         bottom += values
-    ax.plot(x, df.beastly_critical * 100, "o-", color="#d7191c", lw=2,
+    ax.plot(x, df.p_beastly_critical * 100, "o-", color="#d7191c", lw=2,
             label="beastly critical (part of the successes)")
     ax.set_xticks(x, [f"{v}\nSoif {s}" for v, s in zip(df.vitae, df.soif)], fontsize=8)
     ax.set_xlabel("current Vitae (full to empty) and the Soif it gives")

@@ -15,7 +15,7 @@ def make_figure(pools=range(1, 21), soifs=range(0, 6), tempt: bool = False) -> F
     axes = fig.subplots(1, 3, sharey=True)
     for ax, col, title, cmap in (
         (axes[0], "bestial_failure", "Bestial failure", "Purples"),
-        (axes[1], "beastly_critical", "Beastly critical", "Reds"),
+        (axes[1], "p_beastly_critical", "Beastly critical", "Reds"),
         (axes[2], "exceptional_success", "Exceptional success (5+)", "Greens"),
     ):
         grid = df.pivot(index="soif", columns="pool", values=col).loc[soifs, pools].to_numpy()
