@@ -47,8 +47,8 @@ class V5Rules(Rules):
         Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.
     hunger_one_taints_win : bool
         House rule: a win that is not critical but shows that many Hunger 1s
-        counts as a win at a cost.  Official: False (a Hunger 1 on a win does
-        nothing).
+        counts as a failure (at best a win at a cost).  Official: False (a
+        Hunger 1 on a win does nothing).
     hunger_replaces_dice : bool
         Official True: Hunger dice replace normal dice (``min(hunger, pool)``
         of them).  False: the Hunger dice are added to the pool.
@@ -62,8 +62,8 @@ class V5Rules(Rules):
     bestial_hunger_ones: int = rule(1, range=(1, 2),
                                     help="Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.")
     hunger_one_taints_win: bool = rule(
-        False, help="House rule: a plain win showing bestial_hunger_ones Hunger 1s is a win at a cost; "
-             "official false.")
+        False, help="House rule: a plain win showing bestial_hunger_ones Hunger 1s is a failure "
+             "(at best a win at a cost); official false.")
     hunger_replaces_dice: bool = rule(
         True, help="Hunger dice replace normal dice (official true); false: they are added to the pool.")
 

@@ -253,7 +253,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     Returns
     -------
     pandas.DataFrame
-        Columns ``pool, hunger, difficulty, total_failure, win_at_cost, win,
+        Columns ``pool, hunger, difficulty, total_failure, failure, plain_win,
         critical_win, messy_critical, bestial_failure, p_win`` (the six
         classes sum to 1; ``p_win`` is the chance to win), then
         ``willpower_spent, p_win_gain`` with a strategy and the
