@@ -78,7 +78,7 @@ def test_compare_shipped_names_defaults_and_formats(capsys):
     assert len(rows) == 3 and {r["outcome"] for r in rows} <= {"messy_critical", "critical_win"}
     code, out, _ = run(capsys, "compare", "cards-official", "cards-ace-high", "--base", "4",
                        "--difficulty", "12", "--hunger", "1", "--format", "markdown")
-    assert code == 0 and out.count("\n") == 2 + 4
+    assert code == 0 and out.count("\n") == 2 + 5  # four classes and p_success
 
 
 def test_jobs_from_the_command_line_give_the_same_table():
