@@ -60,3 +60,18 @@ def test_classes_sum_to_one_on_many_cells_and_derived_columns_are_named_apart(na
                and not str(df[c].dtype).startswith("int")]
     for c in derived:
         assert c.startswith(("p_", "mean_")), (name, c)
+
+
+@pytest.mark.parametrize("name", ["v5", "werewolf", "hunter", "classic", "cards"])
+def test_help_explains_every_class_and_derived_column(name, capsys):
+    from analysis import cli
+
+    with pytest.raises(SystemExit):
+        cli.main([name, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    system = rulesets.SYSTEMS[name]
+    assert "mutually exclusive, summing to 1" in text
+    for cls, _ in system.classes:
+        assert f"{cls}:" in text, (name, cls)
+    for column in system.outcomes or ():
+        assert f"{column}:" in text, (name, column)
