@@ -129,6 +129,7 @@ def test_strategies_side_by_side():
     exact = df[df.strategy != "reroll_failures"].reset_index(drop=True)
     assert list(floats.p_win_gain) == [float(x) for x in exact.p_win_gain]
     assert v5.table(3, 1, 1, strategy="none").equals(v5.table(3, 1, 1))
+    assert v5.odds(4, 2, 3, strategy="none") == v5.odds(4, 2, 3)
 
 
 def test_cli_strategies_side_by_side_and_bad_names(capsys):

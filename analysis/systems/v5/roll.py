@@ -149,7 +149,7 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
     rules = V5Rules.require(rules)
     nn, nh = rules.dice(pool, hunger)
     spent, strategy_name = 0, None
-    if strategy is None:
+    if strategy is None or strategy == "none":  # "none": no Willpower spent
         ways, classes, den = counts(nn, nh, rules, (difficulty,), True)
         class_ways = [int(w) for w in classes[0]]
     else:

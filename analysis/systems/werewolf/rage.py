@@ -201,7 +201,7 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
     engine = rules.engine(violent)
     nn, nr = engine.dice(pool, rage)
     spent, strategy_name = 0, None
-    if strategy is None:
+    if strategy is None or strategy == "none":  # "none": no Willpower spent
         ways, classes, den = _sd.counts(engine, nn, nr, (difficulty,))
         class_ways = [int(w) for w in classes[0]]
     else:
