@@ -27,6 +27,18 @@ def _label(name: str) -> str:
     return name.replace("_", " ")
 
 
+def _colour_scale(values: np.ndarray) -> dict:
+    """``cmap``, ``vmin`` and ``vmax`` for a map of changes: diverging only when
+    the changes go both ways, else one hue from 0 (red up, blue down)."""
+    low, high = float(values.min()), float(values.max())
+    if low >= 0:
+        return dict(cmap="Reds", vmin=0, vmax=high or 1)
+    if high <= 0:
+        return dict(cmap="Blues_r", vmin=low, vmax=0)
+    limit = max(-low, high)
+    return dict(cmap="RdBu_r", vmin=-limit, vmax=limit)
+
+
 def _slice_values(comparison: Comparison, x: str, y: str | None, at: dict | None) -> dict:
     """Fixed values for the axes that are neither x nor y: given, or where the change is biggest."""
     at = dict(at or {})
@@ -102,17 +114,18 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
     changed = [o for o in outcomes if np.abs(grids[o]).max() > 0]
     unchanged = [o for o in outcomes if o not in changed]
     shown = changed or outcomes[:1]
-    ncols = min(4, len(shown))
+    # at most three panels a row (four make two rows of two), so the figure stays readable
+    ncols = 2 if len(shown) == 4 else min(3, len(shown))
     nrows = math.ceil(len(shown) / ncols)
-    fig = Figure(figsize=(3.6 * ncols + 0.8, 2.9 * nrows + 1.1), layout="constrained")
+    fig = Figure(figsize=(4.2 * ncols + 0.8, 3.2 * nrows + 1.1), layout="constrained")
     grid_axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel()
-    annotate = len(xs) * len(ys) <= 240
-    fontsize = 6 if len(xs) <= 12 else 5
+    # numbers in the cells only where they fit side by side
+    annotate = len(xs) <= 13 and len(xs) * len(ys) <= 240
+    fontsize = 6
     for ax, outcome in zip(grid_axes, shown):
         values = grids[outcome]
         limit = float(np.abs(values).max())
-        im = ax.imshow(values, origin="lower", aspect="auto", cmap="RdBu_r",
-                       vmin=-(limit or 1), vmax=limit or 1,
+        im = ax.imshow(values, origin="lower", aspect="auto", **_colour_scale(values),
                        extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5))
         if annotate:
             for (i, j), v in np.ndenumerate(values):

@@ -11,6 +11,19 @@ SAMPLE_NIGHT = ("wake", "discipline:1", "discipline:2", "surge", "mend", "mend",
                 "feed:2", "discipline:3", "surge", "aggravated")
 
 
+def step_title(step: str) -> str:
+    """What a reader sees under a step of the night: ``"feed:2"`` is "feed\n(slake 2)"."""
+    name, _, arg = step.partition(":")
+    titles = {"dusk": "dusk\n(start)", "wake": "wake up\n(Rouse)", "surge": "Blood Surge",
+              "mend": "mend\ndamage", "blush": "Blush\nof Life", "kill": "feed\nto the death",
+              "aggravated": "heal\nAggravated"}
+    if name == "discipline":
+        return f"Discipline\nlevel {arg}"
+    if name == "feed":
+        return f"feed\n(slake {arg})"
+    return titles.get(name, step)
+
+
 def make_figure(start_hunger: int = 1, steps=SAMPLE_NIGHT, blood_potency: int = 1) -> Figure:
     df = rouse.night(start_hunger, list(steps), blood_potency)
     probs = rouse.hunger_matrix(df)
@@ -28,7 +41,7 @@ def make_figure(start_hunger: int = 1, steps=SAMPLE_NIGHT, blood_potency: int = 
     ax.plot(x, df.frenzy_test, "r--", lw=2, label="P(a hunger frenzy test so far)")
     ax2.set_ylim(0, 5)
     ax2.set_ylabel("mean Hunger")
-    ax.set_xticks(x, df.label, rotation=30, ha="right")
+    ax.set_xticks(x, [step_title(label) for label in df.label], fontsize=8)
     ax.set_ylabel("probability")
     ax.set_ylim(0, 1)
     handles = ax.get_legend_handles_labels()

@@ -5,7 +5,14 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis.systems.v5 import roll as v5
-from analysis.systems.v5 import willpower
+
+#: The strategies drawn, with the title a reader sees.
+TITLES = {
+    "reroll_failures": "Reroll failed dice (rule of thumb)",
+    "maximize_win": "Best reroll for the win",
+    "maximize_critical": "Best reroll for a critical",
+    "avoid_messy": "Best reroll that never risks a messy critical",
+}
 
 
 def make_figure(difficulty: int = 3, pools=range(1, 16), hungers=range(0, 6)) -> Figure:
@@ -14,22 +21,24 @@ def make_figure(difficulty: int = 3, pools=range(1, 16), hungers=range(0, 6)) ->
     fig = Figure(figsize=(12, 7.5), layout="constrained")
     axes = fig.subplots(2, 2, sharex=True, sharey=True).ravel()
     grids = {}
-    for name in willpower.STRATEGIES:
+    for name in TITLES:
         df = v5.table(pools, hungers, difficulty, strategy=name)
         gain = (df.p_win - base.p_win).to_numpy().reshape(len(pools), len(hungers)).T
         grids[name] = (gain, df.willpower_spent.to_numpy().reshape(len(pools), len(hungers)).T)
-    limit = max(np.abs(g).max() for g, _ in grids.values()) * 100
+    limit = max(g.max() for g, _ in grids.values()) * 100  # a reroll never lowers the chance
     for ax, (name, (gain, spent)) in zip(axes, grids.items()):
-        im = ax.imshow(gain * 100, origin="lower", aspect="auto", cmap="RdBu", vmin=-limit, vmax=limit,
+        im = ax.imshow(gain * 100, origin="lower", aspect="auto", cmap="Blues", vmin=0, vmax=limit or 1,
                        extent=(pools[0] - 0.5, pools[-1] + 0.5, hungers[0] - 0.5, hungers[-1] + 0.5))
         for (i, j), v in np.ndenumerate(gain):
-            ax.text(pools[j], hungers[i], f"{v * 100:+.0f}", ha="center", va="center", fontsize=6.5)
-        ax.set_title(f"{name}: Willpower spent {spent.mean():.0%} of rolls on average", fontsize=10)
+            ax.text(pools[j], hungers[i], f"{v * 100:+.0f}", ha="center", va="center", fontsize=6.5,
+                    color="white" if v * 100 > 0.6 * limit else "black")
+        ax.set_title(f"{TITLES[name]}\nWillpower spent on {spent.mean():.0%} of rolls on average",
+                     fontsize=10)
         ax.set_xticks(pools)
     for ax in axes[2:]:
         ax.set_xlabel("pool (dice)")
     for ax in axes[::2]:
         ax.set_ylabel("Hunger")
-    fig.colorbar(im, ax=axes, shrink=0.7, label="change in chance to win (percentage points)")
+    fig.colorbar(im, ax=axes, shrink=0.7, label="gain in the chance to win (percentage points)")
     fig.suptitle(f"V5 Willpower reroll, Difficulty {difficulty}: gain in the chance to win, exact")
     return fig
