@@ -122,9 +122,16 @@ def counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, wa
         return classes.ravel()
 
     denominator = 10**n
-    flat = _exact.count(compute, _k.v5_pool_ways_bound(n_normal, n_hunger, w_n, w_h, n + 1))
-    ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
-    classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
+    bound = _k.v5_pool_ways_bound(n_normal, n_hunger, w_n, w_h, n + 1)
+    if bound > _exact.INT64_MAX:  # big pools: Python ints by generating functions, no primes
+        from analysis import special_dice as _sd
+        big = _sd.big_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus)
+        classes = _sd.classify_big(big, diffs, *_class_params(rules), _k.N_CLASSES)
+        ways = big if want_ways else None
+    else:
+        flat = _exact.count(compute, bound)
+        ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
+        classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
     for a in (ways, classes):
         if a is not None:
             a.setflags(write=False)
