@@ -44,6 +44,51 @@ def pure_python():
     return oracles.multinomial_v5_table(POOLS, HUNGERS, DIFFICULTIES)
 
 
+def plain_count(pools=POOLS, hungers=HUNGERS, difficulties=DIFFICULTIES):
+    """The same table by a plain pure-Python integer count (official rules).
+
+    One dict per (pool, Hunger) of the joint counts by (successes, tens so
+    far as 0, 1, even >= 2 or odd >= 2, Hunger 10s, Hunger 1s, both capped
+    at 2), grown one die at a time (the Hunger dice first, then the normal
+    dice, so that each pool extends the one before); then each Difficulty
+    sums the dict into the six classes.  Returns
+    ``{(pool, hunger, difficulty): (ways per class, 10 ** pool)}``.
+    """
+    next_tens = (1, 2, 3, 2)
+
+    def roll(joint, hunger_die):
+        new = {}
+        for (s, t, e, o), w in joint.items():
+            ten = (s + 1 + (2 if t in (1, 3) else 0), next_tens[t], min(e + hunger_die, 2), o)
+            faces = [((s, t, e, o), 4 if hunger_die else 5), ((s + 1, t, e, o), 4), (ten, 1)]
+            if hunger_die:
+                faces.append(((s, t, e, min(o + 1, 2)), 1))
+            for key, k in faces:
+                new[key] = new.get(key, 0) + w * k
+        return new
+
+    out = {}
+    top = max(pools)
+    for hunger in hungers:
+        joint = {(0, 0, 0, 0): 1}
+        for pool in range(top + 1):
+            if pool:
+                joint = roll(joint, pool <= hunger)
+            if pool not in pools:
+                continue
+            # (successes, class if a win, class if not) -> ways
+            classes = {}
+            for (s, t, e, o), w in joint.items():
+                key = (s, (4 if e else 3) if t >= 2 else 2, 5 if o else (1 if s else 0))
+                classes[key] = classes.get(key, 0) + w
+            for d in difficulties:
+                ways = [0] * 6
+                for (s, k_win, k_fail), w in classes.items():
+                    ways[k_win if s >= d else k_fail] += w
+                out[(pool, hunger, d)] = (ways, 10 ** pool)
+    return out
+
+
 def same(df, ref) -> bool:
     return all({c: getattr(r, c) for c in v5.CLASSES} == ref[(r.pool, r.hunger, r.difficulty)]
                for r in df.itertuples())
