@@ -20,7 +20,7 @@ import numpy as np
 from kernels import special as _ks
 from kernels.multiset import fill_binomials
 
-from .exact import INT64_MAX, count, count_blocks
+from .exact import INT64_MAX, count
 
 CAP = _ks.CAP
 
@@ -177,8 +177,8 @@ def grid_ways(engine: Engine, pools, specials, difficulties):
     """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)).
 
     Pools whose counts fit int64 run in one kernel call; each bigger pool
-    takes the modular path on its own.  Both come back as object arrays of
-    Python ints.
+    is counted in Python ints (:func:`big_pool_ways`).  Both come back as
+    object arrays of Python ints.
     """
     w_n, w_s, bonus, table = engine.arrays()
     specials_arr = np.array(specials, dtype=np.int64)
@@ -194,12 +194,15 @@ def grid_ways(engine: Engine, pools, specials, difficulties):
         return out
 
     top = dice.max(axis=1)
-    # one int64 run for the pools whose bound fits, then primes in the outer loop
+    # one int64 run for the pools whose bound fits; bigger pools in Python ints, one by one
     bounds = [_ks.special_grid_class_ways_bound([p], specials, int(engine.special_replaces), w_n, w_s)
               for p in pools]
-    for index, block in count_blocks(lambda mod, idx: run([pools[i] for i in idx], mod,
-                                                          int(top[idx].max()) + 1), bounds):
-        ways[index] = block.astype(object)
+    small = [i for i, b in enumerate(bounds) if b <= INT64_MAX]
+    if small:
+        ways[small] = run([pools[i] for i in small], 0, int(top[small].max()) + 1).astype(object)
+    for i in (i for i, b in enumerate(bounds) if b > INT64_MAX):
+        for hi, h in enumerate(specials):
+            ways[i, hi] = counts(engine, *engine.dice(pools[i], h), tuple(int(d) for d in diffs))[1].astype(object)
     dens = np.array([[10 ** int(n) for n in row] for row in dice], dtype=object)[:, :, None, None]
     return ways, dens
 
