@@ -103,6 +103,17 @@ def passes(bound: int) -> int:
     return 1 if bound <= INT64_MAX else len(primes_for(bound))
 
 
+#: Counts that need more primes than this are cheaper in Python ints where a
+#: kernel layer offers that path (e.g. ``analysis.special_dice.big_pool_ways``).
+MODULAR_MAX_PASSES = 3
+
+
+def wants_big_ints(bound: int) -> bool:
+    """True when counts up to ``bound`` need more than :data:`MODULAR_MAX_PASSES` primes."""
+    bound = _check_bound(bound)
+    return bound > INT64_MAX and passes(bound) > MODULAR_MAX_PASSES
+
+
 def count(compute: Callable[[int], np.ndarray], bound: int, *,
           force_modular: bool = False) -> np.ndarray:
     """Run a counting kernel exactly, whatever the size of its counts.

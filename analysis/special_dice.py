@@ -20,7 +20,7 @@ import numpy as np
 from kernels import special as _ks
 from kernels.multiset import fill_binomials
 
-from .exact import INT64_MAX, count
+from .exact import INT64_MAX, count, count_blocks, wants_big_ints
 
 CAP = _ks.CAP
 
@@ -129,8 +129,8 @@ def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple, f
     """Exact (ways by (s, pair, e, o), ways by class per Difficulty, denominator).
 
     ``s`` counts successes before the mark bonus; the class ways include it.
-    Counts that fit int64 come from the kernels; bigger ones from
-    :func:`big_pool_ways` in Python ints.  ``force_modular`` takes the
+    Counts that fit int64 or a few primes come from the kernels; bigger
+    ones from :func:`big_pool_ways` in Python ints.  ``force_modular`` takes the
     kernels' modular (CRT) path instead of either (the tests check that the
     paths agree).
     """
@@ -150,7 +150,7 @@ def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple, f
 
     denominator = 10**n
     bound = _ks.special_pool_ways_bound(n_normal, n_special, w_n, w_s, n + 1)
-    if bound > INT64_MAX and not force_modular:
+    if wants_big_ints(bound) and not force_modular:
         ways = big_pool_ways(n_normal, n_special, w_n, w_s, engine.crit_bonus)
         classes = classify_big(ways, diffs, bonus, table, engine.n_classes)
     else:
@@ -176,8 +176,9 @@ def success_ways(engine: Engine, ways) -> tuple:
 def grid_ways(engine: Engine, pools, specials, difficulties):
     """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)).
 
-    Pools whose counts fit int64 run in one kernel call; each bigger pool
-    is counted in Python ints (:func:`big_pool_ways`).  Both come back as
+    Pools whose counts fit int64 run in one kernel call, pools a few primes
+    away on the modular path; each bigger pool is counted in Python ints
+    (:func:`big_pool_ways`).  Both come back as
     object arrays of Python ints.
     """
     w_n, w_s, bonus, table = engine.arrays()
@@ -197,10 +198,12 @@ def grid_ways(engine: Engine, pools, specials, difficulties):
     # one int64 run for the pools whose bound fits; bigger pools in Python ints, one by one
     bounds = [_ks.special_grid_class_ways_bound([p], specials, int(engine.special_replaces), w_n, w_s)
               for p in pools]
-    small = [i for i, b in enumerate(bounds) if b <= INT64_MAX]
-    if small:
-        ways[small] = run([pools[i] for i in small], 0, int(top[small].max()) + 1).astype(object)
-    for i in (i for i, b in enumerate(bounds) if b > INT64_MAX):
+    modest = [i for i, b in enumerate(bounds) if not wants_big_ints(b)]
+    for index, block in count_blocks(lambda mod, idx: run([pools[modest[i]] for i in idx], mod,
+                                                          int(top[[modest[i] for i in idx]].max()) + 1),
+                                     [bounds[i] for i in modest]):
+        ways[[modest[i] for i in index]] = block.astype(object)
+    for i in (i for i, b in enumerate(bounds) if wants_big_ints(b)):
         for hi, h in enumerate(specials):
             ways[i, hi] = counts(engine, *engine.dice(pools[i], h), tuple(int(d) for d in diffs))[1].astype(object)
     dens = np.array([[10 ** int(n) for n in row] for row in dice], dtype=object)[:, :, None, None]

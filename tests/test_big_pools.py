@@ -144,6 +144,7 @@ def test_warm_tables_are_the_counted_odds_and_the_cache_stays_read_only():
         assert row.p_win == float(odds.p_win) and row.messy_critical == float(odds.messy_critical)
     df.loc[:, "p_win"] = -1.0  # a caller's edit must not reach the cache
     assert (v5.table("1-20", "0-5", "1-10,44").p_win >= 0).all()
-    ways, dens, floats, _ = v5._cube(20, v5.OFFICIAL)
+    size = v5._cube_size(range(1, 21), [44], v5.OFFICIAL)
+    ways, dens, floats = v5._cube(*size, v5.OFFICIAL)
     assert not (ways.flags.writeable or dens.flags.writeable or floats.flags.writeable)
-    assert not v5._cube_fractions(20, v5.OFFICIAL).flags.writeable
+    assert not v5._cube_fractions(*size, v5.OFFICIAL).flags.writeable

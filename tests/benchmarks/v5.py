@@ -202,6 +202,7 @@ def main():
         v5._cube.cache_clear()
         v5._cube_fractions.cache_clear()
         clear_counts()
+        v5.binomials.cache_clear()
         return v5.table(POOLS, HUNGERS, DIFFICULTIES)
 
     t, _ = timings(cold_table, 5)

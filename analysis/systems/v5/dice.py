@@ -123,7 +123,7 @@ def counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, wa
 
     denominator = 10**n
     bound = _k.v5_pool_ways_bound(n_normal, n_hunger, w_n, w_h, n + 1)
-    if bound > _exact.INT64_MAX:  # big pools: Python ints by generating functions, no primes
+    if _exact.wants_big_ints(bound):  # big pools: Python ints by generating functions, no primes
         from analysis import special_dice as _sd
         big = _sd.big_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus)
         classes = _sd.classify_big(big, diffs, *_class_params(rules), _k.N_CLASSES)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import v5 as _k
+from kernels.multiset import fill_binomials
 
 from analysis import exact as _exact
 from analysis.exact import ClassWays, fractions_over
@@ -176,7 +177,8 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
     ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
     of shape (k, H, 1, 1).  Pools whose counts fit int64 come in one int64
-    block from a single kernel call; bigger pools are counted one by one in
+    block from a single kernel call, pools a few primes away in one modular
+    block (a kernel call per prime, then CRT); bigger pools are counted one by one in
     Python ints (:func:`analysis.special_dice.big_pool_ways`, cached by
     ``counts``) and come as object arrays, with a progress bar on stderr
     when ``progress``.
@@ -191,18 +193,32 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
             int(rules.hunger_one_taints_win), int(rules.hunger_replaces_dice))
     bounds = [_k.v5_grid_class_ways_bound([p], hungers, int(rules.hunger_replaces_dice), w_n, w_h)
               for p in pools]
-    fits = np.array([b <= _exact.INT64_MAX for b in bounds], dtype=bool)
+    bounds = np.array(bounds, dtype=object)
+    big_ints = np.array([_exact.wants_big_ints(b) for b in bounds], dtype=bool)
 
     def with_p_win(ways):
         return np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
 
-    small = np.flatnonzero(fits)
-    if len(small):
-        binom = binomials(int(dice[small].max()) + 1, 0)
-        out = np.empty((len(small), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
-        _k.v5_grid_class_ways(pools_arr[small], *args, 0, binom, out)
-        yield small, with_p_win(out), (10 ** dice[small])[:, :, None, None]
-    big = np.flatnonzero(~fits)
+    def run(mod, index):
+        size = int(dice[index].max()) + 1
+        if mod == 0:
+            binom = binomials(size, 0)
+        else:  # a few primes at most (modest pools), each table made afresh
+            binom = np.empty((size, size), dtype=np.int64)
+            fill_binomials(mod, binom)
+        out = np.empty((len(index), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
+        _k.v5_grid_class_ways(pools_arr[index], *args, mod, binom, out)
+        return out
+
+    modest = np.flatnonzero(~big_ints)
+    for index, ways in _exact.count_blocks(lambda mod, idx: run(mod, modest[idx]), bounds[modest].tolist()):
+        index = modest[index]
+        if ways.dtype == object:
+            dens = np.array([[10 ** int(n) for n in row] for row in dice[index]], dtype=object)
+        else:
+            dens = 10 ** dice[index]
+        yield index, with_p_win(ways), dens[:, :, None, None]
+    big = np.flatnonzero(big_ints)
     if len(big):
         ways = np.empty((len(big), len(hungers), len(diffs), len(CLASSES)), dtype=object)
         with _progress_bar(len(big), "V5 exact (big pools)", progress) as bar:
@@ -224,42 +240,51 @@ def _progress_bar(total: int, desc: str, show: bool):
 #: Tables whose pools are all at most this are read from a cached cube of
 #: every (pool, Hunger, Difficulty) up to it; bigger pools are counted per call.
 CUBE_MAX_POOL = 30
-_CUBE_STEP = 10
+_CUBE_POOL_STEP = 10
+_CUBE_DIFFICULTY_STEP = 16
+
+
+def _cube_size(pools, diffs, rules: V5Rules) -> tuple:
+    """(max pool, max Difficulty) of the cube that serves a table: rounded up so that
+    nearby tables share one, the Difficulty axis stopping at a row above every
+    success count (a higher Difficulty reads that row)."""
+    max_pool = min(-(-max(pools) // _CUBE_POOL_STEP) * _CUBE_POOL_STEP, CUBE_MAX_POOL)
+    dice = max(sum(rules.dice(max_pool, h)) for h in range(MAX_HUNGER + 1))
+    top = dice + rules.crit_bonus * (dice // 2) + 1
+    wanted = -(-(max(diffs) + 1) // _CUBE_DIFFICULTY_STEP) * _CUBE_DIFFICULTY_STEP
+    return max_pool, min(top, wanted)
 
 
 @lru_cache(maxsize=8)
-def _cube(max_pool: int, rules: V5Rules):
+def _cube(max_pool: int, max_difficulty: int, rules: V5Rules):
     """Every cell of the tables with pools ``0..max_pool``, for one rule set, read-only.
 
-    Returns ``(ways, dens, floats, top)``: ways of shape (P, H, D, 7) (the six
+    Returns ``(ways, dens, floats)``: ways of shape (P, H, D, 7) (the six
     classes then p_win) for pools ``0..max_pool``, Hunger ``0..MAX_HUNGER``
-    and Difficulty ``0..top``, where ``top`` is above every success count,
-    so that a higher Difficulty reads row ``top``; denominators (P, H, 1, 1);
-    and the correctly rounded floats.  int64 where every count fits, else
-    Python ints.
+    and Difficulty ``0..max_difficulty``; denominators (P, H, 1, 1); and the
+    correctly rounded floats.  int64 where every count fits, else Python ints.
     """
     pools = list(range(max_pool + 1))
     hungers = list(range(MAX_HUNGER + 1))
-    dice_max = max(sum(rules.dice(max_pool, h)) for h in hungers)
-    top = dice_max + rules.crit_bonus * (dice_max // 2) + 1
-    shape = (len(pools), len(hungers), top + 1, len(CLASSES) + 1)
+    shape = (len(pools), len(hungers), max_difficulty + 1, len(CLASSES) + 1)
     ways = np.empty(shape, dtype=object)
     dens = np.empty((len(pools), len(hungers), 1, 1), dtype=object)
-    for index, block, den in _grid_ways(pools, hungers, list(range(top + 1)), rules):
+    floats = np.empty(shape, dtype=np.float64)
+    for index, block, den in _grid_ways(pools, hungers, list(range(max_difficulty + 1)), rules):
         ways[index] = block
         dens[index] = den
+        floats[index] = _exact.float_ratios(block, den)
     if max(int(dens.max()), int(ways.max())) <= _exact.INT64_MAX:
         ways, dens = ways.astype(np.int64), dens.astype(np.int64)
-    floats = _exact.float_ratios(ways, dens)
     for a in (ways, dens, floats):
         a.setflags(write=False)
-    return ways, dens, floats, top
+    return ways, dens, floats
 
 
 @lru_cache(maxsize=8)
-def _cube_fractions(max_pool: int, rules: V5Rules) -> np.ndarray:
+def _cube_fractions(max_pool: int, max_difficulty: int, rules: V5Rules) -> np.ndarray:
     """The exact Fractions of :func:`_cube`, read-only (made once, on first use)."""
-    ways, dens, _, _ = _cube(max_pool, rules)
+    ways, dens, _ = _cube(max_pool, max_difficulty, rules)
     out = fractions_over(ways, dens)
     out.setflags(write=False)
     return out
@@ -312,12 +337,11 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     if strategy is not None:
         return _willpower_table(pools, hungers, diffs, rules, exact, strategy)
     names = CLASSES + ("p_win",)
-    if len(pools) and max(pools) <= CUBE_MAX_POOL:
+    if len(pools) and len(diffs) and max(pools) <= CUBE_MAX_POOL:
         # the warm path: one gather from the cached cube, no counting
-        max_pool = min(-(-max(pools) // _CUBE_STEP) * _CUBE_STEP, CUBE_MAX_POOL)
-        _, _, floats, top = _cube(max_pool, rules)
-        source = _cube_fractions(max_pool, rules) if exact else floats
-        d_index = np.minimum(np.asarray(diffs, dtype=np.int64), top)
+        size = _cube_size(pools, diffs, rules)
+        source = _cube_fractions(*size, rules) if exact else _cube(*size, rules)[2]
+        d_index = np.array([min(d, size[1]) for d in diffs], dtype=np.int64)
         values = source[np.ix_(np.asarray(pools, dtype=np.int64), np.asarray(hungers, dtype=np.int64),
                                d_index)]
         return _frame(pools, hungers, diffs, values, names)
