@@ -205,7 +205,8 @@ def grid_ways(engine: Engine, pools, specials, difficulties):
         ways[[modest[i] for i in index]] = block.astype(object)
     for i in (i for i, b in enumerate(bounds) if wants_big_ints(b)):
         for hi, h in enumerate(specials):
-            ways[i, hi] = counts(engine, *engine.dice(pools[i], h), tuple(int(d) for d in diffs))[1].astype(object)
+            ways[i, hi] = big_pool_classes(*engine.dice(pools[i], h), w_n, w_s, engine.crit_bonus, diffs,
+                                           bonus, table, engine.n_classes)
     dens = np.array([[10 ** int(n) for n in row] for row in dice], dtype=object)[:, :, None, None]
     return ways, dens
 
@@ -479,4 +480,91 @@ def classify_big(ways: np.ndarray, difficulties, mark_bonus, table, n_classes: i
     for di, d in enumerate(difficulties):
         d = min(int(d), n_s)
         out[di] = win_suffix[d] + fail_prefix[d]
+    return out
+
+
+@lru_cache(maxsize=64)
+def _normal_suffixes(n_normal: int, w_normal: tuple, crit_bonus: int) -> np.ndarray:
+    """Suffix sums of :func:`_normal_parts`, read-only: ``out[part, k] = sum(parts[part][k:])``,
+    an object array of shape (4, L + 1) whose last column is 0, so that the
+    ways of any run of successes are one lookup."""
+    parts = _normal_parts(n_normal, w_normal, crit_bonus)
+    length = max(len(p) for p in parts)
+    out = np.zeros((len(parts), length + 1), dtype=object)
+    for i, part in enumerate(parts):
+        out[i, :len(part)] = np.cumsum(part[::-1])[::-1]
+    out.setflags(write=False)
+    return out
+
+
+def _column_terms(n_special: int, w_special, crit_bonus: int) -> list:
+    """How the ways of each (pair, capped special tens, capped marks) column are made.
+
+    A list of ``(pair, ec, oc, shift, part, weight)``: the column gains
+    ``weight`` times the normal-dice ``part`` (0 from an even start, 1 from
+    an odd start, 2 no ten, 3 one ten; see :func:`_normal_parts`) moved up
+    by ``shift`` successes.  The same sums :func:`big_pool_ways` makes.
+    """
+    terms = []
+    cb = int(crit_bonus)
+    for (g, e, oc), w in _special_outcomes(n_special, w_special).items():
+        ec = min(e, CAP)
+        base = g + e + cb * (e // 2)
+        terms.append((1, ec, oc, base, e % 2, w))
+        low = (2, 3) if e == 0 else (2,) if e == 1 else ()
+        for part in low:
+            terms.append((1, ec, oc, base, part, -w))
+            terms.append((0, ec, oc, base, part, w))
+    return terms
+
+
+@lru_cache(maxsize=64)
+def _columns(n_special: int, w_special: tuple, crit_bonus: int) -> dict:
+    """:func:`_column_terms` by column, terms of the same shift and part merged:
+    ``{(pair, ec, oc): ((shift, part, weight), ...)}``."""
+    merged = {}
+    for pair, ec, oc, shift, part, w in _column_terms(n_special, w_special, crit_bonus):
+        key = ((pair, ec, oc), shift, part)
+        merged[key] = merged.get(key, 0) + w
+    columns = {}
+    for (column, shift, part), w in merged.items():
+        if w:
+            columns.setdefault(column, []).append((shift, part, w))
+    return {column: tuple(terms) for column, terms in columns.items()}
+
+
+def big_pool_classes(n_normal: int, n_special: int, w_normal, w_special, crit_bonus: int,
+                     difficulties, mark_bonus, table, n_classes: int) -> np.ndarray:
+    """Ways per class for each Difficulty, in Python ints, without the full ways array.
+
+    Equal to ``classify_big(big_pool_ways(...), ...)``, but each class sum is
+    a few lookups in suffix sums of the normal-dice parts (cached per number
+    of normal dice), so a table row costs O(Difficulties), not O(pool).
+    Returns an object array ``(D, n_classes)``.
+    """
+    table = np.asarray(table)
+    bonus = [int(b) for b in mark_bonus]
+    suffixes = _normal_suffixes(int(n_normal), tuple(int(v) for v in w_normal), int(crit_bonus))
+    parts = _normal_parts(int(n_normal), tuple(int(v) for v in w_normal), int(crit_bonus))
+    columns = _columns(int(n_special), tuple(int(v) for v in w_special), int(crit_bonus))
+    last = suffixes.shape[1] - 1
+    d = np.array([min(int(x), 2 ** 40) for x in difficulties], dtype=np.int64)
+    out = np.zeros((len(d), n_classes), dtype=object)
+    for (pair, ec, oc), terms in columns.items():
+        shift = np.array([t[0] for t in terms], dtype=np.int64)
+        part = np.array([t[1] for t in terms], dtype=np.int64)
+        weight = np.array([t[2] for t in terms], dtype=object)
+        b = bonus[oc]
+        total = (weight * suffixes[part, 0]).sum()
+        zero = sum(w * int(parts[p][0]) for s_, p, w in terms if s_ == 0)
+        # ways with at least d - b successes before the bonus, every Difficulty at once
+        index = np.clip((d - b)[:, None] - shift[None, :], 0, last)
+        win = (suffixes[part[None, :], index] * weight[None, :]).sum(axis=1)
+        none = (d > 0).astype(np.int64).astype(object) * zero if b == 0 else 0
+        k_win = int(table[_ks.BAND_WIN, pair, ec, oc])
+        k_short = int(table[_ks.BAND_SHORT, pair, ec, oc])
+        k_none = int(table[_ks.BAND_NONE, pair, ec, oc])
+        out[:, k_win] += win
+        out[:, k_none] += none
+        out[:, k_short] += total - win - none
     return out

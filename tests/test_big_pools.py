@@ -148,3 +148,23 @@ def test_warm_tables_are_the_counted_odds_and_the_cache_stays_read_only():
     ways, dens, floats = v5._cube(*size, v5.OFFICIAL)
     assert not (ways.flags.writeable or dens.flags.writeable or floats.flags.writeable)
     assert not v5._cube_fractions(*size, v5.OFFICIAL).flags.writeable
+
+
+@pytest.mark.parametrize("w_n,w_s", FACES[:3])
+def test_big_pool_classes_equal_the_classified_ways(w_n, w_s):
+    diffs = list(range(0, 45)) + [100, 10 ** 30]
+    for bonus, (messy, bestial, taint), mark_bonus, (nn, ns) in itertools.product(
+            (0, 2, 3), itertools.product((1, 2), (1, 2), (0, 1)), ([0, 0, 0], [0, 0, 4], [0, 3, 4]),
+            [(0, 0), (3, 2), (7, 5), (30, 4), (12, 0), (0, 5)]):
+        table = kv5.v5_class_table(messy, bestial, taint)
+        want = sd.classify_big(sd.big_pool_ways(nn, ns, w_n, w_s, bonus), diffs, mark_bonus, table, 6)
+        got = sd.big_pool_classes(nn, ns, w_n, w_s, bonus, diffs, mark_bonus, table, 6)
+        assert (got == want).all(), (bonus, messy, bestial, taint, mark_bonus, nn, ns)
+
+
+def test_a_big_grid_equals_odds_one_by_one():
+    df = v5.table("29,64,150", "0,3,5", "1,20,60,400", exact=True)
+    for r in df.itertuples():
+        odds = v5.odds(r.pool, r.hunger, r.difficulty)
+        assert [getattr(r, c) for c in v5.CLASSES] == list(odds.classes().values())
+        assert r.p_win == odds.p_win
