@@ -20,7 +20,7 @@ import numpy as np
 from kernels import special as _ks
 from kernels.multiset import fill_binomials
 
-from .exact import INT64_MAX, count, count_blocks, wants_big_ints
+from .exact import count, count_blocks, wants_big_ints
 
 CAP = _ks.CAP
 
