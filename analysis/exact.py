@@ -103,6 +103,17 @@ def passes(bound: int) -> int:
     return 1 if bound <= INT64_MAX else len(primes_for(bound))
 
 
+#: Counts that need more primes than this are cheaper in Python ints where a
+#: kernel layer offers that path (e.g. ``analysis.special_dice.big_pool_ways``).
+MODULAR_MAX_PASSES = 3
+
+
+def wants_big_ints(bound: int) -> bool:
+    """True when counts up to ``bound`` need more than :data:`MODULAR_MAX_PASSES` primes."""
+    bound = _check_bound(bound)
+    return bound > INT64_MAX and passes(bound) > MODULAR_MAX_PASSES
+
+
 def count(compute: Callable[[int], np.ndarray], bound: int, *,
           force_modular: bool = False) -> np.ndarray:
     """Run a counting kernel exactly, whatever the size of its counts.
@@ -200,6 +211,40 @@ def int64_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray
             f"counts up to {bound} do not fit in int64; use the exact (modular) path"
         )
     return compute(0)
+
+
+#: Integers up to this convert to float64 exactly, so one float division of
+#: two of them is the correctly rounded quotient.
+FLOAT_EXACT_MAX = 2**53
+
+
+def float_ratios(ways, denominators) -> np.ndarray:
+    """``float(Fraction(w, d))`` elementwise: each quotient correctly rounded.
+
+    ``ways`` and ``denominators`` (int64, or object arrays of Python ints)
+    broadcast to one shape.  Where both are at most 2**53 they are exact as
+    float64 and one IEEE division rounds correctly; elsewhere (``10 ** 16``
+    and beyond) the quotient is Python's ``int / int``, which is correctly
+    rounded too (``float(w) / float(d)`` would round twice and can be one
+    ulp off).  Returns a float64 array of the broadcast shape.
+    """
+    ways = np.asarray(ways)
+    dens = np.asarray(denominators)
+    shape = np.broadcast_shapes(ways.shape, dens.shape)
+    w = np.broadcast_to(ways, shape)
+    d = np.broadcast_to(dens, shape)
+    out = np.empty(shape, dtype=np.float64)
+    if w.dtype != object and d.dtype != object:
+        small = (w <= FLOAT_EXACT_MAX) & (w >= -FLOAT_EXACT_MAX) & (d <= FLOAT_EXACT_MAX)
+        if small.all():
+            np.divide(w, d, out=out, dtype=np.float64)
+            return out
+        out[small] = w[small].astype(np.float64) / d[small].astype(np.float64)
+    else:
+        small = np.zeros(shape, dtype=bool)
+    rest = ~small
+    out[rest] = [a / b for a, b in zip(w[rest].tolist(), d[rest].tolist())]
+    return out
 
 
 def to_fraction(ways: int, denominator: int) -> Fraction:

@@ -122,9 +122,17 @@ def counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, wa
         return classes.ravel()
 
     denominator = 10**n
-    flat = _exact.count(compute, _k.v5_pool_ways_bound(n_normal, n_hunger, w_n, w_h, n + 1))
-    ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
-    classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
+    bound = _k.v5_pool_ways_bound(n_normal, n_hunger, w_n, w_h, n + 1)
+    if _exact.wants_big_ints(bound):  # big pools: Python ints by generating functions, no primes
+        from analysis import special_dice as _sd
+        ways = _sd.big_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus) if want_ways else None
+        classes = (_sd.classify_big(ways, diffs, *_class_params(rules), _k.N_CLASSES) if want_ways else
+                   _sd.big_pool_classes(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, diffs,
+                                        *_class_params(rules), _k.N_CLASSES))
+    else:
+        flat = _exact.count(compute, bound)
+        ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
+        classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
     for a in (ways, classes):
         if a is not None:
             a.setflags(write=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -176,9 +177,11 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
     ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
     of shape (k, H, 1, 1).  Pools whose counts fit int64 come in one int64
-    block from a single kernel call; the rest take the modular path (one
-    call per prime, then CRT) and come as Python ints (object arrays), with
-    a progress bar on stderr when ``progress``.
+    block from a single kernel call, pools a few primes away in one modular
+    block (a kernel call per prime, then CRT); bigger pools are counted one by one in
+    Python ints (:func:`analysis.special_dice.big_pool_ways`, cached by
+    ``counts``) and come as object arrays, with a progress bar on stderr
+    when ``progress``.
     """
     dice = np.array([[sum(rules.dice(p, h)) for h in hungers] for p in pools], dtype=np.int64)
     pools_arr = np.array(pools, dtype=np.int64)
@@ -190,39 +193,115 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
             int(rules.hunger_one_taints_win), int(rules.hunger_replaces_dice))
     bounds = [_k.v5_grid_class_ways_bound([p], hungers, int(rules.hunger_replaces_dice), w_n, w_h)
               for p in pools]
+    bounds = np.array(bounds, dtype=object)
+    big_ints = np.array([_exact.wants_big_ints(b) for b in bounds], dtype=bool)
+
+    def with_p_win(ways):
+        return np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
 
     def run(mod, index):
-        # One binomial table serves every pool of a run: cached in int64;
-        # under a prime (big pools, once each) made afresh, not kept.
         size = int(dice[index].max()) + 1
         if mod == 0:
             binom = binomials(size, 0)
-        else:
+        else:  # a few primes at most (modest pools), each table made afresh
             binom = np.empty((size, size), dtype=np.int64)
             fill_binomials(mod, binom)
         out = np.empty((len(index), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
         _k.v5_grid_class_ways(pools_arr[index], *args, mod, binom, out)
         return out
 
-    def with_p_win(ways):
-        return np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
-
-    big = [b for b in bounds if b > _exact.INT64_MAX]
-    with _progress_bar(_exact.passes(max(big)) if big else 0, "V5 exact (primes)", progress) as bar:
-        blocks = _exact.count_blocks(run, bounds, on_pass=lambda: bar.update(1))
-    for index, ways in blocks:
+    modest = np.flatnonzero(~big_ints)
+    for index, ways in _exact.count_blocks(lambda mod, idx: run(mod, modest[idx]), bounds[modest].tolist()):
+        index = modest[index]
         if ways.dtype == object:
             dens = np.array([[10 ** int(n) for n in row] for row in dice[index]], dtype=object)
         else:
             dens = 10 ** dice[index]
         yield index, with_p_win(ways), dens[:, :, None, None]
+    big = np.flatnonzero(big_ints)
+    if len(big):
+        ways = np.empty((len(big), len(hungers), len(diffs), len(CLASSES)), dtype=object)
+        with _progress_bar(len(big), "V5 exact (big pools)", progress) as bar:
+            for row, i in enumerate(big.tolist()):
+                for hi, h in enumerate(hungers):
+                    ways[row, hi] = counts(*rules.dice(pools[i], h), rules, tuple(diffs), False)[1].astype(object)
+                bar.update(1)
+        dens = np.array([[10 ** int(n) for n in r] for r in dice[big]], dtype=object)
+        yield big, with_p_win(ways), dens[:, :, None, None]
 
 
 def _progress_bar(total: int, desc: str, show: bool):
     """A tqdm bar on stderr for long exact work (a silent one unless ``show``)."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="prime", file=sys.stderr, disable=not show, leave=False)
+    return tqdm(total=total, desc=desc, unit="pool", file=sys.stderr, disable=not show, leave=False)
+
+
+#: Tables whose pools are all at most this are read from a cached cube of
+#: every (pool, Hunger, Difficulty) up to it; bigger pools are counted per call.
+CUBE_MAX_POOL = 30
+_CUBE_POOL_STEP = 10
+_CUBE_DIFFICULTY_STEP = 16
+
+
+def _cube_size(pools, diffs, rules: V5Rules) -> tuple:
+    """(max pool, max Difficulty) of the cube that serves a table: rounded up so that
+    nearby tables share one, the Difficulty axis stopping at a row above every
+    success count (a higher Difficulty reads that row)."""
+    max_pool = min(-(-max(pools) // _CUBE_POOL_STEP) * _CUBE_POOL_STEP, CUBE_MAX_POOL)
+    dice = max(sum(rules.dice(max_pool, h)) for h in range(MAX_HUNGER + 1))
+    top = dice + rules.crit_bonus * (dice // 2) + 1
+    wanted = -(-(max(diffs) + 1) // _CUBE_DIFFICULTY_STEP) * _CUBE_DIFFICULTY_STEP
+    return max_pool, min(top, wanted)
+
+
+@lru_cache(maxsize=8)
+def _cube(max_pool: int, max_difficulty: int, rules: V5Rules):
+    """Every cell of the tables with pools ``0..max_pool``, for one rule set, read-only.
+
+    Returns ``(ways, dens, floats)``: ways of shape (P, H, D, 7) (the six
+    classes then p_win) for pools ``0..max_pool``, Hunger ``0..MAX_HUNGER``
+    and Difficulty ``0..max_difficulty``; denominators (P, H, 1, 1); and the
+    correctly rounded floats.  int64 where every count fits, else Python ints.
+    """
+    pools = list(range(max_pool + 1))
+    hungers = list(range(MAX_HUNGER + 1))
+    shape = (len(pools), len(hungers), max_difficulty + 1, len(CLASSES) + 1)
+    ways = np.empty(shape, dtype=object)
+    dens = np.empty((len(pools), len(hungers), 1, 1), dtype=object)
+    floats = np.empty(shape, dtype=np.float64)
+    for index, block, den in _grid_ways(pools, hungers, list(range(max_difficulty + 1)), rules):
+        ways[index] = block
+        dens[index] = den
+        floats[index] = _exact.float_ratios(block, den)
+    if max(int(dens.max()), int(ways.max())) <= _exact.INT64_MAX:
+        ways, dens = ways.astype(np.int64), dens.astype(np.int64)
+    for a in (ways, dens, floats):
+        a.setflags(write=False)
+    return ways, dens, floats
+
+
+@lru_cache(maxsize=8)
+def _cube_fractions(max_pool: int, max_difficulty: int, rules: V5Rules) -> np.ndarray:
+    """The exact Fractions of :func:`_cube`, read-only (made once, on first use)."""
+    ways, dens, _ = _cube(max_pool, max_difficulty, rules)
+    out = fractions_over(ways, dens)
+    out.setflags(write=False)
+    return out
+
+
+def _frame(pools, hungers, diffs, values, names) -> pd.DataFrame:
+    """The tidy DataFrame of a (P, H, D, K) block of values, one row per cell, built cheaply."""
+    p, h, d = len(pools), len(hungers), len(diffs)
+    cols = {
+        "pool": np.repeat(np.asarray(pools, dtype=np.int64), h * d),
+        "hunger": np.tile(np.repeat(np.asarray(hungers, dtype=np.int64), d), p),
+        "difficulty": np.tile(np.asarray(diffs, dtype=np.int64), p * h),
+    }
+    flat = values.reshape(-1, values.shape[-1])
+    for j, name in enumerate(names):
+        cols[name] = flat[:, j]
+    return pd.DataFrame(cols, copy=False)
 
 
 def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
@@ -236,7 +315,8 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     rules : V5Rules
         Official rules by default.
     exact : bool
-        False: float64 probabilities.  True: ``Fraction`` objects.
+        False: float64 probabilities, each ``float(Fraction)`` (correctly
+        rounded).  True: ``Fraction`` objects.
     strategy : None, str, Strategy, or a list of them
         Odds after a Willpower strategy (see :func:`odds`); adds the columns
         ``willpower_spent`` and ``p_win_gain`` (``p_win`` minus ``p_win``
@@ -245,7 +325,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
         gives the strategies side by side: a ``strategy`` column after the
         axes, one row per cell and strategy.
     progress : bool
-        A progress bar on stderr while big pools take the exact path.
+        A progress bar on stderr while big pools are counted.
     at_least : None, int or SPEC string
         Adds a column ``p_at_least_N`` per N: the chance of N or more
         successes (pairs of 10s with their bonus), exact.
@@ -265,23 +345,21 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     rules = V5Rules.require(rules)
     if strategy is not None:
         return _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least)
+    names = CLASSES + ("p_win",)
+    if len(pools) and len(diffs) and max(pools) <= CUBE_MAX_POOL:
+        # the warm path: one gather from the cached cube, no counting
+        size = _cube_size(pools, diffs, rules)
+        source = _cube_fractions(*size, rules) if exact else _cube(*size, rules)[2]
+        d_index = np.array([min(d, size[1]) for d in diffs], dtype=np.int64)
+        values = source[np.ix_(np.asarray(pools, dtype=np.int64), np.asarray(hungers, dtype=np.int64),
+                               d_index)]
+        return _with_at_least(_frame(pools, hungers, diffs, values, names), rules, None, exact, at_least)
 
-    grid = np.array(np.meshgrid(pools, hungers, diffs, indexing="ij")).reshape(3, -1)
-    shape = (len(pools), len(hungers), len(diffs), len(CLASSES) + 1)
+    shape = (len(pools), len(hungers), len(diffs), len(names))
     values = np.empty(shape, dtype=object if exact else np.float64)
     for index, ways, dens in _grid_ways(pools, hungers, diffs, rules, progress):
-        if exact:
-            block = fractions_over(ways, dens)
-        elif ways.dtype == object:
-            block = (ways / dens).astype(np.float64)  # Python int / int: correctly rounded
-        else:
-            block = ways.astype(np.float64) / dens.astype(np.float64)
-        values[index] = block
-    values = values.reshape(-1, shape[-1])
-    cols = {"pool": grid[0], "hunger": grid[1], "difficulty": grid[2]}
-    for j, name in enumerate(CLASSES + ("p_win",)):
-        cols[name] = values[:, j]
-    return _with_at_least(pd.DataFrame(cols), rules, None, exact, at_least)
+        values[index] = fractions_over(ways, dens) if exact else _exact.float_ratios(ways, dens)
+    return _with_at_least(_frame(pools, hungers, diffs, values, names), rules, None, exact, at_least)
 
 
 def _with_at_least(df, rules, strategy, exact, at_least):
@@ -337,7 +415,7 @@ def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFr
                 dens.append(den)
     ways = np.array(ways, dtype=object)
     dens = np.array(dens, dtype=object)[:, None]
-    values = fractions_over(ways, dens) if exact else (ways / dens).astype(np.float64)
+    values = fractions_over(ways, dens) if exact else _exact.float_ratios(ways, dens)
     cols = dict(zip(("pool", "hunger", "difficulty"), np.array(rows, dtype=np.int64).T))
     for j, name in enumerate(CLASSES + ("p_win", "willpower_spent")):
         cols[name] = values[:, j]
