@@ -45,18 +45,47 @@ def check_output_options(args) -> None:
         raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
 
 
-def add_sweep_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--jobs`` and ``--quiet``, for subcommands that sweep a grid."""
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="split the grid over N processes (0: every core); the result is "
-                             "identical to --jobs 1 (default)")
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--progress`` and ``--quiet``, for subcommands whose work can take a while."""
+    parser.add_argument("--progress", action="store_true",
+                        help="draw a progress bar on stderr even when it is not a terminal")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar on stderr (it only shows on a terminal anyway)")
 
 
+def add_sweep_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--jobs``, ``--progress`` and ``--quiet``, for subcommands that sweep a grid."""
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="split the grid over N processes (0: every core; at most one per "
+                             "core and per 250 MB of free memory); the result is identical to "
+                             "--jobs 1 (default)")
+    add_progress_options(parser)
+
+
 def progress(args) -> bool:
-    """Whether to draw a progress bar: on a terminal, unless ``--quiet``."""
-    return not getattr(args, "quiet", False) and sys.stderr.isatty()
+    """Whether to draw a progress bar: with ``--progress``, else on a terminal unless ``--quiet``."""
+    if getattr(args, "quiet", False):
+        return False
+    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+
+
+def jobs(args) -> int:
+    """The processes of ``--jobs``: checked, and capped by the cores and the free memory.
+
+    A request above the cap runs with the cap and says so in one line on
+    stderr (unless ``--quiet``).
+    """
+    from .. import sweep
+
+    wanted = getattr(args, "jobs", 1)
+    if not isinstance(wanted, int) or not 0 <= wanted <= sweep.MAX_JOBS:
+        raise ValueError(f"--jobs must be 0..{sweep.MAX_JOBS}, got {wanted}")
+    used = sweep.check_jobs(wanted)
+    if wanted > used and not getattr(args, "quiet", False):
+        print(f"beastodds: note: --jobs {wanted} is more than this machine can use "
+              f"({sweep.usable_cores()} cores, a worker needing about "
+              f"{sweep.WORKER_MEMORY // 2**20} MB of free memory); using {used}", file=sys.stderr)
+    return used
 
 
 # -------------------------------------------------------------------- SPECs
@@ -134,14 +163,13 @@ def sweep_options(options, build):
         given single numbers prints what it always has.
     """
     import itertools
-    import math
 
     import pandas as pd
 
+    from ..sweep import check_cells
+
     spelled = [(column, values(flag, text)) for column, flag, text in options]
-    cells = math.prod(len(v) for _, v in spelled)
-    if cells > MAX_SWEEP:
-        raise ValueError(f"that is {cells} combinations, more than {MAX_SWEEP}; narrow a SPEC")
+    check_cells({flag: len(v) for (_, flag, _), (_, v) in zip(options, spelled)}, MAX_SWEEP)
     swept = [column for column, v in spelled if len(v) > 1]
     frames = []
     for combo in itertools.product(*(v for _, v in spelled)):
