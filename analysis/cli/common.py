@@ -143,7 +143,7 @@ def values(flag: str, text) -> list:
 MAX_SWEEP = 10_000
 
 
-def sweep_options(options, build):
+def sweep_options(options, build, check=None, show: bool = False, desc: str = "cells"):
     """One table per combination of the values of several SPEC options, stacked.
 
     Parameters
@@ -154,6 +154,14 @@ def sweep_options(options, build):
         put in front of the table.
     build : callable
         ``build(**{column: value}) -> DataFrame`` for one combination.
+    check : callable, optional
+        ``check(**{column: value})``, cheap, raising ValueError for a bad
+        combination: every combination is checked before the first is built.
+    show : bool
+        A progress bar on stderr, one step per combination (Ctrl-C is seen
+        between them).
+    desc : str
+        The progress bar's label.
 
     Returns
     -------
@@ -161,23 +169,38 @@ def sweep_options(options, build):
         The tables in the order of the options' values (the first option
         slowest); an option given one value adds no column, so a command
         given single numbers prints what it always has.
+
+    Raises
+    ------
+    ValueError
+        For a bad SPEC, more than ``MAX_SWEEP`` combinations (before any
+        value is expanded past its SPEC) or a combination ``check`` refuses.
     """
     import itertools
 
     import pandas as pd
 
-    from ..sweep import check_cells
+    from ..sweep import check_cells, progress_bar
 
     spelled = [(column, values(flag, text)) for column, flag, text in options]
     check_cells({flag: len(v) for (_, flag, _), (_, v) in zip(options, spelled)}, MAX_SWEEP)
     swept = [column for column, v in spelled if len(v) > 1]
+    combos = [dict(zip((c for c, _ in spelled), combo))
+              for combo in itertools.product(*(v for _, v in spelled))]
+    if check is not None:
+        for kwargs in combos:
+            check(**kwargs)
     frames = []
-    for combo in itertools.product(*(v for _, v in spelled)):
-        kwargs = dict(zip((c for c, _ in spelled), combo))
-        df = build(**kwargs)
-        for column in reversed(swept):
-            df.insert(0, column, kwargs[column])
-        frames.append(df)
+    bar = progress_bar(len(combos), desc, "cell", show and len(combos) > 1)
+    try:
+        for kwargs in combos:
+            df = build(**kwargs)
+            for column in reversed(swept):
+                df.insert(0, column, kwargs[column])
+            frames.append(df)
+            bar.update()
+    finally:
+        bar.close()
     return pd.concat(frames, ignore_index=True), tuple(swept)
 
 
