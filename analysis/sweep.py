@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
@@ -27,10 +28,13 @@ from .validate import as_values, check_int
 MAX_CELLS = 1_000_000
 #: At most this many jobs (processes).
 MAX_JOBS = 64
-#: A grid is cut into at most this many chunks (one chunk is one call of the
-#: system's table function: the progress bar moves, and Ctrl-C is seen,
-#: between chunks).
+#: With worker processes, a grid is cut into this many chunks per job (one
+#: chunk is one call of the system's table function), at most ``MAX_CHUNKS``.
+CHUNKS_PER_JOB = 32
 MAX_CHUNKS = 2000
+#: In this process, the grid is counted in calls of about this many seconds
+#: (the progress bar moves, and Ctrl-C is seen, between calls).
+CALL_SECONDS = 0.25
 #: Memory a worker process takes (numba, numpy, pandas and its tables): the
 #: number of jobs is capped by the available memory over this.
 WORKER_MEMORY = 250 * 2**20
@@ -140,10 +144,10 @@ def progress_bar(total: int, desc: str, unit: str, show: bool):
 
 
 def _chunks(grid: dict, most: int = MAX_CHUNKS) -> list:
-    """Cut the grid into small chunks: one value of each axis but the last, as far as
-    ``most`` chunks allow (an axis with more values than that is cut into interleaved
-    groups).  The first axes are the costly ones (the pool, the Hunger), so a chunk is
-    about one kernel call: the progress bar moves and Ctrl-C is seen between them."""
+    """Cut the grid into chunks for worker processes: one value of each axis but the
+    last, as far as ``most`` chunks allow (an axis with more values than that is cut
+    into interleaved groups, an even load).  The first axes are the costly ones (the
+    pool, the Hunger)."""
     axes = list(grid)
     groups = {a: [grid[a]] for a in axes}
     n = 1
@@ -253,21 +257,59 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
         if type(r) is not system.rules_class:
             raise ValueError(f"a {system.name} sweep needs {system.rules_class.__name__} rules, "
                              f"got {type(r).__name__}")
-    chunks = _chunks(grid)
+    if jobs == 1:
+        out = []
+        for r in rules_list:
+            frames = _here(system, r, grid, exact, progress, desc or system.name)
+            out.append(_in_grid_order(frames, grid))
+        return out
+    chunks = _chunks(grid, CHUNKS_PER_JOB * jobs)
     tasks = [(i, c) for i in range(len(rules_list)) for c in chunks]
     results = [None] * len(tasks)
     bar = progress_bar(len(tasks), desc or system.name, "chunk", progress)
     try:
-        if jobs == 1 or len(tasks) == 1:
-            for k, (i, c) in enumerate(tasks):
-                results[k] = _table(system, rules_list[i], c, exact)
-                bar.update()
-        else:
-            _in_workers(system, rules_list, tasks, results, exact, min(jobs, len(tasks)), bar)
+        _in_workers(system, rules_list, tasks, results, exact, min(jobs, len(tasks)), bar)
     finally:
         bar.close()
     n = len(chunks)
     return [_in_grid_order(results[i * n:(i + 1) * n], grid) for i in range(len(rules_list))]
+
+
+def _here(system, rules, grid: dict, exact: bool, show: bool, desc: str) -> list:
+    """Count a grid in this process in calls of about ``CALL_SECONDS`` each.
+
+    The grid is walked along its first axis (the costly one: the pool): a
+    call takes a batch of its values, the batch doubling while calls are
+    quick and halving when they are slow; once one value alone is slow, each
+    value of the second axis (the Hunger) gets its own call.  The bar moves
+    and Ctrl-C is seen between calls, and a cheap grid still takes few calls.
+    """
+    axes = list(grid)
+    first, values = axes[0], grid[axes[0]]
+    per_value = math.prod(len(grid[a]) for a in axes[1:])
+    frames = []
+    size, split = 1, False
+    bar = progress_bar(len(values) * per_value, desc, "cell", show)
+    try:
+        i = 0
+        while i < len(values):
+            batch = values[i:i + size]
+            parts = ([{**grid, first: batch, axes[1]: [v]} for v in grid[axes[1]]]
+                     if split and len(axes) > 2 else [{**grid, first: batch}])
+            start = time.monotonic()
+            for part in parts:
+                frames.append(_table(system, rules, part, exact))
+                bar.update(math.prod(len(v) for v in part.values()))
+            took = time.monotonic() - start
+            i += len(batch)
+            if took < CALL_SECONDS / 4:
+                size *= 2
+            elif took > CALL_SECONDS:
+                size = max(1, size // 2)
+                split = split or (len(batch) == 1 and len(parts) == 1 and took > 4 * CALL_SECONDS)
+    finally:
+        bar.close()
+    return frames
 
 
 def table(rules, grid=None, *, exact: bool = False, jobs: int = 1, progress: bool = False) -> pd.DataFrame:

@@ -193,11 +193,39 @@ def test_reporting_draws_one_bar_update_per_pass_and_step(monkeypatch):
 
 def test_a_grid_is_cut_per_kernel_call():
     grid = {"pool": list(range(1, 1001)), "hunger": list(range(6)), "difficulty": [1, 2]}
-    chunks = sweep._chunks(grid)
+    chunks = sweep._chunks(grid)  # for worker processes
     assert len(chunks) <= sweep.MAX_CHUNKS
     assert all(len(c["pool"]) == 1 for c in chunks)
     small = sweep._chunks({"pool": [1, 2], "hunger": [0, 1, 2], "difficulty": [1, 2, 3]})
     assert len(small) == 6 and all(c["difficulty"] == [1, 2, 3] for c in small)
+
+
+def test_in_process_calls_grow_while_quick_and_split_when_slow(monkeypatch):
+    v5 = rulesets.system("v5")
+    grid = sweep.resolve_grid(v5, {"pool": "1-12", "hunger": "0-2", "difficulty": "1-2"})
+    whole = v5.table_function(*grid.values(), rules=v5.rules_class())
+    calls = []
+    real = sweep._table
+    clock = [0.0]
+
+    def timed(system, rules, part, exact):
+        calls.append({a: list(v) for a, v in part.items()})
+        clock[0] += cost(part)
+        return real(system, rules, part, exact)
+
+    monkeypatch.setattr(sweep, "_table", timed)
+    monkeypatch.setattr(sweep.time, "monotonic", lambda: clock[0])
+    cost = lambda part: 0.0  # quick calls: batches of 1, 2, 4, 8 pools
+    quick = sweep.tables(v5, [v5.rules_class()], grid)[0]
+    assert [len(c["pool"]) for c in calls] == [1, 2, 4, 5]
+    assert quick.equals(whole)
+    calls.clear()
+    cost = lambda part: 10.0  # slow calls: one pool, then one pool and one Hunger a call
+    slow = sweep.tables(v5, [v5.rules_class()], grid)[0]
+    assert len(calls[0]["hunger"]) == 3
+    assert all(len(c["pool"]) == 1 and len(c["hunger"]) == 1 for c in calls[1:])
+    assert len(calls) == 1 + 11 * 3
+    assert slow.equals(whole)
 
 
 _SLOW_SWEEP = textwrap.dedent("""
