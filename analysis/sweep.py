@@ -6,6 +6,7 @@ Fractions, the same floats) as ``jobs=1``.
 """
 from __future__ import annotations
 
+import gc
 import itertools
 import math
 import multiprocessing
@@ -176,6 +177,7 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     """
     # spawn, not fork: numba and tqdm may hold threads in this process
     ctx = multiprocessing.get_context("spawn")
+    _quiet_tracker()
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupt)
     try:
         futures = {pool.submit(_table, system, rules_list[i], c, exact): k
@@ -184,25 +186,53 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
             results[futures[fut]] = fut.result()
             bar.update()
     except BrokenProcessPool:
-        _stop(pool)
+        pool = _stop(pool)
         raise ValueError(f"the {jobs} worker processes stopped before the end (out of "
                          f"memory, or a program read from stdin that they cannot "
                          f"re-import); try fewer jobs, a smaller grid or jobs=1") from None
     except BaseException:
-        _stop(pool)
+        pool = _stop(pool)
         raise
     pool.shutdown()
 
 
-def _stop(pool) -> None:
+def _quiet_tracker() -> None:
+    """Start multiprocessing's resource tracker told not to warn of the semaphores of
+    workers stopped by Ctrl-C (it frees them all the same): one line on Ctrl-C, no more."""
+    from multiprocessing import resource_tracker
+
+    tracker = resource_tracker._resource_tracker
+    if getattr(tracker, "_fd", None) is not None:  # already running
+        return
+    old = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [old, "ignore:resource_tracker:UserWarning"]))
+    try:
+        tracker.ensure_running()
+    finally:
+        if old is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = old
+
+
+def _stop(pool) -> None:  # returns None: the caller drops its reference to the pool
     """Drop a pool's queued work and terminate its worker processes now."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         if p.is_alive():
             p.terminate()
     for p in processes:
         p.join(timeout=5)
+    # the workers are gone: the pool notices at once; its queues are freed now
+    # (not at exit, where multiprocessing would warn of leaked semaphores)
+    pool.shutdown(wait=True, cancel_futures=True)
+    for queue in (getattr(pool, "_call_queue", None), getattr(pool, "_result_queue", None)):
+        if queue is not None:
+            queue.close()
+            if hasattr(queue, "join_thread"):
+                queue.join_thread()
+    del pool, processes
+    gc.collect()
 
 
 def _in_grid_order(frames: list, grid: dict) -> pd.DataFrame:
