@@ -35,6 +35,9 @@ def no_work(monkeypatch):
     monkeypatch.setattr(markov, "count", _no_work)
     monkeypatch.setattr(conflict, "conflict_table", _no_work)
     monkeypatch.setattr(rouse, "table", _no_work)
+    from analysis.systems.cards import deck
+
+    monkeypatch.setattr(deck, "opposed_table", _no_work)
 
 
 def _error(capsys, argv) -> str:
@@ -57,6 +60,8 @@ def _error(capsys, argv) -> str:
      "this grid has 6,012,006 cells"),
     (["conflict", "--pool-a", "1-100", "--pool-b", "1-100", "--hunger-a", "0-5"],
      "this conflict has 60,000 cells (limit 20,000)"),
+    (["cards", "--opposed", "--base", "0-1000", "--defense", "0-1000", "--hunger", "0-5"],
+     "this grid has 6,012,006 cells (limit 1,000,000); narrow a SPEC (--base has 1,001"),
     (["damage", "--dice", "0-200", "--soak", "0-50", "--kind", "lethal", "--target", "mortal"],
      "has 10,251 cells (limit 10,000); narrow a SPEC (--dice has 201 values)"),
     (["blows", "--dice", "0-200", "--soak", "0-50", "--kind", "lethal", "--target", "mortal"],
