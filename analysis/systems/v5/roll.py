@@ -263,8 +263,9 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     for index, ways, dens in _grid_ways(pools, hungers, diffs, rules, progress):
         if exact:
             block = fractions_over(ways, dens)
-        elif ways.dtype == object:
-            block = (ways / dens).astype(np.float64)  # Python int / int: correctly rounded
+        elif ways.dtype == object or int(dens.max()) > 2**53:
+            # Python int / int: correctly rounded (int64 beyond 2**53 is not exact in float64)
+            block = (ways.astype(object) / dens.astype(object)).astype(np.float64)
         else:
             block = ways.astype(np.float64) / dens.astype(np.float64)
         values[index] = block
