@@ -24,6 +24,8 @@ how many steps would do.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -39,6 +41,70 @@ from .exact import INT64_MAX, count, fractions_over, passes
 #: steps x transitions, plus rebuilding the counts from their residues; some
 #: seconds) is refused with a suggestion rather than left to run.
 MAX_WORK = 1_000_000_000
+
+
+#: The exact Fractions a run may build, in decimal digits (numerators and
+#: denominators of every kept step; about 0.4 byte a digit, some seconds per
+#: 10 million): a bigger result is refused before the run starts.
+MAX_DIGITS = 100_000_000
+
+_REPORT: contextvars.ContextVar = contextvars.ContextVar("beastodds_markov_report", default=None)
+
+
+@contextlib.contextmanager
+def reporting(show: bool = True, desc: str = "chain"):
+    """Within this block, every chain run draws a progress bar on stderr (``show``).
+
+    A run advances its bar once per kernel pass (one per prime of the exact
+    path) and once per step turned into Fractions; Ctrl-C is seen between
+    them, so a long run stops within about a second.  A command wraps its
+    work in it: ``with markov.reporting(show, "fight"): ...``.
+    """
+    token = _REPORT.set((bool(show), desc))
+    try:
+        yield
+    finally:
+        _REPORT.reset(token)
+
+
+@contextlib.contextmanager
+def _bar(total: int, unit: str):
+    """The progress bar of the current :func:`reporting` block (a silent one outside)."""
+    report = _REPORT.get()
+    if report is None or not report[0]:
+        yield lambda n=1: None
+        return
+    from .sweep import progress_bar
+
+    bar = progress_bar(total, report[1], unit, True)
+    try:
+        yield bar.update
+    finally:
+        bar.close()
+
+
+def _counted(compute, bound: int, force_modular: bool = False):
+    """:func:`analysis.exact.count` with a progress bar over its kernel passes."""
+    k = 1 if bound <= INT64_MAX and not force_modular else passes(int(bound))
+    with _bar(k, "pass") as update:
+        def each(mod):
+            out = compute(mod)
+            update()
+            return out
+        return count(each, bound, force_modular=force_modular)
+
+
+def result_digits(dens, n_states: int) -> int:
+    """Decimal digits of the exact Fractions of ``n_states`` states over each of ``dens``
+    (numerators at most as long as their denominators)."""
+    return sum(2 * n_states * (int(d).bit_length() * 30103 // 100000 + 1) for d in dens)
+
+
+def _refuse_digits(digits: int, steps: int, fits: int, what: str, smaller: str):
+    unit = what.split()[0]
+    hint = f"ask for at most {fits} {unit}" if fits else smaller
+    raise ValueError(f"the exact result of {steps} {what} would hold about {digits:,} digits "
+                     f"(limit {MAX_DIGITS:,}); {hint}")
 
 
 # ------------------------------------------------------------ the exact path
@@ -459,7 +525,7 @@ class ExactChain:
 
         # markov_run_all holds the same numbers as markov_run (every state, not groups)
         bound = markov_run_bound(start_ways, self.indptr, self.weight_ids, self.weights, steps)
-        flat = count(compute, bound, force_modular=force_modular)
+        flat = _counted(compute, bound, force_modular=force_modular)
         cut = (steps + 1) * width
         table = flat[:cut].reshape(steps + 1, width)
         return ChainRun(
@@ -561,7 +627,8 @@ class ChainRun:
 
 
 def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
-        what: str = "steps of this chain", smaller: str = "use fewer steps") -> list:
+        what: str = "steps of this chain", smaller: str = "use fewer steps",
+        keep=None) -> list:
     """Exact distribution after each chain in turn.
 
     Parameters
@@ -572,12 +639,18 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
         One per step, each over the same ``n_states`` states.
     n_states : int
     max_work, what, smaller
-        A run needing more multiply-adds is refused before it starts, as
-        for :meth:`ExactChain.run`.
+        A run needing more multiply-adds, or whose kept Fractions would hold
+        more than ``MAX_DIGITS`` digits, is refused before it starts, as for
+        :meth:`ExactChain.run`.
+    keep : iterable of int, optional
+        The steps (0 = the start) whose distributions are wanted; the others
+        are left as None (default: every step).  Turning the counts into
+        Fractions is the costly part of a long run.
 
     Returns
     -------
-    list of object arrays of Fractions: the start, then after each step.
+    list of object arrays of Fractions: the start, then after each step
+    (None for a step not in ``keep``).
     """
     if any(len(c) != n_states for c in chains):
         raise ValueError(f"every step must have {n_states} states")
@@ -593,6 +666,18 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
     if work(T) > max_work:
         _refuse(T, _most_steps(work, T, max_work), n_states, max(c.denominator for c in chains),
                 what, smaller)
+    kept = sorted(set(range(T + 1) if keep is None else (int(t) for t in keep)))
+    if kept and not 0 <= kept[0] <= kept[-1] <= T:
+        raise ValueError(f"keep names a step outside 0..{T}")
+    digits = result_digits((dens[t] for t in kept), n_states)
+    if digits > MAX_DIGITS:
+        fits, total = 0, 0
+        for t in kept:  # the most steps whose kept Fractions fit
+            total += result_digits((dens[t],), n_states)
+            if total > MAX_DIGITS:
+                break
+            fits = t
+        _refuse_digits(digits, T, fits, what, smaller)
     ptr = np.zeros((T, n_states + 1), dtype=np.int64)
     to = np.zeros((T, n_edges), dtype=np.int64)
     for t, c in enumerate(chains):
@@ -610,6 +695,10 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
     exact_w = np.zeros((T, n_edges), dtype=object)
     for t, c in enumerate(chains):
         exact_w[t, :len(c.indices)] = [c.weights[i] for i in c.weight_ids]
-    ways = count(compute, markov_run_steps_bound(start_ways, ptr, exact_w))
-    fr = fractions_over(ways.astype(object), np.array(dens, dtype=object)[:, None])
-    return [fr[t] for t in range(T + 1)]
+    ways = _counted(compute, markov_run_steps_bound(start_ways, ptr, exact_w))
+    out = [None] * (T + 1)
+    with _bar(len(kept), "step") as update:
+        for t in kept:  # one step at a time: the bar moves and Ctrl-C is seen between them
+            out[t] = fractions_over(ways[t].astype(object), dens[t])
+            update()
+    return out

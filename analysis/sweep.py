@@ -6,11 +6,15 @@ Fractions, the same floats) as ``jobs=1``.
 """
 from __future__ import annotations
 
+import gc
+import itertools
 import math
 import multiprocessing
 import os
 import shutil
+import signal
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
@@ -25,43 +29,105 @@ from .validate import as_values, check_int
 MAX_CELLS = 1_000_000
 #: At most this many jobs (processes).
 MAX_JOBS = 64
-#: A grid is cut into at most this many chunks per job (for the progress bar
-#: and an even load; one chunk is one call of the system's table function).
-CHUNKS_PER_JOB = 8
+#: With worker processes, a grid is cut into this many chunks per job (one
+#: chunk is one call of the system's table function), at most ``MAX_CHUNKS``.
+CHUNKS_PER_JOB = 32
+MAX_CHUNKS = 2000
+#: In this process, the grid is counted in calls of about this many seconds
+#: (the progress bar moves, and Ctrl-C is seen, between calls).
+CALL_SECONDS = 0.25
+#: Memory a worker process takes (numba, numpy, pandas and its tables): the
+#: number of jobs is capped by the available memory over this.
+WORKER_MEMORY = 250 * 2**20
 
 
-def resolve_grid(system, grid=None) -> dict:
+def check_cells(counts: dict, limit: int = MAX_CELLS, what: str = "grid") -> int:
+    """The number of cells of a grid with ``counts`` = ``{name: number of values}``, or a ValueError.
+
+    The one size check of every sweep, run before any work: the message
+    gives the size, the limit and the option (or axis) with the most values,
+    as in "this grid has 31,200,000 cells (limit 1,000,000); narrow a SPEC
+    (--difficulty has 30,001 values)".
+    """
+    cells = math.prod(counts.values())
+    if cells > limit:
+        name, most = max(counts.items(), key=lambda kv: kv[1])
+        raise ValueError(f"this {what} has {cells:,} cells (limit {limit:,}); narrow a SPEC "
+                         f"({name} has {most:,} values)")
+    return cells
+
+
+def resolve_grid(system, grid=None, names: dict | None = None) -> dict:
     """``{axis: [values]}`` for every axis of ``system``: given SPECs, else the defaults.
 
+    Every value is checked against the system's axis limits
+    (``System.limits``) and the size against ``MAX_CELLS`` here, before any
+    cell is counted; a range is checked before it is expanded.  ``names``
+    (``{axis: "--pool"}``) says how messages name an axis (default: its
+    name).
+
     Raises ValueError for an axis the system does not have, a malformed
-    SPEC, or a grid of more than ``MAX_CELLS`` cells.
+    SPEC, a value out of the axis' limits, or a grid of more than
+    ``MAX_CELLS`` cells.
     """
     system = rulesets.system(system)
     grid = {} if grid is None else dict(grid)
+    names = {} if names is None else names
     unknown = [k for k in grid if k not in system.axis_names]
     if unknown:
         raise ValueError(f"a {system.name} grid has no axis {unknown[0]!r}; its axes are "
                          f"{', '.join(system.axis_names)}")
+    limits = dict(system.limits)
     out = {}
     for axis, default in system.axes:
         spec = grid.get(axis)
-        values = as_values(axis, default if spec is None else spec, 0)
+        lo, hi = limits.get(axis, (0, None))
+        values = as_values(names.get(axis, axis), default if spec is None else spec, lo, hi)
         out[axis] = list(dict.fromkeys(values))
-    cells = math.prod(len(v) for v in out.values())
-    if cells > MAX_CELLS:
-        raise ValueError(f"the grid has {cells} cells, more than {MAX_CELLS}; narrow a SPEC")
+    check_cells({names.get(a, a): len(v) for a, v in out.items()})
     return out
 
 
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to new processes (``MemAvailable``), or None when unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def jobs_cap() -> int:
+    """The most worker processes worth starting: one per usable core, and as many as
+    ``WORKER_MEMORY`` each fits in the available memory (at least 1)."""
+    cap = usable_cores()
+    memory = available_memory()
+    if memory is not None:
+        cap = min(cap, memory // WORKER_MEMORY)
+    return max(1, min(cap, MAX_JOBS))
+
+
 def check_jobs(jobs) -> int:
-    """Processes to use: ``jobs`` (1..64), or every core the process may use for 0."""
+    """Processes to use: ``jobs`` (0..64; 0: every usable core), capped by :func:`jobs_cap`.
+
+    More processes than cores gain nothing and each worker takes about
+    ``WORKER_MEMORY``: a request above the cap runs with the cap (the
+    command line says so in one line).
+    """
     jobs = check_int("jobs", jobs, 0, MAX_JOBS)
-    if jobs == 0:
-        try:
-            jobs = len(os.sched_getaffinity(0))
-        except AttributeError:  # not on Linux
-            jobs = os.cpu_count() or 1
-    return jobs
+    cap = jobs_cap()
+    return cap if jobs == 0 else min(jobs, cap)
 
 
 def progress_bar(total: int, desc: str, unit: str, show: bool):
@@ -78,16 +144,95 @@ def progress_bar(total: int, desc: str, unit: str, show: bool):
                 ncols=min(size.columns, 100), nrows=max(size.lines, 2))
 
 
-def _chunks(grid: dict, n: int) -> list:
-    """Cut the grid along its longest axis into ``n`` interleaved chunks (an even load)."""
-    axis = max(grid, key=lambda a: len(grid[a]))
-    n = max(1, min(n, len(grid[axis])))
-    return [{**grid, axis: grid[axis][i::n]} for i in range(n)]
+def _chunks(grid: dict, most: int = MAX_CHUNKS) -> list:
+    """Cut the grid into chunks for worker processes: one value of each axis but the
+    last, as far as ``most`` chunks allow (an axis with more values than that is cut
+    into interleaved groups, an even load).  The first axes are the costly ones (the
+    pool, the Hunger)."""
+    axes = list(grid)
+    groups = {a: [grid[a]] for a in axes}
+    n = 1
+    for a in axes[:-1] if len(axes) > 1 else axes:
+        k = max(1, min(len(grid[a]), most // n))
+        groups[a] = [grid[a][i::k] for i in range(k)]
+        n *= k
+    return [dict(zip(axes, combo)) for combo in itertools.product(*(groups[a] for a in axes))]
 
 
 def _table(system, rules, grid: dict, exact: bool) -> pd.DataFrame:
     """One chunk: the system's table function over a grid (runs in a worker process)."""
     return system.table_function(*(grid[a] for a in system.axis_names), rules=rules, exact=exact)
+
+
+def _ignore_interrupt() -> None:
+    """A worker ignores Ctrl-C: the main process sees it and stops the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
+    """Count ``tasks`` in ``jobs`` worker processes, filling ``results``.
+
+    On Ctrl-C (or any error) the queued chunks are dropped and the workers
+    are terminated at once, rather than left to finish the chunks they hold.
+    """
+    # spawn, not fork: numba and tqdm may hold threads in this process
+    ctx = multiprocessing.get_context("spawn")
+    _quiet_tracker()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupt)
+    try:
+        futures = {pool.submit(_table, system, rules_list[i], c, exact): k
+                   for k, (i, c) in enumerate(tasks)}
+        for fut in as_completed(futures):
+            results[futures[fut]] = fut.result()
+            bar.update()
+    except BrokenProcessPool:
+        pool = _stop(pool)
+        raise ValueError(f"the {jobs} worker processes stopped before the end (out of "
+                         f"memory, or a program read from stdin that they cannot "
+                         f"re-import); try fewer jobs, a smaller grid or jobs=1") from None
+    except BaseException:
+        pool = _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _quiet_tracker() -> None:
+    """Start multiprocessing's resource tracker told not to warn of the semaphores of
+    workers stopped by Ctrl-C (it frees them all the same): one line on Ctrl-C, no more."""
+    from multiprocessing import resource_tracker
+
+    tracker = resource_tracker._resource_tracker
+    if getattr(tracker, "_fd", None) is not None:  # already running
+        return
+    old = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [old, "ignore:resource_tracker:UserWarning"]))
+    try:
+        tracker.ensure_running()
+    finally:
+        if old is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = old
+
+
+def _stop(pool) -> None:  # returns None: the caller drops its reference to the pool
+    """Drop a pool's queued work and terminate its worker processes now."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    for p in processes:
+        p.join(timeout=5)
+    # the workers are gone: the pool notices at once; its queues are freed now
+    # (not at exit, where multiprocessing would warn of leaked semaphores)
+    pool.shutdown(wait=True, cancel_futures=True)
+    for queue in (getattr(pool, "_call_queue", None), getattr(pool, "_result_queue", None)):
+        if queue is not None:
+            queue.close()
+            if hasattr(queue, "join_thread"):
+                queue.join_thread()
+    del pool, processes
+    gc.collect()
 
 
 def _in_grid_order(frames: list, grid: dict) -> pd.DataFrame:
@@ -101,8 +246,14 @@ def _in_grid_order(frames: list, grid: dict) -> pd.DataFrame:
 
 
 def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
-           progress: bool = False, desc: str | None = None) -> list:
+           progress: bool = False, desc: str | None = None, names: dict | None = None) -> list:
     """The tidy tables of several rule sets of one system over one grid.
+
+    Everything (the axis values and their limits, the grid's size, the
+    rules, ``jobs``) is checked before the first cell is counted.  The grid
+    is counted in small chunks (about one kernel call each), so the progress
+    bar moves and Ctrl-C stops the sweep within about a second, worker
+    processes included.
 
     Parameters
     ----------
@@ -119,6 +270,8 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
         A tqdm progress bar on stderr.
     desc : str, optional
         The progress bar's label.
+    names : dict, optional
+        ``{axis: "--pool"}``: how messages name an axis (default: its name).
 
     Returns
     -------
@@ -127,44 +280,66 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
         function over the whole grid returns (rows in grid order).
     """
     system = rulesets.system(system)
-    grid = resolve_grid(system, grid)
+    grid = resolve_grid(system, grid, names)
     jobs = check_jobs(jobs)
     rules_list = [r.rules if isinstance(r, rulesets.RuleSet) else r for r in rules_list]
     for r in rules_list:
         if type(r) is not system.rules_class:
             raise ValueError(f"a {system.name} sweep needs {system.rules_class.__name__} rules, "
                              f"got {type(r).__name__}")
+    if jobs == 1:
+        out = []
+        for r in rules_list:
+            frames = _here(system, r, grid, exact, progress, desc or system.name)
+            out.append(_in_grid_order(frames, grid))
+        return out
     chunks = _chunks(grid, CHUNKS_PER_JOB * jobs)
     tasks = [(i, c) for i in range(len(rules_list)) for c in chunks]
     results = [None] * len(tasks)
     bar = progress_bar(len(tasks), desc or system.name, "chunk", progress)
     try:
-        if jobs == 1 or len(tasks) == 1:
-            for k, (i, c) in enumerate(tasks):
-                results[k] = _table(system, rules_list[i], c, exact)
-                bar.update()
-        else:
-            # spawn, not fork: numba and tqdm may hold threads in this process
-            ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx) as pool:
-                futures = {pool.submit(_table, system, rules_list[i], c, exact): k
-                           for k, (i, c) in enumerate(tasks)}
-                try:
-                    for fut in as_completed(futures):
-                        results[futures[fut]] = fut.result()
-                        bar.update()
-                except BrokenProcessPool:
-                    raise ValueError(f"the {jobs} worker processes stopped before the end (out of "
-                                     f"memory, or a program read from stdin that they cannot "
-                                     f"re-import); try fewer jobs, a smaller grid or jobs=1") from None
-                except BaseException:
-                    for fut in futures:
-                        fut.cancel()
-                    raise
+        _in_workers(system, rules_list, tasks, results, exact, min(jobs, len(tasks)), bar)
     finally:
         bar.close()
     n = len(chunks)
     return [_in_grid_order(results[i * n:(i + 1) * n], grid) for i in range(len(rules_list))]
+
+
+def _here(system, rules, grid: dict, exact: bool, show: bool, desc: str) -> list:
+    """Count a grid in this process in calls of about ``CALL_SECONDS`` each.
+
+    The grid is walked along its first axis (the costly one: the pool): a
+    call takes a batch of its values, the batch doubling while calls are
+    quick and halving when they are slow; once one value alone is slow, each
+    value of the second axis (the Hunger) gets its own call.  The bar moves
+    and Ctrl-C is seen between calls, and a cheap grid still takes few calls.
+    """
+    axes = list(grid)
+    first, values = axes[0], grid[axes[0]]
+    per_value = math.prod(len(grid[a]) for a in axes[1:])
+    frames = []
+    size, split = 1, False
+    bar = progress_bar(len(values) * per_value, desc, "cell", show)
+    try:
+        i = 0
+        while i < len(values):
+            batch = values[i:i + size]
+            parts = ([{**grid, first: batch, axes[1]: [v]} for v in grid[axes[1]]]
+                     if split and len(axes) > 2 else [{**grid, first: batch}])
+            start = time.monotonic()
+            for part in parts:
+                frames.append(_table(system, rules, part, exact))
+                bar.update(math.prod(len(v) for v in part.values()))
+            took = time.monotonic() - start
+            i += len(batch)
+            if took < CALL_SECONDS / 4:
+                size *= 2
+            elif took > CALL_SECONDS:
+                size = max(1, size // 2)
+                split = split or (len(batch) == 1 and len(parts) == 1 and took > 4 * CALL_SECONDS)
+    finally:
+        bar.close()
+    return frames
 
 
 def table(rules, grid=None, *, exact: bool = False, jobs: int = 1, progress: bool = False) -> pd.DataFrame:

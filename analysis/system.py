@@ -90,6 +90,11 @@ class System:
         Place in listings (lower first; then by name).
     aliases : tuple of str
         Other names a rule-set file may give as its ``system``.
+    limits : dict or tuple of (str, (int, int or None))
+        ``{axis: (lowest, highest)}``: the values the table function accepts
+        on an axis (None: no highest), so that a sweep refuses a bad value
+        before any cell is counted.  An axis left out is only checked to be
+        a whole number >= 0 before the sweep.
     sub_rules : dict or tuple of (str, str or type)
         The rules of the system's other mechanics, by the name of their
         TOML sub-table (``{"rouse": ".rouse:RouseRules"}``); each a
@@ -112,6 +117,7 @@ class System:
     order: int = 100
     aliases: tuple = field(default=())
     sub_rules: object = ()
+    limits: object = ()
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not _NAME.match(self.name):
@@ -150,6 +156,14 @@ class System:
         if len({n for n, _ in subs}) != len(subs):
             raise ValueError(f"system {self.name!r} names a sub_rules table twice")
         object.__setattr__(self, "sub_rules", subs)
+        limits = tuple(self.limits.items()) if isinstance(self.limits, dict) else tuple(self.limits)
+        for pair in limits:
+            if (len(pair) != 2 or pair[0] not in self.axis_names or len(pair[1]) != 2
+                    or not isinstance(pair[1][0], int)
+                    or not (pair[1][1] is None or isinstance(pair[1][1], int))):
+                raise ValueError(f"limits of system {self.name!r} are (axis, (lowest, highest or "
+                                 f"None)) pairs naming its axes, got {pair!r}")
+        object.__setattr__(self, "limits", tuple((a, tuple(lh)) for a, lh in limits))
 
     # ------------------------------------------------------------ code
     def _get(self, ref):

@@ -202,7 +202,8 @@ def spec_text(values) -> str:
     return ",".join(str(v) for v in values)
 
 
-def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bool = False) -> Comparison:
+def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bool = False,
+            names: dict | None = None) -> Comparison:
     """Compare two rule sets of the same system over a grid, outcome class by outcome class.
 
     Parameters
@@ -220,6 +221,11 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
         identical to ``jobs=1``.
     progress : bool
         A progress bar on stderr.
+    names : dict, optional
+        ``{axis: "--pool"}``: how messages name an axis (default: its name).
+
+    Everything (both rule sets, every axis value, the grid's size, ``jobs``)
+    is checked before the first cell is counted.
 
     Returns
     -------
@@ -241,9 +247,10 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
         raise ValueError(f"{ra.name} is a {ra.system} rule set and {rb.name} a {rb.system} one: "
                          f"compare needs two rule sets of the same system")
     system = rulesets.system(ra.system)
-    cells = sweep.resolve_grid(system, grid)
+    cells = sweep.resolve_grid(system, grid, names)
+    jobs = sweep.check_jobs(jobs)
     ta, tb = sweep.tables(system, [ra.rules, rb.rules], cells, exact=exact, jobs=jobs,
-                          progress=progress, desc=f"{ra.name} vs {rb.name}")
+                          progress=progress, desc=f"{ra.name} vs {rb.name}", names=names)
     axes = list(cells)
     outcomes = system.outcome_columns(ta)
     n, k = len(ta), len(outcomes)

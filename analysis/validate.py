@@ -45,16 +45,25 @@ def check_bool(name: str, value) -> bool:
     return value
 
 
-def parse_spec(name: str, text: str) -> list[int]:
+#: Most values one SPEC may name (all its ranges and numbers together).
+MAX_SPEC_VALUES = 100_000
+
+
+def parse_spec(name: str, text: str, lo: int | None = None, hi: int | None = None) -> list[int]:
     """Parse a SPEC: an integer ``7``, a range ``1-20`` or a list ``3,5,7``.
 
     Lists may mix ranges (``1-3,8``).  Duplicates are dropped, order kept.
+    The ends of every range are checked against ``lo``..``hi`` (when given)
+    and the number of values against ``MAX_SPEC_VALUES`` before anything is
+    expanded, so a range such as ``0-1000000000000`` is refused at once; the
+    work is linear in the number of values.
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError(
             f"{name}: expected a number, a range like 1-20 or a list like 3,5,7, got {text!r}"
         )
-    values: list[int] = []
+    ranges = []
+    total = 0
     for part in text.split(","):
         m = _SPEC_PART.match(part)
         if not m:
@@ -66,18 +75,24 @@ def parse_spec(name: str, text: str) -> list[int]:
         b = int(m.group(2)) if m.group(2) is not None else a
         if b < a:
             raise ValueError(f"{name}: the range {a}-{b} runs backwards; write {b}-{a}")
-        if b - a > 100_000:
-            raise ValueError(f"{name}: the range {a}-{b} is too long (at most 100000 values)")
+        for v in (a, b):
+            check_int(name, v, lo, hi)
+        total += b - a + 1
+        if total > MAX_SPEC_VALUES:
+            what = f"the range {a}-{b}" if b > a and len(ranges) == 0 else "the SPEC"
+            raise ValueError(f"{name}: {what} is too long (at most {MAX_SPEC_VALUES} values)")
+        ranges.append((a, b))
+    seen: dict[int, None] = {}
+    for a, b in ranges:
         for v in range(a, b + 1):
-            if v not in values:
-                values.append(v)
-    return values
+            seen[v] = None
+    return list(seen)
 
 
 def as_values(name: str, spec, lo: int | None = None, hi: int | None = None) -> list[int]:
     """Accept an int, a SPEC string or an iterable of ints; check each value."""
     if isinstance(spec, str):
-        values: Iterable = parse_spec(name, spec)
+        values: Iterable = parse_spec(name, spec, lo, hi)
     elif isinstance(spec, numbers.Integral) and not isinstance(spec, bool):
         values = [spec]
     else:

@@ -56,8 +56,15 @@ def _run_cards(args):
             raise ValueError("--opposed needs --defense (defender's attribute + maximum Willpower)")
         if args.jobs != 1:
             raise ValueError("--opposed tests are counted in one process: drop --jobs")
-        df = opposed_table(args.axis_base, args.defense, args.axis_hunger, rules=rules,
-                           exact=args.exact)
+        from ..sweep import check_cells
+        from ..systems.cards.deck import MAX_HUNGER, MAX_VALUE
+        from ..validate import parse_spec
+
+        lists = {"--base": parse_spec("base", args.axis_base, 0, MAX_VALUE),
+                 "--defense": parse_spec("defense", args.defense, 0, MAX_VALUE),
+                 "--hunger": parse_spec("hunger", args.axis_hunger, 0, MAX_HUNGER)}
+        check_cells({flag: len(v) for flag, v in lists.items()})  # before any count
+        df = opposed_table(*lists.values(), rules=rules, exact=args.exact)
         return df, ("base", "defense", "hunger")
     if args.defense is not None:
         raise ValueError("--defense is for opposed tests; add --opposed or use --difficulty")

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from . import grid
-from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
-                     check_output_options, given, one_number, rules_from_args,
-                     sweep_options)
+from .common import (RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
+                     add_rules_options, check_output_options, given, one_number, progress,
+                     rules_from_args, sweep_options)
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
 COMMANDS = ("classic", "damage", "blows")
@@ -78,6 +78,7 @@ def _add_damage(sub) -> None:
     p.add_argument("--auto", default="0", metavar="SPEC",
                    help="automatic damage successes, e.g. Potence (default 0)")
     _target_options(p)
+    add_progress_options(p)
     p.set_defaults(run=_run_damage)
 
     p = sub.add_parser(
@@ -97,6 +98,7 @@ def _add_damage(sub) -> None:
                    help="difficulty of the attack roll (default 6)")
     p.add_argument("--max-blows", default="10", metavar="N", help="blows to follow (default 10)")
     _target_options(p)
+    add_progress_options(p)
     p.set_defaults(run=_run_blows)
 
 
@@ -113,6 +115,18 @@ def _swept(args):
     return [(column, flag, getattr(args, column)) for column, flag in _SWEPT]
 
 
+def _checker(args, attack_pool=None, attack_difficulty=6):
+    """Checks one combination of the swept options (cheaply: the attack and the target)."""
+    from ..systems.classic.health import Attack, Fighter
+
+    def check(dice, auto, stamina, fortitude):
+        Attack(dice, args.kind, auto, attack_pool, attack_difficulty, firearm=args.firearm,
+               aim=args.aim)
+        Fighter(args.target, stamina, fortitude)
+
+    return check
+
+
 def _run_damage(args):
     from ..systems.classic.health import damage
 
@@ -123,18 +137,21 @@ def _run_damage(args):
         return damage(dice, auto, stamina, args.kind, args.target, fortitude, firearm=args.firearm,
                       aim=args.aim, rules=rules).table(exact=args.exact)
 
-    df, swept = sweep_options(_swept(args), one)
+    df, swept = sweep_options(_swept(args), one, _checker(args), progress(args), "damage")
     return df, swept + ("levels",)
 
 
 def _run_blows(args):
-    from ..systems.classic.health import Attack, Fighter, blows
+    from .. import markov
+    from ..systems.classic.health import MAX_STEPS, Attack, Fighter, blows
+    from ..validate import check_int
 
     check_output_options(args)
     rules = _damage_rules(args)
     attack_pool = one_number("--attack-pool", args.attack_pool)
     attack_difficulty = one_number("--attack-difficulty", args.attack_difficulty)
     max_blows = one_number("--max-blows", args.max_blows)
+    check_int("--max-blows", max_blows, 0, MAX_STEPS)
 
     def one(dice, auto, stamina, fortitude):
         attack = Attack(dice, args.kind, auto, attack_pool, attack_difficulty,
@@ -142,5 +159,7 @@ def _run_blows(args):
         return blows(attack, Fighter(args.target, stamina, fortitude), max_blows,
                      rules).table(exact=args.exact)
 
-    df, swept = sweep_options(_swept(args), one)
+    with markov.reporting(progress(args), "blows"):
+        df, swept = sweep_options(_swept(args), one,
+                                  _checker(args, attack_pool, attack_difficulty))
     return df, swept + ("blows",)

@@ -45,18 +45,47 @@ def check_output_options(args) -> None:
         raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
 
 
-def add_sweep_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--jobs`` and ``--quiet``, for subcommands that sweep a grid."""
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="split the grid over N processes (0: every core); the result is "
-                             "identical to --jobs 1 (default)")
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--progress`` and ``--quiet``, for subcommands whose work can take a while."""
+    parser.add_argument("--progress", action="store_true",
+                        help="draw a progress bar on stderr even when it is not a terminal")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar on stderr (it only shows on a terminal anyway)")
 
 
+def add_sweep_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--jobs``, ``--progress`` and ``--quiet``, for subcommands that sweep a grid."""
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="split the grid over N processes (0: every core; at most one per "
+                             "core and per 250 MB of free memory); the result is identical to "
+                             "--jobs 1 (default)")
+    add_progress_options(parser)
+
+
 def progress(args) -> bool:
-    """Whether to draw a progress bar: on a terminal, unless ``--quiet``."""
-    return not getattr(args, "quiet", False) and sys.stderr.isatty()
+    """Whether to draw a progress bar: with ``--progress``, else on a terminal unless ``--quiet``."""
+    if getattr(args, "quiet", False):
+        return False
+    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+
+
+def jobs(args) -> int:
+    """The processes of ``--jobs``: checked, and capped by the cores and the free memory.
+
+    A request above the cap runs with the cap and says so in one line on
+    stderr (unless ``--quiet``).
+    """
+    from .. import sweep
+
+    wanted = getattr(args, "jobs", 1)
+    if not isinstance(wanted, int) or not 0 <= wanted <= sweep.MAX_JOBS:
+        raise ValueError(f"--jobs must be 0..{sweep.MAX_JOBS}, got {wanted}")
+    used = sweep.check_jobs(wanted)
+    if wanted > used and not getattr(args, "quiet", False):
+        print(f"beastodds: note: --jobs {wanted} is more than this machine can use "
+              f"({sweep.usable_cores()} cores, a worker needing about "
+              f"{sweep.WORKER_MEMORY // 2**20} MB of free memory); using {used}", file=sys.stderr)
+    return used
 
 
 # -------------------------------------------------------------------- SPECs
@@ -114,7 +143,7 @@ def values(flag: str, text) -> list:
 MAX_SWEEP = 10_000
 
 
-def sweep_options(options, build):
+def sweep_options(options, build, check=None, show: bool = False, desc: str = "cells"):
     """One table per combination of the values of several SPEC options, stacked.
 
     Parameters
@@ -125,6 +154,14 @@ def sweep_options(options, build):
         put in front of the table.
     build : callable
         ``build(**{column: value}) -> DataFrame`` for one combination.
+    check : callable, optional
+        ``check(**{column: value})``, cheap, raising ValueError for a bad
+        combination: every combination is checked before the first is built.
+    show : bool
+        A progress bar on stderr, one step per combination (Ctrl-C is seen
+        between them).
+    desc : str
+        The progress bar's label.
 
     Returns
     -------
@@ -132,24 +169,38 @@ def sweep_options(options, build):
         The tables in the order of the options' values (the first option
         slowest); an option given one value adds no column, so a command
         given single numbers prints what it always has.
+
+    Raises
+    ------
+    ValueError
+        For a bad SPEC, more than ``MAX_SWEEP`` combinations (before any
+        value is expanded past its SPEC) or a combination ``check`` refuses.
     """
     import itertools
-    import math
 
     import pandas as pd
 
+    from ..sweep import check_cells, progress_bar
+
     spelled = [(column, values(flag, text)) for column, flag, text in options]
-    cells = math.prod(len(v) for _, v in spelled)
-    if cells > MAX_SWEEP:
-        raise ValueError(f"that is {cells} combinations, more than {MAX_SWEEP}; narrow a SPEC")
+    check_cells({flag: len(v) for (_, flag, _), (_, v) in zip(options, spelled)}, MAX_SWEEP)
     swept = [column for column, v in spelled if len(v) > 1]
+    combos = [dict(zip((c for c, _ in spelled), combo))
+              for combo in itertools.product(*(v for _, v in spelled))]
+    if check is not None:
+        for kwargs in combos:
+            check(**kwargs)
     frames = []
-    for combo in itertools.product(*(v for _, v in spelled)):
-        kwargs = dict(zip((c for c, _ in spelled), combo))
-        df = build(**kwargs)
-        for column in reversed(swept):
-            df.insert(0, column, kwargs[column])
-        frames.append(df)
+    bar = progress_bar(len(combos), desc, "cell", show and len(combos) > 1)
+    try:
+        for kwargs in combos:
+            df = build(**kwargs)
+            for column in reversed(swept):
+                df.insert(0, column, kwargs[column])
+            frames.append(df)
+            bar.update()
+    finally:
+        bar.close()
     return pd.concat(frames, ignore_index=True), tuple(swept)
 
 

@@ -20,7 +20,7 @@ own; a system without one gets :func:`add_command` as it is.
 from __future__ import annotations
 
 from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
-                     add_sweep_options, axis_option, check_output_options, is_int_column, progress,
+                     add_sweep_options, axis_option, check_output_options, is_int_column, jobs, progress,
                      rules_from_args)
 
 
@@ -164,8 +164,12 @@ def run(args, rules=None, table=None, **options):
         # the same system with the table function bound to its options (picklable for --jobs)
         function = functools.partial(table or system.table_function, **options)
         system = dataclasses.replace(system, table=function)
-    df = sweep.tables(system, [rules], grid(args, system), exact=args.exact,
-                      jobs=getattr(args, "jobs", 1), progress=progress(args), desc=system.name)[0]
+    names = {axis: axis_option(axis) for axis in system.axis_names}
+    grid_specs = grid(args, system)
+    sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
+    df = sweep.tables(system, [rules], grid_specs, exact=args.exact,
+                      jobs=jobs(args) if hasattr(args, "jobs") else 1, progress=progress(args),
+                      desc=system.name, names=names)[0]
     return df, key_columns(df, system)
 
 

@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 from . import grid
-from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
-                     check_output_options, given, one_number, rules_from_args, spec)
+from .common import (RulesOptions, SPEC_HELP, add_output_options,
+                     add_progress_options, add_rules_options, check_output_options, given,
+                     one_number, progress, rules_from_args, spec)
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
 COMMANDS = ("v5", "rouse", "conflict", "fight")
+
+#: Most cells (pool and Hunger of both sides) ``beastodds conflict`` counts in one run
+#: (each takes some milliseconds and some 100 kB until the table is printed).
+MAX_CONFLICT_CELLS = 20_000
 
 ROUSE_RULES = RulesOptions("analysis.systems.v5.rouse:RouseRules", "Rouse check rules",
                            system="v5", sub="rouse")
@@ -65,16 +70,22 @@ def _add_rouse(sub) -> None:
     p.add_argument("--reroll", action="store_true",
                    help="each check may be rerolled (Blood Potency allowance): two dice, keep the better")
     add_rules_options(p, ROUSE_RULES)
+    add_progress_options(p)
     add_output_options(p)
     p.set_defaults(run=_run_rouse)
 
 
 def _run_rouse(args):
-    from ..systems.v5.rouse import table
+    from .. import markov
+    from ..systems.v5.rouse import MAX_HUNGER, table
+    from ..validate import parse_spec
 
     check_output_options(args)
     rules = rules_from_args(args)
-    df = table(args.hunger, args.checks, args.reroll, rules=rules, exact=args.exact)
+    hungers = parse_spec("start hunger", args.hunger, 0, MAX_HUNGER)
+    checks = parse_spec("checks", args.checks, 0, 10_000)
+    with markov.reporting(progress(args), "rouse"):
+        df = table(hungers, checks, args.reroll, rules=rules, exact=args.exact)
     return df, ("start_hunger", "checks", "reroll")
 
 
@@ -150,6 +161,7 @@ def _add_conflict(sub) -> None:
         description="Exact odds of one turn of a V5 conflict: one row per margin (A's successes "
                     f"minus B's) with the damage each side marks. SPEC is {SPEC_HELP}.")
     _add_side_options(p, rolls_spec=True)
+    add_progress_options(p)
     add_output_options(p)
     p.set_defaults(run=_run_conflict)
 
@@ -171,35 +183,45 @@ def _add_conflict(sub) -> None:
                    help="the fight stops when a side is out (default) or first impaired")
     p.add_argument("--joint", action="store_true",
                    help="print the joint state of both trackers after the last turn instead")
+    add_progress_options(p)
     add_output_options(p)
     p.set_defaults(run=_run_fight)
 
 
 def _run_conflict(args):
+    import itertools
+
     import pandas as pd
 
+    from ..sweep import check_cells, progress_bar
     from ..systems.v5.conflict import CONFLICT_COLUMNS, conflict_table
 
     check_output_options(args)
     rules = _conflict_rules_of(args)
+    flags = ("--pool-a", "--hunger-a", "--pool-b", "--hunger-b")
+    lists = [spec(flag, getattr(args, flag[2:].replace("-", "_"))) for flag in flags]
+    check_cells(dict(zip(flags, map(len, lists))), MAX_CONFLICT_CELLS, "conflict")
+    cells = [(pa, ha, pb, hb, _side_from(args, "a", pa, ha), _side_from(args, "b", pb, hb))
+             for pa, ha, pb, hb in itertools.product(*lists)]  # every side checked first
     frames = []
-    for pa in spec("--pool-a", args.pool_a):
-        for ha in spec("--hunger-a", args.hunger_a):
-            for pb in spec("--pool-b", args.pool_b):
-                for hb in spec("--hunger-b", args.hunger_b):
-                    a = _side_from(args, "a", pa, ha)
-                    b = _side_from(args, "b", pb, hb)
-                    df = conflict_table(a, b, rules, args.track, exact=args.exact)
-                    df.insert(0, "hunger_b", hb)
-                    df.insert(0, "pool_b", pb)
-                    df.insert(0, "hunger_a", ha)
-                    df.insert(0, "pool_a", pa)
-                    frames.append(df)
+    bar = progress_bar(len(cells), "conflict", "cell", progress(args) and len(cells) > 1)
+    try:
+        for pa, ha, pb, hb, a, b in cells:
+            df = conflict_table(a, b, rules, args.track, exact=args.exact)
+            df.insert(0, "hunger_b", hb)
+            df.insert(0, "pool_b", pb)
+            df.insert(0, "hunger_a", ha)
+            df.insert(0, "pool_a", pa)
+            frames.append(df)
+            bar.update()
+    finally:
+        bar.close()
     df = pd.concat(frames, ignore_index=True)
     return df, ("pool_a", "hunger_a", "pool_b", "hunger_b") + CONFLICT_COLUMNS[:-1]
 
 
 def _run_fight(args):
+    from .. import markov
     from ..systems.v5.conflict import fight
 
     check_output_options(args)
@@ -211,8 +233,9 @@ def _run_fight(args):
         sides.append(_side_from(args, side, one_number(f"--pool-{side}", getattr(args, f"pool_{side}")),
                                 one_number(f"--hunger-{side}", getattr(args, f"hunger_{side}")),
                                 **trackers))
-    result = fight(*sides, turns=one_number("--turns", args.turns), rules=rules, until=args.until,
-                   track=args.track, joint=args.joint)
+    with markov.reporting(progress(args), "fight"):
+        result = fight(*sides, turns=one_number("--turns", args.turns), rules=rules,
+                       until=args.until, track=args.track, joint=args.joint)
     if args.joint:
         return result.joint_table(exact=args.exact), (
             "a_superficial", "a_aggravated", "b_superficial", "b_aggravated")

@@ -9,7 +9,7 @@ import sys
 
 from ..tables import render
 from .common import (add_axis_options, add_output_options, add_sweep_options, check_output_options,
-                     grid_of, is_int_column, progress, sets_of, with_fields)
+                     axis_option, grid_of, is_int_column, jobs, progress, sets_of, with_fields)
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 
@@ -18,6 +18,11 @@ def _systems():
     from .. import rulesets
 
     return list(rulesets.SYSTEMS.values())
+
+
+def axis_names(system) -> dict:
+    """``{axis: "--pool"}``: how messages name the axes of ``system`` on this command line."""
+    return {axis: axis_option(axis) for axis in system.axis_names}
 
 
 def _with_sets(rs, texts):
@@ -59,8 +64,11 @@ def run_compare(args):
     if a.system != b.system:
         raise ValueError(f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
                          f"compare needs two rule sets of the same system")
-    grid = grid_of(args, rulesets.system(a.system), _systems())
-    cmp = compare(a, b, grid, exact=args.exact, jobs=args.jobs, progress=progress(args))
+    system = rulesets.system(a.system)
+    grid = grid_of(args, system, _systems())
+    names = axis_names(system)
+    cmp = compare(a, b, grid, exact=args.exact, jobs=jobs(args), progress=progress(args),
+                  names=names)
     if args.heatmap is not None:
         fig = difference_heatmap(cmp)
         try:
@@ -88,8 +96,10 @@ def run_table(args):
     rs = _with_sets(rulesets.load(args.rules), args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
-    df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=args.jobs,
-                      progress=progress(args), desc=rs.name)[0]
+    names = axis_names(system)
+    sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
+    df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=jobs(args),
+                      progress=progress(args), desc=rs.name, names=names)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
     return df, keys
 

@@ -13,6 +13,7 @@ SYSTEM = System(
     table=".deck:table",
     odds=".deck:odds",
     axes={"base": "0-15", "difficulty": "5-20", "hunger": "0-1"},
+    limits={"base": (0, 1000), "difficulty": (0, 1000), "hunger": (0, 5)},
     classes={
         "success": "the total reaches the difficulty, not bestial",
         "failure": "the total falls short (or an Ace), not bestial",

@@ -14,6 +14,7 @@ SYSTEM = System(
     table=".pools:table",
     odds=".pools:odds",
     axes={"pool": "1-10", "difficulty": "3-9"},
+    limits={"pool": (0, 200), "difficulty": (2, 10)},
     classes={
         "botch": "no success rolled and at least one 1",
         "failure": "no success left after 1s cancel, not a botch",

@@ -13,6 +13,7 @@ SYSTEM = System(
     table=".desperation:table",
     odds=".desperation:odds",
     axes={"pool": "1-10", "desperation": "0-5", "difficulty": "1-5"},
+    limits={"pool": (0, 1000), "desperation": (0, 5), "difficulty": (0, None)},
     classes={
         "total_failure": "no success, and no Desperation die shows 1",
         "failure": "some successes but fewer than the Difficulty, no Desperation 1: a failure, though "

@@ -18,6 +18,7 @@ SYSTEM = System(
     table=".roll:table",
     odds=".roll:odds",
     axes={"pool": "1-10", "hunger": "0-5", "difficulty": "1-5"},
+    limits={"pool": (0, 1000), "hunger": (0, 5), "difficulty": (0, None)},
     classes={
         "total_failure": "no success, and no Hunger die shows a bestial 1",
         "failure": "some successes but fewer than the Difficulty, not bestial: a failure, though the "

@@ -132,14 +132,17 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
     counts = as_values("checks", checks, 0, 10_000)
     RouseRules.require(rules)
     rerolls = [reroll] if isinstance(reroll, bool) else list(reroll)
-    rows = []
-    for r in rerolls:
+    for r in rerolls:  # every input is checked before the first chain runs
         if not isinstance(r, bool):
             raise ValueError(f"reroll must be True or False, got {r!r}")
+    rows = []
+    for r in rerolls:
         step = _check_step(r, rules, "rouse")
         for h in starts:
+            # only the asked-for counts become Fractions (a progress bar moves per count)
             dists = markov.run(_start(h), [step] * max(counts), N_STATES,
-                               what="checks of this table", smaller="use fewer checks")
+                               what="checks of this table", smaller="use fewer checks",
+                               keep=counts)
             for n in counts:
                 d = _read(dists[n])
                 rows.append([h, n, r] + [d.hunger[k] for k in range(MAX_HUNGER + 1)] + [d.frenzy_test])

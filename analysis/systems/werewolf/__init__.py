@@ -13,6 +13,7 @@ SYSTEM = System(
     table=".rage:table",
     odds=".rage:odds",
     axes={"pool": "1-10", "rage": "0-5", "difficulty": "1-5", "violent": "0-1"},
+    limits={"pool": (0, 1000), "rage": (0, 5), "difficulty": (0, None), "violent": (0, 1)},
     classes={
         "total_failure": "no success, not Brutal",
         "failure": "some successes but fewer than the Difficulty, not Brutal: a failure, though the "
