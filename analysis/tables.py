@@ -255,3 +255,167 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
         va, vb = va.astype(np.float64), vb.astype(np.float64)
     out["a"], out["b"], out["difference"] = va, vb, vb - va
     return Comparison(system.name, ra, rb, cells, pd.DataFrame(out), outcomes, exact)
+
+
+# ------------------------------------------------------------ designer views
+
+#: Meanings of the columns a comparison or an export adds (not terms of a system's table).
+TABLE_TERMS = {
+    "outcome": "the outcome column compared on this row",
+    "a": "its value under the first rule set (a)",
+    "b": "its value under the second rule set (b)",
+    "difference": "b - a, computed exactly",
+    "rule_set": "the rule set the odds are counted under",
+}
+
+
+def _names(what: str, names) -> list:
+    """``names`` (one name, a list, or ``"a,b"`` / ``"a x b"``-free text) as a list of column names."""
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",")]
+    names = list(names)
+    if not names or not all(isinstance(n, str) and n for n in names):
+        raise ValueError(f"{what} needs at least one column name, got {names!r}")
+    return names
+
+
+def _unknown(what: str, name: str, known) -> ValueError:
+    """A ValueError for a column name that is not in ``known``, with a "did you mean"."""
+    import difflib
+
+    close = difflib.get_close_matches(name, [str(k) for k in known], n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return ValueError(f"{what}: the table has no column {name!r}{hint}; its columns are "
+                      f"{', '.join(str(k) for k in known)}")
+
+
+def _is_key(series: pd.Series) -> bool:
+    """Whether a column is a key (integers or texts) rather than a value (floats or Fractions)."""
+    if pd.api.types.is_integer_dtype(series) or pd.api.types.is_bool_dtype(series):
+        return True
+    if pd.api.types.is_float_dtype(series):
+        return False
+    return all(isinstance(v, str) for v in series)
+
+
+def _first_seen(df: pd.DataFrame, names: list) -> pd.Index:
+    """The distinct combinations of ``names`` in ``df``, each level in the order its values first appear."""
+    combos = df[names].drop_duplicates()
+    ranks = [{v: i for i, v in enumerate(pd.unique(df[n]))} for n in names]
+    order = sorted(range(len(combos)), key=lambda i: tuple(
+        ranks[j][combos.iat[i, j]] for j in range(len(names))))
+    combos = combos.iloc[order]
+    if len(names) == 1:
+        return pd.Index(combos[names[0]], name=names[0])
+    return pd.MultiIndex.from_frame(combos)
+
+
+def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> pd.DataFrame:
+    """One value column of a tidy table as a grid: ``rows`` down, ``columns`` across.
+
+    Parameters
+    ----------
+    df : DataFrame
+        A tidy table (key columns, then value columns), such as a system's
+        ``table()`` or :attr:`Comparison.table`.
+    rows, columns : str or sequence of str
+        The key columns whose values label the rows and the columns
+        (``"pool"``, ``["pool", "hunger"]`` or ``"pool,hunger"``).
+    value : str
+        The value column shown in the cells (``"p_win"``).
+    key_columns : sequence of str, optional
+        The key columns of ``df``; default: its integer and text columns.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``rows`` (with any other key column that takes several
+        values put in front as an extra index level; one that takes a
+        single value is dropped), one column per value of ``columns``
+        (named by that axis), the cells holding ``value`` as they were
+        (floats or Fractions).
+
+    Raises
+    ------
+    ValueError
+        One sentence, for an unknown column (with a "did you mean"), a column
+        used twice, a value column that is a key, or a table with more than
+        one row per cell.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"pool": [1, 1, 2, 2], "hunger": [0, 1, 0, 1], "p_win": [.5, .4, .7, .6]})
+    >>> pivot(t, "pool", "hunger", "p_win").to_dict()
+    {0: {1: 0.5, 2: 0.7}, 1: {1: 0.4, 2: 0.6}}
+    """
+    rows, columns = _names("--pivot rows", rows), _names("--pivot columns", columns)
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"--value needs one column name, got {value!r}")
+    known = list(df.columns)
+    for name in rows + columns + [value]:
+        if name not in known:
+            raise _unknown("--pivot" if name != value else "--value", name, known)
+    used = rows + columns
+    twice = [n for n in used if used.count(n) > 1]
+    if twice:
+        raise ValueError(f"--pivot names {twice[0]!r} twice: each column goes down or across once")
+    if key_columns is None:
+        keys = [c for c in known if _is_key(df[c])]
+    else:
+        keys = [c for c in known if c in set(key_columns)]
+    if value in keys or value in used:
+        raise ValueError(f"--value {value} is a key column; give a value column such as "
+                         + ", ".join(str(c) for c in known if c not in keys and c not in used))
+    not_keys = [n for n in used if n not in keys]
+    if not_keys:
+        raise ValueError(f"--pivot {not_keys[0]} is a value column, not an axis; the axes are "
+                         + ", ".join(str(k) for k in keys))
+    extra = [k for k in keys if k not in used and df[k].nunique(dropna=False) > 1]
+    index = extra + rows
+    cells = df[index + columns]
+    if cells.duplicated().any():
+        raise ValueError(f"the table has several rows per cell of {' x '.join(index + columns)}; "
+                         f"add the other axes to --pivot")
+    out = df.set_index(index + columns)[value].unstack(columns)
+    return out.reindex(index=_first_seen(df, index), columns=_first_seen(df, columns))
+
+
+def legend(columns, system=None) -> list:
+    """One line ``"name: meaning"`` per column, from the glossary and the system's own terms.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        Column names (a table's ``columns``).
+    system : System or str, optional
+        The system the table belongs to: its outcome classes and terms are
+        used first (their meaning there), then the shared glossary.
+
+    Returns
+    -------
+    list of str
+        In the order of ``columns``; a column no glossary knows gets
+        ``"name: (no meaning recorded)"``.
+
+    Examples
+    --------
+    >>> legend(["pool", "difference"])[0]
+    'pool: dice rolled, after every modifier'
+    """
+    from . import glossary
+
+    own: dict = {}
+    if system is not None:
+        if isinstance(system, str):
+            from . import rulesets
+
+            system = rulesets.system(system)
+        own = {**dict(system.terms), **system.class_meanings()}
+    known = glossary.terms()
+    lines = []
+    for c in columns:
+        name = str(c)
+        text = own.get(name) or TABLE_TERMS.get(name) or known.get(name) or "(no meaning recorded)"
+        lines.append(f"{name}: {text}")
+    return lines
