@@ -537,6 +537,45 @@ TABLE_TERMS = {
     "rule_set_b": "the second rule set compared (CSV and JSON)",
     "AXES": "the axes of the rule sets' system (--pool, --hunger, ...), one column each",
     "CLASSES": "the columns of the rule set's system (see beastodds SYSTEM --help)",
+    # the columns of the commands that print more than a system's odds table
+    "reroll": "each Rouse check may be rerolled (two dice, keep the better)",
+    "frenzy_test": "chance that some check failed at Hunger 5 (a hunger frenzy test)",
+    "pool_a": "dice side A rolls",
+    "hunger_a": "side A's Hunger",
+    "pool_b": "dice side B rolls",
+    "hunger_b": "side B's Hunger",
+    "winner": "the side with more successes (a, b or tie)",
+    "damage_to_a": "damage side A marks (after halving)",
+    "damage_to_b": "damage side B marks (after halving)",
+    "probability": "chance of this row",
+    "turn": "turns played (0: before the first roll)",
+    "a_impaired": "chance that side A is Impaired by this turn",
+    "b_impaired": "chance that side B is Impaired by this turn",
+    "a_impaired_first": "chance that A became Impaired on a turn when B was not (yet)",
+    "b_impaired_first": "chance that B became Impaired on a turn when A was not (yet)",
+    "both_impaired_together": "chance that both became Impaired on the same turn",
+    "a_out_first": "chance that A is out (torpor or death) first: B's victory",
+    "b_out_first": "chance that B is out (torpor or death) first: A's victory",
+    "both_out_together": "chance that both went out on the same turn",
+    "over": "chance that the fight has stopped (by --until) by this turn",
+    "a_superficial": "side A's Superficial damage after the last turn",
+    "a_aggravated": "side A's Aggravated damage after the last turn",
+    "b_superficial": "side B's Superficial damage after the last turn",
+    "b_aggravated": "side B's Aggravated damage after the last turn",
+    "levels": "health levels lost",
+    "dice": "damage dice",
+    "auto": "automatic damage successes",
+    "stamina": "the target's Stamina (soak dice)",
+    "fortitude": "the target's Fortitude",
+    "blows": "blows taken",
+    "incapacitated": "chance of being Incapacitated or worse after that many blows",
+    "torpor": "chance of torpor or worse after that many blows (a mortal's death counts)",
+    "final_death": "chance of Final Death after that many blows (a mortal's death counts)",
+    "vitae": "Vitae in the vampire's (or ghoul's) body",
+    "p_exactly": "chance of exactly this many successes",
+    "p_at_least": "chance of at least this many successes",
+    "p_more": "chance of more than this many successes",
+    "initiator_wins": "chance that the initiator wins (bestial or not)",
     "name": "the rule set's name (give it to --rules, table, compare)",
     "system": "the system the rule set belongs to",
     "changes": "the fields it changes from the system's defaults",
@@ -691,6 +730,9 @@ def legend(columns, system=None) -> list:
     lines = []
     for c in columns:
         name = str(c)
-        text = own.get(name) or TABLE_TERMS.get(name) or known.get(name) or "(no meaning recorded)"
+        text = own.get(name) or known.get(name) or TABLE_TERMS.get(name)
+        if text is None:
+            m = re.match(r"^hunger_(\d+)$", name)
+            text = (f"chance that Hunger ends at {m.group(1)}" if m else "(no meaning recorded)")
         lines.append(f"{name}: {text}")
     return lines

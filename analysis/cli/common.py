@@ -216,7 +216,11 @@ class _Legend(str):
         args = parser.parse_args(argv + ["--format", "csv"])
         result = args.run(args)
         if isinstance(result, str):
-            return result.splitlines()[0].split(","), _system_of_args(args)
+            from ..tables import rule_set_columns
+
+            added = rule_set_columns(getattr(args, "rule_set_used", None) or "")
+            return [c for c in result.splitlines()[0].split(",") if c not in added], \
+                _system_of_args(args)
         return [str(c) for c in result[0].columns], _system_of_args(args)
 
 
