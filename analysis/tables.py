@@ -3,7 +3,7 @@
 Every float shown is ``float()`` of the exact fraction (correctly rounded):
 a percentage is the exact fraction times 100 (or, from a float, its
 shortest decimal with the point moved), a rounded value (``digits``) is
-the exact value rounded half to even, never a float computed in floats.
+the exact value rounded half up, never a float computed in floats.
 
 Exported tables name their rule set: CSV and JSON get a ``rule_set``
 column (``rule_set_a`` and ``rule_set_b`` for a comparison), Markdown and
@@ -59,12 +59,13 @@ def _exact(value):
 
 
 def fixed(value, digits: int) -> str:
-    """An exact value rounded (half to even) to ``digits`` decimals, as text: ``fixed(Fraction(2, 3), 3) == "0.667"``."""
+    """An exact value rounded (half away from zero) to ``digits`` decimals, as text: ``fixed(Fraction(2, 3), 3) == "0.667"``."""
     q = _exact(value)
     if q is None:
         return str(value)
-    n = round(q * 10 ** digits)
-    sign = "-" if n < 0 else ""
+    scaled = abs(q) * 10 ** digits
+    n = int(scaled + Fraction(1, 2))  # half up, on the exact value
+    sign = "-" if q < 0 and n else ""
     text = str(abs(n)).rjust(digits + 1, "0")
     return sign + (text[:-digits] + "." + text[-digits:] if digits else text)
 
@@ -104,7 +105,8 @@ def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, di
 
     ``exact``: reduced fractions.  Else ``percent`` multiplies the
     probability columns by 100 exactly (a comparison's rows of a mean, told
-    by their ``outcome``, are left as they are), ``digits`` rounds exactly;
+    by their ``outcome``, are left as they are), ``digits`` rounds exactly
+    (half up);
     ``text`` turns the cells into strings (``sign`` adds ``%`` to
     percentages), else they stay numbers (floats of the exact values).
     """
@@ -278,7 +280,7 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         Probabilities as percentages, computed exactly (not with ``exact``;
         means are left as they are).
     digits : int, optional
-        Round every value to that many decimals, exactly (half to even);
+        Round every value to that many decimals, exactly (half up);
         default: full precision in CSV and JSON, 4 decimals (2 with
         ``percent``) in the display formats.
     pivot : str or (rows, columns), optional

@@ -4,7 +4,7 @@ import csv
 import io
 import itertools
 import json
-from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 import pandas as pd
@@ -54,11 +54,11 @@ def value_cells(floats: pd.DataFrame, exact: pd.DataFrame, keys):
 
 
 def rounded(q: Fraction, digits: int) -> str:
-    """An independent exact rounding (half to even) through Decimal."""
+    """An independent exact rounding (half up) through Decimal."""
     with localcontext() as ctx:
         ctx.prec = 80
         d = Decimal(q.numerator) / Decimal(q.denominator)
-        return str(d.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN))
+        return str(d.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
 def keys_of(system, df):
@@ -203,10 +203,11 @@ def test_percent_csv_of_a_tricky_value():
 
 def test_fixed_rounds_exactly():
     assert tables.fixed(Fraction(2, 3), 3) == "0.667"
-    assert tables.fixed(Fraction(1, 8), 2) == "0.12"  # half to even
-    assert tables.fixed(Fraction(3, 8), 2) == "0.38"
+    assert tables.fixed(Fraction(1, 8), 2) == "0.13"  # half up, on the exact value
+    assert tables.fixed(Fraction(1, 160), 4) == "0.0063"  # 0.00625 (float formatting gives 0.0062 or 0.0063)
     assert tables.fixed(Fraction(-1, 10), 1) == "-0.1"
-    assert tables.fixed(Fraction(1, 2), 0) == "0"
+    assert tables.fixed(Fraction(-1, 1000), 1) == "0.0"
+    assert tables.fixed(Fraction(1, 2), 0) == "1"
     assert tables.fixed(0.1, 20) == "0.10000000000000000000"
 
 
