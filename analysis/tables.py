@@ -578,6 +578,28 @@ TABLE_TERMS = {
     "p_at_least": "chance of at least this many successes",
     "p_more": "chance of more than this many successes",
     "initiator_wins": "chance that the initiator wins (bestial or not)",
+    # the columns of the published tables
+    "level": "the Soif (La Soif) and the Hunger (V5) of the row",
+    "surge_bonus": "dice a Blood Surge adds at this Blood Potency",
+    "mend": "Superficial damage mended per Rouse check at this Blood Potency",
+    "rouse_reroll_level": "highest Discipline level whose Rouse check may be rerolled at this Blood Potency",
+    "card_needed": "the card the test needs: difficulty minus base",
+    "deck": "how the scene's cards are dealt: reshuffled between tests, or one scene deck",
+    "test": "the test's place in the scene (1: the first)",
+    "tests": "tests in the scene",
+    "win_after_win": "chance to win, given the test before was won",
+    "win_after_loss": "chance to win, given the test before was lost",
+    "bestial_after_bestial": "chance of a bestial result, given the test before was bestial",
+    "none": "chance that the scene brings no Compulsion",
+    "one": "chance that the scene brings exactly one Compulsion",
+    "two_or_more": "chance that the scene brings two Compulsions or more",
+    "attack": "the attack of the example",
+    "kind": "kind of damage (bashing, lethal, aggravated)",
+    "soak": "soak dice",
+    "mean_levels": "expected health levels lost",
+    "at_least_one": "chance of losing at least one health level",
+    "at_least_three": "chance of losing at least three health levels",
+    "humanity": "the vampire's Humanity",
     "name": "the rule set's name (give it to --rules, table, compare)",
     "system": "the system the rule set belongs to",
     "changes": "the fields it changes from the system's defaults",
@@ -697,6 +719,30 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> p
     return out.reindex(index=_first_seen(df, index), columns=_first_seen(df, columns))
 
 
+#: Column prefixes of tables that set systems side by side, and whose odds they are.
+_PREFIXES = (("v5_", "V5", "v5"), ("la_soif_", "La Soif", "requiem"),
+             ("requiem_", "plain Requiem", "requiem"), ("card_", "ten-card test", "cards"))
+
+
+def _class_meaning(system_name: str, word: str):
+    """The meaning of an outcome class or term of a system (None if it has none, or no such system)."""
+    from . import rulesets
+
+    system = rulesets.SYSTEMS.get(system_name)
+    if system is None:
+        return None
+    return system.class_meanings().get(word) or dict(system.terms).get(word)
+#: Meanings of the short words after such a prefix.
+_SHORT = {
+    "win": "chance to win",
+    "success": "chance of at least one success",
+    "exceptional": "chance of an exceptional success (5 or more successes)",
+    "critical": "chance of a critical win (a pair of 10s, messy or not)",
+    "base": "attribute + 2 x skill (minus penalties) before the card",
+    "difficulty": "the total the card test must reach",
+}
+
+
 def legend(columns, system=None) -> list:
     """One line ``"name: meaning"`` per column, from the glossary and the system's own terms.
 
@@ -733,6 +779,13 @@ def legend(columns, system=None) -> list:
     for c in columns:
         name = str(c)
         text = own.get(name) or known.get(name) or TABLE_TERMS.get(name)
+        for prefix, who, owner in _PREFIXES:
+            if text is None and name.startswith(prefix):
+                word = name[len(prefix):]
+                rest = _SHORT.get(word) or _class_meaning(owner, word) or known.get(word) \
+                    or TABLE_TERMS.get(word)
+                if rest:
+                    text = f"{who}: {rest}"
         if text is None:
             m = re.match(r"^hunger_(\d+)$", name)
             text = (f"chance that Hunger ends at {m.group(1)}" if m else "(no meaning recorded)")
