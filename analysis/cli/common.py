@@ -213,6 +213,8 @@ class _Legend(str):
                 argv += [axis_option(axis), str(parse_spec(axis, default)[0])]
         if argv is None:
             return [], None
+        if "--quiet" in parser._option_string_actions:  # no progress bar in the help
+            argv = argv + ["--quiet"]
         args = parser.parse_args(argv + ["--format", "csv"])
         result = args.run(args)
         if isinstance(result, str):
