@@ -16,7 +16,6 @@ import html
 import io
 import json
 import re
-from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -59,7 +58,10 @@ def _exact(value):
 
 
 def fixed(value, digits: int) -> str:
-    """An exact value rounded (half away from zero) to ``digits`` decimals, as text: ``fixed(Fraction(2, 3), 3) == "0.667"``."""
+    """An exact value rounded (half away from zero) to ``digits`` decimals, as text.
+
+    ``fixed(Fraction(2, 3), 3) == "0.667"``; a float is taken as its shortest decimal.
+    """
     q = _exact(value)
     if q is None:
         return str(value)
@@ -209,8 +211,8 @@ def caption(rule_set) -> str | None:
 
 # ------------------------------------------------------------ render
 
-def _pivot_text(spec) -> tuple:
-    """``"pool x hunger"`` (or ``(rows, columns)``) as ``([rows], [columns])``."""
+def pivot_axes(spec) -> tuple:
+    """``"pool x hunger"`` (or ``(rows, columns)``) as ``([rows], [columns])``; a ValueError otherwise."""
     if isinstance(spec, str):
         parts = re.split(r"\s+x\s+|\s*[×]\s*", spec.strip())
         if len(parts) != 2 or not all(p.strip() for p in parts):
@@ -319,7 +321,7 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
     keys = tuple(c for c in df.columns if c in set(key_columns))
     pivoted = None
     if pivot is not None:
-        rows, across = _pivot_text(pivot)
+        rows, across = pivot_axes(pivot)
         df, keys, labels = _flat_pivot(df, rows, across, value, keys)
         if "outcome" in df.columns and "outcome" not in keys:
             keys = keys + ("outcome",)

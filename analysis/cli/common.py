@@ -93,9 +93,9 @@ def check_output_options(args) -> None:
     if (pivot is None) != (value is None):
         raise ValueError("--pivot and --value go together: --pivot 'ROWS x COLS' --value COLUMN")
     if pivot is not None:
-        from ..tables import _pivot_text
+        from ..tables import pivot_axes
 
-        _pivot_text(pivot)
+        pivot_axes(pivot)
 
 
 def render_options(args, keys) -> dict:
