@@ -238,7 +238,10 @@ def _flat_pivot(df: pd.DataFrame, rows, columns, value, key_columns) -> tuple:
 
 
 def _choose(df: pd.DataFrame, key_columns, columns) -> pd.DataFrame:
-    """The key columns, then the value columns named in ``columns`` in that order."""
+    """The key columns, then the value columns named in ``columns`` in that order.
+
+    A table of key columns only (a listing) keeps just the columns named.
+    """
     wanted = _names("--columns", columns)
     known = list(df.columns)
     for name in wanted:
@@ -248,6 +251,8 @@ def _choose(df: pd.DataFrame, key_columns, columns) -> pd.DataFrame:
     if twice:
         raise ValueError(f"--columns names {twice[0]!r} twice")
     keys = [c for c in known if c in key_columns]
+    if len(keys) == len(known):  # a listing with no values (the rule sets): choose among all
+        return df[wanted]
     return df[keys + [c for c in wanted if c not in keys]]
 
 

@@ -289,6 +289,13 @@ def test_cli_columns_choose_and_order(capsys):
     assert code == 0 and "levels" in out and "probability" in out
 
 
+def test_columns_of_a_listing(capsys):
+    code, out, _ = run(capsys, "rules", "--format", "csv", "--columns", "system,name")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "system,name" and lines[1] == "v5,v5-official"
+
+
 @pytest.mark.parametrize("argv,words", [
     (("--columns", "p_wn"), "did you mean p_win"),
     (("--pivot", "pool x hungr", "--value", "p_win"), "did you mean hunger"),
