@@ -104,6 +104,13 @@ def run_rules(args):
 
     from .. import rulesets
 
+    check_output_options(args)
+    shaping = [flag for flag, value in (("--columns", args.columns), ("--pivot", args.pivot),
+                                        ("--digits", args.digits)) if value is not None]
+    if shaping and (args.rules is not None or args.format == "table"):
+        raise ValueError(f"{shaping[0]} shapes the list of rule sets in --format csv, json, markdown, "
+                         f"latex or html; " + ("a rule set prints as TOML" if args.rules is not None
+                                               else "the terminal list is laid out as text"))
     if args.rules is not None:
         return _with_sets(rulesets.load(args.rules), args.set).to_toml()
     if args.set:
