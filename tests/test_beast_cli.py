@@ -23,7 +23,7 @@ def test_beast_csv(capsys):
                          "--exact")
     assert code == 0 and not err
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert list(rows[0]) == CSV_COLUMNS
+    assert list(rows[0]) == CSV_COLUMNS + ["rule_set"]
     assert len(rows) == 7 * 3
     for row in rows:
         assert sum(Fraction(row[c]) for c in CSV_COLUMNS[3:8]) == 1

@@ -129,10 +129,10 @@ def test_bad_input_is_a_clear_value_error(call, message):
 def test_cli_csv(capsys):
     assert main(["classic", "--pool", "1-2", "--difficulty", "6", "--format", "csv", "--exact"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "pool,difficulty,botch,failure,success,mean_successes"
-    assert lines[1] == "1,6,1/10,2/5,1/2,1/2"
+    assert lines[0] == "pool,difficulty,botch,failure,success,mean_successes,rule_set"
+    assert lines[1] == "1,6,1/10,2/5,1/2,1/2,classic-official"
     o = classic.odds(2, 6)
-    assert lines[2] == f"2,6,{o.botch},{o.failure},{o.success},{o.mean_successes}"
+    assert lines[2] == f"2,6,{o.botch},{o.failure},{o.success},{o.mean_successes},classic-official"
 
 
 def test_cli_specialty_and_percent(capsys):

@@ -28,7 +28,7 @@ def test_conflict_csv_is_the_api_table(capsys):
                        "--format", "csv", "--exact")
     assert code == 0
     got = rows(out)
-    assert tuple(got[0]) == ("pool_a", "hunger_a", "pool_b", "hunger_b") + c.CONFLICT_COLUMNS
+    assert tuple(got[0]) == ("pool_a", "hunger_a", "pool_b", "hunger_b") + c.CONFLICT_COLUMNS + ("rule_set",)
     want = c.conflict_table(c.Combatant(5, hunger=2, weapon=2),
                             c.Combatant(4, vampire=False, damage="aggravated"), exact=True)
     assert [int(r["margin"]) for r in got] == want.margin.tolist()
@@ -70,7 +70,7 @@ def test_fight_table_is_the_api_table(capsys):
                        "--format", "csv", "--exact")
     assert code == 0
     got = rows(out)
-    assert tuple(got[0]) == c.FIGHT_COLUMNS and len(got) == 7
+    assert tuple(got[0]) == c.FIGHT_COLUMNS + ("rule_set",) and len(got) == 7
     r = c.fight(c.Combatant(6, hunger=2), c.Combatant(5, vampire=False, weapon=2, stamina=3), turns=6)
     for col in c.FIGHT_COLUMNS[1:]:
         assert [Fraction(x[col]) for x in got] == list(r.columns[col])

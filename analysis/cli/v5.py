@@ -71,7 +71,7 @@ def _add_rouse(sub) -> None:
                    help="each check may be rerolled (Blood Potency allowance): two dice, keep the better")
     add_rules_options(p, ROUSE_RULES)
     add_progress_options(p)
-    add_output_options(p)
+    add_output_options(p, example="--hunger 1 --checks 1")
     p.set_defaults(run=_run_rouse)
 
 
@@ -162,7 +162,7 @@ def _add_conflict(sub) -> None:
                     f"minus B's) with the damage each side marks. SPEC is {SPEC_HELP}.")
     _add_side_options(p, rolls_spec=True)
     add_progress_options(p)
-    add_output_options(p)
+    add_output_options(p, example="--pool-a 1 --pool-b 1")
     p.set_defaults(run=_run_conflict)
 
     p = sub.add_parser(
@@ -184,7 +184,7 @@ def _add_conflict(sub) -> None:
     p.add_argument("--joint", action="store_true",
                    help="print the joint state of both trackers after the last turn instead")
     add_progress_options(p)
-    add_output_options(p)
+    add_output_options(p, example="--pool-a 1 --pool-b 1 --turns 1")
     p.set_defaults(run=_run_fight)
 
 
