@@ -194,7 +194,12 @@ class _Legend(str):
                 columns, system = self._run()
             if not columns:
                 return []
-            return ["columns:"] + [f"  {line}" for line in legend(columns, system)]
+            head = "columns:"
+            classes = [c for c, _ in system.classes if c in columns] if system is not None else []
+            if classes:
+                head = (f"columns (the outcome classes {', '.join(classes)} are mutually exclusive, "
+                        "summing to 1; the others are axes or derived columns):")
+            return [head] + [f"  {line}" for line in legend(columns, system)]
         except Exception:  # help must print whatever a sample run does
             return []
 

@@ -61,7 +61,6 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
             f"{system.title}: the exact odds table of the {system.name} system, one row per "
             f"({', '.join(system.axis_names)}). Each axis takes a SPEC: {SPEC_HELP}; an axis "
             f"left out takes its default."))
-    p.epilog = columns_help(system)
     for axis, default in system.axes:
         default = defaults.get(axis, default)
         wanted = axis in required
@@ -89,21 +88,6 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
     add_output_options(p)
     p.set_defaults(run=run, grid_system=system.name)
     return p
-
-
-def columns_help(system) -> str:
-    """What the columns of a system's table mean, for its command's help: classes, then derived columns."""
-    from .. import glossary
-
-    terms = glossary.terms()
-    classes = "; ".join(f"{c}: {m}" for c, m in system.classes)
-    derived = [c for c in (system.outcomes or ()) if c not in dict(system.classes)]
-    derived += [c for c, _ in system.terms if c not in derived and c not in system.axis_names]
-    text = f"Outcome classes (mutually exclusive, summing to 1): {classes}."
-    if derived:
-        text += " Derived columns (not classes): " + "; ".join(
-            f"{c}: {terms.get(c, dict(system.terms).get(c, ''))}" for c in derived) + "."
-    return text
 
 
 def takes_strategy(system) -> bool:
