@@ -38,12 +38,13 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: 
     On any exception (``KeyboardInterrupt`` included) the temporary file is
     removed, ``path`` is left as it was and the exception propagates.  The
     new file keeps the permissions of the file it replaces (a new file gets
-    the usual ``0o666`` less the umask).
+    the usual ``0o666`` less the umask); a symbolic link stays a link and the
+    file it points to is replaced.
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_open writes whole files: mode 'w' or 'wb', got {mode!r}")
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
+    path = Path(os.path.realpath(path))  # through a symbolic link: the file it names is replaced
+    folder = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         try:

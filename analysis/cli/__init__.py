@@ -75,6 +75,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def write_output(path: str, write) -> bool:
+    """Write a file named on the command line; True when it replaced one.
+
+    ``write(path)`` must write atomically (:mod:`analysis.safeio`), so a
+    failure leaves an existing file as it was.  Replacing a file is said on
+    stderr (``beastodds: replaced keep.png``), never refused; a failure is a
+    ValueError of one sentence (the command then exits with code 2).
+    """
+    if os.path.isdir(path):
+        raise ValueError(f"cannot write {path}: it is a directory")
+    existed = os.path.exists(path)
+    try:
+        write(path)
+    except OSError as exc:
+        raise ValueError(f"cannot write {path}: {_reason(exc)}") from None
+    if existed:
+        _say(f"beastodds: replaced {path}")
+    return existed
+
+
 class _OutputError(Exception):
     """Standard output cannot be written (closed, full disk, I/O error)."""
 

@@ -48,7 +48,9 @@ def run_compare(args):
     """``beastodds compare RULES_A RULES_B``: the odds under both rule sets and their difference."""
     from .. import rulesets
     from ..plots import difference_heatmap
+    from ..safeio import savefig
     from ..tables import compare
+    from . import write_output
 
     if args.heatmap is not None and not args.heatmap.lower().endswith(_FIGURE_TYPES):
         raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file, got {args.heatmap!r}")
@@ -63,12 +65,9 @@ def run_compare(args):
     cmp = compare(a, b, grid, exact=args.exact, jobs=args.jobs, progress=progress(args))
     if args.heatmap is not None:
         fig = difference_heatmap(cmp)
-        try:
-            fig.savefig(args.heatmap, dpi=110, metadata={"Software": None}
-                        if args.heatmap.lower().endswith(".png") else None)
-        except OSError as exc:
-            raise ValueError(f"cannot write {args.heatmap}: {exc.strerror or exc}") from None
-        if not args.quiet:
+        replaced = write_output(args.heatmap, lambda path: savefig(
+            fig, path, dpi=110, metadata={"Software": None} if path.lower().endswith(".png") else None))
+        if not args.quiet and not replaced:
             print(f"wrote {args.heatmap}", file=sys.stderr)
     df = cmp.table if args.top is None else cmp.top(args.top)
     if args.format == "table":
