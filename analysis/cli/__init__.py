@@ -164,10 +164,9 @@ def _run(argv) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help, --version or a usage error: flush what argparse printed
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except SystemExit:  # --help, --version or a usage error: what argparse printed must get out
         _write_out("")
-        return code
+        raise
     except OSError as exc:  # argparse could not print the help or version
         if isinstance(exc, BrokenPipeError):
             raise
