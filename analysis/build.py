@@ -116,5 +116,22 @@ def main(argv=None) -> int:
     return 0
 
 
+def run(argv=None) -> int:
+    """:func:`main` as a command: Ctrl-C exits 130 and a failed write exits 2, each with one line.
+
+    Either way every file written so far is whole and every other file is
+    the old one (the writes are atomic).
+    """
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        print("build: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"build: error: cannot write the files{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

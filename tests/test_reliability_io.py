@@ -163,6 +163,20 @@ def test_a_failed_build_leaves_every_old_file_intact(tmp_path, monkeypatch):
     assert litter(tmp_path) == [] and litter(tmp_path / "tables") == []
 
 
+@pytest.mark.parametrize("fault, code, message", [
+    (KeyboardInterrupt(), 130, "build: interrupted\n"),
+    (OSError(errno.ENOSPC, "No space left on device"), 2,
+     "build: error: cannot write the files: No space left on device\n"),
+])
+def test_make_build_ends_with_one_line(monkeypatch, capsys, fault, code, message):
+    def failing(argv=None):
+        raise fault
+
+    monkeypatch.setattr(build, "main", failing)
+    assert build.run(["tables"]) == code
+    assert capsys.readouterr().err == message
+
+
 HEATMAP = ["compare", "v5-official", "v5-critical-pairs-add-one", "--pool", "1-3", "--hunger", "0-1",
            "--difficulty", "1-2", "--heatmap"]
 
