@@ -285,6 +285,7 @@ and figure of every system (<code>analysis/systems/*/published</code>, <code>fig
 </body>
 </html>
 """
+    from .safeio import atomic_write
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, encoding="utf-8")
-    return path
+    return atomic_write(path, page)  # all or nothing: a failed write leaves the old booklet

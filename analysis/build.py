@@ -7,7 +7,10 @@ key_columns)}``; each table is written as CSV and Markdown under
 ``make_figure()`` returning a matplotlib Figure, written as
 ``figures/<module>.png``.  ``booklet`` writes ``figures/booklet.html``, one
 self-contained page of every table and figure (``analysis.booklet``).
-Paths are anchored at the project root.
+Paths are anchored at the project root.  Every file is made in memory
+first and then written atomically (:mod:`analysis.safeio`), so a run that
+fails (an error in one table, a full disk, Ctrl-C) leaves each old file
+whole: no half-written table or figure.
 """
 from __future__ import annotations
 
@@ -45,10 +48,10 @@ def _modules(kind: str, only=None):
 
 def build_tables(only=None) -> list[Path]:
     """Write every published table as CSV and Markdown; return the paths."""
+    from .safeio import atomic_write
     from .tables import render
 
-    TABLES.mkdir(parents=True, exist_ok=True)
-    written = []
+    texts = {}  # every table first: an error in one leaves all the old files as they were
     for _, module in _modules("published", only):
         for name, (df, keys) in module.make_tables().items():
             for ext, fmt in (("csv", "csv"), ("md", "markdown")):
@@ -59,9 +62,9 @@ def build_tables(only=None) -> list[Path]:
                         continue
                 else:
                     text = render(df, fmt, key_columns=keys, percent=(fmt == "markdown"))
-                path.write_text(text)
-                written.append(path)
-    return written
+                texts[path] = text
+    TABLES.mkdir(parents=True, exist_ok=True)
+    return [atomic_write(path, text) for path, text in texts.items()]
 
 
 def build_figures(only=None) -> list[Path]:
@@ -69,15 +72,15 @@ def build_figures(only=None) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
-    FIGURES.mkdir(parents=True, exist_ok=True)
-    written = []
+    from .safeio import atomic_write, figure_bytes
+
+    images = {}  # every figure first: an error in one leaves all the old files as they were
     for name, module in _modules("figures", only):
         fig = module.make_figure()
-        path = FIGURES / f"{name}.png"
         # no timestamps or versions in the file, so a rebuild is byte-stable
-        fig.savefig(path, dpi=110, metadata={"Software": None})
-        written.append(path)
-    return written
+        images[FIGURES / f"{name}.png"] = figure_bytes(fig, "png", dpi=110, metadata={"Software": None})
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    return [atomic_write(path, data) for path, data in images.items()]
 
 
 def build_booklet(only=None) -> list[Path]:
@@ -113,5 +116,22 @@ def main(argv=None) -> int:
     return 0
 
 
+def run(argv=None) -> int:
+    """:func:`main` as a command: Ctrl-C exits 130 and a failed write exits 2, each with one line.
+
+    Either way every file written so far is whole and every other file is
+    the old one (the writes are atomic).
+    """
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        print("build: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"build: error: cannot write the files{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -1,7 +1,8 @@
 """Workbench plots for any registered system: a difference heatmap per outcome class, and outcome curves per variant.
 
 Each function returns a ``matplotlib.figure.Figure`` built without pyplot,
-so it renders headless (``fig.savefig(...)``) and shows in Jupyter.
+so it renders headless and shows in Jupyter; save one with
+``analysis.safeio.savefig(fig, path)``, which writes the file atomically.
 """
 from __future__ import annotations
 

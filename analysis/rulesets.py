@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -262,10 +264,11 @@ class RuleSet:
         return head + _one_line_arrays(tomli_w.dumps(self.to_dict()))
 
     def save(self, path) -> Path:
-        """Write :meth:`to_toml` to ``path``; return the path."""
+        """Write :meth:`to_toml` to ``path`` atomically (:mod:`analysis.safeio`); return the path."""
         path = Path(path)
-        path.write_text(self.to_toml(), encoding="utf-8")
-        return path
+        from .safeio import atomic_write
+
+        return atomic_write(path, self.to_toml())
 
 
 def _flat_values(rules, prefix: str = "") -> dict:
@@ -401,22 +404,68 @@ def _toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
 def from_toml(text: str, source: str = "rule set", default_name: str | None = None) -> RuleSet:
     """Parse and validate TOML text (see the module docstring for the layout)."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{source}: not valid TOML: {_toml_error(text, exc)}") from None
+    except RecursionError:
+        raise ValueError(f"{source}: its arrays or tables are nested too deeply to read "
+                         f"(a rule set needs two or three levels)") from None
     return from_dict(data, source, default_name)
 
 
-def load_file(path) -> RuleSet:
-    """Load and validate a rule-set TOML file."""
+#: The largest rule-set file read (bytes): a rule set is a few lines, so a
+#: bigger file is a wrong path, not a rule set.
+MAX_FILE_BYTES = 1 << 20
+
+
+def read_text(path) -> str:
+    """The text of a rule-set file, checked before it is read.
+
+    Only a regular file of at most :data:`MAX_FILE_BYTES` in UTF-8 (a leading
+    byte-order mark is dropped) is read; a folder, a device such as
+    ``/dev/zero``, a named pipe, a bigger file or other bytes raise a
+    ValueError of one sentence, without blocking or reading on and on.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        # O_NONBLOCK: opening a named pipe with no writer must not wait
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise ValueError(f"{path}: no such rule-set file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot be read as a text file ({exc})") from None
-    return from_toml(text, str(path), default_name=path.stem)
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a directory, not a rule-set file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ValueError(f"{path}: is a directory, not a rule-set file")
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{path}: not a regular file (a device or a pipe), so not a rule-set file")
+        if st.st_size > MAX_FILE_BYTES:
+            raise ValueError(f"{path}: {st.st_size} bytes is too big for a rule-set file "
+                             f"(at most {MAX_FILE_BYTES} bytes)")
+        with os.fdopen(fd, "rb") as f:
+            fd = None
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        if fd is not None:
+            os.close(fd)
+    if len(data) > MAX_FILE_BYTES:  # it grew while being read
+        raise ValueError(f"{path}: too big for a rule-set file (at most {MAX_FILE_BYTES} bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                         f"save the rule set as UTF-8") from None
+
+
+def load_file(path) -> RuleSet:
+    """Load and validate a rule-set TOML file (read by :func:`read_text`)."""
+    path = Path(path)
+    return from_toml(read_text(path), str(path), default_name=path.stem)
 
 
 # ------------------------------------------------------- shipped variants
@@ -428,8 +477,8 @@ def _shipped_files() -> list:
 
 def _shipped_system(path) -> str | None:
     try:
-        return _canonical(tomllib.loads(path.read_text(encoding="utf-8")).get("system"))
-    except tomllib.TOMLDecodeError:
+        return _canonical(tomllib.loads(read_text(path)).get("system"))
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
         return None
 
 
@@ -444,7 +493,7 @@ def variants(system_name: str | None = None) -> list:
         sname = _shipped_system(path)
         if sname not in SYSTEMS or (system_name is not None and sname != system_name):
             continue
-        rs = from_toml(path.read_text(encoding="utf-8"), f"shipped rule set {path.name}",
+        rs = from_toml(read_text(path), f"shipped rule set {path.name}",
                        default_name=path.name[:-5])
         out.append(dataclasses.replace(rs, source=f"shipped:{path.name}"))
     order = list(SYSTEMS)
@@ -454,6 +503,20 @@ def variants(system_name: str | None = None) -> list:
 def names() -> list:
     """Names of the shipped rule sets of the registered systems."""
     return [rs.name for rs in variants()]
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a name with a NUL byte or too long for a path
+        return False
+
+
+def _exists(text: str) -> bool:
+    try:
+        return os.path.lexists(text)
+    except (OSError, ValueError):
+        return False
 
 
 def load(ref) -> RuleSet:
@@ -472,12 +535,14 @@ def load(ref) -> RuleSet:
     """
     if isinstance(ref, RuleSet):
         return ref
-    if isinstance(ref, Path) or (isinstance(ref, str) and (ref.endswith(".toml") or Path(ref).is_file())):
+    if isinstance(ref, Path) or (isinstance(ref, str) and (ref.endswith(".toml") or _is_file(ref))):
         return load_file(ref)
     if isinstance(ref, str):
         shipped = {rs.name: rs for rs in variants()}
         if ref in shipped:
             return shipped[ref]
+        if _exists(ref):  # a folder, a device or a pipe: say what it is
+            return load_file(ref)
         close = difflib.get_close_matches(ref, list(shipped), n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
         raise ValueError(f"unknown rule set {ref!r}{hint}: not a .toml file nor a shipped variant; "

@@ -1,11 +1,83 @@
-"""The one place that fixes the jit options for every kernel."""
-import numba
+"""The one place that fixes the jit options for every kernel, and keeps numba's disk cache from failing a run.
 
-#: Every kernel is compiled (njit: nopython mode) and cached on disk, so a user's
-#: second process loads the machine code instead of compiling it again.
+Every kernel is compiled in nopython mode and cached on disk, so a user's
+second process loads the machine code instead of compiling it again.  The
+cache is a convenience, never a reason to fail: when no folder is writable
+for it, when the disk is full, or when a cache file is damaged, the kernel is
+compiled in memory (a damaged entry is compiled again and written over) and
+one line on stderr says so, once per process.
+"""
+import os
+import sys
+
+import numba
+from numba.core.caching import FunctionCache
+
+#: The options every kernel is compiled with (``cache`` is handled by
+#: :func:`kernel`, which wraps numba's disk cache so a cache failure only
+#: costs a compile).
 JIT_OPTIONS = dict(cache=True, nogil=True)
+
+_noted = False
+
+
+def _note(message: str) -> None:
+    """Say ``message`` on stderr, the first time only (cache trouble is one fact per process)."""
+    global _noted
+    if _noted:
+        return
+    _noted = True
+    try:
+        print(f"beastodds: note: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+class _GuardedCache(FunctionCache):
+    """numba's per-function disk cache, with loading and saving failures turned into a compile."""
+
+    def load_overload(self, sig, target_context):
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception as exc:  # a damaged or unreadable entry: compile it again
+            _note(f"a numba cache file in {self._cache_path} is damaged or unreadable ({_why(exc)}); "
+                  f"compiling the kernel again and replacing it")
+            self._drop_bad_index()
+            return None
+
+    def _drop_bad_index(self) -> None:
+        """Remove this function's index file if it cannot be read, so the next save writes a fresh one."""
+        cache_file = getattr(self, "_cache_file", None)
+        try:
+            cache_file._load_index()
+        except Exception:
+            try:
+                os.unlink(cache_file._index_path)
+            except (OSError, AttributeError):
+                pass
+
+    def save_overload(self, sig, data):
+        try:
+            super().save_overload(sig, data)
+        except Exception as exc:  # a full disk, a read-only folder: the kernel still runs
+            _note(f"cannot save compiled kernels in the numba cache in {self._cache_path} ({_why(exc)}); "
+                  f"they will be compiled again in the next run")
 
 
 def kernel(fn):
-    """Compile ``fn`` with the project's jit options."""
-    return numba.njit(**JIT_OPTIONS)(fn)
+    """Compile ``fn`` with the project's jit options (nopython, nogil, cached on disk when possible)."""
+    options = {k: v for k, v in JIT_OPTIONS.items() if k != "cache"}
+    dispatcher = numba.njit(**options)(fn)
+    if JIT_OPTIONS.get("cache"):
+        try:
+            dispatcher._cache = _GuardedCache(fn)
+        except Exception as exc:  # numba: "cannot cache function ...: no locator available"
+            _note(f"no writable folder for the numba cache ({type(exc).__name__} for {fn.__name__}); "
+                  f"kernels are compiled in every run (set NUMBA_CACHE_DIR to a writable folder to keep them)")
+    return dispatcher

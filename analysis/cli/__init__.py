@@ -4,17 +4,23 @@ Every game system under ``analysis/systems`` has a command named after it
 (:mod:`analysis.cli.grid` builds it from the system's ``SYSTEM``); a system
 with commands of its own has a family module here that builds them
 (:data:`FAMILIES`); :mod:`analysis.cli.workbench` adds ``compare``,
-``table`` and ``rules``.  Bad input prints one sentence and exits with code 2.
+``table`` and ``rules``.
+
+Exit codes: 0 on success (and when the reader of the output goes away,
+``beastodds ... | head``); 2 for bad input and for output that cannot be
+written (a full disk, a closed standard output), with one sentence on
+stderr; 130 on Ctrl-C ("beastodds: interrupted").  This module imports
+nothing heavy, so an interrupt during start-up is caught too.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from .. import __version__
-from ..tables import render
-from .common import render_options
 
 #: The family modules of this package that build a system's commands, by
 #: system name.  Each has ``COMMANDS`` (the command names it adds, its
@@ -27,6 +33,21 @@ FAMILIES = {"v5": ".v5", "cards": ".cards", "requiem": ".requiem", "classic": ".
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one clear sentence, exit code 2
         self.exit(2, f"beastodds: error: {message}\n")
+
+    def _print_message(self, message, file=None):
+        # argparse drops a failed write; the help or version on a full disk or
+        # closed stdout must not look like success
+        if message:
+            file = file or sys.stderr
+            if file is sys.stdout:
+                if file is None:
+                    raise _OutputError("standard output is closed")
+                file.write(message)
+            else:
+                try:
+                    file.write(message)
+                except (AttributeError, OSError, ValueError):
+                    pass
 
 
 def family(system):
@@ -54,10 +75,105 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
-    """Entry point of the ``beastodds`` console script."""
+def write_output(path: str, write) -> bool:
+    """Write a file named on the command line; True when it replaced one.
+
+    ``write(path)`` must write atomically (:mod:`analysis.safeio`), so a
+    failure leaves an existing file as it was.  Replacing a file is said on
+    stderr (``beastodds: replaced keep.png``), never refused; a failure is a
+    ValueError of one sentence (the command then exits with code 2).
+    """
+    if os.path.isdir(path):
+        raise ValueError(f"cannot write {path}: it is a directory")
+    existed = os.path.exists(path)
+    try:
+        write(path)
+    except OSError as exc:
+        raise ValueError(f"cannot write {path}: {_reason(exc)}") from None
+    if existed:
+        _say(f"beastodds: replaced {path}")
+    return existed
+
+
+class _OutputError(Exception):
+    """Standard output cannot be written (closed, full disk, I/O error)."""
+
+
+def _quiet_stdout() -> None:
+    """Point file descriptor 1 at the null device, so the final flush at exit neither fails nor blocks."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # None, or not a real file (a test's capture)
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, fd)
+        finally:
+            os.close(null)
+    except OSError:
+        pass
+
+
+def _say(message: str) -> None:
+    """One line on stderr, if there is a stderr."""
+    try:
+        print(message, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or errno.errorcode.get(exc.errno or 0) or str(exc) or type(exc).__name__
+
+
+def _write_out(text: str) -> None:
+    """Write ``text`` to stdout and flush; a failure becomes :class:`_OutputError` (or BrokenPipeError)."""
+    if sys.stdout is None:
+        raise _OutputError("standard output is closed")
+    try:
+        if text:
+            sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.EBADF:
+            raise _OutputError("standard output is closed") from None
+        raise _OutputError(f"cannot write the output: {_reason(exc)}") from None
+    except ValueError as exc:  # e.g. "I/O operation on closed file"
+        raise _OutputError(f"cannot write the output: {exc}") from None
+
+
+def _prepare_streams() -> None:
+    """A closed stderr goes to the null device; text that stdout's encoding lacks is replaced, not fatal."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
+    out = sys.stdout
+    if out is not None and getattr(out, "errors", None) == "strict" and hasattr(out, "reconfigure"):
+        try:
+            out.reconfigure(errors="replace")
+        except (AttributeError, OSError, ValueError):
+            pass
+
+
+def _run(argv) -> int:
+    """Parse, compute and print; errors of the user's input print one sentence and give 2."""
+    if sys.stdout is None:  # `beastodds ... >&-`: nowhere to put the answer, so do no work
+        raise _OutputError("standard output is closed")
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:  # --help, --version or a usage error: what argparse printed must get out
+        _write_out("")
+        raise
+    except OSError as exc:  # argparse could not print the help or version
+        if isinstance(exc, BrokenPipeError):
+            raise
+        raise _OutputError(f"cannot write the output: {_reason(exc)}") from None
+    from ..tables import render
+    from .common import render_options
+
     try:
         result = args.run(args)
         if isinstance(result, str):
@@ -66,14 +182,25 @@ def main(argv=None) -> int:
             df, keys = result
             text = render(df, args.format, **render_options(args, keys))
     except ValueError as exc:
-        print(f"beastodds: error: {exc}", file=sys.stderr)
+        _say(f"beastodds: error: {exc}")
         return 2
-    except KeyboardInterrupt:
-        print("beastodds: interrupted", file=sys.stderr)
-        return 130
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # e.g. `beastodds v5 ... | head`
-        return 0
+    _write_out(text)
     return 0
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``beastodds`` console script; returns the exit code (0, 2 or 130)."""
+    try:
+        _prepare_streams()
+        return _run(argv)
+    except KeyboardInterrupt:  # Ctrl-C: while importing, compiling, computing or writing
+        _quiet_stdout()  # unsent output must not block the exit
+        _say("beastodds: interrupted")
+        return 130
+    except BrokenPipeError:  # e.g. `beastodds v5 ... | head`: the reader has all it wants
+        _quiet_stdout()
+        return 0
+    except _OutputError as exc:
+        _quiet_stdout()
+        _say(f"beastodds: error: {exc}")
+        return 2

@@ -508,6 +508,8 @@ def parse_set(text: str) -> tuple:
         parsed = tomllib.loads(f"v = {value}")["v"]
     except tomllib.TOMLDecodeError:
         parsed = value  # a bare word: high, none, same_deck
+    except RecursionError:
+        raise ValueError(f"--set {key}: the value is nested too deeply to read") from None
     return tuple(key.split(".")), parsed
 
 

@@ -54,7 +54,9 @@ def run_compare(args):
     """``beastodds compare RULES_A RULES_B``: the odds under both rule sets and their difference."""
     from .. import rulesets
     from ..plots import difference_heatmap
+    from ..safeio import savefig
     from ..tables import compare
+    from . import write_output
 
     if args.heatmap is not None and not args.heatmap.lower().endswith(_FIGURE_TYPES):
         raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file, got {args.heatmap!r}")
@@ -72,12 +74,9 @@ def run_compare(args):
                   names=names)
     if args.heatmap is not None:
         fig = difference_heatmap(cmp)
-        try:
-            fig.savefig(args.heatmap, dpi=110, metadata={"Software": None}
-                        if args.heatmap.lower().endswith(".png") else None)
-        except OSError as exc:
-            raise ValueError(f"cannot write {args.heatmap}: {exc.strerror or exc}") from None
-        if not args.quiet:
+        replaced = write_output(args.heatmap, lambda path: savefig(
+            fig, path, dpi=110, metadata={"Software": None} if path.lower().endswith(".png") else None))
+        if not args.quiet and not replaced:
             print(f"wrote {args.heatmap}", file=sys.stderr)
     df = cmp.table if args.top is None else cmp.top(args.top)
     args.rule_set_used, args.table_system = (a, b), a.system

@@ -1,0 +1,480 @@
+"""Nothing crashes, nothing is lost: atomic writes, output errors, Ctrl-C, numba cache trouble, odd rule-set files.
+
+Most cases run ``beastodds`` in a subprocess, as a user would; none asserts
+a time (a signal is sent once the process shows it has reached the stage
+under test).
+"""
+import errno
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analysis import build, cli, rulesets, safeio
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+V5 = ["v5", "--pool", "3", "--hunger", "1", "--difficulty", "2"]
+
+
+def env(**extra):
+    out = dict(os.environ, PYTHONPATH=str(ROOT))
+    out.update(extra)
+    return out
+
+
+def beastodds(*argv, cwd=None, **kw):
+    return subprocess.run([PY, "-m", "analysis.cli", *map(str, argv)], capture_output=True, text=True,
+                          cwd=cwd, env=kw.pop("env", None) or env(), timeout=900, **kw)
+
+
+def litter(folder: Path) -> list:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp") or ".tmp." in p.name)
+
+
+def one_sentence(err: str, start="beastodds: error: ") -> bool:
+    return err.startswith(start) and err.count("\n") == 1 and "Traceback" not in err
+
+
+# ----------------------------------------------------------- atomic writes
+
+def test_atomic_write_replaces_keeps_mode_and_leaves_no_temp(tmp_path):
+    path = tmp_path / "out.csv"
+    path.write_text("old\n")
+    path.chmod(0o640)
+    safeio.atomic_write(path, "new é\n")
+    assert path.read_bytes() == "new é\n".encode()
+    assert path.stat().st_mode & 0o777 == 0o640
+    safeio.atomic_write(tmp_path / "b.bin", b"\x00\x01")
+    assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
+    assert litter(tmp_path) == []
+
+
+def test_atomic_write_through_a_symlink_replaces_the_target(tmp_path):
+    (tmp_path / "real.md").write_text("old")
+    (tmp_path / "link.md").symlink_to("real.md")
+    safeio.atomic_write(tmp_path / "link.md", "new")
+    assert (tmp_path / "link.md").is_symlink() and (tmp_path / "real.md").read_text() == "new"
+
+
+@pytest.mark.parametrize("data", ["x" * 100_000, b"\xff" * 100_000])
+def test_a_write_failing_halfway_leaves_the_old_file_byte_identical(tmp_path, monkeypatch, data):
+    path = tmp_path / "table.md"
+    path.write_bytes(b"the old table\n")
+    before = path.read_bytes()
+
+    with pytest.raises(OSError) as caught, safeio.atomic_open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert caught.value.errno == errno.ENOSPC
+
+    def full_disk(fd):  # the data is in the temporary file, then the disk is full
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(safeio.os, "fsync", full_disk)
+    with pytest.raises(OSError):
+        safeio.atomic_write(path, data)
+    assert path.read_bytes() == before
+    assert litter(tmp_path) == []
+
+
+def test_ctrl_c_during_a_write_leaves_the_old_file(tmp_path):
+    path = tmp_path / "fig.png"
+    path.write_bytes(b"old")
+    with pytest.raises(KeyboardInterrupt), safeio.atomic_open(path, "wb") as f:
+        f.write(b"half")
+        raise KeyboardInterrupt
+    assert path.read_bytes() == b"old" and litter(tmp_path) == []
+
+
+def test_savefig_renders_first_then_writes_atomically(tmp_path):
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    fig.subplots().plot([0, 1], [1, 0])
+    safeio.savefig(fig, tmp_path / "f.png", dpi=50)
+    safeio.savefig(fig, tmp_path / "f.svg")
+    assert (tmp_path / "f.png").read_bytes().startswith(b"\x89PNG")
+    assert b"<svg" in (tmp_path / "f.svg").read_bytes()
+
+    class Broken(Figure):
+        def savefig(self, *a, **k):
+            raise RuntimeError("drawing failed")
+
+    (tmp_path / "g.png").write_bytes(b"old")
+    with pytest.raises(RuntimeError):
+        safeio.savefig(Broken(), tmp_path / "g.png")
+    assert (tmp_path / "g.png").read_bytes() == b"old" and litter(tmp_path) == []
+
+
+def test_rule_set_save_is_atomic(tmp_path):
+    rs = rulesets.load("v5-critical-pairs-add-one")
+    path = rs.save(tmp_path / "mine.toml")
+    assert rulesets.load(path) == rs and litter(tmp_path) == []
+
+
+class _Module:
+    def __init__(self, tables=None, fail=False):
+        self.tables, self.fail = tables, fail
+
+    def make_tables(self):
+        if self.fail:
+            raise RuntimeError("this table failed")
+        return self.tables
+
+    def make_figure(self):
+        if self.fail:
+            raise RuntimeError("this figure failed")
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(1, 1))
+        fig.subplots().plot([0, 1])
+        return fig
+
+
+def test_a_failed_build_leaves_every_old_file_intact(tmp_path, monkeypatch):
+    import pandas as pd
+
+    monkeypatch.setattr(build, "TABLES", tmp_path / "tables")
+    monkeypatch.setattr(build, "FIGURES", tmp_path)
+    good = _Module({"t1": (pd.DataFrame({"pool": [1], "p": [0.5]}), ["pool"])})
+    modules = [("a", good), ("b", _Module(fail=True))]
+    monkeypatch.setattr(build, "_modules", lambda kind, only=None: iter(modules))
+
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "t1.csv").write_text("old csv")
+    (tmp_path / "a.png").write_bytes(b"old png")
+    with pytest.raises(RuntimeError, match="table failed"):
+        build.build_tables()
+    with pytest.raises(RuntimeError, match="figure failed"):
+        build.build_figures()
+    assert (tmp_path / "tables" / "t1.csv").read_text() == "old csv"
+    assert (tmp_path / "a.png").read_bytes() == b"old png"
+
+    modules.pop()  # without the failing module the same build writes
+    written = build.build_tables() + build.build_figures()
+    assert sorted(p.name for p in written) == ["a.png", "t1.csv", "t1.md"]
+    assert (tmp_path / "tables" / "t1.csv").read_text().startswith("pool")
+    assert litter(tmp_path) == [] and litter(tmp_path / "tables") == []
+
+
+@pytest.mark.parametrize("fault, code, message", [
+    (KeyboardInterrupt(), 130, "build: interrupted\n"),
+    (OSError(errno.ENOSPC, "No space left on device"), 2,
+     "build: error: cannot write the files: No space left on device\n"),
+])
+def test_make_build_ends_with_one_line(monkeypatch, capsys, fault, code, message):
+    def failing(argv=None):
+        raise fault
+
+    monkeypatch.setattr(build, "main", failing)
+    assert build.run(["tables"]) == code
+    assert capsys.readouterr().err == message
+
+
+HEATMAP = ["compare", "v5-official", "v5-critical-pairs-add-one", "--pool", "1-3", "--hunger", "0-1",
+           "--difficulty", "1-2", "--heatmap"]
+
+
+def test_cli_says_when_it_replaces_an_output_file(tmp_path, capsys):
+    png = tmp_path / "keep.png"
+    assert cli.main([*HEATMAP, str(png)]) == 0
+    assert "replaced" not in capsys.readouterr().err
+    first = png.read_bytes()
+    png.write_bytes(b"an older picture")
+    assert cli.main([*HEATMAP, str(png), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert err == f"beastodds: replaced {png}\n"
+    assert png.read_bytes() == first and litter(tmp_path) == []
+
+
+def test_heatmap_past_a_file_size_limit_keeps_the_old_file(tmp_path):
+    """A real failing write: the file-size limit (``ulimit -f``) stops the PNG halfway."""
+    png = tmp_path / "keep.png"
+    png.write_bytes(b"the old heatmap")
+    limit = 4096  # the PNG is about 20 kB
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = beastodds(*HEATMAP, png, cwd=tmp_path, preexec_fn=small_files)
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("beastodds: error:")]
+    assert errors == [f"beastodds: error: cannot write {png}: File too large"]
+    assert "Traceback" not in done.stderr
+    assert png.read_bytes() == b"the old heatmap" and litter(tmp_path) == []
+
+
+# ------------------------------------------------------------ output errors
+
+@pytest.mark.parametrize("argv", [V5, ["--version"], ["--help"], ["v5", "--help"]])
+def test_output_to_a_full_disk_is_one_sentence_and_exit_2(argv):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([PY, "-m", "analysis.cli", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=env(), timeout=900)
+    assert done.returncode == 2
+    assert done.stderr == "beastodds: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("argv", [V5, ["--version"]])
+def test_closed_stdout_is_one_sentence_and_exit_2(argv):
+    cmd = " ".join([PY, "-m", "analysis.cli", *argv]) + " >&-"
+    done = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, env=env(), timeout=900)
+    assert done.returncode == 2
+    assert done.stderr == "beastodds: error: standard output is closed\n"
+
+
+def test_broken_pipe_is_quiet_and_exit_0():
+    cmd = " ".join([PY, "-m", "analysis.cli", "v5", "--pool", "1-30", "--hunger", "0-5",
+                    "--difficulty", "1-9"]) + ' | head -c 10; echo " rc=${PIPESTATUS[0]}"'
+    done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env(), timeout=900)
+    assert done.stdout.endswith(" rc=0\n")
+    assert done.stderr == ""  # no "Exception ignored ... BrokenPipeError"
+
+
+def test_ascii_terminal_with_a_non_ascii_rule_set(tmp_path):
+    (tmp_path / "eveque.toml").write_text('system = "v5"\nname = "v5-évêque"\ndescription = "Règle"\n'
+                                          "crit_bonus = 3\n", encoding="utf-8")
+    for argv in (["rules", "eveque.toml"],
+                 ["compare", "eveque.toml", "v5-official", "--pool", "2", "--hunger", "0", "--difficulty", "1"]):
+        done = beastodds(*argv, cwd=tmp_path, env=env(PYTHONIOENCODING="ascii"))
+        assert done.returncode == 0, done.stderr
+        assert "v5-?v?que" in done.stdout and done.stderr == ""
+
+
+# ------------------------------------------------------------------ Ctrl-C
+
+def _interrupt_when(argv, stream: str, marker: str, extra_env=None, python_args=()):
+    """Start beastodds, wait until ``marker`` shows on ``stream``, send SIGINT; the finished process."""
+    proc = subprocess.Popen([PY, *python_args, "-m", "analysis.cli", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env(**(extra_env or {})))
+    watched = proc.stdout if stream == "stdout" else proc.stderr
+    seen = b""
+    try:
+        while marker.encode() not in seen:
+            chunk = watched.readline() if stream == "stderr" else watched.read(1)
+            assert chunk, f"the process ended before {marker!r}: {seen[-2000:]!r}"
+            seen = (seen + chunk)[-10_000:]
+        proc.send_signal(signal.SIGINT)
+        if stream == "stdout":  # leave the pipe unread: the process stays blocked writing to it
+            proc.wait(timeout=300)  # a process that still waits for its reader fails here
+            err = proc.stderr.read()
+            out = b""
+        else:
+            out, err = proc.communicate(timeout=900)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+    return proc.returncode, out, err.decode()
+
+
+def test_ctrl_c_during_the_heavy_imports():
+    code, _, err = _interrupt_when(V5, "stderr", "pandas", python_args=("-X", "importtime"))
+    assert code == 130
+    assert err.splitlines()[-1] == "beastodds: interrupted" and "Traceback" not in err
+
+
+def test_an_interrupt_raised_inside_an_import_is_caught():
+    """Deterministic twin of the test above: the interrupt comes from inside ``import pandas``."""
+    code = ("import builtins, sys\n"
+            "real = builtins.__import__\n"
+            "def imp(name, *a, **k):\n"
+            "    if name == 'pandas': raise KeyboardInterrupt\n"
+            "    return real(name, *a, **k)\n"
+            "builtins.__import__ = imp\n"
+            "from analysis.cli import main\n"
+            f"sys.exit(main({V5!r}))\n")
+    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
+    assert done.returncode == 130 and done.stderr == "beastodds: interrupted\n"
+
+
+def test_ctrl_c_during_the_first_jit_compile(tmp_path):
+    """An empty NUMBA_CACHE_DIR makes the kernels compile; the signal comes when the first compile starts."""
+    wrapper = tmp_path / "wrap.py"
+    wrapper.write_text("import sys\n"
+                       "from numba.core import dispatcher\n"
+                       "real = dispatcher.Dispatcher._compile_for_args\n"
+                       "def compiling(self, *a, **k):\n"
+                       "    print('COMPILING', file=sys.stderr, flush=True)\n"
+                       "    return real(self, *a, **k)\n"
+                       "dispatcher.Dispatcher._compile_for_args = compiling\n"
+                       "from analysis.cli import main\n"
+                       "sys.exit(main(sys.argv[1:]))\n")
+    proc = subprocess.Popen([PY, str(wrapper), "v5", "--pool", "12", "--hunger", "3", "--difficulty", "4"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
+    try:
+        line = proc.stderr.readline()
+        assert line == b"COMPILING\n", line + proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=900)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert err.decode().splitlines()[-1] == "beastodds: interrupted" and b"Traceback" not in err
+
+
+def test_ctrl_c_while_blocked_writing_to_a_pipe():
+    # about 300 kB of table: far more than a pipe holds, so the write blocks once the first byte is out
+    argv = ["v5", "--pool", "1-30", "--hunger", "0-5", "--difficulty", "1-15"]
+    code, _, err = _interrupt_when(argv, "stdout", " ")
+    assert code == 130 and err == "beastodds: interrupted\n"
+
+
+# ------------------------------------------------------- numba cache trouble
+
+CLASSIC = ["classic", "--pool", "5", "--difficulty", "6"]
+
+
+@pytest.fixture(scope="module")
+def expected_classic():
+    done = beastodds(*CLASSIC)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _copy_tree(dest: Path) -> Path:
+    for pkg in ("analysis", "kernels"):
+        shutil.copytree(ROOT / pkg, dest / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _run_copy(tree: Path, **extra):
+    return subprocess.run([PY, "-m", "analysis.cli", *CLASSIC], capture_output=True, text=True, cwd=tree,
+                          env=dict(os.environ, PYTHONPATH=str(tree), **extra), timeout=900)
+
+
+def _notes(err: str) -> list:
+    return [line for line in err.splitlines() if line.startswith("beastodds: note:")]
+
+
+def test_no_writable_cache_folder_still_answers(tmp_path, expected_classic):
+    tree = _copy_tree(tmp_path)
+    (tree / "kernels" / "__pycache__").write_text("a file where the cache folder would go")
+    blocked = str(tmp_path / "kernels" / "__pycache__" / "x")  # under a file: never a folder
+    done = _run_copy(tree, NUMBA_CACHE_DIR=blocked, XDG_CACHE_HOME=blocked)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected_classic
+    notes = _notes(done.stderr)
+    assert len(notes) == 1 and "no writable folder for the numba cache" in notes[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_a_full_cache_disk_still_answers(tmp_path, expected_classic):
+    tree = _copy_tree(tmp_path)
+    wrapper = tree / "full_disk.py"
+    wrapper.write_text("import errno, os, sys\n"
+                       "from numba.core import caching\n"
+                       "def full(self, *a):\n"
+                       "    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
+                       "caching.IndexDataCacheFile._save_data = full\n"
+                       "from analysis.cli import main\n"
+                       "sys.exit(main(sys.argv[1:]))\n")
+    done = subprocess.run([PY, str(wrapper), *CLASSIC], capture_output=True, text=True, cwd=tree,
+                          env=dict(os.environ, PYTHONPATH=str(tree)), timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected_classic
+    notes = _notes(done.stderr)
+    assert len(notes) == 1 and "No space left on device" in notes[0]
+
+
+def test_damaged_cache_files_are_compiled_again_and_replaced(tmp_path, expected_classic):
+    tree = _copy_tree(tmp_path)
+    cache = tree / "kernels" / "__pycache__"
+    first = _run_copy(tree)
+    assert first.returncode == 0 and _notes(first.stderr) == [], first.stderr
+    index, data = sorted(cache.glob("*.nbi")), sorted(cache.glob("*.nbc"))
+    assert index and data
+    for path in index[::2]:
+        path.write_bytes(b"not a pickle")
+    for path in data[1::2]:
+        path.write_bytes(path.read_bytes()[:50])  # truncated
+    damaged = _run_copy(tree)
+    assert damaged.returncode == 0, damaged.stderr
+    assert damaged.stdout == expected_classic
+    notes = _notes(damaged.stderr)
+    assert len(notes) == 1 and "damaged" in notes[0]
+    repaired = _run_copy(tree, NUMBA_DEBUG_CACHE="1")
+    assert repaired.returncode == 0 and _notes(repaired.stderr) == []
+    assert "[cache] data loaded from" in repaired.stdout and "[cache] data saved to" not in repaired.stdout
+
+
+# ----------------------------------------------------- rule-set file loading
+
+def test_deeply_nested_toml_is_one_sentence(tmp_path):
+    path = tmp_path / "deep.toml"
+    path.write_text("x = " + "[" * 500 + "]" * 500 + "\n")
+    with pytest.raises(ValueError, match="nested too deeply"):
+        rulesets.load(path)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        rulesets.from_toml("x = " + "{a = " * 600 + "1" + "}" * 600)
+
+
+def test_a_utf8_bom_is_accepted(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b'\xef\xbb\xbfsystem = "v5"\nname = "v5-bom"\ncrit_bonus = 3\n')
+    rs = rulesets.load(path)
+    assert rs.name == "v5-bom" and rs.rules.crit_bonus == 3
+
+
+def test_non_utf8_bytes_are_one_sentence(tmp_path):
+    path = tmp_path / "latin.toml"
+    path.write_bytes('system = "v5"\nname = "café"\n'.encode("latin-1"))
+    with pytest.raises(ValueError, match=r"not UTF-8 text \(byte 0xe9"):
+        rulesets.load(path)
+
+
+def test_a_directory_says_so(tmp_path):
+    for name in ("folder", "folder.toml"):
+        (tmp_path / name).mkdir()
+        with pytest.raises(ValueError, match="is a directory"):
+            rulesets.load(str(tmp_path / name))
+
+
+def test_devices_and_pipes_are_refused_without_reading(tmp_path):
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)  # no writer: opening it to read would wait forever
+    # in a child with a memory cap: reading /dev/zero to its end would never stop
+    code = ("import sys\nfrom pathlib import Path\nfrom analysis import rulesets\n"
+            "for ref in sys.argv[1:] + [Path('/dev/zero')]:\n"
+            "    try:\n        rulesets.load(ref)\n    except ValueError as exc:\n        print(exc)\n")
+
+    def capped():
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    done = subprocess.run([PY, "-c", code, str(fifo), "/dev/zero"], capture_output=True, text=True,
+                          env=env(), timeout=300, preexec_fn=capped)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 3 and all("not a regular file" in line for line in lines), lines
+
+
+def test_a_huge_file_is_refused(tmp_path):
+    path = tmp_path / "huge.toml"
+    with open(path, "wb") as f:
+        f.truncate(rulesets.MAX_FILE_BYTES * 50)  # sparse: big without using the disk
+    with pytest.raises(ValueError, match="too big for a rule-set file"):
+        rulesets.load(path)
+
+
+def test_odd_rule_set_paths_from_the_cli(tmp_path, capsys):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "deep.toml").write_text("x = " + "[" * 500 + "]" * 500 + "\n")
+    for ref, message in ((tmp_path / "folder", "is a directory"), ("/dev/zero", "not a regular file"),
+                         (tmp_path / "deep.toml", "nested too deeply")):
+        code = cli.main(["table", str(ref), "--pool", "2", "--hunger", "0", "--difficulty", "1"])
+        out, err = capsys.readouterr()
+        assert code == 2 and not out and one_sentence(err) and message in err
+    deep = "[" * 600 + "]" * 600
+    assert cli.main([*V5, "--set", f"crit_bonus={deep}"]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
