@@ -13,7 +13,7 @@ from kernels import classic as _k
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.exact import fractions_over
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
 CLASSES = ("botch", "failure", "success")
@@ -92,9 +92,7 @@ def _counts(n_max: int, difficulty: int, specialty: bool, ones_cancel: bool):
 
 
 def _check_flag(name: str, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
+    return check_bool(name, value)
 
 
 def check_difficulty(value, name: str = "difficulty") -> int:
@@ -290,6 +288,7 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
         Columns ``pool, difficulty, botch, failure, success, p_success,
         mean_successes`` (``p_success`` repeats ``success``).
     """
+    exact = check_bool("exact", exact)
     pools = as_values("pool", pools, 0, MAX_POOL)
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
     specialty = _check_flag("specialty", specialty)

@@ -13,7 +13,7 @@ from kernels.multiset import fill_binomials
 
 from analysis import exact as _exact
 from analysis.exact import ClassWays, fractions_over
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (CLASSES, MAX_HUNGER, MAX_POOL, OFFICIAL, TABLE_COLUMNS,  # noqa: F401
                                       WIN_CLASSES, RollReading, V5Rules, binomials, check_roll,
@@ -250,6 +250,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
         critical_win, messy_critical, bestial_failure, p_win`` (then
         ``willpower_spent`` with a strategy).
     """
+    exact = check_bool("exact", exact)
     pools = as_values("pool", pools, 0, MAX_POOL)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
