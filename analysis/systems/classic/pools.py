@@ -13,7 +13,7 @@ from kernels import classic as _k
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.exact import fractions_over
-from analysis.validate import as_values, check_bool, check_int
+from analysis.validate import as_values, check_bool, check_int, materialise
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
 CLASSES = ("botch", "failure", "success")
@@ -220,9 +220,7 @@ class RollReading:
 
 def check_faces(name: str, dice) -> tuple:
     """A list of rolled d10 faces, each 1..10."""
-    if isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__"):
-        raise ValueError(f"{name} must be a list of faces like [8, 6, 7, 9], got {dice!r}")
-    dice = tuple(dice)
+    dice = tuple(materialise(name, dice, "a list of faces like [8, 6, 7, 9]"))
     if len(dice) > MAX_POOL:
         raise ValueError(f"{name}: at most {MAX_POOL} dice, got {len(dice)}")
     return tuple(check_int(f"each face of {name}", f, 1, 10) for f in dice)

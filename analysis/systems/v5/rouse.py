@@ -250,6 +250,7 @@ def night(start_hunger: int, steps, blood_potency: int = 1, rules: RouseRules = 
     RouseRules.require(rules)
     if isinstance(steps, str):
         steps = [s for s in steps.split(",") if s.strip()]
+    steps = materialise("steps", steps, "a list of steps such as [\"wake\", \"rouse\"]")
     labels, chain, marks = ["dusk"], [], [0]
     for s in steps:
         label, parts = _parse_night_step(s, bp, rules)
