@@ -45,7 +45,8 @@ def resolve_grid(system, grid=None) -> dict:
     out = {}
     for axis, default in system.axes:
         spec = grid.get(axis)
-        values = as_values(axis, default if spec is None else spec, 0)
+        # no upper bound here: the system's table refuses a value with its own range
+        values = as_values(axis, default if spec is None else spec, 0, math.inf)
         out[axis] = list(dict.fromkeys(values))
     cells = math.prod(len(v) for v in out.values())
     if cells > MAX_CELLS:

@@ -23,7 +23,8 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
     is a mistake to report, not to round.
 
     A bound left out is :data:`MAX_WHOLE` (``-MAX_WHOLE`` below), so no
-    number reaches a 64-bit kernel that it could overflow.
+    number reaches a 64-bit kernel that it could overflow; ``hi=math.inf``
+    leaves the upper bound to a later check (one with the real range).
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be a whole number, got {_shown(value)}")

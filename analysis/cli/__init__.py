@@ -53,8 +53,57 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def option_names(parser, args, argv) -> dict:
+    """``{name an API error starts with: the option typed}`` for the command run.
+
+    Every option of the command maps its destination (``attack_pool``,
+    ``pool`` for ``--pool``) to the spelling given in ``argv`` (or its first
+    long one); a command adds API names of its own with
+    ``set_defaults(api_names={...})`` (``damage_dice`` -> ``--dice``).
+    """
+    import re
+
+    from ..validate import rename  # noqa: F401  (the caller's)
+
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    command = sub.choices.get(getattr(args, "command", None)) if sub is not None else None
+    if command is None:
+        return {}
+    typed = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
+    names, specs = {}, set()
+    for action in command._actions:
+        longs = [o for o in action.option_strings if o.startswith("--")]
+        if not longs or action.dest in ("help", "set", "rules", "format"):
+            continue
+        flag = next((o for o in longs if o in typed), longs[0])
+        key = action.dest[5:] if action.dest.startswith("axis_") else action.dest
+        names[key] = flag
+        if action.metavar == "SPEC":
+            specs.add(flag)
+    for key, flag in (getattr(args, "api_names", None) or {}).items():
+        names[key] = next((o for o in flag.split("/") if o in typed), flag.split("/")[0])
+    names["\0specs"] = specs
+    return names
+
+
+def _renamed(message: str, names: dict) -> str:
+    """``message`` naming the option typed; a SPEC option's range starts at 0 (a SPEC has no minus)."""
+    import re
+
+    from ..validate import rename
+
+    specs = names.pop("\0specs", set())
+    text = rename(message, names)
+    flag = next((f for f in specs if text.startswith(f + " ")), None)
+    if flag is not None:
+        text = re.sub(r"^(\S+ must be )-\d+\.\.", r"\g<1>0..", text)
+    return text
+
+
 def main(argv=None) -> int:
     """Entry point of the ``beastodds`` console script."""
+    sys.set_int_max_str_digits(0)  # exact fractions of any size print (the CLI is its own process)
+    argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -65,7 +114,8 @@ def main(argv=None) -> int:
             df, keys = result
             text = render(df, args.format, key_columns=keys, exact=args.exact, percent=args.percent)
     except ValueError as exc:
-        print(f"beastodds: error: {exc}", file=sys.stderr)
+        print(f"beastodds: error: {_renamed(str(exc), option_names(parser, args, argv))}",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("beastodds: interrupted", file=sys.stderr)

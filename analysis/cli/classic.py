@@ -78,7 +78,7 @@ def _add_damage(sub) -> None:
     p.add_argument("--auto", default="0", metavar="SPEC",
                    help="automatic damage successes, e.g. Potence (default 0)")
     _target_options(p)
-    p.set_defaults(run=_run_damage)
+    p.set_defaults(run=_run_damage, api_names={"stamina": "--soak/--stamina"})
 
     p = sub.add_parser(
         "blows", help="repeated blows: odds of Incapacitated, torpor, Final Death",
@@ -97,7 +97,9 @@ def _add_damage(sub) -> None:
                    help="difficulty of the attack roll (default 6)")
     p.add_argument("--max-blows", default="10", metavar="N", help="blows to follow (default 10)")
     _target_options(p)
-    p.set_defaults(run=_run_blows)
+    p.set_defaults(run=_run_blows, api_names={"damage_dice": "--dice",
+                                              "difficulty": "--attack-difficulty",
+                                              "stamina": "--soak/--stamina"})
 
 
 def _damage_rules(args):
@@ -113,11 +115,27 @@ def _swept(args):
     return [(column, flag, getattr(args, column)) for column, flag in _SWEPT]
 
 
+def _warn_soak(args, rules) -> None:
+    """Warn about a Stamina that soaks nothing against this kind of damage (one line, exit 0)."""
+    from ..systems.classic.health import resolve_kind, soak_dice
+    from .common import values
+    from .workbench import warn
+
+    kind = resolve_kind(args.kind, args.target, firearm=args.firearm, aim=args.aim, rules=rules)
+    staminas = [s for s in values("--soak", args.stamina) if s > 0]
+    if staminas and soak_dice(kind, args.target, 0) == 0 and kind != "bashing":
+        who = "a mortal soaks only bashing damage" if args.target == "mortal" else \
+            "a vampire soaks aggravated damage with Fortitude alone"
+        warn(f"--soak/--stamina {args.stamina} has no effect on {kind} damage to a "
+             f"{args.target}: {who}")
+
+
 def _run_damage(args):
     from ..systems.classic.health import damage
 
     check_output_options(args)
     rules = _damage_rules(args)
+    _warn_soak(args, rules)
 
     def one(dice, auto, stamina, fortitude):
         return damage(dice, auto, stamina, args.kind, args.target, fortitude, firearm=args.firearm,
@@ -135,6 +153,12 @@ def _run_blows(args):
     attack_pool = one_number("--attack-pool", args.attack_pool)
     attack_difficulty = one_number("--attack-difficulty", args.attack_difficulty)
     max_blows = one_number("--max-blows", args.max_blows)
+    _warn_soak(args, rules)
+    if attack_pool is None and attack_difficulty != 6:
+        from .workbench import warn
+
+        warn(f"--attack-difficulty {attack_difficulty} has no effect without --attack-pool: "
+             f"every blow hits")
 
     def one(dice, auto, stamina, fortitude):
         attack = Attack(dice, args.kind, auto, attack_pool, attack_difficulty,

@@ -61,7 +61,7 @@ def _add_rouse(sub) -> None:
                    help="each check may be rerolled (Blood Potency allowance): two dice, keep the better")
     add_rules_options(p, ROUSE_RULES)
     add_output_options(p)
-    p.set_defaults(run=_run_rouse)
+    p.set_defaults(run=_run_rouse, api_names={"start hunger": "--hunger", "reroll": "--reroll"})
 
 
 def _run_rouse(args):
@@ -137,6 +137,12 @@ def _side_from(args, side: str, pool: int, hunger: int, **trackers):
                      name=f"side {side.upper()}", **trackers)
 
 
+def _side_names(trackers: bool) -> dict:
+    """``{"side A: pool": "--pool-a", ...}``: a side's API errors name that side's options."""
+    keys = ("pool", "hunger", "weapon") + (("stamina", "composure", "resolve") if trackers else ())
+    return {f"side {s.upper()}: {k}": f"--{k}-{s}" for s in ("a", "b") for k in keys}
+
+
 def _add_conflict(sub) -> None:
     from ..systems.v5.conflict import MAX_TURNS, UNTIL
 
@@ -146,7 +152,7 @@ def _add_conflict(sub) -> None:
                     f"minus B's) with the damage each side marks. SPEC is {SPEC_HELP}.")
     _add_side_options(p, rolls_spec=True)
     add_output_options(p)
-    p.set_defaults(run=_run_conflict)
+    p.set_defaults(run=_run_conflict, api_names=_side_names(False))
 
     p = sub.add_parser(
         "fight", help="V5 fights over turns: Impairment, torpor and death as an exact Markov chain",
@@ -167,7 +173,7 @@ def _add_conflict(sub) -> None:
     p.add_argument("--joint", action="store_true",
                    help="print the joint state of both trackers after the last turn instead")
     add_output_options(p)
-    p.set_defaults(run=_run_fight)
+    p.set_defaults(run=_run_fight, api_names=_side_names(True))
 
 
 def _run_conflict(args):

@@ -8,10 +8,40 @@ from __future__ import annotations
 import sys
 
 from ..tables import render
-from .common import (add_axis_options, add_output_options, add_sweep_options, check_output_options,
+from .common import (add_axis_options, option, add_output_options, add_sweep_options, check_output_options,
                      grid_of, is_int_column, progress, sets_of, with_fields)
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
+
+
+def warn(text: str) -> None:
+    """One line on stderr for an input that has no effect: ``beastodds: warning: ...`` (exit 0 still)."""
+    print(f"beastodds: warning: {text}", file=sys.stderr)
+
+
+def _check_heatmap_name(name: str) -> str:
+    """The figure type of ``--heatmap FILE`` (``png``), or a ValueError: a name with no stem is refused."""
+    import os
+
+    stem, ext = os.path.splitext(os.path.basename(name))
+    if ext.lower() not in _FIGURE_TYPES or not stem:
+        raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file such as "
+                         f"difference.png, got {name!r}")
+    return ext.lower()[1:]
+
+
+def _heatmap_slice_warning(cmp) -> None:
+    """Warn when the heatmap draws one slice of a grid with three or more varying axes."""
+    from ..plots import _slice_values
+
+    varying = [a for a in cmp.axes if len(cmp.grid[a]) > 1]
+    if len(varying) < 3:
+        return
+    x, y = cmp.axes[0], cmp.axes[1]
+    at = {a: v for a, v in _slice_values(cmp, x, y, None).items() if a in varying}
+    where = ", ".join(f"{option(a)} {v}" for a, v in at.items())
+    warn(f"the heatmap draws {option(x)} x {option(y)} at {where} only (the slice where the "
+         f"change is biggest); give those axes one value each to choose the slice")
 
 
 def _systems():
@@ -50,8 +80,7 @@ def run_compare(args):
     from ..plots import difference_heatmap
     from ..tables import compare
 
-    if args.heatmap is not None and not args.heatmap.lower().endswith(_FIGURE_TYPES):
-        raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file, got {args.heatmap!r}")
+    kind = _check_heatmap_name(args.heatmap) if args.heatmap is not None else None
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
     check_output_options(args)
@@ -62,10 +91,11 @@ def run_compare(args):
     grid = grid_of(args, rulesets.system(a.system), _systems())
     cmp = compare(a, b, grid, exact=args.exact, jobs=args.jobs, progress=progress(args))
     if args.heatmap is not None:
+        _heatmap_slice_warning(cmp)
         fig = difference_heatmap(cmp)
         try:
-            fig.savefig(args.heatmap, dpi=110, metadata={"Software": None}
-                        if args.heatmap.lower().endswith(".png") else None)
+            fig.savefig(args.heatmap, format=kind, dpi=110,
+                        metadata={"Software": None} if kind == "png" else None)
         except OSError as exc:
             raise ValueError(f"cannot write {args.heatmap}: {exc.strerror or exc}") from None
         if not args.quiet:
@@ -100,8 +130,19 @@ def run_rules(args):
 
     from .. import rulesets
 
+    if args.exact or args.percent:
+        raise ValueError("--exact and --percent print probabilities; `beastodds rules` prints "
+                         "rule sets, with no probability in them")
     if args.rules is not None:
-        return _with_sets(rulesets.load(args.rules), args.set).to_toml()
+        rs = _with_sets(rulesets.load(args.rules), args.set)
+        if args.format == "json":
+            import json
+
+            return json.dumps(rs.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        if args.format != "table":
+            raise ValueError(f"one rule set prints as TOML (the default) or --format json, "
+                             f"not --format {args.format}")
+        return rs.to_toml()
     if args.set:
         raise ValueError("--set changes a rule set: name one, such as beastodds rules v5-official "
                          "--set crit_bonus=3")
