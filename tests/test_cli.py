@@ -109,4 +109,4 @@ def test_console_script_runs_as_a_process():
     assert "7,3,3,1/250,3241/25000" in done.stdout
     bad = subprocess.run([*exe, "v5", "--pool", "7", "--hunger", "9", "--difficulty", "3"],
                          capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 2 and bad.stderr.strip() == "beastodds: error: hunger must be 0..5, got 9"
+    assert bad.returncode == 2 and bad.stderr.strip() == "beastodds: error: --hunger must be 0..5, got 9"

@@ -135,13 +135,13 @@ def _run_damage(args):
 
     check_output_options(args)
     rules = _damage_rules(args)
-    _warn_soak(args, rules)
 
     def one(dice, auto, stamina, fortitude):
         return damage(dice, auto, stamina, args.kind, args.target, fortitude, firearm=args.firearm,
                       aim=args.aim, rules=rules).table(exact=args.exact)
 
     df, swept = sweep_options(_swept(args), one)
+    _warn_soak(args, rules)  # once the table is counted: an error is never preceded by a warning
     return df, swept + ("levels",)
 
 
@@ -153,12 +153,6 @@ def _run_blows(args):
     attack_pool = one_number("--attack-pool", args.attack_pool)
     attack_difficulty = one_number("--attack-difficulty", args.attack_difficulty)
     max_blows = one_number("--max-blows", args.max_blows)
-    _warn_soak(args, rules)
-    if attack_pool is None and attack_difficulty != 6:
-        from .workbench import warn
-
-        warn(f"--attack-difficulty {attack_difficulty} has no effect without --attack-pool: "
-             f"every blow hits")
 
     def one(dice, auto, stamina, fortitude):
         attack = Attack(dice, args.kind, auto, attack_pool, attack_difficulty,
@@ -167,4 +161,10 @@ def _run_blows(args):
                      rules).table(exact=args.exact)
 
     df, swept = sweep_options(_swept(args), one)
+    _warn_soak(args, rules)  # once the table is counted: an error is never preceded by a warning
+    if attack_pool is None and attack_difficulty != 6:
+        from .workbench import warn
+
+        warn(f"--attack-difficulty {attack_difficulty} has no effect without --attack-pool: "
+             f"every blow hits")
     return df, swept + ("blows",)

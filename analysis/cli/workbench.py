@@ -91,13 +91,13 @@ def run_compare(args):
     grid = grid_of(args, rulesets.system(a.system), _systems())
     cmp = compare(a, b, grid, exact=args.exact, jobs=args.jobs, progress=progress(args))
     if args.heatmap is not None:
-        _heatmap_slice_warning(cmp)
         fig = difference_heatmap(cmp)
         try:
             fig.savefig(args.heatmap, format=kind, dpi=110,
                         metadata={"Software": None} if kind == "png" else None)
         except OSError as exc:
             raise ValueError(f"cannot write {args.heatmap}: {exc.strerror or exc}") from None
+        _heatmap_slice_warning(cmp)
         if not args.quiet:
             print(f"wrote {args.heatmap}", file=sys.stderr)
     df = cmp.table if args.top is None else cmp.top(args.top)
