@@ -369,3 +369,21 @@ def test_heatmap_of_three_varying_axes_warns_naming_the_slice(capsys, tmp_path):
     code, out, err = run(capsys, "compare", "v5-official", "v5-hunger-one-taints-win", "--pool",
                          "1-2", "--hunger", "0-1", "--difficulty", "2", "--heatmap", path, "--quiet")
     assert code == 0 and "warning" not in err
+
+
+def test_rules_fields_a_command_does_not_use_warn(capsys):
+    code, out, err = run(capsys, "rouse", "--hunger", 1, "--checks", 1, "--rules",
+                         "v5-hunger-dice-added")
+    assert code == 0 and out
+    assert err.strip() == ("beastodds: warning: --rules v5-hunger-dice-added: hunger_replaces_dice "
+                           "= false is not used here: the Rouse check rules come from its [rouse] "
+                           "table alone")
+    code, out, err = run(capsys, "rouse", "--hunger", 1, "--checks", 1, "--rules",
+                         "v5-rouse-no-frenzy-test-at-max")
+    assert code == 0 and err == ""
+
+
+def test_an_error_is_not_preceded_by_a_warning(capsys):
+    text = refused(capsys, "blows", "--dice", 3, "--stamina", 3, "--kind", "aggravated",
+                   "--target", "vampire", "--max-blows", 5000)
+    assert text.startswith("--max-blows must be 0..1000")

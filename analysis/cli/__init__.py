@@ -106,6 +106,9 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .workbench import take_warnings
+
+    take_warnings()
     try:
         result = args.run(args)
         if isinstance(result, str):
@@ -114,12 +117,15 @@ def main(argv=None) -> int:
             df, keys = result
             text = render(df, args.format, key_columns=keys, exact=args.exact, percent=args.percent)
     except ValueError as exc:
+        take_warnings()  # the error is what to fix first
         print(f"beastodds: error: {_renamed(str(exc), option_names(parser, args, argv))}",
               file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("beastodds: interrupted", file=sys.stderr)
         return 130
+    for warning in take_warnings():
+        print(f"beastodds: warning: {warning}", file=sys.stderr)
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -14,9 +14,25 @@ from .common import (add_axis_options, option, add_output_options, add_sweep_opt
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 
 
+#: Warnings of the command being run, printed by :func:`analysis.cli.main` once it succeeds.
+_PENDING: list = []
+
+
 def warn(text: str) -> None:
-    """One line on stderr for an input that has no effect: ``beastodds: warning: ...`` (exit 0 still)."""
-    print(f"beastodds: warning: {text}", file=sys.stderr)
+    """Say that an input has no effect: one line ``beastodds: warning: ...`` on stderr (exit 0 still).
+
+    The line is printed once the command has succeeded (an error is never
+    preceded by a warning); see :func:`take_warnings`.
+    """
+    if text not in _PENDING:
+        _PENDING.append(text)
+
+
+def take_warnings() -> list:
+    """The warnings of the command run so far, emptied."""
+    out = list(_PENDING)
+    _PENDING.clear()
+    return out
 
 
 def _check_heatmap_name(name: str) -> str:
