@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"beastodds {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    parser.commands = sub.choices  # {command: its parser}, for option_names
     for system in rulesets.SYSTEMS.values():
         fam = family(system)
         if (fam is None or system.name not in fam.COMMANDS) and system.name not in sub.choices:
@@ -61,12 +62,7 @@ def option_names(parser, args, argv) -> dict:
     long one); a command adds API names of its own with
     ``set_defaults(api_names={...})`` (``damage_dice`` -> ``--dice``).
     """
-    import re
-
-    from ..validate import rename  # noqa: F401  (the caller's)
-
-    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
-    command = sub.choices.get(getattr(args, "command", None)) if sub is not None else None
+    command = getattr(parser, "commands", {}).get(getattr(args, "command", None))
     if command is None:
         return {}
     typed = {a.split("=", 1)[0] for a in argv if a.startswith("--")}

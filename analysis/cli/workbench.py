@@ -48,13 +48,13 @@ def _check_heatmap_name(name: str) -> str:
 
 def _heatmap_slice_warning(cmp) -> None:
     """Warn when the heatmap draws one slice of a grid with three or more varying axes."""
-    from ..plots import _slice_values
+    from ..plots import slice_values
 
     varying = [a for a in cmp.axes if len(cmp.grid[a]) > 1]
     if len(varying) < 3:
         return
     x, y = cmp.axes[0], cmp.axes[1]
-    at = {a: v for a, v in _slice_values(cmp, x, y, None).items() if a in varying}
+    at = {a: v for a, v in slice_values(cmp, x, y, None).items() if a in varying}
     where = ", ".join(f"{option(a)} {v}" for a, v in at.items())
     warn(f"the heatmap draws {option(x)} x {option(y)} at {where} only (the slice where the "
          f"change is biggest); give those axes one value each to choose the slice")
