@@ -41,7 +41,9 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
 def _shown(value) -> str:
     """``value`` for a message: a huge whole number by its size, not its thousands of digits."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(int(value)) >= 10**30:
-        return f"a number of {len(str(abs(int(value)))) if abs(int(value)) < 10**4000 else 'over 4000'} digits"
+        n = abs(int(value))
+        digits = len(str(n)) if n < 10**4000 else f"about {int(n.bit_length() * 0.30103) + 1}"
+        return f"a{' negative' if value < 0 else ''} number of {digits} digits"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -387,3 +387,11 @@ def test_an_error_is_not_preceded_by_a_warning(capsys):
     text = refused(capsys, "blows", "--dice", 3, "--stamina", 3, "--kind", "aggravated",
                    "--target", "vampire", "--max-blows", 5000)
     assert text.startswith("--max-blows must be 0..1000")
+
+
+def test_a_number_of_thousands_of_digits_is_refused_by_its_size(capsys):
+    text = refused(capsys, "v5", "--pool", 3, "--difficulty", "9" * 5000)
+    assert text.startswith(f"--difficulty must be 0..{MAX_WHOLE}, got a number of about ")
+    assert len(text) < 200
+    text = refused(capsys, "fight", "--pool-a", 3, "--pool-b", 3, "--turns", -(10**49))
+    assert text == "--turns must be 1..100, got a negative number of 50 digits"
