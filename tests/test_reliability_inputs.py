@@ -395,3 +395,22 @@ def test_a_number_of_thousands_of_digits_is_refused_by_its_size(capsys):
     assert len(text) < 200
     text = refused(capsys, "fight", "--pool-a", 3, "--pool-b", 3, "--turns", -(10**49))
     assert text == "--turns must be 1..100, got a negative number of 50 digits"
+
+
+@pytest.mark.parametrize("extra, warning", [
+    (["--kind", "lethal", "--target", "vampire", "--aim", "head"],
+     "--aim head changes nothing here: lethal damage to a vampire is lethal wherever it is aimed"),
+    (["--kind", "lethal", "--target", "mortal", "--firearm"],
+     "--firearm changes nothing here: lethal damage to a mortal is lethal from any weapon"),
+    (["--kind", "bashing", "--target", "mortal", "--aim", "vital"],
+     "--aim vital changes nothing here: bashing damage to a mortal is bashing wherever it is "
+     "aimed (--vital-spot-lethal makes a blunt blow to a vital spot lethal)"),
+    (["--kind", "lethal", "--target", "vampire", "--aim", "head", "--firearm"], None),
+    (["--kind", "lethal", "--target", "vampire", "--firearm"], None),
+    (["--kind", "bashing", "--target", "mortal", "--aim", "vital", "--vital-spot-lethal",
+      "mortals"], None),
+])
+def test_aim_and_firearm_that_change_nothing_warn(capsys, extra, warning):
+    code, out, err = run(capsys, "damage", "--dice", 3, *extra)
+    assert code == 0 and out
+    assert err.strip() == ("" if warning is None else f"beastodds: warning: {warning}")

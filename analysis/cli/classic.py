@@ -116,12 +116,21 @@ def _swept(args):
 
 
 def _warn_soak(args, rules) -> None:
-    """Warn about a Stamina that soaks nothing against this kind of damage (one line, exit 0)."""
+    """Warn about an --aim, a --firearm or a Stamina that changes nothing for this damage (exit 0)."""
     from ..systems.classic.health import resolve_kind, soak_dice
     from .common import values
     from .workbench import warn
 
     kind = resolve_kind(args.kind, args.target, firearm=args.firearm, aim=args.aim, rules=rules)
+    if args.aim != "body" and kind == resolve_kind(args.kind, args.target, firearm=args.firearm,
+                                                   rules=rules):
+        warn(f"--aim {args.aim} changes nothing here: {args.kind} damage to a {args.target} "
+             f"{'from a firearm ' if args.firearm else ''}is {kind} wherever it is aimed"
+             + (" (--vital-spot-lethal makes a blunt blow to a vital spot lethal)"
+                if args.aim == "vital" and rules.vital_spot_lethal == "off" else ""))
+    if args.firearm and kind == resolve_kind(args.kind, args.target, aim=args.aim, rules=rules):
+        warn(f"--firearm changes nothing here: {args.kind} damage to a {args.target} is {kind} "
+             f"from any weapon")
     staminas = [s for s in values("--soak", args.stamina) if s > 0]
     if staminas and soak_dice(kind, args.target, 0) == 0 and kind != "bashing":
         who = "a mortal soaks only bashing damage" if args.target == "mortal" else \
