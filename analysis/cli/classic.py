@@ -128,7 +128,8 @@ def _warn_soak(args, rules) -> None:
              f"{'from a firearm ' if args.firearm else ''}is {kind} wherever it is aimed"
              + (" (--vital-spot-lethal makes a blunt blow to a vital spot lethal)"
                 if args.aim == "vital" and rules.vital_spot_lethal == "off" else ""))
-    if args.firearm and kind == resolve_kind(args.kind, args.target, aim=args.aim, rules=rules):
+    head_shot = args.aim == "head" and args.target == "vampire"  # a gunshot to the head: as meant
+    if args.firearm and not head_shot and kind == resolve_kind(args.kind, args.target, aim=args.aim, rules=rules):
         warn(f"--firearm changes nothing here: {args.kind} damage to a {args.target} is {kind} "
              f"from any weapon")
     staminas = [s for s in values("--soak", args.stamina) if s > 0]
