@@ -40,7 +40,7 @@ def _colour_scale(values: np.ndarray) -> dict:
     return dict(cmap="RdBu_r", vmin=-limit, vmax=limit)
 
 
-def _slice_values(comparison: Comparison, x: str, y: str | None, at: dict | None) -> dict:
+def slice_values(comparison: Comparison, x: str, y: str | None, at: dict | None) -> dict:
     """Fixed values for the axes that are neither x nor y: given, or where the change is biggest."""
     at = dict(at or {})
     for axis in at:
@@ -93,7 +93,7 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
     for o in outcomes:
         if o not in comparison.outcomes:
             raise ValueError(f"unknown outcome {o!r}; choose from {', '.join(comparison.outcomes)}")
-    at = _slice_values(comparison, x, y, at)
+    at = slice_values(comparison, x, y, at)
     df = comparison.table
     mask = np.ones(len(df), dtype=bool)
     for axis, v in at.items():

@@ -27,6 +27,8 @@ import difflib
 import numbers
 from dataclasses import dataclass
 
+from .validate import MAX_WHOLE
+
 #: How an absent value (``None``, e.g. "no again") is written in TOML.
 NONE_TEXT = "none"
 
@@ -356,6 +358,8 @@ def check_value(info: FieldInfo, value, label: str, toml: bool = False):
             _fail(info, label, value, toml)
         return value
     if kind is bool:
+        if not toml and type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
+            return bool(value)  # a numpy bool is the bool it holds; 1 and "yes" are not
         if not isinstance(value, bool):
             _fail(info, label, value, toml)
         return value
@@ -365,6 +369,8 @@ def check_value(info: FieldInfo, value, label: str, toml: bool = False):
                 raise ValueError(f"{label} must be a whole number, got {value!r}")
             _fail(info, label, value, toml)
         value = int(value)
+        if info.range is None and info.choices is None and not -MAX_WHOLE <= value <= MAX_WHOLE:
+            raise ValueError(f"{label} must be {-MAX_WHOLE}..{MAX_WHOLE}, got {value}")
     elif kind is float:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise ValueError(f"{label} must be a number, got {value!r}")

@@ -3,9 +3,17 @@ from __future__ import annotations
 
 import numbers
 import re
+from contextlib import contextmanager
+from fractions import Fraction
 from typing import Iterable
 
 _SPEC_PART = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+#: The largest whole number any count, difficulty or option takes where the
+#: rules set no bound of their own: far past any table, far below the 64-bit
+#: integers of the counting kernels (a number such as 2**63 is refused with
+#: this range, never passed on to overflow).
+MAX_WHOLE = 1_000_000_000
 
 
 def check_int(name: str, value, lo: int | None = None, hi: int | None = None) -> int:
@@ -13,17 +21,31 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
 
     Booleans, floats (even 3.0) and strings are refused: a pool of "3.5" dice
     is a mistake to report, not to round.
+
+    A bound left out is :data:`MAX_WHOLE` (``-MAX_WHOLE`` below), so no
+    number reaches a 64-bit kernel that it could overflow; ``hi=math.inf``
+    leaves the upper bound to a later check (one with the real range).
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+        raise ValueError(f"{name} must be a whole number, got {_shown(value)}")
     value = int(value)
-    if lo is not None and hi is not None and not lo <= value <= hi:
-        raise ValueError(f"{name} must be {lo}..{hi}, got {value}")
-    if lo is not None and value < lo:
-        raise ValueError(f"{name} must be at least {lo}, got {value}")
-    if hi is not None and value > hi:
-        raise ValueError(f"{name} must be at most {hi}, got {value}")
+    if hi is None and lo is not None and value < lo:
+        raise ValueError(f"{name} must be at least {lo}, got {_shown(value)}")
+    lo = -MAX_WHOLE if lo is None else lo
+    hi = MAX_WHOLE if hi is None else hi
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be {lo}..{hi}, got {_shown(value)}")
     return value
+
+
+def _shown(value) -> str:
+    """``value`` for a message: a huge whole number by its size, not its thousands of digits."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(int(value)) >= 10**30:
+        n = abs(int(value))
+        digits = len(str(n)) if n < 10**4000 else f"about {int(n.bit_length() * 0.30103) + 1}"
+        return f"a{' negative' if value < 0 else ''} number of {digits} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def check_bool(name: str, value) -> bool:
@@ -34,15 +56,46 @@ def check_bool(name: str, value) -> bool:
     name : str
         The option's name, as the player wrote it.
     value : object
-        The value to check (1, 0 and "yes" are refused).
+        The value to check (1, 0 and "yes" are refused; a numpy bool is
+        taken as the bool it holds).
 
     Returns
     -------
     bool
     """
+    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
+        return bool(value)
     if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
+        raise ValueError(f"{name} must be True or False, got {_shown(value)}")
     return value
+
+
+def check_probability(name: str, value) -> Fraction:
+    """``value`` (an int, a Fraction or a float) as an exact Fraction in 0..1, or a ValueError.
+
+    A float is taken at its exact binary value; NaN, infinities, booleans,
+    texts and numbers outside 0..1 are refused.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a probability 0..1, got {_shown(value)}")
+    try:
+        p = Fraction(value)
+    except (ValueError, OverflowError):  # NaN, inf
+        raise ValueError(f"{name} must be a probability 0..1, got {_shown(value)}") from None
+    if not 0 <= p <= 1:
+        raise ValueError(f"{name} must be a probability 0..1, got {_shown(value)}")
+    return p
+
+
+def materialise(name: str, values, what: str = "a list") -> list:
+    """The items of ``values`` as a list, read once (a generator is consumed here, and only here).
+
+    Texts, dicts and sets are refused: a text is no list of numbers, a dict
+    would be read by its keys and a set has no order.
+    """
+    if isinstance(values, (str, bytes, dict, set, frozenset)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{name} must be {what}, got {_shown(values)}")
+    return list(values)
 
 
 #: Most values one SPEC may name (all its ranges and numbers together).
@@ -90,18 +143,21 @@ def parse_spec(name: str, text: str, lo: int | None = None, hi: int | None = Non
 
 
 def as_values(name: str, spec, lo: int | None = None, hi: int | None = None) -> list[int]:
-    """Accept an int, a SPEC string or an iterable of ints; check each value."""
+    """The values of an axis: an int, a SPEC string, a range, or a list, tuple or array of ints.
+
+    Each value is checked with :func:`check_int`.  A dict (whose keys a
+    loop would read), a set (no order), a bool, a float and a nested list
+    are refused with one sentence naming ``name``.
+    """
     if isinstance(spec, str):
         values: Iterable = parse_spec(name, spec, lo, hi)
     elif isinstance(spec, numbers.Integral) and not isinstance(spec, bool):
         values = [spec]
+    elif getattr(spec, "ndim", 1) == 0:  # a numpy scalar or 0-d array
+        values = [spec.item() if hasattr(spec, "item") else spec]
     else:
-        try:
-            values = list(spec)
-        except TypeError:
-            raise ValueError(
-                f"{name} must be a whole number, a SPEC string or a list of numbers, got {spec!r}"
-            ) from None
+        values = materialise(name, spec, "a whole number, a SPEC such as \"3-5\" or a list of "
+                                         "whole numbers")
         if not values:
             raise ValueError(f"{name}: the list of values is empty")
     return [check_int(name, v, lo, hi) for v in values]
@@ -109,8 +165,44 @@ def as_values(name: str, spec, lo: int | None = None, hi: int | None = None) -> 
 
 def check_faces(name: str, faces) -> list[int]:
     """A list of d10 faces (1..10) that have landed, or a ValueError naming ``name``."""
-    try:
-        faces = list(faces)
-    except TypeError:
-        raise ValueError(f"{name} must be a list of d10 faces 1..10, got {faces!r}") from None
+    faces = materialise(name, faces, "a list of d10 faces 1..10")
     return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
+
+
+def check_count(name: str, count: int, most: int, dice: str, track: str) -> None:
+    """Refuse more than ``most`` special dice (``count`` faces in ``name``): the rules cap them.
+
+    ``dice`` and ``track`` name them in the sentence (``"Hunger dice"``,
+    ``"Hunger"``): a roll shows one such die per point of the track.
+    """
+    if count > most:
+        raise ValueError(f"{name} holds {count} {dice}; a roll has at most {most} "
+                         f"(one per point of {track}, 0..{most})")
+
+
+def rename(message: str, names: dict) -> str:
+    """``message`` with the name it starts with put in a player's words (``names[name]``).
+
+    The longest name the message starts with (followed by a space, a colon
+    or a comma) is replaced; a message starting with none is returned as it is.
+    """
+    for name in sorted(names, key=len, reverse=True):
+        if message.startswith(name) and message[len(name):len(name) + 1] in (" ", ":", ",", "("):
+            return names[name] + message[len(name):]
+    return message
+
+
+@contextmanager
+def named(names: dict):
+    """Within the block, a ValueError names what the player typed: ``names`` ``{api name: option}``.
+
+    Used by the command line so that an error of the API (``damage_dice
+    must be 0..200``) names the option given (``--dice must be 0..200``).
+    """
+    try:
+        yield
+    except ValueError as exc:
+        text = rename(str(exc), names)
+        if text == str(exc):
+            raise
+        raise ValueError(text) from None

@@ -150,4 +150,4 @@ def test_cli(capsys):
     assert header.split(",") == list(rouse.TABLE_COLUMNS)
     assert row == "0,3,False,1/8,3/8,3/8,1/8,0,0,0"
     assert cli.main(["rouse", "--hunger", "7", "--checks", "3"]) == 2
-    assert "start hunger must be 0..5, got 7" in capsys.readouterr().err
+    assert "--hunger must be 0..5, got 7" in capsys.readouterr().err

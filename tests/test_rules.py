@@ -47,7 +47,6 @@ class _Outer(Rules):
     (lambda: v5.V5Rules(crit_bonus=True), "crit_bonus must be a whole number, got True"),
     (lambda: v5.V5Rules(crit_bonus=None), "crit_bonus must be 0..20, got None"),
     (lambda: v5.V5Rules(hunger_replaces_dice=1), "hunger_replaces_dice must be True or False, got 1"),
-    (lambda: v5.V5Rules(hunger_replaces_dice=np.True_), "hunger_replaces_dice must be True or False"),
     (lambda: v5.V5Rules(hunger_replaces_dice="yes"), "hunger_replaces_dice must be True or False, got 'yes'"),
     (lambda: rouse.RouseRules(frenzy_at_max=0), "frenzy_at_max must be True or False, got 0"),
     (lambda: cards.CardRules(ace="joker"), "ace must be one of fails, low, high, got 'joker'"),

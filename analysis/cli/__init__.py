@@ -65,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"beastodds {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    parser.commands = sub.choices  # {command: its parser}, for option_names
     for system in rulesets.SYSTEMS.values():
         fam = family(system)
         if (fam is None or system.name not in fam.COMMANDS) and system.name not in sub.choices:
@@ -157,8 +158,51 @@ def _prepare_streams() -> None:
             pass
 
 
+def option_names(parser, args, argv) -> dict:
+    """``{name an API error starts with: the option typed}`` for the command run.
+
+    Every option of the command maps its destination (``attack_pool``,
+    ``pool`` for ``--pool``) to the spelling given in ``argv`` (or its first
+    long one); a command adds API names of its own with
+    ``set_defaults(api_names={...})`` (``damage_dice`` -> ``--dice``).
+    """
+    command = getattr(parser, "commands", {}).get(getattr(args, "command", None))
+    if command is None:
+        return {}
+    typed = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
+    names, specs = {}, set()
+    for action in command._actions:
+        longs = [o for o in action.option_strings if o.startswith("--")]
+        if not longs or action.dest in ("help", "set", "rules", "format"):
+            continue
+        flag = next((o for o in longs if o in typed), longs[0])
+        key = action.dest[5:] if action.dest.startswith("axis_") else action.dest
+        names[key] = flag
+        if action.metavar == "SPEC":
+            specs.add(flag)
+    for key, flag in (getattr(args, "api_names", None) or {}).items():
+        names[key] = next((o for o in flag.split("/") if o in typed), flag.split("/")[0])
+    names["\0specs"] = specs
+    return names
+
+
+def _renamed(message: str, names: dict) -> str:
+    """``message`` naming the option typed; a SPEC option's range starts at 0 (a SPEC has no minus)."""
+    import re
+
+    from ..validate import rename
+
+    specs = names.pop("\0specs", set())
+    text = rename(message, names)
+    flag = next((f for f in specs if text.startswith(f + " ")), None)
+    if flag is not None:
+        text = re.sub(r"^(\S+ must be )-\d+\.\.", r"\g<1>0..", text)
+    return text
+
+
 def _run(argv) -> int:
     """Parse, compute and print; errors of the user's input print one sentence and give 2."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     if sys.stdout is None:  # `beastodds ... >&-`: nowhere to put the answer, so do no work
         raise _OutputError("standard output is closed")
     parser = build_parser()
@@ -173,6 +217,9 @@ def _run(argv) -> int:
         raise _OutputError(f"cannot write the output: {_reason(exc)}") from None
     from ..tables import render
     from .common import render_options
+    from .workbench import take_warnings
+
+    take_warnings()
 
     try:
         result = args.run(args)
@@ -182,8 +229,11 @@ def _run(argv) -> int:
             df, keys = result
             text = render(df, args.format, **render_options(args, keys))
     except ValueError as exc:
-        _say(f"beastodds: error: {exc}")
+        take_warnings()  # the error is what to fix first
+        _say(f"beastodds: error: {_renamed(str(exc), option_names(parser, args, argv))}")
         return 2
+    for warning in take_warnings():
+        _say(f"beastodds: warning: {warning}")
     _write_out(text)
     return 0
 
@@ -191,6 +241,7 @@ def _run(argv) -> int:
 def main(argv=None) -> int:
     """Entry point of the ``beastodds`` console script; returns the exit code (0, 2 or 130)."""
     try:
+        sys.set_int_max_str_digits(0)  # exact fractions of any size print (the CLI is its own process)
         _prepare_streams()
         return _run(argv)
     except KeyboardInterrupt:  # Ctrl-C: while importing, compiling, computing or writing

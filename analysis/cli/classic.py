@@ -77,7 +77,7 @@ def _add_damage(sub) -> None:
                    help="automatic damage successes, e.g. Potence (default 0)")
     _target_options(p)
     add_progress_options(p)
-    p.set_defaults(run=_run_damage)
+    p.set_defaults(run=_run_damage, api_names={"stamina": "--soak/--stamina"})
 
     p = sub.add_parser(
         "blows", help="repeated blows: odds of Incapacitated, torpor, Final Death",
@@ -97,7 +97,9 @@ def _add_damage(sub) -> None:
     p.add_argument("--max-blows", default="10", metavar="N", help="blows to follow (default 10)")
     _target_options(p)
     add_progress_options(p)
-    p.set_defaults(run=_run_blows)
+    p.set_defaults(run=_run_blows, api_names={"damage_dice": "--dice",
+                                              "difficulty": "--attack-difficulty",
+                                              "stamina": "--soak/--stamina"})
 
 
 def _damage_rules(args):
@@ -125,6 +127,31 @@ def _checker(args, attack_pool=None, attack_difficulty=6):
     return check
 
 
+def _warn_soak(args, rules) -> None:
+    """Warn about an --aim, a --firearm or a Stamina that changes nothing for this damage (exit 0)."""
+    from ..systems.classic.health import resolve_kind, soak_dice
+    from .common import values
+    from .workbench import warn
+
+    kind = resolve_kind(args.kind, args.target, firearm=args.firearm, aim=args.aim, rules=rules)
+    if args.aim != "body" and kind == resolve_kind(args.kind, args.target, firearm=args.firearm,
+                                                   rules=rules):
+        warn(f"--aim {args.aim} changes nothing here: {args.kind} damage to a {args.target} "
+             f"{'from a firearm ' if args.firearm else ''}is {kind} wherever it is aimed"
+             + (" (--vital-spot-lethal makes a blunt blow to a vital spot lethal)"
+                if args.aim == "vital" and rules.vital_spot_lethal == "off" else ""))
+    head_shot = args.aim == "head" and args.target == "vampire"  # a gunshot to the head: as meant
+    if args.firearm and not head_shot and kind == resolve_kind(args.kind, args.target, aim=args.aim, rules=rules):
+        warn(f"--firearm changes nothing here: {args.kind} damage to a {args.target} is {kind} "
+             f"from any weapon")
+    staminas = [s for s in values("--soak", args.stamina) if s > 0]
+    if staminas and soak_dice(kind, args.target, 0) == 0 and kind != "bashing":
+        who = "a mortal soaks only bashing damage" if args.target == "mortal" else \
+            "a vampire soaks aggravated damage with Fortitude alone"
+        warn(f"--soak/--stamina {args.stamina} has no effect on {kind} damage to a "
+             f"{args.target}: {who}")
+
+
 def _run_damage(args):
     from ..systems.classic.health import damage
 
@@ -136,6 +163,7 @@ def _run_damage(args):
                       aim=args.aim, rules=rules).table(exact=args.exact)
 
     df, swept = sweep_options(_swept(args), one, _checker(args), progress(args), "damage")
+    _warn_soak(args, rules)  # once the table is counted: an error is never preceded by a warning
     return df, swept + ("levels",)
 
 
@@ -160,4 +188,10 @@ def _run_blows(args):
     with markov.reporting(progress(args), "blows"):
         df, swept = sweep_options(_swept(args), one,
                                   _checker(args, attack_pool, attack_difficulty))
+    _warn_soak(args, rules)  # once the table is counted: an error is never preceded by a warning
+    if attack_pool is None and attack_difficulty != 6:
+        from .workbench import warn
+
+        warn(f"--attack-difficulty {attack_difficulty} has no effect without --attack-pool: "
+             f"every blow hits")
     return df, swept + ("blows",)

@@ -650,6 +650,14 @@ def rules_from_args(args, flags: dict | None = None):
                              f"{options.system} rule set")
         if options.reads_table():
             base = rs.sub(options.sub)
+            unused = [f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items()
+                      if "." not in k]
+            if unused:
+                from .workbench import warn
+
+                warn(f"--rules {ref}: {'; '.join(unused)} {'is' if len(unused) == 1 else 'are'} "
+                     f"not used here: the {options.title} "
+                     f"come from its [{options.sub}] table alone")
         elif options.wrap is not None:
             base = options.wrap(rs.rules)
         else:

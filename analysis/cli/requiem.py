@@ -35,7 +35,7 @@ def add_commands(sub, system) -> None:
     p.add_argument("--distribution", metavar="N", default=None,
                    help="print the distribution of successes 0..N instead (p_more on row N "
                         "is the exact tail)")
-    p.set_defaults(run=_run_beast)
+    p.set_defaults(run=_run_beast, api_names={"max_successes": "--distribution"})
 
     q = sub.add_parser(
         "soif", help="the Soif ladder of a vampire or ghoul (La Soif house rule)",

@@ -72,7 +72,7 @@ def _add_rouse(sub) -> None:
     add_rules_options(p, ROUSE_RULES)
     add_progress_options(p)
     add_output_options(p, example="--hunger 1 --checks 1")
-    p.set_defaults(run=_run_rouse)
+    p.set_defaults(run=_run_rouse, api_names={"start hunger": "--hunger", "reroll": "--reroll"})
 
 
 def _run_rouse(args):
@@ -153,6 +153,12 @@ def _side_from(args, side: str, pool: int, hunger: int, **trackers):
                      name=f"side {side.upper()}", **trackers)
 
 
+def _side_names(trackers: bool) -> dict:
+    """``{"side A: pool": "--pool-a", ...}``: a side's API errors name that side's options."""
+    keys = ("pool", "hunger", "weapon") + (("stamina", "composure", "resolve") if trackers else ())
+    return {f"side {s.upper()}: {k}": f"--{k}-{s}" for s in ("a", "b") for k in keys}
+
+
 def _add_conflict(sub) -> None:
     from ..systems.v5.conflict import MAX_TURNS, UNTIL
 
@@ -163,7 +169,7 @@ def _add_conflict(sub) -> None:
     _add_side_options(p, rolls_spec=True)
     add_progress_options(p)
     add_output_options(p, example="--pool-a 1 --pool-b 1")
-    p.set_defaults(run=_run_conflict)
+    p.set_defaults(run=_run_conflict, api_names=_side_names(False))
 
     p = sub.add_parser(
         "fight", help="V5 fights over turns: Impairment, torpor and death as an exact Markov chain",
@@ -185,7 +191,7 @@ def _add_conflict(sub) -> None:
                    help="print the joint state of both trackers after the last turn instead")
     add_progress_options(p)
     add_output_options(p, example="--pool-a 1 --pool-b 1 --turns 1")
-    p.set_defaults(run=_run_fight)
+    p.set_defaults(run=_run_fight, api_names=_side_names(True))
 
 
 def _run_conflict(args):

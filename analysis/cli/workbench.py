@@ -8,11 +8,57 @@ from __future__ import annotations
 import sys
 
 from ..tables import render
-from .common import (add_axis_options, add_output_options, add_sweep_options, check_output_options,
-                     axis_option, grid_of, is_int_column, jobs, progress, render_options, sets_of,
-                     with_fields)
+from .common import (add_axis_options, add_output_options, add_sweep_options, axis_option,
+                     check_output_options, grid_of, is_int_column, jobs, option, progress,
+                     render_options, sets_of, with_fields)
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
+
+
+#: Warnings of the command being run, printed by :func:`analysis.cli.main` once it succeeds.
+_PENDING: list = []
+
+
+def warn(text: str) -> None:
+    """Say that an input has no effect: one line ``beastodds: warning: ...`` on stderr (exit 0 still).
+
+    The line is printed once the command has succeeded (an error is never
+    preceded by a warning); see :func:`take_warnings`.
+    """
+    if text not in _PENDING:
+        _PENDING.append(text)
+
+
+def take_warnings() -> list:
+    """The warnings of the command run so far, emptied."""
+    out = list(_PENDING)
+    _PENDING.clear()
+    return out
+
+
+def _check_heatmap_name(name: str) -> str:
+    """The figure type of ``--heatmap FILE`` (``png``), or a ValueError: a name with no stem is refused."""
+    import os
+
+    stem, ext = os.path.splitext(os.path.basename(name))
+    if ext.lower() not in _FIGURE_TYPES or not stem:
+        raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file such as "
+                         f"difference.png, got {name!r}")
+    return ext.lower()[1:]
+
+
+def _heatmap_slice_warning(cmp) -> None:
+    """Warn when the heatmap draws one slice of a grid with three or more varying axes."""
+    from ..plots import slice_values
+
+    varying = [a for a in cmp.axes if len(cmp.grid[a]) > 1]
+    if len(varying) < 3:
+        return
+    x, y = cmp.axes[0], cmp.axes[1]
+    at = {a: v for a, v in slice_values(cmp, x, y, None).items() if a in varying}
+    where = ", ".join(f"{option(a)} {v}" for a, v in at.items())
+    warn(f"the heatmap draws {option(x)} x {option(y)} at {where} only (the slice where the "
+         f"change is biggest); give those axes one value each to choose the slice")
 
 
 def _systems():
@@ -58,8 +104,7 @@ def run_compare(args):
     from ..tables import compare
     from . import write_output
 
-    if args.heatmap is not None and not args.heatmap.lower().endswith(_FIGURE_TYPES):
-        raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file, got {args.heatmap!r}")
+    kind = _check_heatmap_name(args.heatmap) if args.heatmap is not None else None
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
     check_output_options(args)
@@ -75,7 +120,8 @@ def run_compare(args):
     if args.heatmap is not None:
         fig = difference_heatmap(cmp)
         replaced = write_output(args.heatmap, lambda path: savefig(
-            fig, path, dpi=110, metadata={"Software": None} if path.lower().endswith(".png") else None))
+            fig, path, format=kind, dpi=110, metadata={"Software": None} if kind == "png" else None))
+        _heatmap_slice_warning(cmp)
         if not args.quiet and not replaced:
             print(f"wrote {args.heatmap}", file=sys.stderr)
     df = cmp.table if args.top is None else cmp.top(args.top)
@@ -114,7 +160,9 @@ def run_rules(args):
 
     from .. import rulesets
 
-    check_output_options(args)
+    if args.exact or args.percent:
+        raise ValueError("--exact and --percent print probabilities; `beastodds rules` prints "
+                         "rule sets, with no probability in them")
     shaping = [flag for flag, value in (("--columns", args.columns), ("--pivot", args.pivot),
                                         ("--digits", args.digits)) if value is not None]
     if shaping and (args.rules is not None or args.format == "table"):
@@ -122,7 +170,15 @@ def run_rules(args):
                          f"latex or html; " + ("a rule set prints as TOML" if args.rules is not None
                                                else "the terminal list is laid out as text"))
     if args.rules is not None:
-        return _with_sets(rulesets.load(args.rules), args.set).to_toml()
+        rs = _with_sets(rulesets.load(args.rules), args.set)
+        if args.format == "json":
+            import json
+
+            return json.dumps(rs.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        if args.format != "table":
+            raise ValueError(f"one rule set prints as TOML (the default) or --format json, "
+                             f"not --format {args.format}")
+        return rs.to_toml()
     if args.set:
         raise ValueError("--set changes a rule set: name one, such as beastodds rules v5-official "
                          "--set crit_bonus=3")

@@ -14,7 +14,7 @@ from kernels import cards as _k
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.exact import ClassWays, fractions_over
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int, check_probability
 
 #: The deck, in kernel order: Ace, 2..10 of one suit.
 CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
@@ -393,8 +393,8 @@ def base_total(attribute: int, skill: int, *, skill_name: str | None = None,
     skill_free = name is not None and name.lower() in SKILL_FREE
     if combat is None:
         combat = skill_free
-    elif not isinstance(combat, bool):
-        raise ValueError(f"combat must be True or False, got {combat!r}")
+    else:
+        combat = check_bool("combat", combat)
     if skill == 0 and not skill_free:
         what = f"a {name} test" if name else "this test"
         raise ValueError(
@@ -471,6 +471,7 @@ def table(bases, difficulties, hungers=0, rules: CardRules = OFFICIAL, exact: bo
         then ``p_success``: the chance to succeed, bestially or not
         (``success + bestial_success``).
     """
+    exact = check_bool("exact", exact)
     bases = as_values("base", bases, 0, MAX_VALUE)
     diffs = as_values("difficulty", difficulties, 0, MAX_VALUE)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
@@ -508,6 +509,7 @@ def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
         not; ``bestial_success`` is the bestial part of it and
         ``bestial_failure`` the bestial part of the losses.
     """
+    exact = check_bool("exact", exact)
     bases = as_values("base", bases, 0, MAX_VALUE)
     defenses = as_values("defense", defenses, 0, MAX_VALUE)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
@@ -699,6 +701,7 @@ def scene_table(tests, rules: CardRules = OFFICIAL, exact: bool = False) -> pd.D
     on the previous test; they are NaN (``None`` with ``exact``) for test 1
     and where the condition cannot happen.
     """
+    exact = check_bool("exact", exact)
     s = scene(tests, rules)
     rows = []
     for i, (b, d, h) in enumerate(s.tests, 1):
@@ -732,6 +735,7 @@ def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFI
     up to the difficulty itself (never below 0).  Equal distances go to the
     lower chance; bases with the same chance to the smallest base.
     """
+    p = check_probability("p", p)
     card_difficulty = check_int("card_difficulty", card_difficulty, 0, MAX_VALUE)
     rules = CardRules.require(rules)
     lo = max(0, card_difficulty - max(rules.values) - 1)
@@ -741,7 +745,7 @@ def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFI
     best = None
     for b, w in zip(bases, ways):
         q = Fraction(int(w[_k.SUCCESS] + w[_k.BESTIAL_SUCCESS]), den)
-        key = (abs(q - Fraction(p)), q, b)
+        key = (abs(q - p), q, b)
         if best is None or key < best:
             best = key
     return best[2]
@@ -778,6 +782,7 @@ def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6)
         card_difficulty, card_win, v5_messy_critical, v5_bestial_failure,
         card_bestial_success, card_bestial_failure``.
     """
+    exact = check_bool("exact", exact)
     from analysis.systems.v5 import roll as v5
 
     rules = CardRules.require(rules)

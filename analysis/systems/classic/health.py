@@ -15,7 +15,7 @@ from analysis.systems.classic import pools as _classic
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.markov import ExactChain
-from analysis.validate import check_int
+from analysis.validate import check_bool, check_int
 
 KINDS = ("bashing", "lethal", "aggravated")
 CREATURES = ("vampire", "mortal")
@@ -50,9 +50,7 @@ MAX_STEPS = 1000
 # --------------------------------------------------------------------- rules
 
 def _check_flag(name, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
+    return check_bool(name, value)
 
 
 def _check_choice(name, value, choices) -> str:
@@ -203,6 +201,7 @@ class LevelOdds:
 
     def table(self, exact: bool = False) -> pd.DataFrame:
         """Columns ``levels, probability`` for every level from 0 to the maximum."""
+        exact = check_bool("exact", exact)
         n = self.max_levels + 1
         probs = [Fraction(w, self.denominator) for w in self.level_ways[:n]]
         return pd.DataFrame({"levels": np.arange(n),
@@ -728,6 +727,7 @@ class Blows:
         the probability of being at or past each after 0..max_blows blows
         (cumulative: Incapacitated or worse includes torpor and death; a
         mortal's death counts for torpor and final_death)."""
+        exact = check_bool("exact", exact)
         rows = {"blows": np.arange(self.max_blows + 1)}
         for sev, name in enumerate(TABLE_CONDITIONS, start=1):
             vals = []
@@ -845,6 +845,7 @@ class Fight:
     def table(self, exact: bool = False) -> pd.DataFrame:
         """Columns ``turn, a_wins, b_wins, both, going_on``: the probability that
         the fight has ended that way by each turn, or is still going on."""
+        exact = check_bool("exact", exact)
         a_out, b_out, both = self._sets()
         cols = {"turn": np.arange(self.turns + 1), "a_wins": [], "b_wins": [], "both": [],
                 "going_on": []}

@@ -13,7 +13,7 @@ from kernels import classic as _k
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.exact import fractions_over
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int, materialise
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
 CLASSES = ("botch", "failure", "success")
@@ -92,9 +92,7 @@ def _counts(n_max: int, difficulty: int, specialty: bool, ones_cancel: bool):
 
 
 def _check_flag(name: str, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
+    return check_bool(name, value)
 
 
 def check_difficulty(value, name: str = "difficulty") -> int:
@@ -222,9 +220,7 @@ class RollReading:
 
 def check_faces(name: str, dice) -> tuple:
     """A list of rolled d10 faces, each 1..10."""
-    if isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__"):
-        raise ValueError(f"{name} must be a list of faces like [8, 6, 7, 9], got {dice!r}")
-    dice = tuple(dice)
+    dice = tuple(materialise(name, dice, "a list of faces like [8, 6, 7, 9]"))
     if len(dice) > MAX_POOL:
         raise ValueError(f"{name}: at most {MAX_POOL} dice, got {len(dice)}")
     return tuple(check_int(f"each face of {name}", f, 1, 10) for f in dice)
@@ -294,6 +290,7 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
         classes, summing to 1; ``success`` is the chance to succeed), then
         ``mean_successes`` and the ``p_at_least_N`` columns.
     """
+    exact = check_bool("exact", exact)
     pools = as_values("pool", pools, 0, MAX_POOL)
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
     specialty = _check_flag("specialty", specialty)

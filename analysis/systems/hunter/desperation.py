@@ -19,7 +19,7 @@ from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
 
 from analysis import special_dice as _sd
 from analysis.rules import Rules, rule
-from analysis.validate import as_values, check_faces, check_int
+from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair")
@@ -203,6 +203,7 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
         to exactly 1), then ``p_win``, ``p_desperation_one`` and the
         ``p_at_least_N`` columns.
     """
+    exact = check_bool("exact", exact)
     axes = {"pool": as_values("pool", pools, 0, MAX_POOL),
             "desperation": as_values("desperation", desperations, 0, MAX_DESPERATION),
             "difficulty": as_values("difficulty", difficulties, 0)}
@@ -255,6 +256,7 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
     """
     normal = check_faces("normal", normal)
     desperation = check_faces("desperation", desperation)
+    check_count("desperation", len(desperation), MAX_DESPERATION, "Desperation dice", "Desperation")
     difficulty = check_int("difficulty", difficulty, 0)
     engine = HunterRules.require(rules).engine()
     s, tens, d_tens, ones = engine.successes(normal, desperation, rules.success_face)

@@ -326,6 +326,7 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
         ``exceptional_success`` sum to 1; ``p_beastly_critical`` is part of
         the successes; ``p_success = plain_success + exceptional_success``.
     """
+    exact = check_bool("exact", exact)
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
     df = _class_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
@@ -349,6 +350,7 @@ def distribution_table(pools, soifs, max_successes: int = DEFAULT_MAX_SUCCESSES,
     max_successes``) ``p_more`` is the exact tail: ``p_exactly`` summed
     plus that tail is exactly 1.
     """
+    exact = check_bool("exact", exact)
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
     max_successes = check_max_successes(max_successes)
     counts = count_rolls(rolls, max_successes, rules._engine())
@@ -549,6 +551,7 @@ def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL,
         Columns ``vitae, soif, beast_dice`` then the classes of
         :func:`table`, one row per Vitae from ``max_vitae`` down to 0.
     """
+    exact = check_bool("exact", exact)
     ladder = _check_ladder(ladder)
     pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
     rules = BeastRules.require(rules)
@@ -604,6 +607,7 @@ def compare_table(pools, levels, rules: BeastRules = OFFICIAL, *, v5_difficulty:
         win (V5: a pair of 10s, messy or not); of a bestial failure; and of
         a beastly critical (La Soif) or messy critical (V5).
     """
+    exact = check_bool("exact", exact)
     from analysis.systems.v5 import roll as v5
 
     pools = as_values("pool", pools, 1, MAX_POOL)

@@ -12,7 +12,7 @@ import pandas as pd
 from kernels import again as _k
 
 from analysis.rules import Rules, rule
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int
 from analysis import exact as _exact
 from analysis.exact import fractions_over
 
@@ -230,6 +230,7 @@ def distribution_ways(counts: Counts) -> tuple[list, list, list, int]:
 
 def to_values(ways, dens, exact: bool) -> np.ndarray:
     """Ways over denominators as Fractions (``exact``) or correctly rounded floats."""
+    exact = check_bool("exact", exact)
     ways = np.asarray(ways, dtype=object)
     dens = np.asarray(dens, dtype=object)
     if exact:
@@ -392,6 +393,7 @@ def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.Data
         Columns ``pool, dramatic_failure, failure, plain_success,
         exceptional_success, p_success``.
     """
+    exact = check_bool("exact", exact)
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     rules = RequiemRules.require(rules)
     rolls = tuple(_roll(p) for p in pools)
@@ -416,6 +418,7 @@ def distribution_table(pools, max_successes: int = DEFAULT_MAX_SUCCESSES,
     on the last row of a pool (``successes == max_successes``) is the exact
     tail, so ``p_exactly`` summed plus that tail is exactly 1.
     """
+    exact = check_bool("exact", exact)
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     max_successes = check_max_successes(max_successes)
     rules = RequiemRules.require(rules)
@@ -441,6 +444,7 @@ def distribution_frame(keys: dict, counts, max_successes: int, exact: bool) -> p
     -------
     pandas.DataFrame
     """
+    exact = check_bool("exact", exact)
     n_s = max_successes + 1
     ways, dens = [], []
     for c in counts:

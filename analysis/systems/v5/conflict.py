@@ -16,7 +16,7 @@ from analysis.systems.v5 import roll as v5
 from analysis.markov import ExactChain
 from analysis import exact as _exact
 from analysis.exact import fractions_over
-from analysis.validate import check_int
+from analysis.validate import check_bool, check_int
 
 #: Kinds of damage, in the game's words.
 DAMAGE_KINDS = ("superficial", "aggravated")
@@ -47,9 +47,7 @@ CONFLICT_COLUMNS = ("margin", "winner", "damage_to_a", "damage_to_b", "probabili
 
 
 def _check_bool(name: str, value) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return value
+    return check_bool(name, value)
 
 
 def _check_choice(name: str, value, choices) -> str:

@@ -11,7 +11,7 @@ from kernels.multiset import fill_binomials
 
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
-from analysis.validate import check_faces, check_int
+from analysis.validate import check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (
@@ -210,6 +210,7 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     """
     normal = check_faces("normal", normal)
     hunger = check_faces("hunger", hunger)
+    check_count("hunger", len(hunger), MAX_HUNGER, "Hunger dice", "Hunger")
     difficulty = check_int("difficulty", difficulty, 0)
     rules = V5Rules.require(rules)
     from kernels.special import CAP, classify_one

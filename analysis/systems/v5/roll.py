@@ -14,7 +14,7 @@ from kernels.multiset import fill_binomials
 
 from analysis import exact as _exact
 from analysis.exact import ClassWays, fractions_over
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (CLASSES, MAX_HUNGER, MAX_POOL, OFFICIAL, TABLE_COLUMNS,  # noqa: F401
                                       WIN_CLASSES, RollReading, V5Rules, binomials, check_roll,
@@ -339,6 +339,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
         ``willpower_spent, p_win_gain`` with a strategy and the
         ``p_at_least_N`` columns.
     """
+    exact = check_bool("exact", exact)
     pools = as_values("pool", pools, 0, MAX_POOL)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)

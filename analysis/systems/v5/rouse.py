@@ -10,7 +10,7 @@ import pandas as pd
 from analysis import markov
 from analysis.rules import Rules, rule
 from analysis.systems.v5 import roll as v5
-from analysis.validate import as_values, check_int
+from analysis.validate import as_values, check_bool, check_int, materialise
 
 MAX_HUNGER = 5
 #: Blood Potency 0..10 (RULES.md section 1): Blood Surge bonus dice,
@@ -118,7 +118,7 @@ def rouse(start_hunger: int, checks: int, reroll: bool = False, rules: RouseRule
     start_hunger = check_int("start hunger", start_hunger, 0, MAX_HUNGER)
     checks = check_int("checks", checks, 0, 10_000)
     RouseRules.require(rules)
-    step = _check_step(bool(reroll), rules, "rouse")
+    step = _check_step(check_bool("reroll", reroll), rules, "rouse")
     return _read(step.after(_start(start_hunger), checks, what="checks of this chain",
                             smaller="use fewer checks"))
 
@@ -128,13 +128,14 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
 
     Columns ``start_hunger, checks, reroll, hunger_0 .. hunger_5, frenzy_test``.
     """
+    exact = check_bool("exact", exact)
     starts = as_values("start hunger", start_hungers, 0, MAX_HUNGER)
     counts = as_values("checks", checks, 0, 10_000)
     RouseRules.require(rules)
-    rerolls = [reroll] if isinstance(reroll, bool) else list(reroll)
-    for r in rerolls:  # every input is checked before the first chain runs
-        if not isinstance(r, bool):
-            raise ValueError(f"reroll must be True or False, got {r!r}")
+    if isinstance(reroll, (str, bytes)) or not hasattr(reroll, "__iter__"):
+        rerolls = [check_bool("reroll", reroll)]
+    else:
+        rerolls = [check_bool("reroll", r) for r in materialise("reroll", reroll, "True, False or a list of them")]
     rows = []
     for r in rerolls:
         step = _check_step(r, rules, "rouse")
@@ -245,11 +246,13 @@ def night(start_hunger: int, steps, blood_potency: int = 1, rules: RouseRules = 
         Columns ``step, label, hunger_0 .. hunger_5, frenzy_test, mean_hunger``;
         row 0 is dusk.
     """
+    exact = check_bool("exact", exact)
     start_hunger = check_int("start hunger", start_hunger, 0, MAX_HUNGER)
     bp = check_int("blood_potency", blood_potency, 0, 10)
     RouseRules.require(rules)
     if isinstance(steps, str):
         steps = [s for s in steps.split(",") if s.strip()]
+    steps = materialise("steps", steps, "a list of steps such as [\"wake\", \"rouse\"]")
     labels, chain, marks = ["dusk"], [], [0]
     for s in steps:
         label, parts = _parse_night_step(s, bp, rules)

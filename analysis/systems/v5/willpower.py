@@ -16,6 +16,7 @@ from kernels.v5 import CAP
 from analysis.rules import Rules, rule, toml_kind
 from analysis.systems.v5 import dice as v5
 from analysis import exact as _exact
+from analysis.validate import check_faces
 
 #: Dice a Willpower reroll may take (RULES.md: up to three normal dice).
 MAX_REROLL = 3
@@ -218,9 +219,9 @@ def decide(normal, hunger, difficulty: int, strategy="maximize_win", rules: v5.V
     >>> d.reroll, d.p_win
     ((4, 3), Fraction(3, 4))
     """
+    normal, hunger = check_faces("normal", normal), check_faces("hunger", hunger)  # read once
     strategy = strategy_of(strategy)
     first = v5.read_roll(normal, hunger, difficulty, rules)
-    normal, hunger = list(normal), list(hunger)
     fails = [f for f in normal if f < rules.success_face]
     succs = [f for f in normal if rules.success_face <= f < 10]
     tens = [f for f in normal if f == 10]

@@ -20,7 +20,7 @@ from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
 from analysis import special_dice as _sd
 from analysis.rules import Rules, rule
 from analysis.systems.werewolf import SYSTEM
-from analysis.validate import as_values, check_faces, check_int
+from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
@@ -248,6 +248,7 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
         to exactly 1), then ``p_win`` and ``p_brutal`` (then ``willpower_spent``
         and ``p_win_gain`` with a strategy, then the ``p_at_least_N`` columns).
     """
+    exact = check_bool("exact", exact)
     if isinstance(violent, bool):
         violent = int(violent)
     axes = {"pool": as_values("pool", pools, 0, MAX_POOL), "rage": as_values("rage", rages, 0, MAX_RAGE),
@@ -344,6 +345,7 @@ def read_roll(normal, rage, difficulty: int, violent: bool = False,
     """
     normal = check_faces("normal", normal)
     rage = check_faces("rage", rage)
+    check_count("rage", len(rage), MAX_RAGE, "Rage dice", "Rage")
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
     engine = WerewolfRules.require(rules).engine(violent)
