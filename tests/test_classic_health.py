@@ -51,8 +51,9 @@ def test_seed_example_on_the_cli(capsys):
             "--target", "vampire", "--format", "csv", "--exact"]
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "levels,probability"
-    got = {int(a): Fraction(b) for a, b in (line.split(",") for line in lines[1:])}
+    assert lines[0] == "levels,probability,rule_set"
+    got = {int(a): Fraction(b) for a, b, rule_set in (line.split(",") for line in lines[1:])}
+    assert rule_set == "classic-official"
     assert got == brute_damage(4, 2, 2, "bashing", "vampire")
 
 
@@ -368,10 +369,11 @@ def test_cli_blows(capsys):
             "--target", "mortal", "--max-blows", "8", "--format", "csv", "--exact"]
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "blows,incapacitated_or_worse,torpor_or_worse,final_death"
+    assert lines[0] == "blows,incapacitated_or_worse,torpor_or_worse,final_death,rule_set"
     table = hl.blows(hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 3), 8).table(exact=True)
     assert len(lines) == 10 and lines[-1] == ",".join(
-        ["8"] + [str(table[c].iloc[-1]) for c in ("incapacitated_or_worse", "torpor_or_worse", "final_death")])
+        ["8"] + [str(table[c].iloc[-1]) for c in ("incapacitated_or_worse", "torpor_or_worse", "final_death")]
+        + ["classic-official"])
 
 
 def test_penalty_knobs():

@@ -109,7 +109,7 @@ def test_spec_is_linear_and_capped():
     (["werewolf", "--violent", "0-2"], "--violent must be 0..1, got 2"),
     (["classic", "--pool", "1-5", "--difficulty", "3,11"], "--difficulty must be 2..10, got 11"),
     (["conflict", "--pool-a", "1-3", "--pool-b", "1-2", "--hunger-b", "0,9"],
-     "hunger must be 0..5, got 9"),
+     "--hunger-b must be 0..5, got 9"),
     (["rouse", "--hunger", "0-5", "--checks", "0-20000"], "checks must be 0..10000, got 20000"),
     (["damage", "--dice", "1-3", "--soak", "0,99", "--kind", "lethal", "--target", "mortal"],
      "99"),

@@ -260,7 +260,7 @@ def test_cli_refuses_huge_integers_naming_the_option(capsys, argv, message):
     (["fight", "--pool-a", 3, "--pool-b", 3, "--composure-b", 0], "--composure-b must be 1..10"),
     (["conflict", "--pool-a", 3, "--pool-b", 3, "--hunger-b", 6], "--hunger-b must be 0..5"),
     (["rouse", "--hunger", 6, "--checks", 1], "--hunger must be 0..5"),
-    (["werewolf", "--violent", 2], "--violent (0 or 1) must be 0..1"),
+    (["werewolf", "--violent", 2], "--violent must be 0..1"),
 ])
 def test_cli_errors_name_the_option_typed(capsys, argv, message):
     assert refused(capsys, *argv).startswith(message)

@@ -147,7 +147,7 @@ def test_bad_input_is_refused(call):
 def test_cli(capsys):
     assert cli.main(["rouse", "--hunger", "0", "--checks", "3", "--exact", "--format", "csv"]) == 0
     header, row = capsys.readouterr().out.strip().splitlines()
-    assert header.split(",") == list(rouse.TABLE_COLUMNS)
-    assert row == "0,3,False,1/8,3/8,3/8,1/8,0,0,0"
+    assert header.split(",") == list(rouse.TABLE_COLUMNS) + ["rule_set"]
+    assert row == "0,3,False,1/8,3/8,3/8,1/8,0,0,0,v5-official"
     assert cli.main(["rouse", "--hunger", "7", "--checks", "3"]) == 2
     assert "--hunger must be 0..5, got 7" in capsys.readouterr().err
