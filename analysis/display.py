@@ -25,7 +25,7 @@ from fractions import Fraction
 
 #: Fields never shown (internals: counts, chains, engines).
 _SKIP = {"denominator", "chain", "ways", "columns", "joint", "absorbing", "potential", "win_classes",
-         "success_ways", "level_ways", "engine", "per_blow", "start"}
+         "success_ways", "level_ways", "engine", "per_blow", "start", "counts", "max_successes"}
 #: At most this many rows in a ``repr`` (the HTML table shows them all).
 TEXT_ROWS = 12
 #: Exact fractions longer than this are left out of the HTML table.
@@ -33,8 +33,14 @@ FRACTION_CHARS = 40
 
 
 def percent(value) -> str:
-    """A probability as a percentage of its correctly rounded float: ``70.12%``."""
-    return f"{float(value):.2%}"
+    """A probability as a percentage of its correctly rounded float: ``70.12%`` (``<0.01%`` for a tiny non-zero one)."""
+    v = float(value)
+    text = f"{v:.2%}"
+    if v != 0 and text in ("0.00%", "-0.00%"):
+        return "<0.01%" if v > 0 else ">-0.01%"
+    if v != 1 and text == "100.00%":
+        return ">99.99%"
+    return text
 
 
 def _show(value) -> str:
@@ -51,12 +57,24 @@ def _is_prob_dict(v) -> bool:
 
 def _default_rows(obj) -> tuple:
     head, rows = [], []
-    if callable(getattr(obj, "classes", None)) and hasattr(obj, "class_ways"):
-        rows += list(obj.classes().items())
-        for extra in ("p_win", "p_success", "willpower_spent"):
+    for method in ("classes", "outcomes"):
+        fn = getattr(obj, method, None)
+        if callable(fn):
+            try:
+                found = fn()
+            except TypeError:  # wants arguments: not the classes of one roll
+                continue
+            if _is_prob_dict(found):
+                rows += list(found.items())
+                break
+    if rows:
+        for extra in ("p_win", "p_success", "p_bestial", "beastly_critical", "willpower_spent"):
             value = getattr(obj, extra, None)
             if isinstance(value, Fraction) and not (extra == "willpower_spent" and not value):
                 rows.append((extra, value))
+        mean = getattr(obj, "mean_successes", None)
+        if isinstance(mean, Fraction):
+            rows.append(("mean successes", f"{float(mean):.4g}"))
     for f in dataclasses.fields(obj):
         name = f.name
         if name in _SKIP or name.endswith("_ways") or name in ("class_ways",):
