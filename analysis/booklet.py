@@ -731,7 +731,8 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
             official = rulesets.official(name)
             body.append(f'<p class="lead">Unless a table says otherwise, the rule set is '
                         f"{_describe(official)}</p>")
-            glance = _glance_html(system) if system.table is not None else ""
+            # the official odds at a glance where no published table shows them already
+            glance = _glance_html(system) if system.table is not None and not pubs else ""
             if glance:
                 body.append(glance)
                 sub.append((_anchor(name, "glance"), "At a glance"))
@@ -767,7 +768,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
     finally:
         bar.close()
     lead = ("Exact odds for the dice and card systems of vampire tabletop games. One section per "
-            "system: the official odds at a glance, the published tables (the rule set stated above "
+            "system: the published tables or the official odds at a glance (the rule set stated above "
             "each, a legend under it), figures, and the shipped house-rule variants. " + _EXACT_NOTE)
     footer = (f"beastodds {_esc(__version__)}. Built by <code>make booklet</code> from every published "
               "table and figure of every system; the same tables are in <code>figures/tables/</code> "

@@ -46,8 +46,6 @@ def percent(value) -> str:
 def _show(value) -> str:
     if isinstance(value, (Fraction, float)) and not isinstance(value, bool):
         return percent(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type) and hasattr(value, "_repr_rows"):
-        return text(value, one_line=True)
     return str(value)
 
 
@@ -95,8 +93,12 @@ def _default_rows(obj) -> tuple:
             rows += [(f"{name} {k}", p) for k, p in v.items() if p]
         elif isinstance(v, tuple) and len(v) <= 12 and all(isinstance(x, (int, str)) for x in v):
             head.append(f"{name} {list(v)}")
-        elif dataclasses.is_dataclass(v) and hasattr(v, "_repr_rows") or hasattr(type(v), "_repr_html_"):
-            rows.append((name, text(v, one_line=True)))
+        elif getattr(type(v), "_repr_html_", None) is html:  # a nested result: its rows, prefixed
+            _, sub_head, sub_rows = parts(v)
+            if sub_head:
+                head.append(f"{name}: {' '.join(sub_head)}" if len(sub_head) == 1
+                            else f"{name} ({', '.join(sub_head)})")
+            rows += [(f"{name}: {n}", x) for n, x in sub_rows]
     return head, rows
 
 

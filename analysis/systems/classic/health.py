@@ -751,7 +751,8 @@ class Blows:
 
     def _repr_rows(self):
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
-        head = [f"{self.per_blow.description} on {self.victim.label}", f"{self.max_blows} blows"]
+        head = [self.per_blow.description] + ([f"on {self.victim.name}"] if self.victim.name else [])
+        head.append(f"{self.max_blows} blows")
         rows = []
         for until in UNTIL:
             rows.append((f"{until} after {self.max_blows} blows", self.at_least(until, self.max_blows)))

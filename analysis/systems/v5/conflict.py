@@ -757,7 +757,7 @@ class FightResult:
         head = [f"A pool {self.a.pool}", f"B pool {self.b.pool}", f"track {self.track}",
                 f"until {self.until}", f"{self.turns} turns"]
         if self.rules != OFFICIAL:
-            head.append(f"house rules {self.rules.changes()}")
+            head.append("house rules " + ", ".join(f"{k}={v!r}" for k, v in self.rules.changes().items()))
         return head, [(c, self.columns[c][self.turns]) for c in FIGHT_COLUMNS[1:]]
 
 
