@@ -410,6 +410,10 @@ def _figure_of(fig, anchor: str, caption: str) -> str:
             f'src="data:image/png;base64,{data}"><figcaption>{_esc(caption)}</figcaption></figure>')
 
 
+#: Words of the outcome classes a player fears (drawn beside the chance to win).
+_RISKS = ("messy", "bestial", "brutal", "despair", "dramatic", "botch")
+
+
 def _ruleset_figures(rs, official, system, grid, df) -> list:
     """Figures drawn with the rule set: its outcome curves beside the official ones, and the difference heatmap."""
     from . import plots
@@ -419,7 +423,8 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     figs = []
     classes = [c for c, _ in system.classes if c in df.columns]
     head = _headline(df, system.name)
-    outcomes = [head] + [c for c in classes[-2:] if c != head]
+    risky = [c for c in classes if c != head and any(w in c for w in _RISKS)]
+    outcomes = [head] + (risky or [c for c in classes if c != head])[-2:]
     cells = {a: grid[a] for a in axes}
     if len(axes) > 1:
         panel_values = _few(cells[axes[1]])
