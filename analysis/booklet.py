@@ -528,11 +528,12 @@ def _page(title: str, lead: str, toc: list, sections: list, footer: str) -> str:
 def _write(path: Path, text: str) -> Path:
     """Write ``text`` atomically: a temporary file beside ``path``, then a rename."""
     try:
-        from .safeio import write_text  # the project's atomic writer, where there is one
+        from .safeio import atomic_write  # the project's atomic writer, where there is one
     except ImportError:
-        write_text = None
-    if write_text is not None:
-        write_text(path, text)
+        atomic_write = None
+    if atomic_write is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, text)
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)

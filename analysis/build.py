@@ -6,9 +6,7 @@ key_columns)}``; each table is written as CSV and Markdown under
 ``figures/tables/``.  Its ``figures/`` folder holds modules with
 ``make_figure()`` returning a matplotlib Figure, written as
 ``figures/<module>.png``.  ``booklet`` writes ``figures/booklet.html``, one
-self-contained page of every table and figure (``analysis.booklet``; the
-same code writes ``beastodds booklet RULESET... -o FILE``): readable
-headings, long tables pivoted, a legend under every table.
+self-contained page of every table and figure (``analysis.booklet``).
 Paths are anchored at the project root.
 """
 from __future__ import annotations
