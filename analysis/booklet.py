@@ -637,7 +637,10 @@ def _published_html(module, tname: str, df, keys, system_name: str) -> str:
         return _long_table_html(df, keys, system_name, extra)
     axes = [k for k in keys if k in df.columns and df[k].nunique() > 1
             and not _is_probability(df[k])]
-    pivots = _pivots_html(df, axes, system_name)
+    try:
+        pivots = _pivots_html(df, axes, system_name)
+    except ValueError:  # its keys do not pivot into one grid: the long form only
+        pivots = ""
     folded = (f"<details><summary>The whole table: {len(df)} rows (long form, also in "
               f"<code>figures/tables/{_esc(tname)}.csv</code>)</summary>"
               + _long_table_html(df, keys, system_name, extra) + "</details>")

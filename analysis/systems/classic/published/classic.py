@@ -45,3 +45,9 @@ def make_tables() -> dict:
         "classic_damage_vampire": (damage_table(), ("kind", "dice", "soak", "mean_levels")),
         "classic_torpor": (health.torpor_table(), ("humanity", "torpor")),
     }
+
+#: Readable headings of these tables in the booklet (``analysis.booklet``).
+TITLES = {"classic_pools": "Every outcome by pool and difficulty",
+          "classic_seed_example": "A worked example: health levels lost to one attack",
+          "classic_damage_vampire": "Damage to a vampire after soak",
+          "classic_torpor": "Torpor length by Humanity"}
