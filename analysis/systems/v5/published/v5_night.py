@@ -49,8 +49,8 @@ def make_tables() -> dict:
 
 
 #: Readable headings and legend lines of these tables in the booklet (``analysis.booklet``).
-TITLES = {"v5_willpower_reroll_failures": "With a Willpower reroll of failed dice (reroll_failures)",
-          "v5_willpower_maximize_win": "With the Willpower reroll that maximizes the win (maximize_win)",
+TITLES = {"v5_willpower_reroll_failures": "With a Willpower reroll of failed dice",
+          "v5_willpower_maximize_win": "With the Willpower reroll that maximizes the win",
           "v5_willpower_difficulty3_layout": "What a Willpower reroll gains at Difficulty 3",
           "v5_rouse": "Hunger after Rouse checks",
           "v5_blood_potency": "Blood Potency"}
