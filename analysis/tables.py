@@ -1,14 +1,31 @@
-"""Tidy odds tables rendered as text (terminal, CSV, Markdown, JSON, LaTeX, HTML), and comparisons of two rule sets."""
+"""Tidy odds tables rendered as text (terminal, CSV, Markdown, JSON, LaTeX, HTML), and comparisons of two rule sets.
+
+Every float shown is ``float()`` of the exact fraction (correctly rounded):
+a percentage is the exact fraction times 100 (or, from a float, its
+shortest decimal with the point moved), a rounded value (``digits``) is
+the exact value rounded half up, never a float computed in floats.
+
+Exported tables name their rule set: CSV and JSON get a ``rule_set``
+column (``rule_set_a`` and ``rule_set_b`` for a comparison), Markdown and
+HTML a caption line above the table and a legend below it (one line per
+column: its meaning), LaTeX a ``table`` with a ``\\caption``.
+"""
 from __future__ import annotations
 
+import html
 import io
 import json
+import re
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
 FORMATS = ("table", "csv", "markdown", "json", "latex", "html")
+
+#: Most decimals ``digits`` may ask for.
+MAX_DIGITS = 20
 
 
 def fraction_text(value) -> str:
@@ -17,24 +34,104 @@ def fraction_text(value) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
-def _probability_columns(df: pd.DataFrame, key_columns) -> list:
+def is_probability(column) -> bool:
+    """Whether a value column holds probabilities (shown as percentages by ``percent``).
+
+    A mean or an expectation (``mean_successes``, ``expected_turns``) is not:
+    ``percent`` leaves it as it is.
+    """
+    name = str(column)
+    return not (name.startswith("mean_") or name.startswith("expected_"))
+
+
+def _exact(value):
+    """The exact value of a cell: a Fraction as it is, a float as its shortest decimal (``0.1`` is 1/10)."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return Fraction(int(value))
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if v != v or v in (float("inf"), float("-inf")):
+            return None
+        return Fraction(repr(v))
+    return None
+
+
+def fixed(value, digits: int) -> str:
+    """An exact value rounded (half away from zero) to ``digits`` decimals, as text: ``fixed(Fraction(2, 3), 3) == "0.667"``."""
+    q = _exact(value)
+    if q is None:
+        return str(value)
+    scaled = abs(q) * 10 ** digits
+    n = int(scaled + Fraction(1, 2))  # half up, on the exact value
+    sign = "-" if q < 0 and n else ""
+    text = str(abs(n)).rjust(digits + 1, "0")
+    return sign + (text[:-digits] + "." + text[-digits:] if digits else text)
+
+
+def _percent(value):
+    """A cell times 100, exactly: ``float(F * 100)`` for a Fraction, the decimal point moved for a float."""
+    if isinstance(value, Fraction):
+        return value * 100
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if v != v or v in (float("inf"), float("-inf")):
+            return v
+        return Fraction(repr(v)) * 100
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return Fraction(int(value)) * 100
+    return value
+
+
+def _number(value):
+    """A cell as a JSON/CSV number: a float of the exact value (a Fraction's correctly rounded float)."""
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def _value_columns(df: pd.DataFrame, key_columns) -> list:
     return [c for c in df.columns if c not in key_columns]
 
 
-def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, digits: int | None):
-    """Probability columns turned into strings (exact or rounded) or numbers.
+def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, digits: int | None,
+                   text: bool, sign: bool = False) -> pd.DataFrame:
+    """The value columns made ready to print.
 
-    With ``digits`` (display formats) numbers are rounded to that many
-    decimals and percentages carry a ``%`` sign; without, they stay numbers.
+    ``exact``: reduced fractions.  Else ``percent`` multiplies the
+    probability columns by 100 exactly (a comparison's rows of a mean, told
+    by their ``outcome``, are left as they are), ``digits`` rounds exactly
+    (half up);
+    ``text`` turns the cells into strings (``sign`` adds ``%`` to
+    percentages), else they stay numbers (floats of the exact values).
     """
     out = df.copy()
-    sign = "%" if percent else ""
-    for c in _probability_columns(df, key_columns):
-        if exact:
-            out[c] = [fraction_text(v) for v in df[c]]
-        else:
-            values = df[c].astype(float) * (100.0 if percent else 1.0)
-            out[c] = values if digits is None else [f"{v:.{digits}f}{sign}" for v in values]
+    rows_prob = None
+    if percent and "outcome" in key_columns and "outcome" in df.columns:
+        rows_prob = [is_probability(o) for o in df["outcome"]]
+    for c in _value_columns(df, key_columns):
+        cells = []
+        col_prob = is_probability(c)
+        for i, v in enumerate(df[c]):
+            if exact:
+                cells.append(fraction_text(v) if _exact(v) is not None else v)
+                continue
+            pct = percent and col_prob and (rows_prob is None or rows_prob[i])
+            q = _percent(v) if pct else v
+            if digits is not None and _exact(q) is not None:
+                shown = fixed(q, digits)
+                cells.append(shown + ("%" if pct and sign else "") if text else float(shown))
+            elif text and _exact(q) is not None:
+                shown = repr(float(q))
+                cells.append(shown + ("%" if pct and sign else ""))
+            else:
+                cells.append(_number(q))
+        out[c] = pd.Series(cells, index=df.index, dtype=object)
     return out
 
 
@@ -46,58 +143,225 @@ def _markdown(df: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _latex(df: pd.DataFrame) -> str:
-    def esc(s):
-        return str(s).replace("_", r"\_").replace("%", r"\%")
+def _latex_escape(s) -> str:
+    s = str(s).replace("\\", "\x00")
+    for a, b in (("{", r"\{"), ("}", r"\}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"),
+                 ("#", r"\#"), ("$", r"\$")):
+        s = s.replace(a, b)
+    return s.replace("\x00", r"\textbackslash{}")
 
+
+def _latex(df: pd.DataFrame, caption: str | None) -> str:
+    esc = _latex_escape
     lines = [r"\begin{tabular}{" + "r" * len(df.columns) + "}", r"\hline",
              " & ".join(esc(c) for c in df.columns) + r" \\", r"\hline"]
     lines += [" & ".join(esc(v) for v in row) + r" \\" for row in df.itertuples(index=False)]
     lines += [r"\hline", r"\end{tabular}"]
+    if caption:
+        lines = [r"\begin{table}", r"\centering", r"\caption{" + esc(caption) + "}"] + lines + [r"\end{table}"]
     return "\n".join(lines) + "\n"
 
 
+# ------------------------------------------------------------ rule sets named
+
+def _rule_sets(rule_set) -> list:
+    """``rule_set`` as a list of (name, description, official) triples (one, or two for a comparison)."""
+    if rule_set is None:
+        return []
+    if isinstance(rule_set, (tuple, list)):
+        return [t for r in rule_set for t in _rule_sets(r)]
+    if isinstance(rule_set, str):
+        return [(rule_set, "", False)]
+    name = getattr(rule_set, "name", None)
+    if name is None:
+        raise ValueError(f"rule_set must be a rule set or its name, got {rule_set!r}")
+    changes = getattr(rule_set, "changes", None)
+    official = callable(changes) and not changes()
+    return [(name, getattr(rule_set, "description", "") or "", official)]
+
+
+def rule_set_columns(rule_set) -> dict:
+    """``{column: rule-set name}`` an export adds: ``rule_set``, or ``rule_set_a``/``rule_set_b`` for two."""
+    named = _rule_sets(rule_set)
+    if len(named) == 1:
+        return {"rule_set": named[0][0]}
+    return {f"rule_set_{'ab'[i] if len(named) == 2 else i + 1}": n for i, (n, _, _) in enumerate(named)}
+
+
+def caption(rule_set) -> str | None:
+    """The title line of an exported table: ``Rule set: NAME`` (with its description unless official).
+
+    For a comparison (two rule sets): ``Rule sets: a = NAME (...); b = NAME (...)``.
+    """
+    named = _rule_sets(rule_set)
+    if not named:
+        return None
+
+    def one(name, description, official):
+        return name if official or not description else f"{name} ({description.rstrip('.')})"
+
+    if len(named) == 1:
+        return "Rule set: " + one(*named[0])
+    if len(named) == 2:
+        return f"Rule sets: a = {one(*named[0])}; b = {one(*named[1])}"
+    return "Rule sets: " + "; ".join(one(*n) for n in named)
+
+
+# ------------------------------------------------------------ render
+
+def _pivot_text(spec) -> tuple:
+    """``"pool x hunger"`` (or ``(rows, columns)``) as ``([rows], [columns])``."""
+    if isinstance(spec, str):
+        parts = re.split(r"\s+x\s+|\s*[×]\s*", spec.strip())
+        if len(parts) != 2 or not all(p.strip() for p in parts):
+            raise ValueError(f"--pivot takes ROWS x COLS, such as --pivot 'pool x hunger', got {spec!r}")
+        return _names("--pivot rows", parts[0]), _names("--pivot columns", parts[1])
+    if isinstance(spec, (tuple, list)) and len(spec) == 2:
+        return _names("--pivot rows", spec[0]), _names("--pivot columns", spec[1])
+    raise ValueError(f"pivot takes 'ROWS x COLS' or (rows, columns), got {spec!r}")
+
+
+def _flat_pivot(df: pd.DataFrame, rows, columns, value, key_columns) -> tuple:
+    """:func:`pivot` as a flat table: the index levels as key columns, the columns named ``axis=value``."""
+    grid = pivot(df, rows, columns, value, key_columns=key_columns)
+    labels = []
+    for label in grid.columns:
+        label = label if isinstance(label, tuple) else (label,)
+        labels.append(",".join(f"{a}={v}" for a, v in zip(grid.columns.names, label)))
+    flat = grid.copy()
+    flat.columns = labels
+    flat = flat.reset_index()
+    keys = tuple(grid.index.names)
+    return flat, keys, labels
+
+
+def _choose(df: pd.DataFrame, key_columns, columns) -> pd.DataFrame:
+    """The key columns, then the value columns named in ``columns`` in that order."""
+    wanted = _names("--columns", columns)
+    known = list(df.columns)
+    for name in wanted:
+        if name not in known:
+            raise _unknown("--columns", name, known)
+    twice = [n for n in wanted if wanted.count(n) > 1]
+    if twice:
+        raise ValueError(f"--columns names {twice[0]!r} twice")
+    keys = [c for c in known if c in key_columns]
+    return df[keys + [c for c in wanted if c not in keys]]
+
+
+def _legend_lines(df_columns, key_columns, system, pivoted) -> list:
+    if pivoted is None:
+        return legend([c for c in df_columns], system)
+    keys, labels, value, across = pivoted
+    lines = legend(list(keys), system)
+    meaning = legend([value], system)[0].split(": ", 1)[1]
+    lines.append(f"{' x '.join(f'{a}=N' for a in across)}: {value} ({meaning}) at that "
+                 f"{' and '.join(across)}")
+    return lines
+
+
 def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool = False,
-           percent: bool = False) -> str:
+           percent: bool = False, digits: int | None = None, pivot=None, value: str | None = None,
+           columns=None, system=None, rule_set=None, legend: bool = True) -> str:
     """Render a tidy odds table.
 
     Parameters
     ----------
     df : DataFrame
-        Key columns (integers) followed by probability columns (floats, or
+        Key columns (integers) followed by value columns (floats, or
         Fractions when ``exact``).
     fmt : str
         One of ``FORMATS``.  ``table`` is a readable terminal table.
     key_columns : sequence of str
-        Columns that are not probabilities (printed as they are).
+        Columns that are not values (printed as they are).
     exact : bool
-        Probabilities as reduced fractions ``num/den``.
+        Values as reduced fractions ``num/den``.
     percent : bool
-        Probabilities as percentages (not with ``exact``).
+        Probabilities as percentages, computed exactly (not with ``exact``;
+        means are left as they are).
+    digits : int, optional
+        Round every value to that many decimals, exactly (half up);
+        default: full precision in CSV and JSON, 4 decimals (2 with
+        ``percent``) in the display formats.
+    pivot : str or (rows, columns), optional
+        ``"pool x hunger"``: show the one column ``value`` as a grid, the
+        values of ``rows`` down and of ``columns`` across (see :func:`pivot`).
+    value : str, optional
+        The column shown by ``pivot`` (required with it).
+    columns : str or sequence of str, optional
+        Keep only these value columns, in this order (the key columns stay).
+    system : System or str, optional
+        The system the table belongs to, for the legend's meanings.
+    rule_set : RuleSet or str, or a pair of them, optional
+        The rule set the odds are counted under (a pair: a comparison's a
+        and b).  CSV and JSON get a ``rule_set`` column (``rule_set_a``,
+        ``rule_set_b``); Markdown, HTML and LaTeX a caption line.
+    legend : bool
+        A legend below Markdown and HTML tables: one line per column, its
+        meaning (:func:`legend`).
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if exact and percent:
         raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
-    if fmt == "csv":
-        buf = io.StringIO()
-        _display_frame(df, key_columns, exact, percent, None).to_csv(buf, index=False, lineterminator="\n")
-        return buf.getvalue()
-    if fmt == "json":
-        shown = _display_frame(df, key_columns, exact, percent, None)
-        records = [
-            {k: (v.item() if hasattr(v, "item") else v) for k, v in rec.items()}
-            for rec in shown.to_dict(orient="records")
-        ]
+    if digits is not None:
+        if exact:
+            raise ValueError("--digits and --exact cannot be combined: exact values are fractions")
+        if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) \
+                or not 0 <= digits <= MAX_DIGITS:
+            raise ValueError(f"--digits must be a whole number from 0 to {MAX_DIGITS}, got {digits!r}")
+        digits = int(digits)
+    if pivot is not None and columns is not None:
+        raise ValueError("--pivot and --columns cannot be combined: --pivot shows the one column "
+                         "--value")
+    if (pivot is None) != (value is None):
+        raise ValueError("--pivot and --value go together: --pivot 'ROWS x COLS' --value COLUMN")
+    keys = tuple(c for c in df.columns if c in set(key_columns))
+    pivoted = None
+    if pivot is not None:
+        rows, across = _pivot_text(pivot)
+        df, keys, labels = _flat_pivot(df, rows, across, value, keys)
+        if "outcome" in df.columns and "outcome" not in keys:
+            keys = keys + ("outcome",)
+        pivoted = (keys, labels, value, across)
+        if percent and not is_probability(value):
+            percent = False
+    elif columns is not None:
+        df = _choose(df, keys, columns)
+    extra = rule_set_columns(rule_set) if rule_set is not None else {}
+    title = caption(rule_set)
+    if fmt in ("csv", "json"):
+        shown = _display_frame(df, keys, exact, percent, digits, text=(fmt == "csv"))
+        for name, text in extra.items():
+            shown[name] = text
+        if fmt == "csv":
+            buf = io.StringIO()
+            shown.to_csv(buf, index=False, lineterminator="\n")
+            return buf.getvalue()
+        records = [{str(k): (v.item() if hasattr(v, "item") else v) for k, v in rec.items()}
+                   for rec in shown.to_dict(orient="records")]
         return json.dumps(records, indent=1) + "\n"
-    digits = 2 if percent else 4
-    shown = _display_frame(df, key_columns, exact, percent, digits)
+    if digits is None:
+        digits = 2 if percent else 4
+    shown = _display_frame(df, keys, exact, percent, digits, text=True, sign=True)
+    notes = _legend_lines(shown.columns, keys, system, pivoted) if legend else []
     if fmt == "markdown":
-        return _markdown(shown)
+        head = f"{title}\n\n" if title else ""
+        tail = ("\n" + "\n".join(f"- {line}" for line in notes) + "\n") if notes else ""
+        return head + _markdown(shown) + tail
     if fmt == "latex":
-        return _latex(shown)
+        return _latex(shown, title)
     if fmt == "html":
-        return shown.to_html(index=False, border=0, classes="odds") + "\n"
+        table = shown.to_html(index=False, border=0, classes="odds")
+        if title:
+            table = table.replace(">", f">\n  <caption>{html.escape(title)}</caption>", 1)
+        if notes:
+            items = "".join(f"\n  <li><code>{html.escape(n.split(': ', 1)[0])}</code>: "
+                            f"{html.escape(n.split(': ', 1)[1])}</li>" for n in notes)
+            table += f'\n<ul class="legend">{items}\n</ul>'
+        return table + "\n"
+    if len(shown) == 0:
+        return "(no rows)\n"
     return shown.to_string(index=False) + "\n"
 
 
@@ -257,16 +521,235 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
                          f"compare needs two rule sets of the same system")
     system = rulesets.system(ra.system)
     cells = sweep.resolve_grid(system, grid)
-    ta, tb = sweep.tables(system, [ra.rules, rb.rules], cells, exact=exact, jobs=jobs,
+    # counted exactly whatever ``exact``: the difference is b - a of the fractions, then
+    # (without ``exact``) each cell is float() of its fraction, correctly rounded
+    ta, tb = sweep.tables(system, [ra.rules, rb.rules], cells, exact=True, jobs=jobs,
                           progress=progress, desc=f"{ra.name} vs {rb.name}")
     axes = list(cells)
     outcomes = system.outcome_columns(ta)
     n, k = len(ta), len(outcomes)
     out = {ax: np.repeat(ta[ax].to_numpy(), k) for ax in axes}
     out["outcome"] = np.tile(np.array(outcomes, dtype=object), n)
-    va = ta[outcomes].to_numpy().ravel()
-    vb = tb[outcomes].to_numpy().ravel()
-    if not exact:
-        va, vb = va.astype(np.float64), vb.astype(np.float64)
-    out["a"], out["b"], out["difference"] = va, vb, vb - va
+    va = [Fraction(v) for v in ta[outcomes].to_numpy().ravel()]
+    vb = [Fraction(v) for v in tb[outcomes].to_numpy().ravel()]
+    diff = [y - x for x, y in zip(va, vb)]
+    if exact:
+        out["a"], out["b"], out["difference"] = (np.array(c, dtype=object) for c in (va, vb, diff))
+    else:
+        out["a"], out["b"], out["difference"] = (np.array([float(v) for v in c], dtype=np.float64)
+                                                 for c in (va, vb, diff))
     return Comparison(system.name, ra, rb, cells, pd.DataFrame(out), outcomes, exact)
+
+
+# ------------------------------------------------------------ designer views
+
+#: Meanings of the columns a comparison or an export adds (not terms of a system's table).
+TABLE_TERMS = {
+    "outcome": "the outcome column compared on this row",
+    "a": "its value under the first rule set (a)",
+    "b": "its value under the second rule set (b)",
+    "difference": "b - a, computed exactly",
+    "rule_set": "the rule set the odds are counted under (CSV and JSON)",
+    "rule_set_a": "the first rule set compared (CSV and JSON)",
+    "rule_set_b": "the second rule set compared (CSV and JSON)",
+    "AXES": "the axes of the rule sets' system (--pool, --hunger, ...), one column each",
+    "CLASSES": "the columns of the rule set's system (see beastodds SYSTEM --help)",
+    # the columns of the commands that print more than a system's odds table
+    "reroll": "each Rouse check may be rerolled (two dice, keep the better)",
+    "frenzy_test": "chance that some check failed at Hunger 5 (a hunger frenzy test)",
+    "pool_a": "dice side A rolls",
+    "hunger_a": "side A's Hunger",
+    "pool_b": "dice side B rolls",
+    "hunger_b": "side B's Hunger",
+    "winner": "the side with more successes (a, b or tie)",
+    "damage_to_a": "damage side A marks (after halving)",
+    "damage_to_b": "damage side B marks (after halving)",
+    "probability": "chance of this row",
+    "turn": "turns played (0: before the first roll)",
+    "a_impaired": "chance that side A is Impaired by this turn",
+    "b_impaired": "chance that side B is Impaired by this turn",
+    "a_impaired_first": "chance that A became Impaired on a turn when B was not (yet)",
+    "b_impaired_first": "chance that B became Impaired on a turn when A was not (yet)",
+    "both_impaired_together": "chance that both became Impaired on the same turn",
+    "a_out_first": "chance that A is out (torpor or death) first: B's victory",
+    "b_out_first": "chance that B is out (torpor or death) first: A's victory",
+    "both_out_together": "chance that both went out on the same turn",
+    "over": "chance that the fight has stopped (by --until) by this turn",
+    "a_superficial": "side A's Superficial damage after the last turn",
+    "a_aggravated": "side A's Aggravated damage after the last turn",
+    "b_superficial": "side B's Superficial damage after the last turn",
+    "b_aggravated": "side B's Aggravated damage after the last turn",
+    "levels": "health levels lost",
+    "dice": "damage dice",
+    "auto": "automatic damage successes",
+    "stamina": "the target's Stamina (soak dice)",
+    "fortitude": "the target's Fortitude",
+    "blows": "blows taken",
+    "incapacitated": "chance of being Incapacitated or worse after that many blows",
+    "torpor": "chance of torpor or worse after that many blows (a mortal's death counts)",
+    "final_death": "chance of Final Death after that many blows (a mortal's death counts)",
+    "vitae": "Vitae in the vampire's (or ghoul's) body",
+    "p_exactly": "chance of exactly this many successes",
+    "p_at_least": "chance of at least this many successes",
+    "p_more": "chance of more than this many successes",
+    "initiator_wins": "chance that the initiator wins (bestial or not)",
+    "name": "the rule set's name (give it to --rules, table, compare)",
+    "system": "the system the rule set belongs to",
+    "changes": "the fields it changes from the system's defaults",
+    "description": "what it is, in a sentence or two",
+}
+
+
+def _names(what: str, names) -> list:
+    """``names`` (one name, a list, or ``"a,b"`` / ``"a x b"``-free text) as a list of column names."""
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",")]
+    names = list(names)
+    if not names or not all(isinstance(n, str) and n for n in names):
+        raise ValueError(f"{what} needs at least one column name, got {names!r}")
+    return names
+
+
+def _unknown(what: str, name: str, known) -> ValueError:
+    """A ValueError for a column name that is not in ``known``, with a "did you mean"."""
+    import difflib
+
+    close = difflib.get_close_matches(name, [str(k) for k in known], n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return ValueError(f"{what}: the table has no column {name!r}{hint}; its columns are "
+                      f"{', '.join(str(k) for k in known)}")
+
+
+def _is_key(series: pd.Series) -> bool:
+    """Whether a column is a key (integers or texts) rather than a value (floats or Fractions)."""
+    if pd.api.types.is_integer_dtype(series) or pd.api.types.is_bool_dtype(series):
+        return True
+    if pd.api.types.is_float_dtype(series):
+        return False
+    return all(isinstance(v, str) for v in series)
+
+
+def _first_seen(df: pd.DataFrame, names: list) -> pd.Index:
+    """The distinct combinations of ``names`` in ``df``, each level in the order its values first appear."""
+    combos = df[names].drop_duplicates()
+    ranks = [{v: i for i, v in enumerate(pd.unique(df[n]))} for n in names]
+    order = sorted(range(len(combos)), key=lambda i: tuple(
+        ranks[j][combos.iat[i, j]] for j in range(len(names))))
+    combos = combos.iloc[order]
+    if len(names) == 1:
+        return pd.Index(combos[names[0]], name=names[0])
+    return pd.MultiIndex.from_frame(combos)
+
+
+def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> pd.DataFrame:
+    """One value column of a tidy table as a grid: ``rows`` down, ``columns`` across.
+
+    Parameters
+    ----------
+    df : DataFrame
+        A tidy table (key columns, then value columns), such as a system's
+        ``table()`` or :attr:`Comparison.table`.
+    rows, columns : str or sequence of str
+        The key columns whose values label the rows and the columns
+        (``"pool"``, ``["pool", "hunger"]`` or ``"pool,hunger"``).
+    value : str
+        The value column shown in the cells (``"p_win"``).
+    key_columns : sequence of str, optional
+        The key columns of ``df``; default: its integer and text columns.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``rows`` (with any other key column that takes several
+        values put in front as an extra index level; one that takes a
+        single value is dropped), one column per value of ``columns``
+        (named by that axis), the cells holding ``value`` as they were
+        (floats or Fractions).
+
+    Raises
+    ------
+    ValueError
+        One sentence, for an unknown column (with a "did you mean"), a column
+        used twice, a value column that is a key, or a table with more than
+        one row per cell.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"pool": [1, 1, 2, 2], "hunger": [0, 1, 0, 1], "p_win": [.5, .4, .7, .6]})
+    >>> pivot(t, "pool", "hunger", "p_win").to_dict()
+    {0: {1: 0.5, 2: 0.7}, 1: {1: 0.4, 2: 0.6}}
+    """
+    rows, columns = _names("--pivot rows", rows), _names("--pivot columns", columns)
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"--value needs one column name, got {value!r}")
+    known = list(df.columns)
+    for name in rows + columns + [value]:
+        if name not in known:
+            raise _unknown("--pivot" if name != value else "--value", name, known)
+    used = rows + columns
+    twice = [n for n in used if used.count(n) > 1]
+    if twice:
+        raise ValueError(f"--pivot names {twice[0]!r} twice: each column goes down or across once")
+    if key_columns is None:
+        keys = [c for c in known if _is_key(df[c])]
+    else:
+        keys = [c for c in known if c in set(key_columns)]
+    if value in keys or value in used:
+        raise ValueError(f"--value {value} is a key column; give a value column such as "
+                         + ", ".join(str(c) for c in known if c not in keys and c not in used))
+    not_keys = [n for n in used if n not in keys]
+    if not_keys:
+        raise ValueError(f"--pivot {not_keys[0]} is a value column, not an axis; the axes are "
+                         + ", ".join(str(k) for k in keys))
+    extra = [k for k in keys if k not in used and df[k].nunique(dropna=False) > 1]
+    index = extra + rows
+    cells = df[index + columns]
+    if cells.duplicated().any():
+        raise ValueError(f"the table has several rows per cell of {' x '.join(index + columns)}; "
+                         f"add the other axes to --pivot")
+    out = df.set_index(index + columns)[value].unstack(columns)
+    return out.reindex(index=_first_seen(df, index), columns=_first_seen(df, columns))
+
+
+def legend(columns, system=None) -> list:
+    """One line ``"name: meaning"`` per column, from the glossary and the system's own terms.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        Column names (a table's ``columns``).
+    system : System or str, optional
+        The system the table belongs to: its outcome classes and terms are
+        used first (their meaning there), then the shared glossary.
+
+    Returns
+    -------
+    list of str
+        In the order of ``columns``; a column no glossary knows gets
+        ``"name: (no meaning recorded)"``.
+
+    Examples
+    --------
+    >>> legend(["pool", "difference"])[0]
+    'pool: dice rolled, after every modifier'
+    """
+    from . import glossary
+
+    own: dict = {}
+    if system is not None:
+        if isinstance(system, str):
+            from . import rulesets
+
+            system = rulesets.system(system)
+        own = {**dict(system.terms), **system.class_meanings()}
+    known = glossary.terms()
+    lines = []
+    for c in columns:
+        name = str(c)
+        text = own.get(name) or known.get(name) or TABLE_TERMS.get(name)
+        if text is None:
+            m = re.match(r"^hunger_(\d+)$", name)
+            text = (f"chance that Hunger ends at {m.group(1)}" if m else "(no meaning recorded)")
+        lines.append(f"{name}: {text}")
+    return lines

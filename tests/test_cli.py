@@ -22,8 +22,8 @@ def test_csv_columns_are_those_of_table(capsys):
     code, out, _ = run(capsys, "v5", "--pool", "1-3", "--hunger", "0,2", "--difficulty", "2", "--format", "csv")
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert tuple(rows[0].keys()) == v5.TABLE_COLUMNS
-    assert len(rows) == 6
+    assert tuple(rows[0].keys()) == v5.TABLE_COLUMNS + ("rule_set",)
+    assert len(rows) == 6 and {r["rule_set"] for r in rows} == {"v5-official"}
     df = v5.table("1-3", "0,2", 2)
     for row, ref in zip(rows, df.itertuples()):
         assert float(row["p_win"]) == ref.p_win

@@ -40,7 +40,8 @@ def test_compare_two_v5_files_end_to_end_with_heatmap(capsys, toml_files, tmp_pa
     assert code == 0, err
     assert err == f"wrote {png}\n"
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert tuple(rows[0]) == ("pool", "hunger", "difficulty", "outcome", "a", "b", "difference")
+    assert tuple(rows[0]) == ("pool", "hunger", "difficulty", "outcome", "a", "b", "difference",
+                              "rule_set_a", "rule_set_b")
     assert len(rows) == 6 * 6 * 7
     for row in rows:
         p, h = int(row["pool"]), int(row["hunger"])
@@ -78,7 +79,8 @@ def test_compare_shipped_names_defaults_and_formats(capsys):
     assert len(rows) == 3 and {r["outcome"] for r in rows} <= {"messy_critical", "critical_win"}
     code, out, _ = run(capsys, "compare", "cards-official", "cards-ace-high", "--base", "4",
                        "--difficulty", "12", "--hunger", "1", "--format", "markdown")
-    assert code == 0 and out.count("\n") == 2 + 4
+    assert code == 0 and sum(line.startswith("|") for line in out.splitlines()) == 2 + 4
+    assert out.startswith("Rule sets: a = cards-official; b = cards-ace-high (")
 
 
 def test_jobs_from_the_command_line_give_the_same_table():
@@ -127,7 +129,7 @@ def test_table_of_any_rule_set(capsys, toml_files):
                        "--format", "csv", "--exact", "--jobs", "1", "--quiet")
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert tuple(rows[0]) == v5.TABLE_COLUMNS and len(rows) == 10
+    assert tuple(rows[0]) == v5.TABLE_COLUMNS + ("rule_set",) and len(rows) == 10
     want = v5.table("1-5", 2, "1-2", rules=v5.V5Rules(bestial_hunger_ones=2), exact=True)
     assert [Fraction(r["bestial_failure"]) for r in rows] == list(want.bestial_failure)
 

@@ -14,6 +14,7 @@ import sys
 
 from .. import __version__
 from ..tables import render
+from .common import render_options
 
 #: The family modules of this package that build a system's commands, by
 #: system name.  Each has ``COMMANDS`` (the command names it adds, its
@@ -63,7 +64,7 @@ def main(argv=None) -> int:
             text = result
         else:
             df, keys = result
-            text = render(df, args.format, key_columns=keys, exact=args.exact, percent=args.percent)
+            text = render(df, args.format, **render_options(args, keys))
     except ValueError as exc:
         print(f"beastodds: error: {exc}", file=sys.stderr)
         return 2

@@ -34,10 +34,7 @@ def _run_classic(args):
     rules = rules_from_args(args, {"ones_cancel": given("--ones-dont-cancel", False,
                                                        args.ones_dont_cancel)})
     df, _ = grid.run(args, rules, **({"specialty": True} if args.specialty else {}))
-    if args.exact:  # a mean is not a probability: printed as a plain fraction
-        df["mean_successes"] = [f"{v.numerator}/{v.denominator}" if v.denominator != 1
-                                else str(v.numerator) for v in df["mean_successes"]]
-    return df, ("pool", "difficulty", "mean_successes")
+    return df, ("pool", "difficulty")  # --percent leaves the mean as it is
 
 
 # ---------------------------------------------------------- damage, blows
@@ -62,7 +59,8 @@ def _target_options(p) -> None:
                    help="Storyteller's option: blunt blows to a vital spot are lethal to ... "
                         "(default off; --set vital_spot_lethal=...)")
     add_rules_options(p, DAMAGE_RULES)
-    add_output_options(p)
+    add_output_options(p, example="--dice 1 --kind lethal --target mortal" + (
+        " --max-blows 1" if p.prog.endswith("blows") else ""))
 
 
 def _add_damage(sub) -> None:

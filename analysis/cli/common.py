@@ -3,8 +3,9 @@
 A subcommand's parser is built from these helpers so that the same option
 means the same thing everywhere:
 
-* ``--format``, ``--exact``, ``--percent``: how the table is printed
-  (:func:`add_output_options`);
+* ``--format``, ``--exact``, ``--percent``, ``--digits``, ``--columns``,
+  ``--pivot``/``--value``: how the table is printed
+  (:func:`add_output_options`, :func:`render_options`);
 * ``--jobs``, ``--quiet``: how a grid is swept (:func:`add_sweep_options`);
 * ``--AXIS SPEC``: a number (``7``), a range (``1-20``) or a list
   (``3,5,7``) of values (:func:`spec`, :func:`one_number` for an option
@@ -29,20 +30,214 @@ from ..validate import parse_spec
 
 # ------------------------------------------------------------------ output
 
-def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """Add the options every table-printing subcommand shares."""
+def add_output_options(parser: argparse.ArgumentParser, *, example=None, columns=None) -> None:
+    """Add the options every table-printing subcommand shares, and its legend to ``--help``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    example : str, optional
+        Arguments of a small run of the command (``"--hunger 1 --checks 1"``):
+        its ``--help`` runs it to list the command's columns with their
+        meanings.  A system's grid command needs none (its axes give one).
+    columns : sequence of str, optional
+        The command's columns, for a command whose columns are known
+        without a run (``compare``).
+    """
     parser.add_argument("--format", choices=FORMATS, default="table",
-                        help="output format (default: a readable terminal table)")
+                        help="output format (default: a readable terminal table); Markdown and "
+                             "HTML get a legend, every export names its rule set (CSV and JSON: "
+                             "a rule_set column)")
     parser.add_argument("--exact", action="store_true",
                         help="print each probability as an exact reduced fraction num/den")
     parser.add_argument("--percent", action="store_true",
-                        help="print probabilities as percentages")
+                        help="print probabilities as percentages (means stay as they are)")
+    parser.add_argument("--digits", type=_digits, default=None, metavar="N",
+                        help="round every value to N decimals, exactly (default: 4, 2 with "
+                             "--percent; CSV and JSON: every digit)")
+    parser.add_argument("--columns", default=None, metavar="A,B,...",
+                        help="print only these columns, in this order (the axes stay)")
+    parser.add_argument("--pivot", default=None, metavar="'ROWS x COLS'",
+                        help="one column (--value) as a grid: ROWS down, COLS across, such as "
+                             "--pivot 'pool x hunger' --value p_win; other axes given several "
+                             "values stay as rows")
+    parser.add_argument("--value", default=None, metavar="COLUMN",
+                        help="the column --pivot shows")
+    parser.epilog = _Legend(parser, example, columns)
+    parser.formatter_class = _LegendFormatter
+
+
+def _digits(text: str) -> int:
+    from ..tables import MAX_DIGITS
+
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a whole number from 0 to {MAX_DIGITS}, "
+                                         f"got {text!r}") from None
+    if not 0 <= n <= MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"takes a whole number from 0 to {MAX_DIGITS}, got {n}")
+    return n
 
 
 def check_output_options(args) -> None:
     """Refuse what ``render()`` would refuse, before a long computation rather than after."""
     if args.exact and args.percent:
         raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
+    if getattr(args, "digits", None) is not None and args.exact:
+        raise ValueError("--digits and --exact cannot be combined: exact values are fractions")
+    pivot, value = getattr(args, "pivot", None), getattr(args, "value", None)
+    if pivot is not None and getattr(args, "columns", None) is not None:
+        raise ValueError("--pivot and --columns cannot be combined: --pivot shows the one "
+                         "column --value")
+    if (pivot is None) != (value is None):
+        raise ValueError("--pivot and --value go together: --pivot 'ROWS x COLS' --value COLUMN")
+    if pivot is not None:
+        from ..tables import _pivot_text
+
+        _pivot_text(pivot)
+
+
+def render_options(args, keys) -> dict:
+    """The keyword arguments of :func:`analysis.tables.render` for a command's table.
+
+    The output options, the key columns, the system (for the legend) and
+    the rule set the command counted under (named in every export).
+    """
+    return {"key_columns": keys, "exact": args.exact, "percent": args.percent,
+            "digits": getattr(args, "digits", None), "pivot": getattr(args, "pivot", None),
+            "value": getattr(args, "value", None), "columns": getattr(args, "columns", None),
+            "system": _system_of_args(args), "rule_set": getattr(args, "rule_set_used", None)}
+
+
+def _system_of_args(args):
+    """The system whose table a command prints (for the legend), or None."""
+    name = getattr(args, "grid_system", None) or getattr(args, "table_system", None)
+    if name is None:
+        options = getattr(args, "rules_options", None)
+        name = getattr(options, "system", None)
+    if name is None:
+        return None
+    from .. import rulesets
+
+    try:
+        return rulesets.system(name)
+    except ValueError:
+        return None
+
+
+def rule_set_used(rules, base=None, start=None):
+    """The rule set a command counts under, named for its output.
+
+    Parameters
+    ----------
+    rules : rules dataclass instance
+        The rules after ``--rules``, the house-rule flags and ``--set``.
+    base : RuleSet, optional
+        The rule set ``--rules`` named.
+    start : rules dataclass instance, optional
+        The rules ``base`` gave the command (before flags and ``--set``).
+
+    Returns
+    -------
+    RuleSet or None
+        ``base`` when nothing changed it; a shipped rule set the rules
+        equal; else ``BASE-custom`` (or ``SYSTEM-custom``) described by what
+        changed.  None for rules of no system.
+    """
+    from .. import rulesets
+
+    if base is not None and (start is None or rules == start):
+        return base
+    try:
+        found = rulesets.load(rules)
+    except ValueError:
+        return None
+    if found.source:  # a shipped rule set
+        return found
+    if base is None:
+        said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in found.changes().items())
+        return dataclasses.replace(found, description=f"the {found.system} defaults with {said}"
+                                   if said else "")
+    said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, v in _flat(rules).items()
+                     if _flat(start).get(k) != v)
+    return dataclasses.replace(found, name=f"{base.name}-custom",
+                               description=f"{base.name} with {said or 'nothing changed'}")
+
+
+def _flat(rules, prefix: str = "") -> dict:
+    out = {}
+    for f in dataclasses.fields(rules):
+        v = getattr(rules, f.name)
+        if dataclasses.is_dataclass(v):
+            out.update(_flat(v, f"{prefix}{f.name}."))
+        else:
+            out[prefix + f.name] = v
+    return out
+
+
+class _Legend(str):
+    """A command's ``--help`` epilog: its columns and their meanings, worked out when help is shown."""
+
+    def __new__(cls, parser, example, columns):
+        self = super().__new__(cls, "")
+        self.parser, self.example, self.columns = parser, example, columns
+        return self
+
+    def lines(self) -> list:
+        from ..tables import legend
+
+        try:
+            if self.columns is not None:
+                columns, system = list(self.columns), None
+            else:
+                columns, system = self._run()
+            if not columns:
+                return []
+            return ["columns:"] + [f"  {line}" for line in legend(columns, system)]
+        except Exception:  # help must print whatever a sample run does
+            return []
+
+    def _run(self):
+        import shlex
+
+        parser = self.parser
+        argv = shlex.split(self.example) if self.example else None
+        system_name = parser.get_default("grid_system")
+        if argv is None and system_name is not None:
+            from .. import rulesets
+
+            system = rulesets.system(system_name)
+            argv = []
+            for axis, default in system.axes:
+                argv += [axis_option(axis), str(parse_spec(axis, default)[0])]
+        if argv is None:
+            return [], None
+        args = parser.parse_args(argv + ["--format", "csv"])
+        result = args.run(args)
+        if isinstance(result, str):
+            from ..tables import rule_set_columns
+
+            added = rule_set_columns(getattr(args, "rule_set_used", None) or "")
+            return [c for c in result.splitlines()[0].split(",") if c not in added], \
+                _system_of_args(args)
+        return [str(c) for c in result[0].columns], _system_of_args(args)
+
+
+class _LegendFormatter(argparse.HelpFormatter):
+    """The usual help layout; a :class:`_Legend` epilog keeps one line per column."""
+
+    def add_text(self, text):
+        if isinstance(text, _Legend):
+            import textwrap
+
+            width = max(self._width - self._current_indent, 40)
+            lines = [w for line in text.lines()
+                     for w in textwrap.wrap(line, width, subsequent_indent="      ")]
+            if lines:
+                self._add_item(lambda: "\n".join(lines) + "\n", [])
+            return
+        super().add_text(text)
 
 
 def add_sweep_options(parser: argparse.ArgumentParser) -> None:
@@ -407,16 +602,19 @@ def rules_from_args(args, flags: dict | None = None):
     if both:
         raise ValueError(f"{flags[both[0]][0]} and --set {both[0]}=... both set {both[0]}: "
                          f"give one of them")
+    start = base
     if flags:
         base = dataclasses.replace(base, **{k: v for k, (_, v) in flags.items()})
-    return with_fields(base, changes, title=options.title)
+    rules = with_fields(base, changes, title=options.title)
+    args.rule_set_used = rule_set_used(rules, rs if ref is not None else None, start)
+    return rules
 
 
 # ------------------------------------------------------------------ axes
 
 #: Options every grid subcommand has; an axis of that name is spelt --axis-NAME.
-COMMON_OPTIONS = ("format", "exact", "percent", "jobs", "quiet", "rules", "set", "help", "top",
-                  "heatmap", "version")
+COMMON_OPTIONS = ("format", "exact", "percent", "digits", "columns", "pivot", "value", "jobs",
+                  "quiet", "rules", "set", "help", "top", "heatmap", "version")
 
 
 def axis_option(axis: str) -> str:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from . import grid
 from .common import (SPEC_HELP, RulesOptions, add_output_options, add_rules_options,
-                     check_output_options, given, one_number, rules_from_args)
+                     check_output_options, given, one_number, render_options,
+                     rules_from_args)
 
 #: The commands this module adds (``requiem`` itself is generated).
 COMMANDS = ("beast", "soif")
@@ -54,7 +55,7 @@ def add_commands(sub, system) -> None:
                    help="also give this pool's odds at every Vitae")
     _dice_options(q)
     add_rules_options(q, RulesOptions.of_system(system))
-    add_output_options(q)
+    add_output_options(q, example="--resolve 3 --composure 3 --blood-potency 1 --pool 1")
     q.set_defaults(run=_run_soif)
 
 
@@ -122,7 +123,8 @@ def _run_soif(args):
             raise ValueError("--tempt, --again, --rote, --rules, --set, --exact and --percent "
                              "need --pool")
         df, keys = ladder.table(), ("vitae", "soif")
-    text = render(df, args.format, key_columns=keys, exact=args.exact, percent=args.percent)
+    check_output_options(args)
+    text = render(df, args.format, **render_options(args, keys))
     if args.format == "table":
         head = str(ladder)
         if args.pool is not None:

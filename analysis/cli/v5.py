@@ -60,7 +60,7 @@ def _add_rouse(sub) -> None:
     p.add_argument("--reroll", action="store_true",
                    help="each check may be rerolled (Blood Potency allowance): two dice, keep the better")
     add_rules_options(p, ROUSE_RULES)
-    add_output_options(p)
+    add_output_options(p, example="--hunger 1 --checks 1")
     p.set_defaults(run=_run_rouse)
 
 
@@ -145,7 +145,7 @@ def _add_conflict(sub) -> None:
         description="Exact odds of one turn of a V5 conflict: one row per margin (A's successes "
                     f"minus B's) with the damage each side marks. SPEC is {SPEC_HELP}.")
     _add_side_options(p, rolls_spec=True)
-    add_output_options(p)
+    add_output_options(p, example="--pool-a 1 --pool-b 1")
     p.set_defaults(run=_run_conflict)
 
     p = sub.add_parser(
@@ -166,7 +166,7 @@ def _add_conflict(sub) -> None:
                    help="the fight stops when a side is out (default) or first impaired")
     p.add_argument("--joint", action="store_true",
                    help="print the joint state of both trackers after the last turn instead")
-    add_output_options(p)
+    add_output_options(p, example="--pool-a 1 --pool-b 1 --turns 1")
     p.set_defaults(run=_run_fight)
 
 

@@ -9,7 +9,7 @@ import sys
 
 from ..tables import render
 from .common import (add_axis_options, add_output_options, add_sweep_options, check_output_options,
-                     grid_of, is_int_column, progress, sets_of, with_fields)
+                     grid_of, is_int_column, progress, render_options, sets_of, with_fields)
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 
@@ -71,8 +71,11 @@ def run_compare(args):
         if not args.quiet:
             print(f"wrote {args.heatmap}", file=sys.stderr)
     df = cmp.table if args.top is None else cmp.top(args.top)
+    args.rule_set_used, args.table_system = (a, b), a.system
+    if len(df) == 0 and args.format not in ("csv", "json"):
+        return cmp.describe() + "\n  no cell differs\n"
     if args.format == "table":
-        body = render(df, "table", key_columns=cmp.key_columns, exact=args.exact, percent=args.percent)
+        body = render(df, "table", **render_options(args, cmp.key_columns))
         title = cmp.describe()
         if args.top is not None:
             title += f"\n  the {len(df)} cells where the change matters most (largest |difference|)"
@@ -91,6 +94,7 @@ def run_table(args):
     df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=args.jobs,
                       progress=progress(args), desc=rs.name)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
+    args.rule_set_used, args.table_system = rs, system.name
     return df, keys
 
 
@@ -157,7 +161,8 @@ def add_commands(sub) -> None:
     p.add_argument("--heatmap", metavar="FILE", default=None,
                    help="also draw the difference heatmap per outcome class to FILE (.png, .svg, .pdf)")
     add_sweep_options(p)
-    add_output_options(p)
+    add_output_options(p, columns=("AXES", "outcome", "a", "b", "difference", "rule_set_a",
+                                   "rule_set_b"))
     p.set_defaults(run=run_compare)
 
     p = sub.add_parser(
@@ -169,7 +174,7 @@ def add_commands(sub) -> None:
     add_axis_options(p, systems)
     _add_set_option(p)
     add_sweep_options(p)
-    add_output_options(p)
+    add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
     p.set_defaults(run=run_table)
 
     p = sub.add_parser(
@@ -180,7 +185,7 @@ def add_commands(sub) -> None:
     p.add_argument("rules", metavar="RULES", nargs="?", default=None,
                    help="a shipped name or a .toml file to check and print")
     _add_set_option(p)
-    add_output_options(p)
+    add_output_options(p, columns=("name", "system", "changes", "description"))
     p.set_defaults(run=run_rules)
 
     p = sub.add_parser(

@@ -611,9 +611,10 @@ def compare_table(pools, levels, rules: BeastRules = OFFICIAL, *, v5_difficulty:
     v5_difficulty = check_int("v5_difficulty", v5_difficulty, 0, 1000)
     rules = BeastRules.require(rules)
     _check_flags(tempt, False)
-    soif = table(pools, levels, rules, tempt=tempt, exact=exact)
-    plain = _rq.table(pools, rules.requiem(), exact=exact).set_index("pool")
-    fifth = v5.table(pools, levels, v5_difficulty, exact=exact)
+    # counted exactly: a sum (v5_critical) is then float() of the exact sum, correctly rounded
+    soif = table(pools, levels, rules, tempt=tempt, exact=True)
+    plain = _rq.table(pools, rules.requiem(), exact=True).set_index("pool")
+    fifth = v5.table(pools, levels, v5_difficulty, exact=True)
     out = pd.DataFrame({"pool": soif.pool, "level": soif.soif})
     out["requiem_success"] = plain.loc[soif.pool, "p_success"].to_numpy()
     out["la_soif_success"] = soif.p_success
@@ -625,4 +626,7 @@ def compare_table(pools, levels, rules: BeastRules = OFFICIAL, *, v5_difficulty:
     out["v5_bestial_failure"] = fifth.bestial_failure
     out["la_soif_beastly_critical"] = soif.beastly_critical
     out["v5_messy_critical"] = fifth.messy_critical
+    if not exact:
+        for c in out.columns[2:]:
+            out[c] = np.array([float(Fraction(v)) for v in out[c]], dtype=np.float64)
     return out
