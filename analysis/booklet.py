@@ -126,16 +126,20 @@ def label(column) -> str:
 def meaning(column, system=None) -> str:
     """The one-line meaning of a column from the glossary (a ``v5_`` or ``card_`` prefix is read through), or ``""``."""
     from .glossary import terms
+    from .tables import legend
 
+    name = str(column)
+    line = legend([name], system)[0]  # "name: meaning", the system's own meaning first
+    text = line.split(": ", 1)[1] if ": " in line else ""
+    if text and text != "(no meaning recorded)":
+        return text
     known = dict(terms())
     if system is not None:
         known.update(dict(rulesets.system(system).classes))
-    name = str(column)
-    if name in known:
-        return known[name]
     parts = name.split("_")
     for i in range(1, len(parts)):
         head, rest = "_".join(parts[:i]), "_".join(parts[i:])
+        rest = {"win": "p_win"}.get(rest, rest)  # v5_win, card_win: the chance to win
         if rest in known:
             return f"{label(head)}: {known[rest]}"
     return ""
@@ -221,17 +225,16 @@ def pivot_frame(df, rows: str, columns: str, value, where: dict | None = None):
     as ``"a / b"`` (percentages).  ``where``: ``{column: value}`` to select
     first.  Returns ``(row values, column values, {(row, column): text})``.
     """
+    from .tables import pivot
+
     values = [value] if isinstance(value, str) else list(value)
     sub = df
     for k, v in (where or {}).items():
         sub = sub[sub[k] == v]
-    if sub.duplicated([rows, columns]).any():
-        raise ValueError(f"{rows} x {columns} does not name one row of the table: fix the other columns")
-    rv = sorted(sub[rows].unique().tolist())
-    cv = sorted(sub[columns].unique().tolist())
-    cells = {}
-    for rec in sub.to_dict(orient="records"):
-        cells[(rec[rows], rec[columns])] = " / ".join(_percent(rec[v]) for v in values)
+    grids = [pivot(sub, rows, columns, v, key_columns=[rows, columns]) for v in values]
+    rv, cv = list(grids[0].index), list(grids[0].columns)
+    cells = {(r, c): " / ".join(_percent(g.at[r, c]) for g in grids)
+             for r in rv for c in cv if all(g.at[r, c] == g.at[r, c] for g in grids)}  # NaN: no such row
     return rv, cv, cells
 
 
