@@ -333,10 +333,13 @@ def _pivots_html(df, axes, system, value=None, caption_of=None) -> str:
     if value is None or len(axes) < 2:
         return ""
     rows, cols, rest = axes[0], axes[1], axes[2:]
-    fixed = {a: sorted(df[a].unique().tolist())[0] for a in rest[1:]}
+    combos = [{}]  # later axes: both values of a switch (violent 0 and 1), else the first value
+    for a in rest[1:]:
+        vals = sorted(df[a].unique().tolist())
+        combos = [dict(c, **{a: v}) for c in combos for v in (vals if len(vals) <= 2 else vals[:1])]
     slices = [None] if not rest else _few(sorted(df[rest[0]].unique().tolist()))
     parts = []
-    for s in slices:
+    for fixed, s in ((c, s) for c in combos for s in slices):
         where = dict(fixed)
         if s is not None:
             where[rest[0]] = s
@@ -476,7 +479,7 @@ def _ruleset_section(rs: rulesets.RuleSet, grid: dict | None = None) -> tuple:
     mid = {}
     for a in axes[2:]:
         few = _few(sorted(df[a].unique().tolist()))
-        mid[a] = few[len(few) // 2] if a == axes[2] else few[0]
+        mid[a] = few[len(few) // 2] if a == axes[2] else few[-1]  # a switch on: every class shows
     if len(axes) >= 2 and classes:
         where = " at " + ", ".join(f"{label(k)} {v}" for k, v in mid.items()) if mid else ""
         body.append(f'<h3 id="{_esc(sid)}-classes">Every outcome class{_esc(where)}</h3>')
