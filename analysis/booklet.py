@@ -186,11 +186,25 @@ def _column_legend(columns, system=None, extra=None) -> list:
 # ------------------------------------------------------------ tables
 
 def _is_probability(series) -> bool:
+    """Whether a column holds probabilities: floats or Fractions, and not a mean (``mean_levels``)."""
     import pandas as pd
 
+    from .tables import is_probability
+
+    if not is_probability(series.name):
+        return False
     if pd.api.types.is_float_dtype(series):
         return True
     return len(series) > 0 and all(isinstance(v, Fraction) for v in series)
+
+
+def _is_axis(series) -> bool:
+    """Whether a key column can label pivot rows or columns: integers or texts (not a float, a mean)."""
+    import pandas as pd
+
+    if pd.api.types.is_integer_dtype(series):
+        return True
+    return len(series) > 0 and all(isinstance(v, str) for v in series)
 
 
 def _long_table_html(df, keys, system=None, legend_extra=None, caption: str = "") -> str:
@@ -239,8 +253,16 @@ def pivot_frame(df, rows: str, columns: str, value, where: dict | None = None):
 
 
 def pivot_html(df, rows: str, columns: str, value, *, where: dict | None = None, system=None,
-               caption: str = "") -> str:
-    """A pivoted table (see :func:`pivot_frame`) with its caption and its legend, one line per column."""
+               caption: str = "", extra: dict | None = None) -> str:
+    """A pivoted table (see :func:`pivot_frame`) with its caption and its legend, one line per column.
+
+    ``extra``: ``{column: meaning}`` that overrides the glossary in the legend.
+    """
+    extra = extra or {}
+
+    def means(c):
+        return extra.get(c) or meaning(c, system)
+
     values = [value] if isinstance(value, str) else list(value)
     rv, cv, cells = pivot_frame(df, rows, columns, values, where)
     head = (f'<tr><th rowspan="2">{_esc(label(rows))}</th><th colspan="{len(cv)}" class="group">'
@@ -249,11 +271,11 @@ def pivot_html(df, rows: str, columns: str, value, *, where: dict | None = None,
                                                            for c in cv) + "</tr>" for r in rv)
     cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
     what = " / ".join(label(v).lower() if i else label(v) for i, v in enumerate(values))
-    cell_text = "; ".join(f"{label(v).lower()}: {_strip_name(v, meaning(v, system)) or 'a probability'}"
+    cell_text = "; ".join(f"{label(v).lower()}: {_strip_name(v, means(v)) or 'a probability'}"
                           for v in values)
-    lines = [(label(rows), meaning(rows, system) or "the rows"),
+    lines = [(label(rows), means(rows) or "the rows"),
              (f"{label(columns)} {cv[0]} … {cv[-1]}" if len(cv) > 1 else f"{label(columns)} {cv[0]}",
-              (meaning(columns, system) or "the columns")),
+              (means(columns) or "the columns")),
              ("Each cell" + (f" ({what})" if len(values) > 1 else ""),
               ("in percent, the " if len(values) == 1 else "percentages, in this order: ") + cell_text)]
     if where:
@@ -326,7 +348,7 @@ def _headline(df, system) -> str | None:
     return (classes or probs or [None])[0]
 
 
-def _pivots_html(df, axes, system, value=None, caption_of=None) -> str:
+def _pivots_html(df, axes, system, value=None, extra=None) -> str:
     """The ``value`` column pivoted across the first two axes at a few values of the third (later ones: first value)."""
     value = value or _headline(df, system)
     axes = [a for a in axes if a in df.columns and df[a].nunique() > 1]
@@ -345,7 +367,8 @@ def _pivots_html(df, axes, system, value=None, caption_of=None) -> str:
             where[rest[0]] = s
         cap = label(value) + (" at " + ", ".join(f"{label(k)} {v}" for k, v in where.items())
                               if where else "")
-        parts.append(pivot_html(df, rows, cols, value, where=where, system=system, caption=cap))
+        parts.append(pivot_html(df, rows, cols, value, where=where, system=system, caption=cap,
+                                extra=extra))
     return "".join(parts)
 
 
@@ -641,10 +664,9 @@ def _published_html(module, tname: str, df, keys, system_name: str) -> str:
         return _markdown_html(df, extra, system_name)
     if len(df) <= LONG_ROWS:
         return _long_table_html(df, keys, system_name, extra)
-    axes = [k for k in keys if k in df.columns and df[k].nunique() > 1
-            and not _is_probability(df[k])]
+    axes = [k for k in keys if k in df.columns and df[k].nunique() > 1 and _is_axis(df[k])]
     try:
-        pivots = _pivots_html(df, axes, system_name)
+        pivots = _pivots_html(df, axes, system_name, extra=extra)
     except ValueError:  # its keys do not pivot into one grid: the long form only
         pivots = ""
     folded = (f"<details><summary>The whole table: {len(df)} rows (long form, also in "
