@@ -75,6 +75,8 @@ div.block { display: inline-block; vertical-align: top; margin: 0 28px 14px 0; w
             max-width: 100%; overflow-x: auto; }
 table.pivot th.group { text-align: center; }
 table.pivot td { min-width: 3.6em; }
+table.pivot.wide { font-size: 11px; }
+table.pivot.wide td, table.pivot.wide th { padding: 1px 3px; min-width: 0; }
 div.block ul.legend { min-width: 22em; }
 table { border-collapse: collapse; font-size: 12.5px; font-variant-numeric: tabular-nums; margin: 4px 0 4px; }
 caption { caption-side: top; text-align: left; font-weight: 600; font-size: 13px; padding: 2px 0 4px; }
@@ -280,7 +282,8 @@ def pivot_html(df, rows: str, columns: str, value, *, where: dict | None = None,
               ("in percent, the " if len(values) == 1 else "percentages, in this order: ") + cell_text)]
     if where:
         lines.append(("Fixed", ", ".join(f"{label(k)} {v}" for k, v in where.items())))
-    return (f'<div class="block"><table class="pivot">{cap}<thead>{head}</thead>'
+    wide = " wide" if len(cv) > 14 else ""
+    return (f'<div class="block"><table class="pivot{wide}">{cap}<thead>{head}</thead>'
             f"<tbody>{body}</tbody></table>{_legend(lines)}</div>")
 
 
