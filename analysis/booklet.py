@@ -345,8 +345,8 @@ def _headline(df, system) -> str | None:
             return c
     classes = [c for c, _ in rulesets.system(system).classes if c in df.columns] if system else []
     probs = [c for c in df.columns if _is_probability(df[c])]
-    for c in classes + probs:
-        if "success" in c or "win" in c:
+    for c in probs:  # a plain success or win (initiator_wins), not a feared one (bestial_success)
+        if ("success" in c or "win" in c) and not any(w in c for w in _RISKS):
             return c
     return (classes or probs or [None])[0]
 
