@@ -65,10 +65,13 @@ def _default_rows(obj) -> tuple:
             if _is_prob_dict(found):
                 rows += list(found.items())
                 break
-    if rows:
-        for extra in ("p_win", "p_success", "p_bestial", "beastly_critical", "willpower_spent"):
+    if rows:  # then the derived probabilities: p_win first, every other p_... property, flags
+        derived = sorted((n for n in dir(type(obj)) if isinstance(getattr(type(obj), n, None), property)
+                          and (n.startswith("p_") or n in ("beastly_critical", "willpower_spent"))),
+                         key=lambda n: (n != "p_win", n != "p_success", n))
+        for extra in derived:
             value = getattr(obj, extra, None)
-            if isinstance(value, Fraction) and not (extra == "willpower_spent" and not value):
+            if isinstance(value, Fraction) and not ("willpower_spent" in extra and not value):
                 rows.append((extra, value))
         mean = getattr(obj, "mean_successes", None)
         if isinstance(mean, Fraction):
