@@ -36,6 +36,7 @@ from kernels.markov import (markov_run, markov_run_all, markov_run_bound, markov
                             markov_run_steps_bound)
 
 from .exact import INT64_MAX, count, fractions_over, passes
+from . import display as _display
 
 #: A run whose exact count needs more than this many multiply-adds (primes x
 #: steps x transitions, plus rebuilding the counts from their residues; some
@@ -593,6 +594,13 @@ class ExactChain:
         never = Fraction(sum(w for _, w in left), den) - reach_later
         return pmf, reach_later, never
 
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        return ([f"{len(self.states)} states", f"denominator {self.denominator}"], [])
+
 
 def _check_denominator(denominator) -> None:
     if not isinstance(denominator, int) or isinstance(denominator, bool) or denominator < 1:
@@ -624,6 +632,14 @@ class ChainRun:
         if which == "final":
             return fractions_over(arr, self.denominators[-1])
         return fractions_over(arr, np.array(self.denominators, dtype=object)[:, None])
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        kept = [w for w in ("ways", "group_ways", "final") if getattr(self, w) is not None]
+        return ([f"{len(self.denominators) - 1} steps", "kept " + ", ".join(kept)], [])
 
 
 def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,

@@ -464,6 +464,21 @@ class Comparison:
     def __repr__(self) -> str:
         return self.describe()
 
+    def _repr_html_(self) -> str:
+        """For Jupyter: the description, then the ten cells where the change matters most."""
+        import html as _html
+
+        from .display import percent
+
+        top = self.top(10)
+        head = "".join(f"<th>{_html.escape(str(c))}</th>" for c in top.columns)
+        body = "".join("<tr>" + "".join(
+            f"<td>{_html.escape(percent(v) if c in ('a', 'b', 'difference') else str(v))}</td>"
+            for c, v in zip(top.columns, row)) + "</tr>" for row in top.itertuples(index=False))
+        text = "<br>".join(_html.escape(line) for line in self.describe().splitlines())
+        return (f"<p>{text}</p><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+                if len(top) else f"<p>{text}</p>")
+
 
 def spec_text(values) -> str:
     """Values as a short SPEC: ``1-10``, ``3,5,7``."""

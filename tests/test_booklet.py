@@ -1,4 +1,10 @@
-"""`make booklet`: one self-contained HTML page, a section per system, the rule set above each table; it renders in headless Chromium."""
+"""Booklets: ``beastodds booklet RULESET... -o FILE`` for any rule sets, and ``make booklet`` (the shipped one).
+
+Both are one self-contained HTML page with readable headings, pivoted
+tables and a legend under every table; they render in headless Chromium
+(the screenshot test needs Debian's ``chromium``; it is skipped without it,
+except under ``CI=true`` where it must run).
+"""
 import dataclasses
 import os
 import re
@@ -20,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
+    """The shipped booklet (every system: slow)."""
     path = booklet.build(tmp_path_factory.mktemp("booklet") / "booklet.html")
     return path, path.read_text(encoding="utf-8")
 
@@ -33,7 +40,7 @@ class _Outline(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag in ("h2", "h4"):
+        if tag in ("h2", "h3", "h4"):
             self._tag, self._text = tag, ""
         elif tag == "p" and attrs.get("class") == "rules":
             self.events.append(("rules", None))
@@ -60,6 +67,7 @@ def _outline(text):
     return parser.events
 
 
+@pytest.mark.slow
 def test_one_section_per_system_with_every_table_and_figure(page):
     _, text = page
     events = _outline(text)
@@ -67,10 +75,12 @@ def test_one_section_per_system_with_every_table_and_figure(page):
     assert sections[:2] == ["system-v5", "system-cards"]
     titles = [v for k, v in events if k == "h2"]
     assert titles[:2] == [rulesets.SYSTEMS["v5"].title, rulesets.SYSTEMS["cards"].title]
-    headings = {v.split(" (")[0] for k, v in events if k == "h4"}
+    headings = [v for k, v in events if k == "h4"]
     for _, module in build._modules("published"):
         for name in module.make_tables():
-            assert name in headings
+            title = booklet.table_title(module, name)
+            assert "_" not in title, f"the heading of {name} is not readable: {title!r}"
+            assert f"{title}{name}" in headings  # the readable title, then the table's file name
     for rs in rulesets.variants():
         if rs.changes():
             assert rs.name in headings
@@ -81,15 +91,27 @@ def test_one_section_per_system_with_every_table_and_figure(page):
         assert f'id="figure-{name.replace("_", "-")}"' in text
 
 
+@pytest.mark.slow
 def test_the_rule_set_is_stated_above_each_table(page):
     events = _outline(page[1])
     for i, (kind, _) in enumerate(events):
         if kind == "table":
-            before = [k for k, _ in events[:i] if k in ("h4", "rules", "table")]
-            assert before[-2:] == ["h4", "rules"], f"table {i} has no rule statement above it"
+            last_heading = max(j for j, (k, _) in enumerate(events[:i]) if k in ("h2", "h3", "h4"))
+            assert "rules" in [k for k, _ in events[last_heading:i]], f"table {i} has no rule statement above it"
     assert "v5-official" in page[1] and "bestial_hunger_ones = 2" in page[1]
 
 
+@pytest.mark.slow
+def test_the_shipped_booklet_is_readable(page):
+    """Legends under every table, no long-form dump in view, combined cells explained."""
+    text = page[1]
+    _assert_readable(text)
+    assert "v5_full (960 rows)" not in text
+    layout = text.split('id="table-v5-seed-difficulty3-layout"')[1].split("<h4")[0]
+    assert "2.8% / 26.8%" in layout and "messy critical / bestial failure" in layout
+
+
+@pytest.mark.slow
 def test_the_page_is_self_contained(page):
     _, text = page
     assert not re.search(r"(?:src|href)\s*=\s*[\"'](?!data:|#)", text), "a link leaves the page"
@@ -144,6 +166,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+@pytest.mark.slow
 def test_the_booklet_renders_in_headless_chromium(page, tmp_path):
     exe = _chromium()
     if exe is None:
@@ -183,3 +206,191 @@ def test_make_has_the_booklet_and_figures_targets():
     dry = subprocess.run(["make", "-n", "booklet"], cwd=ROOT, capture_output=True,
                          text=True, timeout=60).stdout
     assert "analysis.build booklet" in dry
+
+
+# ------------------------------------------------------------ a booklet of your own rule sets
+
+MINE = """\
+system = "v5"
+name = "my-table"
+description = "Our table's house rule: a critical pair adds three successes, and two Hunger 1s make a failure bestial."
+crit_bonus = 3
+bestial_hunger_ones = 2
+"""
+
+#: A small grid keeps the test quick.
+GRID = {"pool": "1-5", "hunger": "0-3", "difficulty": "1-4"}
+
+
+def _assert_readable(text):
+    """Every table has a legend under it; no heading or caption is snake_case; nothing long is in view."""
+    tables = re.findall(r"<table\b.*?</table>\s*(?:</div>\s*)?(<ul class=\"legend\">)?", text, re.S)
+    assert tables and all(tables), f"{tables.count('')} of {len(tables)} tables have no legend under them"
+    for tag in ("h2", "h3", "h4", "caption", "th"):
+        for inner in re.findall(rf"<{tag}\b[^>]*>(.*?)</{tag}>", text, re.S):
+            shown = re.sub(r"<code\b.*?</code>", "", inner)  # a file or field name may stay technical
+            assert not re.search(r"\b[a-z0-9]+_[a-z0-9_]+\b", shown), f"snake_case in <{tag}>: {inner!r}"
+    # outside <details>, no table longer than LONG_ROWS rows
+    visible = re.sub(r"<details>.*?</details>", "", text, flags=re.S)
+    for body in re.findall(r"<tbody>(.*?)</tbody>", visible, re.S):
+        assert body.count("<tr>") <= booklet.LONG_ROWS
+
+
+@pytest.fixture(scope="module")
+def mine(tmp_path_factory):
+    """A booklet of a TOML rule set written here and a shipped one of another system."""
+    folder = tmp_path_factory.mktemp("mine")
+    toml = folder / "mine.toml"
+    toml.write_text(MINE, encoding="utf-8")
+    path = booklet.build_rulesets([toml, "requiem-la-soif"], folder / "mine.html", grid=GRID)
+    return path, path.read_text(encoding="utf-8")
+
+
+def test_a_booklet_of_my_rule_sets_is_headed_by_each_name_and_description(mine):
+    path, text = mine
+    events = _outline(text)
+    assert [v for k, v in events if k == "h2"] == ["my-table", "requiem-la-soif"]
+    assert "Our table&#x27;s house rule: a critical pair adds three successes" in text
+    assert rulesets.load("requiem-la-soif").description[:40] in html_unescape(text)
+    h3 = [v for k, v in events if k == "h3"]
+    assert h3.count("Changes from the official rules") == 2 and "Figures" in h3
+    # the changes from the official rules: each field with its official and new value
+    changes = text.split("Changes from the official rules")[1].split("</table>")[0]
+    assert "<code>crit_bonus</code></td><td>2</td><td><b>3</b>" in changes
+    assert "<code>bestial_hunger_ones</code></td><td>1</td><td><b>2</b>" in changes
+    assert "Official" in changes and "What it sets" in changes
+    # figures for the rule set: curves beside the official rules, and the difference heatmap
+    images = [v for k, v in events if k == "img"]
+    assert len(images) >= 3 and all(v.startswith("data:image/png;base64,") for v in images)
+    assert 'id="figure-my-table-heatmap"' in text and 'id="figure-my-table-curves"' in text
+
+
+def html_unescape(text):
+    import html
+
+    return html.unescape(text)
+
+
+def test_my_booklet_shows_pivoted_exact_odds_with_legends(mine):
+    from fractions import Fraction
+
+    from analysis.systems.v5 import V5Rules, odds
+
+    _, text = mine
+    _assert_readable(text)
+    section = text.split('<section id="ruleset-my-table">')[1].split("</section>")[0]
+    title = f"{booklet.label('p_win')} at Difficulty 2"
+    assert title in section
+    # the cell pool 5, Hunger 3 at Difficulty 2 is the exact chance, rounded from its Fraction
+    p = odds(5, 3, 2, V5Rules(crit_bonus=3, bestial_hunger_ones=2)).p_win
+    assert isinstance(p, Fraction)
+    pivot = section.split(title)[1].split("</table>")[0]
+    row5 = re.search(r"<tr><th>5</th>(.*?)</tr>", pivot).group(1)
+    cells = re.findall(r"<td>(.*?)</td>", row5)
+    assert cells[3] == f"{float(p):.1%}"
+    legend = section.split(title)[1].split("</ul>")[0]
+    assert "<b>Pool</b>" in legend and "<b>Hunger 0 … 3</b>" in legend and "<b>Each cell</b>" in legend
+    # every outcome class by its readable name, and the long form folded away
+    for name, _ in rulesets.SYSTEMS["v5"].classes:
+        assert f"<caption>{booklet.label(name)}</caption>" in section
+    assert re.search(r"<details><summary>The whole table: 80 rows", section)
+
+
+def test_zero_and_one_are_never_rounded_into_view():
+    from fractions import Fraction
+
+    assert booklet._percent(Fraction(0)) == "0%" and booklet._percent(Fraction(1)) == "100%"
+    assert booklet._percent(Fraction(1, 10**6)) == "<0.1%"
+    assert booklet._percent(1 - Fraction(1, 10**6)) == ">99.9%"
+    assert booklet._percent(Fraction(1, 3)) == "33.3%"
+
+
+def test_the_booklet_command(tmp_path, capsys):
+    from analysis.cli import main
+
+    toml = tmp_path / "mine.toml"
+    toml.write_text(MINE, encoding="utf-8")
+    out = tmp_path / "b.html"
+    assert main(["booklet", str(toml), "classic-official", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "wrote" in err and "my-table" in err
+    text = out.read_text(encoding="utf-8")
+    assert [v for k, v in _outline(text) if k == "h2"] == ["my-table", "classic-official"]
+    assert "No change: these are the official rules (classic-official)." in text
+    assert not list(tmp_path.glob(".b.html.*")), "a temporary file was left behind"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["booklet", "v5-official", "-o", "out.txt"], "-o/--output must name an .html file"),
+    (["booklet", "v5-offical", "-o", "out.html"], "unknown rule set 'v5-offical' (did you mean v5-official?)"),
+    (["booklet", "v5-official", "-o", "no/such/folder/b.html"], "the folder 'no/such/folder' does not exist"),
+    (["booklet", "v5-official", "v5-official", "-o", "b.html"], "the rule set v5-official is named twice"),
+])
+def test_the_booklet_command_refuses_bad_input_in_one_sentence(argv, message, tmp_path, monkeypatch, capsys):
+    from analysis.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("beastodds: error: ") and message in err and err.count("\n") == 1
+    assert not list(tmp_path.glob("*.html"))
+
+
+def test_the_booklet_command_needs_an_output_file(capsys):
+    from analysis.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["booklet", "v5-official"])
+    assert exc.value.code == 2
+    assert "beastodds: error: the following arguments are required: -o/--output" in capsys.readouterr().err
+
+
+def test_a_failed_build_leaves_the_old_booklet(tmp_path, monkeypatch):
+    out = tmp_path / "b.html"
+    out.write_text("the old booklet", encoding="utf-8")
+
+    def broken(rs, grid=None):
+        raise RuntimeError("figure failed")
+
+    monkeypatch.setattr(booklet, "_ruleset_section", broken)
+    with pytest.raises(RuntimeError):
+        booklet.build_rulesets(["v5-official"], out)
+    assert out.read_text(encoding="utf-8") == "the old booklet"
+    assert [p.name for p in tmp_path.iterdir()] == ["b.html"]
+
+
+def _screenshot(path, tmp_path, height=2000):
+    """A headless Chromium screenshot of ``path`` (PNG bytes, width, height, dark pixels)."""
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("chromium is missing in CI: .ci/run must install Debian's chromium package")
+        pytest.skip("chromium is not installed (apt-get install --no-install-recommends chromium); "
+                    "CI installs it and runs this test")
+    shot = tmp_path / "booklet.png"
+    common = [exe, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
+    done = subprocess.run([*common, f"--screenshot={shot}", f"--window-size=1200,{height}", path.as_uri()],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, high = struct.unpack(">II", data[16:24])
+    from PIL import Image
+
+    with Image.open(shot) as im:
+        gray = im.convert("L")
+        dark = sum(gray.histogram()[:128])
+    return common, data, width, high, dark
+
+
+def test_my_booklet_renders_in_headless_chromium(mine, tmp_path):
+    path, text = mine
+    common, data, width, height, dark = _screenshot(path, tmp_path)
+    assert (width, height) == (1200, 2000)
+    assert len(data) > 50_000, "the screenshot is suspiciously small (a blank page?)"
+    assert dark > 0.01 * width * height, "the screenshot shows almost no text"
+    dom = subprocess.run([*common, "--dump-dom", path.as_uri()], capture_output=True, text=True,
+                         timeout=180)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert len(re.findall(r"<table\b", dom.stdout)) == len(re.findall(r"<table\b", text))
+    assert "Odds booklet: my-table, requiem-la-soif" in dom.stdout

@@ -192,8 +192,31 @@ def run_rules(args):
     return pd.DataFrame(rows), ("name", "system", "changes", "description")
 
 
+def run_booklet(args):
+    """``beastodds booklet RULESET... -o FILE``: a self-contained HTML booklet of one or more rule sets."""
+    from pathlib import Path
+
+    from .. import booklet, rulesets
+
+    out = Path(args.output)
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise ValueError(f"-o/--output must name an .html file, got {args.output!r}")
+    if out.is_dir():
+        raise ValueError(f"-o/--output {args.output!r} is a directory: name the .html file to write")
+    if not out.parent.is_dir():
+        raise ValueError(f"cannot write {args.output}: the folder {str(out.parent)!r} does not exist")
+    sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
+    try:
+        path = booklet.build_rulesets(sets, out, progress=progress(args))
+    except OSError as exc:
+        raise ValueError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    if not args.quiet:
+        print(f"wrote {path} ({', '.join(rs.name for rs in sets)})", file=sys.stderr)
+    return ""
+
+
 def add_commands(sub) -> None:
-    """Add ``compare``, ``table`` and ``rules`` to the subparsers ``sub``."""
+    """Add ``compare``, ``table``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
     systems = _systems()
     p = sub.add_parser(
         "compare", help="compare two rule sets of one system, outcome by outcome",
@@ -237,3 +260,18 @@ def add_commands(sub) -> None:
     _add_set_option(p)
     add_output_options(p, columns=("name", "system", "changes", "description"))
     p.set_defaults(run=run_rules)
+
+    p = sub.add_parser(
+        "booklet", help="a self-contained HTML booklet of one or more rule sets",
+        description="Write a readable HTML booklet (one file, figures inlined) of one or more rule "
+                    "sets, of any systems: for each, its name and description, its changes from the "
+                    "official rules, the chance to win pivoted by the system's axes with a legend "
+                    "under every table, every outcome class, and figures. RULESET is a shipped "
+                    "name (see `beastodds rules`) or a rule-set TOML file.")
+    p.add_argument("rulesets", metavar="RULESET", nargs="+",
+                   help="a shipped rule-set name or a .toml file (several allowed)")
+    p.add_argument("-o", "--output", metavar="FILE", required=True,
+                   help="the .html file to write (replaced atomically)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar nor 'wrote FILE' line on stderr")
+    p.set_defaults(run=run_booklet, format="table", exact=False, percent=False)

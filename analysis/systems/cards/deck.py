@@ -15,6 +15,7 @@ from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.exact import ClassWays, fractions_over
 from analysis.validate import as_values, check_bool, check_int, check_probability
+from analysis import display as _display
 
 #: The deck, in kernel order: Ace, 2..10 of one suit.
 CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
@@ -209,6 +210,9 @@ class CardOdds(ClassWays):
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
         return "\n".join(lines)
 
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
 
 def _check_hunger(hunger) -> int:
     return check_int("hunger", hunger, 0, MAX_HUNGER)
@@ -295,6 +299,9 @@ class OpposedOdds(ClassWays):
             p = getattr(self, name)
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
         return "\n".join(lines)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def _opposed(base: int, defense: int, hunger: int, rules: CardRules) -> OpposedOdds:
@@ -664,6 +671,16 @@ class SceneOdds:
         lines.append("  Compulsions: " + ", ".join(f"{b}: {float(p):.2%}"
                                                    for b, p in self.compulsions.items()))
         return "\n".join(lines)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        head = [f"{len(self.tests)} tests", "reshuffled" if self.rules.reshuffle else "one scene deck"]
+        rows = [(f"test {i + 1} win", self.p_win(i + 1)) for i in range(len(self.tests))]
+        rows += [(f"{k} compulsions", p) for k, p in self.compulsions.items()]
+        return head, rows
 
 
 def scene(tests, rules: CardRules = OFFICIAL) -> SceneOdds:

@@ -16,6 +16,7 @@ from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.markov import ExactChain
 from analysis.validate import check_bool, check_int
+from analysis import display as _display
 
 KINDS = ("bashing", "lethal", "aggravated")
 CREATURES = ("vampire", "mortal")
@@ -214,6 +215,14 @@ class LevelOdds:
         lines.append(f"  mean levels {float(self.mean_levels):.4f}")
         return "\n".join(lines)
 
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        return ([self.description, f"mean {float(self.mean_levels):.4g} levels"],
+                [(f"{n} level{'s' if n != 1 else ''}", p) for n, p in self.levels.items()])
+
 
 def _trim(ways) -> tuple:
     ways = [int(w) for w in ways]
@@ -338,6 +347,9 @@ class DamageReading:
                 f"({self.damage_successes} success(es)) + {self.auto} automatic = "
                 f"{self.levels_rolled} level(s); {soak}; {self.after_soak} {self.kind} "
                 f"level(s) get through{half}; the {self.target} loses {self.levels} health level(s)")
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def read_damage(damage_dice, auto: int = 0, soak_dice=(), kind: str = "bashing",
@@ -738,6 +750,23 @@ class Blows:
             rows[name] = vals
         return pd.DataFrame(rows)
 
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        head = [self.per_blow.description] + ([f"on {self.victim.name}"] if self.victim.name else [])
+        head.append(f"{self.max_blows} blows")
+        rows = []
+        for until in UNTIL:
+            rows.append((f"{until} after {self.max_blows} blows", self.at_least(until, self.max_blows)))
+        for until in UNTIL:
+            rows.append((f"{until} eventually", self.eventually(until)))
+        mean = self.expected("incapacitated")
+        rows.append(("expected blows to incapacitated",
+                     "never certain" if mean is None else f"{float(mean):.4g}"))
+        return head, rows
+
 
 def blows(attack: Attack, victim: Fighter, max_blows: int = 20,
           rules: DamageRules = OFFICIAL) -> Blows:
@@ -856,6 +885,18 @@ class Fight:
                             ("going_on", 1 - pa - pb - pboth)):
                 cols[name].append(p if exact else float(p))
         return pd.DataFrame(cols)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        head = [f"a {self.a.label}", f"b {self.b.label}", f"first {self.order}",
+                f"until {self.until}", f"{self.turns} turns"]
+        rows = list(self.outcomes().items())
+        mean = self.expected_turns()
+        rows.append(("expected turns", "may never end" if mean is None else f"{float(mean):.4g}"))
+        return head, rows
 
 
 def fight(a: Fighter, b: Fighter, first: str = "a", until: str = "incapacitated",

@@ -14,6 +14,7 @@ from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.exact import fractions_over
 from analysis.validate import as_values, check_bool, check_int, materialise
+from analysis import display as _display
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
 CLASSES = ("botch", "failure", "success")
@@ -154,6 +155,9 @@ class ClassicOdds:
         lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
         return "\n".join(lines)
 
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
 
 def odds(pool: int, difficulty: int = 6, specialty: bool = False,
          rules: ClassicRules = OFFICIAL) -> ClassicOdds:
@@ -216,6 +220,9 @@ class RollReading:
         return (f"{', '.join(map(str, self.dice)) or 'no dice'} at difficulty {self.difficulty}: "
                 f"{self.successes_rolled} success(es) rolled, {self.ones} one(s), "
                 f"{self.net} net: {self.outcome}")
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def check_faces(name: str, dice) -> tuple:

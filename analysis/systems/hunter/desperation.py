@@ -20,6 +20,7 @@ from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
 from analysis import special_dice as _sd
 from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
+from analysis import display as _display
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair")
@@ -140,6 +141,9 @@ class HunterOdds(_sd.SpecialOdds):
         lines.append(f"  mean successes        {float(self.mean_successes):.4f}")
         return "\n".join(lines)
 
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
 
 def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFICIAL) -> HunterOdds:
     """Exact odds of a Hunter roll with Desperation dice.
@@ -235,6 +239,9 @@ class RollReading:
     @property
     def won(self) -> bool:
         return self.outcome in _WIN_CLASSES
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIAL) -> RollReading:

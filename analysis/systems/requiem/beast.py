@@ -21,6 +21,7 @@ from analysis.systems.requiem.dice import (
 )
 from analysis.rules import rule
 from analysis.validate import as_values, check_bool, check_int
+from analysis import display as _display
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
 CLASSES = ("dramatic_failure", "bestial_failure", "failure", "plain_success", "exceptional_success")
@@ -182,6 +183,9 @@ class BeastOdds(AgainOddsMixin):
         for name, p in rows:
             lines.append(f"  {name:<20}{float(p):8.2%}   {p}")
         return "\n".join(lines)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def _check_roll(pool, soif, max_successes, rules, tempt, frenzy):
@@ -407,6 +411,14 @@ class SoifLadder:
         start = f"Soif from {first} Vitae down" if first > 0 else "no Soif above 0 Vitae"
         return (f"{self.kind} ladder ({self.mode}), {self.max_vitae} Vitae, T = {self.thirst_start}: "
                 f"{self.notation()}  ({start})")
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        return ([self.kind, f"max_vitae {self.max_vitae}", f"T {self.thirst_start}", self.mode],
+                [("ladder", self.notation())])
 
 
 def _spread(boxes: int, n_levels: int) -> list:

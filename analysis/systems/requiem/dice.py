@@ -15,6 +15,7 @@ from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_bool, check_int
 from analysis import exact as _exact
 from analysis.exact import fractions_over
+from analysis import display as _display
 
 #: Lowest face that is a success.
 SUCCESS_FACE = 8
@@ -323,6 +324,9 @@ class RequiemOdds(AgainOddsMixin):
         for name, p in list(self.classes().items()) + [("p_success", self.p_success)]:
             lines.append(f"  {name:<20}{float(p):8.2%}   {p}")
         return "\n".join(lines)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def odds(pool: int, rules: RequiemRules = OFFICIAL,

@@ -17,6 +17,7 @@ from analysis.markov import ExactChain
 from analysis import exact as _exact
 from analysis.exact import fractions_over
 from analysis.validate import check_bool, check_int
+from analysis import display as _display
 
 #: Kinds of damage, in the game's words.
 DAMAGE_KINDS = ("superficial", "aggravated")
@@ -559,6 +560,14 @@ class FightChain:
                 f"(check attacks, pools and tie_damage)")
         return self.chain.expected_steps(np.flatnonzero(self.absorbing).tolist(), start=self.start)
 
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        return ([f"{len(self.states)} states", f"{int(self.absorbing.sum())} absorbing"],
+                [("expected turns", f"{float(self.expected_turns()):.4g}")])
+
 
 def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
                  until: str) -> FightChain:
@@ -737,6 +746,17 @@ class FightResult:
             p = self.columns[c][self.turns]
             lines.append(f"  {c:<24}{float(p):8.2%}")
         return "\n".join(lines)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        head = [f"A pool {self.a.pool}", f"B pool {self.b.pool}", f"track {self.track}",
+                f"until {self.until}", f"{self.turns} turns"]
+        if self.rules != OFFICIAL:
+            head.append("house rules " + ", ".join(f"{k}={v!r}" for k, v in self.rules.changes().items()))
+        return head, [(c, self.columns[c][self.turns]) for c in FIGHT_COLUMNS[1:]]
 
 
 def fight(a: Combatant, b: Combatant, turns: int = 10, rules: ConflictRules = OFFICIAL,

@@ -12,6 +12,7 @@ from kernels.multiset import fill_binomials
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.validate import check_count, check_faces, check_int
+from analysis import display as _display
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (
@@ -191,6 +192,9 @@ class RollReading:
     @property
     def won(self) -> bool:
         return self.outcome in WIN_CLASSES
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> RollReading:

@@ -19,6 +19,7 @@ from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (CLASSES, MAX_HUNGER, MAX_POOL, OFFICIAL, TABLE_COLUMNS,  # noqa: F401
                                       WIN_CLASSES, RollReading, V5Rules, binomials, check_roll,
                                       classes_of, counts, read_roll)
+from analysis import display as _display
 
 @dataclass(frozen=True)
 class V5Odds(ClassWays):
@@ -113,6 +114,9 @@ class V5Odds(ClassWays):
             lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
         lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
         return "\n".join(lines)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, strategy=None) -> V5Odds:
@@ -439,6 +443,9 @@ class RemorseOdds:
     def lose_humanity(self) -> Fraction:
         """No success: Humanity drops by 1 (Stains clear either way)."""
         return 1 - self.keep_humanity
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def remorse(humanity: int, stains: int, rules: V5Rules = OFFICIAL) -> RemorseOdds:

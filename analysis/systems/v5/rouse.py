@@ -11,6 +11,7 @@ from analysis import markov
 from analysis.rules import Rules, rule
 from analysis.systems.v5 import roll as v5
 from analysis.validate import as_values, check_bool, check_int, materialise
+from analysis import display as _display
 
 MAX_HUNGER = 5
 #: Blood Potency 0..10 (RULES.md section 1): Blood Surge bonus dice,
@@ -98,6 +99,9 @@ class HungerDistribution:
     def mean(self) -> Fraction:
         return sum((h * p for h, p in self.hunger.items()), Fraction(0))
 
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
 
 def _read(dist) -> HungerDistribution:
     hunger = {h: dist[_state(h, False)] + dist[_state(h, True)] for h in range(MAX_HUNGER + 1)}
@@ -173,6 +177,9 @@ class SurgeOdds:
 
     roll: v5.V5Odds
     hunger_after: HungerDistribution
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def surge(pool: int, hunger: int, difficulty: int, blood_potency: int,

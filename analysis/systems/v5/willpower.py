@@ -17,6 +17,7 @@ from analysis.rules import Rules, rule, toml_kind
 from analysis.systems.v5 import dice as v5
 from analysis import exact as _exact
 from analysis.validate import check_faces
+from analysis import display as _display
 
 #: Dice a Willpower reroll may take (RULES.md: up to three normal dice).
 MAX_REROLL = 3
@@ -200,6 +201,17 @@ class Decision:
     @property
     def spends_willpower(self) -> bool:
         return bool(self.reroll)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+    def _repr_rows(self):
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        head = [self.strategy, f"reroll {list(self.reroll)}" if self.reroll else "keep the roll",
+                f"rolled {self.before}"]
+        rows = [(f"after: {c}", p) for c, p in self.after.items() if p]
+        rows += [("p_win", self.p_win), ("expected value", f"{float(self.expected_value):.4g}")]
+        return head, rows
 
 
 def _after(normal_kept, rerolled, hunger, difficulty, rules):

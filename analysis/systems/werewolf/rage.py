@@ -21,6 +21,7 @@ from analysis import special_dice as _sd
 from analysis.rules import Rules, rule
 from analysis.systems.werewolf import SYSTEM
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
+from analysis import display as _display
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
@@ -155,6 +156,9 @@ class WerewolfOdds(_sd.SpecialOdds):
             lines.append(f"  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
         lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
         return "\n".join(lines)
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
@@ -321,6 +325,9 @@ class RollReading:
     @property
     def brutal(self) -> bool:
         return self.outcome in ("brutal_win", "brutal_failure")
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
 
 
 def read_roll(normal, rage, difficulty: int, violent: bool = False,

@@ -79,3 +79,12 @@ def make_tables() -> dict:
         "cards_vs_v5": (cards.compare_v5(range(1, 11), range(1, 6), range(0, 6)),
                         ("pool", "difficulty", "hunger", "card_base", "card_difficulty")),
     }
+
+#: Readable headings of these tables in the booklet (``analysis.booklet``).
+TITLES = {"cards_static": "A test against a difficulty: every outcome by base and difficulty",
+          "cards_by_card_needed": "By the card needed",
+          "cards_opposed": "Opposed tests: by base and defense",
+          "cards_scene": "A scene of tests: each test's odds, reshuffled or from one scene deck",
+          "cards_scene_after": "A scene of tests: a win after a win, after a loss",
+          "cards_scene_compulsions": "Compulsions over a scene",
+          "cards_vs_v5": "Ten-card tests beside V5 dice"}

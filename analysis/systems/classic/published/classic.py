@@ -45,3 +45,15 @@ def make_tables() -> dict:
         "classic_damage_vampire": (damage_table(), ("kind", "dice", "soak", "mean_levels")),
         "classic_torpor": (health.torpor_table(), ("humanity", "torpor")),
     }
+
+#: Readable headings of these tables in the booklet (``analysis.booklet``).
+TITLES = {"classic_pools": "Every outcome by pool and difficulty",
+          "classic_seed_example": "A worked example: health levels lost to one attack",
+          "classic_damage_vampire": "Damage to a vampire after soak",
+          "classic_torpor": "Torpor length by Humanity"}
+LEGENDS = {"classic_damage_vampire": {
+    "kind": "bashing or lethal damage", "dice": "damage dice rolled", "soak": "soak dice rolled",
+    "mean_levels": "expected health levels lost", "at_least_one": "chance to lose at least one health level",
+    "at_least_three": "chance to lose at least three health levels"},
+    "classic_seed_example": {"attack": "who strikes whom", "levels": "health levels lost",
+                             "probability": "chance of losing that many levels (percent)"}}

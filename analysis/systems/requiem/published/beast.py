@@ -47,3 +47,19 @@ def make_tables() -> dict:
                                                ("vitae", "soif", "beast_dice")),
         "beast_compare_v5": (beast.compare_table(range(1, 13), range(0, 6)), ("pool", "level")),
     }
+
+#: Readable headings and legend lines of these tables in the booklet (``analysis.booklet``).
+TITLES = {"requiem_classes": "Plain Requiem dice: every outcome class by pool",
+          "beast_classes": "La Soif: every outcome class by pool and Soif",
+          "beast_classes_tempt": "La Soif, tempting the Beast: every outcome class by pool and Soif",
+          "beast_seed_ladders": "Soif ladders of sample characters",
+          "beast_character_seed_vampire_pool6": "A sample vampire rolling 6 dice, by current Vitae",
+          "beast_compare_v5": "Requiem, La Soif and V5 side by side"}
+LEGENDS = {"beast_seed_ladders": {
+    "Character": "the sample character",
+    "T": "the Vitae from which Soif shows: maximum Vitae - (Resolve + Composure - Blood Potency)",
+    "written (default)": "the Soif of each Vitae box, highest Vitae first, when T exceeds the maximum "
+                         "Vitae the lowest levels are dropped (the default)",
+    "printed": "the same ladder when the excess boxes first go to the highest levels"},
+    "beast_character_seed_vampire_pool6": {"vitae": "current Vitae"},
+    "beast_compare_v5": {"level": "Soif (La Soif) or Hunger (V5), the same number of special dice"}}

@@ -24,3 +24,13 @@ def make_tables() -> dict:
         "v5_seed_difficulty3_layout": (seed_table_text(), keys),
         "v5_full": (v5.table(range(1, 21), range(0, 6), range(1, 9)), keys),
     }
+
+
+#: Readable headings and legend lines of these tables in the booklet (``analysis.booklet``).
+TITLES = {"v5_seed_difficulty3": "Every outcome class at Difficulty 3, pools 3 to 10",
+          "v5_seed_difficulty3_layout": "Win, messy critical and bestial failure at Difficulty 3",
+          "v5_full": "Every outcome class, pools 1 to 20, Difficulty 1 to 8"}
+LEGENDS = {"v5_seed_difficulty3_layout": {
+    "Win (Difficulty 3)": "chance to win at Difficulty 3 (the same at every Hunger: Hunger dice "
+                          "change the kind of win, not its chance)",
+    "Hunger 0 … 5": "each cell is two percentages: messy critical / bestial failure at that Hunger"}}

@@ -46,3 +46,18 @@ def make_tables() -> dict:
                        ("start_hunger", "checks", "reroll"))
     out["v5_blood_potency"] = (rouse.blood_potency_table(), tuple(rouse.blood_potency_table().columns))
     return out
+
+
+#: Readable headings and legend lines of these tables in the booklet (``analysis.booklet``).
+TITLES = {"v5_willpower_reroll_failures": "With a Willpower reroll of failed dice",
+          "v5_willpower_maximize_win": "With the Willpower reroll that maximizes the win",
+          "v5_willpower_difficulty3_layout": "What a Willpower reroll gains at Difficulty 3",
+          "v5_rouse": "Hunger after Rouse checks",
+          "v5_blood_potency": "Blood Potency"}
+LEGENDS = {"v5_willpower_difficulty3_layout": {
+    "Hunger 0 … 5": "each cell is the chance to win without a reroll -> with the reroll_failures "
+                    "Willpower reroll, in percent"},
+    "v5_rouse": {c: f"chance that Hunger ends at {c[-1]}" for c in
+                 ("hunger_0", "hunger_1", "hunger_2", "hunger_3", "hunger_4", "hunger_5")}
+    | {"frenzy_test": "chance that a failed check at Hunger 5 calls for a hunger frenzy test",
+       "reroll": "whether each check rerolls (Blood Potency)"}}
