@@ -1,7 +1,7 @@
 """Card decks drawn without replacement: ways of one test, an opposed test and a scene.
 
 A deck is described by three arrays indexed by card (for the ten-card deck
-of seed 002: Ace, 2, ..., 10):
+of the ten-card test rules: Ace, 2, ..., 10):
 
 * ``values``: what the card adds to the total;
 * ``auto_fail``: 1 if the card fails its drawer whatever the total (the Ace);

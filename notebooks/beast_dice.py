@@ -13,7 +13,7 @@
 # %% [markdown]
 # # La Soif: Beast dice on Requiem dice
 #
-# A French house rule (seed 000) that brings V5-style Hunger into a
+# A French house rule (the La Soif house rule) that brings V5-style Hunger into a
 # *Vampire: The Requiem* game.  Every number below is exact: every way the dice
 # can land is counted, nothing is simulated.
 #
@@ -22,7 +22,7 @@
 # and rote actions as options).  At 0 dice or less: one chance die, only a 10
 # succeeds, a 1 is a dramatic failure.  5 successes or more: exceptional.
 #
-# **La Soif** (RULES.md section 2):
+# **La Soif** (docs/rules.md):
 # - Soif 0..5 comes from the character's current Vitae (the *ladder*, below).
 # - Beast dice replace normal dice: `min(soif, pool)` of them ("Trop de dés").
 # - A failed roll with a 1 on a Beast die: **bestial failure**.
@@ -39,10 +39,10 @@ from analysis.systems.requiem import dice as requiem
 from analysis.systems.requiem.figures import beast_character, beast_heatmap, beast_vs_v5
 
 # %% [markdown]
-# ## The seed's Soif ladders
+# ## The house rule's Soif ladders
 #
 # Thirst shows from `T = max Vitae - (Resolve + Composure - Blood Potency)`
-# Vitae down.  The seed's third example (T = 22 boxes for 20 Vitae) prints a
+# Vitae down.  The house rule's third example (T = 22 boxes for 20 Vitae) prints a
 # ladder that its own rule does not give: the default mode is the rule as
 # written, mode `printed` reproduces the print.
 
@@ -56,7 +56,7 @@ print(beast.ghoul_soif_ladder(stamina=3, size=5, resolve=2, composure=3))
 beast.soif_ladder(11, resolve=3, composure=2, blood_potency=2).table().T
 
 # %% [markdown]
-# ## The seed's dice examples
+# ## The house rule's dice examples
 #
 # Dexterity + Athletics 5 dice at Soif 2: 3 normal dice and 2 Beast dice.
 # Climbing with 4 dice at Soif 5: four dice, all Beast dice.  Tempting the Beast
@@ -92,7 +92,7 @@ beast_heatmap.make_figure()
 # %% [markdown]
 # ## A character from full to empty
 #
-# The seed's first vampire (Blood Potency 2, Resolve 3, Composure 2, 11 Vitae)
+# The house rule's first vampire (Blood Potency 2, Resolve 3, Composure 2, 11 Vitae)
 # rolling 6 dice, at every current Vitae.
 
 # %%

@@ -14,9 +14,9 @@
 # ---
 
 # %% [markdown]
-# # Ten-card tests with Hunger confirmation draws (seed 002)
+# # Ten-card tests with Hunger confirmation draws (the ten-card test rules)
 #
-# **The rules in brief** (RULES.md section 3):
+# **The rules in brief** (docs/rules.md):
 #
 # - A deck is ten cards of one suit: Ace, 2..10. A test draws from someone
 #   else's full deck.
@@ -102,7 +102,7 @@ cards_scene.make_figure()
 for rules in (cards.CardRules(), cards.CardRules(confirmation="fresh_deck"),
               cards.CardRules(ace="high"), cards.CardRules(ties="defender")):
     o = cards.odds(5, 12, 1, rules)
-    print(rules.changes() or "seed rules", "win", o.p_win, "bestial", o.p_bestial)
+    print(rules.changes() or "official rules", "win", o.p_win, "bestial", o.p_bestial)
 
 # %% [markdown]
 # ## Against V5 dice

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Classic health levels, damage and soak (V20-style)
 #
-# Exact odds for the classic d10 system of seed 004 (RULES.md section 4). Every number
+# Exact odds for the classic d10 system (classic Vampire health rules; docs/rules.md). Every number
 # below counts every way the dice can land; nothing is simulated.
 #
 # **Rolls.** A pool of d10s against a difficulty 2..10 (default 6): each die at or above it
@@ -67,7 +67,7 @@ axes[0].legend()
 plt.show()
 
 # %% [markdown]
-# ## The seed's worked example: Kincaid and Veronica
+# ## The health chapter's worked example: Kincaid and Veronica
 # Kincaid (Strength 4, Potence 2) punches Veronica (Stamina 2). His damage dice show
 # 8, 6, 7, 9 plus two automatic successes: six levels. Veronica soaks with 3 and 8: one
 # success. Five bashing levels get through, halved (round down) to two.
@@ -124,7 +124,7 @@ for levels, kind in [(3, "lethal"), (2, "bashing"), (1, "lethal"), (1, "aggravat
     print(f"{levels} {kind:<10} -> {h}   penalty {h.penalty()}")
 
 # %% [markdown]
-# Kincaid keeps punching Veronica, every blow landing (his damage roll as in the seed):
+# Kincaid keeps punching Veronica, every blow landing (his damage roll as in the health chapter):
 
 # %%
 kincaid_punch = health.Attack(damage_dice=4, kind="bashing", auto=2)

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # V5: one roll, counted exactly
 #
-# **The rules in brief** (seed 003, `RULES.md` section 1). Roll a pool of d10s;
+# **The rules in brief** (the V5 core rules, docs/rules.md). Roll a pool of d10s;
 # every 6-10 is a success and every pair of 10s adds 2 more. Successes at or
 # above the Difficulty win. Hunger dice *replace* normal dice
 # (`min(hunger, pool)` of them) and succeed just as often, so Hunger never
@@ -39,7 +39,7 @@ from IPython.display import Markdown
 print(v5.odds(7, 3, 3))
 
 # %% [markdown]
-# ## The seed's table, regenerated
+# ## The core rules' table, regenerated
 # Difficulty 3; each Hunger column shows messy critical / bestial failure.
 
 # %%

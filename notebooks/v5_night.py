@@ -16,7 +16,7 @@
 # %% [markdown]
 # # V5 beyond one roll: Willpower, the blood, and the end of the night
 #
-# **In brief** (seed 003, `RULES.md` section 1):
+# **In brief** (the V5 core rules, docs/rules.md):
 #
 # * **Willpower**: once per roll, after seeing the dice, reroll up to three
 #   *normal* dice (never Hunger dice). Which dice is a decision; each named

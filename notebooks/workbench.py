@@ -20,7 +20,7 @@
 #
 # - A *rule set* is one system's rules dataclass with a name, kept as a small
 #   TOML file: `system = "v5"`, `name = "..."`, then only the fields you
-#   change (the rest take the RULES.md ruling).
+#   change (the rest take the docs/rules.md ruling).
 # - The package ships named variants per system (`v5-official`,
 #   `v5-two-hunger-ones-for-bestial`, `cards-ace-high`, ...);
 #   `beastodds rules` lists them.

@@ -1,7 +1,7 @@
 """Independent references: brute force over ordered rolls, icepool, and a pure-Python count.
 
 None of these import ``kernels`` or the counting code of ``analysis``; they
-restate RULES.md directly so that agreement means something.
+restate docs/rules.md directly so that agreement means something.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "messy_criti
 
 def classify_v5(successes, tens, hunger_tens, hunger_ones, difficulty, *,
                 messy_hunger_tens=1, bestial_hunger_ones=1, hunger_one_taints_win=False):
-    """RULES.md section 1, restated: the outcome class of one V5 roll."""
+    """docs/rules.md, restated: the outcome class of one V5 roll."""
     if successes >= difficulty:
         if tens >= 2:
             return "messy_critical" if hunger_tens >= messy_hunger_tens else "critical_win"

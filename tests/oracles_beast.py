@@ -1,7 +1,6 @@
 """Independent references for Requiem dice and La Soif: brute force and icepool.
 
-Nothing here imports ``kernels`` or ``analysis``.  The rules of RULES.md
-section 2 are restated directly: every face of every die is enumerated with
+Nothing here imports ``kernels`` or ``analysis``.  The rules of docs/rules.md are restated directly: every face of every die is enumerated with
 ``itertools.product``, again-rolls are enumerated face by face down to a
 depth, and the mass cut at that depth is kept, so that every success count
 up to the depth is exact and the cut mass is accounted for.
@@ -74,7 +73,7 @@ def _die_records(rote: bool, failed=lambda f: f < 8):
 
 def dice_for(pool, soif, *, tempt=False, frenzy=False, frenzy_bonus_beast=False,
              chance_die_is_beast=True):
-    """``(dice, beast dice, chance)`` restated from RULES.md."""
+    """``(dice, beast dice, chance)`` restated from docs/rules.md."""
     total = pool + (soif if (tempt or frenzy) else 0)
     if total <= 0:
         return 1, (1 if chance_die_is_beast and soif >= 1 else 0), True

@@ -1,4 +1,4 @@
-"""Brute-force references for the ten-card tests of seed 002 (RULES.md section 3).
+"""Brute-force references for the ten-card tests (docs/rules.md).
 
 Nothing here imports ``kernels`` or ``analysis``: the rules are restated
 directly and every ordered draw is enumerated with itertools (or, for scenes
@@ -24,7 +24,7 @@ def calls_the_beast(card) -> bool:
 
 
 def wins(card, base, target, *, ace="fails", ties="initiator") -> bool:
-    """Does ``base + card`` reach ``target``?  An Ace fails under the seed's rule."""
+    """Does ``base + card`` reach ``target``?  An Ace fails under the official rule."""
     if card == ACE:
         if ace == "fails":
             return False

@@ -1,7 +1,6 @@
 """Brute-force references for classic pools, damage, soak and the health track.
 
-Nothing here imports ``kernels`` or ``analysis``: the rules of RULES.md
-section 4 are restated directly and every ordered roll is enumerated with
+Nothing here imports ``kernels`` or ``analysis``: the rules of docs/rules.md are restated directly and every ordered roll is enumerated with
 ``itertools.product`` (small pools only), so that agreement means something.
 """
 from __future__ import annotations
@@ -80,7 +79,7 @@ def multinomial_pool(pool, difficulty, specialty=False, ones_cancel=True):
 # ------------------------------------------------------------ damage and soak
 
 def taken_kind(kind, target, firearm=False, aim="body", vital_spot_lethal="off"):
-    """RULES.md section 4: the kind the target actually takes."""
+    """docs/rules.md: the kind the target actually takes."""
     if firearm and target == "vampire" and kind == "lethal" and aim != "head":
         kind = "bashing"
     if aim == "vital" and kind == "bashing" and not firearm and (

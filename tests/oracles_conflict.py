@@ -1,7 +1,6 @@
 """Independent references for V5 conflicts: brute force over ordered rolls and a Fraction chain.
 
-Nothing here imports ``kernels`` or ``analysis``: the rules of RULES.md
-section 1 (Conflict, Trackers) are restated directly, so that agreement
+Nothing here imports ``kernels`` or ``analysis``: the rules of docs/rules.md (Conflict, Trackers) are restated directly, so that agreement
 with the toolkit means something.  Sides and rules are plain dicts:
 
 side: ``pool, boxes, superficial, aggravated, vampire, weapon, damage

@@ -1,4 +1,4 @@
-"""La Soif's public API: the seed's examples, exactness, tables, character view, comparison."""
+"""La Soif's public API: the house rule's examples, exactness, tables, character view, comparison."""
 from fractions import Fraction
 
 import pytest

@@ -1,4 +1,4 @@
-"""The Soif ladder: the seed's examples, both modes, ghouls, bad traits."""
+"""The Soif ladder: the house rule's examples, both modes, ghouls, bad traits."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,7 +10,7 @@ from analysis.systems.requiem.beast import (
     vitae_max,
 )
 
-# Seed 000 (French), "La Soif pour un Vampire" and "La Soif pour les Goules".
+# The La Soif house rule (French), "La Soif pour un Vampire" and "La Soif pour les Goules".
 SEED_1 = "5/4/3/3/2/2/1/1"                                  # BP 2, Resolve 3, Composure 2, 11 Vitae
 SEED_2 = "5/5/5/4/4/4/3/3/3/3/2/2/2/2/1/1/1/1"              # BP 6, Resolve 4, Composure 4, 20 Vitae
 SEED_3_PRINTED = "5/5/5/5/5/4/4/4/4/4/3/3/3/3/2/2/2/2/1/1"  # same with Resolve 2, Composure 2

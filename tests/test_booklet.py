@@ -107,7 +107,7 @@ def test_the_shipped_booklet_is_readable(page):
     text = page[1]
     _assert_readable(text)
     assert "v5_full (960 rows)" not in text
-    layout = text.split('id="table-v5-seed-difficulty3-layout"')[1].split("<h4")[0]
+    layout = text.split('id="table-v5-core-difficulty3-layout"')[1].split("<h4")[0]
     assert "2.8% / 26.8%" in layout and "messy critical / bestial failure" in layout
 
 

@@ -17,13 +17,13 @@ def out_dirs(tmp_path, monkeypatch):
 def test_tables_build(out_dirs):
     paths = build.build_tables()
     names = {p.name for p in paths}
-    assert {"v5_full.csv", "v5_full.md", "v5_seed_difficulty3.csv", "v5_seed_difficulty3_layout.md"} <= names
+    assert {"v5_full.csv", "v5_full.md", "v5_core_difficulty3.csv", "v5_core_difficulty3_layout.md"} <= names
     full = pd.read_csv(out_dirs / "tables" / "v5_full.csv")
     assert tuple(full.columns) == v5.TABLE_COLUMNS
     assert len(full) == 20 * 6 * 8
     row = full[(full.pool == 3) & (full.hunger == 3) & (full.difficulty == 3)].iloc[0]
     assert row.bestial_failure == pytest.approx(0.268, abs=1e-12)
-    layout = (out_dirs / "tables" / "v5_seed_difficulty3_layout.md").read_text()
+    layout = (out_dirs / "tables" / "v5_core_difficulty3_layout.md").read_text()
     assert "| 3 | 14.0% |" in layout and "2.8% / 26.8%" in layout
 
 

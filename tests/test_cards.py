@@ -1,4 +1,4 @@
-"""Ten-card tests (seed 002): single and opposed tests, the skill rule, errors, the CLI."""
+"""Ten-card tests (the ten-card test rules): single and opposed tests, the skill rule, errors, the CLI."""
 from __future__ import annotations
 
 import csv

@@ -35,7 +35,7 @@ def test_five_dice_match_brute_force(difficulty):
 
 
 def test_botch_is_no_success_and_a_one():
-    # RULES.md: botch = no success rolled and at least one 1 (9**n - 8**n rolls at difficulty 10)
+    # docs/rules.md: botch = no success rolled and at least one 1 (9**n - 8**n rolls at difficulty 10)
     for n in range(6):
         assert classic.odds(n, 10).botch == Fraction(9**n - 8**n, 10**n)
 
@@ -67,7 +67,7 @@ def test_modular_kernel_agrees_with_int64():
 
 
 def test_seed_soak_roll_reads_as_a_failure():
-    # seed 004: Kincaid's soak 4,5,1,9,3 fails because the 1 cancels the 9
+    # the classic health rules: Kincaid's soak 4,5,1,9,3 fails because the 1 cancels the 9
     r = classic.read_pool([4, 5, 1, 9, 3], 6)
     assert (r.successes_rolled, r.ones, r.net, r.outcome) == (1, 1, 0, "failure")
     assert classic.read_pool([3, 8], 6).net == 1

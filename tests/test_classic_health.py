@@ -1,4 +1,4 @@
-"""Classic damage, soak and the health track: the seed's example, brute force, chains, errors."""
+"""Classic damage, soak and the health track: the health chapter's example, brute force, chains, errors."""
 from fractions import Fraction
 from math import comb
 
@@ -18,7 +18,7 @@ def as_track(h: hl.Health):
     return tuple(sorted("A" * h.aggravated + "L" * h.lethal + "B" * h.bashing)), h.condition
 
 
-# ------------------------------------------------------------ the seed's example
+# ------------------------------------------------ the health chapter's example
 
 def test_seed_kincaid_hits_veronica():
     # 8, 6, 7, 9 + two Potence = six levels; Stamina 2 soaks 3, 8 = one; five bashing halved to two

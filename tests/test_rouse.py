@@ -1,4 +1,4 @@
-"""Rouse checks, nights, Blood Potency and Blood Surge: exact against the seed and a plain chain."""
+"""Rouse checks, nights, Blood Potency and Blood Surge: exact against the core rules and a plain chain."""
 import itertools
 from fractions import Fraction
 

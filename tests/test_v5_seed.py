@@ -1,4 +1,4 @@
-"""The figures seed 003 prints, pinned, and its "Try It at the Table" answers."""
+"""The figures the V5 core rules prints, pinned, and its "Try It at the Table" answers."""
 from fractions import Fraction
 
 import pytest
@@ -11,7 +11,7 @@ def pct(f, digits=1):
 
 
 def test_three_dice_hunger_three():
-    # seed 003, "How Often Does the Beast Show Up?": 26.8% bestial; 2.8% critical, all messy
+    # the V5 core rules, "How Often Does the Beast Show Up?": 26.8% bestial; 2.8% critical, all messy
     o = v5.odds(3, 3, 3)
     assert o.bestial_failure == Fraction(67, 250)  # 26.8% exactly
     assert o.messy_critical == Fraction(7, 250)  # 2.8% exactly
@@ -20,21 +20,21 @@ def test_three_dice_hunger_three():
 
 
 def test_ten_dice_hunger_three():
-    # seed 003: "almost never fail bestially (2.2%), but 15.5% ... messy criticals"
+    # the V5 core rules: "almost never fail bestially (2.2%), but 15.5% ... messy criticals"
     o = v5.odds(10, 3, 3)
     assert pct(o.bestial_failure) == 2.2
     assert pct(o.messy_critical) == 15.5
 
 
 def test_blood_surge_example():
-    # seed 003, Blood Surge: 4 dice at Difficulty 3 win 32.8%; 6 dice 66.6%
+    # the V5 core rules, Blood Surge: 4 dice at Difficulty 3 win 32.8%; 6 dice 66.6%
     assert v5.odds(4, 0, 3).p_win == Fraction(3275, 10000)  # 32.75% exactly
     assert pct(v5.odds(6, 0, 3).p_win) == 66.6
 
 
 @pytest.mark.parametrize("hunger", range(6))
 def test_hunger_never_changes_the_chance_to_win(hunger):
-    # seed 003: "Hunger never changes your chance to win"
+    # the V5 core rules: "Hunger never changes your chance to win"
     for pool in range(3, 11):
         assert v5.odds(pool, hunger, 3).p_win == v5.odds(pool, 0, 3).p_win
 
@@ -57,7 +57,7 @@ def test_exercise_3_frenzy_pool():
 def test_exercise_4_remorse():
     r = v5.remorse(humanity=6, stains=3)
     assert r.pool == 1 and r.keep_humanity == Fraction(1, 2) and not r.degeneration
-    # seed's Imogen: Humanity 7, 2 Stains: one die, 50/50
+    # the core rules' Imogen: Humanity 7, 2 Stains: one die, 50/50
     assert v5.remorse(7, 2).pool == 1
 
 

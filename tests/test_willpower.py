@@ -1,4 +1,4 @@
-"""Willpower strategies: exact against brute force, the seed's logic, and the optimum's guarantees."""
+"""Willpower strategies: exact against brute force, the core rules' logic, and the optimum's guarantees."""
 from fractions import Fraction
 
 import pytest
@@ -48,13 +48,13 @@ def test_reroll_failures_is_the_seeds_logic():
     assert willpower.decide([6, 7, 8, 2], [], 3, "reroll_failures").reroll == ()
     # every failed die, when fewer than three
     assert sorted(willpower.decide([4, 3, 9], [1], 2, "reroll_failures").reroll) == [3, 4]
-    # at Hunger 5 a six-die pool has one normal die to reroll (the seed's catch)
+    # at Hunger 5 a six-die pool has one normal die to reroll (the core rules' catch)
     o = v5.odds(6, 5, 3, strategy="reroll_failures")
     assert o.normal_dice == 1
 
 
 def test_exercise_2_willpower_rescues_the_roll():
-    # seed 003 exercise 2: pool 5, Hunger 3, Difficulty 2; normal 4, 3; Hunger 6, 1, 2
+    # the V5 core rules exercise 2: pool 5, Hunger 3, Difficulty 2; normal 4, 3; Hunger 6, 1, 2
     d = willpower.decide(normal=[4, 3], hunger=[6, 1, 2], difficulty=2, strategy="reroll_failures")
     assert d.before == "bestial_failure"
     assert sorted(d.reroll) == [3, 4]

@@ -1,4 +1,4 @@
-"""Ten-card tests (seed 002): attribute + 2 x skill + a drawn card, with Hunger confirmation draws, counted exactly."""
+"""Ten-card tests (the ten-card test rules): attribute + 2 x skill + a drawn card, with Hunger confirmation draws, counted exactly."""
 from __future__ import annotations
 
 import math
@@ -29,9 +29,9 @@ OPPOSED_COLUMNS = ("base", "defense", "hunger", "initiator_wins", "bestial_succe
 SCENE_COLUMNS = ("test", "base", "difficulty", "hunger") + CLASSES + (
     "p_win", "win_after_win", "win_after_loss", "bestial_after_bestial")
 
-#: Skills a character may test without having them (seed 002: the combat
+#: Skills a character may test without having them (the ten-card test rules: the combat
 #: skills).  Without the skill, weapon qualities don't apply.  English and
-#: the seed's German names, any case.
+#: the card rules' German names, any case.
 SKILL_FREE = {
     "athletics": "Athletics", "athletik": "Athletics",
     "melee": "Melee", "nahkampf": "Melee",
@@ -40,15 +40,15 @@ SKILL_FREE = {
 }
 #: Penalty to the initiator of a combat test, by light.
 LIGHT_PENALTY = {"normal": 0, "dim": 3, "dark": 6}
-#: ``CardRules.ace`` choices: ``fails`` (the seed: an Ace always fails its
+#: ``CardRules.ace`` choices: ``fails`` (the card rules: an Ace always fails its
 #: drawer), ``low`` (the Ace counts 1 and does not fail by itself), ``high``
 #: (the Ace counts 11 and does not fail by itself).
 ACE_RULES = ("fails", "low", "high")
-#: ``CardRules.ties`` choices: who a tie goes to (the seed: the initiator;
+#: ``CardRules.ties`` choices: who a tie goes to (the card rules: the initiator;
 #: in a static test, a total equal to the difficulty succeeds).
 TIE_RULES = ("initiator", "defender")
 #: ``CardRules.confirmation`` choices: where the Hunger confirmation card
-#: comes from (the seed: the same deck's remaining nine cards).
+#: comes from (the card rules: the same deck's remaining nine cards).
 CONFIRMATIONS = ("same_deck", "fresh_deck")
 
 MAX_HUNGER = 5
@@ -60,7 +60,7 @@ MAX_SCENE = 20
 
 @dataclass(frozen=True)
 class CardRules(Rules):
-    """A ten-card rule set.  The defaults are seed 002 as ruled in RULES.md section 3.
+    """A ten-card rule set.  The defaults are the ten-card test rules as ruled in docs/rules.md.
 
     Attributes
     ----------
@@ -239,7 +239,7 @@ def odds(base: int, difficulty: int, hunger: int = 0, rules: CardRules = OFFICIA
         The vampire's Hunger, 0..5.  From 1 on, a 10 or an Ace calls for a
         confirmation card, and a 10 or an Ace there makes the test bestial.
     rules : CardRules
-        Seed 002 by default.
+        The official card rules by default.
 
     Returns
     -------
@@ -328,7 +328,7 @@ def opposed(base: int, defense: int, hunger: int = 0, rules: CardRules = OFFICIA
     hunger : int
         The initiator's Hunger, 0..5.
     rules : CardRules
-        Seed 002 by default.
+        The official card rules by default.
 
     Returns
     -------
@@ -376,7 +376,7 @@ def base_total(attribute: int, skill: int, *, skill_name: str | None = None,
     penalty : int
         Any further penalty the storyteller sets (>= 0).
     weapon_bonus : int
-        What a weapon's qualities add to the total (>= 0; the seed gives no
+        What a weapon's qualities add to the total (>= 0; the card rules give no
         numbers).  Counts only when the character has the skill.
 
     Returns
@@ -466,7 +466,7 @@ def table(bases, difficulties, hungers=0, rules: CardRules = OFFICIAL, exact: bo
         SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``.  ``base`` is
         attribute + 2 x skill - penalties (0..1000), Hunger 0..5.
     rules : CardRules
-        Seed 002 by default.
+        The official card rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
 
@@ -504,7 +504,7 @@ def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
         defender's attribute + maximum Willpower (each 0..1000), and the
         initiator's Hunger (0..5).
     rules : CardRules
-        Seed 002 by default.
+        The official card rules by default.
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.
 
@@ -786,7 +786,7 @@ def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6)
     card_difficulty : int
         The card difficulty to express the matching test against (default 12).
     rules : CardRules
-        Card rules (seed 002 by default).
+        Card rules (the ten-card test rules by default).
     v5_rules : analysis.v5.V5Rules, optional
         V5 rules (official by default).
     exact : bool

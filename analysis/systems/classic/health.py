@@ -24,7 +24,7 @@ AIMS = ("body", "head", "vital")
 #: The seven health levels, top to bottom; the seventh box is Incapacitated.
 HEALTH_LEVELS = ("Bruised", "Hurt", "Injured", "Wounded", "Mauled", "Crippled", "Incapacitated")
 BOXES = len(HEALTH_LEVELS)
-#: Dice lost at Bruised, Hurt, Injured, Wounded, Mauled, Crippled (RULES.md section 4).
+#: Dice lost at Bruised, Hurt, Injured, Wounded, Mauled, Crippled (docs/rules.md).
 PENALTIES = (0, 1, 1, 2, 2, 5)
 #: Conditions beyond the boxes.
 CONDITIONS = ("alive", "torpor", "final_death", "dead")
@@ -34,7 +34,7 @@ UNTIL = ("incapacitated", "torpor", "final_death")
 #: The columns of :meth:`Blows.table`: the chance of being at or past each
 #: condition of ``UNTIL`` (cumulative, so named "or worse").
 TABLE_CONDITIONS = ("incapacitated_or_worse", "torpor_or_worse", "final_death")
-#: Torpor from wounds, by Humanity 10..0 (seed 004).
+#: Torpor from wounds, by Humanity 10..0 (the classic health rules).
 TORPOR_LENGTH = {
     10: "one day", 9: "three days", 8: "one week", 7: "two weeks", 6: "one month",
     5: "one year", 4: "one decade", 3: "five decades", 2: "one century",
@@ -62,7 +62,7 @@ def _check_choice(name, value, choices) -> str:
 
 @dataclass(frozen=True)
 class DamageRules(Rules):
-    """House-rule knobs of damage, soak and the health track (RULES.md section 4 defaults).
+    """House-rule knobs of damage, soak and the health track (docs/rules.md defaults).
 
     Attributes
     ----------
@@ -74,12 +74,12 @@ class DamageRules(Rules):
         1s cancel damage successes (default False: they do not; automatic
         successes are never cancelled).
     soak_ones_cancel : bool
-        1s cancel soak successes (default True: the seed's 4,5,1,9,3 soaks nothing).
+        1s cancel soak successes (default True: the health chapter's 4,5,1,9,3 soaks nothing).
     attack_ones_cancel : bool
         1s cancel attack successes (default True, as in any classic roll).
     vampire_bashing : str
         What a vampire does to bashing damage left after soak:
-        ``"halve_down"`` (default, the seed's rule), ``"halve_up"`` or ``"full"``.
+        ``"halve_down"`` (default, the health chapter's rule), ``"halve_up"`` or ``"full"``.
     vital_spot_lethal : str
         Storyteller's option: a blunt attack aimed at a vital spot deals
         lethal damage to ``"mortals"``, to ``"everyone"``, or ``"off"`` (default).
@@ -297,7 +297,7 @@ def damage(dice: int, auto: int = 0, stamina: int = 0, kind: str = "bashing",
     aim : str
         ``"body"``, ``"head"`` or ``"vital"`` (see :func:`resolve_kind`).
     rules : DamageRules
-        RULES.md defaults.
+        The classic rules (docs/rules.md).
 
     Returns
     -------
@@ -980,5 +980,5 @@ def torpor_length(humanity: int) -> str:
 
 
 def torpor_table() -> pd.DataFrame:
-    """Columns ``humanity, torpor``: the seed's lookup, Humanity 10 down to 0."""
+    """Columns ``humanity, torpor``: the health chapter's lookup, Humanity 10 down to 0."""
     return pd.DataFrame({"humanity": list(TORPOR_LENGTH), "torpor": list(TORPOR_LENGTH.values())})

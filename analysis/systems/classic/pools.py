@@ -28,7 +28,7 @@ MIN_DIFFICULTY, MAX_DIFFICULTY = 2, 10
 
 @dataclass(frozen=True)
 class ClassicRules(Rules):
-    """A classic rule set.  The defaults are RULES.md section 4.
+    """A classic rule set.  The defaults are the classic rules (docs/rules.md).
 
     Attributes
     ----------
@@ -172,7 +172,7 @@ def odds(pool: int, difficulty: int = 6, specialty: bool = False,
     specialty : bool
         A 10 counts as two successes.
     rules : ClassicRules
-        RULES.md defaults (1s cancel successes).
+        The classic rules (docs/rules.md) (1s cancel successes).
 
     Returns
     -------
@@ -246,7 +246,7 @@ def read_pool(dice, difficulty: int = 6, specialty: bool = False,
     specialty : bool
         A 10 counts as two successes.
     rules : ClassicRules
-        RULES.md defaults (1s cancel successes).
+        The classic rules (docs/rules.md) (1s cancel successes).
     ones_cancel : bool, optional
         Overrides ``rules.ones_cancel`` (damage rolls pass False).
 
@@ -283,7 +283,7 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     specialty : bool
         A 10 counts as two successes.
     rules : ClassicRules
-        RULES.md defaults.
+        The classic rules (docs/rules.md).
     exact : bool
         False: float64.  True: ``Fraction`` objects.
     at_least : None, int or SPEC string

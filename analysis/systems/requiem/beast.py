@@ -1,4 +1,4 @@
-"""La Soif: the Beast-dice house rule (seed 000) on Requiem dice, counted exactly."""
+"""La Soif: the Beast-dice house rule (the La Soif house rule) on Requiem dice, counted exactly."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,14 +32,14 @@ MAX_SOIF = 5
 #: Soif levels of a ghoul.
 MAX_GHOUL_SOIF = 3
 LADDER_MODES = ("written", "printed")
-#: Blood Potency 1..10 -> maximum Vitae (1st edition, RULES.md section 2).
+#: Blood Potency 1..10 -> maximum Vitae (1st edition, docs/rules.md).
 VITAE_BY_BLOOD_POTENCY = {1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 20, 8: 30, 9: 50, 10: 100}
 MAX_VITAE = 1000
 
 
 @dataclass(frozen=True)
 class BeastRules(RequiemRules):
-    """Requiem dice with La Soif.  Defaults: RULES.md section 2.
+    """Requiem dice with La Soif.  Defaults: docs/rules.md.
 
     Every knob of :class:`analysis.requiem.RequiemRules` (``again``,
     ``rote``, ``chance_die_again``, ``rote_chance_die``,
@@ -59,10 +59,10 @@ class BeastRules(RequiemRules):
         roll of a Beast die counts too, even once rerolled.
     frenzy_bonus_beast : bool
         In frenzy, physical rolls gain +Soif dice: normal dice by default;
-        True makes them Beast dice (a house rule the seed allows).
+        True makes them Beast dice (a house rule La Soif allows).
     frenzy_roll_beast_dice : bool
         Whether the frenzy-risk roll (Resolve + Composure - Soif) has Beast
-        dice (``min(soif, dice)``).  Default False: the seed gives it none.
+        dice (``min(soif, dice)``).  Default False: La Soif gives it none.
 
     Notes
     -----
@@ -218,7 +218,7 @@ def odds(pool: int, soif: int, rules: BeastRules = OFFICIAL, *, tempt: bool = Fa
     soif : int
         The character's Soif, 0..5 (a ghoul's is 0..3).
     rules : BeastRules
-        RULES.md defaults.
+        docs/rules.md defaults.
     tempt : bool
         Tempting the Beast, or accepting the hunting bonus: +Soif dice, all
         of them Beast dice.
@@ -397,7 +397,7 @@ class SoifLadder:
         return self.levels[vitae - 1] if vitae <= len(self.levels) else 0
 
     def notation(self) -> str:
-        """The seed's notation, e.g. ``5/4/3/3/2/2/1/1`` (``-`` if no Soif)."""
+        """The house rule's notation, e.g. ``5/4/3/3/2/2/1/1`` (``-`` if no Soif)."""
         return "/".join(str(v) for v in self.levels) or "-"
 
     def table(self) -> pd.DataFrame:
@@ -459,7 +459,7 @@ def _ladder(kind, max_vitae, thirst_start, n_levels, mode) -> SoifLadder:
 def _check_mode(mode) -> str:
     if mode not in LADDER_MODES:
         raise ValueError(f"mode must be 'written' (the rule as written) or 'printed' "
-                         f"(the seed's printed third example), got {mode!r}")
+                         f"(the house rule's printed third example), got {mode!r}")
     return mode
 
 
@@ -471,7 +471,7 @@ def vitae_max(blood_potency: int) -> int:
 
 def soif_ladder(max_vitae: int | None, resolve: int, composure: int, blood_potency: int,
                 mode: str = "written") -> SoifLadder:
-    """A vampire's Soif ladder (seed 000, RULES.md section 2).
+    """A vampire's Soif ladder (the La Soif house rule, docs/rules.md).
 
     Thirst starts at ``T = max_vitae - (resolve + composure - blood_potency)``
     Vitae.  The ``T`` boxes (Vitae ``T`` down to 1) get Soif 1..5: one box
@@ -494,7 +494,7 @@ def soif_ladder(max_vitae: int | None, resolve: int, composure: int, blood_poten
         boxes of the lowest levels until ``T = max_vitae``; ``"printed"``
         first gives the excess boxes to the highest levels (5, then 4, ...)
         and then drops as many lowest-level boxes, which reproduces the
-        seed's printed third example.
+        house rule's printed third example.
 
     Returns
     -------

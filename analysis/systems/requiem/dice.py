@@ -36,7 +36,7 @@ DEFAULT_MAX_SUCCESSES = 20
 
 @dataclass(frozen=True)
 class RequiemRules(Rules):
-    """A Requiem dice rule set.  Defaults: 1st edition (RULES.md section 2).
+    """A Requiem dice rule set.  Defaults: 1st edition (docs/rules.md).
 
     Attributes
     ----------

@@ -61,7 +61,7 @@ def _check_choice(name: str, value, choices) -> str:
 
 @dataclass(frozen=True)
 class ConflictRules(Rules):
-    """How a V5 conflict deals damage.  Defaults are the rules (RULES.md section 1).
+    """How a V5 conflict deals damage.  Defaults are the rules (docs/rules.md).
 
     Attributes
     ----------

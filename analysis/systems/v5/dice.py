@@ -34,7 +34,7 @@ MAX_POOL = 1000
 
 @dataclass(frozen=True)
 class V5Rules(Rules):
-    """A V5 rule set.  The defaults are the official rules (RULES.md section 1).
+    """A V5 rule set.  The defaults are the official rules (docs/rules.md).
 
     Attributes
     ----------

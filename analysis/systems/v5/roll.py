@@ -431,7 +431,7 @@ def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFr
 
 @dataclass(frozen=True)
 class RemorseOdds:
-    """The Remorse roll at the end of a session (RULES.md section 1)."""
+    """The Remorse roll at the end of a session (docs/rules.md)."""
 
     humanity: int
     stains: int
@@ -476,7 +476,7 @@ def resist_frenzy(willpower: int, difficulty: int, superficial: int = 0, aggrava
                   humanity: int = 7, rules: V5Rules = OFFICIAL) -> V5Odds:
     """Exact odds of resisting frenzy: no Hunger dice, no Willpower reroll.
 
-    ``difficulty`` is 2..4 by the provocation's strength (RULES.md).
+    ``difficulty`` is 2..4 by the provocation's strength (docs/rules.md).
     """
     pool = frenzy_pool(willpower, superficial, aggravated, humanity)
     difficulty = check_int("frenzy difficulty", difficulty, 1, 10)

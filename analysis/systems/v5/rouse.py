@@ -14,7 +14,7 @@ from analysis.validate import as_values, check_bool, check_int, materialise
 from analysis import display as _display
 
 MAX_HUNGER = 5
-#: Blood Potency 0..10 (RULES.md section 1): Blood Surge bonus dice,
+#: Blood Potency 0..10 (docs/rules.md): Blood Surge bonus dice,
 #: Superficial damage mended per Rouse check, and the highest Discipline
 #: level whose Rouse check may be rerolled (0: none).
 SURGE_BONUS = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)
@@ -27,7 +27,7 @@ N_STATES = 2 * (MAX_HUNGER + 1)  # Hunger 0..5, with or without a frenzy test so
 
 @dataclass(frozen=True)
 class RouseRules(Rules):
-    """Rouse check rules; defaults per RULES.md.
+    """Rouse check rules; defaults per docs/rules.md.
 
     Attributes
     ----------

@@ -19,7 +19,7 @@ from analysis import exact as _exact
 from analysis.validate import check_faces
 from analysis import display as _display
 
-#: Dice a Willpower reroll may take (RULES.md: up to three normal dice).
+#: Dice a Willpower reroll may take (docs/rules.md: up to three normal dice).
 MAX_REROLL = 3
 _WIN = {"plain_win": 1, "critical_win": 1, "messy_critical": 1}
 
@@ -38,7 +38,7 @@ class Strategy(Rules):
         reroll (Willpower is kept), then to fewer dice, then to rerolling
         failures before successes before 10s.  Unused by ``reroll_failures``.
     reroll_failures : bool
-        The seed's rule of thumb instead of an optimum: a roll that is not a
+        The core rules' rule of thumb instead of an optimum: a roll that is not a
         win rerolls up to three of its failed normal dice; a win keeps them.
     forbid_new_messy : bool
         Never take a reroll that could turn a roll that is not a messy

@@ -47,5 +47,5 @@ def make_figure(bases=range(0, 16), difficulties=range(4, 26), hunger: int = 1) 
     bx.set_ylim(0, 100)
     bx.set_title(f"Hunger {hunger}: bestial 1 in 45 (10 then Ace, Ace then 10)")
     bx.legend(loc="upper right", fontsize=8, framealpha=0.9)
-    fig.suptitle("Ten-card tests (seed 002): exact odds over every ordered draw")
+    fig.suptitle("Ten-card tests (the ten-card test rules): exact odds over every ordered draw")
     return fig

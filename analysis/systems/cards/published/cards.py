@@ -1,4 +1,4 @@
-"""The ten-card odds tables (seed 002): static and opposed tests, scenes, and the V5 comparison."""
+"""The ten-card odds tables (the ten-card test rules): static and opposed tests, scenes, and the V5 comparison."""
 from __future__ import annotations
 
 import pandas as pd

@@ -1,4 +1,4 @@
-"""Classic (V20-style) tables: pool odds, damage after soak, the seed's example, torpor."""
+"""Classic (V20-style) tables: pool odds, damage after soak, the Kincaid and Veronica example, torpor."""
 from __future__ import annotations
 
 import pandas as pd
@@ -7,14 +7,14 @@ from analysis.systems.classic import pools as classic
 from analysis.systems.classic import health
 
 SEED_ATTACKS = {
-    # seed 004: Kincaid (Strength 4, Potence 2) on Veronica (Stamina 2), and back
+    # the classic health rules: Kincaid (Strength 4, Potence 2) on Veronica (Stamina 2), and back
     "Kincaid on Veronica": dict(dice=4, auto=2, stamina=2, fortitude=0),
     "Veronica on Kincaid": dict(dice=1, auto=0, stamina=4, fortitude=1),
 }
 
 
 def seed_example_table() -> pd.DataFrame:
-    """Exact levels lost to each of the seed's two bashing attacks (vampire targets)."""
+    """Exact levels lost to each of the health chapter's two bashing attacks (vampire targets)."""
     rows = []
     for name, a in SEED_ATTACKS.items():
         odds = health.damage(a["dice"], a["auto"], a["stamina"], "bashing", "vampire", a["fortitude"])
@@ -41,19 +41,19 @@ def make_tables() -> dict:
     return {
         "classic_pools": (classic.table(range(1, 11), range(3, 10)),
                           ("pool", "difficulty", "mean_successes")),
-        "classic_seed_example": (seed_example_table(), ("attack", "levels")),
+        "classic_kincaid_veronica": (seed_example_table(), ("attack", "levels")),
         "classic_damage_vampire": (damage_table(), ("kind", "dice", "soak", "mean_levels")),
         "classic_torpor": (health.torpor_table(), ("humanity", "torpor")),
     }
 
 #: Readable headings of these tables in the booklet (``analysis.booklet``).
 TITLES = {"classic_pools": "Every outcome by pool and difficulty",
-          "classic_seed_example": "A worked example: health levels lost to one attack",
+          "classic_kincaid_veronica": "A worked example: health levels lost to one attack",
           "classic_damage_vampire": "Damage to a vampire after soak",
           "classic_torpor": "Torpor length by Humanity"}
 LEGENDS = {"classic_damage_vampire": {
     "kind": "bashing or lethal damage", "dice": "damage dice rolled", "soak": "soak dice rolled",
     "mean_levels": "expected health levels lost", "at_least_one": "chance to lose at least one health level",
     "at_least_three": "chance to lose at least three health levels"},
-    "classic_seed_example": {"attack": "who strikes whom", "levels": "health levels lost",
+    "classic_kincaid_veronica": {"attack": "who strikes whom", "levels": "health levels lost",
                              "probability": "chance of losing that many levels (percent)"}}

@@ -19,7 +19,7 @@ def make_figure(max_vitae: int = 11, resolve: int = 3, composure: int = 2, blood
                 pool: int = 6, mode: str = "written", tempt: bool = False) -> Figure:
     """Stacked outcome classes by current Vitae, the beastly critical marked.
 
-    Defaults: the seed's first vampire (Blood Potency 2, Resolve 3,
+    Defaults: the house rule's first vampire (Blood Potency 2, Resolve 3,
     Composure 2, 11 Vitae; ladder 5/4/3/3/2/2/1/1) rolling 6 dice.
     """
     ladder = beast.soif_ladder(max_vitae, resolve, composure, blood_potency, mode=mode)

@@ -1,10 +1,10 @@
-"""La Soif odds tables: classes by pool and Soif, the seed's ladders, a character, the comparison."""
+"""La Soif odds tables: classes by pool and Soif, the house rule's ladders, a character, the comparison."""
 from __future__ import annotations
 
 from analysis.systems.requiem import beast
 from analysis.systems.requiem import dice as requiem
 
-#: The seed's vampires and ghoul: (label, arguments of soif_ladder / ghoul_soif_ladder).
+#: The house rule's vampires and ghoul: (label, arguments of soif_ladder / ghoul_soif_ladder).
 SEED_VAMPIRES = (
     ("BP 2, Resolve 3, Composure 2, 11 Vitae", (11, 3, 2, 2)),
     ("BP 6, Resolve 4, Composure 4, 20 Vitae", (20, 4, 4, 6)),
@@ -14,7 +14,7 @@ SEED_GHOUL = ("Size 5, Stamina 3, Resolve 2, Composure 3", (3, 5, 2, 3))
 
 
 def seed_ladders_text() -> str:
-    """The seed's ladders in both modes (Markdown)."""
+    """The house rule's ladders in both modes (Markdown)."""
     lines = ["| Character | T | written (default) | printed |", "|---|---:|---|---|"]
     for label, args in SEED_VAMPIRES:
         written = beast.soif_ladder(*args)
@@ -42,8 +42,8 @@ def make_tables() -> dict:
         "requiem_classes": (requiem.table(range(0, 21)), ("pool",)),
         "beast_classes": (beast.table(range(0, 21), range(0, 6)), keys),
         "beast_classes_tempt": (beast.table(range(0, 21), range(0, 6), tempt=True), keys),
-        "beast_seed_ladders": (seed_ladders_text(), ()),
-        "beast_character_seed_vampire_pool6": (beast.character_table(first, 6),
+        "beast_house_rule_ladders": (seed_ladders_text(), ()),
+        "beast_character_first_vampire_pool6": (beast.character_table(first, 6),
                                                ("vitae", "soif", "beast_dice")),
         "beast_compare_v5": (beast.compare_table(range(1, 13), range(0, 6)), ("pool", "level")),
     }
@@ -52,14 +52,14 @@ def make_tables() -> dict:
 TITLES = {"requiem_classes": "Plain Requiem dice: every outcome class by pool",
           "beast_classes": "La Soif: every outcome class by pool and Soif",
           "beast_classes_tempt": "La Soif, tempting the Beast: every outcome class by pool and Soif",
-          "beast_seed_ladders": "Soif ladders of sample characters",
-          "beast_character_seed_vampire_pool6": "A sample vampire rolling 6 dice, by current Vitae",
+          "beast_house_rule_ladders": "Soif ladders of sample characters",
+          "beast_character_first_vampire_pool6": "A sample vampire rolling 6 dice, by current Vitae",
           "beast_compare_v5": "Requiem, La Soif and V5 side by side"}
-LEGENDS = {"beast_seed_ladders": {
+LEGENDS = {"beast_house_rule_ladders": {
     "Character": "the sample character",
     "T": "the Vitae from which Soif shows: maximum Vitae - (Resolve + Composure - Blood Potency)",
     "written (default)": "the Soif of each Vitae box, highest Vitae first, when T exceeds the maximum "
                          "Vitae the lowest levels are dropped (the default)",
     "printed": "the same ladder when the excess boxes first go to the highest levels"},
-    "beast_character_seed_vampire_pool6": {"vitae": "current Vitae"},
+    "beast_character_first_vampire_pool6": {"vitae": "current Vitae"},
     "beast_compare_v5": {"level": "Soif (La Soif) or Hunger (V5), the same number of special dice"}}

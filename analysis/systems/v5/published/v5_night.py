@@ -7,7 +7,7 @@ from analysis.systems.v5 import roll as v5
 
 def willpower_table_text(pools=range(3, 11), hungers=range(0, 6), difficulty=3,
                          strategy="reroll_failures") -> str:
-    """Chance to win without / with a Willpower reroll (Markdown, seed 003's layout)."""
+    """Chance to win without / with a Willpower reroll (Markdown, the V5 core rules' layout)."""
     base = v5.table(list(pools), list(hungers), difficulty)
     wp = v5.table(list(pools), list(hungers), difficulty, strategy=strategy)
     head = ["Pool"] + [f"Hunger {h}" for h in hungers]
@@ -29,10 +29,10 @@ RULE_SETS = {
                                   "chance to win, chosen for every way the dice can land (maximize_win)."],
     "v5_willpower_difficulty3_layout": ["v5-official", "Without a reroll, then with the "
                                         "reroll_failures Willpower reroll."],
-    "v5_rouse": "Rouse checks as RULES.md section 1 rules them: a check keeps Hunger on 6+, else "
+    "v5_rouse": "Rouse checks as docs/rules.md rules them: a check keeps Hunger on 6+, else "
                 "Hunger +1 (at most 5); with a reroll, Hunger rises only if both dice fail; a failed "
                 "check at Hunger 5 calls for a hunger frenzy test.",
-    "v5_blood_potency": "The Blood Potency table of RULES.md section 1 (no dice rolled).",
+    "v5_blood_potency": "The Blood Potency table of docs/rules.md (no dice rolled).",
 }
 
 
