@@ -111,9 +111,9 @@ def test_cli_at_least_columns(capsys):
     assert cli.main(["classic", "--pool", "2", "--difficulty", "6", "--at-least", "1,2",
                      "--format", "csv", "--exact"]) == 0
     header, row = capsys.readouterr().out.strip().splitlines()
-    assert header.endswith(",p_at_least_1,p_at_least_2")
+    assert header.endswith(",p_at_least_1,p_at_least_2,rule_set")
     o = classic.odds(2, 6)
-    assert row.split(",")[-2:] == [str(_at_least(o.successes, 1)), str(_at_least(o.successes, 2))]
+    assert row.split(",")[-3:-1] == [str(_at_least(o.successes, 1)), str(_at_least(o.successes, 2))]
 
 
 def test_at_least_does_not_go_with_a_distribution(capsys):
