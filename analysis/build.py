@@ -52,7 +52,11 @@ def build_tables(only=None) -> list[Path]:
     from .tables import render
 
     texts = {}  # every table first: an error in one leaves all the old files as they were
+    from . import rulesets
+
     for _, module in _modules("published", only):
+        # the legend gives each column its meaning in the module's own system
+        system = rulesets.SYSTEMS.get(module.__name__.split(".")[2])
         for name, (df, keys) in module.make_tables().items():
             for ext, fmt in (("csv", "csv"), ("md", "markdown")):
                 path = TABLES / f"{name}.{ext}"
@@ -61,7 +65,7 @@ def build_tables(only=None) -> list[Path]:
                     if text is None:
                         continue
                 else:
-                    text = render(df, fmt, key_columns=keys, percent=(fmt == "markdown"))
+                    text = render(df, fmt, key_columns=keys, percent=(fmt == "markdown"), system=system)
                 texts[path] = text
     TABLES.mkdir(parents=True, exist_ok=True)
     return [atomic_write(path, text) for path, text in texts.items()]

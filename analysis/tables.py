@@ -767,6 +767,7 @@ _SHORT = {
     "success": "chance of at least one success",
     "exceptional": "chance of an exceptional success (5 or more successes)",
     "critical": "chance of a critical win (a pair of 10s, messy or not)",
+    "beastly_critical": "chance of a beastly critical (10s only on Beast dice; overlaps the classes)",
     "base": "attribute + 2 x skill (minus penalties) before the card",
     "difficulty": "the total the card test must reach",
 }
