@@ -32,7 +32,7 @@ def make_figure(bases=range(0, 16), difficulties=range(4, 26), hunger: int = 1) 
     ax.set_xlabel("base = attribute + 2 x skill - penalties")
     ax.set_ylabel("difficulty")
     ax.set_title("Chance to win (%), any Hunger")
-    fig.colorbar(im, ax=ax, shrink=0.85, label="%")
+    fig.colorbar(im, ax=ax, shrink=0.85, label="chance to win (%)")
 
     needed = list(range(2, 12))
     odds = [cards.odds(20, 20 + m, hunger) for m in needed]
@@ -43,9 +43,9 @@ def make_figure(bases=range(0, 16), difficulties=range(4, 26), hunger: int = 1) 
         bottom += vals
     bx.set_xticks(needed, [str(m) if m < 11 else "11+" for m in needed])
     bx.set_xlabel("card needed (difficulty - base); 2 or less: anything but the Ace")
-    bx.set_ylabel("%")
+    bx.set_ylabel("chance (%)")
     bx.set_ylim(0, 100)
     bx.set_title(f"Hunger {hunger}: bestial 1 in 45 (10 then Ace, Ace then 10)")
     bx.legend(loc="upper right", fontsize=8, framealpha=0.9)
-    fig.suptitle("Ten-card tests (the ten-card test rules): exact odds over every ordered draw")
+    fig.suptitle("Ten-card tests: exact odds over every ordered draw")
     return fig
