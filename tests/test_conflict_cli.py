@@ -125,3 +125,23 @@ def test_bad_input_one_sentence_exit_2(capsys, argv, words):
     assert words in err
     assert err.startswith("beastodds: error:") and err.count("\n") == 1
     assert "Traceback" not in err
+
+
+def test_a_v5_rule_set_s_dice_roll_its_conflicts(capsys):
+    """--rules with changed V5 dice: the conflict rolls those dice (its [conflict] table names none)."""
+    from analysis.cli import main
+    from analysis.systems.v5 import conflict as cf
+    from analysis.systems.v5.dice import V5Rules
+
+    argv = ["conflict", "--pool-a", "3", "--pool-b", "2", "--format", "csv", "--exact"]
+    assert main(argv + ["--rules", "v5-critical-pairs-add-one"]) == 0
+    out, err = capsys.readouterr()
+    assert "warning" not in err
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    got = {int(r[4]): Fraction(r[8]) for r in rows}
+    want = cf.margin_distribution(3, 2, 0, 0, cf.ConflictRules(dice=V5Rules(crit_bonus=1)))
+    assert got == {m: p for m, p in want.items() if p}
+    assert main(argv) == 0
+    official = {int(r[4]): Fraction(r[8]) for r in
+                (line.split(",") for line in capsys.readouterr().out.splitlines()[1:])}
+    assert official != got

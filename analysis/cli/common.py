@@ -650,8 +650,13 @@ def rules_from_args(args, flags: dict | None = None):
                              f"{options.system} rule set")
         if options.reads_table():
             base = rs.sub(options.sub)
-            unused = [f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items()
-                      if "." not in k]
+            # a sub-table whose rolls use the system's dice (a conflict's `dice`) rolls the rule
+            # set's own dice, unless the sub-table names dice of its own
+            takes_dice = isinstance(getattr(base, "dice", None), type(rs.rules))
+            if takes_dice and base.dice == type(rs.rules)():
+                base = dataclasses.replace(base, dice=rs.rules)
+            unused = [] if takes_dice else [
+                f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items() if "." not in k]
             if unused:
                 from .workbench import warn
 
