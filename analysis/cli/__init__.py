@@ -34,10 +34,16 @@ def family(system):
     return None if ref is None else importlib.import_module(ref, __name__)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``beastodds`` parser: every system's commands, then the workbench."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``beastodds`` parser: every system's commands, then the workbench.
+
+    With ``command`` (the first word of a command line), only the commands of
+    the system or workbench that provides it are built, so that a command does
+    not import every system's modules; a word that no system provides (a typo,
+    an option) gets the whole parser, whose help and errors list every command.
+    """
     from .. import rulesets
-    from . import grid, workbench
+    from . import grid
 
     parser = _Parser(prog="beastodds", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action="version", version=f"beastodds {__version__}")
@@ -45,17 +51,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for system in rulesets.SYSTEMS.values():
         fam = family(system)
-        if (fam is None or system.name not in fam.COMMANDS) and system.name not in sub.choices:
+        own = fam is None or system.name not in fam.COMMANDS
+        if command is not None and command not in (
+                (system.name,) if own else ()) + (fam.COMMANDS if fam is not None else ()):
+            continue
+        if own and system.name not in sub.choices:
             grid.add_command(sub, system)
         if fam is not None:
             fam.add_commands(sub, system)
-    workbench.add_commands(sub)
+    if command is None or command not in sub.choices:
+        from . import workbench
+
+        workbench.add_commands(sub)
+    if command is not None and command not in sub.choices:
+        return build_parser()
     return parser
 
 
 def main(argv=None) -> int:
     """Entry point of the ``beastodds`` console script."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     args = parser.parse_args(argv)
     try:
         result = args.run(args)
