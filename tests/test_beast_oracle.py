@@ -45,7 +45,8 @@ def test_rote_matches_brute_force(pool, soif, rerolled_ones):
                         rote_chance_die=True)
 
 
-@pytest.mark.parametrize("pool,soif", [(2, 2), (3, 2), (0, 2), (-2, 3), (1, 5)])
+@pytest.mark.parametrize("pool,soif", [(2, 2), (3, 2), (0, 2), (-2, 3),
+                                       pytest.param(1, 5, marks=pytest.mark.slow)])
 def test_tempting_matches_brute_force(pool, soif):
     check_against_brute(pool, soif, tempt=True)
 
@@ -84,7 +85,8 @@ def test_plain_requiem_matches_icepool(pool, again, rote):
                       max_successes=depth).successes == dist
 
 
-@pytest.mark.parametrize("pool", [12, 20, 30])
+@pytest.mark.parametrize("pool", [12, pytest.param(20, marks=pytest.mark.slow),
+                                  pytest.param(30, marks=pytest.mark.slow)])
 def test_large_pools_match_icepool_on_the_exact_path(pool):
     """10**(S + pool) is far beyond int64 here: the modular path must be exact."""
     depth = 25

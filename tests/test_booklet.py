@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def page(tmp_path_factory, figures_once):
     path = booklet.build(tmp_path_factory.mktemp("booklet") / "booklet.html")
     return path, path.read_text(encoding="utf-8")
 
@@ -60,6 +60,7 @@ def _outline(text):
     return parser.events
 
 
+@pytest.mark.slow
 def test_one_section_per_system_with_every_table_and_figure(page):
     _, text = page
     events = _outline(text)
@@ -81,6 +82,7 @@ def test_one_section_per_system_with_every_table_and_figure(page):
         assert f'id="figure-{name.replace("_", "-")}"' in text
 
 
+@pytest.mark.slow
 def test_the_rule_set_is_stated_above_each_table(page):
     events = _outline(page[1])
     for i, (kind, _) in enumerate(events):
@@ -90,6 +92,7 @@ def test_the_rule_set_is_stated_above_each_table(page):
     assert "v5-official" in page[1] and "bestial_hunger_ones = 2" in page[1]
 
 
+@pytest.mark.slow
 def test_the_page_is_self_contained(page):
     _, text = page
     assert not re.search(r"(?:src|href)\s*=\s*[\"'](?!data:|#)", text), "a link leaves the page"
@@ -144,6 +147,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+@pytest.mark.slow
 def test_the_booklet_renders_in_headless_chromium(page, tmp_path):
     exe = _chromium()
     if exe is None:
