@@ -47,7 +47,6 @@ def _add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None
 def run_compare(args):
     """``beastodds compare RULES_A RULES_B``: the odds under both rule sets and their difference."""
     from .. import rulesets
-    from ..plots import difference_heatmap
     from ..tables import compare
 
     if args.heatmap is not None and not args.heatmap.lower().endswith(_FIGURE_TYPES):
@@ -62,6 +61,8 @@ def run_compare(args):
     grid = grid_of(args, rulesets.system(a.system), _systems())
     cmp = compare(a, b, grid, exact=args.exact, jobs=args.jobs, progress=progress(args))
     if args.heatmap is not None:
+        from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
+
         fig = difference_heatmap(cmp)
         try:
             fig.savefig(args.heatmap, dpi=110, metadata={"Software": None}
