@@ -70,6 +70,7 @@ def test_table_matches_brute_force_with_house_rule():
         assert {c: getattr(row, c) for c in v5.CLASSES} == want
 
 
+@pytest.mark.slow
 def test_icepool_agrees_on_200_random_cells():
     rng = random.Random(2026_11_29)
     evaluator = oracles.icepool_v5_evaluator()

@@ -21,6 +21,7 @@ def test_matches_brute_force_small_pools(strategy):
                 assert o.willpower_spent == spent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("cell", [(5, 1, 3), (5, 3, 2)])
 def test_matches_brute_force_pool_5(strategy, cell):
