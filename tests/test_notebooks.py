@@ -11,6 +11,7 @@ def test_there_are_notebooks():
     assert NOTEBOOKS, "notebooks/ holds no .ipynb"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_committed_without_outputs(path):
     import nbformat  # not at the top: it takes seconds to import, and collecting `make test` should not pay
@@ -22,6 +23,7 @@ def test_committed_without_outputs(path):
             assert cell.execution_count is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_paired_with_jupytext(path):
     import jupytext
