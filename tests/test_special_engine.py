@@ -38,13 +38,15 @@ def _read_roll_counts(read, classes, n_normal, n_special, difficulty):
 CASES = [
     ("v5", lambda rules: (lambda n, s, d: v5.read_roll(n, s, d, rules)), v5.CLASSES,
      [v5.OFFICIAL, v5.V5Rules(messy_hunger_tens=2, bestial_hunger_ones=2, hunger_one_taints_win=True)]),
-    ("werewolf", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, False, rules)), werewolf.CLASSES,
-     [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_rage_dice=1)]),
+    pytest.param("werewolf", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, False, rules)),
+                 werewolf.CLASSES, [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_rage_dice=1)],
+                 marks=pytest.mark.slow, id="werewolf"),
     pytest.param("werewolf-violent", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, True, rules)),
                  werewolf.CLASSES, [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_bonus=2, success_face=8)],
                  marks=pytest.mark.slow, id="werewolf-violent"),
-    ("hunter", lambda rules: (lambda n, s, d: hunter.read_roll(n, s, d, rules)), hunter.CLASSES,
-     [hunter.OFFICIAL, hunter.HunterRules(critical_ignores_desperation=True, despair_ones=2)]),
+    pytest.param("hunter", lambda rules: (lambda n, s, d: hunter.read_roll(n, s, d, rules)), hunter.CLASSES,
+                 [hunter.OFFICIAL, hunter.HunterRules(critical_ignores_desperation=True, despair_ones=2)],
+                 marks=pytest.mark.slow, id="hunter"),
 ]
 
 
