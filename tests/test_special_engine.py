@@ -36,8 +36,9 @@ def _read_roll_counts(read, classes, n_normal, n_special, difficulty):
 
 
 CASES = [
-    ("v5", lambda rules: (lambda n, s, d: v5.read_roll(n, s, d, rules)), v5.CLASSES,
-     [v5.OFFICIAL, v5.V5Rules(messy_hunger_tens=2, bestial_hunger_ones=2, hunger_one_taints_win=True)]),
+    pytest.param("v5", lambda rules: (lambda n, s, d: v5.read_roll(n, s, d, rules)), v5.CLASSES,
+                 [v5.OFFICIAL, v5.V5Rules(messy_hunger_tens=2, bestial_hunger_ones=2, hunger_one_taints_win=True)],
+                 marks=pytest.mark.slow, id="v5"),
     pytest.param("werewolf", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, False, rules)),
                  werewolf.CLASSES, [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_rage_dice=1)],
                  marks=pytest.mark.slow, id="werewolf"),
