@@ -28,7 +28,7 @@ figures: $(STAMP) ## regenerate the figures under figures/ (headless, one module
 booklet: $(STAMP) ## write figures/booklet.html: every table and figure on one self-contained page
 	$(PY) -m analysis.build booklet
 
-test: $(STAMP) ## the fast tier: every test not marked slow (a minute or so)
+test: $(STAMP) ## the fast tier: every test not marked slow (under 90 s on two cores)
 	$(PY) -m pytest -m "not slow"
 
 test-all: $(STAMP) ## the whole suite: notebooks, booklet in Chromium, big references (CI runs this)
