@@ -1,12 +1,13 @@
 # beastodds: `make` sets up .venv and regenerates the odds tables and figures;
-# `make test` runs the whole suite.  `make help` lists every target.
+# `make test` runs the fast tier of the tests (everything not marked slow),
+# `make test-all` the whole suite (CI).  `make help` lists every target.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := all
-.PHONY: all venv tables figures booklet test bench notebooks help clean
+.PHONY: all venv tables figures booklet test test-all bench notebooks lab help clean
 
 all: tables figures ## (default) create .venv if missing, install, regenerate odds tables and figures
 
@@ -27,7 +28,10 @@ figures: $(STAMP) ## regenerate the figures under figures/ (headless, one module
 booklet: $(STAMP) ## write figures/booklet.html: every table and figure on one self-contained page
 	$(PY) -m analysis.build booklet
 
-test: $(STAMP) ## run the whole test suite, notebooks included
+test: $(STAMP) ## the fast tier: every test not marked slow (under 90 s on two cores)
+	$(PY) -m pytest -m "not slow"
+
+test-all: $(STAMP) ## the whole suite: notebooks, booklet in Chromium, big references (CI runs this)
 	$(PY) -m pytest
 
 bench: $(STAMP) ## benchmarks: our kernels against icepool and a pure-Python count, in one run
@@ -36,8 +40,11 @@ bench: $(STAMP) ## benchmarks: our kernels against icepool and a pure-Python cou
 notebooks: $(STAMP) ## re-pair notebooks/*.ipynb from their jupytext .py files (outputs stay out)
 	$(VENV)/bin/jupytext --sync notebooks/*.py
 
+lab: $(STAMP) ## open JupyterLab on notebooks/
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+
 help: ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z]+):.*## /  make \1\t/' | expand -t 20
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 20
 
 clean: ## remove .venv and caches (generated tables and figures stay)
 	rm -rf $(VENV) .pytest_cache .hypothesis

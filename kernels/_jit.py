@@ -5,13 +5,17 @@ second process loads the machine code instead of compiling it again.  The
 cache is a convenience, never a reason to fail: when no folder is writable
 for it, when the disk is full, or when a cache file is damaged, the kernel is
 compiled in memory (a damaged entry is compiled again and written over) and
-one line on stderr says so, once per process.
+one line on stderr says so, once per process.  Loading from the cache sets up
+only numba's runtime, not its compiler (:mod:`kernels._lightload`), which
+keeps a second process's start-up short.
 """
 import os
 import sys
 
 import numba
 from numba.core.caching import FunctionCache
+
+from ._lightload import light_load
 
 #: The options every kernel is compiled with (``cache`` is handled by
 #: :func:`kernel`, which wraps numba's disk cache so a cache failure only
@@ -44,7 +48,7 @@ class _GuardedCache(FunctionCache):
 
     def load_overload(self, sig, target_context):
         try:
-            return super().load_overload(sig, target_context)
+            return light_load(self, sig, target_context, super().load_overload)
         except Exception as exc:  # a damaged or unreadable entry: compile it again
             _note(f"a numba cache file in {self._cache_path} is damaged or unreadable ({_why(exc)}); "
                   f"compiling the kernel again and replacing it")

@@ -1,4 +1,12 @@
-"""Shared test settings: a hypothesis profile sized for CI."""
+"""Shared test settings and fixtures.
+
+A hypothesis profile sized for CI, and the figures built once per session:
+every figure module's ``make_figure()`` runs once (``built_figures``), and
+``figures_once`` makes later calls without arguments return that same
+figure, so the figures test and the booklet test render them without
+computing them again.
+"""
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -6,3 +14,29 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("beastodds")
+
+
+@pytest.fixture(scope="session")
+def built_figures():
+    """``{module name: (module, Figure)}``: every figure module's figure, built once."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis import build
+
+    return {name: (module, module.make_figure()) for name, module in build._modules("figures")}
+
+
+@pytest.fixture(scope="session")
+def figures_once(built_figures):
+    """While a test uses it, ``make_figure()`` (without arguments) of every
+    figure module returns the session's figure instead of building it again."""
+    with pytest.MonkeyPatch.context() as mp:
+        for module, fig in built_figures.values():
+            original = module.make_figure
+
+            def make_figure(*args, _original=original, _fig=fig, **kwargs):
+                return _original(*args, **kwargs) if (args or kwargs) else _fig
+
+            mp.setattr(module, "make_figure", make_figure)
+        yield built_figures

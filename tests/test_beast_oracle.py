@@ -25,7 +25,7 @@ def check_against_brute(pool, soif, *, tempt=False, frenzy=False, depth=DEPTH, *
     assert got.p_success == want["p_success"]
 
 
-@pytest.mark.parametrize("pool", range(0, 6))
+@pytest.mark.parametrize("pool", [*range(0, 5), pytest.param(5, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("soif", [0, 1, 2, 3, 5])
 def test_default_rules_match_brute_force(pool, soif):
     """Every face of every die enumerated, pools up to 5, the house rule's defaults."""
@@ -45,7 +45,8 @@ def test_rote_matches_brute_force(pool, soif, rerolled_ones):
                         rote_chance_die=True)
 
 
-@pytest.mark.parametrize("pool,soif", [(2, 2), (3, 2), (0, 2), (-2, 3), (1, 5)])
+@pytest.mark.parametrize("pool,soif", [(2, 2), (3, 2), (0, 2), (-2, 3),
+                                       pytest.param(1, 5, marks=pytest.mark.slow)])
 def test_tempting_matches_brute_force(pool, soif):
     check_against_brute(pool, soif, tempt=True)
 
@@ -84,7 +85,8 @@ def test_plain_requiem_matches_icepool(pool, again, rote):
                       max_successes=depth).successes == dist
 
 
-@pytest.mark.parametrize("pool", [12, 20, 30])
+@pytest.mark.parametrize("pool", [12, pytest.param(20, marks=pytest.mark.slow),
+                                  pytest.param(30, marks=pytest.mark.slow)])
 def test_large_pools_match_icepool_on_the_exact_path(pool):
     """10**(S + pool) is far beyond int64 here: the modular path must be exact."""
     depth = 25

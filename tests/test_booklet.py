@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def page(tmp_path_factory, figures_once):
     """The shipped booklet (every system: slow)."""
     path = booklet.build(tmp_path_factory.mktemp("booklet") / "booklet.html")
     return path, path.read_text(encoding="utf-8")

@@ -27,7 +27,8 @@ def test_tables_build(out_dirs):
     assert "| 3 | 14.0% |" in layout and "2.8% / 26.8%" in layout
 
 
-def test_figures_build(out_dirs):
+@pytest.mark.slow
+def test_figures_build(out_dirs, figures_once):
     paths = build.build_figures()
     assert paths and all(p.suffix == ".png" and p.stat().st_size > 10_000 for p in paths)
 

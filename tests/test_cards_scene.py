@@ -43,7 +43,8 @@ THREE_TEST_SCENES = [
 
 @pytest.mark.parametrize("tests", THREE_TEST_SCENES)
 @pytest.mark.parametrize("rules", [
-    NO_RESHUFFLE, CardRules(), CardRules(reshuffle=False, ace="high", ties="defender"),
+    NO_RESHUFFLE, pytest.param(CardRules(), marks=pytest.mark.slow),
+    CardRules(reshuffle=False, ace="high", ties="defender"),
 ], ids=["scene-deck", "reshuffled", "scene-deck-house"])
 def test_three_test_scene_matches_every_ordered_draw(tests, rules):
     dist = oc.brute_scene(tests, ace=rules.ace, ties=rules.ties,

@@ -420,6 +420,7 @@ def test_domain_modules_know_nothing_of_the_command_line():
     assert "commands" not in {f.name for f in dataclasses.fields(System)}
 
 
+@pytest.mark.slow
 def test_bespoke_options_reach_every_chunk_of_a_sweep():
     """--strategy, --tempt, --specialty and --distribution with --jobs 2 (two worker processes)."""
     import subprocess

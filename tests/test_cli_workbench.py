@@ -83,6 +83,7 @@ def test_compare_shipped_names_defaults_and_formats(capsys):
     assert out.startswith("Rule sets: a = cards-official; b = cards-ace-high (")
 
 
+@pytest.mark.slow
 def test_jobs_from_the_command_line_give_the_same_table():
     """A real process with --jobs 2 (two worker processes), against --jobs 1."""
     base = [sys.executable, "-m", "analysis.cli", "compare", "v5-official", "v5-hunger-one-taints-win",

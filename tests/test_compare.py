@@ -86,6 +86,7 @@ def test_sweep_equals_one_call_of_the_table_function():
     assert got.equals(cards.table("0-12", "8-20", "0,1", rules=cards.CardRules(ace="low")))
 
 
+@pytest.mark.slow
 def test_jobs_give_identical_exact_results():
     """--jobs 2 spreads the grid over two processes: the same Fractions and floats as --jobs 1.
 

@@ -83,6 +83,7 @@ def test_fractions_over_int64():
         [Fraction(0), Fraction(1, 2), Fraction(1)], [Fraction(3, 1000), Fraction(7, 1000), Fraction(1)]]
 
 
+@pytest.mark.slow
 def test_kernels_can_be_called_from_a_users_njit():
     @numba.njit
     def users_function(n_normal, n_hunger):

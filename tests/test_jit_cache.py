@@ -3,6 +3,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 COMMANDS = [
     ["v5", "--pool", "7", "--hunger", "3", "--difficulty", "3"],
     ["v5", "--pool", "25", "--hunger", "2", "--difficulty", "9", "--strategy", "maximize_win"],
@@ -27,6 +29,7 @@ def run_all():
     return "\n".join(log)
 
 
+@pytest.mark.slow
 def test_second_process_compiles_nothing():
     run_all()  # compiles (and saves) whatever this machine has not cached yet
     second = run_all()

@@ -272,7 +272,8 @@ def test_v5_grid_class_ways_bound(twin):
     (willpower.MODE_OPTIMAL, [-7, 2, 5, 5, 3, -9]),
     (willpower.MODE_REROLL_FAILURES, [0] * 6),
 ])
-@pytest.mark.parametrize("nn,nh,difficulty", [(1, 0, 1), (3, 1, 2), (4, 2, 3), (2, 3, 5)])
+@pytest.mark.parametrize("nn,nh,difficulty", [(1, 0, 1), (3, 1, 2), pytest.param(4, 2, 3, marks=pytest.mark.slow),
+                                             pytest.param(2, 3, 5, marks=pytest.mark.slow)])
 def test_v5_willpower_ways_bound(twin, mode, values, nn, nh, difficulty):
     w_n, w_h = _v5_faces(6)
     n = nn + nh

@@ -1,7 +1,6 @@
 """Every notebook executes top to bottom, is committed without outputs, and matches its jupytext pair."""
 from pathlib import Path
 
-import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -12,8 +11,11 @@ def test_there_are_notebooks():
     assert NOTEBOOKS, "notebooks/ holds no .ipynb"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_committed_without_outputs(path):
+    import nbformat  # not at the top: it takes seconds to import, and collecting `make test` should not pay
+
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -21,9 +23,11 @@ def test_committed_without_outputs(path):
             assert cell.execution_count is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_paired_with_jupytext(path):
     import jupytext
+    import nbformat
 
     pair = path.with_suffix(".py")
     assert pair.exists(), f"{path.name} has no paired {pair.name}"
@@ -34,9 +38,11 @@ def test_paired_with_jupytext(path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_executes(path, tmp_path):
+    import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)

@@ -36,14 +36,18 @@ def _read_roll_counts(read, classes, n_normal, n_special, difficulty):
 
 
 CASES = [
-    ("v5", lambda rules: (lambda n, s, d: v5.read_roll(n, s, d, rules)), v5.CLASSES,
-     [v5.OFFICIAL, v5.V5Rules(messy_hunger_tens=2, bestial_hunger_ones=2, hunger_one_taints_win=True)]),
-    ("werewolf", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, False, rules)), werewolf.CLASSES,
-     [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_rage_dice=1)]),
-    ("werewolf-violent", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, True, rules)),
-     werewolf.CLASSES, [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_bonus=2, success_face=8)]),
-    ("hunter", lambda rules: (lambda n, s, d: hunter.read_roll(n, s, d, rules)), hunter.CLASSES,
-     [hunter.OFFICIAL, hunter.HunterRules(critical_ignores_desperation=True, despair_ones=2)]),
+    pytest.param("v5", lambda rules: (lambda n, s, d: v5.read_roll(n, s, d, rules)), v5.CLASSES,
+                 [v5.OFFICIAL, v5.V5Rules(messy_hunger_tens=2, bestial_hunger_ones=2, hunger_one_taints_win=True)],
+                 marks=pytest.mark.slow, id="v5"),
+    pytest.param("werewolf", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, False, rules)),
+                 werewolf.CLASSES, [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_rage_dice=1)],
+                 marks=pytest.mark.slow, id="werewolf"),
+    pytest.param("werewolf-violent", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, True, rules)),
+                 werewolf.CLASSES, [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_bonus=2, success_face=8)],
+                 marks=pytest.mark.slow, id="werewolf-violent"),
+    pytest.param("hunter", lambda rules: (lambda n, s, d: hunter.read_roll(n, s, d, rules)), hunter.CLASSES,
+                 [hunter.OFFICIAL, hunter.HunterRules(critical_ignores_desperation=True, despair_ones=2)],
+                 marks=pytest.mark.slow, id="hunter"),
 ]
 
 
@@ -56,7 +60,8 @@ def _kernel_class_ways(name, rules, n_normal, n_special, difficulty):
     return [int(w) for w in classes[0]]
 
 
-@pytest.mark.parametrize("name,reader,classes,rule_sets", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("name,reader,classes,rule_sets", CASES,
+                         ids=[getattr(c, "id", None) or c[0] for c in CASES])
 def test_python_read_roll_and_the_kernel_agree_on_every_small_roll(name, reader, classes, rule_sets):
     # every ordered roll of up to 4 dice read one by one in Python, against the grid kernel's class ways
     for rules in rule_sets:

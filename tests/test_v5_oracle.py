@@ -8,7 +8,7 @@ from analysis.systems.v5 import roll as v5
 from tests import oracles
 
 
-@pytest.mark.parametrize("pool", range(0, 7))
+@pytest.mark.parametrize("pool", [*range(0, 6), pytest.param(6, marks=pytest.mark.slow)])
 def test_all_small_pools_match_brute_force(pool):
     for hunger in range(0, 6):
         for difficulty in range(0, 9):
@@ -16,7 +16,7 @@ def test_all_small_pools_match_brute_force(pool):
             assert got == oracles.brute_force_v5(pool, hunger, difficulty), (pool, hunger, difficulty)
 
 
-@pytest.mark.parametrize("pool", range(0, 7))
+@pytest.mark.parametrize("pool", [*range(0, 6), pytest.param(6, marks=pytest.mark.slow)])
 def test_success_distribution_matches_brute_force(pool):
     for hunger in (0, 2, 5):
         assert v5.odds(pool, hunger, 1).successes == oracles.brute_force_successes(pool, hunger)
@@ -29,7 +29,9 @@ HOUSE_RULES = [
     dict(messy_hunger_tens=2),
     dict(bestial_hunger_ones=2),
     dict(hunger_one_taints_win=True),
-    dict(hunger_replaces_dice=False),
+    # pool + Hunger dice: up to 7 dice, 10**7 rolls; test_added_hunger_dice_on_small_pools
+    # covers every branch in the fast tier
+    pytest.param(dict(hunger_replaces_dice=False), marks=pytest.mark.slow),
     dict(success_face=5, messy_hunger_tens=2, bestial_hunger_ones=2, hunger_one_taints_win=True),
 ]
 
@@ -45,6 +47,20 @@ def test_house_rules_match_brute_force(knobs):
                 assert got == want, (knobs, pool, hunger, difficulty)
 
 
+def test_added_hunger_dice_on_small_pools():
+    """Hunger dice added to the pool, up to 4 dice in all: every class is reachable (a messy
+    critical needs two dice), against brute force; the big sweep above is in the slow tier."""
+    rules = v5.V5Rules(hunger_replaces_dice=False)
+    for pool in range(0, 3):
+        for hunger in range(0, 4):
+            if pool + hunger > 4:
+                continue
+            for difficulty in range(0, 5):
+                got = v5.odds(pool, hunger, difficulty, rules).classes()
+                want = oracles.brute_force_v5(pool, hunger, difficulty, hunger_replaces_dice=False)
+                assert got == want, (pool, hunger, difficulty)
+
+
 def test_table_matches_brute_force_with_house_rule():
     rules = v5.V5Rules(success_face=7, bestial_hunger_ones=2)
     df = v5.table("0-4", "0-4", "0-6", rules=rules, exact=True)
@@ -54,6 +70,7 @@ def test_table_matches_brute_force_with_house_rule():
         assert {c: getattr(row, c) for c in v5.CLASSES} == want
 
 
+@pytest.mark.slow
 def test_icepool_agrees_on_200_random_cells():
     rng = random.Random(2026_11_29)
     evaluator = oracles.icepool_v5_evaluator()

@@ -118,6 +118,7 @@ def test_system_is_discovered_with_its_variants():
     assert werewolf_brutal.make_figure(pools=range(1, 4), rages=range(0, 3)).axes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy,rage_rerolls", [("maximize_win", True), ("normal_dice_only", False)])
 def test_willpower_matches_brute_force(strategy, rage_rerolls):
     for pool in range(0, 5):

@@ -10,7 +10,9 @@ from tests import oracles
 STRATEGIES = list(willpower.STRATEGIES)
 
 
-@pytest.mark.parametrize("strategy", STRATEGIES)
+# two strategies in the fast tier, all four in the slow one
+@pytest.mark.parametrize("strategy", [s if s in ("maximize_win", "reroll_failures") else
+                                      pytest.param(s, marks=pytest.mark.slow) for s in STRATEGIES])
 def test_matches_brute_force_small_pools(strategy):
     for pool in range(0, 5):
         for hunger in (0, 1, 2, 4):
@@ -21,6 +23,7 @@ def test_matches_brute_force_small_pools(strategy):
                 assert o.willpower_spent == spent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("cell", [(5, 1, 3), (5, 3, 2)])
 def test_matches_brute_force_pool_5(strategy, cell):

@@ -22,6 +22,11 @@ import sys
 
 from .. import __version__
 
+#: What ``beastodds --help`` says first.
+DESCRIPTION = ("Exact odds for the dice and card systems of vampire tabletop games: every way the "
+               "dice or cards can land is counted, never simulated. One command per system, then "
+               "compare, table, rules and booklet for house rules.")
+
 #: The family modules of this package that build a system's commands, by
 #: system name.  Each has ``COMMANDS`` (the command names it adds, its
 #: system's own name among them when it builds that command) and
@@ -56,23 +61,40 @@ def family(system):
     return None if ref is None else importlib.import_module(ref, __name__)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``beastodds`` parser: every system's commands, then the workbench."""
-    from .. import rulesets
-    from . import grid, workbench
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``beastodds`` parser: every system's commands, then the workbench.
 
-    parser = _Parser(prog="beastodds", description=__doc__.split("\n\n")[0])
+    With ``command`` (the first word of a command line), only the commands of
+    the system or workbench that provides it are built, so that a command does
+    not import every system's modules; a word that no system provides (a typo,
+    an option) gets the whole parser, whose help and errors list every command.
+    """
+    from .. import rulesets
+    from . import grid
+
+    parser = _Parser(prog="beastodds", description=DESCRIPTION,
+                     epilog="The rules each command counts: docs/rules.md. Exit codes: 0 done, "
+                            "2 bad input or output that cannot be written, 130 interrupted.")
     parser.add_argument("--version", action="version", version=f"beastodds {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     parser.commands = sub.choices  # {command: its parser}, for option_names
     for system in rulesets.SYSTEMS.values():
         fam = family(system)
-        if (fam is None or system.name not in fam.COMMANDS) and system.name not in sub.choices:
+        own = fam is None or system.name not in fam.COMMANDS
+        if command is not None and command not in (
+                (system.name,) if own else ()) + (fam.COMMANDS if fam is not None else ()):
+            continue
+        if own and system.name not in sub.choices:
             grid.add_command(sub, system)
         if fam is not None:
             fam.add_commands(sub, system)
-    workbench.add_commands(sub)
+    if command is None or command not in sub.choices:
+        from . import workbench
+
+        workbench.add_commands(sub)
+    if command is not None and command not in sub.choices:
+        return build_parser()
     return parser
 
 
@@ -205,7 +227,7 @@ def _run(argv) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if sys.stdout is None:  # `beastodds ... >&-`: nowhere to put the answer, so do no work
         raise _OutputError("standard output is closed")
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit:  # --help, --version or a usage error: what argparse printed must get out

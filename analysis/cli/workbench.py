@@ -99,8 +99,6 @@ def _add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None
 def run_compare(args):
     """``beastodds compare RULES_A RULES_B``: the odds under both rule sets and their difference."""
     from .. import rulesets
-    from ..plots import difference_heatmap
-    from ..safeio import savefig
     from ..tables import compare
     from . import write_output
 
@@ -118,6 +116,9 @@ def run_compare(args):
     cmp = compare(a, b, grid, exact=args.exact, jobs=jobs(args), progress=progress(args),
                   names=names)
     if args.heatmap is not None:
+        from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
+        from ..safeio import savefig
+
         fig = difference_heatmap(cmp)
         replaced = write_output(args.heatmap, lambda path: savefig(
             fig, path, format=kind, dpi=110, metadata={"Software": None} if kind == "png" else None))
