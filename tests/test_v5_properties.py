@@ -1,6 +1,7 @@
 """Properties of every V5 roll (hypothesis)."""
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -63,3 +64,19 @@ def test_table_row_equals_odds(pool, hunger, difficulty):
     o = v5.odds(pool, hunger, difficulty)
     assert {c: row[c] for c in v5.CLASSES} == o.classes()
     assert row["p_win"] == o.p_win
+
+
+@pytest.mark.parametrize("mod", [0, 2147483647, 1000003])
+def test_small_binomial_tables_match_the_kernel(mod):
+    """The Python-built binomial tables (quick start-up) equal the kernel's, both sides of the switch."""
+    import numpy as np
+
+    from analysis.systems.v5 import dice
+    from kernels.multiset import fill_binomials
+
+    for size in (1, 2, 7, dice.SMALL_BINOMIALS, dice.SMALL_BINOMIALS + 1):
+        want = np.empty((size, size), dtype=np.int64)
+        fill_binomials(mod, want)
+        got = dice.binomials(size, mod)
+        assert got.dtype == np.int64 and not got.flags.writeable
+        assert (got == want).all(), (size, mod)

@@ -95,10 +95,23 @@ OFFICIAL = V5Rules()
 def binomials(size: int, mod: int) -> np.ndarray:
     """The kernels' binomial table ``C(n, k)`` for ``n, k < size`` (mod ``mod``
     if > 0), read-only and cached: shared by every V5 kernel call."""
-    out = np.empty((size, size), dtype=np.int64)
-    fill_binomials(mod, out)
+    if size <= SMALL_BINOMIALS:  # Python is quicker than loading the kernel in a new process
+        rows, prev = [], [0] * size
+        for n in range(size):
+            row = [1] + [prev[k - 1] + prev[k] for k in range(1, n + 1)] + [0] * (size - n - 1)
+            rows.append([v % mod for v in row] if mod else row)
+            prev = row
+        out = np.array(rows, dtype=np.int64)
+    else:
+        out = np.empty((size, size), dtype=np.int64)
+        fill_binomials(mod, out)
     out.setflags(write=False)
     return out
+
+
+#: Largest table :func:`binomials` builds in Python (C(63, 31) < 2**63, so its
+#: entries fit int64 as the kernel's do).
+SMALL_BINOMIALS = 64
 
 
 @lru_cache(maxsize=4096)
