@@ -56,7 +56,8 @@ def build_tables(only=None) -> list[Path]:
 
     for _, module in _modules("published", only):
         # the legend gives each column its meaning in the module's own system
-        system = rulesets.SYSTEMS.get(module.__name__.split(".")[2])
+        parts = getattr(module, "__name__", "").split(".")
+        system = rulesets.SYSTEMS.get(parts[2]) if len(parts) > 2 else None
         for name, (df, keys) in module.make_tables().items():
             for ext, fmt in (("csv", "csv"), ("md", "markdown")):
                 path = TABLES / f"{name}.{ext}"

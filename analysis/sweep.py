@@ -201,13 +201,10 @@ def _quiet_tracker() -> None:
     workers stopped by Ctrl-C (it frees them all the same): one line on Ctrl-C, no more."""
     from multiprocessing import resource_tracker
 
-    tracker = resource_tracker._resource_tracker
-    if getattr(tracker, "_fd", None) is not None:  # already running
-        return
     old = os.environ.get("PYTHONWARNINGS")
     os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [old, "ignore:resource_tracker:UserWarning"]))
     try:
-        tracker.ensure_running()
+        resource_tracker.ensure_running()  # a tracker already running is kept as it is
     finally:
         if old is None:
             del os.environ["PYTHONWARNINGS"]

@@ -222,7 +222,7 @@ def test_compare_table():
     (lambda: BeastRules(rote=1), "rote must be True or False, got 1"),
     (lambda: BeastRules(beastly_ten_successes=0), "beastly_ten_successes must be 1..10, got 0"),
     (lambda: BeastRules(exceptional_successes=0), "exceptional_successes must be 1..20, got 0"),
-    (lambda: beast.table("1-5", "0-7"), "soif must be 0..5, got 6"),
+    (lambda: beast.table("1-5", "0-7"), "soif must be 0..5, got 7"),
     (lambda: beast.table("5-1", 0), "pool: the range 5-1 runs backwards"),
     (lambda: beast.character_table("11/3/2/2", 5), "ladder must be a SoifLadder"),
     (lambda: beast.compare_table(0, 1), "pool must be 1..200, got 0"),

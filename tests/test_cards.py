@@ -259,7 +259,7 @@ def _csv(capsys, argv):
 def test_cli_static_csv(capsys):
     rows = _csv(capsys, ["cards", "--base", "5,6", "--difficulty", "12", "--hunger", "0-1",
                          "--format", "csv"])
-    assert list(rows[0]) == list(cards.TABLE_COLUMNS)
+    assert list(rows[0]) == list(cards.TABLE_COLUMNS) + ["rule_set"]
     assert len(rows) == 4
     for r in rows:
         assert abs(sum(float(r[c]) for c in cards.CLASSES) - 1) < 1e-12
@@ -273,7 +273,7 @@ def test_cli_static_exact(capsys):
                          "--format", "csv", "--exact"])
     assert rows == [{"base": "5", "difficulty": "12", "hunger": "1", "success": "7/18",
                      "failure": "53/90", "bestial_success": "1/90", "bestial_failure": "1/90",
-                     "p_success": "2/5"}]
+                     "p_success": "2/5", "rule_set": "cards-official"}]
     want = oc.brute_static(5, 12, 1)
     assert {c: Fraction(rows[0][c]) for c in cards.CLASSES} == want
     assert Fraction(rows[0]["p_success"]) == want["success"] + want["bestial_success"]
@@ -282,7 +282,7 @@ def test_cli_static_exact(capsys):
 def test_cli_opposed_csv(capsys):
     rows = _csv(capsys, ["cards", "--opposed", "--base", "7", "--defense", "6-8", "--hunger", "2",
                          "--format", "csv", "--exact"])
-    assert list(rows[0]) == list(cards.OPPOSED_COLUMNS)
+    assert list(rows[0]) == list(cards.OPPOSED_COLUMNS) + ["rule_set"]
     for r in rows:
         want = oc.brute_opposed(7, int(r["defense"]), 2)
         assert Fraction(r["initiator_wins"]) == want["success"] + want["bestial_success"]

@@ -240,7 +240,8 @@ _SLOW_SWEEP = textwrap.dedent("""
     _real = sweep._table
 
     def slow(system, rules, grid, exact):
-        time.sleep(0.3)
+        print("chunk", flush=True)  # from the worker too: its stdout is the same pipe
+        time.sleep(1.0)
         return _real(system, rules, grid, exact)
 
     if __name__ == "__main__":
@@ -262,9 +263,8 @@ def test_ctrl_c_stops_a_sweep_and_its_workers(jobs, tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     assert proc.stdout.readline().strip() == "ready"
-    import time
-
-    time.sleep(4 if jobs == 1 else 10)  # well inside the sweep (240 chunks of 0.3 s at least)
+    # the first chunk has started (in a worker with --jobs): the sweep is under way, far from done
+    assert proc.stdout.readline().strip() == "chunk"
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     try:
         out, err = proc.communicate(timeout=60)  # generous for a loaded machine; far below the run

@@ -178,7 +178,7 @@ def test_make_build_ends_with_one_line(monkeypatch, capsys, fault, code, message
 
 
 HEATMAP = ["compare", "v5-official", "v5-critical-pairs-add-one", "--pool", "1-3", "--hunger", "0-1",
-           "--difficulty", "1-2", "--heatmap"]
+           "--difficulty", "1", "--heatmap"]
 
 
 def test_cli_says_when_it_replaces_an_output_file(tmp_path, capsys):

@@ -107,7 +107,7 @@ def test_cli_willpower_column(capsys):
     assert cli.main(["v5", "--pool", "5", "--hunger", "3", "--difficulty", "2", "--strategy",
                      "maximize_win", "--format", "csv", "--exact"]) == 0
     header, row = capsys.readouterr().out.strip().splitlines()
-    assert header.split(",") == list(v5.TABLE_COLUMNS) + ["willpower_spent", "p_win_gain"]
+    assert header.split(",") == list(v5.TABLE_COLUMNS) + ["willpower_spent", "p_win_gain", "rule_set"]
     o = v5.odds(5, 3, 2, strategy="maximize_win")
     cells = dict(zip(header.split(","), row.split(",")))
     assert Fraction(cells["willpower_spent"]) == o.willpower_spent
