@@ -64,6 +64,7 @@ def test_every_count_is_below_its_scale():
             assert all(0 <= int(w) <= 10 ** (j + c * n) for j, w in enumerate(row))
 
 
+@pytest.mark.slow
 def test_kernel_callable_from_a_users_njit():
     @numba.njit
     def user(out):

@@ -150,7 +150,7 @@ def test_warm_tables_are_the_counted_odds_and_the_cache_stays_read_only():
     assert not v5._cube_fractions(*size, v5.OFFICIAL).flags.writeable
 
 
-@pytest.mark.parametrize("w_n,w_s", FACES[:3])
+@pytest.mark.parametrize("w_n,w_s", [FACES[0], *(pytest.param(*f, marks=pytest.mark.slow) for f in FACES[1:3])])
 def test_big_pool_classes_equal_the_classified_ways(w_n, w_s):
     diffs = list(range(0, 45)) + [100, 10 ** 30]
     for bonus, (messy, bestial, taint), mark_bonus, (nn, ns) in itertools.product(

@@ -305,6 +305,7 @@ def test_zero_and_one_are_never_rounded_into_view():
     assert booklet._percent(Fraction(1, 3)) == "33.3%"
 
 
+@pytest.mark.slow
 def test_the_booklet_command(tmp_path, capsys):
     from analysis.cli import main
 
@@ -383,6 +384,7 @@ def _screenshot(path, tmp_path, height=2000):
     return common, data, width, high, dark
 
 
+@pytest.mark.slow
 def test_my_booklet_renders_in_headless_chromium(mine, tmp_path):
     path, text = mine
     common, data, width, height, dark = _screenshot(path, tmp_path)

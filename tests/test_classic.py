@@ -155,6 +155,7 @@ def test_cli_bad_input_exits_2_with_one_sentence(capsys, argv, message):
     assert message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_kernels_can_be_called_from_a_users_njit_code():
     import numba
 

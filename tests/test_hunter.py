@@ -19,7 +19,9 @@ def test_matches_brute_force_small_pools():
                 assert got == oracles.brute_force_hunter(pool, desperation, difficulty), (pool, desperation)
 
 
-@pytest.mark.parametrize("field,value", [("despair_ones", 2), ("success_face", 8), ("crit_bonus", 1),
+@pytest.mark.parametrize("field,value", [("despair_ones", 2),
+                                         pytest.param("success_face", 8, marks=pytest.mark.slow),
+                                         pytest.param("crit_bonus", 1, marks=pytest.mark.slow),
                                          ("desperation_replaces_dice", True),
                                          ("critical_ignores_desperation", True)])
 def test_house_rules_match_brute_force(field, value):

@@ -356,7 +356,7 @@ def _small_deck(n=5):
     return values, auto_fail, triggers
 
 
-@pytest.mark.parametrize("hungry", [[0, 0, 0], [1, 0, 1], [1, 1, 1, 1]])
+@pytest.mark.parametrize("hungry", [[0, 0, 0], [1, 0, 1], pytest.param([1, 1, 1, 1], marks=pytest.mark.slow)])
 @pytest.mark.parametrize("fresh,reshuffle", [(0, 0), (1, 0), (0, 1)])
 def test_scene_ways_bound(twin, hungry, fresh, reshuffle):
     deck = _small_deck()

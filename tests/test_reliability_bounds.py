@@ -254,6 +254,7 @@ _SLOW_SWEEP = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_ctrl_c_stops_a_sweep_and_its_workers(jobs, tmp_path):
     script = tmp_path / "slow_sweep.py"

@@ -193,6 +193,7 @@ def test_cli_says_when_it_replaces_an_output_file(tmp_path, capsys):
     assert png.read_bytes() == first and litter(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_heatmap_past_a_file_size_limit_keeps_the_old_file(tmp_path):
     """A real failing write: the file-size limit (``ulimit -f``) stops the PNG halfway."""
     png = tmp_path / "keep.png"
@@ -212,6 +213,7 @@ def test_heatmap_past_a_file_size_limit_keeps_the_old_file(tmp_path):
 
 # ------------------------------------------------------------ output errors
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [V5, ["--version"], ["--help"], ["v5", "--help"]])
 def test_output_to_a_full_disk_is_one_sentence_and_exit_2(argv):
     with open("/dev/full", "w") as full:
@@ -229,6 +231,7 @@ def test_closed_stdout_is_one_sentence_and_exit_2(argv):
     assert done.stderr == "beastodds: error: standard output is closed\n"
 
 
+@pytest.mark.slow
 def test_broken_pipe_is_quiet_and_exit_0():
     cmd = " ".join([PY, "-m", "analysis.cli", "v5", "--pool", "1-30", "--hunger", "0-5",
                     "--difficulty", "1-9"]) + ' | head -c 10; echo " rc=${PIPESTATUS[0]}"'
@@ -237,6 +240,7 @@ def test_broken_pipe_is_quiet_and_exit_0():
     assert done.stderr == ""  # no "Exception ignored ... BrokenPipeError"
 
 
+@pytest.mark.slow
 def test_ascii_terminal_with_a_non_ascii_rule_set(tmp_path):
     (tmp_path / "eveque.toml").write_text('system = "v5"\nname = "v5-évêque"\ndescription = "Règle"\n'
                                           "crit_bonus = 3\n", encoding="utf-8")
@@ -296,6 +300,7 @@ def test_an_interrupt_raised_inside_an_import_is_caught():
     assert done.returncode == 130 and done.stderr == "beastodds: interrupted\n"
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_the_first_jit_compile(tmp_path):
     """An empty NUMBA_CACHE_DIR makes the kernels compile; the signal comes when the first compile starts."""
     wrapper = tmp_path / "wrap.py"
@@ -324,6 +329,7 @@ def test_ctrl_c_during_the_first_jit_compile(tmp_path):
     assert err.decode().splitlines()[-1] == "beastodds: interrupted" and b"Traceback" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_blocked_writing_to_a_pipe():
     # about 300 kB of table: far more than a pipe holds, so the write blocks once the first byte is out
     argv = ["v5", "--pool", "1-30", "--hunger", "0-5", "--difficulty", "1-15"]
@@ -358,6 +364,7 @@ def _notes(err: str) -> list:
     return [line for line in err.splitlines() if line.startswith("beastodds: note:")]
 
 
+@pytest.mark.slow
 def test_no_writable_cache_folder_still_answers(tmp_path, expected_classic):
     tree = _copy_tree(tmp_path)
     (tree / "kernels" / "__pycache__").write_text("a file where the cache folder would go")
@@ -370,6 +377,7 @@ def test_no_writable_cache_folder_still_answers(tmp_path, expected_classic):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_full_cache_disk_still_answers(tmp_path, expected_classic):
     tree = _copy_tree(tmp_path)
     wrapper = tree / "full_disk.py"
@@ -388,6 +396,7 @@ def test_a_full_cache_disk_still_answers(tmp_path, expected_classic):
     assert len(notes) == 1 and "No space left on device" in notes[0]
 
 
+@pytest.mark.slow
 def test_damaged_cache_files_are_compiled_again_and_replaced(tmp_path, expected_classic):
     tree = _copy_tree(tmp_path)
     cache = tree / "kernels" / "__pycache__"
@@ -441,6 +450,7 @@ def test_a_directory_says_so(tmp_path):
             rulesets.load(str(tmp_path / name))
 
 
+@pytest.mark.slow
 def test_devices_and_pipes_are_refused_without_reading(tmp_path):
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)  # no writer: opening it to read would wait forever

@@ -14,7 +14,7 @@ def _p_brutal(r):
     return 1 - q**r - Fraction(1, 5) * r * q ** (r - 1)
 
 
-@pytest.mark.parametrize("violent", [False, True])
+@pytest.mark.parametrize("violent", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_matches_brute_force_small_pools(violent):
     for pool in range(0, 6):
         for rage in range(0, 6):
