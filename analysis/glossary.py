@@ -41,7 +41,7 @@ TERMS: dict[str, str] = {
     "bestial_success": "ten-card: a success confirmed bestial by the Hunger card",
     "botch": "classic: no success rolled and at least one 1",
     # --- derived columns (not classes): p_ a probability, mean_ an expectation
-    "p_win": "chance to win (5th-edition dice, ten-card): the sum of the winning classes",
+    "p_win": "chance to win: the sum of the winning classes",
     "p_success": "chance to succeed (Requiem: plain + exceptional success; ten-card: success + bestial_success)",
     "p_beastly_critical": "La Soif: chance of a beastly critical (10s only on Beast dice); part of the successes",
     "p_at_least_N": "chance of N or more successes after the system's rules (one column per N asked "

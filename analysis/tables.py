@@ -259,11 +259,14 @@ def _choose(df: pd.DataFrame, key_columns, columns) -> pd.DataFrame:
 def _legend_lines(df_columns, key_columns, system, pivoted) -> list:
     if pivoted is None:
         return legend([c for c in df_columns], system)
-    keys, labels, value, across = pivoted
+    keys, labels, value, across, fixed = pivoted
     lines = legend(list(keys), system)
     meaning = legend([value], system)[0].split(": ", 1)[1]
     lines.append(f"{' x '.join(f'{a}=N' for a in across)}: {value} ({meaning}) at that "
                  f"{' and '.join(across)}")
+    for line in legend(list(fixed), system):
+        name, text = line.split(": ", 1)
+        lines.append(f"{name}: {fixed[name]} throughout ({text})")
     return lines
 
 
@@ -327,10 +330,13 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
     pivoted = None
     if pivot is not None:
         rows, across = pivot_axes(pivot)
+        # axes of one value leave the pivoted table: the legend still says where it stands
+        fixed = {k: df[k].iloc[0] for k in keys
+                 if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
         df, keys, labels = _flat_pivot(df, rows, across, value, keys)
         if "outcome" in df.columns and "outcome" not in keys:
             keys = keys + ("outcome",)
-        pivoted = (keys, labels, value, across)
+        pivoted = (keys, labels, value, across, fixed)
         if percent and not is_probability(value):
             percent = False
     elif columns is not None:
@@ -369,7 +375,10 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         return table + "\n"
     if len(shown) == 0:
         return "(no rows)\n"
-    return shown.to_string(index=False) + "\n"
+    where = ""
+    if pivoted is not None and pivoted[4]:
+        where = f"{pivoted[2]} at " + ", ".join(f"{k} {v}" for k, v in pivoted[4].items()) + "\n"
+    return where + shown.to_string(index=False) + "\n"
 
 
 # ------------------------------------------------------------ comparisons
