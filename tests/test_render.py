@@ -401,3 +401,14 @@ def test_help_lists_the_columns_with_their_meanings(command):
     if command in rulesets.SYSTEMS:
         for cls, _ in rulesets.SYSTEMS[command].classes:
             assert f"  {cls}: " in text
+
+
+def test_a_pivot_says_where_the_axes_it_drops_stand(capsys):
+    from analysis import cli
+
+    argv = ["v5", "--pool", "1-3", "--hunger", "0-1", "--difficulty", "3", "--pivot", "pool x hunger",
+            "--value", "p_win"]
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "p_win at difficulty 3"
+    assert cli.main(argv + ["--format", "markdown"]) == 0
+    assert "\n- difficulty: 3 throughout (" in capsys.readouterr().out
