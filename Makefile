@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := all
-.PHONY: all venv tables figures booklet test test-all bench notebooks lab help clean
+.PHONY: all venv tables figures booklet test test-all test-slow bench notebooks lab help clean
 
 all: tables figures ## (default) create .venv if missing, install, regenerate odds tables and figures
 
@@ -31,8 +31,11 @@ booklet: $(STAMP) ## write figures/booklet.html: every table and figure on one s
 test: $(STAMP) ## the fast tier: every test not marked slow (under 90 s on two cores)
 	$(PY) -m pytest -m "not slow"
 
-test-all: $(STAMP) ## the whole suite: notebooks, booklet in Chromium, big references (CI runs this)
+test-all: $(STAMP) ## the whole suite: the fast tier, then the slow one
 	$(PY) -m pytest
+
+test-slow: $(STAMP) ## the slow tier alone: notebooks, booklet in Chromium, big references (CI runs it after make test)
+	$(PY) -m pytest -m slow
 
 bench: $(STAMP) ## benchmarks: our kernels against icepool and a pure-Python count, in one run
 	$(PY) -m tests.benchmarks
