@@ -5,13 +5,8 @@ from __future__ import annotations
 import gc
 import os
 import statistics
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
 from fractions import Fraction
-from pathlib import Path
 
 from analysis.systems.v5 import roll as v5
 from tests import oracles
@@ -95,31 +90,6 @@ def plain_count(pools=POOLS, hungers=HUNGERS, difficulties=DIFFICULTIES):
 def same(df, ref) -> bool:
     return all({c: getattr(r, c) for c in v5.CLASSES} == ref[(r.pool, r.hunger, r.difficulty)]
                for r in df.itertuples())
-
-
-_TRIVIAL = """
-import numba, numpy, pandas
-@numba.njit(cache=True)
-def f(x):
-    return x + 1
-f(1)
-"""
-
-
-def process_cost():
-    """Wall time of a second `beastodds v5` process, against bare imports and
-    against the floor any numba program pays: imports plus the first call of a
-    trivial cached kernel (numba's first dispatch sets up its registries)."""
-    exe = shutil.which("beastodds", path=os.path.dirname(sys.executable)) or "beastodds"
-    cmd = [exe, "v5", "--pool", "7", "--hunger", "3", "--difficulty", "3"]
-    imports = [sys.executable, "-c", "import numpy, pandas, numba"]
-    with tempfile.TemporaryDirectory() as tmp:
-        Path(tmp, "trivial.py").write_text(_TRIVIAL)
-        floor = [sys.executable, os.path.join(tmp, "trivial.py")]
-        for warm in (cmd, floor):  # make sure both JIT caches are warm
-            subprocess.run(warm, check=True, capture_output=True)
-        run = lambda c: subprocess.run(c, check=True, capture_output=True)  # noqa: E731
-        return [best_of(lambda c=c: run(c), 5)[0] for c in (cmd, imports, floor)]
 
 
 def timings(fn, repeat, setup=None):
@@ -211,10 +181,7 @@ def main():
         t, result = timings(lambda a=args: v5.odds(*a), repeat, setup=clear_counts)
         assert sum(result.class_ways.values()) == result.denominator
         print(f"  odds{args} exact, cold   {median(t) * 1e3:9.1f} ms  ({min(t) * 1e3:.1f})")
-    t_cli, t_imp, t_floor = process_cost()
-    print(f"  second `beastodds v5` process   {t_cli:6.2f} s")
-    print(f"    `import numpy, pandas, numba` {t_imp:6.2f} s   (+{t_cli - t_imp:.2f} s)")
-    print(f"    same + one trivial cached njit call {t_floor:6.2f} s   (+{t_cli - t_floor:.2f} s)")
+    # a second process's start-up is measured by tests/benchmarks/startup.py
     if not (ok_ice and ok_py and ok_plain):
         raise SystemExit("benchmark results differ from the references")
 
