@@ -115,13 +115,46 @@ def _arrays(engine: Engine):
     return out
 
 
+class Reading:
+    """What every 5th-edition roll reading shares (a mixin of the systems' frozen
+    ``RollReading`` dataclasses, which have ``successes``, ``difficulty`` and
+    ``outcome``, and name their winning classes in ``WIN_CLASSES``)."""
+
+    WIN_CLASSES: tuple = ()
+
+    @property
+    def margin(self) -> int:
+        """Successes beyond the Difficulty (negative when short)."""
+        return self.successes - self.difficulty
+
+    @property
+    def won(self) -> bool:
+        """Whether the outcome is one of the system's winning classes."""
+        return self.outcome in self.WIN_CLASSES
+
+
 @lru_cache(maxsize=64)
 def binomials(size: int, mod: int) -> np.ndarray:
-    """A read-only binomial table ``C(n, k)`` for ``n < size`` (mod ``mod`` if > 0)."""
-    out = np.empty((size, size), dtype=np.int64)
-    fill_binomials(mod, out)
+    """The kernels' binomial table ``C(n, k)`` for ``n, k < size`` (mod ``mod``
+    if > 0), read-only and cached: shared by every kernel call of the
+    5th-edition dice (V5, Werewolf, Hunter)."""
+    if size <= SMALL_BINOMIALS:  # Python is quicker than loading the kernel in a new process
+        rows, prev = [], [0] * size
+        for n in range(size):
+            row = [1] + [prev[k - 1] + prev[k] for k in range(1, n + 1)] + [0] * (size - n - 1)
+            rows.append([v % mod for v in row] if mod else row)
+            prev = row
+        out = np.array(rows, dtype=np.int64)
+    else:
+        out = np.empty((size, size), dtype=np.int64)
+        fill_binomials(mod, out)
     out.setflags(write=False)
     return out
+
+
+#: Largest table :func:`binomials` builds in Python (C(63, 31) < 2**63, so its
+#: entries fit int64 as the kernel's do).
+SMALL_BINOMIALS = 64
 
 
 @lru_cache(maxsize=4096)

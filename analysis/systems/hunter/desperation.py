@@ -21,6 +21,7 @@ from analysis import special_dice as _sd
 from analysis.rules import Rules, rule
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
 from analysis import display as _display
+from analysis.special_dice import Reading
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair")
@@ -222,23 +223,16 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
 # ------------------------------------------------------------ reading a roll
 
 @dataclass(frozen=True)
-class RollReading:
+class RollReading(Reading):
     """What a Hunter roll that has landed means (``read_roll``)."""
+
+    WIN_CLASSES = _WIN_CLASSES
 
     successes: int
     tens: int
     desperation_ones: int
     difficulty: int
     outcome: str
-
-    @property
-    def margin(self) -> int:
-        """Successes beyond the Difficulty (negative when short)."""
-        return self.successes - self.difficulty
-
-    @property
-    def won(self) -> bool:
-        return self.outcome in _WIN_CLASSES
 
     __repr__ = _display.text
     _repr_html_ = _display.html

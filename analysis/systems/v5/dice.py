@@ -7,12 +7,12 @@ from functools import lru_cache
 import numpy as np
 
 from kernels import v5 as _k
-from kernels.multiset import fill_binomials
 
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
 from analysis.validate import check_count, check_faces, check_int
 from analysis import display as _display
+from analysis.special_dice import Reading, binomials  # binomials: used by V5 kernels callers
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (
@@ -91,29 +91,6 @@ class V5Rules(Rules):
 OFFICIAL = V5Rules()
 
 
-@lru_cache(maxsize=64)
-def binomials(size: int, mod: int) -> np.ndarray:
-    """The kernels' binomial table ``C(n, k)`` for ``n, k < size`` (mod ``mod``
-    if > 0), read-only and cached: shared by every V5 kernel call."""
-    if size <= SMALL_BINOMIALS:  # Python is quicker than loading the kernel in a new process
-        rows, prev = [], [0] * size
-        for n in range(size):
-            row = [1] + [prev[k - 1] + prev[k] for k in range(1, n + 1)] + [0] * (size - n - 1)
-            rows.append([v % mod for v in row] if mod else row)
-            prev = row
-        out = np.array(rows, dtype=np.int64)
-    else:
-        out = np.empty((size, size), dtype=np.int64)
-        fill_binomials(mod, out)
-    out.setflags(write=False)
-    return out
-
-
-#: Largest table :func:`binomials` builds in Python (C(63, 31) < 2**63, so its
-#: entries fit int64 as the kernel's do).
-SMALL_BINOMIALS = 64
-
-
 @lru_cache(maxsize=4096)
 def counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, want_ways: bool):
     """Exact (ways by (s, pair, e, o) or None, ways by class per difficulty, denominator)."""
@@ -187,8 +164,10 @@ def classes_of(ways, difficulty: int, rules: V5Rules) -> list:
 # ------------------------------------------------------------ reading a roll
 
 @dataclass(frozen=True)
-class RollReading:
+class RollReading(Reading):
     """What a V5 roll that has landed means (``read_roll``)."""
+
+    WIN_CLASSES = WIN_CLASSES
 
     successes: int
     tens: int
@@ -196,15 +175,6 @@ class RollReading:
     hunger_ones: int
     difficulty: int
     outcome: str
-
-    @property
-    def margin(self) -> int:
-        """Successes beyond the Difficulty (negative when short)."""
-        return self.successes - self.difficulty
-
-    @property
-    def won(self) -> bool:
-        return self.outcome in WIN_CLASSES
 
     __repr__ = _display.text
     _repr_html_ = _display.html

@@ -22,6 +22,7 @@ from analysis.rules import Rules, rule
 from analysis.systems.werewolf import SYSTEM
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
 from analysis import display as _display
+from analysis.special_dice import Reading
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
@@ -303,8 +304,10 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
 # ------------------------------------------------------------ reading a roll
 
 @dataclass(frozen=True)
-class RollReading:
+class RollReading(Reading):
     """What a Werewolf roll that has landed means (``read_roll``)."""
+
+    WIN_CLASSES = _WIN_CLASSES
 
     successes: int
     tens: int
@@ -312,15 +315,6 @@ class RollReading:
     difficulty: int
     violent: bool
     outcome: str
-
-    @property
-    def margin(self) -> int:
-        """Successes beyond the Difficulty (negative when short)."""
-        return self.successes - self.difficulty
-
-    @property
-    def won(self) -> bool:
-        return self.outcome in _WIN_CLASSES
 
     @property
     def brutal(self) -> bool:
