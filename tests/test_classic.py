@@ -167,3 +167,11 @@ def test_kernels_can_be_called_from_a_users_njit_code():
 
     faces, values = classic.die(6, False, True)
     assert success_ways_of_three_dice(faces, values) == classic.odds(3, 6).class_ways["success"]
+
+
+def test_every_float_is_the_float_of_its_fraction():
+    """Pools past 15 dice count beyond 2**53: each float is still float(Fraction), correctly rounded."""
+    floats = classic.table("1-30", "2-10")
+    exact = classic.table("1-30", "2-10", exact=True)
+    for column in ("botch", "failure", "success", "mean_successes"):
+        assert [float(x) for x in exact[column]] == list(floats[column]), column

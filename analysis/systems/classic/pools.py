@@ -12,7 +12,7 @@ from kernels import classic as _k
 
 from analysis.rules import Rules, rule
 from analysis import exact as _exact
-from analysis.exact import fractions_over
+from analysis.exact import float_ratios, fractions_over
 from analysis.validate import as_values, check_bool, check_int, materialise
 from analysis import display as _display
 
@@ -313,12 +313,9 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
         probs = fractions_over(probs, dens)
         means = np.array([[Fraction(int(w), 10**p) for w in row] for p, row in zip(pools, sums)],
                          dtype=object)
-    elif big:  # Python int / int: correctly rounded
-        probs = (probs / dens).astype(np.float64)
-        means = (sums / dens[..., 0]).astype(np.float64)
-    else:
-        probs = probs.astype(np.float64) / dens.astype(np.float64)
-        means = sums.astype(np.float64) / dens[..., 0].astype(np.float64)
+    else:  # each float(Fraction), correctly rounded (10**16 and beyond is not exact in float64)
+        probs = float_ratios(probs, dens)
+        means = float_ratios(sums, dens[..., 0])
     values = np.concatenate([probs, means[..., None]], axis=-1)
     grid = np.array(np.meshgrid(pools, diffs, indexing="ij")).reshape(2, -1)
     values = values.reshape(-1, 4)
