@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numbers
 import re
-from contextlib import contextmanager
 from fractions import Fraction
 from typing import Iterable
 
@@ -190,19 +189,3 @@ def rename(message: str, names: dict) -> str:
         if message.startswith(name) and message[len(name):len(name) + 1] in (" ", ":", ",", "("):
             return names[name] + message[len(name):]
     return message
-
-
-@contextmanager
-def named(names: dict):
-    """Within the block, a ValueError names what the player typed: ``names`` ``{api name: option}``.
-
-    Used by the command line so that an error of the API (``damage_dice
-    must be 0..200``) names the option given (``--dice must be 0..200``).
-    """
-    try:
-        yield
-    except ValueError as exc:
-        text = rename(str(exc), names)
-        if text == str(exc):
-            raise
-        raise ValueError(text) from None
