@@ -319,6 +319,10 @@ def test_the_booklet_command(tmp_path, capsys):
     assert [v for k, v in _outline(text) if k == "h2"] == ["my-table", "classic-official"]
     assert "No change: these are the official rules (classic-official)." in text
     assert not list(tmp_path.glob(".b.html.*")), "a temporary file was left behind"
+    # writing it again replaces it, and says so, as every output file of the command line
+    assert main(["booklet", "classic-official", "-o", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().err == f"beastodds: replaced {out}\n"
+    assert [v for k, v in _outline(out.read_text(encoding="utf-8")) if k == "h2"] == ["classic-official"]
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -198,6 +198,7 @@ def run_booklet(args):
     from pathlib import Path
 
     from .. import booklet, rulesets
+    from . import write_output
 
     out = Path(args.output)
     if out.suffix.lower() not in (".html", ".htm"):
@@ -207,12 +208,10 @@ def run_booklet(args):
     if not out.parent.is_dir():
         raise ValueError(f"cannot write {args.output}: the folder {str(out.parent)!r} does not exist")
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
-    try:
-        path = booklet.build_rulesets(sets, out, progress=progress(args))
-    except OSError as exc:
-        raise ValueError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-    if not args.quiet:
-        print(f"wrote {path} ({', '.join(rs.name for rs in sets)})", file=sys.stderr)
+    replaced = write_output(args.output, lambda path: booklet.build_rulesets(
+        sets, Path(path), progress=progress(args)))
+    if not args.quiet and not replaced:
+        print(f"wrote {out} ({', '.join(rs.name for rs in sets)})", file=sys.stderr)
     return ""
 
 
