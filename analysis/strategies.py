@@ -59,3 +59,28 @@ def parse(spec, strategy_of, known) -> tuple:
         names.append(name)
         out.append(strategy)
     return out, many
+
+
+def combine(frames, axes, side_by_side: bool, exact: bool):
+    """One table of the per-strategy tables ``frames``: ``[(strategy or None, DataFrame)]``.
+
+    Each DataFrame holds Fractions and starts with the ``axes`` columns.  Side
+    by side, a ``strategy`` column follows the axes (``none`` for None) and
+    the rows are sorted by cell, strategies in the order given; without
+    ``exact`` every column after those is turned into ``float(Fraction)``.
+    """
+    import pandas as pd
+
+    parts = []
+    for strategy, df in frames:
+        if side_by_side:
+            df = df.copy()
+            df.insert(len(axes), "strategy", NONE if strategy is None else strategy.name)
+        parts.append(df)
+    out = pd.concat(parts, ignore_index=True)
+    if side_by_side:
+        out = out.sort_values(list(axes), kind="stable", ignore_index=True)
+    if not exact:
+        for c in out.columns[len(axes) + int(side_by_side):]:
+            out[c] = [float(x) for x in out[c]]
+    return out

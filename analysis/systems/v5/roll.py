@@ -393,17 +393,8 @@ def _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, a
         else:
             df = _willpower_table(pools, hungers, diffs, rules, True, s)
         df["p_win_gain"] = [a - b for a, b in zip(df["p_win"], base["p_win"])]
-        df = _with_at_least(df, rules, s, True, at_least)
-        if side_by_side:
-            df.insert(3, "strategy", _st.NONE if s is None else s.name)
-        frames.append(df)
-    out = pd.concat(frames, ignore_index=True)
-    if side_by_side:
-        out = out.sort_values(["pool", "hunger", "difficulty"], kind="stable", ignore_index=True)
-    if not exact:
-        for c in out.columns[4 if side_by_side else 3:]:
-            out[c] = [float(x) for x in out[c]]
-    return out
+        frames.append((s, _with_at_least(df, rules, s, True, at_least)))
+    return _st.combine(frames, ("pool", "hunger", "difficulty"), side_by_side, exact)
 
 
 def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFrame:

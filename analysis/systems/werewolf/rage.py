@@ -287,18 +287,9 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
             base = o if s is None else odds(p, r, d, bool(v), rules)
             cells = list(o.classes().values()) + [o.p_win, o.p_brutal, o.willpower_spent, o.p_win - base.p_win]
             rows.append([p, r, d, v] + cells)
-        df = with_at_least(pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent", "p_win_gain"]),
-                           s, True)
-        if side_by_side:
-            df.insert(4, "strategy", _st.NONE if s is None else s.name)
-        frames.append(df)
-    out = pd.concat(frames, ignore_index=True)
-    if side_by_side:
-        out = out.sort_values(["pool", "rage", "difficulty", "violent"], kind="stable", ignore_index=True)
-    if not exact:
-        for c in out.columns[5 if side_by_side else 4:]:
-            out[c] = [float(x) for x in out[c]]
-    return out
+        df = pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent", "p_win_gain"])
+        frames.append((s, with_at_least(df, s, True)))
+    return _st.combine(frames, tuple(axes), side_by_side, exact)
 
 
 # ------------------------------------------------------------ reading a roll
