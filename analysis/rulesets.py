@@ -233,9 +233,9 @@ class RuleSet:
 
     def all_fields(self) -> dict:
         """``{dotted field: value}`` of every field: the main rules, then each sub-rules table."""
-        out = _flat_values(self.rules)
+        out = flat_values(self.rules)
         for name, rules in self.subs().items():
-            out.update(_flat_values(rules, f"{name}."))
+            out.update(flat_values(rules, f"{name}."))
         return out
 
     def describe(self) -> str:
@@ -271,12 +271,13 @@ class RuleSet:
         return atomic_write(path, self.to_toml())
 
 
-def _flat_values(rules, prefix: str = "") -> dict:
+def flat_values(rules, prefix: str = "") -> dict:
+    """``{dotted field: value}`` of a rules instance, nested rules flattened (``"dice.crit_bonus"``)."""
     out = {}
     for f in dataclasses.fields(rules):
         value = getattr(rules, f.name)
         if isinstance(value, Rules):
-            out.update(_flat_values(value, f"{prefix}{f.name}."))
+            out.update(flat_values(value, f"{prefix}{f.name}."))
         else:
             out[prefix + f.name] = value
     return out

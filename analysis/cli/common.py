@@ -159,21 +159,11 @@ def rule_set_used(rules, base=None, start=None):
         said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in found.changes().items())
         return dataclasses.replace(found, description=f"the {found.system} defaults with {said}"
                                    if said else "")
-    said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, v in _flat(rules).items()
-                     if _flat(start).get(k) != v)
+    before = rulesets.flat_values(start)
+    said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, v in rulesets.flat_values(rules).items()
+                     if before.get(k) != v)
     return dataclasses.replace(found, name=f"{base.name}-custom",
                                description=f"{base.name} with {said or 'nothing changed'}")
-
-
-def _flat(rules, prefix: str = "") -> dict:
-    out = {}
-    for f in dataclasses.fields(rules):
-        v = getattr(rules, f.name)
-        if dataclasses.is_dataclass(v):
-            out.update(_flat(v, f"{prefix}{f.name}."))
-        else:
-            out[prefix + f.name] = v
-    return out
 
 
 class _Legend(str):
