@@ -8,12 +8,13 @@ Those registries serve only the compiler; running machine code loaded from
 the cache needs numba's runtime (NRT) and nothing else.  That set-up was
 most of the cost of a second ``beastodds`` process.
 
-:func:`light_cache_load` gives one dispatcher a loader that initialises the
-runtime and then loads from the cache as numba would.  Whenever a kernel must
+:func:`light_load` is that loader: it initialises the runtime and then loads
+from the cache as numba would (``kernels._jit``'s guarded cache calls it for
+every kernel).  Whenever a kernel must
 be compiled (first run, changed source, new argument types) numba's compiler
 runs its full refresh itself, so compiling is unaffected; other programs'
 numba functions in the same process keep numba's own loader.  If this numba
-lacks the internals the loader relies on, the dispatcher is left as it was.
+lacks the internals the loader relies on, numba's own loader is used.
 """
 from __future__ import annotations
 
@@ -39,14 +40,3 @@ def light_load(cache, sig, target_context, fallback):
     with cache._guard_against_spurious_io_errors():
         return cache._load_overload(sig, target_context)
     return None  # the guard swallowed a spurious I/O error: compile instead
-
-
-def light_cache_load(dispatcher):
-    """Make ``dispatcher`` load its cached machine code with only numba's
-    runtime set up (see the module docstring); returns ``dispatcher``."""
-    cache = getattr(dispatcher, "_cache", None)
-    if not _USABLE or not isinstance(cache, Cache):
-        return dispatcher
-    numba_load = cache.load_overload
-    cache.load_overload = lambda sig, target_context: light_load(cache, sig, target_context, numba_load)
-    return dispatcher
