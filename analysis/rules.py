@@ -23,11 +23,10 @@ Every error is a ``ValueError`` of one sentence that names the field:
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import numbers
 from dataclasses import dataclass
 
-from .validate import MAX_WHOLE
+from .validate import MAX_WHOLE, did_you_mean
 
 #: How an absent value (``None``, e.g. "no again") is written in TOML.
 NONE_TEXT = "none"
@@ -267,8 +266,7 @@ def unknown_field(key: str, allowed, where: str, also: str = "", prefix: str = "
     before the fields listed.
     """
     allowed = list(allowed)
-    close = difflib.get_close_matches(key, allowed, n=1)
-    hint = f" (did you mean {prefix}{close[0]}?)" if close else ""
+    hint = did_you_mean(key, allowed, prefix)
     return (f"unknown field {prefix + key!r} {where}{hint}; the fields are {', '.join(allowed)}"
             + (f" ({also})" if also else ""))
 

@@ -31,7 +31,6 @@ compared by :func:`analysis.tables.compare`.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 import re
 import stat
@@ -42,6 +41,7 @@ from pathlib import Path
 import tomli_w
 
 from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
+from .validate import did_you_mean
 from .system import System
 from .systems import discover
 
@@ -544,8 +544,7 @@ def load(ref) -> RuleSet:
             return shipped[ref]
         if _exists(ref):  # a folder, a device or a pipe: say what it is
             return load_file(ref)
-        close = difflib.get_close_matches(ref, list(shipped), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
+        hint = did_you_mean(ref, shipped)
         raise ValueError(f"unknown rule set {ref!r}{hint}: not a .toml file nor a shipped variant; "
                          f"the shipped ones are {', '.join(shipped)}")
     if dataclasses.is_dataclass(ref) and not isinstance(ref, type):

@@ -9,7 +9,7 @@ Willpower.
 """
 from __future__ import annotations
 
-import difflib
+from .validate import did_you_mean
 
 #: The name standing for "no Willpower spent".
 NONE = "none"
@@ -18,8 +18,7 @@ NONE = "none"
 def unknown(name, known) -> ValueError:
     """The one-sentence error for a strategy name that is not known, with a "did you mean"."""
     names = [NONE] + [k for k in known if k != NONE]
-    close = difflib.get_close_matches(str(name), names, n=1) if isinstance(name, str) else []
-    hint = f" (did you mean {close[0]}?)" if close else ""
+    hint = did_you_mean(name, names)
     return ValueError(f"unknown Willpower strategy {name!r}; choose from {', '.join(names)}{hint}")
 
 

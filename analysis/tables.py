@@ -657,10 +657,9 @@ def _names(what: str, names) -> list:
 
 def _unknown(what: str, name: str, known) -> ValueError:
     """A ValueError for a column name that is not in ``known``, with a "did you mean"."""
-    import difflib
+    from .validate import did_you_mean
 
-    close = difflib.get_close_matches(name, [str(k) for k in known], n=1)
-    hint = f" (did you mean {close[0]}?)" if close else ""
+    hint = did_you_mean(name, known)
     return ValueError(f"{what}: the table has no column {name!r}{hint}; its columns are "
                       f"{', '.join(str(k) for k in known)}")
 

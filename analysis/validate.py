@@ -179,6 +179,17 @@ def check_count(name: str, count: int, most: int, dice: str, track: str) -> None
                          f"(one per point of {track}, 0..{most})")
 
 
+def did_you_mean(name, known, prefix: str = "") -> str:
+    """`` (did you mean X?)`` for the entry of ``known`` closest to ``name`` (``prefix`` before
+    it), or ``""`` when none is close: the hint every "unknown ..." sentence ends with."""
+    import difflib
+
+    if not isinstance(name, str):
+        return ""
+    close = difflib.get_close_matches(name, [str(k) for k in known], n=1)
+    return f" (did you mean {prefix}{close[0]}?)" if close else ""
+
+
 def rename(message: str, names: dict) -> str:
     """``message`` with the name it starts with put in a player's words (``names[name]``).
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
 import re
 import sys
 import tomllib
 
 from ..system import RESERVED
 from ..tables import FORMATS
-from ..validate import parse_spec
+from ..validate import did_you_mean, parse_spec
 
 
 # ------------------------------------------------------------------ output
@@ -560,8 +559,7 @@ def with_fields(base, changes: dict, source: str = "--set", title: str | None = 
             if key in RESERVED:  # a rule-set file's keys, not the rules'
                 raise ValueError(f"{source}: {key} is not a field of the {title} (it names a rule-set "
                                  f"file's {key}); the fields are {', '.join(fields)}")
-            close = difflib.get_close_matches(key, fields, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
+            hint = did_you_mean(key, fields)
             raise ValueError(f"{source}: unknown field {key!r} for the {title}{hint}; the fields "
                              f"are {', '.join(fields)}")
         current = getattr(base, key)
