@@ -130,17 +130,39 @@ def check_jobs(jobs) -> int:
     return cap if jobs == 0 else min(jobs, cap)
 
 
-def progress_bar(total: int, desc: str, unit: str, show: bool):
-    """A tqdm bar on stderr (``show=False``: a silent one).
+class _NoBar:
+    """What :func:`progress_bar` gives when nothing is to be shown (tqdm is not even imported)."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+def progress_bar(total: int, desc: str, unit: str, show: bool, leave: bool = True):
+    """A tqdm bar on stderr, or (``show=False``) a silent stand-in with the same
+    ``update``/``set_postfix_str``/``close``/``with`` use.
 
     The terminal's size comes from ``shutil`` (80 x 24 when the terminal
     reports none), since tqdm hides its bar on a terminal that says it has
-    no lines.
+    no lines.  ``leave=False`` clears the bar when it closes.
     """
+    if not show:
+        return _NoBar()
     from tqdm import tqdm
 
     size = shutil.get_terminal_size()
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=not show,
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=leave,
                 ncols=min(size.columns, 100), nrows=max(size.lines, 2))
 
 

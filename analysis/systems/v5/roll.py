@@ -1,7 +1,6 @@
 """V5 (Vampire: The Masquerade 5th edition) rolls with Hunger dice, counted exactly: odds, tables, Remorse, frenzy."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -235,10 +234,10 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
 
 
 def _progress_bar(total: int, desc: str, show: bool):
-    """A tqdm bar on stderr for long exact work (a silent one unless ``show``)."""
-    from tqdm import tqdm
+    """The progress bar of long exact work (:func:`analysis.sweep.progress_bar`), cleared when done."""
+    from analysis.sweep import progress_bar
 
-    return tqdm(total=total, desc=desc, unit="pool", file=sys.stderr, disable=not show, leave=False)
+    return progress_bar(total, desc, "pool", show, leave=False)
 
 
 #: Tables whose pools are all at most this are read from a cached cube of
