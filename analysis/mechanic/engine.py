@@ -1,0 +1,598 @@
+"""One exact engine for every mechanic file: ways by outcome class, success distributions, reading a roll.
+
+A roll's outcome depends only on a few *statistics*: the number of dice
+showing each (kind, mark) pair a rule reads (``hunger.one``), or a mark
+summed over every kind that has it (``ten``).  The kernel
+(:mod:`kernels.mechanic`) counts the ways of every vector of statistics,
+kind by kind, over category-count vectors weighted by multinomials.  The
+rules are then evaluated once per *context* (the axis values they read,
+such as the Difficulty) over the whole grid of statistics, numpy-vectorised:
+the class of every statistics vector, and its successes.  The kernel sums
+the ways into classes.  Counts are int64 where :func:`kernels.mechanic.
+mechanic_ways_bound` proves they fit, and exact beyond (primes and the
+Chinese remainder theorem, :func:`analysis.exact.count`).
+
+Nothing here depends on a game: V5, Werewolf, Hunter, classic pools and a
+designer's own file are all mechanics.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from .spec import Mechanic, MechanicError
+
+#: Most dice of one kind in a roll.
+MAX_DICE = 1000
+#: Most cells of the statistics grid of one count (each cell holds an int64 per
+#: context): bigger grids are refused with the size named, before any work.
+MAX_GRID = 4_000_000
+#: Most (grid cells x contexts) evaluated for one pool.
+MAX_CLASSIFY = 40_000_000
+
+
+@dataclass(frozen=True)
+class MechanicRules:
+    """A mechanic with its parameter values (a rule set of it): hashable, immutable.
+
+    Make one with :func:`rules_of`; ``values`` are ``(name, value)`` pairs in
+    the file's order.
+    """
+
+    mechanic: Mechanic
+    values: tuple
+
+    @property
+    def params(self) -> dict:
+        return dict(self.values)
+
+    def changes(self) -> dict:
+        """The parameters that differ from the file's defaults."""
+        d = self.mechanic.defaults()
+        return {k: v for k, v in self.values if d[k] != v}
+
+    def meanings(self) -> dict:
+        return self.mechanic.meanings(self.params)
+
+
+def rules_of(mechanic: Mechanic, changes: dict | None = None, source: str = "rules") -> MechanicRules:
+    """The rule set of ``mechanic`` with ``changes`` to its parameters (each checked)."""
+    values = mechanic.check_values(changes, source)
+    return MechanicRules(mechanic, tuple(values.items()))
+
+
+# ------------------------------------------------------------------ dice and faces
+
+def dice_of(mech: Mechanic, env: dict) -> tuple:
+    """Dice of each kind for these axis and parameter values."""
+    out = []
+    for k in mech.kinds:
+        n = int(k.dice.evaluate(env))
+        if not 0 <= n <= MAX_DICE:
+            raise MechanicError(f"{mech.origin}: kind {k.name!r} would roll {n} dice at "
+                                f"{_where(mech, env)} (0..{MAX_DICE})")
+        out.append(n)
+    return tuple(out)
+
+
+def faces_of(mech: Mechanic, env: dict) -> tuple:
+    """Faces of each kind by mark, ``((count per mark), ...)``, checked: every face carries one mark."""
+    out = []
+    for k in mech.kinds:
+        owner = [None] * (k.sides + 1)
+        counts = []
+        for mark, ranges in k.faces:
+            n = 0
+            for lo_e, hi_e in ranges:
+                lo, hi = int(lo_e.evaluate(env)), int(hi_e.evaluate(env))
+                for f in range(lo, hi + 1):
+                    if not 1 <= f <= k.sides:
+                        raise MechanicError(f"{mech.origin}: kind {k.name!r} gives mark {mark!r} the face "
+                                            f"{f}, but its dice have faces 1..{k.sides} ({_where(mech, env)})")
+                    if owner[f] is not None:
+                        raise MechanicError(f"{mech.origin}: kind {k.name!r} gives face {f} two marks, "
+                                            f"{owner[f]!r} and {mark!r} ({_where(mech, env)})")
+                    owner[f] = mark
+                    n += 1
+            counts.append(n)
+        missing = [f for f in range(1, k.sides + 1) if owner[f] is None]
+        if missing:
+            raise MechanicError(f"{mech.origin}: kind {k.name!r} gives face {missing[0]} no mark "
+                                f"({_where(mech, env)}); every face carries exactly one mark")
+        out.append(tuple(counts))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _pool_axes(mech: Mechanic) -> tuple:
+    """The axes that the dice counts and the faces read."""
+    read = set()
+    for k in mech.kinds:
+        read |= set(k.dice.names)
+        for _, ranges in k.faces:
+            for lo, hi in ranges:
+                read |= set(lo.names) | set(hi.names)
+    return tuple(a for a in mech.axis_names if a in read)
+
+
+def _where(mech: Mechanic, env: dict) -> str:
+    shown = [f"{a}={env[a]}" for a in mech.axis_names if a in env]
+    changed = [f"{p.name}={env[p.name]}" for p in mech.parameters
+               if p.name in env and env[p.name] != p.default]
+    return ", ".join(shown + changed) or "the defaults"
+
+
+# ------------------------------------------------------------------ statistics
+
+@dataclass(frozen=True)
+class _Stats:
+    """What the rules read of a roll: named statistics, each a set of (kind, mark) pairs."""
+
+    names: tuple        # e.g. ("ten", "hunger.one")
+    members: tuple      # per statistic: tuple of (kind index, mark index)
+    rule_axes: tuple    # axes the counts, outcomes or successes read
+
+
+@lru_cache(maxsize=64)
+def _stats(mech: Mechanic) -> _Stats:
+    read = set()
+    exprs = [e for _, e in mech.counts] + [o.when for o in mech.outcomes if o.when is not None]
+    for e in exprs:
+        read |= set(e.names)
+    if mech.successes is not None:
+        read.add(mech.successes)
+    names, members = [], []
+    for ki, k in enumerate(mech.kinds):
+        for mi, m in enumerate(k.marks):
+            if f"{k.name}.{m}" in read:
+                names.append(f"{k.name}.{m}")
+                members.append(((ki, mi),))
+    for m in dict.fromkeys(m for k in mech.kinds for m in k.marks):
+        if m in read:
+            names.append(m)
+            members.append(tuple((ki, k.marks.index(m)) for ki, k in enumerate(mech.kinds) if m in k.marks))
+    rule_axes = tuple(a for a in mech.axis_names if a in read)
+    return _Stats(tuple(names), tuple(members), rule_axes)
+
+
+def _layout(mech: Mechanic, stats: _Stats, faces: tuple, dice_max: tuple):
+    """Kernel inputs for one face layout: merged marks per kind, contributions, grid shape.
+
+    Marks of a kind that count towards the same statistics are merged (their
+    faces added), so a kind has as few categories as the rules can tell apart.
+    """
+    n_stats = len(stats.names)
+    groups = []  # per kind: list of (contrib tuple, faces)
+    for ki, k in enumerate(mech.kinds):
+        merged: dict = {}
+        for mi in range(len(k.marks)):
+            key = tuple(int((ki, mi) in stats.members[s]) for s in range(n_stats))
+            merged[key] = merged.get(key, 0) + faces[ki][mi]
+        groups.append([(key, f) for key, f in merged.items() if f > 0] or [(tuple([0] * n_stats), 0)])
+    m_max = max(len(g) for g in groups)
+    n_kinds = len(mech.kinds)
+    faces_arr = np.zeros((n_kinds, m_max), dtype=np.int64)
+    marks_arr = np.zeros(n_kinds, dtype=np.int64)
+    contrib = np.zeros((n_kinds, m_max, max(n_stats, 1)), dtype=np.int64)
+    for ki, g in enumerate(groups):
+        marks_arr[ki] = len(g)
+        for mi, (key, f) in enumerate(g):
+            faces_arr[ki, mi] = f
+            contrib[ki, mi, :n_stats] = key
+    shape = tuple(sum(dice_max[ki] for ki, _ in stats.members[s]) + 1 for s in range(n_stats)) or (1,)
+    if n_stats == 0:
+        contrib = contrib[:, :, :1] * 0
+    strides = np.array([int(np.prod(shape[s + 1:], dtype=np.int64)) for s in range(len(shape))],
+                       dtype=np.int64)
+    return faces_arr, marks_arr, contrib, shape, strides
+
+
+# ------------------------------------------------------------------ classifying
+
+def _grid_env(stats: _Stats, shape: tuple) -> dict:
+    env = {}
+    for s, name in enumerate(stats.names):
+        view = [1] * len(shape)
+        view[s] = shape[s]
+        env[name] = np.arange(shape[s], dtype=np.int64).reshape(view)
+    return env
+
+
+def _eval_counts(mech: Mechanic, env: dict, ranges: dict) -> dict:
+    """Add the mechanic's counts to ``env`` (checked against 64-bit overflow first)."""
+    for cname, e in mech.counts:
+        e.check_range(ranges)
+        lo, hi = e.interval(ranges)
+        env[cname] = e.evaluate(env)
+        ranges[cname] = (lo, hi)
+    return env
+
+
+def _ranges(params: dict, context: dict, stats: _Stats, shape: tuple) -> dict:
+    ranges = {k: (int(v), int(v)) for k, v in {**params, **context}.items()}
+    for s, name in enumerate(stats.names):
+        ranges[name] = (0, shape[s] - 1)
+    return ranges
+
+
+@lru_cache(maxsize=256)
+def _tables(rules: MechanicRules, shape: tuple, context: tuple):
+    """(class table, successes table, lowest successes) over the statistics grid, for one context.
+
+    ``context`` holds ``(axis, value)`` pairs of the axes the rules read.
+    """
+    mech = rules.mechanic
+    stats = _stats(mech)
+    params = rules.params
+    ctx = dict(context)
+    env = {**params, **ctx, **_grid_env(stats, shape)}
+    ranges = _ranges(params, ctx, stats, shape)
+    _eval_counts(mech, env, ranges)
+    size = int(np.prod(shape))
+    cls = np.full(shape, -1, dtype=np.int64)
+    index = {c: i for i, c in enumerate(mech.classes)}
+    for o in mech.outcomes:
+        if o.applies is not None and not bool(o.applies.evaluate(params)):
+            continue
+        if o.when is None:
+            hit = np.ones(shape, dtype=bool)
+        else:
+            o.when.check_range(ranges)
+            hit = np.broadcast_to(o.when.evaluate(env), shape)
+        cls[hit & (cls < 0)] = index[o.name]
+        if not (cls < 0).any():
+            break
+    succ, low = None, 0
+    if mech.successes is not None:
+        values = np.broadcast_to(np.asarray(env[mech.successes], dtype=np.int64), shape)
+        low = int(values.min())
+        succ = (values - low).reshape(size)
+    out = cls.reshape(size)
+    for a in (out, succ):
+        if a is not None:
+            a.setflags(write=False)
+    return out, succ, low
+
+
+def _state_text(mech: Mechanic, stats: _Stats, shape: tuple, flat: int) -> str:
+    coords = np.unravel_index(int(flat), shape)
+    return ", ".join(f"{n}={int(c)}" for n, c in zip(stats.names, coords)) or "every roll"
+
+
+# ------------------------------------------------------------------ counting
+
+@dataclass(frozen=True)
+class CellWays:
+    """Exact ways of one cell: per class, per success value, and the denominator."""
+
+    class_ways: tuple
+    success_ways: dict
+    denominator: int
+    dice: tuple
+
+
+def _context(stats: _Stats, env: dict) -> tuple:
+    return tuple((a, int(env[a])) for a in stats.rule_axes)
+
+
+def count_cells(rules: MechanicRules, cells: list, progress=None) -> list:
+    """Exact :class:`CellWays` for each cell (a dict of axis values), grouped so each pool is counted once."""
+    from kernels import mechanic as _k
+
+    from analysis.exact import count
+    from analysis.special_dice import binomials
+
+    mech = rules.mechanic
+    stats = _stats(mech)
+    params = rules.params
+    groups: dict = {}
+    pool_axes = _pool_axes(mech)
+    known: dict = {}  # the dice and faces of each combination of the axes they read
+    for i, cell in enumerate(cells):
+        env = {**params, **cell}
+        at = tuple(cell[a] for a in pool_axes)
+        key = known.get(at)
+        if key is None:
+            key = known[at] = (dice_of(mech, env), faces_of(mech, env))
+        groups.setdefault(key, []).append((i, _context(stats, env)))
+    out = [None] * len(cells)
+    # the rules are evaluated once per context over the grid of the biggest
+    # pool, and each pool reads the corner of that grid its dice can reach
+    layouts = {key: _layout(mech, stats, key[1], key[0]) for key in groups}
+    for key, (_, _, _, shape, _) in layouts.items():
+        size = int(np.prod(shape))
+        n_ctx = len({c for _, c in groups[key]})
+        if size > MAX_GRID or size * n_ctx > MAX_CLASSIFY:
+            raise MechanicError(f"{mech.origin}: {sum(key[0])} dice make {size:,} count states "
+                                f"(limit {MAX_GRID:,} for the general engine); ask for a smaller pool")
+    full = tuple(max(lay[3][s] for lay in layouts.values()) for s in range(len(next(iter(layouts.values()))[3])))
+    sliced: dict = {}
+    whole: dict = {}
+
+    def tables_for(shape, context):
+        got = sliced.get((shape, context))
+        if got is None:
+            if context not in whole:
+                whole[context] = _tables(rules, full, context)
+            cls, succ, low = whole[context]
+            corner = tuple(slice(0, n) for n in shape)
+            cls = np.ascontiguousarray(cls.reshape(full)[corner]).reshape(-1)
+            if succ is not None:
+                succ = succ.reshape(full)[corner].reshape(-1)
+                low2 = int(succ.min()) if succ.size else 0
+                succ = np.ascontiguousarray(succ - low2)
+                low = low + low2
+            got = sliced[(shape, context)] = (cls, succ, low)
+        return got
+
+    for (dice, faces), members in groups.items():
+        faces_arr, marks_arr, contrib, shape, strides = layouts[(dice, faces)]
+        size = int(np.prod(shape))
+        contexts = list(dict.fromkeys(c for _, c in members))
+        tables = [tables_for(shape, c) for c in contexts]
+        cls = np.stack([t[0] for t in tables])
+        has_succ = mech.successes is not None
+        if has_succ:
+            vals = np.stack([t[1] for t in tables])
+            n_vals = int(vals.max()) + 1
+        dice_arr = np.array(dice, dtype=np.int64)
+        n_classes = len(mech.classes)
+        bad = np.empty(len(contexts), dtype=np.int64)
+
+        def compute(mod: int) -> np.ndarray:
+            ways = np.zeros(size, dtype=np.int64)
+            _k.mechanic_ways(dice_arr, faces_arr, marks_arr, contrib, strides, mod,
+                             binomials(max(dice) + 1, mod), ways)
+            by_class = np.empty((len(contexts), n_classes), dtype=np.int64)
+            _k.mechanic_classify(ways, cls, n_classes, mod, by_class, bad)
+            parts = [by_class.ravel()]
+            if has_succ:
+                hist = np.empty((len(contexts), n_vals), dtype=np.int64)
+                _k.mechanic_values(ways, vals, mod, hist)
+                parts.append(hist.ravel())
+            return np.concatenate(parts)
+
+        bound = _k.mechanic_ways_bound(dice, faces_arr, marks_arr, max(dice) + 1)
+        flat = count(compute, bound)
+        for t, b in enumerate(bad):
+            if b >= 0:
+                where = _where(mech, {**params, **dict(contexts[t])})
+                raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
+                                    f"{_state_text(mech, stats, shape, int(b))} ({where}); add a last "
+                                    f"[[outcomes]] rule without 'when' to catch the rest")
+        n_cls = len(contexts) * n_classes
+        by_class = flat[:n_cls].reshape(len(contexts), n_classes)
+        hist = flat[n_cls:].reshape(len(contexts), -1) if has_succ else None
+        den = 1
+        for k, n in zip(mech.kinds, dice):
+            den *= k.sides ** n
+        for i, c in members:
+            t = contexts.index(c)
+            succ = {}
+            if has_succ:
+                low = tables[t][2]
+                succ = {v + low: int(w) for v, w in enumerate(hist[t].tolist()) if w}
+            out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ, den, dice)
+        if progress is not None:
+            progress(len(members))
+    return out
+
+
+# ------------------------------------------------------------------ results
+
+@dataclass(frozen=True)
+class MechanicOdds:
+    """The exact odds of one roll of a mechanic: Fractions over ``denominator`` (every way the dice land)."""
+
+    rules: MechanicRules
+    cell: tuple           # ((axis, value), ...)
+    dice: tuple           # dice of each kind
+    class_ways: dict
+    success_ways: dict
+    denominator: int
+
+    def probability(self, outcome: str) -> Fraction:
+        """Exact probability of an outcome class or a derived ``p_`` column."""
+        cols = {c.name: c.classes for c in self.rules.mechanic.columns}
+        if outcome in self.class_ways:
+            return Fraction(self.class_ways[outcome], self.denominator)
+        if outcome in cols:
+            return Fraction(sum(self.class_ways[c] for c in cols[outcome]), self.denominator)
+        from analysis.validate import did_you_mean
+
+        raise ValueError(f"unknown outcome {outcome!r}{did_you_mean(outcome, list(self.class_ways) + list(cols))}")
+
+    def classes(self) -> dict:
+        """Every class as ``{name: Fraction}``, in table order (they sum to exactly 1)."""
+        return {c: Fraction(w, self.denominator) for c, w in self.class_ways.items()}
+
+    def columns(self) -> dict:
+        """Every derived ``p_`` column as ``{name: Fraction}``."""
+        return {c.name: self.probability(c.name) for c in self.rules.mechanic.columns}
+
+    @property
+    def p_win(self) -> Fraction:
+        return sum((Fraction(self.class_ways[c], self.denominator) for c in self.rules.mechanic.win_classes),
+                   Fraction(0))
+
+    @property
+    def successes(self) -> dict:
+        """Exact distribution of the mechanic's successes ``{n: Fraction}`` (non-zero only)."""
+        if self.rules.mechanic.successes is None:
+            raise ValueError(f"the {self.rules.mechanic.name} mechanic names no successes count")
+        return {s: Fraction(w, self.denominator) for s, w in sorted(self.success_ways.items())}
+
+    @property
+    def mean_successes(self) -> Fraction:
+        return sum((s * p for s, p in self.successes.items()), Fraction(0))
+
+    def at_least(self, n: int) -> Fraction:
+        """Exact chance of ``n`` or more successes."""
+        return sum((p for s, p in self.successes.items() if s >= n), Fraction(0))
+
+    def __str__(self) -> str:
+        mech = self.rules.mechanic
+        head = ", ".join(f"{a} {v}" for a, v in self.cell)
+        lines = [f"{mech.title}: {head} ({' + '.join(f'{n} {k.name}' for n, k in zip(self.dice, mech.kinds))} dice)"]
+        for name, p in list(self.classes().items()) + list(self.columns().items()):
+            lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def check_cell(mech: Mechanic, values: dict) -> dict:
+    """The axis values of one cell, each a whole number in its range; every axis needed."""
+    from analysis.validate import check_int
+
+    out = {}
+    for a in mech.axes:
+        if a.name not in values:
+            raise ValueError(f"the {mech.name} mechanic needs a value for {a.name}")
+        out[a.name] = check_int(a.name, values[a.name], a.range[0], a.range[1])
+    extra = [k for k in values if k not in out]
+    if extra:
+        from analysis.validate import did_you_mean
+
+        raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
+                         f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
+    return out
+
+
+def odds(rules: MechanicRules, **cell) -> MechanicOdds:
+    """Exact odds of one cell, e.g. ``odds(rules, pool=7, hunger=2, difficulty=3)``."""
+    mech = rules.mechanic
+    values = check_cell(mech, cell)
+    (ways,) = count_cells(rules, [values])
+    return MechanicOdds(rules, tuple(values.items()), ways.dice, dict(zip(mech.classes, ways.class_ways)),
+                        ways.success_ways, ways.denominator)
+
+
+def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
+    """A tidy odds table over a grid: one row per cell, one column per axis, class and ``p_`` column.
+
+    Parameters
+    ----------
+    rules : MechanicRules
+    exact : bool
+        True: ``Fraction`` cells; False: floats equal to ``float(Fraction)``.
+    at_least : None, int or SPEC
+        Adds ``p_at_least_N`` columns (the mechanic must name its successes).
+    **axes
+        One SPEC, int or iterable per axis; an axis left out takes its default SPEC.
+    """
+    import pandas as pd
+
+    from analysis.exact import float_ratios, fractions_over
+    from analysis.validate import as_values, check_bool
+
+    exact = check_bool("exact", exact)
+    mech = rules.mechanic
+    extra = [k for k in axes if k not in mech.axis_names]
+    if extra:
+        from analysis.validate import did_you_mean
+
+        raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
+                         f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
+    grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
+    cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
+    tops = []
+    if at_least is not None:
+        if mech.successes is None:
+            raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
+        tops = as_values("at_least", at_least, 0)
+    ways = count_cells(rules, cells)
+    cols = {a: np.array([c[a] for c in cells], dtype=np.int64) for a in grid}
+    names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
+    index = {c: i for i, c in enumerate(mech.classes)}
+    rows = []
+    for w in ways:
+        row = list(w.class_ways)
+        row += [sum(w.class_ways[index[c]] for c in col.classes) for col in mech.columns]
+        row += [sum(v for s, v in w.success_ways.items() if s >= n) for n in tops]
+        rows.append(row)
+    num = np.array(rows, dtype=object).reshape(len(cells), len(names))
+    den = np.array([w.denominator for w in ways], dtype=object)[:, None]
+    values = fractions_over(num, den) if exact else float_ratios(num, den)
+    for j, n in enumerate(names):
+        cols[n] = values[:, j]
+    return pd.DataFrame(cols)
+
+
+# ------------------------------------------------------------------ one landed roll
+
+@dataclass(frozen=True)
+class MechanicReading:
+    """What one landed roll means: its counts and its outcome class."""
+
+    outcome: str
+    counts: dict
+    successes: int | None
+    won: bool
+
+
+def read_roll(rules: MechanicRules, faces: dict, **cell) -> MechanicReading:
+    """Read landed dice by the mechanic's rules, e.g. ``read_roll(r, {"normal": [3, 10], "hunger": [1]}, difficulty=2)``.
+
+    ``faces`` maps each kind to the faces its dice show (a kind left out
+    rolled no dice).  Axes the rules read (a Difficulty) are given as keywords;
+    the pool axes need not be.
+    """
+    from analysis.validate import check_int
+
+    mech = rules.mechanic
+    stats = _stats(mech)
+    kinds = {k.name: k for k in mech.kinds}
+    if not isinstance(faces, dict):
+        raise ValueError("faces must map each kind of die to the faces it shows")
+    for name in faces:
+        if name not in kinds:
+            from analysis.validate import did_you_mean
+
+            raise ValueError(f"the {mech.name} mechanic has no kind of die {name!r}"
+                             f"{did_you_mean(str(name), list(kinds))}")
+    ctx = {}
+    for a in mech.axes:
+        if a.name in cell:
+            ctx[a.name] = check_int(a.name, cell[a.name], a.range[0], a.range[1])
+        elif a.name in stats.rule_axes:
+            raise ValueError(f"reading a roll of the {mech.name} mechanic needs {a.name}")
+    params = rules.params
+    env = {**params, **ctx}
+    # faces by mark need the axes the faces read (a classic difficulty): those given
+    face_env = {**env, **{a.name: ctx.get(a.name, a.range[0]) for a in mech.axes}}
+    layout = faces_of(mech, face_env)
+    marks_of = {}
+    for ki, k in enumerate(mech.kinds):
+        shown = [check_int(f"a {k.name} die", f, 1, k.sides) for f in (faces.get(k.name) or [])]
+        if len(shown) > MAX_DICE:
+            raise ValueError(f"at most {MAX_DICE} {k.name} dice")
+        per_mark = {}
+        for mark, ranges in k.faces:
+            face_set = set()
+            for lo_e, hi_e in ranges:
+                face_set |= set(range(int(lo_e.evaluate(face_env)), int(hi_e.evaluate(face_env)) + 1))
+            per_mark[mark] = sum(f in face_set for f in shown)
+        marks_of[ki] = per_mark
+    del layout
+    for s, name in enumerate(stats.names):
+        env[name] = sum(marks_of[ki][mech.kinds[ki].marks[mi]] for ki, mi in stats.members[s])
+    ranges = {k: (int(v), int(v)) for k, v in env.items()}
+    _eval_counts(mech, env, ranges)
+    outcome = None
+    for o in mech.outcomes:
+        if o.applies is not None and not bool(o.applies.evaluate(params)):
+            continue
+        if o.when is None or bool(o.when.evaluate(env)):
+            outcome = o.name
+            break
+    if outcome is None:
+        raise MechanicError(f"{mech.origin}: no outcome rule matches this roll "
+                            f"({', '.join(f'{n}={env[n]}' for n in stats.names)})")
+    counts = {c: int(env[c]) for c, _ in mech.counts}
+    succ = int(env[mech.successes]) if mech.successes is not None else None
+    return MechanicReading(outcome, counts, succ, outcome in mech.win_classes)

@@ -1,0 +1,558 @@
+"""A dice mechanic as data: the TOML file format, read and checked into a :class:`Mechanic`.
+
+A mechanic file describes one d10 (or dN) pool mechanic; it is untrusted
+input (files are shared), so it is parsed, checked and bounded, never run.
+Its tables, in this order of use:
+
+``[mechanic]``
+    ``name`` (lowercase word), ``title``, ``description``, ``source`` (the
+    book the rules come from), ``successes`` (the count reported as the
+    roll's successes: distributions, means, ``p_at_least_N``) and
+    optionally ``classes`` (the table's column order of the outcome
+    classes; default: the order they first appear in ``[[outcomes]]``).
+``[parameters.NAME]``
+    A rule knob a rule set may change: ``default`` (a whole number or
+    true/false), ``range = [lo, hi]`` for numbers, ``help`` (one line).
+``[axes.NAME]``
+    A value a table varies over (pool, Hunger, Difficulty, ...):
+    ``default`` (a SPEC such as ``"1-10"``), ``range = [lo, hi]``, ``help``.
+``[kinds.NAME]``
+    A kind of die: ``dice`` (how many are rolled: an expression over the
+    axes and parameters, e.g. ``"min(hunger, pool)"``), ``sides`` (default
+    10) and ``faces``: each mark (``success``, ``ten``, ``one``, ...) with
+    its faces, as a face (``"10"``), a range (``"success_face .. 9"``, the
+    ends expressions) or a list of them.  Every face 1..sides carries
+    exactly one mark; an empty range is allowed.
+``[counts]``
+    Named counts, in order: expressions over marks (``hunger.one`` for one
+    kind; a bare ``ten`` sums every kind that has the mark), parameters,
+    axes and the counts above them.
+``[[outcomes]]``
+    Ordered rules: ``name`` (the class), ``when`` (a true/false
+    expression; left out: always), ``applies`` (optional expression over
+    parameters: the rule is skipped unless it holds), ``meaning`` (one line,
+    ``{parameter}`` replaced by its value) and ``win`` (true for a winning
+    class).  The first rule that matches a roll gives its class, so the
+    classes are mutually exclusive and sum to 1 by construction; a roll no
+    rule matches is refused when counted, with its counts named.  A class
+    may have several rules.
+``[columns.NAME]``
+    Derived columns (names start with ``p_``): ``sum = [classes]`` and a
+    ``meaning``.  ``p_win`` (the sum of the win classes) is added unless
+    the file defines it.
+
+Expressions are the small, safe language of :mod:`analysis.mechanic.expr`.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import expr as _expr
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+_SYSTEM_NAME = re.compile(r"^[a-z][a-z0-9]{0,31}$")
+_TEMPLATE = re.compile(r"\{([^{}]*)\}")
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+#: Bounds on a mechanic file: far above any real game, low enough that a
+#: hostile file cannot make the checks themselves slow.
+LIMITS = {"kinds": 8, "marks": 12, "counts": 48, "outcomes": 64, "parameters": 48, "axes": 8,
+          "columns": 32, "sides": 100, "text": 2000, "line": 400}
+#: Names a mechanic may not use for its own things (the engine's words).
+RESERVED = frozenset({"true", "false", "system", "name", "description", "dice", "sides", "rules",
+                      "strategy", "exact", "format", "min", "max", "floor", "ceil", "abs"})
+
+
+class MechanicError(ValueError):
+    """A mechanic file that cannot be used: one sentence naming the file and the place."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A rule knob: its default, range (numbers) and a one-line help."""
+
+    name: str
+    default: object
+    help: str
+    range: tuple | None = None
+
+    @property
+    def is_bool(self) -> bool:
+        return isinstance(self.default, bool)
+
+    def check(self, value, source: str = "rules"):
+        """``value`` if allowed for this parameter, else a MechanicError naming it."""
+        if self.is_bool:
+            if type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
+                value = bool(value)
+            if not isinstance(value, bool):
+                raise MechanicError(f"{source}: {self.name} must be true or false, got {_shown(value)}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            try:
+                import numbers
+
+                if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+                    value = int(value)
+                else:
+                    raise TypeError
+            except TypeError:
+                raise MechanicError(f"{source}: {self.name} must be a whole number, got {_shown(value)}") from None
+        lo, hi = self.range
+        if not lo <= value <= hi:
+            raise MechanicError(f"{source}: {self.name} must be {lo}..{hi}, got {_shown(value)}")
+        return value
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A table axis: its default SPEC, range and help."""
+
+    name: str
+    default: str
+    range: tuple
+    help: str
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of die: how many are rolled, its sides, and its faces by mark."""
+
+    name: str
+    dice: _expr.Expr
+    sides: int
+    faces: tuple  # ((mark, ((lo Expr, hi Expr), ...)), ...)
+
+    @property
+    def marks(self) -> tuple:
+        return tuple(m for m, _ in self.faces)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One ordered outcome rule: the class it gives, when, and what it means."""
+
+    name: str
+    when: _expr.Expr | None
+    applies: _expr.Expr | None
+    meaning: str
+    win: bool
+
+
+@dataclass(frozen=True)
+class Column:
+    """A derived column: the sum of some classes."""
+
+    name: str
+    classes: tuple
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Mechanic:
+    """A dice mechanic read from a file (see the module docstring for the format)."""
+
+    name: str
+    title: str
+    description: str
+    source: str
+    parameters: tuple
+    axes: tuple
+    kinds: tuple
+    counts: tuple  # ((name, Expr), ...)
+    outcomes: tuple
+    classes: tuple
+    columns: tuple
+    successes: str | None
+    origin: str = field(default="mechanic", compare=False)
+
+    # ------------------------------------------------------------ names
+    @property
+    def parameter_map(self) -> dict:
+        return {p.name: p for p in self.parameters}
+
+    @property
+    def axis_names(self) -> tuple:
+        return tuple(a.name for a in self.axes)
+
+    @property
+    def win_classes(self) -> tuple:
+        wins = {o.name for o in self.outcomes if o.win}
+        return tuple(c for c in self.classes if c in wins)
+
+    @property
+    def column_names(self) -> tuple:
+        return tuple(c.name for c in self.columns)
+
+    def defaults(self) -> dict:
+        """``{parameter: default}``, in file order."""
+        return {p.name: p.default for p in self.parameters}
+
+    def check_values(self, values: dict | None = None, source: str = "rules") -> dict:
+        """The parameter values: the defaults with ``values`` applied, each checked."""
+        out = self.defaults()
+        pmap = self.parameter_map
+        for key, value in (values or {}).items():
+            if key not in pmap:
+                from analysis.validate import did_you_mean
+
+                raise MechanicError(f"{source}: the {self.name} mechanic has no parameter {key!r}"
+                                    f"{did_you_mean(key, list(pmap))}")
+            out[key] = pmap[key].check(value, source)
+        return out
+
+    def meanings(self, values: dict | None = None) -> dict:
+        """``{class or column: one-line meaning}`` under these parameter values (defaults if None).
+
+        A class's meaning joins the meanings of its rules that apply under
+        the values, with ``{parameter}`` replaced by the value, so it stays
+        true under a house rule.
+        """
+        values = self.check_values(values)
+        out = {}
+        for o in self.outcomes:
+            if o.applies is not None and not bool(o.applies.evaluate(values)):
+                continue
+            if not o.meaning:
+                continue
+            text = fill(o.meaning, values)
+            if o.name in out:
+                if text not in out[o.name].split("; or "):
+                    out[o.name] += "; or " + text
+            else:
+                out[o.name] = text
+        for c in self.classes:
+            out.setdefault(c, "")
+        for col in self.columns:
+            out[col.name] = fill(col.meaning, values)
+        return out
+
+
+def fill(template: str, values: dict) -> str:
+    """``template`` with each ``{parameter}`` replaced by its value (true/false for flags)."""
+    def one(m):
+        v = values[m.group(1)]
+        return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+    return _TEMPLATE.sub(one, template)
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    text = _CONTROL.sub("?", text)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ------------------------------------------------------------------ reading
+
+def load(path) -> Mechanic:
+    """Read and check a mechanic file (a regular UTF-8 file of at most 1 MiB)."""
+    from analysis.rulesets import read_text
+
+    path = Path(path)
+    try:
+        text = read_text(path)
+    except ValueError as exc:
+        raise MechanicError(str(exc).replace("rule-set file", "mechanic file")) from None
+    return from_toml(text, source=path.name)
+
+
+def from_toml(text: str, source: str = "mechanic") -> Mechanic:
+    """Parse and check the TOML text of a mechanic (``source`` names it in errors)."""
+    from analysis.rulesets import _toml_error
+
+    source = _CONTROL.sub("?", str(source))[:120]
+    if not isinstance(text, str):
+        raise MechanicError(f"{source}: a mechanic is TOML text, got {type(text).__name__}")
+    try:
+        data = tomllib.loads(text.removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError as exc:
+        raise MechanicError(f"{source}: not valid TOML: {_CONTROL.sub('?', _toml_error(text, exc))[:300]}") \
+            from None
+    except RecursionError:
+        raise MechanicError(f"{source}: its arrays or tables are nested too deeply to read") from None
+    return from_dict(data, source)
+
+
+class _Reader:
+    """Checks one mechanic's data, each error one sentence naming ``source`` and the place."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, where: str, problem: str):
+        raise MechanicError(f"{self.source}, {where}: {problem}")
+
+    def table(self, data, where: str, allowed: tuple, required: tuple = ()) -> dict:
+        if not isinstance(data, dict):
+            self.fail(where, f"must be a table, got {_kind(data)}")
+        for key in data:
+            if key not in allowed:
+                from analysis.validate import did_you_mean
+
+                self.fail(where, f"unknown key {_shown(key)}{did_you_mean(str(key), list(allowed))}; "
+                                 f"allowed: {', '.join(allowed)}")
+        for key in required:
+            if key not in data:
+                self.fail(where, f"needs {key!r}")
+        return data
+
+    def name(self, value, where: str, pattern=_NAME) -> str:
+        if not isinstance(value, str) or not pattern.match(value):
+            self.fail(where, f"a name is a lowercase word (letters, digits, '_', at most 32), got {_shown(value)}")
+        if value in RESERVED:
+            self.fail(where, f"{value!r} is a reserved word")
+        return value
+
+    def text(self, value, where: str, limit: int, one_line: bool = True) -> str:
+        if not isinstance(value, str):
+            self.fail(where, f"must be text, got {_kind(value)}")
+        if len(value) > limit:
+            self.fail(where, f"is {len(value)} characters long (at most {limit})")
+        bad = _CONTROL.search(value.replace("\n", " ") if not one_line else value)
+        if bad or (one_line and "\n" in value):
+            self.fail(where, "must be one line of printable text (no control characters)"
+                      if one_line else "must be printable text (no control characters)")
+        return value
+
+    def whole(self, value, where: str, lo: int, hi: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(where, f"must be a whole number, got {_shown(value)}")
+        if not lo <= value <= hi:
+            self.fail(where, f"must be {lo}..{hi}, got {_shown(value)}")
+        return value
+
+    def expression(self, text, where: str, names, type_: str) -> _expr.Expr:
+        if isinstance(text, bool):
+            text = "true" if text else "false"
+        elif isinstance(text, int):
+            text = str(text)
+        if not isinstance(text, str):
+            self.fail(where, f"must be an expression in quotes, got {_kind(text)}")
+        try:
+            return _expr.parse(text, where=f"{self.source}, {where}", names=names, type=type_)
+        except _expr.ExprError as exc:
+            raise MechanicError(str(exc)) from None
+
+    def count_limit(self, items, what: str, where: str):
+        if len(items) > LIMITS[what]:
+            self.fail(where, f"has {len(items)} {what} (at most {LIMITS[what]})")
+
+
+def _kind(value) -> str:
+    return {dict: "a table", list: "a list", str: "text", bool: "true/false", int: "a number",
+            float: "a decimal number"}.get(type(value), type(value).__name__)
+
+
+_TOP = ("mechanic", "parameters", "axes", "kinds", "counts", "outcomes", "columns")
+
+
+def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
+    """Check parsed TOML data and build the :class:`Mechanic` (see the module docstring)."""
+    r = _Reader(source)
+    r.table(data, "the file", _TOP, ("mechanic", "kinds", "outcomes"))
+    head = r.table(data["mechanic"], "[mechanic]",
+                   ("name", "title", "description", "source", "successes", "classes"), ("name",))
+    name = r.name(head["name"], "[mechanic] name", _SYSTEM_NAME)
+    title = r.text(head.get("title", name), "[mechanic] title", LIMITS["line"])
+    description = r.text(head.get("description", ""), "[mechanic] description", LIMITS["text"], one_line=False)
+    book = r.text(head.get("source", ""), "[mechanic] source", LIMITS["line"])
+
+    taken: dict = {}
+
+    def claim(n, what, where):
+        if n in taken:
+            r.fail(where, f"the name {n!r} is already used by {taken[n]}")
+        taken[n] = what
+
+    # parameters
+    params = []
+    pdata = r.table(data.get("parameters", {}), "[parameters]", tuple(data.get("parameters", {})))
+    r.count_limit(pdata, "parameters", "[parameters]")
+    for pname, spec in pdata.items():
+        where = f"parameter {_shown(pname)}"
+        r.name(pname, where)
+        claim(pname, where, where)
+        spec = r.table(spec, where, ("default", "range", "help"), ("default",))
+        default = spec["default"]
+        help_ = r.text(spec.get("help", ""), f"{where} help", LIMITS["line"])
+        if isinstance(default, bool):
+            if "range" in spec:
+                r.fail(where, "a true/false parameter has no range")
+            params.append(Parameter(pname, default, help_))
+            continue
+        default = r.whole(default, f"{where} default", -10**6, 10**6)
+        rng = spec.get("range", [default, default])
+        if not (isinstance(rng, list) and len(rng) == 2):
+            r.fail(where, "range is a list of two whole numbers, [lowest, highest]")
+        lo = r.whole(rng[0], f"{where} range", -10**6, 10**6)
+        hi = r.whole(rng[1], f"{where} range", lo, 10**6)
+        if not lo <= default <= hi:
+            r.fail(where, f"the default {default} is outside its range {lo}..{hi}")
+        params.append(Parameter(pname, default, help_, (lo, hi)))
+    param_names = tuple(p.name for p in params)
+
+    # axes
+    axes = []
+    adata = r.table(data.get("axes", {}), "[axes]", tuple(data.get("axes", {})))
+    r.count_limit(adata, "axes", "[axes]")
+    for aname, spec in adata.items():
+        where = f"axis {_shown(aname)}"
+        r.name(aname, where)
+        claim(aname, where, where)
+        spec = r.table(spec, where, ("default", "range", "help"), ("range",))
+        rng = spec["range"]
+        if not (isinstance(rng, list) and len(rng) == 2):
+            r.fail(where, "range is a list of two whole numbers, [lowest, highest]")
+        lo = r.whole(rng[0], f"{where} range", 0, 10**6)
+        hi = r.whole(rng[1], f"{where} range", lo, 10**9)
+        default = spec.get("default", str(lo))
+        if isinstance(default, int) and not isinstance(default, bool):
+            default = str(default)
+        default = r.text(default, f"{where} default", 60)
+        from analysis.validate import parse_spec
+
+        try:
+            values = parse_spec(aname, default)
+        except ValueError as exc:
+            r.fail(where, f"default: {exc}")
+        if any(not lo <= v <= hi for v in values):
+            r.fail(where, f"the default {default!r} leaves the range {lo}..{hi}")
+        axes.append(Axis(aname, default, (lo, hi), r.text(spec.get("help", ""), f"{where} help",
+                                                            LIMITS["line"])))
+    axis_names = tuple(a.name for a in axes)
+    context = param_names + axis_names
+
+    # kinds
+    kdata = r.table(data["kinds"], "[kinds]", tuple(data["kinds"]))
+    if not kdata:
+        r.fail("[kinds]", "needs at least one kind of die")
+    r.count_limit(kdata, "kinds", "[kinds]")
+    kinds = []
+    mark_names: dict = {}
+    for kname, spec in kdata.items():
+        where = f"kind {_shown(kname)}"
+        r.name(kname, where)  # kinds have their own names: they only stand before a dot
+        spec = r.table(spec, where, ("dice", "sides", "faces", "help"), ("dice", "faces"))
+        dice = r.expression(spec["dice"], f"{where} dice", context, "int")
+        sides = r.whole(spec.get("sides", 10), f"{where} sides", 2, LIMITS["sides"])
+        faces = r.table(spec["faces"], f"{where} faces", tuple(spec["faces"]))
+        if not faces:
+            r.fail(f"{where} faces", "needs at least one mark")
+        r.count_limit(faces, "marks", f"{where} faces")
+        marks = []
+        for mark, faces_of in faces.items():
+            fwhere = f"{where}, mark {_shown(mark)}"
+            r.name(mark, fwhere)
+            items = faces_of if isinstance(faces_of, list) else [faces_of]
+            if len(items) > sides:
+                r.fail(fwhere, f"lists {len(items)} faces or ranges (a die has {sides} faces)")
+            ranges = []
+            for item in items:
+                if isinstance(item, str) and ".." in item:
+                    lo_text, _, hi_text = item.partition("..")
+                    ranges.append((r.expression(lo_text.strip(), fwhere, context, "int"),
+                                   r.expression(hi_text.strip(), fwhere, context, "int")))
+                else:
+                    e = r.expression(item, fwhere, context, "int")
+                    ranges.append((e, e))
+            marks.append((mark, tuple(ranges)))
+            mark_names.setdefault(mark, []).append(kname)
+        kinds.append(Kind(kname, dice, sides, tuple(marks)))
+    for mark in mark_names:
+        if mark in taken:
+            r.fail(f"mark {mark!r}", f"the name is already used by {taken[mark]}")
+    roll_names = list(context) + [f"{k.name}.{m}" for k in kinds for m in k.marks] + list(mark_names)
+
+    # counts
+    counts = []
+    cdata = r.table(data.get("counts", {}), "[counts]", tuple(data.get("counts", {})))
+    r.count_limit(cdata, "counts", "[counts]")
+    for cname, text in cdata.items():
+        where = f"count {_shown(cname)}"
+        r.name(cname, where)
+        if cname in mark_names:
+            r.fail(where, f"the name is already used by a mark")
+        claim(cname, where, where)
+        counts.append((cname, r.expression(text, where, roll_names, None)))
+        roll_names.append(cname)
+    count_names = tuple(c for c, _ in counts)
+
+    # outcomes
+    odata = data["outcomes"]
+    if not isinstance(odata, list) or not odata:
+        r.fail("[[outcomes]]", "must be a list of outcome rules ([[outcomes]] tables)")
+    r.count_limit(odata, "outcomes", "[[outcomes]]")
+    outcomes = []
+    for i, spec in enumerate(odata, 1):
+        where = f"outcome rule {i}"
+        spec = r.table(spec, where, ("name", "when", "applies", "meaning", "win"), ("name",))
+        oname = r.name(spec["name"], f"{where} name")
+        where = f"outcome {oname!r}"
+        if oname in axis_names:  # classes and axes are both table columns
+            r.fail(where, f"the name is already used by axis {oname!r}")
+        when = None if "when" not in spec else r.expression(spec["when"], f"{where} when", roll_names, "bool")
+        applies = (None if "applies" not in spec else
+                   r.expression(spec["applies"], f"{where} applies", param_names, "bool"))
+        meaning = r.text(spec.get("meaning", ""), f"{where} meaning", LIMITS["line"])
+        for m in _TEMPLATE.finditer(meaning):
+            if m.group(1) not in param_names:
+                r.fail(f"{where} meaning", f"{{{_shown(m.group(1))[1:-1]}}} is not a parameter; "
+                                           f"braces name a parameter")
+        win = spec.get("win", False)
+        if not isinstance(win, bool):
+            r.fail(f"{where} win", f"must be true or false, got {_shown(win)}")
+        earlier = [o for o in outcomes if o.name == oname]
+        if earlier and earlier[0].win != win:
+            r.fail(where, "its rules disagree on whether it is a win")
+        outcomes.append(Outcome(oname, when, applies, meaning, win))
+    first_seen = tuple(dict.fromkeys(o.name for o in outcomes))
+    classes = head.get("classes", list(first_seen))
+    if not isinstance(classes, list) or sorted(map(str, classes)) != sorted(first_seen) \
+            or len(set(map(str, classes))) != len(classes):
+        r.fail("[mechanic] classes", f"must list each outcome class once: {', '.join(first_seen)}")
+    classes = tuple(classes)
+
+    # successes
+    successes = head.get("successes")
+    if successes is not None:
+        if not isinstance(successes, str) or successes not in count_names + tuple(mark_names):
+            r.fail("[mechanic] successes", f"must name a count or a mark, got {_shown(successes)}")
+        if successes in count_names and dict(counts)[successes].type != "int":
+            r.fail("[mechanic] successes", f"the count {successes!r} is true/false, not a number")
+
+    # columns
+    columns = []
+    coldata = r.table(data.get("columns", {}), "[columns]", tuple(data.get("columns", {})))
+    r.count_limit(coldata, "columns", "[columns]")
+    for colname, spec in coldata.items():
+        where = f"column {_shown(colname)}"
+        r.name(colname, where)
+        if not colname.startswith("p_"):
+            r.fail(where, "a derived column's name starts with 'p_'")
+        claim(colname, where, where)
+        spec = r.table(spec, where, ("sum", "meaning"), ("sum",))
+        parts = spec["sum"]
+        if not isinstance(parts, list) or not parts or any(p not in classes for p in parts) \
+                or len(set(parts)) != len(parts):
+            r.fail(where, f"sum lists outcome classes, each once, from: {', '.join(classes)}")
+        meaning = r.text(spec.get("meaning", ""), f"{where} meaning", LIMITS["line"])
+        columns.append(Column(colname, tuple(parts), meaning))
+    wins = tuple(c for c in classes if any(o.win for o in outcomes if o.name == c))
+    if wins and not any(c.name == "p_win" or set(c.classes) == set(wins) for c in columns):
+        columns.insert(0, Column("p_win", wins, "chance to win: " + " + ".join(wins)))
+
+    mech = Mechanic(name, title, description, book, tuple(params), tuple(axes), tuple(kinds), tuple(counts),
+                    tuple(outcomes), classes, tuple(columns), successes, origin=source)
+    # the defaults must make a die whose faces each carry one mark
+    from .engine import faces_of
+
+    try:
+        ranges = {a.name: a.range[0] for a in axes}
+        faces_of(mech, {**mech.defaults(), **ranges})
+    except MechanicError:
+        raise
+    return mech
