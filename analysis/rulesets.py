@@ -464,9 +464,23 @@ def read_text(path) -> str:
 
 
 def load_file(path) -> RuleSet:
-    """Load and validate a rule-set TOML file (read by :func:`read_text`)."""
+    """Load and validate a rule-set TOML file (read by :func:`read_text`).
+
+    A mechanic file (one with a ``[mechanic]`` table, see
+    :mod:`analysis.mechanic.spec`) registers its system and gives that
+    system's default rule set, named after the file.
+    """
     path = Path(path)
-    return from_toml(read_text(path), str(path), default_name=path.stem)
+    text = read_text(path)
+    if "[mechanic]" in text:
+        from .mechanic.system import is_mechanic_text, register_mechanic
+        from .mechanic.spec import from_toml as mechanic_from_toml
+
+        if is_mechanic_text(text):
+            system_ = register_mechanic(mechanic_from_toml(text, source=str(path)))
+            return RuleSet(system_.name, path.stem, system_.rules_class(),
+                           system_.title, str(path))
+    return from_toml(text, str(path), default_name=path.stem)
 
 
 # ------------------------------------------------------- shipped variants

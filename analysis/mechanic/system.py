@@ -1,0 +1,161 @@
+"""A mechanic file as a game system: its rules class, table and odds functions, and registration.
+
+:func:`system_of` turns a :class:`~analysis.mechanic.spec.Mechanic` into an
+:class:`analysis.system.System`, so that everything that works for a system
+works for a designer's file: its parameters become the fields of a
+generated :class:`analysis.rules.Rules` dataclass (``--set``, rule-set TOML
+files, ``changes``), its axes the grid axes, its classes and ``p_`` columns
+the outcomes with their meanings (legends, the glossary), and the engine
+(:mod:`analysis.mechanic.engine`) counts its table.
+
+:func:`register` adds a file's system to :data:`analysis.rulesets.SYSTEMS`;
+:func:`analysis.rulesets.load` calls it when handed a mechanic file.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+
+from . import engine as _engine
+from .spec import Mechanic, MechanicError, load
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_")) or "Mechanic"
+
+
+@functools.lru_cache(maxsize=64)
+def rules_class(mech: Mechanic) -> type:
+    """The frozen :class:`analysis.rules.Rules` dataclass of a mechanic's parameters (one per mechanic)."""
+    from analysis.rules import Rules, rule
+
+    fields = []
+    for p in mech.parameters:
+        help_ = p.help or f"the {p.name.replace('_', ' ')} of the {mech.name} mechanic"
+        kind = bool if p.is_bool else int
+        f = rule(p.default, help=help_) if p.is_bool else rule(p.default, range=p.range, help=help_)
+        fields.append((p.name, kind, f))
+    cls = dataclasses.make_dataclass(f"{_camel(mech.name)}Rules", fields, bases=(Rules,), frozen=True,
+                                     namespace={"MECHANIC": mech, "__reduce__": _reduce,
+                                                "__doc__": f"The rules of the {mech.name} mechanic "
+                                                           f"({mech.title}); defaults from its file."})
+    cls.__module__ = __name__
+    return cls
+
+
+def _reduce(self):
+    values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+    return (_rebuild, (self.MECHANIC, values))
+
+
+def _rebuild(mech: Mechanic, values: dict):
+    return rules_class(mech)(**values)
+
+
+def mechanic_rules(rules) -> _engine.MechanicRules:
+    """The engine's :class:`~analysis.mechanic.engine.MechanicRules` of a generated rules instance."""
+    mech = getattr(type(rules), "MECHANIC", None)
+    if not isinstance(mech, Mechanic):
+        raise ValueError(f"rules must be the rules of a mechanic file, got {type(rules).__name__}")
+    return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
+
+
+def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_least=None):
+    rules = rules_class(mech)() if rules is None else rules
+    if type(rules) is not rules_class(mech):
+        raise ValueError(f"rules must be {rules_class(mech).__name__}, got {type(rules).__name__}")
+    if len(axis_values) > len(mech.axes):
+        raise ValueError(f"the {mech.name} table takes at most {len(mech.axes)} axes "
+                         f"({', '.join(mech.axis_names)})")
+    grid = dict(zip(mech.axis_names, axis_values))
+    return _engine.table(mechanic_rules(rules), exact=exact, at_least=at_least, **grid)
+
+
+def _odds(mech: Mechanic, *axis_values, rules=None, **cell):
+    rules = rules_class(mech)() if rules is None else rules
+    cell = {**dict(zip(mech.axis_names, axis_values)), **cell}
+    return _engine.odds(mechanic_rules(rules), **cell)
+
+
+def system_of(mech: Mechanic, package: str = "") -> "System":
+    """The :class:`analysis.system.System` of a mechanic (its official meanings, axes and functions)."""
+    from analysis.system import System
+
+    meanings = mech.meanings()
+    terms = {a.name: a.help for a in mech.axes if a.help}
+    terms.update({c.name: meanings[c.name] for c in mech.columns if meanings.get(c.name)})
+    return System(
+        name=mech.name,
+        rules=rules_class(mech),
+        table=functools.partial(_table, mech),
+        odds=functools.partial(_odds, mech),
+        axes={a.name: a.default for a in mech.axes},
+        limits={a.name: a.range for a in mech.axes},
+        title=mech.title,
+        classes={c: meanings.get(c, "") for c in mech.classes},
+        outcomes=tuple(mech.classes) + tuple(mech.column_names),
+        terms=terms,
+        package=package,
+        order=90,
+    )
+
+
+def register(path, *, replace_same: bool = True) -> "System":
+    """Read a mechanic file and add its system to :data:`analysis.rulesets.SYSTEMS`; return the system.
+
+    Registering the same mechanic again is harmless; a file whose name is
+    another system's (a shipped one, or a different file read before) is
+    refused with one sentence.
+    """
+    from analysis import rulesets
+
+    mech = load(path)
+    return register_mechanic(mech, replace_same=replace_same)
+
+
+def register_mechanic(mech: Mechanic, *, replace_same: bool = True) -> "System":
+    """Add a mechanic's system to :data:`analysis.rulesets.SYSTEMS` (see :func:`register`)."""
+    from analysis import rulesets
+
+    known = rulesets.SYSTEMS.get(mech.name)
+    if known is not None:
+        same = getattr(known.rules_class, "MECHANIC", None)
+        if same == mech and replace_same:
+            return known
+        raise MechanicError(f"{mech.origin}: a system named {mech.name!r} already exists; give the "
+                            f"mechanic another name in [mechanic] name")
+    system = system_of(mech)
+    rulesets.SYSTEMS[mech.name] = system
+    return system
+
+
+def is_mechanic_text(text: str) -> bool:
+    """Whether TOML text is a mechanic file (it has a ``[mechanic]`` table), not a rule set."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text.removeprefix("\ufeff"))
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    return isinstance(data.get("mechanic"), dict)
+
+
+def shipped(system) -> Mechanic | None:
+    """The mechanic file a shipped system keeps in its folder (``mechanic.toml``), or None."""
+    if not system.package:
+        return None
+    from importlib import resources
+
+    try:
+        path = resources.files(system.package) / "mechanic.toml"
+    except ModuleNotFoundError:
+        return None
+    if not path.is_file():
+        return None
+    return _shipped(system.package, str(path))
+
+
+@functools.lru_cache(maxsize=32)
+def _shipped(package: str, path: str) -> Mechanic:
+    return load(Path(path))
