@@ -7,8 +7,10 @@ sets), the grid axes of its odds table, its outcome classes with a one-line
 meaning each, its ``odds`` and ``table`` functions, and its Willpower
 strategies where it has any.  That is all ``beastodds <name>`` needs: the
 command is generated from ``SYSTEM`` (:mod:`analysis.cli.grid`), with an
-option per axis, ``--rules`` and ``--set``.  Its folder also holds, found by
-name:
+option per axis, ``--rules`` and ``--set``.  A system with commands of its
+own names the module that builds them (``cli``), and one whose columns appear
+in tables beside other systems' names their prefixes (``column_prefixes``).
+Its folder also holds, found by name:
 
 * ``variants/*.toml``: the shipped rule sets (``beastodds rules``);
 * ``published/*.py``: modules with ``make_tables()`` (``make tables``);
@@ -28,10 +30,12 @@ import dataclasses
 import importlib
 import pkgutil
 import re
+import types
 from dataclasses import dataclass, field
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*$")
 _AXIS = re.compile(r"^[a-z][a-z_]*$")
+_PREFIX = re.compile(r"^[a-z][a-z0-9_]*_$")
 #: Keys of a rule-set file that are not fields of a rules dataclass.
 RESERVED = ("system", "name", "description")
 
@@ -101,6 +105,20 @@ class System:
         :class:`analysis.rules.Rules` subclass or ``"module:Class"``.  A
         rule set holds one of each, the defaults unless its file has the
         table.
+    cli : str or module or None
+        The module that builds the system's own commands, usually ``".cli"``
+        (the ``cli.py`` of its package; imported only when the ``beastodds``
+        parser is built).  It has ``COMMANDS``, the command names it adds
+        (the system's own name among them when it builds that command
+        itself), and ``add_commands(subparsers, system)``.  None: the system
+        gets the generated grid command (:func:`analysis.cli.grid.add_command`)
+        and no other.
+    column_prefixes : dict or tuple of (str, str)
+        ``{prefix: name for people}`` of the columns that stand for this
+        system's odds in tables that set systems side by side
+        (``{"card_": "ten-card test"}``): a legend explains ``card_success``
+        by that name, then what ``success`` means in this system.  A prefix
+        is lowercase and ends with ``_``.
     """
 
     name: str
@@ -118,6 +136,8 @@ class System:
     aliases: tuple = field(default=())
     sub_rules: object = ()
     limits: object = ()
+    cli: object = None
+    column_prefixes: object = ()
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not _NAME.match(self.name):
@@ -164,6 +184,19 @@ class System:
                 raise ValueError(f"limits of system {self.name!r} are (axis, (lowest, highest or "
                                  f"None)) pairs naming its axes, got {pair!r}")
         object.__setattr__(self, "limits", tuple((a, tuple(lh)) for a, lh in limits))
+        cli = self.cli
+        if cli is not None and not isinstance(cli, types.ModuleType) and (
+                not isinstance(cli, str) or not cli.strip(".") or ":" in cli):
+            raise ValueError(f"cli of system {self.name!r} is a module (\".cli\" or a module name), "
+                             f"got {self.cli!r}")
+        prefixes = self.column_prefixes
+        prefixes = tuple(prefixes.items()) if isinstance(prefixes, dict) else tuple(tuple(p) for p in prefixes)
+        for pair in prefixes:
+            if (len(pair) != 2 or not isinstance(pair[0], str) or not _PREFIX.match(pair[0])
+                    or not isinstance(pair[1], str) or not pair[1].strip()):
+                raise ValueError(f"column_prefixes of system {self.name!r} are (prefix, name) pairs, "
+                                 f"a prefix lowercase and ending with _, got {pair!r}")
+        object.__setattr__(self, "column_prefixes", prefixes)
 
     # ------------------------------------------------------------ code
     def _get(self, ref):
@@ -190,6 +223,11 @@ class System:
     @property
     def odds_function(self):
         return None if self.odds is None else self._get(self.odds)
+
+    @property
+    def cli_module(self):
+        """The imported module that builds the system's own commands, or None (see ``cli``)."""
+        return None if self.cli is None else self._get(self.cli)
 
     @property
     def strategy_map(self) -> dict:
