@@ -2,9 +2,11 @@
 
 Every game system under ``analysis/systems`` has a command named after it
 (:mod:`analysis.cli.grid` builds it from the system's ``SYSTEM``); a system
-with commands of its own has a family module here that builds them
-(:data:`FAMILIES`); :mod:`analysis.cli.workbench` adds ``compare``,
-``table`` and ``rules``.
+with commands of its own names the module that builds them
+(``SYSTEM.cli``, the ``cli.py`` of its package); :mod:`analysis.cli.workbench`
+adds ``compare``, ``table`` and ``rules``.  This package is the machinery
+they share: :mod:`analysis.cli.common` (options, rules, output) and
+:mod:`analysis.cli.grid` (the generated grid command).
 
 Exit codes: 0 on success (and when the reader of the output goes away,
 ``beastodds ... | head``); 2 for bad input and for output that cannot be
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
 import os
 import sys
 
@@ -26,13 +27,6 @@ from .. import __version__
 DESCRIPTION = ("Exact odds for the dice and card systems of vampire tabletop games: every way the "
                "dice or cards can land is counted, never simulated. One command per system, then "
                "compare, table, rules and booklet for house rules.")
-
-#: The family modules of this package that build a system's commands, by
-#: system name.  Each has ``COMMANDS`` (the command names it adds, its
-#: system's own name among them when it builds that command) and
-#: ``add_commands(subparsers, system)``.  A system not named here gets the
-#: generated grid command (:func:`analysis.cli.grid.add_command`).
-FAMILIES = {"v5": ".v5", "cards": ".cards", "requiem": ".requiem", "classic": ".classic"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,9 +50,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def family(system):
-    """The family module that builds ``system``'s commands, or None."""
-    ref = FAMILIES.get(system.name)
-    return None if ref is None else importlib.import_module(ref, __name__)
+    """The module that builds ``system``'s own commands (``SYSTEM.cli``), or None.
+
+    It has ``COMMANDS`` (the command names it adds, the system's own name
+    among them when it builds that command) and ``add_commands(subparsers,
+    system)``; a system without one gets the generated grid command
+    (:func:`analysis.cli.grid.add_command`).
+    """
+    return system.cli_module
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

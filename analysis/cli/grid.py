@@ -13,9 +13,10 @@ own:
 * ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.sweep`) and the
   output options.
 
-A family module (``analysis/cli/v5.py`` ...) may build its system's command
-with :func:`add_command` too, changing defaults and adding options of its
-own; a system without one gets :func:`add_command` as it is.
+A system's own command module (``SYSTEM.cli``: the ``cli.py`` of its
+package) may build its command with :func:`add_command` too, changing
+defaults and adding options of its own; a system without one gets
+:func:`add_command` as it is.
 """
 from __future__ import annotations
 

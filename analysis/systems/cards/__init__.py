@@ -20,6 +20,8 @@ SYSTEM = System(
         "bestial_success": "a success with a 10 or Ace on the Hunger confirmation card",
         "bestial_failure": "a failure with a 10 or Ace on the Hunger confirmation card",
     },
+    cli=".cli",
+    column_prefixes={"card_": "ten-card test"},
     package=__name__,
 )
 

@@ -21,6 +21,7 @@ SYSTEM = System(
         "success": "at least one success left",
     },
     outcomes=("botch", "failure", "success"),
+    cli=".cli",
     package=__name__,
 )
 

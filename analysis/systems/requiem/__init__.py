@@ -22,6 +22,8 @@ SYSTEM = System(
         "plain_success": "1 to 4 successes",
         "exceptional_success": "5 or more successes",
     },
+    cli=".cli",
+    column_prefixes={"la_soif_": "La Soif", "requiem_": "plain Requiem"},
     package=__name__,
 )
 

@@ -29,6 +29,8 @@ SYSTEM = System(
         "bestial_failure": "not a win, and a Hunger die shows 1",
     },
     strategies=".willpower:STRATEGIES",
+    cli=".cli",
+    column_prefixes={"v5_": "V5"},
     package=__name__,
 )
 

@@ -1,10 +1,10 @@
 """V5 commands: ``beastodds v5`` (its grid command, ``--strategy`` included), ``rouse``, ``conflict`` and ``fight``."""
 from __future__ import annotations
 
-from . import grid
-from .common import (RulesOptions, SPEC_HELP, add_output_options,
-                     add_progress_options, add_rules_options, check_output_options, given,
-                     one_number, progress, rules_from_args, spec)
+from analysis.cli import grid
+from analysis.cli.common import (RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
+                                 add_rules_options, check_output_options, given, one_number,
+                                 progress, rules_from_args, spec)
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
 COMMANDS = ("v5", "rouse", "conflict", "fight")
@@ -18,7 +18,7 @@ ROUSE_RULES = RulesOptions("analysis.systems.v5.rouse:RouseRules", "Rouse check 
 
 
 def _conflict_rules(dice):
-    from ..systems.v5.conflict import ConflictRules
+    from .conflict import ConflictRules
 
     return ConflictRules(dice=dice)
 
@@ -76,9 +76,9 @@ def _add_rouse(sub) -> None:
 
 
 def _run_rouse(args):
-    from .. import markov
-    from ..systems.v5.rouse import MAX_HUNGER, table
-    from ..validate import parse_spec
+    from analysis import markov
+    from analysis.validate import parse_spec
+    from .rouse import MAX_HUNGER, table
 
     check_output_options(args)
     rules = rules_from_args(args)
@@ -92,7 +92,7 @@ def _run_rouse(args):
 # ------------------------------------------------------- conflict, fight
 
 def _add_side_options(p, rolls_spec: bool) -> None:
-    from ..systems.v5.conflict import DAMAGE_KINDS, TRACKS
+    from .conflict import DAMAGE_KINDS, TRACKS
 
     kind = "SPEC" if rolls_spec else "N"
     for side in ("a", "b"):
@@ -144,7 +144,7 @@ def _conflict_rules_of(args):
 
 
 def _side_from(args, side: str, pool: int, hunger: int, **trackers):
-    from ..systems.v5.conflict import Combatant
+    from .conflict import Combatant
 
     return Combatant(pool, hunger=hunger, vampire=not getattr(args, f"mortal_{side}"),
                      weapon=one_number(f"--weapon-{side}", getattr(args, f"weapon_{side}")),
@@ -160,7 +160,7 @@ def _side_names(trackers: bool) -> dict:
 
 
 def _add_conflict(sub) -> None:
-    from ..systems.v5.conflict import MAX_TURNS, UNTIL
+    from .conflict import MAX_TURNS, UNTIL
 
     p = sub.add_parser(
         "conflict", help="V5 conflicts: margin and damage of one opposed roll",
@@ -199,8 +199,8 @@ def _run_conflict(args):
 
     import pandas as pd
 
-    from ..sweep import check_cells, progress_bar
-    from ..systems.v5.conflict import CONFLICT_COLUMNS, conflict_table
+    from analysis.sweep import check_cells, progress_bar
+    from .conflict import CONFLICT_COLUMNS, conflict_table
 
     check_output_options(args)
     rules = _conflict_rules_of(args)
@@ -227,8 +227,8 @@ def _run_conflict(args):
 
 
 def _run_fight(args):
-    from .. import markov
-    from ..systems.v5.conflict import fight
+    from analysis import markov
+    from .conflict import fight
 
     check_output_options(args)
     rules = _conflict_rules_of(args)

@@ -1,8 +1,8 @@
 """The cards command: ``beastodds cards``, static tests over the grid or ``--opposed`` tests."""
 from __future__ import annotations
 
-from . import grid
-from .common import SPEC_HELP, check_output_options, given, rules_from_args
+from analysis.cli import grid
+from analysis.cli.common import SPEC_HELP, check_output_options, given, rules_from_args
 
 #: The commands this module adds (``cards`` is the cards system's own, built on the grid command).
 COMMANDS = ("cards",)
@@ -41,7 +41,7 @@ def _norm(v):
 
 
 def _run_cards(args):
-    from ..systems.cards.deck import opposed_table
+    from .deck import opposed_table
 
     check_output_options(args)
     rules = rules_from_args(args, {name: given(f"--{name}", _norm(getattr(args, name)),
@@ -56,9 +56,9 @@ def _run_cards(args):
             raise ValueError("--opposed needs --defense (defender's attribute + maximum Willpower)")
         if args.jobs != 1:
             raise ValueError("--opposed tests are counted in one process: drop --jobs")
-        from ..sweep import check_cells
-        from ..systems.cards.deck import MAX_HUNGER, MAX_VALUE
-        from ..validate import parse_spec
+        from analysis.sweep import check_cells
+        from analysis.validate import parse_spec
+        from .deck import MAX_HUNGER, MAX_VALUE
 
         lists = {"--base": parse_spec("base", args.axis_base, 0, MAX_VALUE),
                  "--defense": parse_spec("defense", args.defense, 0, MAX_VALUE),

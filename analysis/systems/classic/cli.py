@@ -1,10 +1,10 @@
 """Classic commands: ``beastodds classic`` (d10 pools), ``damage`` (after soak) and ``blows`` (health track)."""
 from __future__ import annotations
 
-from . import grid
-from .common import (RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
-                     add_rules_options, check_output_options, given, one_number, progress,
-                     rules_from_args, sweep_options)
+from analysis.cli import grid
+from analysis.cli.common import (RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
+                                 add_rules_options, check_output_options, given, one_number,
+                                 progress, rules_from_args, sweep_options)
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
 COMMANDS = ("classic", "damage", "blows")
@@ -40,7 +40,7 @@ def _run_classic(args):
 # ---------------------------------------------------------- damage, blows
 
 def _target_options(p) -> None:
-    from ..systems.classic.health import AIMS, CREATURES, KINDS, VAMPIRE_BASHING, VITAL_SPOT_LETHAL
+    from .health import AIMS, CREATURES, KINDS, VAMPIRE_BASHING, VITAL_SPOT_LETHAL
 
     p.add_argument("--soak", "--stamina", dest="stamina", default="0", metavar="SPEC",
                    help="the target's Stamina: soak dice before Fortitude (default 0)")
@@ -117,7 +117,7 @@ def _swept(args):
 
 def _checker(args, attack_pool=None, attack_difficulty=6):
     """Checks one combination of the swept options (cheaply: the attack and the target)."""
-    from ..systems.classic.health import Attack, Fighter
+    from .health import Attack, Fighter
 
     def check(dice, auto, stamina, fortitude):
         Attack(dice, args.kind, auto, attack_pool, attack_difficulty, firearm=args.firearm,
@@ -129,9 +129,9 @@ def _checker(args, attack_pool=None, attack_difficulty=6):
 
 def _warn_soak(args, rules) -> None:
     """Warn about an --aim, a --firearm or a Stamina that changes nothing for this damage (exit 0)."""
-    from ..systems.classic.health import resolve_kind, soak_dice
-    from .common import values
-    from .workbench import warn
+    from analysis.cli.common import values
+    from analysis.cli.workbench import warn
+    from .health import resolve_kind, soak_dice
 
     kind = resolve_kind(args.kind, args.target, firearm=args.firearm, aim=args.aim, rules=rules)
     if args.aim != "body" and kind == resolve_kind(args.kind, args.target, firearm=args.firearm,
@@ -153,7 +153,7 @@ def _warn_soak(args, rules) -> None:
 
 
 def _run_damage(args):
-    from ..systems.classic.health import damage
+    from .health import damage
 
     check_output_options(args)
     rules = _damage_rules(args)
@@ -168,9 +168,9 @@ def _run_damage(args):
 
 
 def _run_blows(args):
-    from .. import markov
-    from ..systems.classic.health import MAX_STEPS, Attack, Fighter, blows
-    from ..validate import check_int
+    from analysis import markov
+    from analysis.validate import check_int
+    from .health import MAX_STEPS, Attack, Fighter, blows
 
     check_output_options(args)
     rules = _damage_rules(args)
@@ -190,7 +190,7 @@ def _run_blows(args):
                                   _checker(args, attack_pool, attack_difficulty))
     _warn_soak(args, rules)  # once the table is counted: an error is never preceded by a warning
     if attack_pool is None and attack_difficulty != 6:
-        from .workbench import warn
+        from analysis.cli.workbench import warn
 
         warn(f"--attack-difficulty {attack_difficulty} has no effect without --attack-pool: "
              f"every blow hits")

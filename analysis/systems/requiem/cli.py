@@ -5,10 +5,10 @@ generated one (:mod:`analysis.cli.grid`).
 """
 from __future__ import annotations
 
-from . import grid
-from .common import (SPEC_HELP, RulesOptions, add_output_options, add_rules_options,
-                     check_output_options, given, one_number, render_options,
-                     rules_from_args)
+from analysis.cli import grid
+from analysis.cli.common import (SPEC_HELP, RulesOptions, add_output_options, add_rules_options,
+                                 check_output_options, given, one_number, render_options,
+                                 rules_from_args)
 
 #: The commands this module adds (``requiem`` itself is generated).
 COMMANDS = ("beast", "soif")
@@ -18,7 +18,7 @@ _AGAIN = {"10": 10, "9": 9, "8": 8, "none": None}
 
 def add_commands(sub, system) -> None:
     """Add ``beast`` and ``soif`` to the subparsers ``sub``."""
-    from ..systems.requiem.beast import LADDER_MODES
+    from .beast import LADDER_MODES
 
     p = grid.add_command(
         sub, system, name="beast", help="Requiem rolls with Beast dice (La Soif house rule)",
@@ -76,7 +76,7 @@ def _rules(args):
 
 
 def _run_beast(args):
-    from ..systems.requiem.beast import KEY_COLUMNS, distribution_table
+    from .beast import KEY_COLUMNS, distribution_table
 
     check_output_options(args)
     rules = _rules(args)
@@ -90,8 +90,8 @@ def _run_beast(args):
 
 
 def _run_soif(args):
-    from ..systems.requiem.beast import character_table, ghoul_soif_ladder, soif_ladder
-    from ..tables import render
+    from analysis.tables import render
+    from .beast import character_table, ghoul_soif_ladder, soif_ladder
 
     resolve = one_number("--resolve", args.resolve)
     composure = one_number("--composure", args.composure)
