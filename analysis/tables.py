@@ -756,19 +756,20 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> p
     return out.reindex(index=_first_seen(df, index), columns=_first_seen(df, columns))
 
 
-#: Column prefixes of tables that set systems side by side, and whose odds they are.
-_PREFIXES = (("v5_", "V5", "v5"), ("la_soif_", "La Soif", "requiem"),
-             ("requiem_", "plain Requiem", "requiem"), ("card_", "ten-card test", "cards"))
-
-
-def _class_meaning(system_name: str, word: str):
-    """The meaning of an outcome class or term of a system (None if it has none, or no such system)."""
+def _column_prefixes() -> list:
+    """``[(prefix, name for people, system)]``: the column prefixes of tables that set systems side by
+    side, as each system declares them (``SYSTEM.column_prefixes``)."""
     from . import rulesets
 
-    system = rulesets.SYSTEMS.get(system_name)
-    if system is None:
-        return None
+    return [(prefix, who, system) for system in rulesets.SYSTEMS.values()
+            for prefix, who in system.column_prefixes]
+
+
+def _class_meaning(system, word: str):
+    """The meaning of an outcome class or term of a system (None if it has none)."""
     return system.class_meanings().get(word) or dict(system.terms).get(word)
+
+
 #: Meanings of the short words after such a prefix.
 _SHORT = {
     "win": "chance to win",
@@ -813,11 +814,12 @@ def legend(columns, system=None) -> list:
             system = rulesets.system(system)
         own = {**dict(system.terms), **system.class_meanings()}
     known = glossary.terms()
+    prefixes = _column_prefixes()
     lines = []
     for c in columns:
         name = str(c)
         text = own.get(name) or known.get(name) or TABLE_TERMS.get(name)
-        for prefix, who, owner in _PREFIXES:
+        for prefix, who, owner in prefixes:
             if text is None and name.startswith(prefix):
                 word = name[len(prefix):]
                 rest = _SHORT.get(word) or _class_meaning(owner, word) or known.get(word) \
