@@ -726,7 +726,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
     progress : bool
         A progress bar on stderr.
     only : sequence of str, optional
-        Only these systems' sections (``["v5"]``).
+        Only the sections of these systems (their names).
     """
     import matplotlib
 

@@ -83,9 +83,9 @@ class Explorer:
         display(fig)
 
 
-def explorer(system: str = "v5", x: str | None = None) -> Explorer:
-    """An :class:`Explorer` for one system (display ``.widget``)."""
-    return Explorer(system, x)
+def explorer(system: str | None = None, x: str | None = None) -> Explorer:
+    """An :class:`Explorer` for one system (display ``.widget``); by default the first of :func:`systems`."""
+    return Explorer(systems()[0] if system is None else system, x)
 
 
 def systems() -> list:

@@ -7,13 +7,15 @@ its other mechanics (``SYSTEM.sub_rules``).  A *rule set* is one instance of
 the main rules with a name, and one of each sub-rules class, loaded from or
 saved to TOML, the sub-rules as tables::
 
-    system = "v5"
-    name = "v5-two-hunger-ones-for-bestial"
-    description = "A failure is bestial only when two Hunger dice show a 1."
-    bestial_hunger_ones = 2
+    system = "NAME"                # the system: its folder under analysis/systems
+    name = "NAME-my-house-rule"
+    description = "One sentence on what the house rule changes."
+    some_field = 2                 # a field of the system's rules class
 
-    [rouse]
-    frenzy_at_max = false
+    [sub_table]                    # the rules of another of its mechanics (SYSTEM.sub_rules)
+    other_field = false
+
+(every system's ``variants/`` folder holds real ones).
 
 Fields and tables left out take their defaults (the official ruling); the
 type, range or choices and help of every field come from its rules class
@@ -343,7 +345,7 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
         fail("a rule set is a TOML document of key = value lines")
     data = dict(data)
     if "system" not in data:
-        fail(f'no "system" key; say which system the rules are for, e.g. system = "v5" '
+        fail(f'no "system" key; say which system the rules are for, e.g. system = "{next(iter(SYSTEMS))}" '
              f"(the systems are {', '.join(SYSTEMS)})")
     name_of_system = data.pop("system")
     if isinstance(name_of_system, str):
