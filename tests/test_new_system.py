@@ -52,3 +52,21 @@ def test_booklet_and_build_find_its_tables_and_figures(coin, tmp_path):
     assert "coin_curve" in [n for n, _ in build._modules("figures")]
     text = booklet.build(tmp_path / "b.html", only=["coin"]).read_text()
     assert "Coins (a toy system)" in text and "coin_flips" in text and "coin-loaded" in text
+
+
+def test_its_own_command_module_and_column_prefix(coin, capsys):
+    """SYSTEM.cli adds ``beastodds flip`` beside the generated ``coin``; SYSTEM.column_prefixes reads coin_."""
+    from analysis import cli
+    from analysis.tables import legend
+
+    assert coin.cli == ".cli" and coin.cli_module.COMMANDS == ("flip",)
+    assert {"coin", "flip"} <= set(cli.build_parser().commands)
+    assert set(cli.build_parser("flip").commands) == {"coin", "flip"}  # only its system's commands
+    assert cli.main(["flip", "--coins", "2", "--needed", "1-2", "--format", "csv", "--exact"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == ["coins,needed,coin_heads_enough", "2,1,3/4", "2,2,1/4"]
+    assert cli.main(["coin", "--coins", "2", "--needed", "1", "--format", "csv"]) == 0
+    assert "heads_enough" in capsys.readouterr().out
+    assert legend(["coin_heads_enough"]) == ["coin_heads_enough: coin toss: at least the needed heads"]
+    assert cli.main(["flip", "--coins", "1", "--format", "markdown"]) == 0
+    assert "coin_heads_enough: coin toss: at least the needed heads" in capsys.readouterr().out

@@ -1,0 +1,128 @@
+"""The systems declare themselves: no module outside ``analysis/systems`` names a system in code.
+
+Which module builds a system's own commands (``SYSTEM.cli``) and which column
+prefixes stand for its odds beside other systems' (``SYSTEM.column_prefixes``)
+are said by the system; the command line and the tables iterate what
+:func:`analysis.systems.discover` finds.
+"""
+from __future__ import annotations
+
+import ast
+import pathlib
+import re
+
+import pytest
+
+from analysis import cli, rulesets, tables
+from analysis.systems import discover
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SYSTEMS_DIR = ROOT / "analysis" / "systems"
+OUTSIDE = sorted(p for p in (ROOT / "analysis").rglob("*.py") if SYSTEMS_DIR not in p.parents)
+
+
+def _system_names() -> set:
+    return {n for s in discover().values() for n in (s.name, *s.aliases)}
+
+
+def _docstrings(tree) -> set:
+    kinds = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, kinds) and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+
+
+def names_of_systems(path: pathlib.Path, names, root: pathlib.Path = ROOT) -> list:
+    """Where ``path`` names one of the systems ``names`` in code.
+
+    A string (not a docstring) that is a system's name or holds it in quotes
+    (``"v5"``, ``'system = "v5"'``), and an import of a system's package
+    (``analysis.systems.v5``, ``from ..systems import v5``).
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    docs = _docstrings(tree)
+    quoted = re.compile(r"""["'](%s)["']""" % "|".join(map(re.escape, sorted(names))))
+    package = re.compile(r"(^|\.)systems\.(%s)(\.|$)" % "|".join(map(re.escape, sorted(names))))
+    found = []
+    where = f"{path.relative_to(root)}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            if node.value in names or quoted.search(node.value) or package.search(node.value):
+                found.append(f"{where}:{node.lineno}: {node.value[:60]!r}")
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if package.search(module) or (module.split(".")[-1] == "systems"
+                                           and any(a.name in names for a in node.names)):
+                found.append(f"{where}:{node.lineno}: from {'.' * node.level}{module} import ...")
+        elif isinstance(node, ast.Import):
+            found += [f"{where}:{node.lineno}: import {a.name}" for a in node.names if package.search(a.name)]
+    return found
+
+
+def test_no_module_outside_the_systems_names_one():
+    names = _system_names()
+    found = [hit for path in OUTSIDE for hit in names_of_systems(path, names)]
+    assert found == []
+
+
+def test_the_scan_sees_every_form(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""A docstring may say "v5"."""\n'
+                   'DEFAULT = "v5"\n'
+                   "HINT = 'write system = \"requiem\"'\n"
+                   'from analysis.systems.cards import deck\n'
+                   'from ..systems import classic\n'
+                   'import analysis.systems.v5.roll\n'
+                   'REF = "analysis.systems.v5.rouse:RouseRules"\n'
+                   'FINE = ("v5_win", "v5-official", "cards and dice", "systems")\n')
+    found = names_of_systems(bad, {"v5", "requiem", "cards", "classic"}, tmp_path)
+    assert sorted(int(line.split(":")[1]) for line in found) == [2, 3, 4, 5, 6, 7], found
+
+
+def test_the_hand_kept_lists_are_gone():
+    assert not hasattr(cli, "FAMILIES") and not hasattr(tables, "_PREFIXES")
+    for path in OUTSIDE:
+        text = path.read_text(encoding="utf-8")
+        assert "FAMILIES" not in text and "_PREFIXES" not in text, path
+
+
+def test_a_system_has_a_cli_module_exactly_when_it_declares_one():
+    systems = discover()
+    with_file = {p.parent.name for p in SYSTEMS_DIR.glob("*/cli.py")}
+    assert with_file == {name for name, s in systems.items() if s.cli is not None}
+    shared = {p.stem for p in (ROOT / "analysis" / "cli").glob("*.py")}
+    assert shared == {"__init__", "__main__", "common", "grid", "workbench"}  # the shared machinery
+    commands = cli.build_parser().commands
+    for name in with_file:
+        module = systems[name].cli_module
+        assert module.__name__ == f"analysis.systems.{name}.cli"
+        assert module.COMMANDS and set(module.COMMANDS) <= set(commands), name
+        for command in module.COMMANDS:  # a command's own parser holds its system's commands only
+            assert set(module.COMMANDS) <= set(cli.build_parser(command).commands)
+
+
+def test_column_prefixes_as_the_systems_declare_them():
+    declared = {prefix: (who, s.name) for s in rulesets.SYSTEMS.values()
+                for prefix, who in s.column_prefixes}
+    assert declared == {"v5_": ("V5", "v5"), "la_soif_": ("La Soif", "requiem"),
+                        "requiem_": ("plain Requiem", "requiem"), "card_": ("ten-card test", "cards")}
+    lines = tables.legend(["v5_win", "la_soif_exceptional", "requiem_success", "card_bestial_failure"])
+    assert lines[0] == "v5_win: V5: chance to win"
+    assert lines[1].startswith("la_soif_exceptional: La Soif: ")
+    assert lines[2].startswith("requiem_success: plain Requiem: ")
+    meaning = rulesets.system("cards").class_meanings()["bestial_failure"]
+    assert lines[3] == f"card_bestial_failure: ten-card test: {meaning}"
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"cli": "module:attribute"}, "cli of system 'x' is a module"),
+    ({"cli": 3}, "cli of system 'x' is a module"),
+    ({"column_prefixes": {"X_": "x"}}, "a prefix lowercase and ending with _"),
+    ({"column_prefixes": {"x": "x"}}, "a prefix lowercase and ending with _"),
+    ({"column_prefixes": {"x_": ""}}, "column_prefixes of system 'x'"),
+])
+def test_bad_declarations_are_refused(kwargs, words):
+    from analysis.system import System
+
+    with pytest.raises(ValueError, match=re.escape(words)):
+        System("x", object, object, {"a": "1"}, **kwargs)
