@@ -1,7 +1,8 @@
 """Ten-card tests: attribute + 2 x skill + a card from a ten-card deck, with Hunger confirmation draws.
 
 Module ``deck`` holds the rules, static and opposed tests and scenes
-(re-exported here).
+(re-exported here); ``cli`` builds ``beastodds cards`` (only the command line
+imports it).
 """
 from analysis.system import System, lazy_exports
 

@@ -1,7 +1,9 @@
 """Classic (V20-style) d10 pools against a difficulty, damage and soak, and the seven-level health track.
 
 Modules: ``pools`` (successes, botches; re-exported here) and ``health``
-(damage after soak, blows and fights on the health track).
+(damage after soak, blows and fights on the health track).  ``cli``
+builds ``beastodds classic``, ``damage`` and ``blows`` (only the command line
+imports it).
 """
 from analysis.system import System, lazy_exports
 

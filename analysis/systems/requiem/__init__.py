@@ -1,7 +1,8 @@
 """Requiem (Vampire: The Requiem 1st edition) 10-again dice, and the La Soif Beast-dice house rule on them.
 
 Modules: ``dice`` (plain Requiem again-dice, the chance die, rote) and
-``beast`` (La Soif: Beast dice, Soif ladders; re-exported here).
+``beast`` (La Soif: Beast dice, Soif ladders; re-exported here).  ``cli``
+builds ``beastodds beast`` and ``soif`` (only the command line imports it).
 """
 from analysis.system import System, lazy_exports
 

@@ -5,7 +5,8 @@ outcome classes, exact counts of a pool, reading rolled dice),
 ``willpower`` (reroll strategies), ``roll`` (odds and tables with or without
 a strategy, Remorse, frenzy; re-exported here with ``dice``), ``rouse``
 (Rouse checks, nights, Blood Potency), ``conflict`` (opposed rolls,
-trackers, fights).
+trackers, fights).  ``cli`` builds its commands (``beastodds v5``, ``rouse``,
+``conflict``, ``fight``); only the command line imports it.
 """
 from analysis.system import System, lazy_exports
 
