@@ -148,6 +148,17 @@ def run_table(args):
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
     sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
+    if args.at_least is not None:
+        from .grid import takes
+
+        if not takes(system, "at_least"):
+            raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table "
+                             f"does not have")
+        import dataclasses
+        import functools
+
+        system = dataclasses.replace(system, table=functools.partial(system.table_function,
+                                                                     at_least=args.at_least))
     df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=jobs(args),
                       progress=progress(args), desc=rs.name, names=names)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
@@ -246,6 +257,10 @@ def add_commands(sub) -> None:
     p.add_argument("rules", metavar="RULES", help="the rule set (name or .toml path)")
     add_axis_options(p, systems)
     _add_set_option(p)
+    p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
+                   help="add a column p_at_least_N for each N of SPEC: the exact chance of N or more "
+                        "successes (systems whose table has them, such as a mechanic file that names "
+                        "its successes)")
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
     p.set_defaults(run=run_table)

@@ -62,7 +62,7 @@ _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2
 LIMITS = {"kinds": 8, "marks": 12, "counts": 48, "outcomes": 64, "parameters": 48, "axes": 8,
           "columns": 32, "sides": 100, "text": 2000, "line": 400}
 #: Names a mechanic may not use for its own things (the engine's words).
-RESERVED = frozenset({"true", "false", "system", "name", "description", "dice", "sides", "rules",
+RESERVED = frozenset({"true", "false", "system", "name", "description", "mechanic", "dice", "sides", "rules",
                       "strategy", "exact", "format", "min", "max", "floor", "ceil", "abs"})
 
 
