@@ -349,7 +349,10 @@ def _mechanic_of(ref, base, fail) -> str:
 
     if not is_mechanic_text(text):
         fail(f"mechanic = {ref.strip()!r}: {path} is not a mechanic file (it has no [mechanic] table)")
-    return register(path).name
+    try:
+        return register(path).name
+    except ValueError as exc:
+        fail(f"mechanic = {ref.strip()!r}: {exc}")
 
 
 def register_file(path) -> None:
