@@ -296,3 +296,24 @@ def test_examples_run_as_the_real_command():
         proc = subprocess.run([sys.executable, "-m", "analysis.cli", "table", str(f), "--pool", "2",
                                "--difficulty", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, (f, proc.stderr)
+
+
+def test_the_notebook_explorer_takes_a_mechanic_file(systems_restored, tmp_path):
+    pytest.importorskip("ipywidgets")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis import explore
+
+    f = EXAMPLES / "three-kinds.toml"
+    variant = tmp_path / "big-surge.toml"
+    variant.write_text(f'mechanic = "{f}"\nname = "big-surge"\nsurge_bonus = 3\n')
+    e = explore.explorer(str(f), rule_sets=[variant])
+    assert list(e.rule_sets) == ["threekinds-official", "big-surge"]
+    for axis, value in (("pool", 2), ("hunger", 1), ("blood", 1), ("difficulty", 3)):
+        e.controls[axis].value = value
+    e.controls["variant"].value = "big-surge"
+    odds = e.shown["odds"]
+    a, _ = brute(three_kinds, (1, 1, 1), 3, {})
+    b, _ = brute(three_kinds, (1, 1, 1), 3, {"surge_bonus": 3})
+    assert odds.loc["blood_triumph", "difference"] == float(b["blood_triumph"] - a["blood_triumph"])

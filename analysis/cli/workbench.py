@@ -226,15 +226,33 @@ def run_booklet(args):
     return ""
 
 
+def _files_note() -> str:
+    """What the mechanic files on this command line add (their axes and parameters), for ``--help``."""
+    from .. import rulesets
+
+    notes = []
+    for name, path in rulesets.MECHANIC_FILES.items():
+        system = rulesets.SYSTEMS.get(name)
+        if system is None:
+            continue
+        axes = ", ".join(axis_option(a) for a in system.axis_names)
+        fields = ", ".join(system.fields()) or "none"
+        notes.append(f"The mechanic file {path} is the system {name}: its axes are {axes}; "
+                     f"its parameters (--set) {fields}.")
+    return (" " + " ".join(notes)) if notes else ""
+
+
 def add_commands(sub) -> None:
     """Add ``compare``, ``table``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
     systems = _systems()
+    files = _files_note()
     p = sub.add_parser(
         "compare", help="compare two rule sets of one system, outcome by outcome",
         description="Compare two rule sets of the same system over a grid: one row per "
                     "(cell, outcome) with the odds under A, under B and difference = B - A. "
                     "RULES_A and RULES_B are shipped variant names (see `beastodds rules`) or "
-                    "paths to rule-set TOML files. Axes left out take the system's default SPEC.")
+                    "paths to rule-set TOML files or mechanic files. Axes left out take the "
+                    "system's default SPEC." + files)
     p.add_argument("rules_a", metavar="RULES_A", help="the first rule set (name or .toml path)")
     p.add_argument("rules_b", metavar="RULES_B", help="the second rule set (name or .toml path)")
     add_axis_options(p, systems)
@@ -252,8 +270,9 @@ def add_commands(sub) -> None:
     p = sub.add_parser(
         "table", help="the odds table of any rule set (shipped name or TOML file)",
         description="The tidy odds table of one rule set over a grid. RULES is a shipped variant "
-                    "name (see `beastodds rules`) or a path to a rule-set TOML file. Axes left "
-                    "out take the system's default SPEC.")
+                    "name (see `beastodds rules`), a path to a rule-set TOML file or a mechanic "
+                    "file (README: Write your own mechanic). Axes left out take the system's "
+                    "default SPEC." + files)
     p.add_argument("rules", metavar="RULES", help="the rule set (name or .toml path)")
     add_axis_options(p, systems)
     _add_set_option(p)
