@@ -198,16 +198,6 @@ def test_meanings_follow_the_parameters():
 
 # ------------------------------------------------------------ on the command line
 
-@pytest.fixture
-def systems_restored():
-    before, files = dict(rulesets.SYSTEMS), dict(rulesets.MECHANIC_FILES)
-    yield
-    rulesets.SYSTEMS.clear()
-    rulesets.SYSTEMS.update(before)
-    rulesets.MECHANIC_FILES.clear()
-    rulesets.MECHANIC_FILES.update(files)
-
-
 def run(capsys, *argv):
     try:
         code = cli.main([str(a) for a in argv])
@@ -222,13 +212,13 @@ def run(capsys, *argv):
     ("three-kinds", ("--pool", "3", "--hunger", "1", "--blood", "0-2", "--difficulty", "2")),
     ("three-kinds", ()),  # every axis at its default SPEC
 ])
-def test_example_runs_on_the_command_line(capsys, systems_restored, example, extra):
+def test_example_runs_on_the_command_line(capsys, example, extra):
     code, out, err = run(capsys, "table", EXAMPLES / f"{example}.toml", *extra)
     assert code == 0, err
     assert err == "" and "p_win" in out
 
 
-def test_example_cli_options(capsys, systems_restored):
+def test_example_cli_options(capsys):
     f = EXAMPLES / "three-kinds.toml"
     code, out, err = run(capsys, "table", f, "--pool", "2", "--hunger", "1", "--blood", "1",
                          "--difficulty", "2", "--exact", "--format", "csv", "--at-least", "1-2",
@@ -256,7 +246,7 @@ def test_example_cli_options(capsys, systems_restored):
     assert code == 0 and "--blood SPEC" in out
 
 
-def test_compare_and_a_rule_set_that_names_the_file(capsys, systems_restored, tmp_path):
+def test_compare_and_a_rule_set_that_names_the_file(capsys, tmp_path):
     f = EXAMPLES / "three-kinds.toml"
     code, out, err = run(capsys, "compare", f, f, "--set-b", "surge_bonus=3", "--pool", "2", "--hunger", "1",
                          "--blood", "1", "--difficulty", "3", "--format", "csv", "--exact")
@@ -282,7 +272,7 @@ def test_compare_and_a_rule_set_that_names_the_file(capsys, systems_restored, tm
 
 
 @pytest.mark.slow
-def test_booklet_of_an_example(capsys, systems_restored, tmp_path):
+def test_booklet_of_an_example(capsys, tmp_path):
     out_file = tmp_path / "book.html"
     code, out, err = run(capsys, "booklet", EXAMPLES / "three-kinds.toml", "-o", out_file, "--quiet")
     assert code == 0, err
@@ -298,7 +288,7 @@ def test_examples_run_as_the_real_command():
         assert proc.returncode == 0, (f, proc.stderr)
 
 
-def test_the_notebook_explorer_takes_a_mechanic_file(systems_restored, tmp_path):
+def test_the_notebook_explorer_takes_a_mechanic_file(tmp_path):
     pytest.importorskip("ipywidgets")
     import matplotlib
 

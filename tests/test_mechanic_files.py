@@ -4,7 +4,8 @@ naming the file, nothing in them ever run.
 A mechanic file is untrusted input (files are shared): ``beastodds table FILE``
 parses and checks it, never executes it.  Each test writes a file to a
 temporary folder and runs the command in-process (:func:`analysis.cli.main`),
-as the other CLI tests do; the mechanics a test registers are taken out again.
+as the other CLI tests do; the mechanics a test registers are taken out again
+(``tests/conftest.py``).
 """
 import os
 import subprocess
@@ -55,17 +56,6 @@ def mechanic(name="hostile", title="A hostile file", count="hit", meaning="at le
     for old, new in replace.items():
         text = text.replace(old.replace("_", " "), new)
     return text
-
-
-@pytest.fixture(autouse=True)
-def systems_restored():
-    """The systems and mechanic files as they were before the test (a test registers its files)."""
-    before, files = dict(rulesets.SYSTEMS), dict(rulesets.MECHANIC_FILES)
-    yield
-    rulesets.SYSTEMS.clear()
-    rulesets.SYSTEMS.update(before)
-    rulesets.MECHANIC_FILES.clear()
-    rulesets.MECHANIC_FILES.update(files)
 
 
 def run(capsys, *argv):

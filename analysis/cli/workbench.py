@@ -133,7 +133,8 @@ def run_compare(args):
         body = render(df, "table", **render_options(args, cmp.key_columns))
         title = cmp.describe()
         if args.top is not None:
-            title += f"\n  the {len(df)} cells where the change matters most (largest |difference|)"
+            title += (f"\n  the {len(df)} cells where the change matters most (largest |difference|)"
+                      if len(df) != 1 else "\n  the cell where the change matters most")
         return title + "\n" + body
     return df, cmp.key_columns
 
