@@ -456,7 +456,8 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
     return RuleSet(sys_.name, name.strip(), rules, description.strip(), source, sub_rules)
 
 
-def _toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
+def toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """The message of a TOML error, with the offending line quoted when there is one."""
     msg = str(exc)
     m = re.search(r"line (\d+)", msg)
     if m:
@@ -473,7 +474,7 @@ def from_toml(text: str, source: str = "rule set", default_name: str | None = No
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{source}: not valid TOML: {_toml_error(text, exc)}") from None
+        raise ValueError(f"{source}: not valid TOML: {toml_error(text, exc)}") from None
     except RecursionError:
         raise ValueError(f"{source}: its arrays or tables are nested too deeply to read "
                          f"(a rule set needs two or three levels)") from None

@@ -249,7 +249,11 @@ def register_files(words) -> None:
         if after_output:
             after_output = False
             continue
-        if rulesets._is_file(word):
+        try:
+            is_file = os.path.isfile(word)
+        except (OSError, ValueError):  # a word with a NUL byte, or too long for a path
+            is_file = False
+        if is_file:
             rulesets.register_file(word)
 
 

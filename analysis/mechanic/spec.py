@@ -262,7 +262,7 @@ def load(path) -> Mechanic:
 
 def from_toml(text: str, source: str = "mechanic") -> Mechanic:
     """Parse and check the TOML text of a mechanic (``source`` names it in errors)."""
-    from analysis.rulesets import _toml_error
+    from analysis.rulesets import toml_error
 
     source = _CONTROL.sub("?", str(source))[:120]
     if not isinstance(text, str):
@@ -270,7 +270,7 @@ def from_toml(text: str, source: str = "mechanic") -> Mechanic:
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
-        raise MechanicError(f"{source}: not valid TOML: {_CONTROL.sub('?', _toml_error(text, exc))[:300]}") \
+        raise MechanicError(f"{source}: not valid TOML: {_CONTROL.sub('?', toml_error(text, exc))[:300]}") \
             from None
     except RecursionError:
         raise MechanicError(f"{source}: its arrays or tables are nested too deeply to read") from None
