@@ -492,13 +492,16 @@ def _ruleset_section(rs: rulesets.RuleSet, grid: dict | None = None) -> tuple:
     axes = list(system.axis_names)
     sid = _anchor("ruleset", rs.name)
     head = _headline(df, system.name)
+    from .tables import rule_meanings
+
+    own = rule_meanings(rs)  # a mechanic file's meanings under this rule set's values
     body = [f'<section id="{_esc(sid)}"><h2>{_esc(rs.name)}</h2>',
             f'<p class="lead">{_esc(rs.description) if rs.description else "(no description)"}</p>',
             f'<p class="rules">System: <b>{_esc(system.title)}</b>. Source: '
             f"{_esc(rs.source or 'given in Python')}.</p>",
             f'<h3 id="{_esc(sid)}-changes">Changes from the official rules</h3>', _changes_html(rs),
             f'<h3 id="{_esc(sid)}-tables">{_esc(label(head))}</h3>',
-            _pivots_html(df, axes, system.name, head)]
+            _pivots_html(df, axes, system.name, head, extra=own)]
     classes = [c for c, _ in system.classes if c in df.columns]
     mid = {}
     for a in axes[2:]:
@@ -511,10 +514,12 @@ def _ruleset_section(rs: rulesets.RuleSet, grid: dict | None = None) -> tuple:
                     "100% in every cell.</p>")
         for c in classes:
             body.append(pivot_html(df, axes[0], axes[1], c, where=mid, system=system.name,
-                                   caption=label(c)))
+                                   caption=label(c), extra=own))
     body.append(f"<details><summary>The whole table: {len(df)} rows, one per cell of the grid "
                 f"{_esc(', '.join(f'{a} {_spec(v)}' for a, v in cells.items()))}</summary>"
-                + _long_table_html(df, tuple(axes), system.name) + "</details>")
+                + _long_table_html(df, tuple(axes), system.name,
+                                   legend_extra={c: f"{m} (percent)" for c, m in own.items()})
+                + "</details>")
     body.append(f'<h3 id="{_esc(sid)}-figures">Figures</h3>')
     body += _ruleset_figures(rs, official, system, cells, df)
     body.append("</section>")

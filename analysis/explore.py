@@ -2,7 +2,8 @@
 
 Built from what a system describes (``SYSTEM.axes``, its shipped rule sets,
 its outcome classes), so every discovered system gets one with no code of
-its own.  Needs ``ipywidgets`` (installed with the dev extras by ``make``).
+its own, and so does a designer's mechanic file (its defaults, and the rule
+sets given).  Needs ``ipywidgets`` (installed with the dev extras by ``make``).
 """
 from __future__ import annotations
 
@@ -27,19 +28,28 @@ class Explorer:
         Display it in a notebook.
     """
 
-    def __init__(self, system, x: str | None = None):
+    def __init__(self, system, x: str | None = None, rule_sets=()):
         import ipywidgets as widgets
 
-        self.system = rulesets.system(system)
+        self.system = _system(system)
         s = self.system
         self.x = x or s.axis_names[0]
         if self.x not in s.axis_names:
             raise ValueError(f"{s.name} has no axis {self.x!r}; its axes are {', '.join(s.axis_names)}")
         # the rule sets that change the table (not those that change only another mechanic)
-        names = [rs.name for rs in rulesets.variants(s.name) if not rs.sub_rules]
-        if not names:
-            raise ValueError(f"{s.name} ships no rule sets to explore")
-        official = rulesets.official(s).name
+        sets = [rs for rs in rulesets.variants(s.name) if not rs.sub_rules]
+        defaults = rulesets.official(s)
+        if not any(rs == defaults for rs in sets):  # a mechanic file ships no variants: its defaults
+            sets.insert(0, defaults)
+        for ref in rule_sets:
+            rs = rulesets.load(ref)
+            if rs.system != s.name:
+                raise ValueError(f"{rs.name} is a {rs.system} rule set, not one of {s.name}")
+            sets.append(rs)
+        #: ``{name: RuleSet}`` the dropdowns choose from
+        self.rule_sets = {rs.name: rs for rs in sets}
+        names = list(self.rule_sets)
+        official = defaults.name
         changed = [n for n in names if n != official]
         self.controls = {}
         for axis, spec in s.axes:
@@ -69,7 +79,8 @@ class Explorer:
         s = self.system
         x_values = parse_spec(self.x, s.default_grid()[self.x])
         grid = {a: (f"{min(x_values)}-{max(x_values)}" if a == self.x else str(v)) for a, v in cell.items()}
-        cmp = compare(baseline, variant, grid, exact=True)
+        sets = self.rule_sets
+        cmp = compare(sets[baseline], sets[variant], grid, exact=True)
         here = cmp.table[cmp.table[self.x] == cell[self.x]].set_index("outcome")[["a", "b", "difference"]]
         here = here.map(float)  # the float of each exact Fraction
         here.columns = [baseline, variant, "difference"] if baseline != variant else [baseline, "b", "difference"]
@@ -77,15 +88,30 @@ class Explorer:
         self.shown.update(cell, odds=here)
         print(", ".join(f"{a} {v}" for a, v in cell.items()) + f": {variant} against {baseline}")
         display((here * 100).round(2).astype(str) + " %")
-        fig = variant_curves([baseline, variant] if baseline != variant else [variant], outcome,
-                             x=self.x, grid=grid)
+        fig = variant_curves([sets[baseline], sets[variant]] if baseline != variant else [sets[variant]],
+                             outcome, x=self.x, grid=grid)
         fig.axes[0].axvline(cell[self.x], color="0.5", lw=1, ls=":")
         display(fig)
 
 
-def explorer(system: str | None = None, x: str | None = None) -> Explorer:
-    """An :class:`Explorer` for one system (display ``.widget``); by default the first of :func:`systems`."""
-    return Explorer(systems()[0] if system is None else system, x)
+def _system(ref):
+    """The system of a name, or of a mechanic file (a path: the file's system, registered)."""
+    from pathlib import Path
+
+    if isinstance(ref, Path) or (isinstance(ref, str) and ref.endswith(".toml")):
+        return rulesets.system(rulesets.load(ref).system)
+    return rulesets.system(ref)
+
+
+def explorer(system: str | None = None, x: str | None = None, rule_sets=()) -> Explorer:
+    """An :class:`Explorer` for one system (display ``.widget``); by default the first of :func:`systems`.
+
+    ``system`` is a system's name or a mechanic file (``"my-mechanic.toml"``):
+    its defaults and shipped rule sets are offered, plus ``rule_sets``
+    (names, TOML files or rule sets of that system), e.g.
+    ``explorer("my-mechanic.toml", rule_sets=["my-variant.toml"])``.
+    """
+    return Explorer(systems()[0] if system is None else system, x, rule_sets)
 
 
 def systems() -> list:

@@ -70,13 +70,18 @@ def terms() -> dict:
     """Every term: the shared ``TERMS``, then each discovered system's own classes and terms.
 
     A shared term keeps its shared meaning; a system may not give a second
-    meaning to a term another system already defined.
+    meaning to a term another system already defined.  A designer's mechanic
+    file (registered at run time from a file) is not part of the shared
+    vocabulary: its words keep the meanings its own file gives them, in its
+    own tables' legends, whatever other systems call them.
     """
     from . import rulesets
 
     out = dict(TERMS)
     owner = {}
     for system in rulesets.SYSTEMS.values():
+        if system.name in rulesets.MECHANIC_FILES:
+            continue
         for term, text in tuple(system.classes) + tuple(system.terms):
             if term in TERMS:
                 continue

@@ -55,6 +55,11 @@ from .systems import discover
 #: time with :func:`register`.
 SYSTEMS: dict[str, System] = discover()
 
+#: ``{system name: absolute path}`` of the mechanic files registered from a file
+#: (:mod:`analysis.mechanic.system`), so that a rule set of such a system
+#: written out as TOML names its mechanic (``mechanic = "..."``).
+MECHANIC_FILES: dict[str, str] = {}
+
 
 def register(name: str, rules, table, axes, title: str | None = None, *,
              outcomes=None, sub_rules=None, replace: bool = False) -> System:
@@ -252,6 +257,8 @@ class RuleSet:
     def to_dict(self) -> dict:
         """The TOML document as a dict: system, name, description, every field, then one table per sub-rules."""
         out = {"system": self.system, "name": self.name}
+        if self.system in MECHANIC_FILES:  # a designer's mechanic: the file that defines the system
+            out["mechanic"] = MECHANIC_FILES[self.system]
         if self.description:
             out["description"] = self.description
         out.update(_rules_dict(self.rules))
@@ -329,12 +336,64 @@ def _rules_class(sys_: System) -> type:
     return cls
 
 
-def from_dict(data: dict, source: str = "rule set", default_name: str | None = None) -> RuleSet:
+def _mechanic_of(ref, base, fail) -> str:
+    """Register the mechanic file a rule set names (``mechanic = "path.toml"``); its system's name."""
+    from .mechanic.system import register
+
+    if not isinstance(ref, str) or not ref.strip() or "\0" in ref:
+        fail(f"field 'mechanic' must be the path of a mechanic file in quotes, got {toml_kind(ref)}")
+    path = Path(base if base is not None else ".") / ref.strip()
+    try:
+        text = read_text(path)
+    except ValueError as exc:
+        fail(f"mechanic = {ref.strip()!r}: " + str(exc).replace("rule-set file", "mechanic file"))
+    from .mechanic.system import is_mechanic_text
+
+    if not is_mechanic_text(text):
+        fail(f"mechanic = {ref.strip()!r}: {path} is not a mechanic file (it has no [mechanic] table)")
+    try:
+        return register(path).name
+    except ValueError as exc:
+        fail(f"mechanic = {ref.strip()!r}: {exc}")
+
+
+def register_file(path) -> None:
+    """Register the mechanic that a file is, or names with ``mechanic = "..."``; nothing for other files.
+
+    The command line calls it for the files it is handed before it builds its
+    options, so that ``beastodds table MY-MECHANIC.toml --my-axis 1-3`` knows
+    the file's axes.  A file that cannot be read or is no valid TOML is left
+    for the command to refuse; a mechanic that is wrong raises a ValueError
+    of one sentence naming its file.
+    """
+    path = Path(path)
+    try:
+        text = read_text(path)
+        data = tomllib.loads(text.removeprefix("\ufeff"))
+    except (ValueError, RecursionError):  # tomllib.TOMLDecodeError is a ValueError
+        return
+    if isinstance(data.get("mechanic"), dict):
+        from .mechanic.system import register
+
+        register(path)
+    elif "mechanic" in data:
+        def fail(message):
+            raise ValueError(f"{path}: {message}")
+
+        _mechanic_of(data["mechanic"], path.parent, fail)
+
+
+def from_dict(data: dict, source: str = "rule set", default_name: str | None = None,
+              base=None) -> RuleSet:
     """Build and validate a :class:`RuleSet` from a parsed TOML document.
 
     Top-level keys are ``system``, ``name``, ``description`` and the fields
     of the system's main rules; a table named after one of the system's
-    sub-rules (``[rouse]``) sets fields of that mechanic.  Every error is a
+    sub-rules (``[rouse]``) sets fields of that mechanic.  A key
+    ``mechanic = "path.toml"`` names a mechanic file (see
+    :mod:`analysis.mechanic.spec`), relative to the folder ``base`` (the
+    rule-set file's own folder; default: the working folder): it is
+    registered first, and ``system`` may then be left out.  Every error is a
     ValueError that starts with ``source`` and names the offending key
     (dotted inside a table) and what it may be.
     """
@@ -344,6 +403,12 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
     if not isinstance(data, dict):
         fail("a rule set is a TOML document of key = value lines")
     data = dict(data)
+    if "mechanic" in data:
+        mech = _mechanic_of(data.pop("mechanic"), base, fail)
+        data.setdefault("system", mech)
+        if data["system"] != mech:
+            fail(f"system = {toml_kind(data['system'])} but its mechanic file names the system {mech!r}; "
+                 f"give system = {mech!r} or leave it out")
     if "system" not in data:
         fail(f'no "system" key; say which system the rules are for, e.g. system = "{next(iter(SYSTEMS))}" '
              f"(the systems are {', '.join(SYSTEMS)})")
@@ -393,7 +458,8 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
     return RuleSet(sys_.name, name.strip(), rules, description.strip(), source, sub_rules)
 
 
-def _toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
+def toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """The message of a TOML error, with the offending line quoted when there is one."""
     msg = str(exc)
     m = re.search(r"line (\d+)", msg)
     if m:
@@ -404,16 +470,17 @@ def _toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
     return msg
 
 
-def from_toml(text: str, source: str = "rule set", default_name: str | None = None) -> RuleSet:
-    """Parse and validate TOML text (see the module docstring for the layout)."""
+def from_toml(text: str, source: str = "rule set", default_name: str | None = None,
+              base=None) -> RuleSet:
+    """Parse and validate TOML text (see the module docstring for the layout; ``base``: see :func:`from_dict`)."""
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{source}: not valid TOML: {_toml_error(text, exc)}") from None
+        raise ValueError(f"{source}: not valid TOML: {toml_error(text, exc)}") from None
     except RecursionError:
         raise ValueError(f"{source}: its arrays or tables are nested too deeply to read "
                          f"(a rule set needs two or three levels)") from None
-    return from_dict(data, source, default_name)
+    return from_dict(data, source, default_name, base)
 
 
 #: The largest rule-set file read (bytes): a rule set is a few lines, so a
@@ -479,10 +546,10 @@ def load_file(path) -> RuleSet:
         from .mechanic.spec import from_toml as mechanic_from_toml
 
         if is_mechanic_text(text):
-            system_ = register_mechanic(mechanic_from_toml(text, source=str(path)))
+            system_ = register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
             return RuleSet(system_.name, path.stem, system_.rules_class(),
                            system_.title, str(path))
-    return from_toml(text, str(path), default_name=path.stem)
+    return from_toml(text, str(path), default_name=path.stem, base=path.parent)
 
 
 # ------------------------------------------------------- shipped variants

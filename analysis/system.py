@@ -34,10 +34,11 @@ import types
 from dataclasses import dataclass, field
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*$")
-_AXIS = re.compile(r"^[a-z][a-z_]*$")
+_AXIS = re.compile(r"^[a-z][a-z0-9_]*$")
 _PREFIX = re.compile(r"^[a-z][a-z0-9_]*_$")
-#: Keys of a rule-set file that are not fields of a rules dataclass.
-RESERVED = ("system", "name", "description")
+#: Keys of a rule-set file that are not fields of a rules dataclass (``mechanic``: the mechanic
+#: file that defines the system, see :func:`analysis.rulesets.from_dict`).
+RESERVED = ("system", "name", "description", "mechanic")
 
 
 def resolve(ref, package: str | None = None):

@@ -256,15 +256,33 @@ def _choose(df: pd.DataFrame, key_columns, columns) -> pd.DataFrame:
     return df[keys + [c for c in wanted if c not in keys]]
 
 
-def _legend_lines(df_columns, key_columns, system, pivoted) -> list:
+def rule_meanings(rule_set) -> dict:
+    """``{class or column: meaning}`` under a rule set's own values, for rules of a mechanic file.
+
+    A mechanic's meanings name its parameters (``at least {bestial_hunger_ones}
+    Hunger dice show 1``), so a rule set that changes them has meanings of its
+    own; other rule sets (and a pair of them, a comparison) have none here.
+    """
+    rules = getattr(rule_set, "rules", None)
+    mech = getattr(type(rules), "MECHANIC", None)
+    meanings = getattr(mech, "meanings", None)
+    if meanings is None or isinstance(rule_set, (tuple, list)):
+        return {}
+    import dataclasses
+
+    values = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+    return {k: v for k, v in meanings(values).items() if v}
+
+
+def _legend_lines(df_columns, key_columns, system, pivoted, meanings=None) -> list:
     if pivoted is None:
-        return legend([c for c in df_columns], system)
+        return legend([c for c in df_columns], system, meanings)
     keys, labels, value, across, fixed = pivoted
-    lines = legend(list(keys), system)
-    meaning = legend([value], system)[0].split(": ", 1)[1]
+    lines = legend(list(keys), system, meanings)
+    meaning = legend([value], system, meanings)[0].split(": ", 1)[1]
     lines.append(f"{' x '.join(f'{a}=N' for a in across)}: {value} ({meaning}) at that "
                  f"{' and '.join(across)}")
-    for line in legend(list(fixed), system):
+    for line in legend(list(fixed), system, meanings):
         name, text = line.split(": ", 1)
         lines.append(f"{name}: {fixed[name]} throughout ({text})")
     return lines
@@ -357,7 +375,7 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
     if digits is None:
         digits = 2 if percent else 4
     shown = _display_frame(df, keys, exact, percent, digits, text=True, sign=True)
-    notes = _legend_lines(shown.columns, keys, system, pivoted) if legend else []
+    notes = _legend_lines(shown.columns, keys, system, pivoted, rule_meanings(rule_set)) if legend else []
     if fmt == "markdown":
         head = f"{title}\n\n" if title else ""
         tail = ("\n" + "\n".join(f"- {line}" for line in notes) + "\n") if notes else ""
@@ -782,7 +800,7 @@ _SHORT = {
 }
 
 
-def legend(columns, system=None) -> list:
+def legend(columns, system=None, meanings=None) -> list:
     """One line ``"name: meaning"`` per column, from the glossary and the system's own terms.
 
     Parameters
@@ -792,6 +810,9 @@ def legend(columns, system=None) -> list:
     system : System or str, optional
         The system the table belongs to: its outcome classes and terms are
         used first (their meaning there), then the shared glossary.
+    meanings : dict, optional
+        ``{column: meaning}`` used before all of them: the meanings under a
+        rule set's own values (:func:`rule_meanings`).
 
     Returns
     -------
@@ -813,6 +834,7 @@ def legend(columns, system=None) -> list:
 
             system = rulesets.system(system)
         own = {**dict(system.terms), **system.class_meanings()}
+    own.update(meanings or {})
     known = glossary.terms()
     prefixes = _column_prefixes()
     lines = []

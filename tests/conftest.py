@@ -40,3 +40,22 @@ def figures_once(built_figures):
 
             mp.setattr(module, "make_figure", make_figure)
         yield built_figures
+
+
+@pytest.fixture(autouse=True)
+def _registered_systems_restored():
+    """Mechanic files a test hands to the command line register systems: each test ends with the
+    systems it started with, so no test sees another's files."""
+    import sys
+
+    rulesets = sys.modules.get("analysis.rulesets")
+    if rulesets is None:
+        yield
+        return
+    systems, files = dict(rulesets.SYSTEMS), dict(rulesets.MECHANIC_FILES)
+    yield
+    if rulesets.SYSTEMS != systems or rulesets.MECHANIC_FILES != files:
+        rulesets.SYSTEMS.clear()
+        rulesets.SYSTEMS.update(systems)
+        rulesets.MECHANIC_FILES.clear()
+        rulesets.MECHANIC_FILES.update(files)

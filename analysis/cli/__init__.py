@@ -221,11 +221,52 @@ def _renamed(message: str, names: dict) -> str:
     return text
 
 
+#: The commands that take rule-set files (and so mechanic files) as arguments.
+FILE_COMMANDS = ("table", "compare", "booklet", "rules")
+#: Their options that take a file that is not a rule set.
+_OUTPUT_OPTIONS = ("-o", "--output", "--heatmap")
+
+
+def register_files(words) -> None:
+    """Register the mechanics of the files named among a command's ``words``, before its options are built.
+
+    A mechanic file (or a rule-set file with ``mechanic = "..."``) brings a
+    system whose axes are options of ``table`` and ``compare``, so those must
+    be known before the command line is parsed: ``beastodds table MINE.toml
+    --blood 1-3`` (and ``--help`` lists them).  Other words, and files that
+    cannot be read, are left to the command.
+    """
+    from .. import rulesets
+
+    after_output = False
+    for word in words:
+        if word == "--":
+            continue
+        if word.startswith("-"):
+            after_output = word in _OUTPUT_OPTIONS
+            continue
+        if after_output:
+            after_output = False
+            continue
+        try:
+            is_file = os.path.isfile(word)
+        except (OSError, ValueError):  # a word with a NUL byte, or too long for a path
+            is_file = False
+        if is_file:
+            rulesets.register_file(word)
+
+
 def _run(argv) -> int:
     """Parse, compute and print; errors of the user's input print one sentence and give 2."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if sys.stdout is None:  # `beastodds ... >&-`: nowhere to put the answer, so do no work
         raise _OutputError("standard output is closed")
+    if argv and argv[0] in FILE_COMMANDS:
+        try:
+            register_files(argv[1:])
+        except ValueError as exc:
+            _say(f"beastodds: error: {exc}")
+            return 2
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     try:
         args = parser.parse_args(argv)

@@ -133,7 +133,8 @@ def run_compare(args):
         body = render(df, "table", **render_options(args, cmp.key_columns))
         title = cmp.describe()
         if args.top is not None:
-            title += f"\n  the {len(df)} cells where the change matters most (largest |difference|)"
+            title += (f"\n  the {len(df)} cells where the change matters most (largest |difference|)"
+                      if len(df) != 1 else "\n  the cell where the change matters most")
         return title + "\n" + body
     return df, cmp.key_columns
 
@@ -148,6 +149,17 @@ def run_table(args):
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
     sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
+    if args.at_least is not None:
+        from .grid import takes
+
+        if not takes(system, "at_least"):
+            raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table "
+                             f"does not have")
+        import dataclasses
+        import functools
+
+        system = dataclasses.replace(system, table=functools.partial(system.table_function,
+                                                                     at_least=args.at_least))
     df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=jobs(args),
                       progress=progress(args), desc=rs.name, names=names)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
@@ -215,15 +227,33 @@ def run_booklet(args):
     return ""
 
 
+def _files_note() -> str:
+    """What the mechanic files on this command line add (their axes and parameters), for ``--help``."""
+    from .. import rulesets
+
+    notes = []
+    for name, path in rulesets.MECHANIC_FILES.items():
+        system = rulesets.SYSTEMS.get(name)
+        if system is None:
+            continue
+        axes = ", ".join(axis_option(a) for a in system.axis_names)
+        fields = ", ".join(system.fields()) or "none"
+        notes.append(f"The mechanic file {path} is the system {name}: its axes are {axes}; "
+                     f"its parameters (--set) {fields}.")
+    return (" " + " ".join(notes)) if notes else ""
+
+
 def add_commands(sub) -> None:
     """Add ``compare``, ``table``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
     systems = _systems()
+    files = _files_note()
     p = sub.add_parser(
         "compare", help="compare two rule sets of one system, outcome by outcome",
         description="Compare two rule sets of the same system over a grid: one row per "
                     "(cell, outcome) with the odds under A, under B and difference = B - A. "
                     "RULES_A and RULES_B are shipped variant names (see `beastodds rules`) or "
-                    "paths to rule-set TOML files. Axes left out take the system's default SPEC.")
+                    "paths to rule-set TOML files or mechanic files. Axes left out take the "
+                    "system's default SPEC." + files)
     p.add_argument("rules_a", metavar="RULES_A", help="the first rule set (name or .toml path)")
     p.add_argument("rules_b", metavar="RULES_B", help="the second rule set (name or .toml path)")
     add_axis_options(p, systems)
@@ -241,11 +271,16 @@ def add_commands(sub) -> None:
     p = sub.add_parser(
         "table", help="the odds table of any rule set (shipped name or TOML file)",
         description="The tidy odds table of one rule set over a grid. RULES is a shipped variant "
-                    "name (see `beastodds rules`) or a path to a rule-set TOML file. Axes left "
-                    "out take the system's default SPEC.")
+                    "name (see `beastodds rules`), a path to a rule-set TOML file or a mechanic "
+                    "file (README: Write your own mechanic). Axes left out take the system's "
+                    "default SPEC." + files)
     p.add_argument("rules", metavar="RULES", help="the rule set (name or .toml path)")
     add_axis_options(p, systems)
     _add_set_option(p)
+    p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
+                   help="add a column p_at_least_N for each N of SPEC: the exact chance of N or more "
+                        "successes (systems whose table has them, such as a mechanic file that names "
+                        "its successes)")
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
     p.set_defaults(run=run_table)

@@ -62,7 +62,7 @@ _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2
 LIMITS = {"kinds": 8, "marks": 12, "counts": 48, "outcomes": 64, "parameters": 48, "axes": 8,
           "columns": 32, "sides": 100, "text": 2000, "line": 400}
 #: Names a mechanic may not use for its own things (the engine's words).
-RESERVED = frozenset({"true", "false", "system", "name", "description", "dice", "sides", "rules",
+RESERVED = frozenset({"true", "false", "system", "name", "description", "mechanic", "dice", "sides", "rules",
                       "strategy", "exact", "format", "min", "max", "floor", "ceil", "abs"})
 
 
@@ -262,7 +262,7 @@ def load(path) -> Mechanic:
 
 def from_toml(text: str, source: str = "mechanic") -> Mechanic:
     """Parse and check the TOML text of a mechanic (``source`` names it in errors)."""
-    from analysis.rulesets import _toml_error
+    from analysis.rulesets import toml_error
 
     source = _CONTROL.sub("?", str(source))[:120]
     if not isinstance(text, str):
@@ -270,7 +270,7 @@ def from_toml(text: str, source: str = "mechanic") -> Mechanic:
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
-        raise MechanicError(f"{source}: not valid TOML: {_CONTROL.sub('?', _toml_error(text, exc))[:300]}") \
+        raise MechanicError(f"{source}: not valid TOML: {_CONTROL.sub('?', toml_error(text, exc))[:300]}") \
             from None
     except RecursionError:
         raise MechanicError(f"{source}: its arrays or tables are nested too deeply to read") from None

@@ -93,7 +93,9 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
         axes={a.name: a.default for a in mech.axes},
         limits={a.name: a.range for a in mech.axes},
         title=mech.title,
-        classes={c: meanings.get(c, "") for c in mech.classes},
+        # a class the file gives no meaning keeps no meaning of another system's (the glossary's)
+        classes={c: meanings.get(c) or f"an outcome class of the {mech.name} mechanic (its file gives "
+                                        f"no meaning)" for c in mech.classes},
         outcomes=tuple(mech.classes) + tuple(mech.column_names),
         terms=terms,
         package=package,
@@ -108,15 +110,25 @@ def register(path, *, replace_same: bool = True) -> "System":
     another system's (a shipped one, or a different file read before) is
     refused with one sentence.
     """
+    from analysis.rulesets import read_text
+
+    from .spec import from_toml
+
+    path = Path(path)
+    try:
+        text = read_text(path)
+    except ValueError as exc:
+        raise MechanicError(str(exc).replace("rule-set file", "mechanic file")) from None
+    return register_mechanic(from_toml(text, source=str(path)), replace_same=replace_same, path=path)
+
+
+def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -> "System":
+    """Add a mechanic's system to :data:`analysis.rulesets.SYSTEMS` (see :func:`register`).
+
+    ``path``: the file it was read from, recorded in :data:`analysis.rulesets.MECHANIC_FILES`.
+    """
     from analysis import rulesets
-
-    mech = load(path)
-    return register_mechanic(mech, replace_same=replace_same)
-
-
-def register_mechanic(mech: Mechanic, *, replace_same: bool = True) -> "System":
-    """Add a mechanic's system to :data:`analysis.rulesets.SYSTEMS` (see :func:`register`)."""
-    from analysis import rulesets
+    from analysis.rules import Rules
 
     known = rulesets.SYSTEMS.get(mech.name)
     if known is not None:
@@ -125,9 +137,30 @@ def register_mechanic(mech: Mechanic, *, replace_same: bool = True) -> "System":
             return known
         raise MechanicError(f"{mech.origin}: a system named {mech.name!r} already exists; give the "
                             f"mechanic another name in [mechanic] name")
-    system = system_of(mech)
+    taken = [p.name for p in mech.parameters if hasattr(Rules, p.name)]
+    if taken:
+        raise MechanicError(f"{mech.origin}, parameter {taken[0]!r}: the name is taken by the rules "
+                            f"themselves ({', '.join(n for n in dir(Rules) if not n.startswith('_'))}); "
+                            f"call it otherwise")
+    try:
+        system = system_of(mech)
+    except ValueError as exc:
+        raise MechanicError(f"{mech.origin}: {exc}") from None
     rulesets.SYSTEMS[mech.name] = system
+    if path is not None:
+        rulesets.MECHANIC_FILES[mech.name] = str(Path(path).resolve())
     return system
+
+
+def unregister(name: str) -> None:
+    """Take a mechanic's system out of :data:`analysis.rulesets.SYSTEMS` (a shipped system stays)."""
+    from analysis import rulesets
+
+    system = rulesets.SYSTEMS.get(name)
+    if system is not None and not system.package and isinstance(
+            getattr(system.rules_class, "MECHANIC", None), Mechanic):
+        del rulesets.SYSTEMS[name]
+        rulesets.MECHANIC_FILES.pop(name, None)
 
 
 def is_mechanic_text(text: str) -> bool:
