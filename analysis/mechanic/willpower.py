@@ -442,9 +442,6 @@ class CellWays:
 def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
     """Exact :class:`CellWays` after ``strategy`` for each cell (a dict of axis values), each pool counted once."""
     from analysis.exact import count
-    from analysis.special_dice import binomials
-    from kernels import mechanic as _km
-    from kernels import mechanic_willpower as _kw
 
     mech = rules.mechanic
     strategy = strategy_of(strategy)
@@ -474,54 +471,14 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
     if total > MAX_WORK:
         raise MechanicError(f"{mech.origin}: the Willpower reroll over these {len(cells):,} cells would take "
                             f"about {total:,} steps, over the limit of {MAX_WORK:,}; ask for fewer cells")
-    values = (strategy.integer_values(mech) if strategy.mode == "best"
-              else np.zeros(len(mech.classes), dtype=np.int64))
-    wins = np.array([int(c in mech.win_classes) for c in mech.classes], dtype=np.int64)
-    forbid = np.array([int(c in strategy.forbid) for c in mech.classes], dtype=np.int64)
-    mode = _kw.MODE_FAILURES if strategy.reroll_failures else _kw.MODE_BEST
     out = [None] * len(cells)
     for (dice, faces), members in groups.items():
         plan = plans[(dice, faces)]
-        faces_arr, marks_arr, contrib, shape, strides = plan.layout
-        size = int(np.prod(shape))
         contexts = list(dict.fromkeys(c for _, c in members))
-        tables = [_engine._tables(rules, shape, c) for c in contexts]
-        cls = np.ascontiguousarray(np.stack([t[0] for t in tables]))
-        has_succ = mech.successes is not None
-        if has_succ:
-            succ = np.ascontiguousarray(np.stack([t[1] for t in tables]))
-            n_vals = int(succ.max()) + 1
-        else:
-            succ = np.zeros((len(contexts), size), dtype=np.int64)
-            n_vals = 1
-        n_classes = len(mech.classes)
-        bad = np.full(len(contexts), -1, dtype=np.int64)
-        binom_size = max(max(dice), 1) + 1
-
-        def compute(mod: int, plan=plan, cls=cls, succ=succ, n_vals=n_vals, bad=bad, contexts=contexts,
-                    faces_arr=faces_arr, marks_arr=marks_arr, contrib=contrib, strides=strides, size=size):
-            binom = binomials(binom_size, mod)
-            res = np.zeros(size, dtype=np.int64)
-            _km.mechanic_ways(plan.res_dice, faces_arr, marks_arr, contrib, strides, mod, binom, res)
-            st_w = np.ones(len(plan.st_index), dtype=np.int64)
-            for slot, (_, _, row, _) in enumerate(plan.kinds):
-                w = np.empty(len(plan.comps[slot]), dtype=np.int64)
-                _kw.composition_weights(plan.comps[slot], np.array([f for f, _, _ in row], dtype=np.int64),
-                                        mod, binom, w)
-                st_w = st_w * w[plan.st_index[:, slot]]
-                if mod:
-                    st_w %= mod
-            class_out = np.zeros((len(contexts), n_classes), dtype=np.int64)
-            succ_out = np.zeros((len(contexts), n_vals), dtype=np.int64)
-            spent = np.zeros(len(contexts), dtype=np.int64)
-            _kw.willpower_ways(res, st_w, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
-                               plan.out_off, plan.out_w, plan.out_n, cls, succ, values, wins, forbid,
-                               plan.fail_cats, mode, int(plan.opt_counts.sum(axis=1).max(initial=1)),
-                               plan.common, mod, class_out, succ_out, spent, bad)
-            return np.concatenate([class_out.ravel(), succ_out.ravel(), spent])
-
-        bound = _kw.mechanic_willpower_bound(dice, faces_arr, marks_arr, plan.common, values, binom_size)
-        flat = count(compute, bound)
+        call = _Call(rules, strategy, plan, dice, contexts)
+        flat = count(call.compute, call.bound())
+        bad, tables, shape = call.bad, call.tables, plan.layout[3]
+        n_classes, n_vals, has_succ = len(mech.classes), call.n_vals, mech.successes is not None
         for t, b in enumerate(bad):
             if b >= 0:
                 where = _engine._where(mech, {**params, **dict(contexts[t])})
@@ -543,6 +500,89 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
                 succ_ways = {v + low: int(w) for v, w in enumerate(hist[t].tolist()) if w}
             out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ_ways, int(spent[t]), den, dice)
     return out
+
+
+class _Call:
+    """The kernel call of one pool after a strategy: its arguments for any arithmetic, and its bound."""
+
+    def __init__(self, rules: MechanicRules, strategy: Strategy, plan: _Plan, dice: tuple, contexts: list):
+        from kernels import mechanic_willpower as _kw
+
+        mech = rules.mechanic
+        self.plan, self.dice, self.contexts = plan, dice, contexts
+        shape = plan.layout[3]
+        self.size = int(np.prod(shape))
+        self.tables = [_engine._tables(rules, shape, c) for c in contexts]
+        self.cls = np.ascontiguousarray(np.stack([t[0] for t in self.tables]))
+        if mech.successes is not None:
+            self.succ = np.ascontiguousarray(np.stack([t[1] for t in self.tables]))
+            self.n_vals = int(self.succ.max()) + 1
+        else:
+            self.succ = np.zeros((len(contexts), self.size), dtype=np.int64)
+            self.n_vals = 1
+        self.n_classes = len(mech.classes)
+        self.values = (strategy.integer_values(mech) if strategy.mode == "best"
+                       else np.zeros(self.n_classes, dtype=np.int64))
+        self.wins = np.array([int(c in mech.win_classes) for c in mech.classes], dtype=np.int64)
+        self.forbid = np.array([int(c in strategy.forbid) for c in mech.classes], dtype=np.int64)
+        self.mode = _kw.MODE_FAILURES if strategy.reroll_failures else _kw.MODE_BEST
+        self.binom_size = max(max(dice, default=0), 1) + 1
+        self.bad = np.full(len(contexts), -1, dtype=np.int64)
+
+    def bound(self) -> int:
+        from kernels import mechanic_willpower as _kw
+
+        faces_arr, marks_arr = self.plan.layout[:2]
+        return _kw.mechanic_willpower_bound(self.dice, faces_arr, marks_arr, self.plan.common, self.values,
+                                            self.binom_size)
+
+    def arguments(self, mod: int) -> list:
+        """The arguments of :func:`kernels.mechanic_willpower.willpower_ways` (fresh outputs) for ``mod``."""
+        from analysis.special_dice import binomials
+        from kernels import mechanic as _km
+        from kernels import mechanic_willpower as _kw
+
+        plan = self.plan
+        faces_arr, marks_arr, contrib, shape, strides = plan.layout
+        binom = binomials(self.binom_size, mod)
+        res = np.zeros(self.size, dtype=np.int64)
+        _km.mechanic_ways(plan.res_dice, faces_arr, marks_arr, contrib, strides, mod, binom, res)
+        st_w = np.ones(len(plan.st_index), dtype=np.int64)
+        for slot, (_, _, row, _) in enumerate(plan.kinds):
+            w = np.empty(len(plan.comps[slot]), dtype=np.int64)
+            _kw.composition_weights(plan.comps[slot], np.array([f for f, _, _ in row], dtype=np.int64),
+                                    mod, binom, w)
+            st_w = st_w * w[plan.st_index[:, slot]]
+            if mod:
+                st_w %= mod
+        T = len(self.contexts)
+        top = int(plan.opt_counts.sum(axis=1).max(initial=1))
+        return [res, st_w, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
+                plan.out_off, plan.out_w, plan.out_n, self.cls, self.succ, self.values, self.wins, self.forbid,
+                plan.fail_cats, self.mode, top, plan.common, mod,
+                np.zeros((T, self.n_classes), dtype=np.int64), np.zeros((T, self.n_vals), dtype=np.int64),
+                np.zeros(T, dtype=np.int64), self.bad]
+
+    def compute(self, mod: int) -> np.ndarray:
+        from kernels import mechanic_willpower as _kw
+
+        args = self.arguments(mod)
+        _kw.willpower_ways(*args)
+        class_out, succ_out, spent = args[-4:-1]
+        return np.concatenate([class_out.ravel(), succ_out.ravel(), spent])
+
+
+def kernel_call(rules: MechanicRules, strategy, **cell) -> _Call:
+    """The kernel call of one cell (for tests and benchmarks: ``call.arguments(0)``, ``call.bound()``)."""
+    mech = rules.mechanic
+    strategy = strategy_of(strategy)
+    _willpower_of(mech)
+    strategy.check(mech)
+    values = _engine.check_cell(mech, cell)
+    env = {**rules.params, **values}
+    dice, faces = _engine.dice_of(mech, env), _engine.faces_of(mech, env)
+    plan = _plan_cached(rules, strategy, dice, faces, 1)
+    return _Call(rules, strategy, plan, dice, [_engine._context(_engine._stats(mech), env)])
 
 
 @lru_cache(maxsize=256)
