@@ -15,9 +15,10 @@ above (:mod:`analysis.mechanic.willpower`) splits a landed roll in two:
 A roll's flat index in the rule grid is linear in its category counts, so
 a reroll that takes ``r`` dice of each category subtracts a fixed offset,
 and each way the rerolled dice can fall adds one.  For every landed roll
-and every context (a Difficulty, an action) :func:`willpower_ways` picks
-the strategy's reroll and adds the ways of every outcome, by final class
-and by final successes.
+and every context (a Difficulty, an action) :func:`willpower_choices` picks
+the strategy's reroll, once (a decision does not depend on the arithmetic),
+and :func:`willpower_add` adds the ways of every outcome, by final class and
+by final successes, in int64 or modulo each prime of the exact path.
 
 Decisions compare expected values exactly, in int64 integers that are
 never reduced modulo a prime: an outcome's ways are brought to a common
@@ -117,20 +118,52 @@ def composition_weights(comps, faces, mod, binom, out):
 
 
 @kernel
-def willpower_ways(res_ways, st_w, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n,
-                   cls, succ, values, wins, forbid, fail_cats, mode, max_reroll, common, mod,
-                   class_out, succ_out, spent, bad):
-    """Ways of every final roll after a Willpower strategy, by class and by successes, per context.
+def _check_plan(res_n, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n, cls, max_reroll, G):
+    """Refuse (ValueError) plan arrays that do not fit one another: never index past a buffer."""
+    P = st_avail.shape[0]
+    C = st_avail.shape[1]
+    O = opt_counts.shape[0]
+    V = out_n.shape[0]
+    if st_off.shape[0] != P:
+        raise ValueError("willpower kernel: the state arrays differ in length")
+    if opt_counts.shape[1] != C or opt_off.shape[0] != O or opt_v.shape[0] != O:
+        raise ValueError("willpower kernel: the reroll arrays do not match the categories")
+    if out_off.shape[0] != V or out_w.shape[0] != V or out_off.shape[1] != out_w.shape[1]:
+        raise ValueError("willpower kernel: the outcome arrays differ in shape")
+    for v in range(V):
+        if out_n[v] < 0 or out_n[v] > out_off.shape[1]:
+            raise ValueError("willpower kernel: an outcome count passes its outcome buffer")
+    for o in range(O):
+        if opt_v[o] < 0 or opt_v[o] >= V:
+            raise ValueError("willpower kernel: a reroll names an outcome row that does not exist")
+        k = 0
+        for c in range(C):
+            if opt_counts[o, c] < 0:
+                raise ValueError("willpower kernel: a reroll takes a negative number of dice")
+            k += opt_counts[o, c]
+        if k < 1 or k > max_reroll:
+            raise ValueError("willpower kernel: a reroll takes more dice than max_reroll (or none)")
+    if cls.shape[1] != G:
+        raise ValueError("willpower kernel: the class tables do not match the grid")
+    for p in range(P):
+        if st_off[p] < 0 or st_off[p] >= G:
+            raise ValueError("willpower kernel: a state lies outside the grid")
+    if res_n < 0:
+        raise ValueError("willpower kernel: no landed cells")
+
+
+@kernel
+def willpower_choices(res_idx, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n,
+                      cls, values, wins, forbid, fail_cats, mode, max_reroll, common, choice, bad):
+    """The strategy's reroll for every landed roll and context (the same in every arithmetic).
 
     Parameters
     ----------
-    res_ways : int64[G]
-        Ways of the dice that are never rerolled, over the rule grid (flat,
-        row-major; :func:`kernels.mechanic.mechanic_ways`).
-    st_w : int64[P]
-        Ways of each state of the rerollable dice.
+    res_idx : int64[R]
+        The grid cells the dice that are never rerolled can reach (flat,
+        row-major in the rule grid; every one with ways).
     st_avail : int64[P, C]
-        Dice of each rerollable category in each state.
+        Dice of each rerollable category in each state of the rerollable dice.
     st_off : int64[P]
         Flat offset of each state in the rule grid.
     opt_counts : int64[O, C]
@@ -147,9 +180,8 @@ def willpower_ways(res_ways, st_w, st_avail, st_off, opt_counts, opt_off, opt_v,
         offset it adds and its exact ways brought to the common denominator.
     out_n : int64[V]
         Outcomes in each row.
-    cls, succ : int64[T, G]
-        Per context: the class of each grid cell (-1: no rule matches) and
-        its successes shifted to ``0 .. succ_out.shape[1] - 1``.
+    cls : int64[T, G]
+        Per context: the class of each grid cell (-1: no rule matches).
     values : int64[K]
         Integer value of each class (``MODE_BEST``).
     wins : int64[K]
@@ -164,17 +196,11 @@ def willpower_ways(res_ways, st_w, st_avail, st_off, opt_counts, opt_off, opt_v,
     max_reroll : int64
         Most dice a reroll takes.
     common : int64
-        The common denominator ``L`` of every reroll (the ways of keeping a
-        roll are brought to it too).
-    mod : int64
-        0 for int64 (the caller checked :func:`mechanic_willpower_bound`),
-        else a prime below 2**31.
-    class_out : int64[T, K]
-        Zeroed by the caller; ways by final class.
-    succ_out : int64[T, S]
-        Zeroed by the caller; ways by final successes (shifted).
-    spent : int64[T]
-        Zeroed by the caller; ways in which Willpower was spent.
+        The common denominator ``L`` of every reroll: keeping a roll is
+        worth ``value * L``, a reroll ``sum(value * ways)``, compared
+        exactly (the reroll must be strictly better, so ties keep).
+    choice : int32[T, R, P]
+        Overwritten: the reroll taken (row of ``opt_counts``), -1 to keep.
     bad : int64[T]
         Overwritten: per context, the first grid index a roll reaches that no
         rule classifies, or -1.
@@ -182,70 +208,41 @@ def willpower_ways(res_ways, st_w, st_avail, st_off, opt_counts, opt_off, opt_v,
     Every buffer is checked against the others before any work: a size that
     does not match raises ``ValueError`` instead of writing past an array.
     """
-    G = res_ways.shape[0]
-    P = st_w.shape[0]
+    G = cls.shape[1]
+    T = cls.shape[0]
+    P = st_avail.shape[0]
     C = st_avail.shape[1]
     O = opt_counts.shape[0]
-    T = cls.shape[0]
     K = values.shape[0]
-    S = succ_out.shape[1]
-    # ------------------------------------------------------------ buffer checks
-    if st_avail.shape[0] != P or st_off.shape[0] != P:
-        raise ValueError("willpower_ways: the state arrays differ in length")
-    if opt_counts.shape[1] != C or opt_off.shape[0] != O or opt_v.shape[0] != O:
-        raise ValueError("willpower_ways: the reroll arrays do not match the categories")
-    V = out_n.shape[0]
-    if out_off.shape[0] != V or out_w.shape[0] != V or out_off.shape[1] != out_w.shape[1]:
-        raise ValueError("willpower_ways: the outcome arrays differ in shape")
-    for v in range(V):
-        if out_n[v] < 0 or out_n[v] > out_off.shape[1]:
-            raise ValueError("willpower_ways: an outcome count passes its outcome buffer")
-    for o in range(O):
-        if opt_v[o] < 0 or opt_v[o] >= V:
-            raise ValueError("willpower_ways: a reroll names an outcome row that does not exist")
-        k = 0
-        for c in range(C):
-            if opt_counts[o, c] < 0:
-                raise ValueError("willpower_ways: a reroll takes a negative number of dice")
-            k += opt_counts[o, c]
-        if k < 1 or k > max_reroll:
-            raise ValueError("willpower_ways: a reroll takes more dice than max_reroll (or none)")
+    R = res_idx.shape[0]
+    _check_plan(R, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n, cls, max_reroll, G)
+    if choice.shape[0] != T or choice.shape[1] != R or choice.shape[2] != P:
+        raise ValueError("willpower_choices: the choice buffer does not match contexts x cells x states")
+    if wins.shape[0] != K or forbid.shape[0] != K or bad.shape[0] != T:
+        raise ValueError("willpower_choices: the class arrays differ in length")
     for f in range(fail_cats.shape[0]):
         if fail_cats[f] < 0 or fail_cats[f] >= C:
-            raise ValueError("willpower_ways: a failure category does not exist")
-    if cls.shape[1] != G or succ.shape[0] != T or succ.shape[1] != G:
-        raise ValueError("willpower_ways: the class and success tables do not match the grid")
-    if wins.shape[0] != K or forbid.shape[0] != K or class_out.shape[0] != T or class_out.shape[1] != K:
-        raise ValueError("willpower_ways: the class arrays differ in length")
-    if spent.shape[0] != T or bad.shape[0] != T or succ_out.shape[0] != T:
-        raise ValueError("willpower_ways: the outputs do not have one row per context")
+            raise ValueError("willpower_choices: a failure category does not exist")
     for t in range(T):
         bad[t] = -1
         for i in range(G):
             if cls[t, i] >= K:
-                raise ValueError("willpower_ways: a class table names a class that does not exist")
-            if succ[t, i] < 0 or succ[t, i] >= S:
-                raise ValueError("willpower_ways: a success value passes the success buffer")
-    for p in range(P):
-        if st_off[p] < 0 or st_off[p] >= G:
-            raise ValueError("willpower_ways: a state lies outside the grid")
+                raise ValueError("willpower_choices: a class table names a class that does not exist")
+    for ri in range(R):
+        if res_idx[ri] < 0 or res_idx[ri] >= G:
+            raise ValueError("willpower_choices: a landed cell lies outside the grid")
     if mode != MODE_BEST and mode != MODE_FAILURES:
-        raise ValueError("willpower_ways: unknown mode")
+        raise ValueError("willpower_choices: unknown mode")
 
-    full = common % mod if mod > 0 else common
     want = np.zeros(C, dtype=np.int64)
-    for r in range(G):
-        wr = res_ways[r]
-        if wr == 0:
-            continue
+    for ri in range(R):
+        r = res_idx[ri]
         for p in range(P):
-            w = mulmod(wr, st_w[p], mod)
-            if w == 0:
-                continue
             idx0 = r + st_off[p]
             if idx0 >= G:
-                raise ValueError("willpower_ways: a landed roll lies outside the grid")
+                raise ValueError("willpower_choices: a landed roll lies outside the grid")
             for t in range(T):
+                choice[t, ri, p] = -1
                 cls0 = cls[t, idx0]
                 if cls0 < 0:
                     if bad[t] < 0:
@@ -275,7 +272,7 @@ def willpower_ways(res_ways, st_w, st_avail, st_off, opt_counts, opt_off, opt_v,
                                     best = o
                                     break
                             if best < 0:
-                                raise ValueError("willpower_ways: the failures' reroll is not among the rerolls")
+                                raise ValueError("willpower_choices: the failures' reroll is not among the rerolls")
                 else:
                     best_ev = values[cls0] * common
                     for o in range(O):
@@ -293,7 +290,7 @@ def willpower_ways(res_ways, st_w, st_avail, st_off, opt_counts, opt_off, opt_v,
                         for j in range(out_n[v]):
                             i = base + out_off[v, j]
                             if i < 0 or i >= G:
-                                raise ValueError("willpower_ways: a reroll outcome lies outside the grid")
+                                raise ValueError("willpower_choices: a reroll outcome lies outside the grid")
                             c1 = cls[t, i]
                             if c1 < 0:
                                 if bad[t] < 0:
@@ -306,6 +303,86 @@ def willpower_ways(res_ways, st_w, st_avail, st_off, opt_counts, opt_off, opt_v,
                         if not risky and ev > best_ev:
                             best_ev = ev
                             best = o
+                choice[t, ri, p] = best
+
+
+@kernel
+def willpower_add(res_ways, res_idx, st_w, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n,
+                  cls, succ, choice, max_reroll, common, mod, class_out, succ_out, spent):
+    """Add the ways of every final roll after the rerolls ``choice`` holds, by class and successes.
+
+    Parameters
+    ----------
+    res_ways : int64[G]
+        Ways of the dice that are never rerolled, over the rule grid
+        (:func:`kernels.mechanic.mechanic_ways`, in this arithmetic).
+    res_idx, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n, max_reroll, common
+        As for :func:`willpower_choices`.
+    st_w : int64[P]
+        Ways of each state of the rerollable dice (this arithmetic).
+    cls, succ : int64[T, G]
+        Per context: the class of each grid cell and its successes shifted
+        to ``0 .. succ_out.shape[1] - 1``.
+    choice : int32[T, R, P]
+        Output of :func:`willpower_choices`.
+    mod : int64
+        0 for int64 (the caller checked :func:`mechanic_willpower_bound`),
+        else a prime below 2**31.
+    class_out : int64[T, K]
+        Zeroed by the caller; ways by final class.
+    succ_out : int64[T, S]
+        Zeroed by the caller; ways by final successes (shifted).
+    spent : int64[T]
+        Zeroed by the caller; ways in which Willpower was spent.
+
+    Over the denominator ``prod(sides ** dice) * common``.  Every buffer is
+    checked first, as for :func:`willpower_choices`.
+    """
+    G = res_ways.shape[0]
+    T = cls.shape[0]
+    P = st_avail.shape[0]
+    O = opt_counts.shape[0]
+    K = class_out.shape[1]
+    S = succ_out.shape[1]
+    R = res_idx.shape[0]
+    _check_plan(R, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n, cls, max_reroll, G)
+    if st_w.shape[0] != P or succ.shape[0] != T or succ.shape[1] != G:
+        raise ValueError("willpower_add: the weights or success tables do not match")
+    if choice.shape[0] != T or choice.shape[1] != R or choice.shape[2] != P:
+        raise ValueError("willpower_add: the choice buffer does not match contexts x cells x states")
+    if class_out.shape[0] != T or succ_out.shape[0] != T or spent.shape[0] != T:
+        raise ValueError("willpower_add: the outputs do not have one row per context")
+    for t in range(T):
+        for i in range(G):
+            if cls[t, i] >= K:
+                raise ValueError("willpower_add: a class table names a class that does not exist")
+            if succ[t, i] < 0 or succ[t, i] >= S:
+                raise ValueError("willpower_add: a success value passes the success buffer")
+    for ri in range(R):
+        if res_idx[ri] < 0 or res_idx[ri] >= G:
+            raise ValueError("willpower_add: a landed cell lies outside the grid")
+    for t in range(T):
+        for ri in range(R):
+            for p in range(P):
+                if choice[t, ri, p] < -1 or choice[t, ri, p] >= O:
+                    raise ValueError("willpower_add: a choice names a reroll that does not exist")
+
+    full = common % mod if mod > 0 else common
+    for ri in range(R):
+        r = res_idx[ri]
+        wr = res_ways[r]
+        for p in range(P):
+            w = mulmod(wr, st_w[p], mod)
+            if w == 0:
+                continue
+            idx0 = r + st_off[p]
+            if idx0 >= G:
+                raise ValueError("willpower_add: a landed roll lies outside the grid")
+            for t in range(T):
+                best = choice[t, ri, p]
+                cls0 = cls[t, idx0]
+                if cls0 < 0:
+                    continue
                 if best < 0:
                     wf = mulmod(w, full, mod)
                     class_out[t, cls0] = addmod(class_out[t, cls0], wf, mod)
@@ -318,11 +395,9 @@ def willpower_ways(res_ways, st_w, st_avail, st_off, opt_counts, opt_off, opt_v,
                 for j in range(out_n[v]):
                     i = base + out_off[v, j]
                     if i < 0 or i >= G:
-                        raise ValueError("willpower_ways: a reroll outcome lies outside the grid")
+                        raise ValueError("willpower_add: a reroll outcome lies outside the grid")
                     c1 = cls[t, i]
                     if c1 < 0:
-                        if bad[t] < 0:
-                            bad[t] = i
                         continue
                     wj = out_w[v, j] % mod if mod > 0 else out_w[v, j]
                     x = mulmod(w, wj, mod)
@@ -339,7 +414,8 @@ from .mechanic import mechanic_ways_bound  # noqa: E402
 
 
 def mechanic_willpower_bound(dice, faces, marks, common, values, binom_size=None) -> int:
-    """Upper bound on every number :func:`willpower_ways` and :func:`composition_weights` hold.
+    """Upper bound on every number :func:`willpower_choices`, :func:`willpower_add` and
+    :func:`composition_weights` hold.
 
     Parameters
     ----------

@@ -323,18 +323,21 @@ def test_mechanic_willpower_bound(twin, strategy, system, cell):
     if strategy == "values":  # large values of both signs, weighed exactly in plain int locals
         strategy = wp.Strategy("values", values=dict(zip(rules.mechanic.classes, [-7 * 10**8, 2, 5, 10**9, 3, -9])))
     call = wp.kernel_call(rules, strategy, **cell)
-    args = call.arguments(0)
     if isinstance(strategy, wp.Strategy):  # the expected values reach |value| * L, and the bound says so
         assert call.bound() == 10**9 * call.plan.common
-    top, converted = twin(mechanic_willpower.willpower_ways, *args)
-    real = call.arguments(0)
-    mechanic_willpower.willpower_ways(*real)
-    for a, b in zip(converted[-4:], real[-4:]):
+    # the decisions: exact expected values in plain int locals
+    top_choice, converted = twin(mechanic_willpower.willpower_choices, *call.choice_arguments())
+    assert _ints(converted[-2]) == _ints(call.choices())
+    # the ways, added from those decisions
+    top, converted = twin(mechanic_willpower.willpower_add, *call.add_arguments(0))
+    real = call.add_arguments(0)
+    mechanic_willpower.willpower_add(*real)
+    for a, b in zip(converted[-3:], real[-3:]):
         assert _ints(a) == _ints(b)
-    total = int(real[-4].sum(axis=1)[0])
+    total = int(real[-3].sum(axis=1)[0])
     bound = call.bound()
     assert type(bound) is int
-    assert top <= bound
+    assert max(top, top_choice) <= bound
     assert total <= bound <= total * max(abs(int(v)) for v in list(call.values) + [1])
     if cell.get("difficulty") == 0 and not isinstance(strategy, wp.Strategy):
         assert bound == total and 2 * top >= bound

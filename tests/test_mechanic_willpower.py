@@ -483,47 +483,81 @@ def test_shipped_files_declare_their_willpower():
 
 # ------------------------------------------------------------------ (c) buffers and limits
 
-def _arguments(system="v5", strategy="maximize_win", **cell):
-    call = W.kernel_call(_rules(system), strategy, **cell)
-    return call, call.arguments(0)
+def _call(system="v5", strategy="maximize_win", **cell):
+    return W.kernel_call(_rules(system), strategy, **cell)
 
 
-NAMES = ["res_ways", "st_w", "st_avail", "st_off", "opt_counts", "opt_off", "opt_v", "out_off", "out_w", "out_n",
-         "cls", "succ", "values", "wins", "forbid", "fail_cats", "mode", "max_reroll", "common", "mod",
-         "class_out", "succ_out", "spent", "bad"]
+CHOICE_NAMES = ["res_idx", "st_avail", "st_off", "opt_counts", "opt_off", "opt_v", "out_off", "out_w", "out_n",
+                "cls", "values", "wins", "forbid", "fail_cats", "mode", "max_reroll", "common", "choice", "bad"]
+ADD_NAMES = ["res_ways", "res_idx", "st_w", "st_avail", "st_off", "opt_counts", "opt_off", "opt_v", "out_off",
+             "out_w", "out_n", "cls", "succ", "choice", "max_reroll", "common", "mod", "class_out", "succ_out",
+             "spent"]
 
 
-def test_kernel_runs_from_its_arguments():
-    from kernels.mechanic_willpower import willpower_ways
+def test_kernels_run_from_their_arguments():
+    from kernels.mechanic_willpower import willpower_add, willpower_choices
 
-    call, args = _arguments(pool=5, hunger=2, difficulty=3)
-    willpower_ways(*args)
-    flat = np.concatenate([args[-4].ravel(), args[-3].ravel(), args[-2]])
-    assert list(flat) == list(call.compute(0))
+    call = _call(pool=5, hunger=2, difficulty=3)
+    args = call.choice_arguments()
+    willpower_choices(*args)
+    assert (args[-2] == call.choices()).all()
+    args = call.add_arguments(0)
+    willpower_add(*args)
+    assert list(np.concatenate([a.ravel() for a in args[-3:]])) == list(call.compute(0))
 
 
-@pytest.mark.parametrize("name, broken", [
-    ("out_n", lambda a: a + a.shape[0] * 0 + 1000),          # an outcome count past its buffer
-    ("out_off", lambda a: np.ascontiguousarray(a[:, :1])),                        # an outcome buffer too narrow
-    ("opt_v", lambda a: a + 10_000),                         # a row that does not exist
-    ("max_reroll", lambda a: 2),                             # a 3-dice reroll with 2-dice scratch
-    ("opt_counts", lambda a: np.ascontiguousarray(a[:, :2])),                     # fewer categories than the states
-    ("class_out", lambda a: np.zeros((a.shape[0], 2), dtype=np.int64)),
-    ("succ_out", lambda a: np.zeros((a.shape[0], 1), dtype=np.int64)),
-    ("spent", lambda a: np.zeros(0, dtype=np.int64)),
-    ("st_off", lambda a: a + 10**9),                         # a state outside the grid
-    ("fail_cats", lambda a: np.array([7], dtype=np.int64)),
-    ("cls", lambda a: a + 100),                              # a class that does not exist
-    ("mode", lambda a: 5),
-])
-def test_kernel_refuses_buffers_that_do_not_fit(name, broken):
-    from kernels.mechanic_willpower import willpower_ways
+_SHARED_BREAKS = [
+    ("out_n", lambda a: a + 1000, "an outcome count passes its outcome buffer"),
+    ("out_off", lambda a: np.ascontiguousarray(a[:, :1]), "the outcome arrays differ in shape"),
+    ("opt_v", lambda a: a + 10_000, "a reroll names an outcome row that does not exist"),
+    ("max_reroll", lambda a: 2, "a reroll takes more dice than max_reroll"),  # a 3-dice reroll, 2-dice scratch
+    ("opt_counts", lambda a: np.ascontiguousarray(a[:, :2]), "the reroll arrays do not match the categories"),
+    ("st_off", lambda a: a + 10**9, "a state lies outside the grid"),
+    ("res_idx", lambda a: a + 10**9, "a landed cell lies outside the grid"),
+    ("choice", lambda a: np.zeros((a.shape[0], a.shape[1], 1), dtype=np.int32), "the choice buffer does not match"),
+    ("cls", lambda a: a + 100, "a class table names a class that does not exist"),
+]
 
-    _, args = _arguments(pool=5, hunger=2, difficulty=3)
-    i = NAMES.index(name)
+
+@pytest.mark.parametrize("name, broken, message", _SHARED_BREAKS + [
+    ("fail_cats", lambda a: np.array([7], dtype=np.int64), "a failure category does not exist"),
+    ("bad", lambda a: np.zeros(0, dtype=np.int64), "the class arrays differ in length"),
+    ("mode", lambda a: 5, "unknown mode"),
+], ids=lambda x: x if isinstance(x, str) and " " not in x else "")
+def test_choices_kernel_refuses_buffers_that_do_not_fit(name, broken, message):
+    from kernels.mechanic_willpower import willpower_choices
+
+    args = _call(pool=5, hunger=2, difficulty=3).choice_arguments()
+    i = CHOICE_NAMES.index(name)
     args[i] = broken(args[i])
-    with pytest.raises(ValueError, match="willpower_ways"):
-        willpower_ways(*args)
+    with pytest.raises(ValueError, match=message):
+        willpower_choices(*args)
+
+
+@pytest.mark.parametrize("name, broken, message", _SHARED_BREAKS + [
+    ("class_out", lambda a: np.zeros((a.shape[0], 2), dtype=np.int64), "a class that does not exist"),
+    ("succ_out", lambda a: np.zeros((a.shape[0], 1), dtype=np.int64), "a success value passes the success buffer"),
+    ("spent", lambda a: np.zeros(0, dtype=np.int64), "the outputs do not have one row per context"),
+    ("st_w", lambda a: np.ascontiguousarray(a[:1]), "the weights or success tables do not match"),
+], ids=lambda x: x if isinstance(x, str) and " " not in x else "")
+def test_add_kernel_refuses_buffers_that_do_not_fit(name, broken, message):
+    from kernels.mechanic_willpower import willpower_add
+
+    call = _call(pool=5, hunger=2, difficulty=3)
+    args = call.add_arguments(0)
+    i = ADD_NAMES.index(name)
+    args[i] = broken(args[i])
+    with pytest.raises(ValueError, match=message):
+        willpower_add(*args)
+
+
+def test_choice_arrays_are_bounded(monkeypatch):
+    monkeypatch.setattr(W, "MAX_CHOICES", 10)
+    W._plan_cached.cache_clear()
+    with pytest.raises(spec.MechanicError, match=r"would decide for about [\d,]+ landed rolls x contexts, over the "
+                                                 r"limit of 10"):
+        W.odds(_rules("v5"), "maximize_win", pool=5, hunger=2, difficulty=3)
+    W._plan_cached.cache_clear()
 
 
 def test_compositions_kernel_refuses_wrong_buffers():

@@ -34,8 +34,9 @@ How it counts: the dice that are never rerolled are folded into the
 engine's statistics grid (:func:`kernels.mechanic.mechanic_ways`); the
 rerollable kinds are kept as category-count vectors (one count per
 rerollable mark: the extra statistics a reroll needs) weighted by
-multinomials; :func:`kernels.mechanic_willpower.willpower_ways` decides
-and adds the ways of every reroll outcome.  The work (landed rolls x reroll
+multinomials; :func:`kernels.mechanic_willpower.willpower_choices`
+decides once, and :func:`kernels.mechanic_willpower.willpower_add` adds the
+ways of every reroll outcome in each arithmetic of the exact path.  The work (landed rolls x reroll
 outcomes x contexts) is estimated first and refused beyond
 :data:`MAX_WORK`.
 """
@@ -59,6 +60,8 @@ from .spec import MechanicError
 MAX_WORK = 400_000_000
 #: Most rerolls a strategy may weigh for one roll (the options themselves).
 MAX_OPTIONS = 200_000
+#: Most decisions kept at once (landed rolls x contexts of one pool, 4 bytes each).
+MAX_CHOICES = 25_000_000
 #: The named strategies.
 NAMES = ("none", "reroll_failures", "maximize_win")
 
@@ -221,6 +224,7 @@ class _Plan:
 
     layout: tuple        # engine layout: faces_arr, marks_arr, contrib, shape, strides
     res_dice: np.ndarray
+    res_idx: np.ndarray  # int64[R]: the grid cells the dice never rerolled reach
     kinds: tuple         # per rerollable kind: (kind index, n dice, faces of its categories)
     comps: tuple         # per rerollable kind: int64[Q, M] compositions
     st_index: np.ndarray  # int64[P, Kr]: composition of each kind in each state
@@ -345,11 +349,31 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
         per = len(options) * max(len(cats), 1) + max(n_out.values(), default=0)
     steps = n_res * n_states * (per + 1)
     work = steps * n_contexts
+    if n_res * n_states * n_contexts > MAX_CHOICES:
+        raise MechanicError(f"{mech.origin}: the Willpower reroll at {where} would decide for about "
+                            f"{n_res * n_states * n_contexts:,} landed rolls x contexts, over the limit of "
+                            f"{MAX_CHOICES:,}; ask for a smaller pool or fewer cells")
     if work > MAX_WORK:
         raise MechanicError(f"{mech.origin}: the Willpower reroll at {where} would take about {work:,} steps "
                             f"({n_res * n_states:,} landed rolls x {per + 1:,} reroll outcomes weighed x "
                             f"{n_contexts} contexts), over the limit of {MAX_WORK:,}; ask for a smaller pool, "
                             f"fewer cells or fewer Willpower dice")
+
+    # the grid cells the dice never rerolled reach (each with ways: every face count is positive)
+    from kernels import mechanic_willpower as _kw
+
+    reach = np.zeros(1, dtype=np.int64)
+    for ki, n in enumerate(res_dice.tolist()):
+        if n == 0:
+            continue
+        m = int(marks_arr[ki])
+        groups = [g for g in range(m) if faces_arr[ki, g] > 0]
+        steps_k = np.array([int(contrib[ki, g, :len(strides)] @ strides) if len(stats.names) else 0
+                            for g in groups], dtype=np.int64)
+        c = np.zeros((_compositions_count(n, len(groups)), len(groups)), dtype=np.int64)
+        _kw.fill_compositions(n, len(groups), c)
+        reach = np.unique(np.add.outer(reach, c @ steps_k).ravel())
+    res_idx = np.ascontiguousarray(reach, dtype=np.int64)
 
     # the outcomes of each count of rerolled dice per kind, merged by offset
     out_rows = []
@@ -394,8 +418,6 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
     fail_cats = np.array([c for c in range(len(cats)) if cats[c][3]], dtype=np.int64)
 
     # the states of the rerollable dice: every composition of each kind, combined
-    from kernels import mechanic_willpower as _kw
-
     comps = []
     for _, n, row, _ in kinds:
         q = _compositions_count(n, len(row))
@@ -413,7 +435,7 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
             st_off += chosen[:, m] * s
             if c >= 0:
                 st_avail[:, c] = chosen[:, m]
-    return _Plan(layout, res_dice, tuple(kinds), tuple(comps), st_index, st_avail, st_off, opt_counts, opt_off,
+    return _Plan(layout, res_dice, res_idx, tuple(kinds), tuple(comps), st_index, st_avail, st_off, opt_counts, opt_off,
                  opt_v, out_off, out_w, out_n, fail_cats, common, steps)
 
 
@@ -528,6 +550,7 @@ class _Call:
         self.mode = _kw.MODE_FAILURES if strategy.reroll_failures else _kw.MODE_BEST
         self.binom_size = max(max(dice, default=0), 1) + 1
         self.bad = np.full(len(contexts), -1, dtype=np.int64)
+        self._choice = None
 
     def bound(self) -> int:
         from kernels import mechanic_willpower as _kw
@@ -536,8 +559,31 @@ class _Call:
         return _kw.mechanic_willpower_bound(self.dice, faces_arr, marks_arr, self.plan.common, self.values,
                                             self.binom_size)
 
-    def arguments(self, mod: int) -> list:
-        """The arguments of :func:`kernels.mechanic_willpower.willpower_ways` (fresh outputs) for ``mod``."""
+    def choice_arguments(self) -> list:
+        """The arguments of :func:`kernels.mechanic_willpower.willpower_choices` (fresh outputs)."""
+        plan = self.plan
+        T = len(self.contexts)
+        return [plan.res_idx, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
+                plan.out_off, plan.out_w, plan.out_n, self.cls, self.values, self.wins, self.forbid,
+                plan.fail_cats, self.mode, self.max_reroll, plan.common,
+                np.zeros((T, len(plan.res_idx), len(plan.st_off)), dtype=np.int32), self.bad]
+
+    @property
+    def max_reroll(self) -> int:
+        return int(self.plan.opt_counts.sum(axis=1).max(initial=1))
+
+    def choices(self) -> np.ndarray:
+        """The reroll taken for every (context, landed cell, state): decided once, for every arithmetic."""
+        if self._choice is None:
+            from kernels import mechanic_willpower as _kw
+
+            args = self.choice_arguments()
+            _kw.willpower_choices(*args)
+            self._choice = args[-2]
+        return self._choice
+
+    def add_arguments(self, mod: int) -> list:
+        """The arguments of :func:`kernels.mechanic_willpower.willpower_add` (fresh outputs) for ``mod``."""
         from analysis.special_dice import binomials
         from kernels import mechanic as _km
         from kernels import mechanic_willpower as _kw
@@ -556,24 +602,23 @@ class _Call:
             if mod:
                 st_w %= mod
         T = len(self.contexts)
-        top = int(plan.opt_counts.sum(axis=1).max(initial=1))
-        return [res, st_w, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
-                plan.out_off, plan.out_w, plan.out_n, self.cls, self.succ, self.values, self.wins, self.forbid,
-                plan.fail_cats, self.mode, top, plan.common, mod,
-                np.zeros((T, self.n_classes), dtype=np.int64), np.zeros((T, self.n_vals), dtype=np.int64),
-                np.zeros(T, dtype=np.int64), self.bad]
+        return [res, plan.res_idx, st_w, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
+                plan.out_off, plan.out_w, plan.out_n, self.cls, self.succ, self.choices(), self.max_reroll,
+                plan.common, mod, np.zeros((T, self.n_classes), dtype=np.int64),
+                np.zeros((T, self.n_vals), dtype=np.int64), np.zeros(T, dtype=np.int64)]
 
     def compute(self, mod: int) -> np.ndarray:
         from kernels import mechanic_willpower as _kw
 
-        args = self.arguments(mod)
-        _kw.willpower_ways(*args)
-        class_out, succ_out, spent = args[-4:-1]
+        args = self.add_arguments(mod)
+        _kw.willpower_add(*args)
+        class_out, succ_out, spent = args[-3:]
         return np.concatenate([class_out.ravel(), succ_out.ravel(), spent])
 
 
 def kernel_call(rules: MechanicRules, strategy, **cell) -> _Call:
-    """The kernel call of one cell (for tests and benchmarks: ``call.arguments(0)``, ``call.bound()``)."""
+    """The kernel calls of one cell (for tests and benchmarks: ``call.choice_arguments()``,
+    ``call.add_arguments(mod)``, ``call.bound()``)."""
     mech = rules.mechanic
     strategy = strategy_of(strategy)
     _willpower_of(mech)
