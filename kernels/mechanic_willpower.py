@@ -30,7 +30,6 @@ that these fit before any call.
 import numpy as np
 
 from ._jit import kernel
-from .mechanic import _first_composition, _next_composition
 from .multiset import addmod, fill_powers, mulmod
 
 #: Strategy modes of :func:`willpower_ways`.
@@ -58,8 +57,11 @@ def fill_compositions(n, parts, out):
     """
     if parts < 1 or out.shape[1] < parts:
         raise ValueError("fill_compositions: out has fewer columns than parts")
+    # an odometer: all in the last part first; then move one unit from the
+    # rightmost non-empty part (not the first) to its left neighbour, and
+    # gather what lies right of it back into the last part
     c = np.zeros(parts, dtype=np.int64)
-    _first_composition(n, parts, c)
+    c[parts - 1] = n
     q = 0
     more = True
     while more:
@@ -68,7 +70,16 @@ def fill_compositions(n, parts, out):
         for m in range(parts):
             out[q, m] = c[m]
         q += 1
-        more = _next_composition(parts, c)
+        j = parts - 1
+        while j >= 1 and c[j] == 0:
+            j -= 1
+        if j < 1:
+            more = False
+        else:
+            rest = c[j] - 1
+            c[j] = 0
+            c[j - 1] += 1
+            c[parts - 1] += rest
     if q != out.shape[0]:
         raise ValueError("fill_compositions: out has more rows than compositions")
     return q

@@ -263,8 +263,8 @@ def _descending(counts_cap: list, k: int):
 def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n_contexts: int) -> _Plan:
     mech = rules.mechanic
     wp = mech.willpower
-    stats = _engine._stats(mech)
-    layout = _engine._layout(mech, stats, faces, dice)
+    stats = _engine.statistics(mech)
+    layout = _engine.layout(mech, stats, faces, dice)
     faces_arr, marks_arr, contrib, shape, strides = layout
     grid = int(np.prod(shape))
     where = " + ".join(f"{n} {k.name}" for n, k in zip(dice, mech.kinds)) + " dice"
@@ -472,9 +472,9 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
     if strategy.keep:
         return [CellWays(w.class_ways, w.success_ways, 0, w.denominator, w.dice)
                 for w in _engine.count_cells(rules, cells)]
-    stats = _engine._stats(mech)
+    stats = _engine.statistics(mech)
     params = rules.params
-    pool_axes = _engine._pool_axes(mech)
+    pool_axes = _engine.pool_axes(mech)
     groups: dict = {}
     known: dict = {}
     for i, cell in enumerate(cells):
@@ -483,7 +483,7 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
         key = known.get(at)
         if key is None:
             key = known[at] = (_engine.dice_of(mech, env), _engine.faces_of(mech, env))
-        groups.setdefault(key, []).append((i, _engine._context(stats, env)))
+        groups.setdefault(key, []).append((i, _engine.context_of(stats, env)))
     plans = {}
     total = 0
     for (dice, faces), members in groups.items():
@@ -503,9 +503,9 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
         n_classes, n_vals, has_succ = len(mech.classes), call.n_vals, mech.successes is not None
         for t, b in enumerate(bad):
             if b >= 0:
-                where = _engine._where(mech, {**params, **dict(contexts[t])})
+                where = _engine.where(mech, {**params, **dict(contexts[t])})
                 raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
-                                    f"{_engine._state_text(mech, stats, shape, int(b))} ({where}); add a last "
+                                    f"{_engine.state_text(mech, stats, shape, int(b))} ({where}); add a last "
                                     f"[[outcomes]] rule without 'when' to catch the rest")
         T = len(contexts)
         by_class = flat[:T * n_classes].reshape(T, n_classes)
@@ -534,7 +534,7 @@ class _Call:
         self.plan, self.dice, self.contexts = plan, dice, contexts
         shape = plan.layout[3]
         self.size = int(np.prod(shape))
-        self.tables = [_engine._tables(rules, shape, c) for c in contexts]
+        self.tables = [_engine.class_tables(rules, shape, c) for c in contexts]
         self.cls = np.ascontiguousarray(np.stack([t[0] for t in self.tables]))
         if mech.successes is not None:
             self.succ = np.ascontiguousarray(np.stack([t[1] for t in self.tables]))
@@ -627,7 +627,7 @@ def kernel_call(rules: MechanicRules, strategy, **cell) -> _Call:
     env = {**rules.params, **values}
     dice, faces = _engine.dice_of(mech, env), _engine.faces_of(mech, env)
     plan = _plan_cached(rules, strategy, dice, faces, 1)
-    return _Call(rules, strategy, plan, dice, [_engine._context(_engine._stats(mech), env)])
+    return _Call(rules, strategy, plan, dice, [_engine.context_of(_engine.statistics(mech), env)])
 
 
 @lru_cache(maxsize=256)
