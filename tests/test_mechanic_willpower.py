@@ -615,3 +615,23 @@ def test_pool_30_answers_quickly():
             o = W.odds(rules, strategy, **cell)
             assert time.perf_counter() - start < 2.0  # well under 1 s alone; the bound allows a busy machine
             assert sum(o.classes().values()) == 1
+
+
+def test_int64_and_primes_agree():
+    from analysis.exact import count
+
+    for system, cell in [("v5", dict(pool=6, hunger=2, difficulty=3)),
+                         ("werewolf", dict(pool=5, rage=3, difficulty=4, violent=1))]:
+        call = _call(system, "maximize_win", **cell)
+        plain = count(call.compute, call.bound())
+        modular = count(call.compute, call.bound(), force_modular=True)
+        assert [int(x) for x in plain] == [int(x) for x in modular]
+
+
+def test_odds_object_reads_like_the_engines():
+    o = W.odds(_rules("v5"), "maximize_win", pool=5, hunger=2, difficulty=3)
+    assert isinstance(o, engine.MechanicOdds)
+    assert sum(o.classes().values()) == 1 and o.p_win == o.probability("p_win")
+    assert o.mean_successes == sum(s * p for s, p in o.successes.items())
+    assert o.strategy == "maximize_win" and 0 < o.willpower_spent < 1
+    assert "Willpower: maximize_win, spent" in str(o)
