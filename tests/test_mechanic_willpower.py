@@ -635,3 +635,11 @@ def test_odds_object_reads_like_the_engines():
     assert o.mean_successes == sum(s * p for s, p in o.successes.items())
     assert o.strategy == "maximize_win" and 0 < o.willpower_spent < 1
     assert "Willpower: maximize_win, spent" in str(o)
+
+
+def test_a_table_is_bounded_as_a_whole(monkeypatch):
+    rules = _rules("v5")
+    one = W.work(rules, "maximize_win", pool=8, hunger=1, difficulty=3)
+    monkeypatch.setattr(W, "MAX_TABLE_WORK", 3 * one)
+    with pytest.raises(spec.MechanicError, match=r"over these 4 cells would take about [\d,]+ steps, over the limit"):
+        W.table(rules, "maximize_win", pool=8, hunger=1, difficulty="1-4")

@@ -35,10 +35,12 @@ engine's statistics grid (:func:`kernels.mechanic.mechanic_ways`); the
 rerollable kinds are kept as category-count vectors (one count per
 rerollable mark: the extra statistics a reroll needs) weighted by
 multinomials; :func:`kernels.mechanic_willpower.willpower_choices`
-decides once, and :func:`kernels.mechanic_willpower.willpower_add` adds the
-ways of every reroll outcome in each arithmetic of the exact path.  The work (landed rolls x reroll
-outcomes x contexts) is estimated first and refused beyond
-:data:`MAX_WORK`.
+decides once, and :func:`kernels.mechanic_willpower.willpower_add` adds
+the ways of every reroll outcome in each arithmetic of the exact path.
+The work (landed rolls x reroll outcomes x contexts) is estimated first (an
+upper estimate: every reroll weighed in full for every landed roll) and
+refused beyond :data:`MAX_WORK` for one pool, :data:`MAX_TABLE_WORK` for a
+whole table.
 """
 from __future__ import annotations
 
@@ -57,7 +59,9 @@ from .spec import MechanicError
 
 #: Most steps (landed rolls x reroll outcomes weighed x contexts) one pool
 #: may take; more is refused, with the estimate, before any work.
-MAX_WORK = 400_000_000
+MAX_WORK = 2_000_000_000
+#: Most steps of one call over many cells (a table): the sum over its pools.
+MAX_TABLE_WORK = 20_000_000_000
 #: Most rerolls a strategy may weigh for one roll (the options themselves).
 MAX_OPTIONS = 200_000
 #: Most decisions kept at once (landed rolls x contexts of one pool, 4 bytes each).
@@ -490,9 +494,9 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
         contexts = list(dict.fromkeys(c for _, c in members))
         plan = plans[(dice, faces)] = _plan_cached(rules, strategy, dice, faces, len(contexts))
         total += plan.steps * len(contexts)
-    if total > MAX_WORK:
+    if total > MAX_TABLE_WORK:
         raise MechanicError(f"{mech.origin}: the Willpower reroll over these {len(cells):,} cells would take "
-                            f"about {total:,} steps, over the limit of {MAX_WORK:,}; ask for fewer cells")
+                            f"about {total:,} steps, over the limit of {MAX_TABLE_WORK:,}; ask for fewer cells")
     out = [None] * len(cells)
     for (dice, faces), members in groups.items():
         plan = plans[(dice, faces)]
