@@ -21,9 +21,9 @@ import pytest
 
 import kernels
 from analysis.exact import INT64_MAX
-from kernels import again, cards, classic, conflict, markov, multiset, special, v5, willpower
+from kernels import again, cards, classic, conflict, markov, mechanic_willpower, multiset, special, v5, willpower
 
-KERNEL_MODULES = (multiset, special, v5, willpower, again, cards, classic, conflict, markov)
+KERNEL_MODULES = (multiset, special, v5, willpower, mechanic_willpower, again, cards, classic, conflict, markov)
 KERNELS_DIR = os.path.dirname(os.path.abspath(kernels.__file__))
 
 
@@ -298,6 +298,62 @@ def test_willpower_bound_refuses_values_that_cannot_be_weighed():
     w_n, w_h = _v5_faces(6)
     with pytest.raises(ValueError, match="too big"):
         willpower.v5_willpower_ways_bound(5, 0, w_n, w_h, 3, [10**16] + [0] * 5)
+
+
+# ------------------------------------------------------- mechanic Willpower
+
+def _mechanic_rules(system: str):
+    from analysis.mechanic import engine, spec
+
+    return engine.rules_of(spec.load(os.path.join(os.path.dirname(KERNELS_DIR), "analysis", "systems", system,
+                                                  "mechanic.toml")))
+
+
+@pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures", "values"])
+@pytest.mark.parametrize("system,cell", [
+    ("v5", dict(pool=3, hunger=1, difficulty=2)),
+    ("v5", dict(pool=4, hunger=0, difficulty=0)),  # every roll a win: nothing rerolled, the bound is tight
+    ("werewolf", dict(pool=3, rage=2, difficulty=3, violent=1)),
+    pytest.param("hunter", dict(pool=4, desperation=1, difficulty=3), marks=pytest.mark.slow),
+])
+def test_mechanic_willpower_bound(twin, strategy, system, cell):
+    from analysis.mechanic import willpower as wp
+
+    rules = _mechanic_rules(system)
+    if strategy == "values":  # large values of both signs, weighed exactly in plain int locals
+        strategy = wp.Strategy("values", values=dict(zip(rules.mechanic.classes, [-7 * 10**8, 2, 5, 10**9, 3, -9])))
+    call = wp.kernel_call(rules, strategy, **cell)
+    if isinstance(strategy, wp.Strategy):  # the expected values reach |value| * L, and the bound says so
+        assert call.bound() == 10**9 * call.plan.common
+    # the decisions: exact expected values in plain int locals
+    top_choice, converted = twin(mechanic_willpower.willpower_choices, *call.choice_arguments())
+    assert _ints(converted[-2]) == _ints(call.choices())
+    # the ways, added from those decisions
+    top, converted = twin(mechanic_willpower.willpower_add, *call.add_arguments(0))
+    real = call.add_arguments(0)
+    mechanic_willpower.willpower_add(*real)
+    for a, b in zip(converted[-3:], real[-3:]):
+        assert _ints(a) == _ints(b)
+    total = int(real[-3].sum(axis=1)[0])
+    bound = call.bound()
+    assert type(bound) is int
+    assert max(top, top_choice) <= bound
+    assert total <= bound <= total * max(abs(int(v)) for v in list(call.values) + [1])
+    if cell.get("difficulty") == 0 and not isinstance(strategy, wp.Strategy):
+        assert bound == total and 2 * top >= bound
+
+
+@pytest.mark.parametrize("n,faces", [(0, [3, 7]), (5, [5, 4, 1]), (9, [1, 2, 3, 4])])
+def test_composition_weights_bound(twin, n, faces):
+    parts = len(faces)
+    comps = np.zeros((comb(n + parts - 1, parts - 1), parts), dtype=np.int64)
+    mechanic_willpower.fill_compositions(n, parts, comps)
+    f = np.array(faces, dtype=np.int64)
+    binom = _binom(n + 1)
+    top, converted = twin(mechanic_willpower.composition_weights, comps, f, 0, binom, np.zeros(len(comps), dtype=np.int64))
+    assert sum(_ints(converted[-1])) == sum(faces) ** n
+    bound = mechanic_willpower.mechanic_willpower_bound((n,), f[None, :], np.array([parts]), 1, [1], n + 1)
+    assert top <= bound
 
 
 # ------------------------------------------------------------ again dice

@@ -596,3 +596,24 @@ def read_roll(rules: MechanicRules, faces: dict, **cell) -> MechanicReading:
     counts = {c: int(env[c]) for c, _ in mech.counts}
     succ = int(env[mech.successes]) if mech.successes is not None else None
     return MechanicReading(outcome, counts, succ, outcome in mech.win_classes)
+
+
+# ------------------------------------------------------------------ for engines built on this one
+# The statistics grid, shared with the engines that count more than one
+# roll of a mechanic (analysis.mechanic.willpower): public names for the
+# helpers above.
+
+#: The statistics a mechanic's rules read (names, their (kind, mark) members, the axes read).
+statistics = _stats
+#: Kernel inputs of one face layout: merged marks per kind, contributions, grid shape, strides.
+layout = _layout
+#: The axes the dice counts and the faces read.
+pool_axes = _pool_axes
+#: (class table, successes table, lowest successes) over a grid, for one context.
+class_tables = _tables
+#: The context of a cell: the (axis, value) pairs the rules read.
+context_of = _context
+#: A cell and its changed parameters, for a message.
+where = _where
+#: One grid cell's statistics, for a message.
+state_text = _state_text

@@ -40,6 +40,18 @@ Its tables, in this order of use:
     Derived columns (names start with ``p_``): ``sum = [classes]`` and a
     ``meaning``.  ``p_win`` (the sum of the win classes) is added unless
     the file defines it.
+``[willpower]`` (optional)
+    A Willpower reroll: once, after the dice land, the player may reroll up
+    to ``dice`` dice (a whole number 1..10) of the ``kinds`` listed (kind
+    names, each once).  ``marks`` (optional; default every mark of those
+    kinds, in file order) lists the marks a rerolled die may show, in the
+    tie order of :mod:`analysis.mechanic.willpower` (e.g. ``["fail",
+    "success", "ten"]``: failures before successes before 10s); a die
+    showing another mark (a Rage die's Brutal 1-2) is never rerolled.
+    ``failures`` (optional, some of ``marks``; default none) are the marks
+    of a failed die, the dice the ``reroll_failures`` strategy rerolls.
+    ``keeps_kind`` (default true, the only value supported): a rerolled die
+    stays its kind.  A file without the table has no Willpower reroll.
 
 Expressions are the small, safe language of :mod:`analysis.mechanic.expr`.
 """
@@ -152,6 +164,21 @@ class Column:
 
 
 @dataclass(frozen=True)
+class Willpower:
+    """A mechanic's Willpower reroll (the ``[willpower]`` table): at most ``dice`` dice, once.
+
+    ``kinds`` may be rerolled when showing one of ``marks`` (in tie order);
+    ``failures`` are the marks of a failed die; a rerolled die keeps its kind.
+    """
+
+    dice: int
+    kinds: tuple
+    marks: tuple
+    failures: tuple = ()
+    keeps_kind: bool = True
+
+
+@dataclass(frozen=True)
 class Mechanic:
     """A dice mechanic read from a file (see the module docstring for the format)."""
 
@@ -167,6 +194,7 @@ class Mechanic:
     classes: tuple
     columns: tuple
     successes: str | None
+    willpower: Willpower | None = None
     origin: str = field(default="mechanic", compare=False)
 
     # ------------------------------------------------------------ names
@@ -347,7 +375,9 @@ def _kind(value) -> str:
             float: "a decimal number"}.get(type(value), type(value).__name__)
 
 
-_TOP = ("mechanic", "parameters", "axes", "kinds", "counts", "outcomes", "columns")
+_TOP = ("mechanic", "parameters", "axes", "kinds", "counts", "outcomes", "columns", "willpower")
+#: Most dice a Willpower reroll may take.
+MAX_WILLPOWER_DICE = 10
 
 
 def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
@@ -545,8 +575,9 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     if wins and not any(c.name == "p_win" or set(c.classes) == set(wins) for c in columns):
         columns.insert(0, Column("p_win", wins, "chance to win: " + " + ".join(wins)))
 
+    willpower = None if "willpower" not in data else _willpower(r, data["willpower"], kinds)
     mech = Mechanic(name, title, description, book, tuple(params), tuple(axes), tuple(kinds), tuple(counts),
-                    tuple(outcomes), classes, tuple(columns), successes, origin=source)
+                    tuple(outcomes), classes, tuple(columns), successes, willpower, origin=source)
     # the defaults must make a die whose faces each carry one mark
     from .engine import faces_of
 
@@ -556,3 +587,38 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     except MechanicError:
         raise
     return mech
+
+
+def _willpower(r: _Reader, data, kinds: list) -> Willpower:
+    """The checked ``[willpower]`` table (see the module docstring)."""
+    where = "[willpower]"
+    data = r.table(data, where, ("dice", "kinds", "marks", "failures", "keeps_kind"), ("dice", "kinds"))
+    dice = r.whole(data["dice"], f"{where} dice", 1, MAX_WILLPOWER_DICE)
+    by_name = {k.name: k for k in kinds}
+
+    def names(key, allowed, what):
+        value = data[key]
+        if not isinstance(value, list) or (key != "failures" and not value):
+            r.fail(f"{where} {key}", f"must be a list of {what} names" + ("" if key == "failures" else
+                                                                          ", at least one"))
+        for item in value:
+            if not isinstance(item, str) or item not in allowed:
+                from analysis.validate import did_you_mean
+
+                r.fail(f"{where} {key}", f"{_shown(item)} is not one of the {what}s {', '.join(allowed)}"
+                                         f"{did_you_mean(str(item), list(allowed))}")
+        if len(set(value)) != len(value):
+            r.fail(f"{where} {key}", f"names a {what} twice")
+        return tuple(value)
+
+    chosen = names("kinds", tuple(by_name), "kind")
+    own = tuple(dict.fromkeys(m for k in chosen for m in by_name[k].marks))
+    marks = names("marks", own, "mark") if "marks" in data else own
+    failures = names("failures", marks, "rerollable mark") if "failures" in data else ()
+    keeps = data.get("keeps_kind", True)
+    if not isinstance(keeps, bool):
+        r.fail(f"{where} keeps_kind", f"must be true or false, got {_shown(keeps)}")
+    if not keeps:
+        r.fail(f"{where} keeps_kind", "false (a rerolled die changing its kind) is not supported; "
+                                      "a rerolled die stays its kind")
+    return Willpower(dice, chosen, marks, failures, keeps)

@@ -1,0 +1,747 @@
+"""One Willpower engine for every mechanic: exact odds after a strategy's reroll.
+
+A mechanic file with a ``[willpower]`` table (:mod:`analysis.mechanic.spec`)
+lets the player, once, after seeing the dice, reroll up to ``dice`` dice of
+the kinds it lists, each showing one of its ``marks``; a rerolled die keeps
+its kind.  For every way the dice can land, the strategy picks the reroll,
+and every way the rerolled dice can fall is counted: exact odds, never
+simulated.
+
+Strategies (one :class:`Strategy` type for every mechanic):
+
+``none``
+    Never reroll (Willpower kept).
+``reroll_failures``
+    A roll that is not a win rerolls up to ``dice`` of its failed dice (the
+    ``failures`` marks; by the ``[willpower]`` kinds order, then the marks
+    order); a win keeps its dice.
+``maximize_win``
+    The reroll with the highest exact chance to win.
+``Strategy(values={class: weight})``
+    The reroll with the highest expected value of the final class.
+    ``forbid=(class, ...)`` never takes a reroll that could make a roll of
+    another class into one of those; ``kinds=(kind, ...)`` rerolls only
+    those kinds.
+
+Ties between rerolls of equal value go to no reroll (Willpower is kept),
+then to fewer dice, then to the order of the categories (the
+``[willpower]`` kinds in their order, within a kind its ``marks`` in their
+order: failures before successes before 10s), taking most of the first
+category first.  Expectations are compared exactly in integers, never in
+floats.
+
+How it counts: the dice that are never rerolled are folded into the
+engine's statistics grid (:func:`kernels.mechanic.mechanic_ways`); the
+rerollable kinds are kept as category-count vectors (one count per
+rerollable mark: the extra statistics a reroll needs) weighted by
+multinomials; :func:`kernels.mechanic_willpower.willpower_choices`
+decides once, and :func:`kernels.mechanic_willpower.willpower_add` adds
+the ways of every reroll outcome in each arithmetic of the exact path.
+The work (landed rolls x reroll outcomes x contexts) is estimated first (an
+upper estimate: every reroll weighed in full for every landed roll) and
+refused beyond :data:`MAX_WORK` for one pool, :data:`MAX_TABLE_WORK` for a
+whole table.
+"""
+from __future__ import annotations
+
+import itertools
+import numbers
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, lcm
+
+import numpy as np
+
+from . import engine as _engine
+from .engine import MechanicOdds, MechanicRules
+from .spec import MechanicError
+
+#: Most steps (landed rolls x reroll outcomes weighed x contexts) one pool
+#: may take; more is refused, with the estimate, before any work.
+MAX_WORK = 2_000_000_000
+#: Most steps of one call over many cells (a table): the sum over its pools.
+MAX_TABLE_WORK = 20_000_000_000
+#: Most rerolls a strategy may weigh for one roll (the options themselves).
+MAX_OPTIONS = 200_000
+#: Most decisions kept at once (landed rolls x contexts of one pool, 4 bytes each).
+MAX_CHOICES = 25_000_000
+#: The named strategies.
+NAMES = ("none", "reroll_failures", "maximize_win")
+
+
+# ------------------------------------------------------------------ strategies
+
+@dataclass(frozen=True)
+class Strategy:
+    """How a player uses a Willpower reroll after seeing the dice, for any mechanic.
+
+    Attributes
+    ----------
+    name : str
+        Shown in tables (default ``"custom"``).
+    values : tuple of (class, Fraction) pairs (a dict is accepted)
+        Value of each final outcome class (classes left out are worth 0):
+        the reroll of highest expected value is taken.
+    win : bool
+        Every win class is worth 1 (``maximize_win``), instead of ``values``.
+    reroll_failures : bool
+        A roll that is not a win rerolls up to the mechanic's Willpower dice
+        of its failed dice; a win keeps them.
+    keep : bool
+        Never reroll (``none``).
+    forbid : tuple of class names
+        Never take a reroll that could turn a roll of another class into one
+        of these.
+    kinds : tuple of kind names, or None
+        Reroll only dice of these kinds (None: every kind the mechanic's
+        ``[willpower]`` lists).
+    """
+
+    name: str = "custom"
+    values: tuple = ()
+    win: bool = False
+    reroll_failures: bool = False
+    keep: bool = False
+    forbid: tuple = ()
+    kinds: tuple | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a strategy's name is text, got {self.name!r}")
+        values = self.values
+        if isinstance(values, dict):
+            values = tuple(values.items())
+        if not isinstance(values, (tuple, list)):
+            raise ValueError(f"values map outcome classes to numbers, got {type(values).__name__}")
+        pairs = []
+        for pair in values:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str):
+                raise ValueError(f"values must be (outcome class, number) pairs, got {pair!r}")
+            k, v = pair
+            if isinstance(v, float):
+                if v != v or v in (float("inf"), float("-inf")):
+                    raise ValueError(f"the value of {k} must be finite, got {v}")
+                v = Fraction(repr(v))
+            if isinstance(v, bool) or not isinstance(v, numbers.Rational):
+                raise ValueError(f"the value of {k} must be a whole number, a Fraction or a decimal, got {v!r}")
+            pairs.append((k, Fraction(v)))
+        if len({k for k, _ in pairs}) != len(pairs):
+            raise ValueError("values name an outcome class twice")
+        object.__setattr__(self, "values", tuple(pairs))
+        for flag in ("win", "reroll_failures", "keep"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        if sum([bool(pairs) or self.win, self.reroll_failures, self.keep]) > 1 or (pairs and self.win):
+            raise ValueError("a strategy is one of: values (or win), reroll_failures, keep")
+        if not (pairs or self.win or self.reroll_failures or self.keep):
+            raise ValueError("a strategy needs values (a number per outcome class), win, reroll_failures "
+                             "or keep")
+        for key in ("forbid", "kinds"):
+            got = getattr(self, key)
+            if got is None and key == "kinds":
+                continue
+            if isinstance(got, str) or not isinstance(got, (tuple, list)) \
+                    or not all(isinstance(x, str) for x in got):
+                raise ValueError(f"{key} must be a tuple of names, got {got!r}")
+            object.__setattr__(self, key, tuple(got))
+        if self.kinds is not None and not self.kinds:
+            raise ValueError("kinds must name at least one kind of die (None: every rerollable kind)")
+
+    @property
+    def mode(self) -> str:
+        return "keep" if self.keep else "failures" if self.reroll_failures else "best"
+
+    def integer_values(self, mech) -> np.ndarray:
+        """The value of each class of ``mech`` (in its class order) as exact integers (a common scale)."""
+        classes = mech.classes
+        if self.win:
+            return np.array([int(c in mech.win_classes) for c in classes], dtype=np.int64)
+        known = dict(self.values)
+        for k in known:
+            if k not in classes:
+                raise ValueError(_unknown_class(mech, k))
+        fracs = [known.get(c, Fraction(0)) for c in classes]
+        den = lcm(*(f.denominator for f in fracs))
+        ints = [int(f * den) for f in fracs]
+        if max(abs(i) for i in ints) > 10**9:
+            raise ValueError("the strategy's values are too finely divided or too large; use simpler numbers")
+        return np.array(ints, dtype=np.int64)
+
+    def check(self, mech) -> None:
+        """Refuse (one sentence) a strategy that names a class or kind ``mech`` does not have."""
+        wp = _willpower_of(mech)
+        for k in self.forbid:
+            if k not in mech.classes:
+                raise ValueError(_unknown_class(mech, k))
+        for k in self.kinds or ():
+            if k not in wp.kinds:
+                from analysis.validate import did_you_mean
+
+                raise ValueError(f"the {mech.name} mechanic's Willpower does not reroll {k!r} dice; it "
+                                 f"rerolls {', '.join(wp.kinds)}{did_you_mean(k, list(wp.kinds))}")
+        if self.reroll_failures and not wp.failures:
+            raise ValueError(f"the {mech.name} mechanic's [willpower] names no failures, so it has no "
+                             f"reroll_failures strategy")
+        if not self.keep and not self.reroll_failures:
+            self.integer_values(mech)
+
+
+def _unknown_class(mech, k) -> str:
+    from analysis.validate import did_you_mean
+
+    return (f"unknown outcome class {k!r} of the {mech.name} mechanic; choose from "
+            f"{', '.join(mech.classes)}{did_you_mean(k, list(mech.classes))}")
+
+
+STRATEGIES = {
+    "none": Strategy("none", keep=True),
+    "reroll_failures": Strategy("reroll_failures", reroll_failures=True),
+    "maximize_win": Strategy("maximize_win", win=True),
+}
+
+
+def strategy_of(strategy) -> Strategy:
+    """A :class:`Strategy` from a name in :data:`STRATEGIES` (``None`` is ``none``) or a Strategy itself."""
+    if strategy is None:
+        return STRATEGIES["none"]
+    if isinstance(strategy, Strategy):
+        return strategy
+    if isinstance(strategy, str) and strategy in STRATEGIES:
+        return STRATEGIES[strategy]
+    from analysis.strategies import unknown
+
+    raise unknown(strategy, STRATEGIES)
+
+
+def _willpower_of(mech):
+    if mech.willpower is None:
+        raise ValueError(f"the {mech.name} mechanic has no Willpower reroll (its file has no [willpower] table)")
+    return mech.willpower
+
+
+# ------------------------------------------------------------------ the plan of one pool
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything about one pool that does not depend on the arithmetic: what the kernel reads."""
+
+    layout: tuple        # engine layout: faces_arr, marks_arr, contrib, shape, strides
+    res_dice: np.ndarray
+    res_idx: np.ndarray  # int64[R]: the grid cells the dice never rerolled reach
+    kinds: tuple         # per rerollable kind: (kind index, n dice, faces of its categories)
+    comps: tuple         # per rerollable kind: int64[Q, M] compositions
+    st_index: np.ndarray  # int64[P, Kr]: composition of each kind in each state
+    st_avail: np.ndarray
+    st_off: np.ndarray
+    opt_counts: np.ndarray
+    opt_off: np.ndarray
+    opt_v: np.ndarray
+    out_off: np.ndarray
+    out_w: np.ndarray
+    out_n: np.ndarray
+    fail_cats: np.ndarray
+    common: int
+    steps: int           # work per context (landed rolls x outcomes weighed)
+
+
+def _compositions_count(n: int, parts: int) -> int:
+    return comb(n + parts - 1, parts - 1) if parts > 0 else int(n == 0)
+
+
+def _descending(counts_cap: list, k: int):
+    """Vectors ``x`` with ``x[i] <= counts_cap[i]`` summing to ``k``, in lexicographic descending order."""
+    if not counts_cap:
+        if k == 0:
+            yield ()
+        return
+    first, rest = counts_cap[0], counts_cap[1:]
+    room = sum(rest)
+    for x in range(min(first, k), -1, -1):
+        if k - x > room:
+            break
+        for tail in _descending(rest, k - x):
+            yield (x,) + tail
+
+
+def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n_contexts: int) -> _Plan:
+    mech = rules.mechanic
+    wp = mech.willpower
+    stats = _engine.statistics(mech)
+    layout = _engine.layout(mech, stats, faces, dice)
+    faces_arr, marks_arr, contrib, shape, strides = layout
+    grid = int(np.prod(shape))
+    where = " + ".join(f"{n} {k.name}" for n, k in zip(dice, mech.kinds)) + " dice"
+    if grid > _engine.MAX_GRID:
+        raise MechanicError(f"{mech.origin}: {sum(dice)} dice make {grid:,} count states "
+                            f"(limit {_engine.MAX_GRID:,} for the general engine); ask for a smaller pool")
+
+    def step(ki, mi):
+        return sum(int(strides[s]) for s in range(len(stats.names)) if (ki, mi) in stats.members[s])
+
+    allowed = set(strategy.kinds) if strategy.kinds is not None else set(wp.kinds)
+    index = {k.name: i for i, k in enumerate(mech.kinds)}
+    kinds, cats = [], []  # cats: (kind slot, faces, step, failure?) of the rerollable categories
+    outcome_groups = []
+    for slot, kname in enumerate(wp.kinds):
+        ki = index[kname]
+        kind = mech.kinds[ki]
+        row, other = [], {}
+        for mark in wp.marks:
+            if mark in kind.marks:
+                mi = kind.marks.index(mark)
+                if faces[ki][mi] > 0:
+                    row.append((faces[ki][mi], step(ki, mi), len(cats)))
+                    cats.append((slot, faces[ki][mi], step(ki, mi), mark in wp.failures and kname in allowed,
+                                 kname in allowed))
+        for mi, mark in enumerate(kind.marks):
+            if mark not in wp.marks and faces[ki][mi] > 0:
+                s = step(ki, mi)
+                other[s] = other.get(s, 0) + faces[ki][mi]
+        row += [(f, s, -1) for s, f in other.items()]
+        groups: dict = {}
+        for mi in range(len(kind.marks)):
+            if faces[ki][mi] > 0:
+                s = step(ki, mi)
+                groups[s] = groups.get(s, 0) + faces[ki][mi]
+        outcome_groups.append(tuple(groups.items()))
+        kinds.append((ki, dice[ki], tuple(row), kind.sides))
+    rerollable = {ki for ki, *_ in kinds}
+    res_dice = np.array([0 if ki in rerollable else n for ki, n in enumerate(dice)], dtype=np.int64)
+
+    # the rerolls a strategy may weigh, in tie order
+    usable = [c for c in range(len(cats)) if cats[c][4]]
+    cap_kind = {slot: kinds[slot][1] for slot in range(len(kinds))}
+    top = min(wp.dice, sum(cap_kind[cats[c][0]] for c in usable)) if strategy.mode != "keep" else 0
+    n_options = sum(comb(len(usable) + k - 1, k) for k in range(1, top + 1))
+    if n_options > MAX_OPTIONS:
+        raise MechanicError(f"{mech.origin}: a Willpower reroll of up to {top} dice over {len(usable)} kinds of "
+                            f"rerollable dice has {n_options:,} choices at {where} (limit {MAX_OPTIONS:,}); "
+                            f"use fewer Willpower dice")
+    options = []
+    for k in range(1, top + 1):
+        for vec in _descending([min(k, cap_kind[cats[c][0]]) for c in usable], k):
+            per_kind = [0] * len(kinds)
+            for c, x in zip(usable, vec):
+                per_kind[cats[c][0]] += x
+            if all(per_kind[s] <= cap_kind[s] for s in range(len(kinds))):
+                full = [0] * len(cats)
+                for c, x in zip(usable, vec):
+                    full[c] = x
+                options.append((tuple(full), tuple(per_kind)))
+    vs = sorted({pk for _, pk in options}, key=lambda pk: (sum(pk), tuple(-x for x in pk)))
+    common = 1
+    for pk in vs:
+        den = 1
+        for slot, n in enumerate(pk):
+            den *= kinds[slot][3] ** n
+        common = lcm(common, den)
+
+    # work, before building anything that grows with the pool
+    n_res = 1
+    for ki, n in enumerate(res_dice.tolist()):
+        n_res *= _compositions_count(n, int(marks_arr[ki]))
+    n_res = min(n_res, grid)
+    n_states = 1
+    for _, n, row, _ in kinds:
+        n_states *= _compositions_count(n, len(row))
+    n_out = {pk: int(np.prod([_compositions_count(n, len(outcome_groups[s])) for s, n in enumerate(pk)]))
+             for pk in vs}
+    if strategy.mode == "best":
+        per = sum(len(cats) + n_out[pk] for _, pk in options)
+    else:
+        per = len(options) * max(len(cats), 1) + max(n_out.values(), default=0)
+    steps = n_res * n_states * (per + 1)
+    work = steps * n_contexts
+    if n_res * n_states * n_contexts > MAX_CHOICES:
+        raise MechanicError(f"{mech.origin}: the Willpower reroll at {where} would decide for about "
+                            f"{n_res * n_states * n_contexts:,} landed rolls x contexts, over the limit of "
+                            f"{MAX_CHOICES:,}; ask for a smaller pool or fewer cells")
+    if work > MAX_WORK:
+        raise MechanicError(f"{mech.origin}: the Willpower reroll at {where} would take about {work:,} steps "
+                            f"({n_res * n_states:,} landed rolls x {per + 1:,} reroll outcomes weighed x "
+                            f"{n_contexts} contexts), over the limit of {MAX_WORK:,}; ask for a smaller pool, "
+                            f"fewer cells or fewer Willpower dice")
+
+    # the grid cells the dice never rerolled reach (each with ways: every face count is positive)
+    from kernels import mechanic_willpower as _kw
+
+    reach = np.zeros(1, dtype=np.int64)
+    for ki, n in enumerate(res_dice.tolist()):
+        if n == 0:
+            continue
+        m = int(marks_arr[ki])
+        groups = [g for g in range(m) if faces_arr[ki, g] > 0]
+        steps_k = np.array([int(contrib[ki, g, :len(strides)] @ strides) if len(stats.names) else 0
+                            for g in groups], dtype=np.int64)
+        c = np.zeros((_compositions_count(n, len(groups)), len(groups)), dtype=np.int64)
+        _kw.fill_compositions(n, len(groups), c)
+        reach = np.unique(np.add.outer(reach, c @ steps_k).ravel())
+    res_idx = np.ascontiguousarray(reach, dtype=np.int64)
+
+    # the outcomes of each count of rerolled dice per kind, merged by offset
+    out_rows = []
+    for pk in vs:
+        joint = {0: 1}
+        den = 1
+        for slot, n in enumerate(pk):
+            if n == 0:
+                continue
+            den *= kinds[slot][3] ** n
+            groups = outcome_groups[slot]
+            nxt: dict = {}
+            for c in _all_compositions(n, len(groups)):
+                w, left, off = 1, n, 0
+                for (s, f), x in zip(groups, c):
+                    w *= comb(left, x) * f ** x
+                    left -= x
+                    off += x * s
+                for o0, w0 in joint.items():
+                    nxt[o0 + off] = nxt.get(o0 + off, 0) + w0 * w
+            joint = nxt
+        scale = common // den
+        out_rows.append(sorted((o, w * scale) for o, w in joint.items() if w))
+    width = max([len(r) for r in out_rows] + [1])
+    out_off = np.zeros((len(vs), width), dtype=np.int64)
+    out_w = np.zeros((len(vs), width), dtype=np.int64)
+    out_n = np.zeros(len(vs), dtype=np.int64)
+    for v, row in enumerate(out_rows):
+        out_n[v] = len(row)
+        for j, (o, w) in enumerate(row):
+            out_off[v, j] = o
+            out_w[v, j] = w
+    v_index = {pk: v for v, pk in enumerate(vs)}
+    n_cats = max(len(cats), 1)
+    opt_counts = np.zeros((len(options), n_cats), dtype=np.int64)
+    opt_off = np.zeros(len(options), dtype=np.int64)
+    opt_v = np.zeros(len(options), dtype=np.int64)
+    for o, (full, pk) in enumerate(options):
+        opt_counts[o, :len(full)] = full
+        opt_off[o] = sum(x * cats[c][2] for c, x in enumerate(full))
+        opt_v[o] = v_index[pk]
+    fail_cats = np.array([c for c in range(len(cats)) if cats[c][3]], dtype=np.int64)
+
+    # the states of the rerollable dice: every composition of each kind, combined
+    comps = []
+    for _, n, row, _ in kinds:
+        q = _compositions_count(n, len(row))
+        out = np.zeros((q, len(row)), dtype=np.int64)
+        _kw.fill_compositions(n, len(row), out)
+        comps.append(out)
+    sizes = [len(c) for c in comps]
+    st_index = (np.indices(sizes).reshape(len(sizes), -1).T.astype(np.int64) if sizes
+                else np.zeros((1, 0), dtype=np.int64))
+    st_avail = np.zeros((len(st_index), n_cats), dtype=np.int64)
+    st_off = np.zeros(len(st_index), dtype=np.int64)
+    for slot, (_, _, row, _) in enumerate(kinds):
+        chosen = comps[slot][st_index[:, slot]]
+        for m, (_, s, c) in enumerate(row):
+            st_off += chosen[:, m] * s
+            if c >= 0:
+                st_avail[:, c] = chosen[:, m]
+    return _Plan(layout, res_dice, res_idx, tuple(kinds), tuple(comps), st_index, st_avail, st_off, opt_counts, opt_off,
+                 opt_v, out_off, out_w, out_n, fail_cats, common, steps)
+
+
+def _all_compositions(n: int, parts: int):
+    for cut in itertools.combinations(range(n + parts - 1), parts - 1):
+        prev, out = -1, []
+        for x in cut + (n + parts - 1,):
+            out.append(x - prev - 1)
+            prev = x
+        yield tuple(out)
+
+
+# ------------------------------------------------------------------ counting
+
+@dataclass(frozen=True)
+class CellWays:
+    """Exact ways of one cell after a strategy: per class, per success value, Willpower spent, denominator."""
+
+    class_ways: tuple
+    success_ways: dict
+    spent: int
+    denominator: int
+    dice: tuple
+
+
+def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
+    """Exact :class:`CellWays` after ``strategy`` for each cell (a dict of axis values), each pool counted once."""
+    from analysis.exact import count
+
+    mech = rules.mechanic
+    strategy = strategy_of(strategy)
+    _willpower_of(mech)
+    strategy.check(mech)
+    if strategy.keep:
+        return [CellWays(w.class_ways, w.success_ways, 0, w.denominator, w.dice)
+                for w in _engine.count_cells(rules, cells)]
+    stats = _engine.statistics(mech)
+    params = rules.params
+    pool_axes = _engine.pool_axes(mech)
+    groups: dict = {}
+    known: dict = {}
+    for i, cell in enumerate(cells):
+        env = {**params, **cell}
+        at = tuple(cell[a] for a in pool_axes)
+        key = known.get(at)
+        if key is None:
+            key = known[at] = (_engine.dice_of(mech, env), _engine.faces_of(mech, env))
+        groups.setdefault(key, []).append((i, _engine.context_of(stats, env)))
+    plans = {}
+    total = 0
+    for (dice, faces), members in groups.items():
+        contexts = list(dict.fromkeys(c for _, c in members))
+        plan = plans[(dice, faces)] = _plan_cached(rules, strategy, dice, faces, len(contexts))
+        total += plan.steps * len(contexts)
+    if total > MAX_TABLE_WORK:
+        raise MechanicError(f"{mech.origin}: the Willpower reroll over these {len(cells):,} cells would take "
+                            f"about {total:,} steps, over the limit of {MAX_TABLE_WORK:,}; ask for fewer cells")
+    out = [None] * len(cells)
+    for (dice, faces), members in groups.items():
+        plan = plans[(dice, faces)]
+        contexts = list(dict.fromkeys(c for _, c in members))
+        call = _Call(rules, strategy, plan, dice, contexts)
+        flat = count(call.compute, call.bound())
+        bad, tables, shape = call.bad, call.tables, plan.layout[3]
+        n_classes, n_vals, has_succ = len(mech.classes), call.n_vals, mech.successes is not None
+        for t, b in enumerate(bad):
+            if b >= 0:
+                where = _engine.where(mech, {**params, **dict(contexts[t])})
+                raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
+                                    f"{_engine.state_text(mech, stats, shape, int(b))} ({where}); add a last "
+                                    f"[[outcomes]] rule without 'when' to catch the rest")
+        T = len(contexts)
+        by_class = flat[:T * n_classes].reshape(T, n_classes)
+        hist = flat[T * n_classes:T * (n_classes + n_vals)].reshape(T, n_vals)
+        spent = flat[T * (n_classes + n_vals):]
+        den = plan.common
+        for k, n in zip(mech.kinds, dice):
+            den *= k.sides ** n
+        for i, c in members:
+            t = contexts.index(c)
+            succ_ways = {}
+            if has_succ:
+                low = tables[t][2]
+                succ_ways = {v + low: int(w) for v, w in enumerate(hist[t].tolist()) if w}
+            out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ_ways, int(spent[t]), den, dice)
+    return out
+
+
+class _Call:
+    """The kernel call of one pool after a strategy: its arguments for any arithmetic, and its bound."""
+
+    def __init__(self, rules: MechanicRules, strategy: Strategy, plan: _Plan, dice: tuple, contexts: list):
+        from kernels import mechanic_willpower as _kw
+
+        mech = rules.mechanic
+        self.plan, self.dice, self.contexts = plan, dice, contexts
+        shape = plan.layout[3]
+        self.size = int(np.prod(shape))
+        self.tables = [_engine.class_tables(rules, shape, c) for c in contexts]
+        self.cls = np.ascontiguousarray(np.stack([t[0] for t in self.tables]))
+        if mech.successes is not None:
+            self.succ = np.ascontiguousarray(np.stack([t[1] for t in self.tables]))
+            self.n_vals = int(self.succ.max()) + 1
+        else:
+            self.succ = np.zeros((len(contexts), self.size), dtype=np.int64)
+            self.n_vals = 1
+        self.n_classes = len(mech.classes)
+        self.values = (strategy.integer_values(mech) if strategy.mode == "best"
+                       else np.zeros(self.n_classes, dtype=np.int64))
+        self.wins = np.array([int(c in mech.win_classes) for c in mech.classes], dtype=np.int64)
+        self.forbid = np.array([int(c in strategy.forbid) for c in mech.classes], dtype=np.int64)
+        self.mode = _kw.MODE_FAILURES if strategy.reroll_failures else _kw.MODE_BEST
+        self.binom_size = max(max(dice, default=0), 1) + 1
+        self.bad = np.full(len(contexts), -1, dtype=np.int64)
+        self._choice = None
+
+    def bound(self) -> int:
+        from kernels import mechanic_willpower as _kw
+
+        faces_arr, marks_arr = self.plan.layout[:2]
+        return _kw.mechanic_willpower_bound(self.dice, faces_arr, marks_arr, self.plan.common, self.values,
+                                            self.binom_size)
+
+    def choice_arguments(self) -> list:
+        """The arguments of :func:`kernels.mechanic_willpower.willpower_choices` (fresh outputs)."""
+        plan = self.plan
+        T = len(self.contexts)
+        return [plan.res_idx, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
+                plan.out_off, plan.out_w, plan.out_n, self.cls, self.values, self.wins, self.forbid,
+                plan.fail_cats, self.mode, self.max_reroll, plan.common,
+                np.zeros((T, len(plan.res_idx), len(plan.st_off)), dtype=np.int32), self.bad]
+
+    @property
+    def max_reroll(self) -> int:
+        return int(self.plan.opt_counts.sum(axis=1).max(initial=1))
+
+    def choices(self) -> np.ndarray:
+        """The reroll taken for every (context, landed cell, state): decided once, for every arithmetic."""
+        if self._choice is None:
+            from kernels import mechanic_willpower as _kw
+
+            args = self.choice_arguments()
+            _kw.willpower_choices(*args)
+            self._choice = args[-2]
+        return self._choice
+
+    def add_arguments(self, mod: int) -> list:
+        """The arguments of :func:`kernels.mechanic_willpower.willpower_add` (fresh outputs) for ``mod``."""
+        from analysis.special_dice import binomials
+        from kernels import mechanic as _km
+        from kernels import mechanic_willpower as _kw
+
+        plan = self.plan
+        faces_arr, marks_arr, contrib, shape, strides = plan.layout
+        binom = binomials(self.binom_size, mod)
+        res = np.zeros(self.size, dtype=np.int64)
+        _km.mechanic_ways(plan.res_dice, faces_arr, marks_arr, contrib, strides, mod, binom, res)
+        st_w = np.ones(len(plan.st_index), dtype=np.int64)
+        for slot, (_, _, row, _) in enumerate(plan.kinds):
+            w = np.empty(len(plan.comps[slot]), dtype=np.int64)
+            _kw.composition_weights(plan.comps[slot], np.array([f for f, _, _ in row], dtype=np.int64),
+                                    mod, binom, w)
+            st_w = st_w * w[plan.st_index[:, slot]]
+            if mod:
+                st_w %= mod
+        T = len(self.contexts)
+        return [res, plan.res_idx, st_w, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
+                plan.out_off, plan.out_w, plan.out_n, self.cls, self.succ, self.choices(), self.max_reroll,
+                plan.common, mod, np.zeros((T, self.n_classes), dtype=np.int64),
+                np.zeros((T, self.n_vals), dtype=np.int64), np.zeros(T, dtype=np.int64)]
+
+    def compute(self, mod: int) -> np.ndarray:
+        from kernels import mechanic_willpower as _kw
+
+        args = self.add_arguments(mod)
+        _kw.willpower_add(*args)
+        class_out, succ_out, spent = args[-3:]
+        return np.concatenate([class_out.ravel(), succ_out.ravel(), spent])
+
+
+def kernel_call(rules: MechanicRules, strategy, **cell) -> _Call:
+    """The kernel calls of one cell (for tests and benchmarks: ``call.choice_arguments()``,
+    ``call.add_arguments(mod)``, ``call.bound()``)."""
+    mech = rules.mechanic
+    strategy = strategy_of(strategy)
+    _willpower_of(mech)
+    strategy.check(mech)
+    values = _engine.check_cell(mech, cell)
+    env = {**rules.params, **values}
+    dice, faces = _engine.dice_of(mech, env), _engine.faces_of(mech, env)
+    plan = _plan_cached(rules, strategy, dice, faces, 1)
+    return _Call(rules, strategy, plan, dice, [_engine.context_of(_engine.statistics(mech), env)])
+
+
+@lru_cache(maxsize=256)
+def _plan_cached(rules, strategy, dice, faces, n_contexts):
+    return _plan(rules, strategy, dice, faces, n_contexts)
+
+
+def work(rules: MechanicRules, strategy, **cell) -> int:
+    """The estimated steps of counting one cell after ``strategy`` (refused beyond :data:`MAX_WORK`)."""
+    mech = rules.mechanic
+    strategy = strategy_of(strategy)
+    _willpower_of(mech)
+    strategy.check(mech)
+    if strategy.keep:
+        return 0
+    values = _engine.check_cell(mech, cell)
+    env = {**rules.params, **values}
+    return _plan_cached(rules, strategy, _engine.dice_of(mech, env), _engine.faces_of(mech, env), 1).steps
+
+
+# ------------------------------------------------------------------ results
+
+@dataclass(frozen=True)
+class WillpowerOdds(MechanicOdds):
+    """The exact odds of one roll after a Willpower strategy (:class:`~analysis.mechanic.engine.MechanicOdds`
+    plus how often the strategy spends Willpower)."""
+
+    strategy: str = "none"
+    willpower_spent_ways: int = 0
+
+    @property
+    def willpower_spent(self) -> Fraction:
+        """Exact probability that the strategy rerolls (Willpower spent)."""
+        return Fraction(self.willpower_spent_ways, self.denominator)
+
+    def __str__(self) -> str:
+        return (MechanicOdds.__str__(self) +
+                f"\n  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}   {self.willpower_spent}")
+
+    __repr__ = __str__
+
+
+def odds(rules: MechanicRules, strategy="maximize_win", **cell) -> WillpowerOdds:
+    """Exact odds of one cell after a Willpower strategy, e.g. ``odds(rules, "maximize_win", pool=7, hunger=2, difficulty=3)``.
+
+    ``strategy`` is a name (``none``, ``reroll_failures``, ``maximize_win``)
+    or a :class:`Strategy`.
+    """
+    mech = rules.mechanic
+    strategy = strategy_of(strategy)
+    values = _engine.check_cell(mech, cell)
+    (ways,) = count_cells(rules, strategy, [values])
+    return WillpowerOdds(rules, tuple(values.items()), ways.dice, dict(zip(mech.classes, ways.class_ways)),
+                         ways.success_ways, ways.denominator, strategy.name, ways.spent)
+
+
+def table(rules: MechanicRules, strategy="maximize_win", exact: bool = False, at_least=None, **axes):
+    """A tidy odds table after a Willpower strategy: one row per cell.
+
+    Columns: the axes, the classes and ``p_`` columns (after the reroll),
+    ``willpower_spent`` (the chance the strategy rerolls) and ``p_win_gain``
+    (exact ``p_win`` minus ``p_win`` without Willpower), then the
+    ``p_at_least_N`` columns asked for.  ``exact=True`` gives Fractions,
+    else floats equal to ``float(Fraction)``.  Axes as for
+    :func:`analysis.mechanic.engine.table`.
+    """
+    import pandas as pd
+
+    from analysis.exact import float_ratios, fractions_over
+    from analysis.validate import as_values, check_bool
+
+    exact = check_bool("exact", exact)
+    mech = rules.mechanic
+    strategy = strategy_of(strategy)
+    extra = [k for k in axes if k not in mech.axis_names]
+    if extra:
+        from analysis.validate import did_you_mean
+
+        raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
+                         f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
+    grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
+    cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
+    tops = []
+    if at_least is not None:
+        if mech.successes is None:
+            raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
+        tops = as_values("at_least", at_least, 0)
+    after = count_cells(rules, strategy, cells)
+    before = after if strategy.keep else _engine.count_cells(rules, cells)
+    index = {c: i for i, c in enumerate(mech.classes)}
+    wins = [index[c] for c in mech.win_classes]
+    cols = {a: np.array([c[a] for c in cells], dtype=np.int64) for a in grid}
+    names = list(mech.classes) + [c.name for c in mech.columns] + ["willpower_spent"]
+    rows = []
+    for w in after:
+        row = list(w.class_ways)
+        row += [sum(w.class_ways[index[c]] for c in col.classes) for col in mech.columns]
+        rows.append(row + [w.spent])
+    num = np.array(rows, dtype=object).reshape(len(cells), len(names))
+    den = np.array([w.denominator for w in after], dtype=object)[:, None]
+    values = fractions_over(num, den) if exact else float_ratios(num, den)
+    for j, n in enumerate(names):
+        cols[n] = values[:, j]
+    gain = [Fraction(sum(a.class_ways[i] for i in wins), a.denominator)
+            - Fraction(sum(b.class_ways[i] for i in wins), b.denominator) for a, b in zip(after, before)]
+    cols["p_win_gain"] = np.array(gain if exact else [float(g) for g in gain], dtype=object if exact else float)
+    if tops:
+        num = np.array([[sum(v for s, v in w.success_ways.items() if s >= n) for n in tops] for w in after],
+                       dtype=object).reshape(len(cells), len(tops))
+        values = fractions_over(num, den) if exact else float_ratios(num, den)
+        for j, n in enumerate(tops):
+            cols[f"p_at_least_{n}"] = values[:, j]
+    return pd.DataFrame(cols)
