@@ -279,13 +279,25 @@ def _context(stats: _Stats, env: dict) -> tuple:
     return tuple((a, int(env[a])) for a in stats.rule_axes)
 
 
-def count_cells(rules: MechanicRules, cells: list, progress=None) -> list:
-    """Exact :class:`CellWays` for each cell (a dict of axis values), grouped so each pool is counted once."""
+def count_cells(rules: MechanicRules, cells: list, progress=None, general: bool = False) -> list:
+    """Exact :class:`CellWays` for each cell (a dict of axis values), grouped so each pool is counted once.
+
+    A mechanic of the pair-of-tens shape is counted by :mod:`analysis.mechanic.pairs` (any pool, by
+    generating functions); ``general=True`` takes the statistics grid whatever the shape (the tests
+    check that both agree).
+    """
     from kernels import mechanic as _k
 
     from analysis.exact import count
     from analysis.special_dice import binomials
 
+    from . import pairs
+
+    fast = None if general else pairs.count(rules, cells)
+    if fast is not None:
+        if progress is not None:
+            progress(len(cells))
+        return fast
     mech = rules.mechanic
     stats = _stats(mech)
     params = rules.params

@@ -629,6 +629,11 @@ class Expr:
     _where: str = field(default="expression", repr=False, compare=False)
 
     @property
+    def tree(self) -> tuple:
+        """The checked tree: nested tuples ``(op, position, *children)`` (read by the engine's analyses)."""
+        return self._tree
+
+    @property
     def name_types(self) -> dict:
         """``{name: "int" or "bool"}``: the kind of every variable it reads."""
         return dict(self._types)
@@ -773,3 +778,19 @@ class Expr:
                 self._fail(f"may exceed 64-bit integers: values up to about {_about(top)} "
                            f"(limit {_about(limit)})", pos)
         return (0, 1) if self.type == BOOL else out
+
+
+def evaluate_tree(tree: tuple, env, where: str = "expression"):
+    """The value of a subtree of a checked expression (see :attr:`Expr.tree`) under ``env``.
+
+    ``env`` maps the names the subtree reads to ints, bools or numpy arrays,
+    as for :meth:`Expr.evaluate`; a division by zero raises :class:`ExprError`.
+    """
+    holder = Expr("(part of an expression)", INT, frozenset(), tree, (), where)
+    values = {}
+    for k, v in env.items():
+        array = np.asarray(v)
+        values[k] = holder._value(k, BOOL if array.dtype.kind == "b" else INT, array)
+    with np.errstate(over="raise"):
+        out = _Run(holder, values).run(tree, None)
+    return out

@@ -1,0 +1,376 @@
+"""The engine's fast path for pair-of-tens pools: a mechanic proved to have that shape is counted by generating functions.
+
+Many d10 mechanics (V5's Hunger dice, Werewolf's Rage dice, Hunter's
+Desperation dice, and designers' files built like them) roll *normal* dice
+and one kind of *special* dice, count a success per success face, and add
+a bonus for each pair of 10s on any dice.  For them the general statistics
+grid grows as ``pool ** 2`` (successes times tens), but four features
+suffice: the successes (pairs counted), whether a pair of 10s shows, and
+the special dice's 10s and marks up to 2.  :mod:`analysis.special_dice`
+(with the kernels of :mod:`kernels.special`) counts exactly those features,
+in int64, primes or Python-int generating functions, for pools of any size.
+
+:func:`form` decides, from the syntax of the rules alone, whether a
+mechanic has that shape; what the syntax leaves open is then checked by
+evaluating the mechanic's own rules exhaustively (:func:`count` returns None
+and the general engine counts instead when anything does not hold), so the
+fast path never changes a number:
+
+* two kinds of d10, ``normal`` and ``special`` (any names); the rules read
+  the marks ``S`` and ``T`` summed over both kinds (``success``, ``ten``)
+  and at most the special kind's ``T`` mark and one other special mark;
+* the successes count is a sum of ``S``, ``T``, ``k * floor(T / 2)`` (``k``
+  read from parameters and axes) and bonus terms that read no ``S``,
+  ``T`` nor counts of them;
+* the outcome rules read the successes only as ``successes >= D`` or
+  ``successes < D`` (``D`` one axis, the Difficulty) and as ``successes ==
+  0`` and its equivalents; ``T`` only as ``T >= 2`` (a pair) and its
+  equivalents; ``S`` not at all; other counts read neither;
+* evaluated over every band of successes, both pair values and every count
+  of special marks and 10s (all of them, up to the most special dice the
+  axes allow), the rules give one class per (band, pair, capped special
+  10s, capped marks), and the bonus depends on the capped marks alone.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from . import engine as _engine
+from .spec import Mechanic, MechanicError
+
+#: The special dice's 10s and marks are told apart up to this many (0, 1, 2 or more).
+CAP = 2
+#: The most special dice the exhaustive check walks; mechanics allowing more use the general engine.
+MAX_SPECIAL = 12
+#: (successes, difficulty) representatives of each band: every truth value an allowed atom can take.
+_BANDS = {"none": ((0, 1), (0, 2)), "short": ((1, 2), (2, 3)), "win": ((0, 0), (1, 1), (3, 2))}
+_BAND_INDEX = {"none": 0, "short": 1, "win": 2}  # kernels.special.BAND_NONE, BAND_SHORT, BAND_WIN
+
+# comparisons of the successes with a constant whose truth is "successes == 0" or its negation
+_ZERO_ATOMS = {("==", 0), ("!=", 0), (">", 0), (">=", 1), ("<", 1), ("<=", 0)}
+# comparisons of the tens with a constant whose truth is "a pair of tens" or its negation
+_PAIR_ATOMS = {(">=", 2), (">", 1), ("<", 2), ("<=", 1)}
+_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+@dataclass(frozen=True)
+class Form:
+    """What :func:`form` found: the kinds, marks and parts of a pair-of-tens mechanic."""
+
+    normal: int          # kind indices
+    special: int
+    success: str         # the bare marks S and T
+    ten: str
+    count: str           # the successes count
+    pair_factor: tuple   # the tree of k in k * floor(T / 2), or None for k = 1
+    bonus: tuple         # trees of the bonus terms
+    difficulty: str      # the axis D
+    special_ten: str | None   # "kind.mark" statistics read of the special dice
+    special_mark: str | None
+
+
+def _names(node) -> set:
+    if node[0] == "name":
+        return {node[2]}
+    out = set()
+    for kid in node[2:]:
+        if _is_node(kid):
+            out |= _names(kid)
+    return out
+
+
+def _occurrences(node, name: str) -> int:
+    """How many times ``name`` is read in a tree."""
+    if node[0] == "name":
+        return int(node[2] == name)
+    return sum(_occurrences(k, name) for k in node[2:] if _is_node(k))
+
+
+def _band_atoms(node, count: str, difficulty: str) -> int:
+    """How many ``count >= difficulty``-like comparisons a tree holds."""
+    if node[0] == "cmp" and len(node[2]) == 1:
+        pair = {(node[3][0], node[3][2] if node[3][0] == "name" else None),
+                (node[4][0], node[4][2] if node[4][0] == "name" else None)}
+        return int(pair == {("name", count), ("name", difficulty)})
+    return sum(_band_atoms(k, count, difficulty) for k in node[2:] if _is_node(k))
+
+
+def _is_node(x) -> bool:
+    return isinstance(x, tuple) and len(x) >= 2 and isinstance(x[0], str) and isinstance(x[1], str)
+
+
+def _terms(node) -> list:
+    """The terms of a chain of additions."""
+    if node[0] == "add":
+        return _terms(node[2]) + _terms(node[3])
+    return [node]
+
+
+def _pair_term(node, ten: str):
+    """``k`` (a tree, None for 1) if ``node`` is ``floor(ten / 2)`` times ``k``, else False."""
+    def is_half(n):
+        return n[0] == "floordiv" and n[2] == ("name", n[2][1], ten) and n[3][0] == "const" and n[3][2] == 2
+
+    if is_half(node):
+        return None
+    if node[0] == "mul":
+        if is_half(node[3]) and ten not in _names(node[2]):
+            return node[2]
+        if is_half(node[2]) and ten not in _names(node[3]):
+            return node[3]
+    return False
+
+
+def _atoms_ok(node, count: str, ten: str, success: str, axes: tuple, found: set) -> bool:
+    """Whether an outcome rule reads the successes, tens and successes marks only in the allowed atoms."""
+    touched = _names(node) & {count, ten, success}
+    if not touched:
+        return True
+    op = node[0]
+    if op in ("and", "or", "not"):
+        return all(_atoms_ok(k, count, ten, success, axes, found) for k in node[2:])
+    if op == "if":
+        return all(_atoms_ok(k, count, ten, success, axes, found) for k in node[2:5]) \
+            and not (_names(node[3]) | _names(node[4])) & {count, ten, success}
+    if op != "cmp" or len(node[2]) != 1:
+        return False
+    symbol, left, right = node[2][0], node[3], node[4]
+    if left[0] != "name" or left[2] not in (count, ten):
+        left, right, symbol = right, left, _MIRROR[symbol]
+    if left[0] != "name":
+        return False
+    if left[2] == count:
+        if right[0] == "const":
+            return (symbol, right[2]) in _ZERO_ATOMS
+        if right[0] == "name" and right[2] in axes and symbol in (">=", "<"):
+            found.add(right[2])
+            return True
+        return False
+    if left[2] == ten:
+        return right[0] == "const" and (symbol, right[2]) in _PAIR_ATOMS
+    return False
+
+
+@lru_cache(maxsize=64)
+def form(mech: Mechanic) -> Form | None:
+    """The pair-of-tens form of a mechanic, from the syntax of its rules, or None (see the module docstring)."""
+    if len(mech.kinds) != 2 or any(k.sides != 10 for k in mech.kinds) or mech.successes is None:
+        return None
+    counts = dict(mech.counts)
+    count = mech.successes
+    if count not in counts:
+        return None
+    terms = _terms(counts[count].tree)
+    stats = _engine.statistics(mech)
+    bare = [n for n in stats.names if "." not in n]
+    # T: the bare mark halved by a pair term; S: the other bare mark
+    ten = pair_factor = None
+    for t in terms:
+        for candidate in bare:
+            k = _pair_term(t, candidate)
+            if k is not False:
+                if ten is not None:
+                    return None
+                ten, pair_factor = candidate, k
+    if ten is None or len(bare) != 2:
+        return None
+    success = next(n for n in bare if n != ten)
+    if any(ten not in k.marks for k in mech.kinds):
+        return None
+    dotted = [n for n in stats.names if "." in n]
+    special = None
+    for n in dotted:
+        kind = n.split(".")[0]
+        index = [k.name for k in mech.kinds].index(kind)
+        if special is None:
+            special = index
+        elif special != index:
+            return None
+    if special is None:
+        special = 1
+    normal = 1 - special
+    special_ten = special_mark = None
+    for n in dotted:
+        mark = n.split(".")[1]
+        if mark == ten:
+            special_ten = n
+        elif mark == success or special_mark is not None:
+            return None
+        else:
+            special_mark = n
+    # the successes count: S + T + k * floor(T / 2) + bonus terms reading no S, T or successes
+    seen = {"s": 0, "t": 0, "pair": 0}
+    bonus = []
+    for t in terms:
+        if t[0] == "name" and t[2] == success:
+            seen["s"] += 1
+        elif t[0] == "name" and t[2] == ten:
+            seen["t"] += 1
+        elif _pair_term(t, ten) is not False:
+            seen["pair"] += 1
+        elif _names(t) & {success, ten}:
+            return None
+        else:
+            bonus.append(t)
+    if seen != {"s": 1, "t": 1, "pair": 1}:
+        return None
+    if pair_factor is not None and _names(pair_factor) & (set(stats.names) | set(counts)):
+        return None
+    # every other count reads no S, T nor the successes count
+    for name, e in mech.counts:
+        if name != count and set(e.names) & {success, ten, count}:
+            return None
+    for t in bonus:
+        if _names(t) & {count}:
+            return None
+    axes = mech.axis_names
+    found: set = set()
+    for o in mech.outcomes:
+        if o.when is not None and not _atoms_ok(o.when.tree, count, ten, success, axes, found):
+            return None
+    if len(found) != 1:
+        return None
+    (difficulty,) = found
+    # the Difficulty is read nowhere but in the band atoms
+    side = [e.tree for n, e in mech.counts if n != count] + list(bonus)
+    side += [pair_factor] if pair_factor is not None else []
+    if any(difficulty in _names(t) for t in side):
+        return None
+    uses = sum(_occurrences(o.when.tree, difficulty) for o in mech.outcomes if o.when is not None)
+    if uses != sum(_band_atoms(o.when.tree, count, difficulty) for o in mech.outcomes if o.when is not None):
+        return None
+    for k in mech.kinds:
+        for _, ranges in k.faces:
+            for lo, hi in ranges:
+                if (set(lo.names) | set(hi.names)) & set(axes):
+                    return None
+    return Form(normal, special, success, ten, count, pair_factor, tuple(bonus), difficulty,
+                special_ten, special_mark)
+
+
+def _value(tree, env):
+    """The value of a subtree under ``env`` (through the expression module's public evaluator)."""
+    from .expr import evaluate_tree
+
+    return evaluate_tree(tree, env)
+
+
+def _most_special(mech: Mechanic, f: Form, params: dict) -> int:
+    """The most special dice any cell of the axes' ranges can roll."""
+    ranges = {k: (int(v), int(v)) for k, v in params.items()}
+    for a in mech.axes:
+        ranges[a.name] = a.range
+    return int(mech.kinds[f.special].dice.interval(ranges)[1])
+
+
+def _faces(mech: Mechanic, f: Form, params: dict) -> tuple:
+    """(normal faces (fail, S, T), special faces (mark, other, S, T)) under these parameters."""
+    env = {**params, **{a.name: a.range[0] for a in mech.axes}}
+    faces = _engine.faces_of(mech, env)
+    normal = dict(zip(mech.kinds[f.normal].marks, faces[f.normal]))
+    special = dict(zip(mech.kinds[f.special].marks, faces[f.special]))
+    n_s, n_t = normal.get(f.success, 0), normal.get(f.ten, 0)
+    mark = f.special_mark.partition(".")[2] if f.special_mark else None
+    p_m = special.get(mark, 0) if mark else 0
+    p_s, p_t = special.get(f.success, 0), special.get(f.ten, 0)
+    return (10 - n_s - n_t, n_s, n_t), (p_m, 10 - p_m - p_s - p_t, p_s, p_t)
+
+
+@lru_cache(maxsize=256)
+def _engine_of(rules, f: Form, context: tuple):
+    """The :class:`analysis.special_dice.Engine` of these rules in one context, or None where the check fails."""
+    from analysis.special_dice import Engine
+
+    mech = rules.mechanic
+    params = rules.params
+    base = {**params, **dict(context)}
+    top = _most_special(mech, f, params)
+    if top > MAX_SPECIAL:
+        return None
+    factor = 1 if f.pair_factor is None else int(_value(f.pair_factor, base))
+    if factor < 0:
+        return None
+    counts = [(n, e) for n, e in mech.counts if n != f.count]
+    active = [o for o in mech.outcomes if o.applies is None or bool(o.applies.evaluate(params))]
+    index = {c: i for i, c in enumerate(mech.classes)}
+    table = np.zeros((3, 2, CAP + 1, CAP + 1), dtype=np.int64)
+    bonus = [None] * (CAP + 1)
+    # every count of special 10s and marks the dice can show (those the rules do not read too:
+    # the kernel tells them apart all the same, and each needs its class)
+    ecs = ocs = range(top + 1)
+    filled: dict = {}
+    for ec, oc in itertools.product(ecs, ocs):
+        if ec + oc > top:
+            continue
+        env = dict(base)
+        if f.special_ten:
+            env[f.special_ten] = ec
+        if f.special_mark:
+            env[f.special_mark] = oc
+        for name, e in counts:
+            env[name] = e.evaluate(env)
+        b = sum(int(_value(t, env)) for t in f.bonus)
+        c_oc = min(oc, CAP)
+        if b < 0 or bonus[c_oc] not in (None, b):
+            return None
+        bonus[c_oc] = b
+        for band, reps in _BANDS.items():
+            for pair, tens in ((0, 0), (0, 1), (1, 2), (1, 3)):
+                cell = (_BAND_INDEX[band], pair, min(ec, CAP), c_oc)
+                for s, d in reps:
+                    env2 = {**env, f.count: s, f.difficulty: d, f.ten: tens}
+                    k = next((o.name for o in active if o.when is None or bool(o.when.evaluate(env2))), None)
+                    if k is None or filled.setdefault(cell, index[k]) != index[k]:
+                        return None
+    for cell, k in filled.items():
+        table[cell] = k
+    bonus = [b if b is not None else 0 for b in bonus]
+    normal_faces, special_faces = _faces(mech, f, params)
+    return Engine.of(normal_faces, special_faces, factor, bonus, table, len(mech.classes), True)
+
+
+def count(rules, cells: list) -> list | None:
+    """Exact :class:`analysis.mechanic.engine.CellWays` of each cell by the pair-of-tens engine, or None
+    (the mechanic or these rules do not have that shape: count with the general engine)."""
+    from analysis import special_dice as _sd
+
+    mech = rules.mechanic
+    f = form(mech)
+    if f is None:
+        return None
+    stats = _engine.statistics(mech)
+    params = rules.params
+    groups: dict = {}
+    for i, cell in enumerate(cells):
+        env = {**params, **cell}
+        dice = _engine.dice_of(mech, env)
+        context = tuple((a, int(cell[a])) for a in stats.rule_axes if a != f.difficulty)
+        groups.setdefault((dice, context), []).append((i, int(cell[f.difficulty])))
+    engines = {}
+    for _, context in groups:
+        if context not in engines:
+            engines[context] = _engine_of(rules, f, context)
+            if engines[context] is None:
+                return None
+    out = [None] * len(cells)
+    for (dice, context), members in groups.items():
+        eng = engines[context]
+        nn, ns = dice[f.normal], dice[f.special]
+        diffs = tuple(sorted({d for _, d in members}))
+        ways, classes, den = _sd.counts(eng, nn, ns, diffs)
+        succ = _success_ways(eng, ways)
+        row = {d: i for i, d in enumerate(diffs)}
+        for i, d in members:
+            by_class = tuple(int(w) for w in classes[row[d]])
+            out[i] = _engine.CellWays(by_class, succ, den, dice)
+    return out
+
+
+def _success_ways(eng, ways) -> dict:
+    from analysis import special_dice as _sd
+
+    return {s: w for s, w in enumerate(_sd.success_ways(eng, ways)) if w}
