@@ -177,9 +177,9 @@ when = "hit == 0"
 
 def test_a_grid_past_the_limit_is_refused_before_any_work(monkeypatch):
     monkeypatch.setattr(engine, "MAX_GRID", 1000)
-    rules = engine.rules_of(mechanic("v5"))
+    rules = engine.rules_of(mechanic("classic"))
     with pytest.raises(spec.MechanicError, match="count states"):
-        engine.odds(rules, pool=40, hunger=2, difficulty=3)
+        engine.odds(rules, pool=40, difficulty=6)
 
 
 def test_read_roll_reads_the_official_v5_example():
