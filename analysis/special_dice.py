@@ -382,6 +382,13 @@ def _sparse_power(terms: dict, n: int) -> list:
     return q
 
 
+def clear_caches() -> None:
+    """Forget the generating functions of big pools kept between calls."""
+    _normal_parts.cache_clear()
+    _normal_suffixes.cache_clear()
+    _columns.cache_clear()
+
+
 @lru_cache(maxsize=64)
 def _normal_parts(n_normal: int, w_normal: tuple, crit_bonus: int):
     """Success generating functions of ``n_normal`` normal dice, as object arrays.

@@ -79,6 +79,28 @@ def dice_of(mech: Mechanic, env: dict) -> tuple:
     return tuple(out)
 
 
+def dice_table(mech: Mechanic, params: dict, cells: list) -> dict:
+    """``{values of the pool axes: dice of each kind}`` for the cells, the dice expressions evaluated
+    once over all of them (numpy), each count checked as :func:`dice_of` does."""
+    axes = _pool_axes(mech)
+    combos = list(dict.fromkeys(tuple(c[a] for a in axes) for c in cells))
+    if not combos:
+        return {}
+    env = dict(params)
+    for j, a in enumerate(axes):
+        env[a] = np.array([c[j] for c in combos], dtype=np.int64)
+    columns = []
+    for k in mech.kinds:
+        n = np.broadcast_to(np.asarray(k.dice.evaluate(env), dtype=np.int64), (len(combos),))
+        bad = np.flatnonzero((n < 0) | (n > MAX_DICE))
+        if len(bad):
+            cell = dict(params, **dict(zip(axes, combos[bad[0]])))
+            raise MechanicError(f"{mech.origin}: kind {k.name!r} would roll {int(n[bad[0]])} dice at "
+                                f"{_where(mech, cell)} (0..{MAX_DICE})")
+        columns.append(n.tolist())
+    return {combo: tuple(col[i] for col in columns) for i, combo in enumerate(combos)}
+
+
 def faces_of(mech: Mechanic, env: dict) -> tuple:
     """Faces of each kind by mark, ``((count per mark), ...)``, checked: every face carries one mark."""
     out = []
@@ -303,13 +325,14 @@ def count_cells(rules: MechanicRules, cells: list, progress=None, general: bool 
     params = rules.params
     groups: dict = {}
     pool_axes = _pool_axes(mech)
+    dice = dice_table(mech, params, cells)
     known: dict = {}  # the dice and faces of each combination of the axes they read
     for i, cell in enumerate(cells):
         env = {**params, **cell}
         at = tuple(cell[a] for a in pool_axes)
         key = known.get(at)
         if key is None:
-            key = known[at] = (dice_of(mech, env), faces_of(mech, env))
+            key = known[at] = (dice[at], faces_of(mech, env))
         groups.setdefault(key, []).append((i, _context(stats, env)))
     out = [None] * len(cells)
     # the rules are evaluated once per context over the grid of the biggest
@@ -517,22 +540,62 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
         if mech.successes is None:
             raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
         tops = as_values("at_least", at_least, 0)
-    ways = count_cells(rules, cells)
-    cols = {a: np.array([c[a] for c in cells], dtype=np.int64) for a in grid}
     names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
-    index = {c: i for i, c in enumerate(mech.classes)}
-    rows = []
-    for w in ways:
-        row = list(w.class_ways)
-        row += [sum(w.class_ways[index[c]] for c in col.classes) for col in mech.columns]
-        row += [sum(v for s, v in w.success_ways.items() if s >= n) for n in tops]
-        rows.append(row)
-    num = np.array(rows, dtype=object).reshape(len(cells), len(names))
-    den = np.array([w.denominator for w in ways], dtype=object)[:, None]
-    values = fractions_over(num, den) if exact else float_ratios(num, den)
+    key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
+    values = _TABLES.get(key)
+    if values is None:
+        ways = count_cells(rules, cells)
+        index = {c: i for i, c in enumerate(mech.classes)}
+        rows = []
+        for w in ways:
+            row = list(w.class_ways)
+            row += [sum(w.class_ways[index[c]] for c in col.classes) for col in mech.columns]
+            row += [sum(v for s, v in w.success_ways.items() if s >= n) for n in tops]
+            rows.append(row)
+        num = np.array(rows, dtype=object).reshape(len(cells), len(names))
+        den = np.array([w.denominator for w in ways], dtype=object)[:, None]
+        values = fractions_over(num, den) if exact else float_ratios(num, den)
+        values.setflags(write=False)
+        _TABLES[key] = values
+        while len(_TABLES) > _TABLES_KEPT:
+            _TABLES.pop(next(iter(_TABLES)))
+    else:
+        _TABLES[key] = _TABLES.pop(key)  # most recently used last
+    cols = {a: np.repeat(np.tile(np.array(v, dtype=np.int64), _prod(grid, a, before=True)),
+                         _prod(grid, a, before=False)) for a, v in grid.items()}
     for j, n in enumerate(names):
-        cols[n] = values[:, j]
+        cols[n] = values[:, j].copy()
     return pd.DataFrame(cols)
+
+
+def clear_caches() -> None:
+    """Forget every count the engines keep (computed tables, class tables, the pair path's pools):
+    the next call counts from scratch, as for a rule set seen for the first time."""
+    from analysis import special_dice
+
+    from . import pairs
+
+    _TABLES.clear()
+    _tables.cache_clear()
+    pairs.clear_caches()
+    special_dice.counts.cache_clear()
+    special_dice.clear_caches()
+
+
+#: Tables kept, computed, for a second call with the same rules and grid (read-only arrays).
+_TABLES: dict = {}
+_TABLES_KEPT = 32
+
+
+def _prod(grid: dict, axis: str, before: bool) -> int:
+    """The number of cells of the axes before (or after) ``axis`` in the grid's order."""
+    names = list(grid)
+    i = names.index(axis)
+    part = names[:i] if before else names[i + 1:]
+    out = 1
+    for a in part:
+        out *= len(grid[a])
+    return out
 
 
 # ------------------------------------------------------------------ one landed roll

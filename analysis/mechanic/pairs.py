@@ -345,9 +345,10 @@ def count(rules, cells: list) -> list | None:
     stats = _engine.statistics(mech)
     params = rules.params
     groups: dict = {}
+    pool_axes = _engine.pool_axes(mech)
+    known = _engine.dice_table(mech, params, cells)
     for i, cell in enumerate(cells):
-        env = {**params, **cell}
-        dice = _engine.dice_of(mech, env)
+        dice = known[tuple(cell[a] for a in pool_axes)]
         context = tuple((a, int(cell[a])) for a in stats.rule_axes if a != f.difficulty)
         groups.setdefault((dice, context), []).append((i, int(cell[f.difficulty])))
     engines = {}
@@ -362,7 +363,7 @@ def count(rules, cells: list) -> list | None:
         nn, ns = dice[f.normal], dice[f.special]
         diffs = tuple(sorted({d for _, d in members}))
         ways, classes, den = _sd.counts(eng, nn, ns, diffs)
-        succ = _success_ways(eng, ways)
+        succ = _success_ways(eng, nn, ns, ways)
         row = {d: i for i, d in enumerate(diffs)}
         for i, d in members:
             by_class = tuple(int(w) for w in classes[row[d]])
@@ -370,7 +371,23 @@ def count(rules, cells: list) -> list | None:
     return out
 
 
-def _success_ways(eng, ways) -> dict:
-    from analysis import special_dice as _sd
+def _success_ways(eng, nn: int, ns: int, ways) -> dict:
+    """``{successes: ways}`` of a pool (cached with the pool's ways, which they only read)."""
+    key = (eng, nn, ns)
+    got = _SUCCESS.get(key)
+    if got is None or got[0] is not ways:
+        from analysis import special_dice as _sd
 
-    return {s: w for s, w in enumerate(_sd.success_ways(eng, ways)) if w}
+        got = _SUCCESS[key] = (ways, {s: w for s, w in enumerate(_sd.success_ways(eng, ways)) if w})
+        if len(_SUCCESS) > 4096:
+            _SUCCESS.pop(next(iter(_SUCCESS)))
+    return dict(got[1])
+
+
+_SUCCESS: dict = {}
+
+
+def clear_caches() -> None:
+    """Forget the engines and success distributions this module keeps."""
+    _SUCCESS.clear()
+    _engine_of.cache_clear()

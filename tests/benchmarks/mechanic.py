@@ -1,0 +1,118 @@
+"""Mechanics as data: the one engine on the V5 file against a plain pure-Python count, a designer's
+three-kind file, and big pools, in one run (medians of several runs, the best in brackets)."""
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import time
+from fractions import Fraction
+
+from analysis import rulesets
+from analysis.mechanic import engine, pairs, spec
+from analysis.mechanic.system import shipped
+from tests.benchmarks.v5 import DIFFICULTIES, HUNGERS, POOLS, plain_count
+
+THREE_KINDS = """
+[mechanic]
+name = "benchthree"
+successes = "successes"
+[parameters]
+bonus = { default = 2, range = [0, 9] }
+[axes]
+pool = { default = "1-20", range = [0, 40] }
+hunger = { default = "0-3", range = [0, 5] }
+blood = { default = "0-2", range = [0, 3] }
+difficulty = { default = "1-5", range = [0, 60] }
+[kinds.normal]
+dice = "pool"
+faces = { fail = "1..5", success = "6..9", ten = "10" }
+[kinds.hunger]
+dice = "hunger"
+faces = { one = "1", fail = "2..5", success = "6..9", ten = "10" }
+[kinds.blood]
+dice = "blood"
+faces = { drain = "1..2", fail = "3..5", success = "6..9", ten = "10" }
+[counts]
+successes = "max(0, success + 2 * ten - hunger.one) + bonus * blood.ten"
+[[outcomes]]
+name = "drained"
+when = "blood.drain >= 2"
+[[outcomes]]
+name = "win"
+when = "successes >= difficulty"
+win = true
+[[outcomes]]
+name = "miss"
+"""
+
+
+def timings(fn, repeat, setup=None):
+    times, result = [], None
+    for _ in range(repeat):
+        if setup:
+            setup()
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+    return times, result
+
+
+def clear():
+    """Forget every cached count of the engines (a rule set seen for the first time)."""
+    engine.clear_caches()
+
+
+def main():
+    v5 = engine.rules_of(shipped(rulesets.system("v5")))
+    cells = len(POOLS) * len(HUNGERS) * len(DIFFICULTIES)
+    print(f"V5 mechanic file on the engine: pools 1..20 x Hunger 0..5 x Difficulty 1..10 = {cells} cells "
+          f"({os.cpu_count()} cores)")
+
+    def table():
+        return engine.table(v5, pool=POOLS, hunger=HUNGERS, difficulty=DIFFICULTIES)
+
+    table()  # load the kernels
+    gc.collect()
+    times = {"first": [], "warm": [], "plain": []}
+    for _ in range(5):
+        t, df = timings(table, 1, setup=clear)
+        times["first"] += t
+        t, _ = timings(table, 5)
+        times["warm"] += t
+        t, ref = timings(plain_count, 1)
+        times["plain"] += t
+    med = {k: statistics.median(v) for k, v in times.items()}
+    exact = engine.table(v5, exact=True, pool=POOLS, hunger=HUNGERS, difficulty=DIFFICULTIES)
+    ok = all([getattr(r, c) for c in v5.mechanic.classes] == [Fraction(w, d) for w in ref[(r.pool, r.hunger,
+                                                                                         r.difficulty)][0]
+              for d in (ref[(r.pool, r.hunger, r.difficulty)][1],)]
+             for r in exact.itertuples())
+    print(f"  first table of a rule set (kernels loaded)  {med['first'] * 1e3:8.2f} ms "
+          f"({min(times['first']) * 1e3:.2f})  ratio {med['plain'] / med['first']:6.1f}x (target >= 40x)")
+    print(f"  warm table                                  {med['warm'] * 1e3:8.2f} ms "
+          f"({min(times['warm']) * 1e3:.2f})  ratio {med['plain'] / med['warm']:6.1f}x (target >= 200x)")
+    print(f"  plain pure-Python integer count             {med['plain'] * 1e3:8.2f} ms  "
+          f"identical exact results: {ok}")
+
+    three = engine.rules_of(spec.from_toml(THREE_KINDS, "benchthree.toml"))
+
+    def designer():
+        return engine.table(three, pool=range(1, 21), hunger=range(0, 4), blood=range(0, 3),
+                            difficulty=range(1, 6))
+
+    designer()
+    t, df = timings(designer, 5, setup=clear)
+    print(f"  designer's file, 3 kinds x 4 marks, pools 1..20 ({len(df)} cells), first call "
+          f"{statistics.median(t) * 1e3:8.1f} ms ({min(t) * 1e3:.1f}) (target < 50 ms)")
+    for pool, hunger, d in ((100, 5, 30), (400, 5, 133), (1000, 5, 333)):
+        t, o = timings(lambda: engine.odds(v5, pool=pool, hunger=hunger, difficulty=d), 3, setup=clear)
+        assert sum(o.class_ways.values()) == o.denominator
+        print(f"  V5 file, pool {pool}, Hunger {hunger}, Difficulty {d}, exact, cold "
+              f"{statistics.median(t) * 1e3:8.1f} ms ({min(t) * 1e3:.1f})")
+    if not ok:
+        raise SystemExit("the engine's table differs from the plain count")
+
+
+if __name__ == "__main__":
+    main()
