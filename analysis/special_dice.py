@@ -197,13 +197,17 @@ def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple, f
 
 def success_ways(engine: Engine, ways) -> tuple:
     """Ways of each final number of successes (the mark bonus added), as Python ints."""
-    out = {}
-    for (s, _pair, _ec, oc), w in np.ndenumerate(ways):
-        if w:
-            final = s + engine.mark_bonus[oc]
-            out[final] = out.get(final, 0) + int(w)
-    top = max(out) if out else 0
-    return tuple(out.get(s, 0) for s in range(top + 1))
+    by_marks = np.asarray(ways).sum(axis=(1, 2))  # (successes before the bonus, capped marks)
+    bonus = [int(b) for b in engine.mark_bonus]
+    size = by_marks.shape[0] + max(bonus)
+    out = [0] * size
+    for oc, b in enumerate(bonus):
+        for s, w in enumerate(by_marks[:, oc].tolist()):
+            if w:
+                out[s + b] += int(w)
+    while len(out) > 1 and out[-1] == 0:
+        out.pop()
+    return tuple(out) if any(out) else (0,)
 
 
 def grid_ways(engine: Engine, pools, specials, difficulties):

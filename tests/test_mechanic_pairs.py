@@ -109,3 +109,18 @@ def test_big_pools_are_exact_by_the_fast_path():
     assert o.denominator == 10**1000 and sum(o.class_ways.values()) == 10**1000
     # p_win against the success distribution, summed apart from the classes
     assert o.p_win == sum(p for s, p in o.successes.items() if s >= 333)
+
+
+@pytest.mark.parametrize("name,changes", [("v5", {}), ("v5", {"hunger_replaces_dice": False}),
+                                          ("werewolf", {"brutal_rage_dice": 1}), ("hunter", {})])
+def test_a_whole_grid_in_one_call_equals_the_cells_counted_one_by_one(name, changes):
+    mech = shipped(rulesets.system(name))
+    rules = engine.rules_of(mech, changes)
+    grid = {a.name: list(range(a.range[0], min(a.range[1], 3) + 1)) for a in mech.axes}
+    grid["pool"] = [0, 1, 2, 5, 13, 29]  # 29 dice: past int64, the primes
+    grid["difficulty"] = [0, 1, 4, 9]
+    ways, dens = pairs.class_grid(rules, grid)
+    cells = [dict(zip(grid, c)) for c in itertools.product(*grid.values())]
+    one_by_one = engine.count_cells(rules, cells, general=False)
+    assert [tuple(w) for w in ways.tolist()] == [c.class_ways for c in one_by_one]
+    assert list(dens) == [c.denominator for c in one_by_one]

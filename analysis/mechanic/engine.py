@@ -543,6 +543,17 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
     values = _TABLES.get(key)
+    if values is None and not tops:
+        from . import pairs
+
+        fast = pairs.class_grid(rules, grid)
+        if fast is not None:
+            num, den = fast
+            sums = [num[:, [mech.classes.index(c) for c in col.classes]].sum(axis=1) for col in mech.columns]
+            num = np.concatenate([num] + [x[:, None] for x in sums], axis=1) if sums else num
+            values = fractions_over(num, den[:, None]) if exact else float_ratios(num, den[:, None])
+            values.setflags(write=False)
+            _TABLES[key] = values
     if values is None:
         ways = count_cells(rules, cells)
         index = {c: i for i, c in enumerate(mech.classes)}

@@ -301,31 +301,42 @@ def _engine_of(rules, f: Form, context: tuple):
     bonus = [None] * (CAP + 1)
     # every count of special 10s and marks the dice can show (those the rules do not read too:
     # the kernel tells them apart all the same, and each needs its class)
-    ecs = ocs = range(top + 1)
-    filled: dict = {}
-    for ec, oc in itertools.product(ecs, ocs):
-        if ec + oc > top:
-            continue
-        env = dict(base)
-        if f.special_ten:
-            env[f.special_ten] = ec
-        if f.special_mark:
-            env[f.special_mark] = oc
-        for name, e in counts:
-            env[name] = e.evaluate(env)
-        b = sum(int(_value(t, env)) for t in f.bonus)
-        c_oc = min(oc, CAP)
-        if b < 0 or bonus[c_oc] not in (None, b):
+    # every point at once (numpy): special 10s ec and marks oc the dice can show, each band's
+    # representatives (successes, Difficulty), and tens making no pair (0, 1) or a pair (2, 3)
+    points = [(ec, oc, band, s, d, pair, tens)
+              for ec in range(top + 1) for oc in range(top + 1 - ec)
+              for band, reps in _BANDS.items() for s, d in reps
+              for pair, tens in ((0, 0), (0, 1), (1, 2), (1, 3))]
+    ec, oc, band, succ, diff, pair, tens = (np.array(col) for col in zip(*points))
+    env = dict(base)
+    if f.special_ten:
+        env[f.special_ten] = ec
+    if f.special_mark:
+        env[f.special_mark] = oc
+    for name, e in counts:
+        env[name] = e.evaluate(env)
+    b = np.zeros(len(points), dtype=np.int64)
+    for t in f.bonus:
+        b = b + np.broadcast_to(np.asarray(_value(t, env), dtype=np.int64), b.shape)
+    env.update({f.count: succ, f.difficulty: diff, f.ten: tens})
+    cls = np.full(len(points), -1, dtype=np.int64)
+    for o in active:
+        hit = np.ones(len(points), dtype=bool) if o.when is None else \
+            np.broadcast_to(np.asarray(o.when.evaluate(env), dtype=bool), cls.shape)
+        cls[hit & (cls < 0)] = index[o.name]
+    if (cls < 0).any() or (b < 0).any():
+        return None
+    c_oc = np.minimum(oc, CAP)
+    for k in range(CAP + 1):  # the bonus depends on the capped marks alone
+        values = set(b[c_oc == k].tolist())
+        if len(values) > 1:
             return None
-        bonus[c_oc] = b
-        for band, reps in _BANDS.items():
-            for pair, tens in ((0, 0), (0, 1), (1, 2), (1, 3)):
-                cell = (_BAND_INDEX[band], pair, min(ec, CAP), c_oc)
-                for s, d in reps:
-                    env2 = {**env, f.count: s, f.difficulty: d, f.ten: tens}
-                    k = next((o.name for o in active if o.when is None or bool(o.when.evaluate(env2))), None)
-                    if k is None or filled.setdefault(cell, index[k]) != index[k]:
-                        return None
+        bonus[k] = values.pop() if values else None
+    cells = np.stack([np.array([_BAND_INDEX[x] for x in band]), pair, np.minimum(ec, CAP), c_oc], axis=1)
+    filled: dict = {}
+    for cell, k in zip(map(tuple, cells.tolist()), cls.tolist()):
+        if filled.setdefault(cell, k) != k:  # points of one cell disagree: not of this shape
+            return None
     for cell, k in filled.items():
         table[cell] = k
     bonus = [b if b is not None else 0 for b in bonus]
@@ -391,3 +402,73 @@ def clear_caches() -> None:
     """Forget the engines and success distributions this module keeps."""
     _SUCCESS.clear()
     _engine_of.cache_clear()
+
+
+def class_grid(rules, grid: dict):
+    """Class ways of a whole grid in one kernel call per context, or None.
+
+    ``grid`` is ``{axis: values}`` in the mechanic's axis order.  Where the
+    mechanic has the pair-of-tens shape and its two dice axes roll
+    ``(A - min(B, A), min(B, A))`` or ``(A, B)`` dice (checked on every
+    cell of the grid), the 5th-edition grid kernel counts every pool of the
+    grid at once.  Returns ``(ways, denominators)``: object arrays of shape
+    (cells, classes) and (cells,), the cells in the grid's product order.
+    """
+    import dataclasses
+
+    from analysis import special_dice as _sd
+
+    mech = rules.mechanic
+    f = form(mech)
+    if f is None:
+        return None
+    axes = list(grid)
+    pool_axes = _engine.pool_axes(mech)
+    if len(pool_axes) != 2 or f.difficulty not in grid:
+        return None
+    params = rules.params
+    combos = [dict(zip(pool_axes, c)) for c in itertools.product(*(grid[a] for a in pool_axes))]
+    dice = _engine.dice_table(mech, params, combos)
+    shape = None
+    for a_name, b_name in (pool_axes, pool_axes[::-1]):
+        for replaces in (True, False):
+            ok = True
+            for (x, y), d in dice.items():
+                a, b = (x, y) if pool_axes[0] == a_name else (y, x)
+                want = (a - min(b, a), min(b, a)) if replaces else (a, b)
+                if (d[f.normal], d[f.special]) != want:
+                    ok = False
+                    break
+            if ok:
+                shape = (a_name, b_name, replaces)
+                break
+        if shape:
+            break
+    if shape is None:
+        return None
+    a_name, b_name, replaces = shape
+    stats = _engine.statistics(mech)
+    others = [a for a in stats.rule_axes if a != f.difficulty]
+    if set(others) & {a_name, b_name}:
+        return None
+    k = len(mech.classes)
+    blocks = {}
+    for ctx_values in itertools.product(*(grid[a] for a in others)):
+        context = tuple(zip(others, ctx_values))
+        eng = _engine_of(rules, f, context)
+        if eng is None:
+            return None
+        eng = dataclasses.replace(eng, special_replaces=replaces)
+        blocks[context] = _sd.grid_ways(eng, list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty]))
+    pos = {a: {v: i for i, v in enumerate(grid[a])} for a in (a_name, b_name, f.difficulty)}
+    cells = list(itertools.product(*(grid[a] for a in axes)))
+    ways = np.empty((len(cells), k), dtype=object)
+    dens = np.empty(len(cells), dtype=object)
+    ia, ib, i_d = axes.index(a_name), axes.index(b_name), axes.index(f.difficulty)
+    io = [axes.index(a) for a in others]
+    for row, cell in enumerate(cells):
+        w, d = blocks[tuple(zip(others, (cell[i] for i in io)))]
+        pa, pb, pd_ = pos[a_name][cell[ia]], pos[b_name][cell[ib]], pos[f.difficulty][cell[i_d]]
+        ways[row] = w[pa, pb, pd_]
+        dens[row] = d[pa, pb, 0, 0]
+    return ways, dens
