@@ -141,6 +141,17 @@ def _pool_axes(mech: Mechanic) -> tuple:
     return tuple(a for a in mech.axis_names if a in read)
 
 
+@lru_cache(maxsize=64)
+def _face_axes(mech: Mechanic) -> tuple:
+    """The axes that the faces read (a classic difficulty)."""
+    read = set()
+    for k in mech.kinds:
+        for _, ranges in k.faces:
+            for lo, hi in ranges:
+                read |= set(lo.names) | set(hi.names)
+    return tuple(a for a in mech.axis_names if a in read)
+
+
 def _where(mech: Mechanic, env: dict) -> str:
     shown = [f"{a}={env[a]}" for a in mech.axis_names if a in env]
     changed = [f"{p.name}={env[p.name]}" for p in mech.parameters
@@ -326,13 +337,18 @@ def count_cells(rules: MechanicRules, cells: list, progress=None, general: bool 
     groups: dict = {}
     pool_axes = _pool_axes(mech)
     dice = dice_table(mech, params, cells)
+    face_axes = _face_axes(mech)
     known: dict = {}  # the dice and faces of each combination of the axes they read
+    faces_known: dict = {}
     for i, cell in enumerate(cells):
         env = {**params, **cell}
         at = tuple(cell[a] for a in pool_axes)
         key = known.get(at)
         if key is None:
-            key = known[at] = (dice[at], faces_of(mech, env))
+            at_faces = tuple(cell[a] for a in face_axes)
+            if at_faces not in faces_known:
+                faces_known[at_faces] = faces_of(mech, env)
+            key = known[at] = (dice[at], faces_known[at_faces])
         groups.setdefault(key, []).append((i, _context(stats, env)))
     out = [None] * len(cells)
     # the rules are evaluated once per context over the grid of the biggest
