@@ -311,7 +311,7 @@ def _mechanic_rules(system: str):
 
 @pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures", "values"])
 @pytest.mark.parametrize("system,cell", [
-    ("v5", dict(pool=3, hunger=1, difficulty=2)),
+    pytest.param("v5", dict(pool=3, hunger=1, difficulty=2), marks=pytest.mark.slow),
     ("v5", dict(pool=4, hunger=0, difficulty=0)),  # every roll a win: nothing rerolled, the bound is tight
     ("werewolf", dict(pool=3, rage=2, difficulty=3, violent=1)),
     pytest.param("hunter", dict(pool=4, desperation=1, difficulty=3), marks=pytest.mark.slow),

@@ -61,6 +61,8 @@ def cells_up_to(mech, most_dice, params=None):
     small = {a.name: range(a.range[0], min(a.range[1], a.range[0] + 5) + 1) for a in mech.axes}
     if "difficulty" in small and mech.name != "classic":
         small["difficulty"] = range(0, 4)
+    if "violent" in small:
+        small["violent"] = (1,)  # the violent action reads every rule; the other is the same minus the bonus
     out = []
     for combo in itertools.product(*small.values()):
         cell = dict(zip(small, combo))

@@ -92,13 +92,13 @@ def mechanic(count="success + ten + bonus * floor(ten / 2)", special="false", to
 def test_the_fast_path_is_taken_only_where_it_is_exact(count, special, top, fast):
     mech = mechanic(count, special, top)
     rules = engine.rules_of(mech)
-    grid = [dict(pool=p, hunger=h, difficulty=d) for p in range(0, 5) for h in range(0, top + 1)
+    grid = [dict(pool=p, hunger=h, difficulty=d) for p in (0, 1, 2, 4) for h in range(0, top + 1)
             for d in range(0, 5)]
     got = pairs.count(rules, grid)
     assert (got is not None) == fast
     general = engine.count_cells(rules, grid, general=True)
     assert engine.count_cells(rules, grid) == general
-    for cell, ways in [(c, w) for c, w in zip(grid, general) if c["pool"] <= 3][::5]:
+    for cell, ways in [(c, w) for c, w in zip(grid, general) if c["pool"] <= 2][::6]:
         classes, succ = brute_classes(rules, cell)
         assert {c: Fraction(w, ways.denominator) for c, w in zip(mech.classes, ways.class_ways)} == classes
 
