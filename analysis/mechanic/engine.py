@@ -331,11 +331,38 @@ def _with_tree(e, tree, types: dict):
                 _where=getattr(e, "_where", "expression"))
 
 
-def _linear_terms(node, stat_names, roots: list, lin=None):
+def _linear(node) -> bool:
+    op = node[0]
+    return op in _LINEAR or (op == "mul" and (_is_const(node[2], int) or _is_const(node[3], int)))
+
+
+def _positive_sum(node, stat_names) -> bool:
+    """Whether ``node`` is a sum of statistics with positive constant coefficients (and nothing else)."""
+    op = node[0]
+    if op == "name":
+        return node[2] in stat_names
+    if op == "add":
+        return _positive_sum(node[2], stat_names) and _positive_sum(node[3], stat_names)
+    if op == "mul":
+        for const, other in ((node[2], node[3]), (node[3], node[2])):
+            if _is_const(const, int) and const[2] > 0:
+                return _positive_sum(other, stat_names)
+    return False
+
+
+def _zero_test(op: str, k: int) -> bool:
+    """Whether ``r op k`` has one value for every r >= 1 (so, for r >= 0, it reads only whether r is 0)."""
+    return k <= 1 if op in (">=", "<") else k <= 0
+
+
+def _linear_terms(node, stat_names, roots: tuple, lin=None):
     """Record each statistic read in ``node``: ``(root id, coefficient)`` of the linear sum it is a term of.
 
-    ``roots`` collects, per statistic, its ``(root, coefficient)`` occurrences;
-    a statistic read outside a linear sum is its own root (coefficient 1).
+    ``roots`` is ``(kinds, occurrences)``: ``kinds[root]`` is "zero" for a
+    sum of statistics with positive coefficients compared so that only
+    whether it is 0 matters (``success + ten == 0``), else None;
+    ``occurrences[name]`` lists the statistic's ``(root, coefficient)``.
+    A statistic read outside a linear sum is its own root (coefficient 1).
     """
     op = node[0]
     if op == "name":
@@ -347,8 +374,16 @@ def _linear_terms(node, stat_names, roots: list, lin=None):
         return
     if op == "const":
         return
-    linear = op in _LINEAR or (op == "mul" and (_is_const(node[2], int) or _is_const(node[3], int)))
-    if not linear:
+    if not _linear(node):
+        if op == "cmp" and len(node) == 5:
+            for i, j in ((3, 4), (4, 3)):
+                symbol = node[2][0] if i == 3 else _FLIP[node[2][0]]
+                if (_is_const(node[j], int) and _zero_test(symbol, node[j][2])
+                        and _positive_sum(node[i], stat_names)):
+                    root = len(roots[0])
+                    roots[0].append("zero")
+                    _linear_terms(node[i], stat_names, roots, (root, 1))
+                    return
         for k in (node[3:] if op == "cmp" else node[2:]):
             _linear_terms(k, stat_names, roots, None)
         return
@@ -369,30 +404,70 @@ def _linear_terms(node, stat_names, roots: list, lin=None):
         _linear_terms(other, stat_names, roots, (root, coef * const[2]))
 
 
-def _fuse_sites(node, groups: dict, seen: dict, lin, counter: list):
-    """Rewrite fused statistics: in each linear sum, the first member read becomes the fused name, the rest 0."""
+def _substitute(node, mapping: dict):
+    """``node`` with statistic names replaced: ``mapping[name]`` is a new name, or 0."""
     op = node[0]
-    if op == "name":
-        g = groups.get(node[2])
-        if g is None:
-            return node
-        assert lin is not None  # a fused statistic is only read in linear sums
-        key = (lin, g)
-        if key not in seen:
-            seen[key] = True
-            return ("name", node[1], g)
-        return ("const", node[1], 0)
-    if op == "const":
+    if op == "name" and node[2] in mapping:
+        new = mapping[node[2]]
+        return ("const", node[1], 0) if new == 0 else ("name", node[1], new)
+    if op in ("const", "name"):
         return node
-    linear = op in _LINEAR or (op == "mul" and (_is_const(node[2], int) or _is_const(node[3], int)))
-    if not linear:
-        kids = node[3:] if op == "cmp" else node[2:]
-        new = [_fuse_sites(k, groups, seen, None, counter) for k in kids]
-        return (op, node[1], node[2], *new) if op == "cmp" else (op, node[1], *new)
-    if lin is None:
-        counter[0] += 1
-        lin = counter[0]
-    return (op, node[1], *(_fuse_sites(k, groups, seen, lin, counter) for k in node[2:]))
+    if op == "cmp":
+        return (op, node[1], node[2], *(_substitute(k, mapping) for k in node[3:]))
+    return (op, node[1], *(_substitute(k, mapping) for k in node[2:]))
+
+
+def _fusions(names, roots) -> list:
+    """``[(fused name, [(member, weight), ...])]``: the statistics to fuse, each group's weights.
+
+    Statistics A, B, ... fuse into L = wA*A + wB*B + ... (weights positive,
+    one of them 1) when each is read only in linear sums, exactly once per
+    sum, in the same sums, with coefficients c*wA, c*wB, ... in every sum
+    that is not a zero test (one c per sum); in a zero test any positive
+    coefficients do (a positive sum of statistics is 0 exactly when each is,
+    exactly when L is).
+    """
+    from math import gcd
+
+    kinds, occurrences = roots
+    signature = {}
+    for n in names:
+        per_root: dict = {}
+        for root, coef in occurrences.get(n, []):
+            if root in per_root:
+                per_root = {}
+                break  # read twice in one sum
+            per_root[root] = coef
+        regular = [(r, c) for r, c in sorted(per_root.items()) if kinds[r] != "zero"]
+        zero = frozenset(r for r in per_root if kinds[r] == "zero")
+        if not per_root or any(c == 0 for _, c in regular):
+            continue
+        if regular:
+            g = 0
+            for _, c in regular:
+                g = gcd(g, abs(c))
+            sign = 1 if regular[0][1] > 0 else -1
+            norm = tuple((r, c // (g * sign)) for r, c in regular)
+            signature[n] = ((norm, sign, zero), abs(regular[0][1]))
+        else:
+            signature[n] = (((), 1, zero), 1)
+    by_sig: dict = {}
+    for n in names:
+        if n in signature:
+            by_sig.setdefault(signature[n][0], []).append(n)
+    out = []
+    for members in by_sig.values():
+        if len(members) < 2:
+            continue
+        g = 0
+        for m in members:
+            g = gcd(g, signature[m][1])
+        weights = [signature[m][1] // g for m in members]
+        if min(weights) != 1:
+            continue  # no member to stand for the sum with coefficient 1
+        out.append(("+".join(m if w == 1 else f"{w}*{m}" for m, w in zip(members, weights)),
+                    list(zip(members, weights))))
+    return out
 
 
 def _interval_of(tree, types: dict, ranges: dict) -> tuple:
@@ -436,7 +511,7 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
     keep = [s for s, n in enumerate(raw.names) if n in read or n in bare]
     names = {raw.names[s]: s for s in keep}
 
-    # fusion: statistics with the same coefficient in every linear sum, each once per sum
+    # fusion: statistics read only as one weighted sum
     roots = ([], {})
     for t in trees:
         _linear_terms(t, names, roots)
@@ -444,37 +519,17 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
         if n in names:
             roots[1].setdefault(n, []).append((len(roots[0]), 1))
             roots[0].append(None)
-    signature = {}
-    for n in names:
-        occ = roots[1].get(n, [])
-        per_root = {}
-        for root, coef in occ:
-            if root in per_root:
-                per_root = None  # read twice in one sum
-                break
-            per_root[root] = coef
-        if per_root:
-            signature[n] = tuple(sorted(per_root.items()))
-    by_sig: dict = {}
-    for n in names:
-        if n in signature:
-            by_sig.setdefault(signature[n], []).append(n)
+    fused = _fusions(names, roots)
     groups = {}
-    fused = []  # (name, member statistic indices)
-    for members in by_sig.values():
-        if len(members) > 1:
-            gname = "+".join(members)
-            fused.append((gname, [names[m] for m in members]))
-            for m in members:
-                groups[m] = gname
+    mapping = {}
+    for gname, parts in fused:
+        lead = next(m for m, w in parts if w == 1)
+        for m, _ in parts:
+            groups[m] = gname
+            mapping[m] = gname if m == lead else 0
     if groups:
-        counter = [0]
-
-        def rewrite(t):
-            return _fold(_fuse_sites(t, groups, {}, None, counter), {})
-
-        counts = [(c, e, rewrite(t)) for c, e, t in counts]
-        whens = [(e, None if t is None else rewrite(t)) for e, t in whens]
+        counts = [(c, e, _fold(_substitute(t, mapping), {})) for c, e, t in counts]
+        whens = [(e, None if t is None else _fold(_substitute(t, mapping), {})) for e, t in whens]
     # the statistics now: unfused ones in file order, then the fused ones
     stat_names, stat_members, stat_weights = [], [], []
     for s in keep:
@@ -485,9 +540,9 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
             stat_weights.append(raw.weights[s])
     for gname, parts in fused:
         weight: dict = {}
-        for s in parts:
-            for pair in raw.members[s]:
-                weight[pair] = weight.get(pair, 0) + 1
+        for m, w in parts:
+            for pair in raw.members[names[m]]:
+                weight[pair] = weight.get(pair, 0) + w
         stat_names.append(gname)
         stat_members.append(tuple(weight))
         stat_weights.append(tuple(weight.values()))
