@@ -175,3 +175,33 @@ def test_every_float_is_the_float_of_its_fraction():
     exact = classic.table("1-30", "2-10", exact=True)
     for column in ("botch", "failure", "success", "mean_successes"):
         assert [float(x) for x in exact[column]] == list(floats[column]), column
+
+
+@pytest.mark.parametrize("specialty,pools", [(False, [150, 199, 200]), (True, [60]),
+                                             pytest.param(True, [200], marks=pytest.mark.slow)])
+def test_the_biggest_pools_are_exact(specialty, pools):
+    """Up to 200 dice: the botch in closed form; without 1s cancelling, the success and the mean too."""
+    df = classic.table(pools, "2,6,10", specialty=specialty, exact=True)
+    for row in df.itertuples():
+        n, d = row.pool, row.difficulty
+        assert row.botch == Fraction((d - 1) ** n - (d - 2) ** n, 10**n)
+        assert row.botch + row.failure + row.success == 1
+    loose = classic.ClassicRules(ones_cancel=False)
+    df = classic.table(pools, "2,6,10", specialty=specialty, rules=loose, exact=True)
+    for row in df.itertuples():
+        n, d = row.pool, row.difficulty
+        assert row.success == 1 - Fraction(d - 1, 10) ** n
+        assert row.mean_successes == Fraction(n * (10 - d + (2 if specialty else 1)), 10)
+
+
+@pytest.mark.slow
+def test_the_whole_table_to_200_dice():
+    exact = classic.table("0-200", "2-10", exact=True)
+    floats = classic.table("0-200", "2-10")
+    assert len(exact) == 201 * 9
+    assert (exact.botch + exact.failure + exact.success == 1).all()
+    for column in ("botch", "failure", "success", "mean_successes"):
+        assert [float(x) for x in exact[column]] == list(floats[column]), column
+    for row in exact.iloc[::97].itertuples():
+        assert row.botch == Fraction((row.difficulty - 1) ** row.pool - (row.difficulty - 2) ** row.pool,
+                                     10**row.pool)
