@@ -85,6 +85,16 @@ def _ways(pools: tuple, difficulties: tuple, specialty: bool, ones_cancel: bool)
     return tuple(count_cells(rules, cells))
 
 
+@lru_cache(maxsize=256)
+def _table_ways(pools: tuple, difficulties: tuple, specialty: bool, ones_cancel: bool) -> np.ndarray:
+    """Ways (botch, failure, success, summed net successes) per (pool, difficulty): Python ints, read-only."""
+    cells = _ways(pools, difficulties, specialty, ones_cancel)
+    out = np.array([list(_by_class(w).values()) + [sum(s * n for s, n in w.success_ways.items())]
+                    for w in cells], dtype=object).reshape(len(pools), len(difficulties), 4)
+    out.setflags(write=False)
+    return out
+
+
 def _by_class(ways) -> dict:
     """``{class: ways}`` in :data:`CLASSES` order."""
     named = dict(zip(mechanic().classes, ways.class_ways))
@@ -302,10 +312,7 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     specialty = _check_flag("specialty", specialty)
     rules = ClassicRules.require(rules)
     # (pool, difficulty, botch/failure/success/summed successes), Python ints
-    cells = _ways(tuple(pools), tuple(diffs), specialty, rules.ones_cancel)
-    ways = np.array([list(_by_class(w).values()) + [sum(s * n for s, n in w.success_ways.items())]
-                     for w in cells],
-                    dtype=object).reshape(len(pools), len(diffs), 4)
+    ways = _table_ways(tuple(pools), tuple(diffs), specialty, rules.ones_cancel)
     dens = np.array([10**p for p in pools], dtype=object)[:, None, None]
     probs, sums = ways[..., :3], ways[..., 3]
     if exact:
