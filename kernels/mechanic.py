@@ -15,7 +15,9 @@ of ``faces[m] ** c[m]``: the category-count vectors of DESIGN, never the
 ordered rolls.  Kinds are convolved one after the other over a dense grid of
 statistics, flattened with row-major strides; the grid is sized so that no
 statistic can pass its axis (each axis holds the most dice its pairs can
-show), so a flat offset never wraps.
+show), so a flat offset never wraps.  :func:`mechanic_ways_capped` instead
+holds each statistic at its axis's last cell (saturation), for statistics
+the rules only compare with a bound.
 """
 import numpy as np
 
@@ -156,6 +158,88 @@ def mechanic_ways(dice, faces, marks, contrib, strides, mod, binom, out):
 
 
 @kernel
+def mechanic_ways_capped(dice, faces, marks, contrib, shape, mod, binom, out):
+    """:func:`mechanic_ways` on a grid whose axes saturate: a statistic never passes its last cell.
+
+    Parameters are those of :func:`mechanic_ways`, except ``shape`` (int64[S],
+    each axis size >= 1) in place of the strides, and ``contrib[k, m, s]``
+    may be any whole number >= 0 (what a kind-``k`` die showing ``m`` adds
+    to statistic ``s``).  A statistic whose value would pass ``shape[s] - 1``
+    is held at ``shape[s] - 1``: that cell gathers the ways of every value
+    from ``shape[s] - 1`` up (the rules layer caps a statistic only where
+    all those values read alike).  An axis at least as long as the most the
+    statistic can reach, plus 1, never saturates, and the grid is then that
+    of :func:`mechanic_ways`.
+
+    Returns
+    -------
+    int64
+        The number of non-zero cells written.
+    """
+    n_kinds = dice.shape[0]
+    m_max = faces.shape[1]
+    n_stats = shape.shape[0]
+    top = 0
+    for k in range(n_kinds):
+        top = max(top, dice[k])
+    powers = np.empty((n_kinds, m_max, top + 1), dtype=np.int64)
+    for k in range(n_kinds):
+        for m in range(marks[k]):
+            fill_powers(faces[k, m], mod, powers[k, m])
+    strides = np.ones(n_stats, dtype=np.int64)
+    for s in range(n_stats - 2, -1, -1):
+        strides[s] = strides[s + 1] * shape[s + 1]
+    size = out.shape[0]
+    cur = np.zeros(size, dtype=np.int64)
+    cur[0] = 1
+    live = np.zeros(size, dtype=np.int64)
+    n_live = 1
+    coords = np.zeros((size, n_stats), dtype=np.int64)  # coordinates of the live cells
+    nxt = np.zeros(size, dtype=np.int64)
+    c = np.zeros(m_max, dtype=np.int64)
+    inc = np.zeros(n_stats, dtype=np.int64)
+    for k in range(n_kinds):
+        n = dice[k]
+        parts = marks[k]
+        for i in range(n_live):
+            rest = live[i]
+            for s in range(n_stats):
+                coords[i, s] = rest // strides[s]
+                rest -= coords[i, s] * strides[s]
+        _first_composition(n, parts, c)
+        more = True
+        while more:
+            w = 1
+            left = n
+            for s in range(n_stats):
+                inc[s] = 0
+            for m in range(parts):
+                w = mulmod(w, mulmod(binom[left, c[m]], powers[k, m, c[m]], mod), mod)
+                left -= c[m]
+                for s in range(n_stats):
+                    inc[s] += c[m] * contrib[k, m, s]
+            if w != 0:
+                for i in range(n_live):
+                    x = cur[live[i]]
+                    if x != 0:
+                        dst = 0
+                        for s in range(n_stats):
+                            dst += min(coords[i, s] + inc[s], shape[s] - 1) * strides[s]
+                        nxt[dst] = addmod(nxt[dst], mulmod(x, w, mod), mod)
+            more = _next_composition(parts, c)
+        n_live = 0
+        for i in range(size):
+            cur[i] = nxt[i]
+            nxt[i] = 0
+            if cur[i] != 0:
+                live[n_live] = i
+                n_live += 1
+    for i in range(n_live):
+        out[live[i]] = addmod(out[live[i]], cur[live[i]], mod)
+    return n_live
+
+
+@kernel
 def mechanic_classify(ways, classes, n_classes, mod, out, bad):
     """Sum the ways of a statistics grid into classes, for several class tables at once.
 
@@ -261,3 +345,15 @@ def mechanic_ways_bound(dice, faces, marks, binom_size=None) -> int:
     powers = max((powers_bound(int(f), top + 1) for k in range(len(dice))
                   for f in list(faces[k])[:int(marks[k])]), default=1)
     return max(total, powers, binomials_bound(size))
+
+
+def mechanic_ways_capped_bound(dice, faces, marks, binom_size=None) -> int:
+    """Upper bound on every number :func:`mechanic_ways_capped` (and the classifying kernels after it) hold.
+
+    Saturation only gathers the ways of disjoint sets of ordered rolls into
+    one cell, so every cell is still a number of ordered rolls of the kinds
+    so far, at most ``prod(sides ** dice)``; weights, powers and binomials
+    are those of :func:`mechanic_ways`.  The bound is therefore
+    :func:`mechanic_ways_bound`'s (same arguments).
+    """
+    return mechanic_ways_bound(dice, faces, marks, binom_size)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.systems.classic import pools as classic
+from analysis.systems.classic import health, pools as classic
 from analysis.cli import main
 from analysis.exact import INT64_MAX, primes_for
 from kernels import classic as k
@@ -57,9 +57,9 @@ def test_big_pools_take_the_exact_path(pool):
 
 def test_modular_kernel_agrees_with_int64():
     faces, values = classic.die(6, True, True)
-    exact, _ = classic.sum_rows(12, faces, values, 0)
+    exact, _ = health.sum_rows(12, faces, values, 0)
     for p in primes_for(10**30)[:2]:
-        rows, _ = classic.sum_rows(12, faces, values, p)
+        rows, _ = health.sum_rows(12, faces, values, p)
         assert np.array_equal(rows, exact % p)
         botch = np.empty(13, dtype=np.int64)
         k.classic_botch_ways(faces, p, botch)
@@ -175,3 +175,33 @@ def test_every_float_is_the_float_of_its_fraction():
     exact = classic.table("1-30", "2-10", exact=True)
     for column in ("botch", "failure", "success", "mean_successes"):
         assert [float(x) for x in exact[column]] == list(floats[column]), column
+
+
+@pytest.mark.parametrize("specialty,pools", [(False, [150, 199, 200]), (True, [60]),
+                                             pytest.param(True, [200], marks=pytest.mark.slow)])
+def test_the_biggest_pools_are_exact(specialty, pools):
+    """Up to 200 dice: the botch in closed form; without 1s cancelling, the success and the mean too."""
+    df = classic.table(pools, "2,6,10", specialty=specialty, exact=True)
+    for row in df.itertuples():
+        n, d = row.pool, row.difficulty
+        assert row.botch == Fraction((d - 1) ** n - (d - 2) ** n, 10**n)
+        assert row.botch + row.failure + row.success == 1
+    loose = classic.ClassicRules(ones_cancel=False)
+    df = classic.table(pools, "2,6,10", specialty=specialty, rules=loose, exact=True)
+    for row in df.itertuples():
+        n, d = row.pool, row.difficulty
+        assert row.success == 1 - Fraction(d - 1, 10) ** n
+        assert row.mean_successes == Fraction(n * (10 - d + (2 if specialty else 1)), 10)
+
+
+@pytest.mark.slow
+def test_the_whole_table_to_200_dice():
+    exact = classic.table("0-200", "2-10", exact=True)
+    floats = classic.table("0-200", "2-10")
+    assert len(exact) == 201 * 9
+    assert (exact.botch + exact.failure + exact.success == 1).all()
+    for column in ("botch", "failure", "success", "mean_successes"):
+        assert [float(x) for x in exact[column]] == list(floats[column]), column
+    for row in exact.iloc[::97].itertuples():
+        assert row.botch == Fraction((row.difficulty - 1) ** row.pool - (row.difficulty - 2) ** row.pool,
+                                     10**row.pool)

@@ -21,9 +21,11 @@ import pytest
 
 import kernels
 from analysis.exact import INT64_MAX
-from kernels import again, cards, classic, conflict, markov, mechanic_willpower, multiset, special, v5, willpower
+from kernels import (again, cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, special, v5,
+                     willpower)
 
-KERNEL_MODULES = (multiset, special, v5, willpower, mechanic_willpower, again, cards, classic, conflict, markov)
+KERNEL_MODULES = (multiset, special, v5, willpower, mechanic, mechanic_willpower, again, cards, classic, conflict,
+                  markov)
 KERNELS_DIR = os.path.dirname(os.path.abspath(kernels.__file__))
 
 
@@ -341,6 +343,44 @@ def test_mechanic_willpower_bound(twin, strategy, system, cell):
     assert total <= bound <= total * max(abs(int(v)) for v in list(call.values) + [1])
     if cell.get("difficulty") == 0 and not isinstance(strategy, wp.Strategy):
         assert bound == total and 2 * top >= bound
+
+
+@pytest.mark.parametrize("dice,faces,contrib,shape", [
+    # two kinds; statistic 0 saturates at 1, statistic 1 (a fused sum, weights 1 and 2) does not
+    ((3, 2), [[5, 4, 1], [6, 3, 1]], [[[0, 0], [0, 1], [1, 2]], [[1, 0], [0, 1], [0, 2]]], (2, 13)),
+    # one kind, both statistics saturating, one of them at 0 (a single cell)
+    ((6,), [[1, 4, 5]], [[[1, 0], [0, 1], [0, 0]]], (1, 3)),
+    # nothing saturates: the grid of mechanic_ways
+    ((4,), [[2, 3, 5]], [[[1, 0], [0, 1], [0, 0]]], (5, 5)),
+])
+def test_mechanic_ways_capped_bound(twin, dice, faces, contrib, shape):
+    dice_arr = np.array(dice, dtype=np.int64)
+    faces_arr = np.array(faces, dtype=np.int64)
+    marks = np.array([len(f) for f in faces], dtype=np.int64)
+    contrib_arr = np.array(contrib, dtype=np.int64)
+    shape_arr = np.array(shape, dtype=np.int64)
+    size = int(np.prod(shape))
+    binom = _binom(max(dice) + 1)
+    top, converted = twin(mechanic.mechanic_ways_capped, dice_arr, faces_arr, marks, contrib_arr, shape_arr, 0,
+                          binom, np.zeros(size, dtype=np.int64))
+    real = np.zeros(size, dtype=np.int64)
+    mechanic.mechanic_ways_capped(dice_arr, faces_arr, marks, contrib_arr, shape_arr, 0, binom, real)
+    assert _ints(converted[-1]) == _ints(real)
+    total = int(np.prod([sum(f) ** n for f, n in zip(faces, dice)]))
+    assert sum(_ints(real)) == total
+    bound = mechanic.mechanic_ways_capped_bound(dice, faces_arr, marks, max(dice) + 1)
+    assert top <= bound and bound == max(total, top)
+    # saturation gathers: the same grid without caps, cut at the caps, gives the same ways
+    natural = [max(sum(dice[k] * max(c[m][s] for m in range(len(c))) for k, c in enumerate(contrib)) + 1, shape[s])
+               for s in range(len(shape))]
+    strides = np.array([int(np.prod(natural[s + 1:])) for s in range(len(natural))], dtype=np.int64)
+    full = np.zeros(int(np.prod(natural)), dtype=np.int64)
+    mechanic.mechanic_ways(dice_arr, faces_arr, marks, contrib_arr, strides, 0, binom, full)
+    full = full.reshape(natural)
+    want = np.zeros(shape, dtype=np.int64)
+    for index in itertools.product(*(range(n) for n in natural)):
+        want[tuple(min(i, n - 1) for i, n in zip(index, shape))] += full[index]
+    assert _ints(want) == _ints(real)
 
 
 @pytest.mark.parametrize("n,faces", [(0, [3, 7]), (5, [5, 4, 1]), (9, [1, 2, 3, 4])])

@@ -231,6 +231,21 @@ def _trim(ways) -> tuple:
     return tuple(ways)
 
 
+def sum_rows(n_max: int, faces: np.ndarray, values: np.ndarray, mod: int):
+    """Kernel call: ways of each net total of a damage, soak or attack roll, for 0..n_max dice.
+
+    ``faces, values`` as from :func:`analysis.systems.classic.pools.die`.
+    Returns ``(rows, lo)``: ``rows[n, i]`` counts the rolls of ``n`` dice
+    with total ``i + lo`` (``lo = n_max * min(0, min(values))``), negative
+    totals kept: the damage kernels read them as they are.
+    """
+    lo = min(0, int(values.min()))
+    hi = max(0, int(values.max()))
+    rows = np.zeros((n_max + 1, n_max * (hi - lo) + 1), dtype=np.int64)
+    _k.classic_sum_ways(faces, values, mod, rows)
+    return rows, n_max * lo
+
+
 @lru_cache(maxsize=4096)
 def _level_ways(attack_dice: int, attack_difficulty: int, specialty: bool, base_dice: int,
                 auto: int, soak: int, halve: int, rules: DamageRules):
@@ -252,10 +267,10 @@ def _level_ways(attack_dice: int, attack_difficulty: int, specialty: bool, base_
 
     def compute(mod: int) -> np.ndarray:
         out = np.zeros(size, dtype=np.int64)
-        dmg_rows, dmg_lo = _classic.sum_rows(n_max, dmg_faces, dmg_values, mod)
-        soak_rows, soak_lo = _classic.sum_rows(soak, soak_faces, soak_values, mod)
+        dmg_rows, dmg_lo = sum_rows(n_max, dmg_faces, dmg_values, mod)
+        soak_rows, soak_lo = sum_rows(soak, soak_faces, soak_values, mod)
         if attack_dice >= 0:
-            att_rows, att_lo = _classic.sum_rows(attack_dice, att_faces, att_values, mod)
+            att_rows, att_lo = sum_rows(attack_dice, att_faces, att_values, mod)
             _k.attack_level_ways(att_rows[attack_dice], att_lo, dmg_rows, dmg_lo, base_dice, auto,
                                  soak_rows[soak], soak_lo, halve, mod, out)
         else:

@@ -1,17 +1,22 @@
-"""Classic (V20-style) d10 pools against a difficulty: botch, failure, success, counted exactly."""
+"""Classic (V20-style) d10 pools against a difficulty: botch, failure, success, counted exactly.
+
+The rules are the shipped mechanic file (``mechanic.toml`` beside this
+module) and the counting is the mechanic engine's
+(:mod:`analysis.mechanic.engine`); this module keeps the classic API:
+its argument checks, result types and table columns.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
-from kernels import classic as _k
-
 from analysis.rules import Rules, rule
-from analysis import exact as _exact
 from analysis.exact import float_ratios, fractions_over
 from analysis.validate import as_values, check_bool, check_int, materialise
 from analysis import display as _display
@@ -20,8 +25,7 @@ from analysis import display as _display
 CLASSES = ("botch", "failure", "success")
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("pool", "difficulty") + CLASSES + ("mean_successes",)
-#: Pools above this are refused: no table needs them, and the exact path's
-#: cost grows as pool**3.
+#: Pools above this are refused: no table needs them.
 MAX_POOL = 200
 MIN_DIFFICULTY, MAX_DIFFICULTY = 2, 10
 
@@ -56,40 +60,50 @@ def die(difficulty: int, specialty: bool = False, ones_cancel: bool = True):
     return faces, values
 
 
-def sum_rows(n_max: int, faces: np.ndarray, values: np.ndarray, mod: int):
-    """Kernel call: ways of each net total for 0..n_max dice, and the lowest total.
+@lru_cache(maxsize=1)
+def mechanic():
+    """The classic mechanic file shipped beside this module (:class:`analysis.mechanic.spec.Mechanic`)."""
+    from analysis.mechanic.spec import load
 
-    Returns ``(rows, lo)``: ``rows[n, i]`` counts the rolls of ``n`` dice
-    with total ``i + lo`` (``lo = n_max * min(0, min(values))``).
-    """
-    lo = min(0, int(values.min()))
-    hi = max(0, int(values.max()))
-    rows = np.zeros((n_max + 1, n_max * (hi - lo) + 1), dtype=np.int64)
-    _k.classic_sum_ways(faces, values, mod, rows)
-    return rows, n_max * lo
+    return load(Path(__file__).with_name("mechanic.toml"))
+
+
+def mechanic_rules(specialty: bool = False, rules: ClassicRules = OFFICIAL):
+    """The engine's rule set of the classic mechanic for a specialty and a classic rule set."""
+    from analysis.mechanic.engine import rules_of
+
+    return rules_of(mechanic(), {"ones_cancel": rules.ones_cancel, "specialty": specialty})
 
 
 @lru_cache(maxsize=256)
-def _counts(n_max: int, difficulty: int, specialty: bool, ones_cancel: bool):
-    """Exact ways (botch, failure, success, summed net successes) per pool 0..n_max,
-    and the net-success ways per pool (total >= 0; a negative total is 0)."""
-    faces, values = die(difficulty, specialty, ones_cancel)
+def _ways(pools: tuple, difficulties: tuple, specialty: bool, ones_cancel: bool) -> tuple:
+    """The engine's exact ways (:class:`analysis.mechanic.engine.CellWays`) of each (pool, difficulty)."""
+    from analysis.mechanic.engine import count_cells
 
-    def compute(mod: int) -> np.ndarray:
-        rows, lo = sum_rows(n_max, faces, values, mod)
-        botch = np.empty(n_max + 1, dtype=np.int64)
-        _k.classic_botch_ways(faces, mod, botch)
-        out = np.empty((n_max + 1, 3), dtype=np.int64)
-        total = np.empty(n_max + 1, dtype=np.int64)
-        _k.classic_classify(rows, min(0, int(values.min())), botch, mod, out, total)
-        return np.concatenate([out, total[:, None], rows], axis=1)
+    rules = mechanic_rules(specialty, ClassicRules(ones_cancel=ones_cancel))
+    cells = [{"pool": p, "difficulty": d} for p in pools for d in difficulties]
+    return tuple(count_cells(rules, cells))
 
-    flat = _exact.count(compute, max(_k.classic_sum_ways_bound(n_max, faces, values),
-                                    _k.classic_botch_ways_bound(n_max, faces),
-                                    _k.classic_classify_bound(n_max, faces, values)))
-    flat.setflags(write=False)
-    lo = n_max * min(0, int(values.min()))
-    return flat[:, :4], flat[:, 4:], lo
+
+@lru_cache(maxsize=256)
+def _table_ways(pools: tuple, difficulties: tuple, specialty: bool, ones_cancel: bool) -> np.ndarray:
+    """Ways (botch, failure, success, summed net successes) per (pool, difficulty): Python ints, read-only."""
+    cells = _ways(pools, difficulties, specialty, ones_cancel)
+    out = np.array([list(_by_class(w).values()) + [sum(s * n for s, n in w.success_ways.items())]
+                    for w in cells], dtype=object).reshape(len(pools), len(difficulties), 4)
+    out.setflags(write=False)
+    return out
+
+
+def _by_class(ways) -> dict:
+    """``{class: ways}`` in :data:`CLASSES` order."""
+    named = dict(zip(mechanic().classes, ways.class_ways))
+    return {o: named[o] for o in CLASSES}
+
+
+def _success_ways(ways) -> tuple:
+    """Ways of 0, 1, 2, ... net successes (up to the largest with any way)."""
+    return tuple(ways.success_ways.get(s, 0) for s in range(max(ways.success_ways) + 1))
 
 
 def _check_flag(name: str, value) -> bool:
@@ -190,17 +204,12 @@ def odds(pool: int, difficulty: int = 6, specialty: bool = False,
     difficulty = check_difficulty(difficulty)
     specialty = _check_flag("specialty", specialty)
     rules = ClassicRules.require(rules)
-    summary, rows, lo = _counts(pool, difficulty, specialty, rules.ones_cancel)
-    row = rows[pool]
-    zero = -lo
-    success_ways = (int(sum(int(x) for x in row[:zero + 1])),) + tuple(int(x) for x in row[zero + 1:])
-    while len(success_ways) > 1 and success_ways[-1] == 0:
-        success_ways = success_ways[:-1]
+    (ways,) = _ways((pool,), (difficulty,), specialty, rules.ones_cancel)
     return ClassicOdds(
         pool=pool, difficulty=difficulty, specialty=specialty, rules=rules,
-        denominator=10**pool,
-        class_ways={o: int(summary[pool, i]) for i, o in enumerate(CLASSES)},
-        success_ways=success_ways,
+        denominator=ways.denominator,
+        class_ways=_by_class(ways),
+        success_ways=_success_ways(ways),
     )
 
 
@@ -302,12 +311,9 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
     specialty = _check_flag("specialty", specialty)
     rules = ClassicRules.require(rules)
-    n_max = max(pools)
-    # (pool, difficulty, botch/failure/success/summed successes); Python ints
-    # (object) wherever the counts outgrow int64, never overflowed
-    ways = np.stack([_counts(n_max, d, specialty, rules.ones_cancel)[0][pools] for d in diffs], axis=1)
-    big = ways.dtype == object
-    dens = np.array([10**p for p in pools], dtype=object if big else np.int64)[:, None, None]
+    # (pool, difficulty, botch/failure/success/summed successes), Python ints
+    ways = _table_ways(tuple(pools), tuple(diffs), specialty, rules.ones_cancel)
+    dens = np.array([10**p for p in pools], dtype=object)[:, None, None]
     probs, sums = ways[..., :3], ways[..., 3]
     if exact:
         probs = fractions_over(probs, dens)
