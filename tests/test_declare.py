@@ -126,3 +126,70 @@ def test_bad_declarations_are_refused(kwargs, words):
 
     with pytest.raises(ValueError, match=re.escape(words)):
         System("x", object, object, {"a": "1"}, **kwargs)
+
+
+# ------------------------------------------------------------ layers: systems reach kernels through engines
+
+_MOVING = "counted by its own code until it moves onto analysis.mechanic"
+#: System modules that still import ``kernels``, each with its reason.
+KERNEL_IMPORTS_ALLOWED = {
+    "v5/conflict.py": "conflicts keep their kernel",
+    "v5/dice.py": _MOVING,
+    "v5/roll.py": _MOVING,
+    "v5/willpower.py": _MOVING,
+    "werewolf/rage.py": _MOVING,
+    "werewolf/willpower.py": _MOVING,
+    "hunter/desperation.py": _MOVING,
+    "classic/pools.py": _MOVING,
+    "classic/health.py": _MOVING,
+}
+
+
+def kernel_imports(path: pathlib.Path, root: pathlib.Path = ROOT) -> list:
+    """Where ``path`` imports ``kernels`` (at module level or inside a function)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    where = f"{path.relative_to(root)}"
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.split(".")[0] == "kernels":
+                found.append(f"{where}:{node.lineno}: from {node.module} import ...")
+        elif isinstance(node, ast.Import):
+            found += [f"{where}:{node.lineno}: import {a.name}" for a in node.names
+                      if a.name.split(".")[0] == "kernels"]
+    return found
+
+
+def _system_modules_importing_kernels() -> dict:
+    found = {}
+    for path in sorted(SYSTEMS_DIR.rglob("*.py")):
+        hits = kernel_imports(path)
+        if hits:
+            found[path.relative_to(SYSTEMS_DIR).as_posix()] = hits
+    return found
+
+
+def test_systems_reach_the_kernels_only_through_engines():
+    """Counting engines live outside ``analysis/systems`` and only they import ``kernels``."""
+    found = _system_modules_importing_kernels()
+    assert {m: hits for m, hits in found.items() if m not in KERNEL_IMPORTS_ALLOWED} == {}
+
+
+def test_the_kernel_allow_list_is_what_still_imports_kernels():
+    assert all(reason.strip() for reason in KERNEL_IMPORTS_ALLOWED.values())
+    assert sorted(KERNEL_IMPORTS_ALLOWED) == sorted(_system_modules_importing_kernels()), \
+        "a module that no longer imports kernels leaves the allow-list"
+
+
+def test_the_kernel_scan_sees_every_form(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import kernels\n"
+                   "from kernels import again\n"
+                   "import kernels.cards as kc\n"
+                   "def f():\n"
+                   "    from kernels.special import CAP\n"
+                   "from analysis import decks\n"
+                   "from . import kernels_notes\n"
+                   "import kernelsx\n")
+    found = kernel_imports(bad, tmp_path)
+    assert sorted(int(line.split(":")[1]) for line in found) == [1, 2, 3, 5], found

@@ -1,18 +1,14 @@
 """Ten-card tests (the ten-card test rules): attribute + 2 x skill + a drawn card, with Hunger confirmation draws, counted exactly."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, reduce
 
 import numpy as np
 import pandas as pd
 
-from kernels import cards as _k
-
 from analysis.rules import Rules, rule
-from analysis import exact as _exact
+from analysis import decks as _decks
 from analysis.exact import ClassWays, fractions_over
 from analysis.validate import as_values, check_bool, check_int, check_probability
 from analysis import display as _display
@@ -127,37 +123,32 @@ class CardRules(Rules):
 
 
 OFFICIAL = CardRules()
-#: lcm(1..10): each draw from r cards gives each card 2520 // r equal shares.
-_WEIGHT_BASE = reduce(lambda a, b: a * b // math.gcd(a, b), range(1, len(CARDS) + 1))
+
+
+def _deck(rules: CardRules) -> tuple:
+    """The deck as the engine takes it: (values, auto_fail, triggers) tuples."""
+    return (rules.values, rules.auto_fail, rules.triggers)
+
+
+def _hungry(hungers) -> tuple:
+    """1 for a Hunger of 1 or more (a confirmation slot), else 0."""
+    return tuple(1 if h >= 1 else 0 for h in hungers)
 
 
 def _denominator(rules: CardRules, opposed: bool = False) -> int:
-    n = len(CARDS)
-    den = n * (n if rules.fresh_confirmation else n - 1)
-    return den * n if opposed else den
+    return _decks.denominator(len(CARDS), rules.fresh_confirmation, opposed)
 
 
 # ------------------------------------------------------------------ counting
 
-@lru_cache(maxsize=256)
-def _grid_ways(opposed: bool, bases: tuple, others: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
-    """Ways per class over (base, difficulty or defense, hunger): the static
-    or the opposed grid kernel."""
-    grid_kernel = _k.opposed_grid_ways if opposed else _k.static_grid_ways
-    out = np.empty((len(bases), len(others), len(hungers), _k.N_CLASSES), dtype=np.int64)
-    grid_kernel(*rules.deck(), np.array(bases, dtype=np.int64), np.array(others, dtype=np.int64),
-                np.array([1 if h >= 1 else 0 for h in hungers], dtype=np.int64),
-                rules.win_on_tie, rules.fresh_confirmation, out)
-    out.setflags(write=False)
-    return out
-
-
 def _static_ways(bases: tuple, difficulties: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
-    return _grid_ways(False, bases, difficulties, hungers, rules)
+    return _decks.grid_ways(False, _deck(rules), bases, difficulties, _hungry(hungers),
+                            rules.win_on_tie, rules.fresh_confirmation)
 
 
 def _opposed_ways(bases: tuple, defenses: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
-    return _grid_ways(True, bases, defenses, hungers, rules)
+    return _decks.grid_ways(True, _deck(rules), bases, defenses, _hungry(hungers),
+                            rules.win_on_tie, rules.fresh_confirmation)
 
 
 # ------------------------------------------------------------------ one test
@@ -483,8 +474,8 @@ def table(bases, difficulties, hungers=0, rules: CardRules = OFFICIAL, exact: bo
     diffs = as_values("difficulty", difficulties, 0, MAX_VALUE)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     rules = CardRules.require(rules)
-    ways = _static_ways(tuple(bases), tuple(diffs), tuple(hungers), rules).reshape(-1, _k.N_CLASSES)
-    ways = np.concatenate([ways, ways[:, [_k.SUCCESS]] + ways[:, [_k.BESTIAL_SUCCESS]]], axis=1)
+    ways = _static_ways(tuple(bases), tuple(diffs), tuple(hungers), rules).reshape(-1, _decks.N_CLASSES)
+    ways = np.concatenate([ways, ways[:, [_decks.SUCCESS]] + ways[:, [_decks.BESTIAL_SUCCESS]]], axis=1)
     grid = np.array(np.meshgrid(bases, diffs, hungers, indexing="ij")).reshape(3, -1)
     values = _values_frame(ways, _denominator(rules), exact)
     cols = {"base": grid[0], "difficulty": grid[1], "hunger": grid[2]}
@@ -521,9 +512,9 @@ def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
     defenses = as_values("defense", defenses, 0, MAX_VALUE)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     rules = CardRules.require(rules)
-    ways = _opposed_ways(tuple(bases), tuple(defenses), tuple(hungers), rules).reshape(-1, _k.N_CLASSES)
-    ways = np.stack([ways[:, _k.SUCCESS] + ways[:, _k.BESTIAL_SUCCESS],
-                     ways[:, _k.BESTIAL_SUCCESS], ways[:, _k.BESTIAL_FAILURE]], axis=1)
+    ways = _opposed_ways(tuple(bases), tuple(defenses), tuple(hungers), rules).reshape(-1, _decks.N_CLASSES)
+    ways = np.stack([ways[:, _decks.SUCCESS] + ways[:, _decks.BESTIAL_SUCCESS],
+                     ways[:, _decks.BESTIAL_SUCCESS], ways[:, _decks.BESTIAL_FAILURE]], axis=1)
     grid = np.array(np.meshgrid(bases, defenses, hungers, indexing="ij")).reshape(3, -1)
     values = _values_frame(ways, _denominator(rules, opposed=True), exact)
     cols = {"base": grid[0], "defense": grid[1], "hunger": grid[2]}
@@ -559,31 +550,10 @@ def _check_scene(tests) -> tuple:
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
 def _scene_counts(tests: tuple, rules: CardRules):
-    n = len(tests)
-    slots = [2 if h >= 1 else 1 for _, _, h in tests]
-    dens = [_WEIGHT_BASE ** sum(slots[:t + 1]) for t in range(n)]
-    bases = np.array([t[0] for t in tests], dtype=np.int64)
-    diffs = np.array([t[1] for t in tests], dtype=np.int64)
-    hungry = np.array([1 if t[2] >= 1 else 0 for t in tests], dtype=np.int64)
-    n_pairs = max(n - 1, 1)
-    sizes = (n * _k.N_CLASSES, n_pairs * _k.N_CLASSES ** 2, (n + 1) ** 2)
-
-    def compute(mod: int) -> np.ndarray:
-        marg = np.empty((n, _k.N_CLASSES), dtype=np.int64)
-        pair = np.empty((n_pairs, _k.N_CLASSES, _k.N_CLASSES), dtype=np.int64)
-        count = np.empty((n + 1, n + 1), dtype=np.int64)
-        _k.scene_ways(*rules.deck(), bases, diffs, hungry, rules.win_on_tie,
-                      rules.fresh_confirmation, int(rules.reshuffle), _WEIGHT_BASE, mod,
-                      marg, pair, count)
-        return np.concatenate([marg.ravel(), pair.ravel(), count.ravel()])
-
-    flat = _exact.count(compute, _k.scene_ways_bound(hungry, _WEIGHT_BASE))
-    marg = flat[:sizes[0]].reshape(n, _k.N_CLASSES)
-    pair = flat[sizes[0]:sizes[0] + sizes[1]].reshape(n_pairs, _k.N_CLASSES, _k.N_CLASSES)
-    count = flat[sizes[0] + sizes[1]:].reshape(n + 1, n + 1)
-    return marg, pair, count, tuple(dens)
+    hungry = _hungry(h for _, _, h in tests)
+    return _decks.scene_counts(_deck(rules), tuple((b, d, f) for (b, d, _), f in zip(tests, hungry)),
+                               rules.win_on_tie, rules.fresh_confirmation, int(rules.reshuffle))
 
 
 _GROUPS = {
@@ -644,7 +614,7 @@ class SceneOdds:
         rows = [CLASSES.index(c) for c in _group(given)]
         cols = [CLASSES.index(c) for c in _group(outcome)]
         joint = sum(int(self.pair_ways[t - 1, i, j]) for i in rows for j in cols)
-        cond = sum(int(self.pair_ways[t - 1, i, j]) for i in rows for j in range(_k.N_CLASSES))
+        cond = sum(int(self.pair_ways[t - 1, i, j]) for i in rows for j in range(_decks.N_CLASSES))
         if cond == 0:
             raise ValueError(f"test {t} cannot end in {given!r}, so nothing follows from it")
         return Fraction(joint, cond)
@@ -761,7 +731,7 @@ def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFI
     den = _denominator(rules)
     best = None
     for b, w in zip(bases, ways):
-        q = Fraction(int(w[_k.SUCCESS] + w[_k.BESTIAL_SUCCESS]), den)
+        q = Fraction(int(w[_decks.SUCCESS] + w[_decks.BESTIAL_SUCCESS]), den)
         key = (abs(q - p), q, b)
         if best is None or key < best:
             best = key
