@@ -345,9 +345,13 @@ def count(rules, cells: list) -> list | None:
     stats = _engine.statistics(mech)
     params = rules.params
     groups: dict = {}
+    pool_axes = _engine.pool_axes(mech)
+    known: dict = {}  # the dice of each combination of the axes they read
     for i, cell in enumerate(cells):
-        env = {**params, **cell}
-        dice = _engine.dice_of(mech, env)
+        at = tuple(cell[a] for a in pool_axes)
+        dice = known.get(at)
+        if dice is None:
+            dice = known[at] = _engine.dice_of(mech, {**params, **cell})
         context = tuple((a, int(cell[a])) for a in stats.rule_axes if a != f.difficulty)
         groups.setdefault((dice, context), []).append((i, int(cell[f.difficulty])))
     engines = {}
