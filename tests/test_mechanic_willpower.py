@@ -1,7 +1,8 @@
 """One Willpower engine for every mechanic (analysis.mechanic.willpower).
 
-(a) equal, as exact Fractions, to the V5 and Werewolf Willpower modules
-    that stand beside it;
+(a) equal, as exact Fractions, to V5's own Willpower kernel
+    (kernels.willpower.v5_willpower_ways, kept as the reference since V5's
+    odds are counted by this engine) and to the Werewolf Willpower module;
 (b) equal to a brute force over every ordered roll and every allowed reroll
     subset, the rules written here in plain Python (V5, Werewolf, Hunter and
     a designer's file);
@@ -50,6 +51,50 @@ V5_NEW = {
 }
 
 
+class _KernelOdds:
+    """Classes, Willpower spent and successes of V5's own Willpower kernel (the reference)."""
+
+    def __init__(self, pool, hunger, difficulty, rules, strategy):
+        from analysis import exact, special_dice
+        from analysis.systems.v5 import willpower as v5_wp
+        from kernels import special as ks
+        from kernels import v5 as kv5
+        from kernels import willpower as kw
+
+        strategy = v5_wp.strategy_of(strategy)
+        nn, nh = rules.dice(pool, hunger)
+        n, R = nn + nh, min(v5_wp.MAX_REROLL, nn)
+        shape = (n + rules.crit_bonus * (n // 2) + 1, 2, kv5.CAP + 1, kv5.CAP + 1)
+        w_n = np.array(rules.normal_faces, dtype=np.int64)
+        w_h = np.array(rules.hunger_faces, dtype=np.int64)
+        vals = np.zeros(6, dtype=np.int64) if strategy.reroll_failures else strategy.integer_values()
+        mode = kw.MODE_REROLL_FAILURES if strategy.reroll_failures else kw.MODE_OPTIMAL
+
+        def compute(mod):
+            out, spent = np.zeros(shape, dtype=np.int64), np.zeros(1, dtype=np.int64)
+            kw.v5_willpower_ways(nn, nh, w_n, w_h, rules.crit_bonus, difficulty, rules.messy_hunger_tens,
+                                 rules.bestial_hunger_ones, int(rules.hunger_one_taints_win), mode, vals,
+                                 int(strategy.forbid_new_messy), R, mod,
+                                 special_dice.binomials(max(n, R) + 1, mod), out, spent)
+            return np.concatenate([out.ravel(), spent])
+
+        flat = exact.count(compute, kw.v5_willpower_ways_bound(nn, nh, w_n, w_h, R, vals, max(n, R) + 1))
+        ways, den = flat[:-1].reshape(shape), 10 ** (n + R)
+        table = kv5.v5_class_table(rules.messy_hunger_tens, rules.bestial_hunger_ones,
+                                   int(rules.hunger_one_taints_win))
+        by_class = [0] * 6
+        for (s, pair, ec, oc), w in np.ndenumerate(ways):
+            if w:
+                by_class[ks.classify_one(s, pair, ec, oc, difficulty, kv5.v5_mark_bonus(), table)] += int(w)
+        self._classes = {c: Fraction(w, den) for c, w in zip(v5.CLASSES, by_class)}
+        self.willpower_spent = Fraction(int(flat[-1]), den)
+        per_s = ways.sum(axis=(1, 2, 3))
+        self.successes = {s: Fraction(int(w), den) for s, w in enumerate(per_s) if w}
+
+    def classes(self):
+        return self._classes
+
+
 def _v5_grid(rules, changes, strategy, pools, hungers, diffs):
     from analysis.systems.v5.dice import V5Rules
 
@@ -57,7 +102,7 @@ def _v5_grid(rules, changes, strategy, pools, hungers, diffs):
     cells = [dict(pool=p, hunger=h, difficulty=d) for p in pools for h in hungers for d in diffs]
     got = W.count_cells(rules, V5_NEW[strategy], cells)
     for cell, ways in zip(cells, got):
-        old = v5.odds(cell["pool"], cell["hunger"], cell["difficulty"], old_rules, strategy=strategy)
+        old = _KernelOdds(cell["pool"], cell["hunger"], cell["difficulty"], old_rules, strategy)
         den = ways.denominator
         assert {c: Fraction(w, den) for c, w in zip(rules.mechanic.classes, ways.class_ways)} == old.classes(), cell
         assert Fraction(ways.spent, den) == old.willpower_spent, cell
@@ -93,7 +138,7 @@ def test_v5_big_pools_take_the_exact_path_and_still_agree():
     for cell in [(20, 2, 7), (20, 5, 12)]:
         for strategy in ("maximize_win", "reroll_failures"):
             new = W.odds(rules, strategy, pool=cell[0], hunger=cell[1], difficulty=cell[2])
-            _equal(new, v5.odds(*cell, strategy=strategy))
+            _equal(new, _KernelOdds(*cell, v5.OFFICIAL, strategy))
 
 
 WEREWOLF_NEW = {

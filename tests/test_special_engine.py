@@ -52,9 +52,12 @@ CASES = [
 
 
 def _kernel_class_ways(name, rules, n_normal, n_special, difficulty):
-    if name == "v5":
-        _, classes, _ = v5.counts(n_normal, n_special, rules, (difficulty,), False)
-        return [int(w) for w in classes[0]]
+    if name == "v5":  # V5 is counted by the mechanic engine (its pair-of-tens path)
+        from analysis.mechanic import engine
+
+        cell = dict(pool=n_normal + n_special, hunger=n_special, difficulty=difficulty)
+        (ways,) = engine.count_cells(v5.mechanic_rules(rules), [cell])
+        return list(ways.class_ways)
     engine = rules.engine(name.endswith("violent")) if name.startswith("werewolf") else rules.engine()
     _, classes, _ = sd.counts(engine, n_normal, n_special, (difficulty,))
     return [int(w) for w in classes[0]]

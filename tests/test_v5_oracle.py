@@ -112,3 +112,22 @@ def test_table_floats_are_the_exact_values_rounded():
         assert all(abs(float(a) - b) <= 1e-15 for a, b in zip(exact[c], floats[c]))
         assert floats[c].dtype == "float64"
         assert all(type(x) is Fraction for x in exact[c])
+
+
+@pytest.mark.parametrize("knobs", [{}, dict(bestial_hunger_ones=2, hunger_one_taints_win=True, success_face=8)],
+                         ids=["official", "house"])
+def test_bestial_total_failure_matches_brute_force(knobs):
+    # the flag, not a class: no success at all and enough Hunger 1s, over every ordered roll
+    import itertools
+
+    rules = v5.V5Rules(**knobs)
+    for pool in range(0, 5):
+        for hunger in range(0, 6):
+            nn, nh = rules.dice(pool, hunger)
+            both = 0
+            for faces in itertools.product(range(1, 11), repeat=nn + nh):
+                hits = sum(f >= rules.success_face for f in faces)  # no success means no 10 either
+                both += hits == 0 and faces[nn:].count(1) >= rules.bestial_hunger_ones
+            for difficulty in range(0, 4):
+                want = Fraction(both, 10 ** (nn + nh)) if difficulty > 0 else 0
+                assert v5.odds(pool, hunger, difficulty, rules).bestial_total_failure == want, (pool, hunger)

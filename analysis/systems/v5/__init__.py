@@ -1,9 +1,11 @@
 """V5 (Vampire: The Masquerade 5th edition): Hunger dice, Willpower rerolls, Rouse checks, conflicts and fights.
 
 Modules, each importing only those before it: ``dice`` (the rules, the
-outcome classes, exact counts of a pool, reading rolled dice),
-``willpower`` (reroll strategies), ``roll`` (odds and tables with or without
-a strategy, Remorse, frenzy; re-exported here with ``dice``), ``rouse``
+outcome classes, their mechanic file ``mechanic.toml`` for the engine,
+reading rolled dice), ``willpower`` (reroll strategies), ``roll`` (odds and
+tables with or without a strategy, counted by :mod:`analysis.mechanic.engine`
+and :mod:`analysis.mechanic.willpower`, Remorse, frenzy; re-exported here
+with ``dice``), ``rouse``
 (Rouse checks, nights, Blood Potency), ``conflict`` (opposed rolls,
 trackers, fights).  ``cli`` builds its commands (``beastodds v5``, ``rouse``,
 ``conflict``, ``fight``); only the command line imports it.

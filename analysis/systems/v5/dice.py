@@ -1,18 +1,14 @@
-"""V5 dice: the rules, the outcome classes, exact counts of a pool, and reading rolled dice."""
+"""V5 dice: the rules, the outcome classes, their mechanic file for the engine, and reading rolled dice."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
-
-from kernels import v5 as _k
 
 from analysis.rules import Rules, rule
-from analysis import exact as _exact
 from analysis.validate import check_count, check_faces, check_int
 from analysis import display as _display
-from analysis.special_dice import Reading, binomials  # binomials: used by V5 kernels callers
+from analysis.special_dice import Reading
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (
@@ -91,43 +87,26 @@ class V5Rules(Rules):
 OFFICIAL = V5Rules()
 
 
-@lru_cache(maxsize=4096)
-def counts(n_normal: int, n_hunger: int, rules: V5Rules, difficulties: tuple, want_ways: bool):
-    """Exact (ways by (s, pair, e, o) or None, ways by class per difficulty, denominator)."""
-    n = n_normal + n_hunger
-    size_s = n + rules.crit_bonus * (n // 2) + 1
-    w_n = np.array(rules.normal_faces, dtype=np.int64)
-    w_h = np.array(rules.hunger_faces, dtype=np.int64)
-    diffs = np.array(difficulties, dtype=np.int64)
-    n_ways = size_s * 2 * (_k.CAP + 1) ** 2
+@lru_cache(maxsize=1)
+def mechanic():
+    """V5's mechanic file (``mechanic.toml`` beside this module), as the engine reads it."""
+    from analysis.mechanic.system import shipped
+    from analysis.systems.v5 import SYSTEM
 
-    def compute(mod: int) -> np.ndarray:
-        ways = np.zeros((size_s, 2, _k.CAP + 1, _k.CAP + 1), dtype=np.int64)
-        _k.v5_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, mod,
-                        binomials(n + 1, mod), ways)
-        classes = np.empty((len(diffs), _k.N_CLASSES), dtype=np.int64)
-        _k.v5_classify(ways, diffs, rules.messy_hunger_tens, rules.bestial_hunger_ones,
-                       int(rules.hunger_one_taints_win), mod, classes)
-        if want_ways:
-            return np.concatenate([ways.ravel(), classes.ravel()])
-        return classes.ravel()
+    return shipped(SYSTEM)
 
-    denominator = 10**n
-    bound = _k.v5_pool_ways_bound(n_normal, n_hunger, w_n, w_h, n + 1)
-    if _exact.wants_big_ints(bound):  # big pools: Python ints by generating functions, no primes
-        from analysis import special_dice as _sd
-        ways = _sd.big_pool_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus) if want_ways else None
-        classes = (_sd.classify_big(ways, diffs, *_class_params(rules), _k.N_CLASSES) if want_ways else
-                   _sd.big_pool_classes(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, diffs,
-                                        *_class_params(rules), _k.N_CLASSES))
-    else:
-        flat = _exact.count(compute, bound)
-        ways = flat[:n_ways].reshape(size_s, 2, _k.CAP + 1, _k.CAP + 1) if want_ways else None
-        classes = flat[n_ways if want_ways else 0:].reshape(len(diffs), _k.N_CLASSES)
-    for a in (ways, classes):
-        if a is not None:
-            a.setflags(write=False)
-    return ways, classes, denominator
+
+@lru_cache(maxsize=64)
+def mechanic_rules(rules: V5Rules):
+    """The engine's rule set (:class:`analysis.mechanic.engine.MechanicRules`) of a V5 rule set."""
+    from analysis.mechanic import engine
+
+    return engine.rules_of(mechanic(), V5Rules.require(rules).field_values())
+
+
+def most_successes(dice: int, rules: V5Rules) -> int:
+    """The most successes ``dice`` dice can show (every die a 10): a higher Difficulty reads as this plus 1."""
+    return dice + rules.crit_bonus * (dice // 2)
 
 
 def check_roll(pool, hunger, difficulty):
@@ -135,30 +114,6 @@ def check_roll(pool, hunger, difficulty):
     hunger = check_int("hunger", hunger, 0, MAX_HUNGER)
     difficulty = check_int("difficulty", difficulty, 0)
     return pool, hunger, difficulty
-
-
-@lru_cache(maxsize=64)
-def _class_params(rules: V5Rules):
-    """(mark bonus, class table) of the engine's class lookup for these rules."""
-    table = _k.v5_class_table(rules.messy_hunger_tens, rules.bestial_hunger_ones,
-                              int(rules.hunger_one_taints_win))
-    bonus = _k.v5_mark_bonus()
-    for a in (table, bonus):
-        a.setflags(write=False)
-    return bonus, table
-
-
-def classes_of(ways, difficulty: int, rules: V5Rules) -> list:
-    """Ways per class from ways by (successes, pair, Hunger tens, Hunger ones), exactly."""
-    from kernels.special import classify_one
-
-    bonus, table = _class_params(rules)
-    out = [0] * len(CLASSES)
-    for (s, pair, ec, oc), w in np.ndenumerate(ways):
-        if w:
-            out[classify_one(s, pair, ec, oc, difficulty, bonus, table)] += int(w)
-    return out
-
 
 
 # ------------------------------------------------------------ reading a roll
@@ -200,13 +155,12 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     check_count("hunger", len(hunger), MAX_HUNGER, "Hunger dice", "Hunger")
     difficulty = check_int("difficulty", difficulty, 0)
     rules = V5Rules.require(rules)
-    from kernels.special import CAP, classify_one
+    from analysis.mechanic import engine
 
-    faces = normal + hunger
-    tens = faces.count(10)
-    successes = sum(f >= rules.success_face for f in faces) + rules.crit_bonus * (tens // 2)
+    tens = (normal + hunger).count(10)
     h_tens, h_ones = hunger.count(10), hunger.count(1)
-    bonus, table = _class_params(rules)
-    cls = classify_one(successes, int(tens >= 2), min(h_tens, CAP), min(h_ones, CAP), difficulty, bonus, table)
-    outcome = CLASSES[cls]
-    return RollReading(successes, tens, h_tens, h_ones, difficulty, outcome)
+    # a Difficulty above every success count these dice can show reads as one above it
+    reachable = most_successes(len(normal) + len(hunger), rules) + 1
+    got = engine.read_roll(mechanic_rules(rules), {"normal": normal, "hunger": hunger},
+                           difficulty=min(difficulty, reachable))
+    return RollReading(got.successes, tens, h_tens, h_ones, difficulty, got.outcome)

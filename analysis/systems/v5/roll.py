@@ -12,12 +12,15 @@ from kernels import v5 as _k
 from kernels.multiset import fill_binomials
 
 from analysis import exact as _exact
+from analysis.special_dice import binomials
+from analysis.mechanic import engine as _engine
+from analysis.mechanic import willpower as _mwp
 from analysis.exact import ClassWays, fractions_over
 from analysis.validate import as_values, check_bool, check_int
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (CLASSES, MAX_HUNGER, MAX_POOL, OFFICIAL, TABLE_COLUMNS,  # noqa: F401
-                                      WIN_CLASSES, RollReading, V5Rules, binomials, check_roll,
-                                      classes_of, counts, read_roll)
+                                      WIN_CLASSES, RollReading, V5Rules, check_roll, mechanic,
+                                      mechanic_rules, most_successes, read_roll)
 from analysis import display as _display
 
 @dataclass(frozen=True)
@@ -152,39 +155,75 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
     pool, hunger, difficulty = check_roll(pool, hunger, difficulty)
     rules = V5Rules.require(rules)
     nn, nh = rules.dice(pool, hunger)
-    spent, strategy_name = 0, None
     if strategy is None or strategy == "none":  # "none": no Willpower spent
-        ways, classes, den = counts(nn, nh, rules, (difficulty,), True)
-        class_ways = [int(w) for w in classes[0]]
+        strategy = None
+        ways = _cell_ways(pool, hunger, _reachable(difficulty, nn + nh, rules), rules)
+        spent, den = 0, ways.denominator
     else:
         strategy = _wp.strategy_of(strategy)
-        strategy_name = strategy.name
-        ways, spent, den = _wp.counts(nn, nh, difficulty, rules, strategy)
-        class_ways = classes_of(ways, difficulty, rules)
-    success_ways = tuple(int(x) for x in ways.sum(axis=(1, 2, 3)))
-    bestial_total = int(ways[0, :, :, rules.bestial_hunger_ones:].sum()) if difficulty > 0 else 0
+        ways = _cell_ways(pool, hunger, _reachable(difficulty, nn + nh, rules), rules, strategy)
+        # the V5 denominator: the landed dice and the most dice Willpower may reroll
+        den = 10 ** (nn + nh + min(_wp.MAX_REROLL, nn))
+        if den % ways.denominator:
+            raise AssertionError("the Willpower engine's denominator does not divide 10 ** (dice + reroll)")
+        spent = ways.spent * (den // ways.denominator)
+    scale = den // ways.denominator
+    class_ways = [w * scale for w in ways.class_ways]
+    top = most_successes(nn + nh, rules)
+    success_ways = tuple(ways.success_ways.get(s, 0) * scale for s in range(top + 1))
+    # no success and not a win: a bestial failure or a total failure (the only two such classes)
+    bestial_total = success_ways[0] - class_ways[CLASSES.index("total_failure")] if difficulty > 0 else 0
     return V5Odds(
         pool=pool, hunger=hunger, difficulty=difficulty, rules=rules,
         normal_dice=nn, hunger_dice=nh, denominator=den,
         class_ways=dict(zip(CLASSES, class_ways)),
         success_ways=success_ways,
         bestial_total_failure_ways=bestial_total,
-        strategy=strategy_name, willpower_spent_ways=spent,
+        strategy=strategy.name if strategy else None, willpower_spent_ways=spent,
     )
+
+
+def _reachable(difficulty: int, dice: int, rules: V5Rules) -> int:
+    """The Difficulty the engine counts: a Difficulty above every success count reads as one above it."""
+    return min(difficulty, most_successes(dice, rules) + 1)
+
+
+def engine_strategy(strategy) -> _mwp.Strategy:
+    """The one Willpower engine's :class:`analysis.mechanic.willpower.Strategy` of a V5 strategy."""
+    strategy = _wp.strategy_of(strategy)
+    if strategy.reroll_failures:
+        return _mwp.Strategy(strategy.name, reroll_failures=True)
+    if not any(v for _, v in strategy.values):  # nothing is worth a reroll: Willpower is kept
+        return _mwp.Strategy(strategy.name, keep=True)
+    forbid = ("messy_critical",) if strategy.forbid_new_messy else ()
+    return _mwp.Strategy(strategy.name, values=strategy.values, forbid=forbid)
+
+
+@lru_cache(maxsize=4096)
+def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy=None):
+    """The engine's exact ways of one cell (:class:`analysis.mechanic.engine.CellWays`, or
+    :class:`analysis.mechanic.willpower.CellWays` after a Willpower strategy)."""
+    cell = dict(pool=pool, hunger=hunger, difficulty=difficulty)
+    if strategy is None:
+        (ways,) = _engine.count_cells(mechanic_rules(rules), [cell])
+    else:
+        (ways,) = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), [cell])
+    return ways
+
 
 
 
 def _grid_ways(pools, hungers, diffs, rules, progress=False):
-    """Exact ways for a grid, in blocks of pools that share an arithmetic.
+    """Exact ways for a grid, in blocks of pools that share an arithmetic (the V5 grid kernel: the
+    first table of a rule set in a tenth of the engine's time).
 
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
     ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
     of shape (k, H, 1, 1).  Pools whose counts fit int64 come in one int64
     block from a single kernel call, pools a few primes away in one modular
-    block (a kernel call per prime, then CRT); bigger pools are counted one by one in
-    Python ints (:func:`analysis.special_dice.big_pool_ways`, cached by
-    ``counts``) and come as object arrays, with a progress bar on stderr
-    when ``progress``.
+    block (a kernel call per prime, then CRT); bigger pools are counted by the
+    engine (:func:`_engine_grid_ways`: Python ints by generating functions) and
+    come as object arrays, with a progress bar on stderr when ``progress``.
     """
     dice = np.array([[sum(rules.dice(p, h)) for h in hungers] for p in pools], dtype=np.int64)
     pools_arr = np.array(pools, dtype=np.int64)
@@ -223,21 +262,42 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
         yield index, with_p_win(ways), dens[:, :, None, None]
     big = np.flatnonzero(big_ints)
     if len(big):
-        ways = np.empty((len(big), len(hungers), len(diffs), len(CLASSES)), dtype=object)
-        with _progress_bar(len(big), "V5 exact (big pools)", progress) as bar:
-            for row, i in enumerate(big.tolist()):
-                for hi, h in enumerate(hungers):
-                    ways[row, hi] = counts(*rules.dice(pools[i], h), rules, tuple(diffs), False)[1].astype(object)
-                bar.update(1)
-        dens = np.array([[10 ** int(n) for n in r] for r in dice[big]], dtype=object)
-        yield big, with_p_win(ways), dens[:, :, None, None]
+        yield from _engine_grid_ways([pools[i] for i in big.tolist()], hungers, diffs, rules, progress, big)
+
+
+def _engine_grid_ways(pools, hungers, diffs, rules, progress=False, index=None):
+    """Exact ways for a grid, counted by the engine (:func:`analysis.mechanic.engine.count_cells`).
+
+    Yields ``(index, ways, dens)`` as :func:`_grid_ways` (``index``: the positions reported, all by default;
+    ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
+    of shape (k, H, 1, 1); int64 where every count fits, else Python ints.
+    The engine counts each (pool, Hunger) once for every Difficulty (Python
+    ints by generating functions for big pools), with a progress bar on
+    stderr when ``progress``.
+    """
+    cells = []
+    for p in pools:
+        for h in hungers:
+            dice = sum(rules.dice(p, h))
+            cells += [dict(pool=p, hunger=h, difficulty=_reachable(d, dice, rules)) for d in diffs]
+    with _progress_bar(len(cells), "V5 exact", progress) as bar:
+        got = _engine.count_cells(mechanic_rules(rules), cells, bar.update)
+    shape = (len(pools), len(hungers), len(diffs), len(CLASSES))
+    ways = np.array([w.class_ways for w in got], dtype=object).reshape(shape)
+    dens = np.array([w.denominator for w in got[::max(len(diffs), 1)]], dtype=object)
+    dens = dens.reshape(len(pools), len(hungers), 1, 1)
+    if len(cells) and int(dens.max()) <= _exact.INT64_MAX:  # every count is at most its denominator
+        ways, dens = ways.astype(np.int64), dens.astype(np.int64)
+    if len(pools):
+        index = np.arange(len(pools)) if index is None else index
+        yield index, np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1), dens
 
 
 def _progress_bar(total: int, desc: str, show: bool):
     """The progress bar of long exact work (:func:`analysis.sweep.progress_bar`), cleared when done."""
     from analysis.sweep import progress_bar
 
-    return progress_bar(total, desc, "pool", show, leave=False)
+    return progress_bar(total, desc, "cell", show, leave=False)
 
 
 #: Tables whose pools are all at most this are read from a cached cube of
@@ -397,21 +457,20 @@ def _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, a
 
 
 def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFrame:
-    strategy = _wp.strategy_of(strategy)
-    rows, ways, dens = [], [], []
+    """Odds after one Willpower strategy, counted by the one Willpower engine, each pool once."""
+    rows, cells = [], []
     for pool in pools:
         for hunger in hungers:
-            nn, nh = rules.dice(pool, hunger)
+            dice = sum(rules.dice(pool, hunger))
             for d in diffs:
-                final, spent, den = _wp.counts(nn, nh, d, rules, strategy)
-                c = classes_of(final, d, rules)
                 rows.append((pool, hunger, d))
-                ways.append(c + [c[2] + c[3] + c[4], spent])
-                dens.append(den)
-    ways = np.array(ways, dtype=object)
-    dens = np.array(dens, dtype=object)[:, None]
+                cells.append(dict(pool=pool, hunger=hunger, difficulty=_reachable(d, dice, rules)))
+    got = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), cells)
+    ways = np.array([list(w.class_ways) + [sum(w.class_ways[2:5]), w.spent] for w in got],
+                    dtype=object).reshape(len(cells), len(CLASSES) + 2)
+    dens = np.array([w.denominator for w in got], dtype=object)[:, None]
     values = fractions_over(ways, dens) if exact else _exact.float_ratios(ways, dens)
-    cols = dict(zip(("pool", "hunger", "difficulty"), np.array(rows, dtype=np.int64).T))
+    cols = dict(zip(("pool", "hunger", "difficulty"), np.array(rows, dtype=np.int64).reshape(-1, 3).T))
     for j, name in enumerate(CLASSES + ("p_win", "willpower_spent")):
         cols[name] = values[:, j]
     return pd.DataFrame(cols)

@@ -1,21 +1,17 @@
-"""V5 Willpower rerolls: named strategies, their exact odds, and the decision for a rolled hand."""
+"""V5 Willpower rerolls: named strategies and the decision for a rolled hand (their exact odds: the one
+Willpower engine, :mod:`analysis.mechanic.willpower`, through :func:`analysis.systems.v5.roll.odds`)."""
 from __future__ import annotations
 
 import itertools
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import lcm
 
 import numpy as np
 
-from kernels import willpower as _kw
-from kernels.v5 import CAP
-
 from analysis.rules import Rules, rule, toml_kind
 from analysis.systems.v5 import dice as v5
-from analysis import exact as _exact
 from analysis.validate import check_faces
 from analysis import display as _display
 
@@ -150,36 +146,6 @@ def strategy_of(strategy) -> Strategy:
     from analysis.strategies import unknown
 
     raise unknown(strategy, STRATEGIES)
-
-
-@lru_cache(maxsize=4096)
-def counts(n_normal: int, n_hunger: int, difficulty: int, rules: v5.V5Rules, strategy: Strategy):
-    """Exact (ways by (s, pair, e, o), ways Willpower was spent, denominator)."""
-    n = n_normal + n_hunger
-    R = min(MAX_REROLL, n_normal)
-    size_s = n + rules.crit_bonus * (n // 2) + 1
-    shape = (size_s, 2, CAP + 1, CAP + 1)
-    w_n = np.array(rules.normal_faces, dtype=np.int64)
-    w_h = np.array(rules.hunger_faces, dtype=np.int64)
-    vals = strategy.integer_values() if not strategy.reroll_failures else np.zeros(6, dtype=np.int64)
-    mode = _kw.MODE_REROLL_FAILURES if strategy.reroll_failures else _kw.MODE_OPTIMAL
-
-    def compute(mod):
-        out = np.zeros(shape, dtype=np.int64)
-        spent = np.zeros(1, dtype=np.int64)
-        _kw.v5_willpower_ways(n_normal, n_hunger, w_n, w_h, rules.crit_bonus, difficulty,
-                              rules.messy_hunger_tens, rules.bestial_hunger_ones,
-                              int(rules.hunger_one_taints_win), mode, vals,
-                              int(strategy.forbid_new_messy), R, mod,
-                              v5.binomials(max(n, R) + 1, mod), out, spent)
-        return np.concatenate([out.ravel(), spent])
-
-    denominator = 10 ** (n + R)
-    flat = _exact.count(compute, _kw.v5_willpower_ways_bound(n_normal, n_hunger, w_n, w_h, R, vals,
-                                                            max(n, R) + 1))
-    ways = flat[:-1].reshape(shape)
-    ways.setflags(write=False)
-    return ways, int(flat[-1]), denominator
 
 
 # ------------------------------------------------------- one rolled hand
