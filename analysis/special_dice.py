@@ -1,18 +1,15 @@
-"""The rules layer of the 5th-edition dice engine (``kernels.special``), shared by Werewolf and Hunter.
+"""Exact counting helpers of the 5th-edition dice (normal dice and a few special dice, pairs of 10s).
 
-A system built on the engine describes its rules as an :class:`Engine`: the
-faces of its normal and special dice, the bonus of a pair of 10s, whether the
-special dice replace normal dice, and its class lookup (``mark_bonus`` and
-``table``, see ``kernels.special``).  This module counts exactly from that
-description: the ways by roll features, the ways by class for a grid of
-(pool, special dice, Difficulty), and the class of one landed roll, taking
-int64 where the count provably fits (``10 ** dice``) and the modular
-(CRT) path beyond.
+What is left here after Werewolf and Hunter moved to the mechanic engine
+(:mod:`analysis.mechanic.engine`, their ``mechanic.toml``): the kernels'
+cached binomial tables (:func:`binomials`, shared by every kernel caller),
+and the big-pool counts in Python integers by generating functions
+(:func:`big_pool_ways`, :func:`classify_big`, :func:`big_pool_classes`)
+that V5 takes past int64.  :class:`Reading` is re-exported from
+:mod:`analysis.special_odds` for V5's roll readings.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -20,124 +17,16 @@ import numpy as np
 from kernels import special as _ks
 from kernels.multiset import fill_binomials
 
-from .exact import count, count_blocks, wants_big_ints
+from .special_odds import Reading  # noqa: F401  (V5's readings extend it)
 
 CAP = _ks.CAP
-
-
-@dataclass(frozen=True)
-class Engine:
-    """One system's rules as the engine reads them (hashable, so counts are cached).
-
-    Attributes
-    ----------
-    normal_faces : tuple of 3 int
-        Faces of a normal die: (failures, successes below ten, tens).
-    special_faces : tuple of 4 int
-        Faces of a special die: (marks, other failures, successes below ten, tens).
-    crit_bonus : int
-        Bonus successes for each pair of 10s on any dice.
-    mark_bonus : tuple of CAP + 1 int
-        Successes added by the number of special marks (capped at 2).
-    table : tuple
-        Class index by (band, pair, special tens, special marks), nested
-        tuples of shape (3, 2, CAP + 1, CAP + 1).
-    n_classes : int
-        Number of classes (the values of ``table`` are below it).
-    special_replaces : bool
-        True: the special dice replace normal dice (``min(special, pool)``);
-        False: they are added to the pool.
-    """
-
-    normal_faces: tuple
-    special_faces: tuple
-    crit_bonus: int
-    mark_bonus: tuple
-    table: tuple
-    n_classes: int
-    special_replaces: bool
-
-    @classmethod
-    def of(cls, normal_faces, special_faces, crit_bonus, mark_bonus, table, n_classes, special_replaces):
-        """An Engine from arrays or sequences (the table is checked and frozen to tuples)."""
-        table = np.asarray(table, dtype=np.int64)
-        if table.shape != (3, 2, CAP + 1, CAP + 1) or table.min() < 0 or table.max() >= n_classes:
-            raise ValueError("a class table has shape (3, 2, 3, 3) and holds class indices")
-        if sum(normal_faces) != 10 or sum(special_faces) != 10:
-            raise ValueError("the faces of a die must add up to ten")
-        return cls(tuple(int(x) for x in normal_faces), tuple(int(x) for x in special_faces),
-                   int(crit_bonus), tuple(int(x) for x in mark_bonus), _deep_tuple(table.tolist()),
-                   int(n_classes), bool(special_replaces))
-
-    def dice(self, pool: int, special: int) -> tuple:
-        """(normal dice, special dice) rolled for ``pool`` with ``special`` special dice."""
-        if self.special_replaces:
-            h = min(special, pool)
-            return pool - h, h
-        return pool, special
-
-    def arrays(self):
-        """(w_normal, w_special, mark_bonus, table) as int64 arrays for the kernels."""
-        return _arrays(self)
-
-    def classify(self, successes: int, tens: int, special_tens: int, special_marks: int,
-                 difficulty: int) -> int:
-        """The class index of one landed roll, by the engine's one class lookup.
-
-        ``successes`` counts pairs of 10s with their bonus, before the mark bonus.
-        """
-        _, _, bonus, table = self.arrays()
-        return int(_ks.classify_one(successes, int(tens >= 2), min(special_tens, CAP),
-                                    min(special_marks, CAP), difficulty, bonus, table))
-
-    def successes(self, normal_faces, special_faces, success_face: int) -> tuple:
-        """(successes before the mark bonus, tens, special tens, special marks) of landed dice.
-
-        A special die's mark is a face in ``1..special_faces[0]`` (its lowest faces).
-        """
-        faces = list(normal_faces) + list(special_faces)
-        tens = faces.count(10)
-        s = sum(f >= success_face for f in faces) + self.crit_bonus * (tens // 2)
-        marks = sum(f <= self.special_faces[0] for f in special_faces)
-        return s, tens, list(special_faces).count(10), marks
-
-
-def _deep_tuple(x):
-    return tuple(_deep_tuple(v) for v in x) if isinstance(x, list) else x
-
-
-@lru_cache(maxsize=64)
-def _arrays(engine: Engine):
-    out = (np.array(engine.normal_faces, dtype=np.int64), np.array(engine.special_faces, dtype=np.int64),
-           np.array(engine.mark_bonus, dtype=np.int64), np.array(engine.table, dtype=np.int64))
-    for a in out:
-        a.setflags(write=False)
-    return out
-
-
-class Reading:
-    """What every 5th-edition roll reading shares (a mixin of the systems' frozen
-    ``RollReading`` dataclasses, which have ``successes``, ``difficulty`` and
-    ``outcome``, and name their winning classes in ``WIN_CLASSES``)."""
-
-    WIN_CLASSES: tuple = ()
-
-    @property
-    def margin(self) -> int:
-        """Successes beyond the Difficulty (negative when short)."""
-        return self.successes - self.difficulty
-
-    @property
-    def won(self) -> bool:
-        """Whether the outcome is one of the system's winning classes."""
-        return self.outcome in self.WIN_CLASSES
 
 
 @lru_cache(maxsize=64)
 def binomials(size: int, mod: int) -> np.ndarray:
     """The kernels' binomial table ``C(n, k)`` for ``n, k < size`` (mod ``mod``
     if > 0), read-only and cached: shared by every kernel call of the
-    5th-edition dice (V5, Werewolf, Hunter)."""
+    5th-edition dice and of the mechanic engines."""
     if size <= SMALL_BINOMIALS:  # Python is quicker than loading the kernel in a new process
         rows, prev = [], [0] * size
         for n in range(size):
@@ -155,188 +44,6 @@ def binomials(size: int, mod: int) -> np.ndarray:
 #: Largest table :func:`binomials` builds in Python (C(63, 31) < 2**63, so its
 #: entries fit int64 as the kernel's do).
 SMALL_BINOMIALS = 64
-
-
-@lru_cache(maxsize=4096)
-def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple, force_modular: bool = False):
-    """Exact (ways by (s, pair, e, o), ways by class per Difficulty, denominator).
-
-    ``s`` counts successes before the mark bonus; the class ways include it.
-    Counts that fit int64 or a few primes come from the kernels; bigger
-    ones from :func:`big_pool_ways` in Python ints.  ``force_modular`` takes the
-    kernels' modular (CRT) path instead of either (the tests check that the
-    paths agree).
-    """
-    n = n_normal + n_special
-    size_s = n + engine.crit_bonus * (n // 2) + 1
-    w_n, w_s, bonus, table = engine.arrays()
-    diffs = np.array(difficulties, dtype=np.int64)
-    n_ways = size_s * 2 * (CAP + 1) ** 2
-
-    def compute(mod: int) -> np.ndarray:
-        ways = np.zeros((size_s, 2, CAP + 1, CAP + 1), dtype=np.int64)
-        _ks.special_pool_ways(n_normal, n_special, w_n, w_s, engine.crit_bonus, mod,
-                              binomials(n + 1, mod), ways)
-        classes = np.empty((len(diffs), engine.n_classes), dtype=np.int64)
-        _ks.special_classify(ways, diffs, bonus, table, mod, classes)
-        return np.concatenate([ways.ravel(), classes.ravel()])
-
-    denominator = 10**n
-    bound = _ks.special_pool_ways_bound(n_normal, n_special, w_n, w_s, n + 1)
-    if wants_big_ints(bound) and not force_modular:
-        ways = big_pool_ways(n_normal, n_special, w_n, w_s, engine.crit_bonus)
-        classes = classify_big(ways, diffs, bonus, table, engine.n_classes)
-    else:
-        flat = count(compute, bound, force_modular=force_modular)
-        ways = flat[:n_ways].reshape(size_s, 2, CAP + 1, CAP + 1)
-        classes = flat[n_ways:].reshape(len(diffs), engine.n_classes)
-    for a in (ways, classes):
-        a.setflags(write=False)
-    return ways, classes, denominator
-
-
-def success_ways(engine: Engine, ways) -> tuple:
-    """Ways of each final number of successes (the mark bonus added), as Python ints."""
-    out = {}
-    for (s, _pair, _ec, oc), w in np.ndenumerate(ways):
-        if w:
-            final = s + engine.mark_bonus[oc]
-            out[final] = out.get(final, 0) + int(w)
-    top = max(out) if out else 0
-    return tuple(out.get(s, 0) for s in range(top + 1))
-
-
-def grid_ways(engine: Engine, pools, specials, difficulties):
-    """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)).
-
-    Pools whose counts fit int64 run in one kernel call, pools a few primes
-    away on the modular path; each bigger pool is counted in Python ints
-    (:func:`big_pool_ways`).  Both come back as
-    object arrays of Python ints.
-    """
-    w_n, w_s, bonus, table = engine.arrays()
-    specials_arr = np.array(specials, dtype=np.int64)
-    diffs = np.array(difficulties, dtype=np.int64)
-    dice = np.array([[sum(engine.dice(p, h)) for h in specials] for p in pools], dtype=np.int64)
-    ways = np.empty((len(pools), len(specials), len(diffs), engine.n_classes), dtype=object)
-
-    def run(pool_values, mod, size):
-        out = np.empty((len(pool_values), len(specials), len(diffs), engine.n_classes), dtype=np.int64)
-        _ks.special_grid_class_ways(np.array(pool_values, dtype=np.int64), specials_arr, diffs, w_n, w_s,
-                                    engine.crit_bonus, bonus, table, int(engine.special_replaces), mod,
-                                    binomials(size, mod), out)
-        return out
-
-    top = dice.max(axis=1)
-    # one int64 run for the pools whose bound fits; bigger pools in Python ints, one by one
-    bounds = [_ks.special_grid_class_ways_bound([p], specials, int(engine.special_replaces), w_n, w_s)
-              for p in pools]
-    modest = [i for i, b in enumerate(bounds) if not wants_big_ints(b)]
-    for index, block in count_blocks(lambda mod, idx: run([pools[modest[i]] for i in idx], mod,
-                                                          int(top[[modest[i] for i in idx]].max()) + 1),
-                                     [bounds[i] for i in modest]):
-        ways[[modest[i] for i in index]] = block.astype(object)
-    for i in (i for i, b in enumerate(bounds) if wants_big_ints(b)):
-        for hi, h in enumerate(specials):
-            ways[i, hi] = big_pool_classes(*engine.dice(pools[i], h), w_n, w_s, engine.crit_bonus, diffs,
-                                           bonus, table, engine.n_classes)
-    dens = np.array([[10 ** int(n) for n in row] for row in dice], dtype=object)[:, :, None, None]
-    return ways, dens
-
-
-@dataclass(frozen=True)
-class SpecialOdds:
-    """The exact odds of one roll on the engine (a system's odds class extends it).
-
-    Probabilities are ``Fraction``s: ``ways / denominator`` where
-    ``denominator = 10 ** dice`` counts every way the dice can land.
-    """
-
-    pool: int
-    difficulty: int
-    normal_dice: int
-    special_dice: int
-    denominator: int
-    class_ways: dict
-    success_ways: tuple
-    win_classes: tuple
-
-    def probability(self, outcome: str):
-        """Exact probability of one outcome class."""
-        if outcome not in self.class_ways:
-            raise ValueError(f"unknown outcome class {outcome!r}; choose from {', '.join(self.class_ways)}")
-        return Fraction(self.class_ways[outcome], self.denominator)
-
-    def classes(self) -> dict:
-        """Every class as ``{name: Fraction}``, in order (they sum to exactly 1)."""
-        return {c: self.probability(c) for c in self.class_ways}
-
-    @property
-    def p_win(self):
-        """Probability that the roll wins (the sum of the win classes)."""
-        return sum((self.probability(c) for c in self.win_classes), Fraction(0))
-
-    @property
-    def successes(self) -> dict:
-        """Exact distribution of the final successes: ``{successes: Fraction}`` (non-zero only)."""
-        return {s: Fraction(w, self.denominator) for s, w in enumerate(self.success_ways) if w}
-
-    @property
-    def mean_successes(self):
-        """Expected final successes."""
-        return Fraction(sum(s * w for s, w in enumerate(self.success_ways)), self.denominator)
-
-    @property
-    def margin(self) -> dict:
-        """Exact distribution of margin = successes - Difficulty."""
-        return {s - self.difficulty: p for s, p in self.successes.items()}
-
-
-def tidy_table(axes: dict, engine_of, classes: tuple, derived: dict, exact: bool):
-    """A tidy DataFrame over a grid whose first three axes are (pool, special dice, Difficulty).
-
-    Parameters
-    ----------
-    axes : dict
-        ``{axis: [values]}`` in column order: pool, special dice, Difficulty,
-        then any further axes whose values select the engine.
-    engine_of : callable
-        ``engine_of(*extra_axis_values) -> Engine``.
-    classes : tuple of str
-        Class names in the engine's index order.
-    derived : dict
-        ``{column: tuple of classes}``: derived columns, each a sum of classes.
-    exact : bool
-        True: ``Fraction`` cells; False: float64 equal to ``float(Fraction)``.
-    """
-    import itertools
-
-    import pandas as pd
-
-    from .exact import fractions_over
-
-    names = list(axes)
-    pools, specials, diffs = (axes[n] for n in names[:3])
-    extra = names[3:]
-    rows, cells = [], []
-    for combo in itertools.product(*(axes[n] for n in extra)):
-        ways, dens = grid_ways(engine_of(*combo), pools, specials, diffs)
-        sums = [ways[..., [classes.index(c) for c in parts]].sum(axis=-1) for parts in derived.values()]
-        ways = np.concatenate([ways] + [s[..., None] for s in sums], axis=-1)
-        for pi, p in enumerate(pools):
-            for hi, h in enumerate(specials):
-                for di, d in enumerate(diffs):
-                    rows.append((p, h, d) + combo)
-                    cells.append((ways[pi, hi, di], dens[pi, hi, 0, 0]))
-    order = sorted(range(len(rows)), key=lambda i: rows[i])
-    rows = [rows[i] for i in order]
-    ways = np.array([cells[i][0] for i in order], dtype=object).reshape(len(rows), -1)
-    dens = np.array([cells[i][1] for i in order], dtype=object)[:, None]
-    values = fractions_over(ways, dens) if exact else (ways / dens).astype(np.float64)
-    cols = {n: np.array([r[j] for r in rows], dtype=np.int64) for j, n in enumerate(names)}
-    for j, name in enumerate(tuple(classes) + tuple(derived)):
-        cols[name] = values[:, j]
-    return pd.DataFrame(cols)
 
 
 # ------------------------------------------------------------- big pools

@@ -18,6 +18,7 @@ from . import engine as _engine
 from . import willpower as _willpower
 
 
+@lru_cache(maxsize=256)
 def mechanic_rules(system, rules) -> _engine.MechanicRules:
     """The mechanic rules of a system's rules instance: its shipped file, the instance's fields as parameters."""
     from .system import shipped
@@ -25,11 +26,6 @@ def mechanic_rules(system, rules) -> _engine.MechanicRules:
     mech = shipped(system)
     if mech is None:
         raise ValueError(f"the {system.name} system ships no mechanic.toml")
-    return _rules_of(mech, rules)
-
-
-@lru_cache(maxsize=256)
-def _rules_of(mech, rules) -> _engine.MechanicRules:
     return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
 
