@@ -12,7 +12,6 @@ int64 where the count provably fits (``10 ** dice``) and the modular
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -113,24 +112,6 @@ def _arrays(engine: Engine):
     for a in out:
         a.setflags(write=False)
     return out
-
-
-class Reading:
-    """What every 5th-edition roll reading shares (a mixin of the systems' frozen
-    ``RollReading`` dataclasses, which have ``successes``, ``difficulty`` and
-    ``outcome``, and name their winning classes in ``WIN_CLASSES``)."""
-
-    WIN_CLASSES: tuple = ()
-
-    @property
-    def margin(self) -> int:
-        """Successes beyond the Difficulty (negative when short)."""
-        return self.successes - self.difficulty
-
-    @property
-    def won(self) -> bool:
-        """Whether the outcome is one of the system's winning classes."""
-        return self.outcome in self.WIN_CLASSES
 
 
 @lru_cache(maxsize=64)
@@ -246,101 +227,6 @@ def grid_ways(engine: Engine, pools, specials, difficulties):
                                            bonus, table, engine.n_classes)
     dens = np.array([[10 ** int(n) for n in row] for row in dice], dtype=object)[:, :, None, None]
     return ways, dens
-
-
-@dataclass(frozen=True)
-class SpecialOdds:
-    """The exact odds of one roll on the engine (a system's odds class extends it).
-
-    Probabilities are ``Fraction``s: ``ways / denominator`` where
-    ``denominator = 10 ** dice`` counts every way the dice can land.
-    """
-
-    pool: int
-    difficulty: int
-    normal_dice: int
-    special_dice: int
-    denominator: int
-    class_ways: dict
-    success_ways: tuple
-    win_classes: tuple
-
-    def probability(self, outcome: str):
-        """Exact probability of one outcome class."""
-        if outcome not in self.class_ways:
-            raise ValueError(f"unknown outcome class {outcome!r}; choose from {', '.join(self.class_ways)}")
-        return Fraction(self.class_ways[outcome], self.denominator)
-
-    def classes(self) -> dict:
-        """Every class as ``{name: Fraction}``, in order (they sum to exactly 1)."""
-        return {c: self.probability(c) for c in self.class_ways}
-
-    @property
-    def p_win(self):
-        """Probability that the roll wins (the sum of the win classes)."""
-        return sum((self.probability(c) for c in self.win_classes), Fraction(0))
-
-    @property
-    def successes(self) -> dict:
-        """Exact distribution of the final successes: ``{successes: Fraction}`` (non-zero only)."""
-        return {s: Fraction(w, self.denominator) for s, w in enumerate(self.success_ways) if w}
-
-    @property
-    def mean_successes(self):
-        """Expected final successes."""
-        return Fraction(sum(s * w for s, w in enumerate(self.success_ways)), self.denominator)
-
-    @property
-    def margin(self) -> dict:
-        """Exact distribution of margin = successes - Difficulty."""
-        return {s - self.difficulty: p for s, p in self.successes.items()}
-
-
-def tidy_table(axes: dict, engine_of, classes: tuple, derived: dict, exact: bool):
-    """A tidy DataFrame over a grid whose first three axes are (pool, special dice, Difficulty).
-
-    Parameters
-    ----------
-    axes : dict
-        ``{axis: [values]}`` in column order: pool, special dice, Difficulty,
-        then any further axes whose values select the engine.
-    engine_of : callable
-        ``engine_of(*extra_axis_values) -> Engine``.
-    classes : tuple of str
-        Class names in the engine's index order.
-    derived : dict
-        ``{column: tuple of classes}``: derived columns, each a sum of classes.
-    exact : bool
-        True: ``Fraction`` cells; False: float64 equal to ``float(Fraction)``.
-    """
-    import itertools
-
-    import pandas as pd
-
-    from .exact import fractions_over
-
-    names = list(axes)
-    pools, specials, diffs = (axes[n] for n in names[:3])
-    extra = names[3:]
-    rows, cells = [], []
-    for combo in itertools.product(*(axes[n] for n in extra)):
-        ways, dens = grid_ways(engine_of(*combo), pools, specials, diffs)
-        sums = [ways[..., [classes.index(c) for c in parts]].sum(axis=-1) for parts in derived.values()]
-        ways = np.concatenate([ways] + [s[..., None] for s in sums], axis=-1)
-        for pi, p in enumerate(pools):
-            for hi, h in enumerate(specials):
-                for di, d in enumerate(diffs):
-                    rows.append((p, h, d) + combo)
-                    cells.append((ways[pi, hi, di], dens[pi, hi, 0, 0]))
-    order = sorted(range(len(rows)), key=lambda i: rows[i])
-    rows = [rows[i] for i in order]
-    ways = np.array([cells[i][0] for i in order], dtype=object).reshape(len(rows), -1)
-    dens = np.array([cells[i][1] for i in order], dtype=object)[:, None]
-    values = fractions_over(ways, dens) if exact else (ways / dens).astype(np.float64)
-    cols = {n: np.array([r[j] for r in rows], dtype=np.int64) for j, n in enumerate(names)}
-    for j, name in enumerate(tuple(classes) + tuple(derived)):
-        cols[name] = values[:, j]
-    return pd.DataFrame(cols)
 
 
 # ------------------------------------------------------------- big pools

@@ -108,13 +108,50 @@ def test_pool_1000_against_an_independent_big_int_count():
     assert odds.p_win == Fraction(sum(odds.success_ways[333:]), 10 ** 1000)
 
 
-@pytest.mark.parametrize("system,rules,ns", [(werewolf, werewolf.OFFICIAL, 4), (hunter, hunter.OFFICIAL, 3)])
-def test_werewolf_and_hunter_big_pools_equal_the_modular_path(system, rules, ns):
-    engine = rules.engine(True) if system is werewolf else rules.engine()
-    big = sd.counts(engine, 24, ns, (0, 5, 12, 40))
-    modular = sd.counts(engine, 24, ns, (0, 5, 12, 40), force_modular=True)
-    assert big[0].dtype == object
-    assert (big[0] == modular[0]).all() and (big[1] == modular[1]).all()
+def _special_features(n_normal, n_special, special_faces):
+    """Independent count, die by die in Python ints: ``{(successes, tens state, special marks): ways}``.
+
+    Official faces (success 6+, a pair of 10s adds 2); a special die's first
+    ``special_faces[0]`` faces are its marks (capped at 2).  Tens states:
+    0, 1, even >= 2, odd >= 2.
+    """
+    next_tens = (1, 2, 3, 2)
+    state = {(0, 0, 0): 1}
+    for die in range(n_special + n_normal):
+        special = die < n_special
+        marks, fails = (special_faces[0], special_faces[1]) if special else (0, 5)
+        new = {}
+        for (s, t, o), w in state.items():
+            moves = [((s, t, o), w * fails), ((s + 1, t, o), w * 4),
+                     ((s + 1 + (2 if t in (1, 3) else 0), next_tens[t], o), w)]
+            if marks:
+                moves.append(((s, t, min(o + 1, 2)), w * marks))
+            for key, v in moves:
+                new[key] = new.get(key, 0) + v
+        state = new
+    return state
+
+
+@pytest.mark.parametrize("system,ns", [(werewolf, 4), (hunter, 3)])
+def test_werewolf_and_hunter_big_pools_equal_an_independent_big_int_count(system, ns):
+    # 24 normal dice and the special dice: past int64, the engine's modular (CRT) counts against a count
+    # die by die in Python ints, classed by the rules restated in tests.oracles_special
+    from tests import oracles_special
+
+    feats = _special_features(24, ns, (2, 3) if system is werewolf else (1, 4))
+    for d in (0, 5, 12, 40):
+        if system is werewolf:
+            o = werewolf.odds(24 + ns, ns, d, violent=True)
+            classify = lambda s, tens, marks: oracles_special.classify_werewolf(s, tens, marks, d, True)
+        else:
+            o = hunter.odds(24, ns, d)
+            classify = lambda s, tens, marks: oracles_special.classify_hunter(s, tens, marks, d)
+        assert (o.normal_dice, o.special_dice) == (24, ns) and o.denominator == 10 ** (24 + ns) > exact.INT64_MAX
+        want = dict.fromkeys(system.CLASSES, 0)
+        for (s, t, marks), w in feats.items():
+            want[classify(s, min(t, 2), marks)] += w
+        assert o.class_ways == want, d
+        assert max(want.values()) > exact.INT64_MAX
 
 
 def test_float_ratios_are_correctly_rounded():

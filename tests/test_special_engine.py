@@ -1,4 +1,9 @@
-"""The 5th-edition engine: one class lookup for the kernels and read_roll, and exact paths that agree."""
+"""The 5th-edition dice: one class lookup for the kernels and read_roll, and exact paths that agree.
+
+V5 is counted by its own kernels; Werewolf and Hunter by the mechanic engine
+(their ``mechanic.toml``), checked here against the rules restated in
+``tests.oracles_special`` on every small roll.
+"""
 import itertools
 from collections import Counter
 
@@ -6,13 +11,13 @@ import numpy as np
 import pytest
 
 from analysis import exact
-from analysis import special_dice as sd
 from analysis.systems.hunter import desperation as hunter
 from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as werewolf
 from kernels import special as ks
 from kernels import v5 as kv5
 from tests import oracles
+from tests import oracles_special
 
 
 def test_v5_class_table_is_the_v5_rules_on_every_feature():
@@ -27,9 +32,32 @@ def test_v5_class_table_is_the_v5_rules_on_every_feature():
             assert got == want, (messy, bestial, taint, s, tens, ec, oc, d)
 
 
-def _read_roll_counts(read, classes, n_normal, n_special, difficulty):
-    """Ways per class from reading every ordered roll of the dice with the Python read_roll."""
+def _orderings(faces) -> int:
+    """How many ordered rolls show this sorted tuple of faces."""
+    from math import factorial
+
+    out = factorial(len(faces))
+    for n in Counter(faces).values():
+        out //= factorial(n)
+    return out
+
+
+def _read_roll_counts(read, classes, n_normal, n_special, difficulty, per_multiset=False):
+    """Ways per class from reading every ordered roll of the dice with the Python read_roll.
+
+    ``per_multiset``: rolls showing the same faces on each kind of die are
+    read once, weighted by their number of orderings (the mechanic engine's
+    ``read_roll`` evaluates the rules file and is too slow to read 10**4
+    rolls six times over).
+    """
     out = Counter()
+    if per_multiset:
+        hands = itertools.product(itertools.combinations_with_replacement(range(1, 11), n_normal),
+                                  itertools.combinations_with_replacement(range(1, 11), n_special))
+        for normal, special in hands:
+            out[read(list(normal), list(special), difficulty).outcome] += _orderings(normal) * _orderings(special)
+        assert sum(out.values()) == 10 ** (n_normal + n_special)
+        return [out[c] for c in classes]
     for faces in itertools.product(range(1, 11), repeat=n_normal + n_special):
         out[read(list(faces[:n_normal]), list(faces[n_normal:]), difficulty).outcome] += 1
     return [out[c] for c in classes]
@@ -51,16 +79,45 @@ CASES = [
 ]
 
 
-def _kernel_class_ways(name, rules, n_normal, n_special, difficulty):
-    if name == "v5":  # V5 is counted by the mechanic engine (its pair-of-tens path)
-        from analysis.mechanic import engine
+def _engine_odds(name, rules, n_normal, n_special, difficulty):
+    """The system's odds of exactly ``n_normal`` normal and ``n_special`` special dice (Werewolf, Hunter)."""
+    if name.startswith("werewolf"):
+        pool, rage = (n_normal + n_special, n_special) if rules.rage_replaces_dice else (n_normal, n_special)
+        o = werewolf.odds(pool, rage, difficulty, name.endswith("violent"), rules)
+    else:
+        pool, desperation = (n_normal + n_special, n_special) if rules.desperation_replaces_dice \
+            else (n_normal, n_special)
+        o = hunter.odds(pool, desperation, difficulty, rules)
+    assert (o.normal_dice, o.special_dice) == (n_normal, n_special)
+    return o
 
-        cell = dict(pool=n_normal + n_special, hunger=n_special, difficulty=difficulty)
-        (ways,) = engine.count_cells(v5.mechanic_rules(rules), [cell])
-        return list(ways.class_ways)
-    engine = rules.engine(name.endswith("violent")) if name.startswith("werewolf") else rules.engine()
-    _, classes, _ = sd.counts(engine, n_normal, n_special, (difficulty,))
-    return [int(w) for w in classes[0]]
+
+def _kernel_class_ways(name, rules, n_normal, n_special, difficulty):
+    if name == "v5":
+        _, classes, _ = v5.counts(n_normal, n_special, rules, (difficulty,), False)
+        return [int(w) for w in classes[0]]
+    o = _engine_odds(name, rules, n_normal, n_special, difficulty)
+    return [o.class_ways[c] for c in o.class_ways]
+
+
+def _oracle_counts(name, rules, classes, n_normal, n_special, difficulty):
+    """Ways per class of every ordered roll, classed by the rules restated in ``tests.oracles_special``."""
+    out = Counter()
+    for faces in itertools.product(range(1, 11), repeat=n_normal + n_special):
+        special = faces[n_normal:]
+        tens = faces.count(10)
+        succ = sum(1 for f in faces if f >= rules.success_face) + rules.crit_bonus * (tens // 2)
+        if name.startswith("werewolf"):
+            cls = oracles_special.classify_werewolf(succ, tens, sum(1 for f in special if f <= 2), difficulty,
+                                                    name.endswith("violent"),
+                                                    brutal_rage_dice=rules.brutal_rage_dice,
+                                                    brutal_bonus=rules.brutal_bonus)
+        else:
+            cls = oracles_special.classify_hunter(succ, tens, special.count(1), difficulty,
+                                                  despair_ones=rules.despair_ones,
+                                                  critical_ignores_desperation=rules.critical_ignores_desperation)
+        out[cls] += 1
+    return [out[c] for c in classes]
 
 
 @pytest.mark.parametrize("name,reader,classes,rule_sets", CASES,
@@ -73,22 +130,44 @@ def test_python_read_roll_and_the_kernel_agree_on_every_small_roll(name, reader,
             if n_normal + n_special > 4:
                 continue
             for difficulty in range(0, 6):
-                want = _read_roll_counts(read, classes, n_normal, n_special, difficulty)
+                want = _read_roll_counts(read, classes, n_normal, n_special, difficulty, name != "v5")
                 got = _kernel_class_ways(name, rules, n_normal, n_special, difficulty)
                 assert got == want, (name, rules, n_normal, n_special, difficulty)
+                if name != "v5":  # both from one mechanic file: each also against the rules restated
+                    assert want == _oracle_counts(name, rules, classes, n_normal, n_special, difficulty), \
+                        (name, rules, n_normal, n_special, difficulty)
 
 
-@pytest.mark.parametrize("engine", [werewolf.OFFICIAL.engine(False), werewolf.OFFICIAL.engine(True),
-                                    hunter.OFFICIAL.engine(), werewolf.WerewolfRules(
-                                        rage_replaces_dice=False).engine(True)])
-def test_int64_and_modular_paths_agree(engine):
-    # pool 18 fits int64: the plain and the forced modular (CRT) paths give the same integers
+@pytest.mark.parametrize("name,rules", [("werewolf", werewolf.OFFICIAL), ("werewolf-violent", werewolf.OFFICIAL),
+                                        ("hunter", hunter.OFFICIAL),
+                                        ("werewolf-violent", werewolf.WerewolfRules(rage_replaces_dice=False))],
+                         ids=["werewolf", "werewolf-violent", "hunter", "werewolf-added-rage"])
+def test_int64_and_modular_paths_agree(name, rules, monkeypatch):
+    # pool 18 fits int64: the engine's plain and forced modular (CRT) paths give the same integers
+    diffs = (0, 1, 5, 9, 14, 30)
     for n_normal, n_special in ((18, 0), (15, 3), (13, 5)):
-        a_ways, a_cls, den = sd.counts(engine, n_normal, n_special, (0, 1, 5, 9, 14, 30))
-        b_ways, b_cls, _ = sd.counts(engine, n_normal, n_special, (0, 1, 5, 9, 14, 30), True)
-        assert a_cls.dtype == np.int64 and b_cls.dtype == object
-        assert a_ways.tolist() == b_ways.tolist() and a_cls.tolist() == b_cls.tolist()
-        assert all(sum(row) == den for row in a_cls.tolist())
+        plain = [_engine_odds(name, rules, n_normal, n_special, d) for d in diffs]
+        seen = []
+        real = exact.count
+
+        def modular(compute, bound, force_modular=False):
+            out = real(compute, bound, force_modular=True)
+            seen.append((bound <= exact.INT64_MAX, out.dtype))
+            return out
+
+        from analysis import special_dice
+        from analysis.mechanic import engine as mechanic_engine
+
+        mechanic_engine.clear_caches()  # counted afresh, on the modular path
+        with monkeypatch.context() as m:
+            m.setattr(exact, "count", modular)
+            m.setattr(special_dice, "count", modular)  # the pair-of-tens path counts there
+            forced = [_engine_odds(name, rules, n_normal, n_special, d) for d in diffs]
+        mechanic_engine.clear_caches()
+        assert seen and all(fits and dtype == object for fits, dtype in seen)
+        for a, b in zip(plain, forced):
+            assert a.class_ways == b.class_ways and a.success_ways == b.success_ways
+            assert sum(a.class_ways.values()) == a.denominator == 10 ** (n_normal + n_special)
 
 
 def test_big_pools_take_the_modular_path_exactly():
@@ -103,10 +182,3 @@ def test_big_pools_take_the_modular_path_exactly():
         assert o.denominator > exact.INT64_MAX
         assert max(o.class_ways.values()) > exact.INT64_MAX
         assert row[special] == 5
-
-
-def test_engine_refuses_a_bad_table():
-    with pytest.raises(ValueError):
-        sd.Engine.of((5, 4, 1), (1, 4, 4, 1), 2, (0, 0, 0), np.zeros((3, 2, 3, 2)), 6, True)
-    with pytest.raises(ValueError):
-        sd.Engine.of((5, 4, 1), (1, 4, 4, 2), 2, (0, 0, 0), np.zeros((3, 2, 3, 3)), 6, True)

@@ -133,6 +133,10 @@ def test_willpower_matches_brute_force(strategy, rage_rerolls):
 
 
 def test_willpower_never_hurts_and_rage_rerolls_help_somewhere():
+    import numpy as np
+
+    from analysis import exact
+    from analysis.mechanic import willpower as mechanic_willpower
     from analysis.systems.werewolf import willpower
 
     better = 0
@@ -147,11 +151,13 @@ def test_willpower_never_hurts_and_rage_rerolls_help_somewhere():
                     assert sum(best.classes().values()) == 1
                     better += best.p_win > normal.p_win
     assert better > 0
-    # the int64 and modular paths agree on the rerolled counts
-    engine = werewolf.OFFICIAL.engine(True)
-    a = willpower.counts(9, 5, 6, engine, willpower.STRATEGIES["maximize_win"])
-    b = willpower.counts(9, 5, 6, engine, willpower.STRATEGIES["maximize_win"], True)
-    assert a[0].tolist() == b[0].tolist() and a[1:] == b[1:]
+    # the int64 and modular paths agree on the rerolled counts (9 normal + 5 Rage dice, the engine's kernel call)
+    call = mechanic_willpower.kernel_call(werewolf.OFFICIAL.mechanic(), willpower.STRATEGIES["maximize_win"],
+                                          pool=14, rage=5, difficulty=6, violent=1)
+    assert call.bound() <= exact.INT64_MAX
+    a = call.compute(0)
+    b = exact.count(call.compute, call.bound(), force_modular=True)
+    assert a.dtype == np.int64 and b.dtype == object and a.tolist() == b.tolist()
     with pytest.raises(ValueError):
         werewolf.odds(5, 2, 2, strategy="reroll_everything")
 
@@ -178,5 +184,5 @@ def test_willpower_strategies_side_by_side():
     assert df.p_win.iloc[0] == plain.p_win and df.p_win_gain.iloc[0] == 0
     for row in df.iloc[1:].itertuples():
         assert row.p_win_gain == werewolf.odds(4, 2, 3, True, strategy=row.strategy).p_win - plain.p_win
-    with pytest.raises(ValueError, match=r"choose from none, maximize_win, normal_dice_only \(did you mean"):
+    with pytest.raises(ValueError, match=r"choose from none, reroll_failures, maximize_win, normal_dice_only \(did you mean"):
         werewolf.table(4, 2, 3, strategy="normal_dice")

@@ -1,7 +1,8 @@
 """Hunter (Hunter: the Reckoning 5th edition): Desperation dice, Overreach and Despair.
 
-Modules: ``desperation`` (the roll, its rules, odds tables and reading a
-landed roll; re-exported here).
+Modules: ``desperation`` (the roll, its rules, odds tables with or without
+a Willpower strategy, and reading a landed roll; re-exported here).  The
+dice are counted from ``mechanic.toml`` by the mechanic engine.
 """
 from analysis.system import System, lazy_exports
 
@@ -12,6 +13,7 @@ SYSTEM = System(
     rules=".desperation:HunterRules",
     table=".desperation:table",
     odds=".desperation:odds",
+    strategies=".desperation:STRATEGIES",
     axes={"pool": "1-10", "desperation": "0-5", "difficulty": "1-5"},
     limits={"pool": (0, 1000), "desperation": (0, 5), "difficulty": (0, None)},
     classes={

@@ -1,27 +1,32 @@
-"""Hunter: the Reckoning 5th edition rolls with Desperation dice, counted exactly on the 5th-edition engine.
+"""Hunter: the Reckoning 5th edition rolls with Desperation dice, counted exactly by the mechanic engine.
 
 The rules as counted here (Hunter: the Reckoning 5th edition, core book):
 Desperation dice are added on top of the pool (0 to 5 of them).  Every die
 showing 6 or more is a success and each pair of 10s on any dice adds 2
 more.  A Desperation die showing 1 brings trouble: on a failed roll the
 hunter falls into Despair; on a win the player chooses between Overreach
-(the win stands, at a price) and Despair.  Willpower never rerolls
-Desperation dice.
+(the win stands, at a price) and Despair.  Willpower rerolls up to three
+dice, never Desperation dice.
+
+The rules are written once, as data, in this package's ``mechanic.toml``;
+the fields of :class:`HunterRules` are its parameters, and
+:mod:`analysis.mechanic.engine` (:mod:`analysis.mechanic.willpower` after a
+Willpower reroll) counts every roll exactly.
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
-from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
-
-from analysis import special_dice as _sd
+from analysis.mechanic import counted as _counted
+from analysis.mechanic import engine as _engine
+from analysis.mechanic import willpower as _mw
 from analysis.rules import Rules, rule
+from analysis.systems.hunter import SYSTEM
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
 from analysis import display as _display
-from analysis.special_dice import Reading
+from analysis.special_odds import Reading, SpecialOdds, success_tuple
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair")
@@ -32,8 +37,25 @@ DERIVED = {"p_win": _WIN_CLASSES, "p_desperation_one": ("overreach_or_despair", 
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("pool", "desperation", "difficulty") + CLASSES + tuple(DERIVED)
 MAX_DESPERATION = 5
-#: Pools above this are refused (the count grows as pool**2).
+#: Pools above this are refused.
 MAX_POOL = 1000
+#: Dice a Willpower reroll may take (normal dice only).
+MAX_REROLL = 3
+#: The Willpower strategies by name (``none``, no Willpower, is always known too): ``reroll_failures``
+#: (a roll that is not a win rerolls up to three failed normal dice) and ``maximize_win`` (the reroll of
+#: up to three normal dice with the highest exact chance to win; ties: no reroll, then fewer dice).
+STRATEGIES = {"reroll_failures": _mw.STRATEGIES["reroll_failures"], "maximize_win": _mw.STRATEGIES["maximize_win"]}
+
+
+def strategy_of(strategy) -> _mw.Strategy:
+    """A strategy from a name in ``STRATEGIES`` or an :class:`analysis.mechanic.willpower.Strategy` itself."""
+    if isinstance(strategy, _mw.Strategy):
+        return strategy
+    if isinstance(strategy, str) and strategy in STRATEGIES:
+        return STRATEGIES[strategy]
+    from analysis.strategies import unknown
+
+    raise unknown(strategy, STRATEGIES)
 
 
 @dataclass(frozen=True)
@@ -43,7 +65,7 @@ class HunterRules(Rules):
     success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
     crit_bonus: int = rule(2, range=(0, 20),
                            help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
-    despair_ones: int = rule(1, range=(1, CAP),
+    despair_ones: int = rule(1, range=(1, 2),
                              help="Desperation dice showing 1 that bring Overreach or Despair (1 or 2); "
                                   "official 1.")
     desperation_replaces_dice: bool = rule(False, help="Official false: the Desperation dice are added to the "
@@ -53,7 +75,8 @@ class HunterRules(Rules):
 
     def dice(self, pool: int, desperation: int) -> tuple[int, int]:
         """(normal dice, Desperation dice) rolled for ``pool`` with ``desperation`` dice."""
-        return self.engine().dice(pool, desperation)
+        mech = self.mechanic()
+        return _engine.dice_of(mech.mechanic, {**mech.params, "pool": pool, "desperation": desperation})
 
     @property
     def normal_faces(self) -> tuple[int, int, int]:
@@ -67,9 +90,10 @@ class HunterRules(Rules):
         s = self.success_face
         return (1, s - 2, 10 - s, 1)
 
-    def engine(self) -> _sd.Engine:
-        """These rules on the 5th-edition engine."""
-        return _engine(self)
+    def mechanic(self) -> _engine.MechanicRules:
+        """These rules as the mechanic engine reads them: the shipped ``mechanic.toml``, these fields as its
+        parameters."""
+        return _counted.mechanic_rules(SYSTEM, self)
 
     def changes(self) -> dict:
         """The knobs that differ from the official rules."""
@@ -81,39 +105,25 @@ class HunterRules(Rules):
 OFFICIAL = HunterRules()
 
 
-@lru_cache(maxsize=64)
-def _engine(rules: HunterRules) -> _sd.Engine:
-    table = [[[[0] * (CAP + 1) for _ in range(CAP + 1)] for _ in range(2)] for _ in range(3)]
-    for band in (BAND_NONE, BAND_SHORT, BAND_WIN):
-        for pair in range(2):
-            for ec in range(CAP + 1):
-                for oc in range(CAP + 1):
-                    ones = oc >= rules.despair_ones
-                    if band == BAND_WIN:
-                        if pair and (rules.critical_ignores_desperation or not ones):
-                            cls = CRITICAL_WIN
-                        else:
-                            cls = OVERREACH_OR_DESPAIR if ones else PLAIN_WIN
-                    elif ones:
-                        cls = DESPAIR
-                    else:
-                        cls = FAILURE if band == BAND_SHORT else TOTAL_FAILURE
-                    table[band][pair][ec][oc] = cls
-    return _sd.Engine.of(rules.normal_faces, rules.desperation_faces, rules.crit_bonus, [0] * (CAP + 1),
-                         table, len(CLASSES), rules.desperation_replaces_dice)
-
-
 @dataclass(frozen=True)
-class HunterOdds(_sd.SpecialOdds):
+class HunterOdds(SpecialOdds):
     """The exact odds of one Hunter roll.
 
     The six classes (``total_failure``, ``failure``, ``plain_win``,
     ``critical_win``, ``overreach_or_despair``, ``despair``) are mutually
-    exclusive and sum to exactly 1.
+    exclusive and sum to exactly 1.  After a Willpower strategy they are the
+    odds after its reroll, and ``willpower_spent`` says how often it rerolls.
     """
 
     desperation: int = 0
     rules: HunterRules = OFFICIAL
+    strategy: str | None = None
+    willpower_spent_ways: int = 0
+
+    @property
+    def willpower_spent(self) -> Fraction:
+        """Probability that the Willpower strategy rerolled (0 without one)."""
+        return Fraction(self.willpower_spent_ways, self.denominator)
 
     total_failure = property(lambda self: self.probability("total_failure"),
                              doc="No success and no Desperation 1.")
@@ -139,6 +149,8 @@ class HunterOdds(_sd.SpecialOdds):
         for name, p in list(self.classes().items()) + [("p_win", self.p_win),
                                                        ("p_desperation_one", self.p_desperation_one)]:
             lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
+        if self.strategy:
+            lines.append(f"  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
         lines.append(f"  mean successes        {float(self.mean_successes):.4f}")
         return "\n".join(lines)
 
@@ -146,7 +158,8 @@ class HunterOdds(_sd.SpecialOdds):
     _repr_html_ = _display.html
 
 
-def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFICIAL) -> HunterOdds:
+def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFICIAL,
+         strategy=None) -> HunterOdds:
     """Exact odds of a Hunter roll with Desperation dice.
 
     Parameters
@@ -159,6 +172,13 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
         Successes needed to win (>= 0).
     rules : HunterRules
         Official rules by default.
+    strategy : None, str or analysis.mechanic.willpower.Strategy
+        A Willpower strategy (``reroll_failures``: a roll that is not a win
+        rerolls up to three failed normal dice; ``maximize_win``: the reroll
+        of up to three normal dice with the best chance to win; Desperation
+        dice are never rerolled): the odds are then those after the
+        strategy's reroll, and ``willpower_spent`` says how often it
+        rerolls.
 
     Returns
     -------
@@ -170,23 +190,29 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
     ------
     ValueError
         On a pool outside 0..1000, Desperation outside 0..5, a negative
-        Difficulty or a value that is not a whole number.
+        Difficulty, a value that is not a whole number or an unknown
+        strategy.
     """
     pool = check_int("pool", pool, 0, MAX_POOL)
     desperation = check_int("desperation", desperation, 0, MAX_DESPERATION)
     difficulty = check_int("difficulty", difficulty, 0)
     rules = HunterRules.require(rules)
-    engine = rules.engine()
-    nn, nd = engine.dice(pool, desperation)
-    ways, classes, den = _sd.counts(engine, nn, nd, (difficulty,))
-    return HunterOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nd, denominator=den,
-                      class_ways=dict(zip(CLASSES, (int(w) for w in classes[0]))),
-                      success_ways=_sd.success_ways(engine, ways), win_classes=_WIN_CLASSES,
-                      desperation=desperation, rules=rules)
+    if not _counted.is_none(strategy):
+        strategy = strategy_of(strategy)
+    mech = rules.mechanic()
+    ways, strategy_name = _counted.cell_ways(
+        mech, {"pool": pool, "desperation": desperation, "difficulty": difficulty}, strategy)
+    by_class = dict(zip(mech.mechanic.classes, ways.class_ways))
+    nn, nd = ways.dice
+    return HunterOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nd,
+                      denominator=ways.denominator, class_ways={c: by_class[c] for c in CLASSES},
+                      success_ways=success_tuple(ways.success_ways), win_classes=_WIN_CLASSES,
+                      desperation=desperation, rules=rules, strategy=strategy_name,
+                      willpower_spent_ways=getattr(ways, "spent", 0))
 
 
 def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exact: bool = False,
-          at_least=None):
+          at_least=None, strategy=None):
     """A tidy odds table: one row per (pool, desperation, difficulty).
 
     Parameters
@@ -200,12 +226,19 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
     at_least : None, int or SPEC string
         Adds a column ``p_at_least_N`` per N: the exact chance of N or more
         successes (pairs of 10s with their bonus).
+    strategy : None, str, analysis.mechanic.willpower.Strategy, or a list of them
+        Odds after a Willpower strategy (see :func:`odds`); adds the columns
+        ``willpower_spent`` and ``p_win_gain`` (``p_win`` minus ``p_win``
+        without Willpower, exact).  A list, or names separated by commas
+        (``"none,maximize_win"``; ``none``: no Willpower), gives them side
+        by side with a ``strategy`` column after the axes.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``pool, desperation, difficulty``, the six classes (summing
-        to exactly 1), then ``p_win``, ``p_desperation_one`` and the
+        to exactly 1), then ``p_win`` and ``p_desperation_one`` (then
+        ``willpower_spent`` and ``p_win_gain`` with a strategy), then the
         ``p_at_least_N`` columns.
     """
     exact = check_bool("exact", exact)
@@ -215,9 +248,9 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
     rules = HunterRules.require(rules)
     from analysis import at_least as _al
 
-    df = _sd.tidy_table(axes, rules.engine, CLASSES, DERIVED, exact)
-    return _al.add_columns(df, at_least, lambda p, n, d, top: odds(p, n, d, rules).successes,
-                           ("pool", "desperation", "difficulty"), exact)
+    return _counted.table(rules.mechanic(), axes, exact=exact,
+                          at_least=None if at_least is None else _al.parse(at_least), strategy=strategy,
+                          strategy_of=strategy_of, strategies=STRATEGIES)
 
 
 # ------------------------------------------------------------ reading a roll
@@ -259,7 +292,8 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
     desperation = check_faces("desperation", desperation)
     check_count("desperation", len(desperation), MAX_DESPERATION, "Desperation dice", "Desperation")
     difficulty = check_int("difficulty", difficulty, 0)
-    engine = HunterRules.require(rules).engine()
-    s, tens, d_tens, ones = engine.successes(normal, desperation, rules.success_face)
-    cls = engine.classify(s, tens, d_tens, ones, difficulty)
-    return RollReading(s, tens, ones, difficulty, CLASSES[cls])
+    rules = HunterRules.require(rules)
+    reading = _engine.read_roll(rules.mechanic(), {"normal": normal, "desperation": desperation},
+                                difficulty=difficulty)
+    return RollReading(reading.successes, (normal + desperation).count(10), desperation.count(1), difficulty,
+                       reading.outcome)

@@ -8,7 +8,7 @@ from functools import lru_cache
 from analysis.rules import Rules, rule
 from analysis.validate import check_count, check_faces, check_int
 from analysis import display as _display
-from analysis.special_dice import Reading
+from analysis.special_odds import Reading
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (

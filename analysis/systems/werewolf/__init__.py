@@ -1,7 +1,9 @@
 """Werewolf (Werewolf: the Apocalypse 5th edition): Rage dice, Brutal outcomes and Rage checks.
 
 Modules: ``rage`` (the roll, its rules, odds tables, reading a landed roll
-and Rage checks; re-exported here).
+and Rage checks; re-exported here), ``willpower`` (the Willpower strategies
+by name).  The dice are counted from ``mechanic.toml`` by the mechanic
+engine.
 """
 from analysis.system import System, lazy_exports
 
@@ -12,6 +14,7 @@ SYSTEM = System(
     rules=".rage:WerewolfRules",
     table=".rage:table",
     odds=".rage:odds",
+    strategies=".willpower:STRATEGIES",
     axes={"pool": "1-10", "rage": "0-5", "difficulty": "1-5", "violent": "0-1"},
     limits={"pool": (0, 1000), "rage": (0, 5), "difficulty": (0, None), "violent": (0, 1)},
     classes={

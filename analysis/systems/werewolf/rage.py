@@ -1,4 +1,4 @@
-"""Werewolf: the Apocalypse 5th edition rolls with Rage dice, counted exactly on the 5th-edition engine.
+"""Werewolf: the Apocalypse 5th edition rolls with Rage dice, counted exactly by the mechanic engine.
 
 The rules as counted here (Werewolf: the Apocalypse 5th edition, core book):
 Rage dice replace normal dice, as many as the werewolf's Rage (up to the
@@ -6,23 +6,26 @@ whole pool).  Every die showing 6 or more is a success and each pair of 10s
 on any dice adds 2 more.  When two or more Rage dice show a 1 or a 2 the
 outcome is *Brutal*: on a violent action the roll gains 4 successes, on any
 other action it fails outright.
+
+The rules are written once, as data, in this package's ``mechanic.toml``;
+the fields of :class:`WerewolfRules` are its parameters, and
+:mod:`analysis.mechanic.engine` (:mod:`analysis.mechanic.willpower` after a
+Willpower reroll) counts every roll exactly.
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import comb
 
-from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
-
-from analysis import special_dice as _sd
+from analysis.mechanic import counted as _counted
+from analysis.mechanic import engine as _engine
 from analysis.rules import Rules, rule
 from analysis.systems.werewolf import SYSTEM
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
 from analysis import display as _display
-from analysis.special_dice import Reading
+from analysis.special_odds import Reading, SpecialOdds, success_tuple
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
@@ -33,8 +36,10 @@ DERIVED = {"p_win": _WIN_CLASSES, "p_brutal": ("brutal_win", "brutal_failure")}
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("pool", "rage", "difficulty", "violent") + CLASSES + tuple(DERIVED)
 MAX_RAGE = 5
-#: Pools above this are refused (the count grows as pool**2).
+#: Pools above this are refused.
 MAX_POOL = 1000
+#: The faces of a Rage die that count towards a Brutal outcome.
+BRUTAL_FACES = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,7 @@ class WerewolfRules(Rules):
     success_face: int = rule(6, range=(3, 10), help="Lowest face that is a success (3..10); official 6.")
     crit_bonus: int = rule(2, range=(0, 20),
                            help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
-    brutal_rage_dice: int = rule(2, range=(1, CAP),
+    brutal_rage_dice: int = rule(2, range=(1, 2),
                                  help="Rage dice showing 1 or 2 that make the outcome Brutal (1 or 2); "
                                       "official 2.")
     brutal_bonus: int = rule(4, range=(0, 20),
@@ -54,7 +59,8 @@ class WerewolfRules(Rules):
 
     def dice(self, pool: int, rage: int) -> tuple[int, int]:
         """(normal dice, Rage dice) rolled for ``pool`` at ``rage``."""
-        return self.engine(False).dice(pool, rage)
+        mech = self.mechanic().mechanic
+        return _engine.dice_of(mech, {**self.mechanic().params, "pool": pool, "rage": rage})
 
     @property
     def normal_faces(self) -> tuple[int, int, int]:
@@ -68,9 +74,10 @@ class WerewolfRules(Rules):
         s = self.success_face
         return (2, s - 3, 10 - s, 1)
 
-    def engine(self, violent: bool) -> _sd.Engine:
-        """These rules on the 5th-edition engine, for a violent action or not."""
-        return _engine(self, bool(violent))
+    def mechanic(self) -> _engine.MechanicRules:
+        """These rules as the mechanic engine reads them: the shipped ``mechanic.toml``, these fields as its
+        parameters."""
+        return _counted.mechanic_rules(SYSTEM, self)
 
     def changes(self) -> dict:
         """The knobs that differ from the official rules."""
@@ -82,25 +89,6 @@ class WerewolfRules(Rules):
 OFFICIAL = WerewolfRules()
 
 
-@lru_cache(maxsize=64)
-def _engine(rules: WerewolfRules, violent: bool) -> _sd.Engine:
-    table = [[[[0] * (CAP + 1) for _ in range(CAP + 1)] for _ in range(2)] for _ in range(3)]
-    for band in (BAND_NONE, BAND_SHORT, BAND_WIN):
-        for pair in range(2):
-            for ec in range(CAP + 1):
-                for oc in range(CAP + 1):
-                    if oc >= rules.brutal_rage_dice:
-                        cls = BRUTAL_WIN if (violent and band == BAND_WIN) else BRUTAL_FAILURE
-                    elif band == BAND_WIN:
-                        cls = CRITICAL_WIN if pair else PLAIN_WIN
-                    else:
-                        cls = FAILURE if band == BAND_SHORT else TOTAL_FAILURE
-                    table[band][pair][ec][oc] = cls
-    bonus = [rules.brutal_bonus if (violent and oc >= rules.brutal_rage_dice) else 0 for oc in range(CAP + 1)]
-    return _sd.Engine.of(rules.normal_faces, rules.rage_faces, rules.crit_bonus, bonus, table,
-                         len(CLASSES), rules.rage_replaces_dice)
-
-
 def _check_violent(violent) -> bool:
     if isinstance(violent, bool):
         return violent
@@ -108,7 +96,7 @@ def _check_violent(violent) -> bool:
 
 
 @dataclass(frozen=True)
-class WerewolfOdds(_sd.SpecialOdds):
+class WerewolfOdds(SpecialOdds):
     """The exact odds of one Werewolf roll.
 
     The six classes (``total_failure``, ``failure``, ``plain_win``,
@@ -179,12 +167,14 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
         instead of failing the roll.
     rules : WerewolfRules
         Official rules by default.
-    strategy : None, str or willpower.Strategy
+    strategy : None, str or analysis.mechanic.willpower.Strategy
         A Willpower strategy (``maximize_win``: reroll up to three normal or
         Rage dice not showing 1-2 for the best chance to win;
-        ``normal_dice_only``: the same, never rerolling a Rage die): the odds
-        are then those after the strategy's reroll, and ``willpower_spent``
-        says how often it rerolls.
+        ``normal_dice_only``: the same, never rerolling a Rage die;
+        ``reroll_failures``: a roll that is not a win rerolls up to three
+        failed dice, normal dice first, never a Rage 1 or 2): the odds are
+        then those after the strategy's reroll, and ``willpower_spent`` says
+        how often it rerolls.
 
     Returns
     -------
@@ -203,24 +193,20 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
     rules = WerewolfRules.require(rules)
-    engine = rules.engine(violent)
-    nn, nr = engine.dice(pool, rage)
-    spent, strategy_name = 0, None
-    if strategy is None or strategy == "none":  # "none": no Willpower spent
-        ways, classes, den = _sd.counts(engine, nn, nr, (difficulty,))
-        class_ways = [int(w) for w in classes[0]]
-    else:
+    if not _counted.is_none(strategy):
         from analysis.systems.werewolf import willpower as _wp
 
         strategy = _wp.strategy_of(strategy)
-        strategy_name = strategy.name
-        ways, spent, den = _wp.counts(nn, nr, difficulty, engine, strategy)
-        class_ways = _wp.class_ways(ways, difficulty, engine)
-    return WerewolfOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nr, denominator=den,
-                        class_ways=dict(zip(CLASSES, class_ways)),
-                        success_ways=_sd.success_ways(engine, ways), win_classes=_WIN_CLASSES,
+    mech = rules.mechanic()
+    ways, strategy_name = _counted.cell_ways(
+        mech, {"pool": pool, "rage": rage, "difficulty": difficulty, "violent": int(violent)}, strategy)
+    by_class = dict(zip(mech.mechanic.classes, ways.class_ways))
+    nn, nr = ways.dice
+    return WerewolfOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nr,
+                        denominator=ways.denominator, class_ways={c: by_class[c] for c in CLASSES},
+                        success_ways=success_tuple(ways.success_ways), win_classes=_WIN_CLASSES,
                         rage=rage, violent=violent, rules=rules, strategy=strategy_name,
-                        willpower_spent_ways=spent)
+                        willpower_spent_ways=getattr(ways, "spent", 0))
 
 
 def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
@@ -261,35 +247,11 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
             "violent": as_values("violent (0 or 1)", violent, 0, 1)}
     rules = WerewolfRules.require(rules)
     from analysis import at_least as _al
-
-    def with_at_least(df, s, as_exact):
-        return _al.add_columns(df, at_least, lambda p, r, d, v, top: odds(p, r, d, bool(v), rules, s).successes,
-                               ("pool", "rage", "difficulty", "violent"), as_exact)
-
-    if strategy is None:
-        return with_at_least(_sd.tidy_table(axes, lambda v: rules.engine(bool(v)), CLASSES, DERIVED, exact),
-                             None, exact)
-    import itertools
-
-    import pandas as pd
-
-    from analysis import strategies as _st
     from analysis.systems.werewolf import willpower as _wp
 
-    chosen, side_by_side = _st.parse(strategy, _wp.strategy_of, _wp.STRATEGIES)
-    if chosen == [None] and not side_by_side:
-        return table(pools, rages, difficulties, violent, rules, exact, None, at_least)
-    frames = []
-    for s in chosen:
-        rows = []
-        for p, r, d, v in itertools.product(*axes.values()):
-            o = odds(p, r, d, bool(v), rules, s)
-            base = o if s is None else odds(p, r, d, bool(v), rules)
-            cells = list(o.classes().values()) + [o.p_win, o.p_brutal, o.willpower_spent, o.p_win - base.p_win]
-            rows.append([p, r, d, v] + cells)
-        df = pd.DataFrame(rows, columns=list(TABLE_COLUMNS) + ["willpower_spent", "p_win_gain"])
-        frames.append((s, with_at_least(df, s, True)))
-    return _st.combine(frames, tuple(axes), side_by_side, exact)
+    return _counted.table(rules.mechanic(), axes, exact=exact,
+                          at_least=None if at_least is None else _al.parse(at_least), strategy=strategy,
+                          strategy_of=_wp.strategy_of, strategies=_wp.STRATEGIES)
 
 
 # ------------------------------------------------------------ reading a roll
@@ -340,11 +302,11 @@ def read_roll(normal, rage, difficulty: int, violent: bool = False,
     check_count("rage", len(rage), MAX_RAGE, "Rage dice", "Rage")
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
-    engine = WerewolfRules.require(rules).engine(violent)
-    s, tens, rage_tens, marks = engine.successes(normal, rage, rules.success_face)
-    cls = engine.classify(s, tens, rage_tens, marks, difficulty)
-    final = s + engine.mark_bonus[min(marks, CAP)]
-    return RollReading(final, tens, marks, difficulty, violent, CLASSES[cls])
+    rules = WerewolfRules.require(rules)
+    reading = _engine.read_roll(rules.mechanic(), {"normal": normal, "rage": rage}, difficulty=difficulty,
+                                violent=int(violent))
+    return RollReading(reading.successes, (normal + rage).count(10), sum(f in BRUTAL_FACES for f in rage),
+                       difficulty, violent, reading.outcome)
 
 
 # ------------------------------------------------------------ Rage checks

@@ -1,0 +1,75 @@
+"""A shipped system counted by its own mechanic file: the glue between a system's API and the one engine.
+
+A system whose dice are described by the ``mechanic.toml`` in its folder
+(Werewolf, Hunter) keeps its own rules dataclass, result types and
+functions, and counts with :mod:`analysis.mechanic.engine` (no Willpower) or
+:mod:`analysis.mechanic.willpower` (after a strategy's reroll): the
+dataclass's field values are the mechanic's parameters.  This module does
+that translation once for every such system: the mechanic rules of a rules
+instance, one cell's exact ways, and a tidy table with or without
+strategies (side by side as :mod:`analysis.strategies` lays them out).
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+from . import engine as _engine
+from . import willpower as _willpower
+
+
+@lru_cache(maxsize=256)
+def mechanic_rules(system, rules) -> _engine.MechanicRules:
+    """The mechanic rules of a system's rules instance: its shipped file, the instance's fields as parameters."""
+    from .system import shipped
+
+    mech = shipped(system)
+    if mech is None:
+        raise ValueError(f"the {system.name} system ships no mechanic.toml")
+    return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
+
+
+def is_none(strategy) -> bool:
+    """Whether ``strategy`` asks for no Willpower (None or the name ``none``)."""
+    return strategy is None or (isinstance(strategy, str) and strategy == "none")
+
+
+def cell_ways(rules: _engine.MechanicRules, cell: dict, strategy=None):
+    """Exact ways of one cell, ``(ways, strategy name or None)``.
+
+    ``strategy`` None or ``"none"``: the engine's
+    :class:`~analysis.mechanic.engine.CellWays` (no Willpower); else a
+    :class:`~analysis.mechanic.willpower.Strategy`, and the ways after it
+    (:class:`~analysis.mechanic.willpower.CellWays`, with ``spent``).
+    """
+    if is_none(strategy):
+        (ways,) = _engine.count_cells(rules, [cell])
+        return ways, None
+    (ways,) = _willpower.count_cells(rules, strategy, [cell])
+    return ways, strategy.name
+
+
+def table(rules: _engine.MechanicRules, axes: dict, *, exact: bool, at_least, strategy, strategy_of,
+          strategies: dict):
+    """A tidy table over ``axes`` (``{axis: [values]}``, every axis of the mechanic, checked).
+
+    Rows are sorted by cell.  ``at_least``: None or the N already parsed.
+    ``strategy``: None (no Willpower, no Willpower columns), or a name, a
+    strategy, a list of them or names separated by commas (see
+    :func:`analysis.strategies.parse`; ``strategy_of`` makes a strategy of
+    a name in ``strategies``): the table after it, with ``willpower_spent``
+    and ``p_win_gain``, several side by side with a ``strategy`` column.
+    """
+    from analysis import strategies as _st
+
+    grid = {a: sorted(v) for a, v in axes.items()}
+    if strategy is None:
+        return _engine.table(rules, exact=exact, at_least=at_least, **grid)
+    chosen, side_by_side = _st.parse(strategy, strategy_of, strategies)
+    if chosen == [None] and not side_by_side:
+        return _engine.table(rules, exact=exact, at_least=at_least, **grid)
+    if not side_by_side:
+        return _willpower.table(rules, chosen[0], exact=exact, at_least=at_least, **grid)
+    frames = [(s, _willpower.table(rules, "none" if s is None else s, exact=True, at_least=at_least, **grid))
+              for s in chosen]
+    return _st.combine(frames, tuple(grid), side_by_side, exact)
