@@ -1006,6 +1006,26 @@ def odds(rules: MechanicRules, **cell) -> MechanicOdds:
                         ways.success_ways, ways.denominator)
 
 
+def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
+    """``(grid, cells, tops)`` of a table: ``{axis: values}`` (an axis left out takes its default SPEC),
+    every cell as a dict in the grid's product order, and the ``at_least`` values (a list, maybe empty),
+    each checked; an unknown axis gets a did-you-mean."""
+    from analysis.validate import as_values, did_you_mean
+
+    extra = [k for k in axes if k not in mech.axis_names]
+    if extra:
+        raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
+                         f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
+    grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
+    cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
+    tops = []
+    if at_least is not None:
+        if mech.successes is None:
+            raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
+        tops = as_values("at_least", at_least, 0)
+    return grid, cells, tops
+
+
 def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     """A tidy odds table over a grid: one row per cell, one column per axis, class and ``p_`` column.
 
@@ -1022,23 +1042,11 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     import pandas as pd
 
     from analysis.exact import float_ratios, fractions_over
-    from analysis.validate import as_values, check_bool
+    from analysis.validate import check_bool
 
     exact = check_bool("exact", exact)
     mech = rules.mechanic
-    extra = [k for k in axes if k not in mech.axis_names]
-    if extra:
-        from analysis.validate import did_you_mean
-
-        raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
-                         f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
-    grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
-    cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
-    tops = []
-    if at_least is not None:
-        if mech.successes is None:
-            raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
-        tops = as_values("at_least", at_least, 0)
+    grid, cells, tops = resolve_grid(mech, axes, at_least)
     names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
     values = _TABLES.get(key)

@@ -40,7 +40,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import engine as _engine
-from .spec import Mechanic, MechanicError
+from .spec import Mechanic
 
 #: The special dice's 10s and marks are told apart up to this many (0, 1, 2 or more).
 CAP = 2

@@ -701,24 +701,12 @@ def table(rules: MechanicRules, strategy="maximize_win", exact: bool = False, at
     import pandas as pd
 
     from analysis.exact import float_ratios, fractions_over
-    from analysis.validate import as_values, check_bool
+    from analysis.validate import check_bool
 
     exact = check_bool("exact", exact)
     mech = rules.mechanic
     strategy = strategy_of(strategy)
-    extra = [k for k in axes if k not in mech.axis_names]
-    if extra:
-        from analysis.validate import did_you_mean
-
-        raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
-                         f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
-    grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
-    cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
-    tops = []
-    if at_least is not None:
-        if mech.successes is None:
-            raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
-        tops = as_values("at_least", at_least, 0)
+    grid, cells, tops = _engine.resolve_grid(mech, axes, at_least)
     after = count_cells(rules, strategy, cells)
     before = after if strategy.keep else _engine.count_cells(rules, cells)
     index = {c: i for i, c in enumerate(mech.classes)}
