@@ -264,14 +264,28 @@ def rule_meanings(rule_set) -> dict:
     own; other rule sets (and a pair of them, a comparison) have none here.
     """
     rules = getattr(rule_set, "rules", None)
-    mech = getattr(type(rules), "MECHANIC", None)
-    meanings = getattr(mech, "meanings", None)
-    if meanings is None or isinstance(rule_set, (tuple, list)):
+    if rules is None or isinstance(rule_set, (tuple, list)):
         return {}
     import dataclasses
 
     values = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
-    return {k: v for k, v in meanings(values).items() if v}
+    mech = getattr(type(rules), "MECHANIC", None)
+    if mech is None:
+        # a shipped system counted from its own mechanic file: under a house rule that changes a
+        # parameter of the file, the file's meanings (filled with the new values) replace the official ones
+        from . import rulesets
+        from .mechanic.system import shipped
+
+        try:
+            mech = shipped(rulesets.system(rule_set.system))
+        except (ValueError, AttributeError):
+            return {}
+        if mech is None:
+            return {}
+        values = {k: v for k, v in values.items() if k in mech.parameter_map}
+        if all(mech.parameter_map[k].default == v for k, v in values.items()):
+            return {}
+    return {k: v for k, v in mech.meanings(values).items() if v}
 
 
 def _legend_lines(df_columns, key_columns, system, pivoted, meanings=None) -> list:

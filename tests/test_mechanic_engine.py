@@ -213,3 +213,14 @@ name = "any"
     rules = engine.rules_of(spec.from_toml(text, "neg.toml"))
     with pytest.raises(spec.MechanicError, match="would roll -4 dice at pool=1"):
         engine.odds(rules, pool=1)
+
+
+def test_a_shipped_systems_legend_follows_its_house_rule():
+    from analysis.tables import rule_meanings
+
+    official = rulesets.load("v5-official")
+    assert rule_meanings(official) == {}  # the official wording stays
+    messy = rulesets.load("v5-two-hunger-tens-for-messy")
+    assert "at least 2 of the 10s on Hunger dice" in rule_meanings(messy)["messy_critical"]
+    bestial = rulesets.load("v5-two-hunger-ones-for-bestial")
+    assert "at least 2 Hunger dice show 1" in rule_meanings(bestial)["bestial_failure"]
