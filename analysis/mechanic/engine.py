@@ -528,14 +528,14 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
     counts = []
     for cname, e in mech.counts:
         types.update(e.name_types)
-        counts.append((cname, e, _fold(e._tree, params)))
+        counts.append((cname, e, _fold(e.tree, params)))
     whens = []
     for o, ok in zip(mech.outcomes, applies):
         if o.when is None or not ok:
             whens.append((o.when, None))
         else:
             types.update(o.when.name_types)
-            whens.append((o.when, _fold(o.when._tree, params)))
+            whens.append((o.when, _fold(o.when.tree, params)))
     trees = [t for _, _, t in counts] + [t for _, t in whens if t is not None]
     read = set()
     for t in trees:
