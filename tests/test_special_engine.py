@@ -93,9 +93,13 @@ def _engine_odds(name, rules, n_normal, n_special, difficulty):
 
 
 def _kernel_class_ways(name, rules, n_normal, n_special, difficulty):
-    if name == "v5":
-        _, classes, _ = v5.counts(n_normal, n_special, rules, (difficulty,), False)
-        return [int(w) for w in classes[0]]
+    if name == "v5":  # V5 is counted by the mechanic engine (its pair-of-tens path)
+        from analysis.mechanic import engine
+
+        assert rules.hunger_replaces_dice  # the cases below: Hunger dice replace normal dice
+        cell = dict(pool=n_normal + n_special, hunger=n_special, difficulty=difficulty)
+        (ways,) = engine.count_cells(v5.mechanic_rules(rules), [cell])
+        return list(ways.class_ways)
     o = _engine_odds(name, rules, n_normal, n_special, difficulty)
     return [o.class_ways[c] for c in o.class_ways]
 
