@@ -155,3 +155,99 @@ def brute_force_werewolf_willpower(pool, rage, difficulty, violent=False, rage_r
             out[c] += w * 10 ** (big_r - kn - kr)
     total = 10 ** (pool + big_r)
     return {c: Fraction(w, total) for c, w in out.items()}, Fraction(spent, total)
+
+
+# ---------------------------------------------------------------- reroll_failures and Hunter Willpower
+
+def brute_force_werewolf_reroll_failures(pool, rage, difficulty, violent=False):
+    """Exact class probabilities and P(Willpower spent) when a roll that is not a win rerolls up to
+    three failed dice: normal dice showing 1-5 first, then Rage dice showing 3-5 (a Rage 1 or 2 stays)."""
+    r = min(rage, pool)
+    n = pool - r
+    out = dict.fromkeys(WEREWOLF_CLASSES, Fraction(0))
+    spent = Fraction(0)
+    p_roll = Fraction(1, 10 ** pool)
+    for faces in itertools.product(range(1, 11), repeat=pool):
+        normal, rolled = tuple(sorted(faces[:n])), tuple(sorted(faces[n:]))
+        now = _werewolf_class_of(list(normal), list(rolled), difficulty, violent)
+        failed_n = [f for f in normal if f < 6]
+        failed_r = [f for f in rolled if 3 <= f < 6]
+        kn = min(3, len(failed_n))
+        kr = min(3 - kn, len(failed_r))
+        if now in _WEREWOLF_WINS or kn + kr == 0:
+            out[now] += p_roll
+            continue
+        spent += p_roll
+        kept_n = tuple(f for f in normal if f >= 6) + tuple(failed_n[kn:])
+        kept_r = tuple(f for f in rolled if not 3 <= f < 6) + tuple(failed_r[kr:])
+        for c, w in _after_reroll(kept_n, kept_r, kn, kr, difficulty, violent).items():
+            out[c] += p_roll * Fraction(w, 10 ** (kn + kr))
+    return out, spent
+
+
+_HUNTER_WINS = ("plain_win", "critical_win", "overreach_or_despair")
+
+
+def _hunter_class_of(normal, desperation, difficulty):
+    faces = list(normal) + list(desperation)
+    tens = faces.count(10)
+    succ = sum(1 for f in faces if f >= 6) + 2 * (tens // 2)
+    return classify_hunter(succ, tens, list(desperation).count(1), difficulty)
+
+
+@lru_cache(maxsize=None)
+def _hunter_after_reroll(kept_normal, desperation, k, difficulty):
+    """{class: ways out of 10**k} after rerolling ``k`` normal dice, by brute force."""
+    out = Counter()
+    for faces in itertools.product(range(1, 11), repeat=k):
+        out[_hunter_class_of(kept_normal + faces, desperation, difficulty)] += 1
+    return out
+
+
+@lru_cache(maxsize=None)
+def _hunter_decision(normal, desperation, difficulty, strategy):
+    """(kept normal dice, rerolled normal dice) for a sorted hand; Desperation dice are never rerolled.
+
+    ``maximize_win``: every choice of up to three normal dice by category
+    (failures 1-5, successes 6-9, tens), the best chance to win taken, ties
+    going to no reroll, then fewer dice, then more of the earlier
+    categories.  ``reroll_failures``: a roll that is not a win rerolls up to
+    three of its failures.
+    """
+    groups = [[f for f in normal if _category(f) == i] for i in range(3)]
+    now = _hunter_class_of(normal, desperation, difficulty)
+    if strategy == "reroll_failures":
+        k = min(3, len(groups[0]))
+        if now in _HUNTER_WINS or k == 0:
+            return normal, 0
+        return tuple(groups[0][k:]) + tuple(groups[1]) + tuple(groups[2]), k
+    best_key, best = (-(10**3) * (now in _HUNTER_WINS), 0, ()), (normal, 0)
+    for choice in itertools.product(*(range(len(g) + 1) for g in groups)):
+        k = sum(choice)
+        if k == 0 or k > 3:
+            continue
+        kept = tuple(f for i, g in enumerate(groups) for f in g[choice[i]:])
+        dist = _hunter_after_reroll(kept, desperation, k, difficulty)
+        ev = sum(w for c, w in dist.items() if c in _HUNTER_WINS) * 10 ** (3 - k)
+        key = (-ev, k, tuple(-x for x in choice))
+        if key < best_key:
+            best_key, best = key, (kept, k)
+    return best
+
+
+def brute_force_hunter_willpower(pool, desperation, difficulty, strategy):
+    """Exact class and success probabilities and P(Willpower spent) after a Hunter Willpower strategy
+    (``maximize_win`` or ``reroll_failures``; official rules, Desperation dice added to the pool)."""
+    out = dict.fromkeys(HUNTER_CLASSES, Fraction(0))
+    spent = Fraction(0)
+    p_roll = Fraction(1, 10 ** (pool + desperation))
+    for faces in itertools.product(range(1, 11), repeat=pool + desperation):
+        normal, desp = tuple(sorted(faces[:pool])), tuple(sorted(faces[pool:]))
+        kept, k = _hunter_decision(normal, desp, difficulty, strategy)
+        if k == 0:
+            out[_hunter_class_of(normal, desp, difficulty)] += p_roll
+            continue
+        spent += p_roll
+        for c, w in _hunter_after_reroll(kept, desp, k, difficulty).items():
+            out[c] += p_roll * Fraction(w, 10 ** k)
+    return out, spent

@@ -2,7 +2,10 @@
 
 (a) equal, as exact Fractions, to V5's own Willpower kernel
     (kernels.willpower.v5_willpower_ways, kept as the reference since V5's
-    odds are counted by this engine) and to the Werewolf Willpower module;
+    odds are counted by this engine); the Werewolf module is now counted by
+    this engine too, so its check here is of its API (strategy names, rules
+    fields as parameters), and its exactness comes from (b) (house rules
+    included) and the brute force of tests/test_werewolf.py;
 (b) equal to a brute force over every ordered roll and every allowed reroll
     subset, the rules written here in plain Python (V5, Werewolf, Hunter and
     a designer's file);
@@ -190,12 +193,13 @@ def _v5(normal, hunger, difficulty):
     return ("total_failure" if succ == 0 else "failure"), succ
 
 
-def _werewolf(violent):
+def _werewolf(violent, crit_bonus=2, brutal_rage_dice=2, brutal_bonus=4):
     def read(normal, rage, difficulty):
         faces = list(normal) + list(rage)
         tens = faces.count(10)
-        brutal = sum(1 for f in rage if f <= 2) >= 2
-        succ = sum(1 for f in faces if 6 <= f <= 9) + tens + 2 * (tens // 2) + (4 if violent and brutal else 0)
+        brutal = sum(1 for f in rage if f <= 2) >= brutal_rage_dice
+        succ = (sum(1 for f in faces if 6 <= f <= 9) + tens + crit_bonus * (tens // 2)
+                + (brutal_bonus if violent and brutal else 0))
         if violent and brutal and succ >= difficulty:
             return "brutal_win", succ
         if brutal:
@@ -345,6 +349,25 @@ def test_werewolf_brute_force(strategy, cell):
     want = brute_force(_werewolf(violent), pool - rage, rage, difficulty, strategy, _d10_marks({0, 1}, rage_kind=1),
                        WEREWOLF_WINS)
     got = W.odds(_rules("werewolf"), strategy, pool=pool, rage=rage, difficulty=difficulty, violent=violent)
+    _check_brute(got, want)
+
+
+BRUTE_WEREWOLF_HOUSE = [({"brutal_rage_dice": 1}, (3, 2, 3, 0)), ({"brutal_bonus": 2, "crit_bonus": 0}, (3, 2, 4, 1)),
+                        ({"rage_replaces_dice": False}, (2, 2, 3, 1)),
+                        pytest.param({"crit_bonus": 5, "brutal_rage_dice": 1}, (4, 2, 6, 1), marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
+@pytest.mark.parametrize("changes,cell", BRUTE_WEREWOLF_HOUSE, ids=str)
+def test_werewolf_house_rules_brute_force(strategy, changes, cell):
+    # the Werewolf module with house rules (its fields as the mechanic's parameters) against brute force
+    pool, rage, difficulty, violent = cell
+    rules = ww.WerewolfRules(**changes)
+    n_normal, n_rage = (pool - rage, rage) if rules.rage_replaces_dice else (pool, rage)
+    read = _werewolf(violent, rules.crit_bonus, rules.brutal_rage_dice, rules.brutal_bonus)
+    want = brute_force(read, n_normal, n_rage, difficulty, strategy, _d10_marks({0, 1}, rage_kind=1), WEREWOLF_WINS)
+    got = ww.odds(pool, rage, difficulty, bool(violent), rules, strategy=strategy)
+    assert (got.normal_dice, got.special_dice) == (n_normal, n_rage)
     _check_brute(got, want)
 
 

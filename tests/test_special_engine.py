@@ -186,3 +186,24 @@ def test_big_pools_take_the_modular_path_exactly():
         assert o.denominator > exact.INT64_MAX
         assert max(o.class_ways.values()) > exact.INT64_MAX
         assert row[special] == 5
+
+
+def test_werewolf_and_hunter_import_neither_kernels_nor_special_dice():
+    # their dice are counted by the mechanic engine from their mechanic.toml, not by code of their own
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "analysis" / "systems"
+    files = sorted((root / "werewolf").rglob("*.py")) + sorted((root / "hunter").rglob("*.py"))
+    assert len(files) >= 4
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                continue
+            for name in names:
+                assert not (name == "kernels" or name.startswith("kernels.")), (path, name)
+                assert "special_dice" not in name, (path, name)

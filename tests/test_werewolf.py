@@ -186,3 +186,54 @@ def test_willpower_strategies_side_by_side():
         assert row.p_win_gain == werewolf.odds(4, 2, 3, True, strategy=row.strategy).p_win - plain.p_win
     with pytest.raises(ValueError, match=r"choose from none, reroll_failures, maximize_win, normal_dice_only \(did you mean"):
         werewolf.table(4, 2, 3, strategy="normal_dice")
+
+
+@pytest.mark.parametrize("violent", [False, True])
+def test_reroll_failures_matches_brute_force(violent):
+    # a roll that is not a win rerolls up to three failed dice, normal dice first, never a Rage 1 or 2
+    for pool in range(0, 5):
+        for rage in range(0, 4):
+            for difficulty in (1, 2, 4):
+                o = werewolf.odds(pool, rage, difficulty, violent, strategy="reroll_failures")
+                want, spent = oracles.brute_force_werewolf_reroll_failures(pool, rage, difficulty, violent)
+                assert o.classes() == want, (pool, rage, difficulty, violent)
+                assert o.willpower_spent == spent and o.strategy == "reroll_failures"
+    # it never hurts, and the best reroll for a win is never worse
+    for pool, rage, difficulty in [(5, 2, 3), (7, 4, 4), (9, 5, 6), (3, 3, 2)]:
+        none = werewolf.odds(pool, rage, difficulty, violent)
+        thumb = werewolf.odds(pool, rage, difficulty, violent, strategy="reroll_failures")
+        best = werewolf.odds(pool, rage, difficulty, violent, strategy="maximize_win")
+        assert best.p_win >= thumb.p_win >= none.p_win and thumb.willpower_spent > 0
+
+
+def test_strategies_of_the_system_and_the_command_line(capsys):
+    import csv
+    import io
+
+    from analysis import cli
+    from analysis.mechanic import willpower as mechanic_willpower
+    from analysis.systems.werewolf import willpower
+
+    assert list(rulesets.system("werewolf").strategy_map) == ["reroll_failures", "maximize_win",
+                                                              "normal_dice_only"]
+    # normal_dice_only is maximize_win over the normal dice only; a Strategy of the engine is taken as it is
+    assert willpower.STRATEGIES["normal_dice_only"].kinds == ("normal",)
+    mine = willpower.Strategy("mine", win=True, rage_rerolls=False)
+    assert werewolf.odds(6, 3, 3, strategy=mine).classes() == \
+        werewolf.odds(6, 3, 3, strategy="normal_dice_only").classes()
+    crit = mechanic_willpower.Strategy("crit", values={"critical_win": 1})
+    assert werewolf.odds(6, 3, 3, strategy=crit).critical_win >= werewolf.odds(6, 3, 3,
+                                                                                strategy="maximize_win").critical_win
+    code = cli.main(["werewolf", "--pool", "4", "--rage", "2", "--difficulty", "3", "--violent", "0-1",
+                     "--strategy", "reroll_failures", "--format", "csv", "--exact"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    got = list(csv.DictReader(io.StringIO(out)))
+    assert [int(r["violent"]) for r in got] == [0, 1]
+    for r in got:
+        o = werewolf.odds(4, 2, 3, bool(int(r["violent"])), strategy="reroll_failures")
+        assert Fraction(r["p_win"]) == o.p_win and Fraction(r["willpower_spent"]) == o.willpower_spent
+    with pytest.raises(SystemExit):
+        cli.main(["werewolf", "--help"])
+    out, _ = capsys.readouterr()
+    assert "none, reroll_failures, maximize_win, normal_dice_only" in " ".join(out.split())
