@@ -5,13 +5,12 @@ from __future__ import annotations
 import gc
 import os
 import statistics
-import time
 from fractions import Fraction
 
 from analysis import rulesets
 from analysis.mechanic import engine, pairs, spec
 from analysis.mechanic.system import shipped
-from tests.benchmarks.v5 import DIFFICULTIES, HUNGERS, POOLS, plain_count
+from tests.benchmarks.v5 import DIFFICULTIES, HUNGERS, POOLS, plain_count, timings
 
 THREE_KINDS = """
 [mechanic]
@@ -45,17 +44,6 @@ win = true
 [[outcomes]]
 name = "miss"
 """
-
-
-def timings(fn, repeat, setup=None):
-    times, result = [], None
-    for _ in range(repeat):
-        if setup:
-            setup()
-        t = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t)
-    return times, result
 
 
 def clear():
