@@ -8,7 +8,7 @@ import statistics
 from fractions import Fraction
 
 from analysis import rulesets
-from analysis.mechanic import engine, pairs, spec
+from analysis.mechanic import engine, spec
 from analysis.mechanic.system import shipped
 from tests.benchmarks.v5 import DIFFICULTIES, HUNGERS, POOLS, plain_count, timings
 
