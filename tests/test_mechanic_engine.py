@@ -63,9 +63,14 @@ def cells_up_to(mech, most_dice, params=None):
         small["difficulty"] = range(0, 4)
     if "violent" in small:
         small["violent"] = (1,)  # the violent action reads every rule; the other is the same minus the bonus
+    return cells_within(mech, params, small, most_dice)
+
+
+def cells_within(mech, params, values, most_dice):
+    """Every cell of the product of ``values`` (``{axis: values}``) rolling at most ``most_dice`` dice."""
     out = []
-    for combo in itertools.product(*small.values()):
-        cell = dict(zip(small, combo))
+    for combo in itertools.product(*values.values()):
+        cell = dict(zip(values, combo))
         try:
             n = sum(engine.dice_of(mech, {**params, **cell}))
         except spec.MechanicError:

@@ -1,5 +1,4 @@
 """A rule set's smaller statistics grid (simplified, fused, capped) counts exactly what the full grid counts."""
-import itertools
 
 import pytest
 
@@ -7,7 +6,7 @@ from analysis.mechanic import engine, spec
 from analysis.mechanic.system import shipped
 from analysis import rulesets
 
-from .test_mechanic_engine import HOUSE, SHIPPED
+from .test_mechanic_engine import HOUSE, SHIPPED, cells_within
 
 
 def unreduced(rules, cells):
@@ -28,24 +27,8 @@ def grid_cells(mech, params, per_axis=4, most_dice=9):
     for a in mech.axes:
         lo, hi = a.range
         values[a.name] = sorted({lo, hi, *range(lo, hi + 1, max(1, (hi - lo) // per_axis))})
-    out = []
-    for combo in itertools.product(*values.values()):
-        cell = dict(zip(values, combo))
-        try:
-            n = sum(engine.dice_of(mech, {**params, **cell}))
-        except spec.MechanicError:
-            continue
-        if n <= most_dice:
-            out.append(cell)
     small = {a.name: range(a.range[0], min(a.range[1], a.range[0] + 3) + 1) for a in mech.axes}
-    for combo in itertools.product(*small.values()):
-        cell = dict(zip(small, combo))
-        try:
-            if sum(engine.dice_of(mech, {**params, **cell})) <= most_dice:
-                out.append(cell)
-        except spec.MechanicError:
-            continue
-    return out
+    return cells_within(mech, params, values, most_dice) + cells_within(mech, params, small, most_dice)
 
 
 def assert_same(rules, cells):
