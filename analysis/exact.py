@@ -223,28 +223,41 @@ def float_ratios(ways, denominators) -> np.ndarray:
 
     ``ways`` and ``denominators`` (int64, or object arrays of Python ints)
     broadcast to one shape.  Where both are at most 2**53 they are exact as
-    float64 and one IEEE division rounds correctly; elsewhere (``10 ** 16``
-    and beyond) the quotient is Python's ``int / int``, which is correctly
-    rounded too (``float(w) / float(d)`` would round twice and can be one
-    ulp off).  Returns a float64 array of the broadcast shape.
+    float64 and one IEEE division rounds correctly.  Other int64 operands
+    are exact in the 64-bit significand of ``long double`` (where the
+    platform has one), whose division also rounds correctly; rounding that
+    quotient once more to float64 gives the correctly rounded result unless
+    it fell exactly halfway between two float64s, and those few (with
+    Python-int operands) are Python's ``int / int``, correctly rounded too
+    (``float(w) / float(d)`` would round twice and can be one ulp off).
+    Returns a float64 array of the broadcast shape.
     """
     ways = np.asarray(ways)
     dens = np.asarray(denominators)
     shape = np.broadcast_shapes(ways.shape, dens.shape)
-    w = np.broadcast_to(ways, shape)
-    d = np.broadcast_to(dens, shape)
-    out = np.empty(shape, dtype=np.float64)
+    w = np.broadcast_to(ways, shape).ravel()
+    d = np.broadcast_to(dens, shape).ravel()
+    out = np.empty(w.shape, dtype=np.float64)
+    rest = np.arange(len(w))
     if w.dtype != object and d.dtype != object:
         small = (w <= FLOAT_EXACT_MAX) & (w >= -FLOAT_EXACT_MAX) & (d <= FLOAT_EXACT_MAX)
-        if small.all():
-            np.divide(w, d, out=out, dtype=np.float64)
-            return out
         out[small] = w[small].astype(np.float64) / d[small].astype(np.float64)
-    else:
-        small = np.zeros(shape, dtype=bool)
-    rest = ~small
-    out[rest] = [a / b for a, b in zip(w[rest].tolist(), d[rest].tolist())]
-    return out
+        rest = np.flatnonzero(~small)
+        if len(rest) and _WIDE_FLOAT:
+            wide = w[rest].astype(np.longdouble) / d[rest].astype(np.longdouble)
+            near = wide.astype(np.float64)
+            other = np.nextafter(near, np.where(wide > near, np.inf, -np.inf))
+            halfway = (wide - near) * 2 == other.astype(np.longdouble) - near
+            out[rest[~halfway]] = near[~halfway]
+            rest = rest[halfway]
+    if len(rest):
+        out[rest] = [a / b for a, b in zip(w[rest].tolist(), d[rest].tolist())]
+    return out.reshape(shape)
+
+
+#: True where ``long double`` holds every int64 exactly (a 64-bit significand or more: x86's
+#: 80-bit extended, or quad precision), so :func:`float_ratios` may divide in it.
+_WIDE_FLOAT = np.finfo(np.longdouble).nmant >= 63
 
 
 def to_fraction(ways: int, denominator: int) -> Fraction:

@@ -191,42 +191,73 @@ def success_ways(engine: Engine, ways) -> tuple:
     return tuple(out) if any(out) else (0,)
 
 
-def grid_ways(engine: Engine, pools, specials, difficulties):
+def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
     """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)).
 
     Pools whose counts fit int64 run in one kernel call, pools a few primes
     away on the modular path; each bigger pool is counted in Python ints
-    (:func:`big_pool_ways`).  Both come back as
-    object arrays of Python ints.
+    (:func:`big_pool_ways`).  Both arrays are int64 where every count of
+    the grid fits, else object arrays of Python ints.
+
+    ``finish``, if given, maps each block of counts (ways (k, H, D, K) and
+    denominators (k, H, 1, 1), int64 or Python ints) to values (k, H, D, V)
+    (floats or Fractions, say); the result is then those values for the
+    whole grid, each block finished in its own arithmetic.
     """
     w_n, w_s, bonus, table = engine.arrays()
     specials_arr = np.array(specials, dtype=np.int64)
     diffs = np.array(difficulties, dtype=np.int64)
-    dice = np.array([[sum(engine.dice(p, h)) for h in specials] for p in pools], dtype=np.int64)
-    ways = np.empty((len(pools), len(specials), len(diffs), engine.n_classes), dtype=object)
+    pools_arr = np.array(pools, dtype=np.int64)
+    shape = (len(pools), len(specials))
+    nh = np.minimum(specials_arr[None, :], pools_arr[:, None]) if engine.special_replaces else \
+        np.broadcast_to(specials_arr[None, :], shape)
+    nn = pools_arr[:, None] - nh if engine.special_replaces else np.broadcast_to(pools_arr[:, None], shape)
+    dice = nn + nh
 
-    def run(pool_values, mod, size):
-        out = np.empty((len(pool_values), len(specials), len(diffs), engine.n_classes), dtype=np.int64)
-        _ks.special_grid_class_ways(np.array(pool_values, dtype=np.int64), specials_arr, diffs, w_n, w_s,
+    def run(index, mod):
+        out = np.empty((len(index), len(specials), len(diffs), engine.n_classes), dtype=np.int64)
+        _ks.special_grid_class_ways(pools_arr[index], specials_arr, diffs, w_n, w_s,
                                     engine.crit_bonus, bonus, table, int(engine.special_replaces), mod,
-                                    binomials(size, mod), out)
+                                    binomials(int(dice[index].max(initial=0)) + 1, mod), out)
         return out
 
-    top = dice.max(axis=1)
     # one int64 run for the pools whose bound fits; bigger pools in Python ints, one by one
-    bounds = [_ks.special_grid_class_ways_bound([p], specials, int(engine.special_replaces), w_n, w_s)
-              for p in pools]
-    modest = [i for i, b in enumerate(bounds) if not wants_big_ints(b)]
-    for index, block in count_blocks(lambda mod, idx: run([pools[modest[i]] for i in idx], mod,
-                                                          int(top[[modest[i] for i in idx]].max()) + 1),
-                                     [bounds[i] for i in modest]):
-        ways[[modest[i] for i in index]] = block.astype(object)
-    for i in (i for i, b in enumerate(bounds) if wants_big_ints(b)):
+    bounds = _ks.special_grid_pool_bounds(pools, specials, int(engine.special_replaces), w_n, w_s)
+    big = [wants_big_ints(b) for b in bounds]
+    modest = np.array([i for i, b in enumerate(big) if not b], dtype=np.int64)
+    blocks = [(modest[index], block)
+              for index, block in count_blocks(lambda mod, idx: run(modest[idx], mod),
+                                               [bounds[i] for i in modest])]
+    for i in (i for i, b in enumerate(big) if b):
+        block = np.empty((1, len(specials), len(diffs), engine.n_classes), dtype=object)
         for hi, h in enumerate(specials):
-            ways[i, hi] = big_pool_classes(*engine.dice(pools[i], h), w_n, w_s, engine.crit_bonus, diffs,
-                                           bonus, table, engine.n_classes)
-    dens = np.array([[10 ** int(n) for n in row] for row in dice], dtype=object)[:, :, None, None]
-    return ways, dens
+            block[0, hi] = big_pool_classes(*engine.dice(pools[i], h), w_n, w_s, engine.crit_bonus, diffs,
+                                            bonus, table, engine.n_classes)
+        blocks.append((np.array([i]), block))
+    if finish is None:
+        blocks = [(index, block.astype(object) if len(blocks) > 1 else block) for index, block in blocks]
+        finish = _counts_only
+    out = None
+    for index, block in blocks:
+        if block.dtype == object:
+            dens = np.array([[10 ** n for n in row] for row in dice[index].tolist()], dtype=object)
+        else:  # each count fits int64, and so does its denominator (at most the bound)
+            dens = 10 ** dice[index]
+        values = finish(block, dens[:, :, None, None])
+        if out is None:
+            out = np.empty((len(pools),) + values.shape[1:], dtype=values.dtype)
+        out[index] = values
+    if out is None:  # no pool: nothing counted
+        out = finish(np.empty((0, len(specials), len(diffs), engine.n_classes), dtype=np.int64),
+                     np.empty((0, len(specials), 1, 1), dtype=np.int64))
+    if finish is _counts_only:
+        return out[..., :-1], out[:, :, :1, -1:]
+    return out
+
+
+def _counts_only(ways, dens):
+    """The counts themselves (with each cell's denominator last), for :func:`grid_ways` without ``finish``."""
+    return np.concatenate([ways, np.broadcast_to(dens, ways.shape[:-1] + (1,)).astype(ways.dtype)], axis=-1)
 
 
 # ------------------------------------------------------------- big pools

@@ -29,9 +29,19 @@ def mulmod(a, b, mod):
 
 @kernel
 def addmod(a, b, mod):
-    """Sum ``a + b`` (reduced modulo ``mod`` when ``mod > 0``)."""
+    """Sum ``a + b`` (reduced modulo ``mod`` when ``mod > 0``).
+
+    Residues in ``[0, mod)`` (the common case) are reduced by one
+    subtraction instead of a division; anything else takes ``%``, so the
+    result is ``(a + b) % mod`` whatever the operands.
+    """
     if mod > 0:
-        return (a + b) % mod
+        s = a + b
+        if s >= mod:
+            s -= mod
+        if s >= mod or s < 0:
+            s %= mod
+        return s
     return a + b
 
 

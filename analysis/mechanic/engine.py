@@ -1010,6 +1010,12 @@ def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
     """``(grid, cells, tops)`` of a table: ``{axis: values}`` (an axis left out takes its default SPEC),
     every cell as a dict in the grid's product order, and the ``at_least`` values (a list, maybe empty),
     each checked; an unknown axis gets a did-you-mean."""
+    grid, tops = _grid_of(mech, axes, at_least)
+    return grid, _cells_of(grid), tops
+
+
+def _grid_of(mech: Mechanic, axes: dict, at_least=None) -> tuple:
+    """``(grid, tops)`` of :func:`resolve_grid`, without the cells."""
     from analysis.validate import as_values, did_you_mean
 
     extra = [k for k in axes if k not in mech.axis_names]
@@ -1017,13 +1023,17 @@ def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
         raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
                          f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
     grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
-    cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
     tops = []
     if at_least is not None:
         if mech.successes is None:
             raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
         tops = as_values("at_least", at_least, 0)
-    return grid, cells, tops
+    return grid, tops
+
+
+def _cells_of(grid: dict) -> list:
+    """Every cell of a grid as a dict, in the grid's product order."""
+    return [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
 
 
 def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
@@ -1046,22 +1056,26 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
 
     exact = check_bool("exact", exact)
     mech = rules.mechanic
-    grid, cells, tops = resolve_grid(mech, axes, at_least)
-    names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
+    grid, tops = _grid_of(mech, axes, at_least)
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
-    values = _TABLES.get(key)
-    if values is None and not tops:
+    frame = _TABLES.get(key)
+    if frame is not None:  # the warm path: a copy of the table made before
+        _TABLES[key] = _TABLES.pop(key)  # most recently used last
+        return frame.copy()
+    names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
+    values = None
+    if not tops:
         from . import pairs
 
-        fast = pairs.class_grid(rules, grid)
-        if fast is not None:
-            num, den = fast
-            sums = [num[:, [mech.classes.index(c) for c in col.classes]].sum(axis=1) for col in mech.columns]
-            num = np.concatenate([num] + [x[:, None] for x in sums], axis=1) if sums else num
-            values = fractions_over(num, den[:, None]) if exact else float_ratios(num, den[:, None])
-            values.setflags(write=False)
-            _TABLES[key] = values
+        picks = [[mech.classes.index(c) for c in col.classes] for col in mech.columns]
+
+        def finish(num, den):  # the classes, then each p_ column's sum, over the denominator
+            num = np.concatenate([num] + [num[..., p].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
+            return fractions_over(num, den) if exact else float_ratios(num, den)
+
+        values = pairs.class_grid(rules, grid, finish)
     if values is None:
+        cells = _cells_of(grid)
         ways = count_cells(rules, cells)
         index = {c: i for i, c in enumerate(mech.classes)}
         rows = []
@@ -1073,17 +1087,15 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
         num = np.array(rows, dtype=object).reshape(len(cells), len(names))
         den = np.array([w.denominator for w in ways], dtype=object)[:, None]
         values = fractions_over(num, den) if exact else float_ratios(num, den)
-        values.setflags(write=False)
-        _TABLES[key] = values
-        while len(_TABLES) > _TABLES_KEPT:
-            _TABLES.pop(next(iter(_TABLES)))
-    else:
-        _TABLES[key] = _TABLES.pop(key)  # most recently used last
     cols = {a: np.repeat(np.tile(np.array(v, dtype=np.int64), _prod(grid, a, before=True)),
                          _prod(grid, a, before=False)) for a, v in grid.items()}
     for j, n in enumerate(names):
-        cols[n] = values[:, j].copy()
-    return pd.DataFrame(cols)
+        cols[n] = values[:, j]
+    frame = pd.DataFrame(cols)
+    _TABLES[key] = frame.copy()
+    while len(_TABLES) > _TABLES_KEPT:
+        _TABLES.pop(next(iter(_TABLES)))
+    return frame
 
 
 def clear_caches() -> None:
@@ -1100,7 +1112,7 @@ def clear_caches() -> None:
     special_dice.clear_caches()
 
 
-#: Tables kept, computed, for a second call with the same rules and grid (read-only arrays).
+#: Tables kept, computed, for a second call with the same rules and grid (each call gets a copy).
 _TABLES: dict = {}
 _TABLES_KEPT = 32
 

@@ -606,6 +606,97 @@ class _Run:
         raise AssertionError(op)  # pragma: no cover - the reader makes no other node
 
 
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+_PY_ARITH = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
+_PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+               "==": operator.eq, "!=": operator.ne}
+
+
+class _Undecided(Exception):
+    """The scalar path cannot answer as the array path would (an overflow, a division by zero where
+    used): the array path runs instead and gives its own answer or message."""
+
+
+def _scalar_value(expr: "Expr", env):
+    """:meth:`Expr.evaluate` where every value read is a plain ``int`` or ``bool``, in Python ints: the
+    same value and type as the array path (which it mirrors step by step: every branch computed, a
+    divisor where unused taken as 1), or None where the array path must decide (arrays, a missing
+    or ill-typed name, a value or intermediate beyond 64-bit integers, a division by zero)."""
+    values = {}
+    for name, kind in expr._types:
+        v = env.get(name, _Undecided)
+        if kind == BOOL:
+            if type(v) is not bool:
+                return None
+        elif type(v) is not int or not _INT64_MIN <= v <= _INT64_MAX:
+            return None
+        values[name] = v
+    try:
+        out = _scalar_run(expr._tree, values, True)
+    except _Undecided:
+        return None
+    return np.bool_(out) if expr.type == BOOL else np.int64(out)
+
+
+def _fits(v):
+    if type(v) is int and not _INT64_MIN <= v <= _INT64_MAX:
+        raise _Undecided
+    return v
+
+
+def _scalar_run(node, values, live):
+    op = node[0]
+    if op == "const":
+        return node[2]
+    if op == "name":
+        return values[node[2]]
+    if op in _PY_ARITH:
+        return _fits(_PY_ARITH[op](int(_scalar_run(node[2], values, live)), int(_scalar_run(node[3], values, live))))
+    if op in ("floordiv", "ceildiv", "mod"):
+        a = int(_scalar_run(node[2], values, live))
+        b = int(_scalar_run(node[3], values, live))
+        if b == 0:
+            if live:
+                raise _Undecided
+            b = 1
+        if op == "floordiv":
+            return _fits(a // b)
+        if op == "ceildiv":
+            return _fits(-((-a) // b))
+        return _fits(a % b)
+    if op == "neg":
+        return _fits(-int(_scalar_run(node[2], values, live)))
+    if op == "abs":
+        return _fits(abs(int(_scalar_run(node[2], values, live))))
+    if op in ("min", "max"):
+        parts = [int(_scalar_run(k, values, live)) for k in node[2:]]
+        return min(parts) if op == "min" else max(parts)
+    if op == "not":
+        return not _scalar_run(node[2], values, live)
+    if op in ("and", "or"):
+        result = bool(_scalar_run(node[2], values, live))
+        for kid in node[3:]:
+            value = bool(_scalar_run(kid, values, live and (result if op == "and" else not result)))
+            result = (result and value) if op == "and" else (result or value)
+        return result
+    if op == "cmp":
+        ops, operands = node[2], node[3:]
+        left = _scalar_run(operands[0], values, live)
+        result = None
+        for symbol, kid in zip(ops, operands[1:]):
+            right = _scalar_run(kid, values, live if result is None else live and result)
+            step = _PY_COMPARE[symbol](left, right)
+            result = step if result is None else (result and step)
+            left = right
+        return bool(result)
+    if op == "if":
+        cond = bool(_scalar_run(node[2], values, live))
+        yes = _scalar_run(node[3], values, live and cond)
+        no = _scalar_run(node[4], values, live and not cond)
+        return yes if cond else no
+    raise AssertionError(op)  # pragma: no cover - the reader makes no other node
+
+
 @dataclass(frozen=True)
 class Expr:
     """A checked expression: made by :func:`parse`, counted by :meth:`evaluate`.
@@ -670,6 +761,9 @@ class Expr:
             used, or an overflow noticed by numpy (call :meth:`check_range`
             first: arrays are not checked for overflow).
         """
+        quick = _scalar_value(self, env)
+        if quick is not None:
+            return quick
         values = {}
         for name, kind in self._types:
             if name not in env:

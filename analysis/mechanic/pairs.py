@@ -280,6 +280,22 @@ def _faces(mech: Mechanic, f: Form, params: dict) -> tuple:
     return (10 - n_s - n_t, n_s, n_t), (p_m, 10 - p_m - p_s - p_t, p_s, p_t)
 
 
+@lru_cache(maxsize=MAX_SPECIAL + 1)
+def _points(top: int) -> tuple:
+    """Every point the exhaustive check evaluates, as read-only columns ``(ec, oc, band, successes,
+    difficulty, pair, tens)``: special 10s ``ec`` and marks ``oc`` the dice can show (up to ``top``
+    special dice), each band's representatives (its table index, then successes and Difficulty), and
+    tens making no pair (0, 1) or a pair (2, 3)."""
+    points = [(ec, oc, _BAND_INDEX[band], s, d, pair, tens)
+              for ec in range(top + 1) for oc in range(top + 1 - ec)
+              for band, reps in _BANDS.items() for s, d in reps
+              for pair, tens in ((0, 0), (0, 1), (1, 2), (1, 3))]
+    out = tuple(np.array(col, dtype=np.int64) for col in zip(*points))
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
 @lru_cache(maxsize=256)
 def _engine_of(rules, f: Form, context: tuple):
     """The :class:`analysis.special_dice.Engine` of these rules in one context, or None where the check fails."""
@@ -303,11 +319,7 @@ def _engine_of(rules, f: Form, context: tuple):
     # the kernel tells them apart all the same, and each needs its class)
     # every point at once (numpy): special 10s ec and marks oc the dice can show, each band's
     # representatives (successes, Difficulty), and tens making no pair (0, 1) or a pair (2, 3)
-    points = [(ec, oc, band, s, d, pair, tens)
-              for ec in range(top + 1) for oc in range(top + 1 - ec)
-              for band, reps in _BANDS.items() for s, d in reps
-              for pair, tens in ((0, 0), (0, 1), (1, 2), (1, 3))]
-    ec, oc, band, succ, diff, pair, tens = (np.array(col) for col in zip(*points))
+    ec, oc, band, succ, diff, pair, tens = _points(top)
     env = dict(base)
     if f.special_ten:
         env[f.special_ten] = ec
@@ -315,30 +327,33 @@ def _engine_of(rules, f: Form, context: tuple):
         env[f.special_mark] = oc
     for name, e in counts:
         env[name] = e.evaluate(env)
-    b = np.zeros(len(points), dtype=np.int64)
+    b = np.zeros(len(ec), dtype=np.int64)
     for t in f.bonus:
         b = b + np.broadcast_to(np.asarray(_value(t, env), dtype=np.int64), b.shape)
     env.update({f.count: succ, f.difficulty: diff, f.ten: tens})
-    cls = np.full(len(points), -1, dtype=np.int64)
+    cls = np.full(len(ec), -1, dtype=np.int64)
     for o in active:
-        hit = np.ones(len(points), dtype=bool) if o.when is None else \
+        hit = np.ones(len(ec), dtype=bool) if o.when is None else \
             np.broadcast_to(np.asarray(o.when.evaluate(env), dtype=bool), cls.shape)
         cls[hit & (cls < 0)] = index[o.name]
     if (cls < 0).any() or (b < 0).any():
         return None
     c_oc = np.minimum(oc, CAP)
     for k in range(CAP + 1):  # the bonus depends on the capped marks alone
-        values = set(b[c_oc == k].tolist())
-        if len(values) > 1:
+        values = b[c_oc == k]
+        if len(values) and (values != values[0]).any():
             return None
-        bonus[k] = values.pop() if values else None
-    cells = np.stack([np.array([_BAND_INDEX[x] for x in band]), pair, np.minimum(ec, CAP), c_oc], axis=1)
-    filled: dict = {}
-    for cell, k in zip(map(tuple, cells.tolist()), cls.tolist()):
-        if filled.setdefault(cell, k) != k:  # points of one cell disagree: not of this shape
-            return None
-    for cell, k in filled.items():
-        table[cell] = k
+        bonus[k] = int(values[0]) if len(values) else None
+    # the table cell of each point; points of one cell that disagree: not of this shape
+    cell = np.ravel_multi_index((band, pair, np.minimum(ec, CAP), c_oc), table.shape)
+    low = np.full(table.size, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.full(table.size, -1, dtype=np.int64)
+    np.minimum.at(low, cell, cls)
+    np.maximum.at(high, cell, cls)
+    seen = high >= 0
+    if (low[seen] != high[seen]).any():
+        return None
+    table.ravel()[seen] = high[seen]
     bonus = [b if b is not None else 0 for b in bonus]
     normal_faces, special_faces = _faces(mech, f, params)
     return Engine.of(normal_faces, special_faces, factor, bonus, table, len(mech.classes), True)
@@ -404,15 +419,19 @@ def clear_caches() -> None:
     _engine_of.cache_clear()
 
 
-def class_grid(rules, grid: dict):
-    """Class ways of a whole grid in one kernel call per context, or None.
+def class_grid(rules, grid: dict, finish=None):
+    """Values of a whole grid from its class ways, in one kernel call per context, or None.
 
     ``grid`` is ``{axis: values}`` in the mechanic's axis order.  Where the
     mechanic has the pair-of-tens shape and its two dice axes roll
     ``(A - min(B, A), min(B, A))`` or ``(A, B)`` dice (checked on every
     cell of the grid), the 5th-edition grid kernel counts every pool of the
-    grid at once.  Returns ``(ways, denominators)``: object arrays of shape
-    (cells, classes) and (cells,), the cells in the grid's product order.
+    grid at once.  ``finish(ways, denominators)`` turns each block of counts
+    (class ways of shape (..., classes) and denominators (..., 1), int64 or
+    Python ints) into values (..., V); returns the values of shape
+    (cells, V), the cells in the grid's product order.  Without ``finish``:
+    ``(ways, denominators)`` of shape (cells, classes) and (cells,), object
+    arrays of Python ints.
     """
     import dataclasses
 
@@ -426,24 +445,7 @@ def class_grid(rules, grid: dict):
     pool_axes = _engine.pool_axes(mech)
     if len(pool_axes) != 2 or f.difficulty not in grid:
         return None
-    params = rules.params
-    combos = [dict(zip(pool_axes, c)) for c in itertools.product(*(grid[a] for a in pool_axes))]
-    dice = _engine.dice_table(mech, params, combos)
-    shape = None
-    for a_name, b_name in (pool_axes, pool_axes[::-1]):
-        for replaces in (True, False):
-            ok = True
-            for (x, y), d in dice.items():
-                a, b = (x, y) if pool_axes[0] == a_name else (y, x)
-                want = (a - min(b, a), min(b, a)) if replaces else (a, b)
-                if (d[f.normal], d[f.special]) != want:
-                    ok = False
-                    break
-            if ok:
-                shape = (a_name, b_name, replaces)
-                break
-        if shape:
-            break
+    shape = _dice_shape(mech, f, rules.params, pool_axes, grid)
     if shape is None:
         return None
     a_name, b_name, replaces = shape
@@ -451,24 +453,42 @@ def class_grid(rules, grid: dict):
     others = [a for a in stats.rule_axes if a != f.difficulty]
     if set(others) & {a_name, b_name}:
         return None
-    k = len(mech.classes)
-    blocks = {}
+    counts_only = finish is None
+    if counts_only:
+        def finish(ways, dens):  # the counts as Python ints, each cell's denominator last
+            return _sd._counts_only(ways.astype(object), dens.astype(object))
+    blocks = []
     for ctx_values in itertools.product(*(grid[a] for a in others)):
-        context = tuple(zip(others, ctx_values))
-        eng = _engine_of(rules, f, context)
+        eng = _engine_of(rules, f, tuple(zip(others, ctx_values)))
         if eng is None:
             return None
         eng = dataclasses.replace(eng, special_replaces=replaces)
-        blocks[context] = _sd.grid_ways(eng, list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty]))
-    pos = {a: {v: i for i, v in enumerate(grid[a])} for a in (a_name, b_name, f.difficulty)}
-    cells = list(itertools.product(*(grid[a] for a in axes)))
-    ways = np.empty((len(cells), k), dtype=object)
-    dens = np.empty(len(cells), dtype=object)
-    ia, ib, i_d = axes.index(a_name), axes.index(b_name), axes.index(f.difficulty)
-    io = [axes.index(a) for a in others]
-    for row, cell in enumerate(cells):
-        w, d = blocks[tuple(zip(others, (cell[i] for i in io)))]
-        pa, pb, pd_ = pos[a_name][cell[ia]], pos[b_name][cell[ib]], pos[f.difficulty][cell[i_d]]
-        ways[row] = w[pa, pb, pd_]
-        dens[row] = d[pa, pb, 0, 0]
-    return ways, dens
+        blocks.append(_sd.grid_ways(eng, list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty]),
+                                    finish))
+    values = np.stack(blocks)  # (contexts, A, B, D, V)
+    # every cell's position on each axis, in the grid's product order
+    at = dict(zip(axes, (i.ravel() for i in np.indices([len(grid[a]) for a in axes]))))
+    ctx = np.ravel_multi_index([at[a] for a in others], [len(grid[a]) for a in others]) if others else 0
+    values = values[ctx, at[a_name], at[b_name], at[f.difficulty]]
+    return (values[:, :-1], values[:, -1]) if counts_only else values
+
+
+def _dice_shape(mech: Mechanic, f: Form, params: dict, pool_axes: tuple, grid: dict):
+    """``(A, B, replaces)``: the dice axes such that every (A, B) of the grid rolls
+    ``(A - min(B, A), min(B, A))`` normal and special dice (``replaces``) or ``(A, B)``;
+    None if neither holds (the dice expressions evaluated over the whole grid at once)."""
+    mesh = np.meshgrid(*(np.asarray(grid[a], dtype=np.int64) for a in pool_axes), indexing="ij")
+    env = {**params, **dict(zip(pool_axes, mesh))}
+    dice = []
+    for k in (f.normal, f.special):
+        n = np.broadcast_to(np.asarray(mech.kinds[k].dice.evaluate(env), dtype=np.int64), mesh[0].shape)
+        if ((n < 0) | (n > _engine.MAX_DICE)).any():
+            return None  # the general path refuses it with the cell named
+        dice.append(n)
+    for a_name, b_name in (pool_axes, pool_axes[::-1]):
+        a, b = (mesh[0], mesh[1]) if pool_axes[0] == a_name else (mesh[1], mesh[0])
+        for replaces in (True, False):
+            want = (a - np.minimum(b, a), np.minimum(b, a)) if replaces else (a, b)
+            if (dice[0] == want[0]).all() and (dice[1] == want[1]).all():
+                return a_name, b_name, replaces
+    return None
