@@ -129,7 +129,7 @@ def count(compute: Callable[[int], np.ndarray], bound: int, *,
     bound : int
         An upper bound on every number the kernel holds, intermediates
         included: the value of the kernel module's bound function for this
-        call (e.g. ``kernels.v5.v5_pool_ways_bound``), never worked out by
+        call (e.g. ``kernels.special.special_pool_ways_bound``), never worked out by
         hand.  A Python int (a numpy integer could have wrapped already).
     force_modular : bool
         Take the modular path even where int64 would do (tests check the two

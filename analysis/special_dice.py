@@ -191,18 +191,17 @@ def success_ways(engine: Engine, ways) -> tuple:
     return tuple(out) if any(out) else (0,)
 
 
-def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
-    """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)).
+def grid_blocks(engine: Engine, pools, specials, difficulties, on_big=None):
+    """Exact class ways for a grid, block by block, each block in its own arithmetic.
 
-    Pools whose counts fit int64 run in one kernel call, pools a few primes
-    away on the modular path; each bigger pool is counted in Python ints
-    (:func:`big_pool_ways`).  Both arrays are int64 where every count of
-    the grid fits, else object arrays of Python ints.
-
-    ``finish``, if given, maps each block of counts (ways (k, H, D, K) and
-    denominators (k, H, 1, 1), int64 or Python ints) to values (k, H, D, V)
-    (floats or Fractions, say); the result is then those values for the
-    whole grid, each block finished in its own arithmetic.
+    Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
+    its ways of shape (k, H, D, K) and denominators of shape (k, H, 1, 1).
+    Pools whose counts fit int64 come first, in one int64 block from a
+    single kernel call; pools a few primes away in one block of Python ints
+    (a kernel call per prime, then CRT); each bigger pool in a block of its
+    own, counted in Python ints by generating functions
+    (:func:`big_pool_classes`), calling ``on_big()`` after each (pool,
+    special dice) of them (a progress bar's update).
     """
     w_n, w_s, bonus, table = engine.arrays()
     specials_arr = np.array(specials, dtype=np.int64)
@@ -221,36 +220,62 @@ def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
                                     binomials(int(dice[index].max(initial=0)) + 1, mod), out)
         return out
 
-    # one int64 run for the pools whose bound fits; bigger pools in Python ints, one by one
-    bounds = _ks.special_grid_pool_bounds(pools, specials, int(engine.special_replaces), w_n, w_s)
+    def dens(index, block):
+        if block.dtype == object:
+            return np.array([[10 ** n for n in row] for row in dice[index].tolist()],
+                            dtype=object)[:, :, None, None]
+        return (10 ** dice[index])[:, :, None, None]  # each fits: at most the block's bound
+
+    bounds = _bounds(engine, pools, specials)
     big = [wants_big_ints(b) for b in bounds]
     modest = np.array([i for i, b in enumerate(big) if not b], dtype=np.int64)
-    blocks = [(modest[index], block)
-              for index, block in count_blocks(lambda mod, idx: run(modest[idx], mod),
-                                               [bounds[i] for i in modest])]
+    for index, block in count_blocks(lambda mod, idx: run(modest[idx], mod), [bounds[i] for i in modest]):
+        yield modest[index], block, dens(modest[index], block)
     for i in (i for i, b in enumerate(big) if b):
         block = np.empty((1, len(specials), len(diffs), engine.n_classes), dtype=object)
         for hi, h in enumerate(specials):
             block[0, hi] = big_pool_classes(*engine.dice(pools[i], h), w_n, w_s, engine.crit_bonus, diffs,
                                             bonus, table, engine.n_classes)
-        blocks.append((np.array([i]), block))
-    if finish is None:
-        blocks = [(index, block.astype(object) if len(blocks) > 1 else block) for index, block in blocks]
-        finish = _counts_only
+            if on_big is not None:
+                on_big()
+        yield np.array([i]), block, dens(np.array([i]), block)
+
+
+def _bounds(engine: Engine, pools, specials) -> list:
+    """Each pool's bound on every count the grid kernel holds for it (Python ints)."""
+    w_n, w_s, _, _ = engine.arrays()
+    return _ks.special_grid_pool_bounds(pools, specials, int(engine.special_replaces), w_n, w_s)
+
+
+def big_pools(engine: Engine, pools, specials) -> int:
+    """How many of ``pools`` :func:`grid_blocks` counts in Python ints (one ``on_big`` call per
+    special dice value each): for a progress bar's total."""
+    return sum(wants_big_ints(b) for b in _bounds(engine, pools, specials))
+
+
+def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
+    """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)),
+    object arrays of Python ints (:func:`grid_blocks` put together).
+
+    ``finish``, if given, maps each block of counts (ways (k, H, D, K) and
+    denominators (k, H, 1, 1), int64 or Python ints) to values (k, H, D, V)
+    (floats or Fractions, say); the result is then those values for the
+    whole grid, each block finished in its own arithmetic.
+    """
+    counts_only = finish is None
+    if counts_only:
+        def finish(ways, dens):
+            return _counts_only(ways.astype(object), dens.astype(object))
     out = None
-    for index, block in blocks:
-        if block.dtype == object:
-            dens = np.array([[10 ** n for n in row] for row in dice[index].tolist()], dtype=object)
-        else:  # each count fits int64, and so does its denominator (at most the bound)
-            dens = 10 ** dice[index]
-        values = finish(block, dens[:, :, None, None])
+    for index, ways, dens in grid_blocks(engine, pools, specials, difficulties):
+        values = finish(ways, dens)
         if out is None:
             out = np.empty((len(pools),) + values.shape[1:], dtype=values.dtype)
         out[index] = values
     if out is None:  # no pool: nothing counted
-        out = finish(np.empty((0, len(specials), len(diffs), engine.n_classes), dtype=np.int64),
+        out = finish(np.empty((0, len(specials), len(difficulties), engine.n_classes), dtype=np.int64),
                      np.empty((0, len(specials), 1, 1), dtype=np.int64))
-    if finish is _counts_only:
+    if counts_only:
         return out[..., :-1], out[:, :, :1, -1:]
     return out
 

@@ -5,7 +5,7 @@ chosen by its ``mod`` argument:
 
 * ``mod == 0``: plain int64.  The caller checks, before the call, that
   every number fits: each kernel module has a plain-Python bound function
-  beside its kernels (e.g. ``kernels.v5.v5_pool_ways_bound``) bounding every
+  beside its kernels (e.g. ``kernels.special.special_pool_ways_bound``) bounding every
   number the kernel holds, intermediates included, and
   ``analysis.exact.count`` runs int64 only when that bound fits.  Mostly it
   is the number of ordered outcomes, but not always: ``fill_powers`` forms

@@ -12,8 +12,8 @@ from analysis.systems.hunter import desperation as hunter
 from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as werewolf
 from kernels import special as ks
-from kernels import v5 as kv5
 from kernels.multiset import fill_binomials
+from tests import oracles_v5_kernels as kv5
 
 FACES = [((5, 4, 1), (1, 4, 4, 1)), ((1, 8, 1), (1, 0, 8, 1)), ((8, 1, 1), (2, 6, 1, 1)),
          ((9, 0, 1), (1, 8, 0, 1))]

@@ -133,7 +133,6 @@ def test_bad_declarations_are_refused(kwargs, words):
 #: System modules that still import ``kernels``, each with its reason.
 KERNEL_IMPORTS_ALLOWED = {
     "v5/conflict.py": "conflicts keep their kernel",
-    "v5/roll.py": "tables of pools up to 28 dice keep the V5 grid kernel until the engine's first table is as quick",
     "classic/health.py": "damage and soak rows (net totals below zero, every pool at once) keep their kernel",
 }
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from analysis import exact
 from analysis.systems.v5 import roll as v5
-from kernels import v5 as k
+from tests import oracles_v5_kernels as k
 from kernels.multiset import fill_binomials
 
 

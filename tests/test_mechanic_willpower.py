@@ -1,7 +1,7 @@
 """One Willpower engine for every mechanic (analysis.mechanic.willpower).
 
 (a) equal, as exact Fractions, to V5's own Willpower kernel
-    (kernels.willpower.v5_willpower_ways, kept as the reference since V5's
+    (tests/oracles_v5_kernels.v5_willpower_ways, kept as the reference since V5's
     odds are counted by this engine); the Werewolf module is now counted by
     this engine too, so its check here is of its API (strategy names, rules
     fields as parameters), and its exactness comes from (b) (house rules
@@ -61,8 +61,8 @@ class _KernelOdds:
         from analysis import exact, special_dice
         from analysis.systems.v5 import willpower as v5_wp
         from kernels import special as ks
-        from kernels import v5 as kv5
-        from kernels import willpower as kw
+        from tests import oracles_v5_kernels as kv5
+        from tests import oracles_v5_kernels as kw
 
         strategy = v5_wp.strategy_of(strategy)
         nn, nh = rules.dice(pool, hunger)

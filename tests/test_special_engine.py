@@ -15,9 +15,9 @@ from analysis.systems.hunter import desperation as hunter
 from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as werewolf
 from kernels import special as ks
-from kernels import v5 as kv5
 from tests import oracles
 from tests import oracles_special
+from tests import oracles_v5_kernels as kv5
 
 
 def test_v5_class_table_is_the_v5_rules_on_every_feature():

@@ -359,6 +359,14 @@ def _engine_of(rules, f: Form, context: tuple):
     return Engine.of(normal_faces, special_faces, factor, bonus, table, len(mech.classes), True)
 
 
+def special_engine(rules, context: tuple = ()):
+    """The :class:`analysis.special_dice.Engine` that counts these rules by the pair-of-tens path
+    in one context (the (axis, value) pairs the outcome rules read besides the Difficulty), or None
+    where the mechanic or these rules do not have that shape."""
+    f = form(rules.mechanic)
+    return None if f is None else _engine_of(rules, f, tuple(context))
+
+
 def count(rules, cells: list) -> list | None:
     """Exact :class:`analysis.mechanic.engine.CellWays` of each cell by the pair-of-tens engine, or None
     (the mechanic or these rules do not have that shape: count with the general engine)."""

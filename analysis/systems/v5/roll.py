@@ -1,6 +1,7 @@
 """V5 (Vampire: The Masquerade 5th edition) rolls with Hunger dice, counted exactly: odds, tables, Remorse, frenzy."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -8,11 +9,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from kernels import v5 as _k
-from kernels.multiset import fill_binomials
-
 from analysis import exact as _exact
-from analysis.special_dice import binomials
 from analysis.mechanic import engine as _engine
 from analysis.mechanic import willpower as _mwp
 from analysis.exact import ClassWays, fractions_over
@@ -214,83 +211,28 @@ def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy
 
 
 def _grid_ways(pools, hungers, diffs, rules, progress=False):
-    """Exact ways for a grid, in blocks of pools that share an arithmetic (the V5 grid kernel: the
-    first table of a rule set in a tenth of the engine's time).
+    """Exact ways for a grid, by the engine's pair-of-tens path on the V5 mechanic file
+    (:func:`analysis.special_dice.grid_blocks`), block by block.
 
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
     ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
     of shape (k, H, 1, 1).  Pools whose counts fit int64 come in one int64
-    block from a single kernel call, pools a few primes away in one modular
-    block (a kernel call per prime, then CRT); bigger pools are counted by the
-    engine (:func:`_engine_grid_ways`: Python ints by generating functions) and
-    come as object arrays, with a progress bar on stderr when ``progress``.
+    block from a single kernel call, pools a few primes away in one block of
+    Python ints; each bigger pool is counted in Python ints by generating
+    functions, with a progress bar on stderr when ``progress``.
     """
-    dice = np.array([[sum(rules.dice(p, h)) for h in hungers] for p in pools], dtype=np.int64)
-    pools_arr = np.array(pools, dtype=np.int64)
-    hungers_arr = np.array(hungers, dtype=np.int64)
-    w_n = np.array(rules.normal_faces, dtype=np.int64)
-    w_h = np.array(rules.hunger_faces, dtype=np.int64)
-    args = (hungers_arr, np.array(diffs, dtype=np.int64), w_n, w_h,
-            rules.crit_bonus, rules.messy_hunger_tens, rules.bestial_hunger_ones,
-            int(rules.hunger_one_taints_win), int(rules.hunger_replaces_dice))
-    bounds = [_k.v5_grid_class_ways_bound([p], hungers, int(rules.hunger_replaces_dice), w_n, w_h)
-              for p in pools]
-    bounds = np.array(bounds, dtype=object)
-    big_ints = np.array([_exact.wants_big_ints(b) for b in bounds], dtype=bool)
+    from analysis import special_dice
+    from analysis.mechanic import pairs
 
-    def with_p_win(ways):
-        return np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1)
-
-    def run(mod, index):
-        size = int(dice[index].max()) + 1
-        if mod == 0:
-            binom = binomials(size, 0)
-        else:  # a few primes at most (modest pools), each table made afresh
-            binom = np.empty((size, size), dtype=np.int64)
-            fill_binomials(mod, binom)
-        out = np.empty((len(index), len(hungers), len(diffs), len(CLASSES)), dtype=np.int64)
-        _k.v5_grid_class_ways(pools_arr[index], *args, mod, binom, out)
-        return out
-
-    modest = np.flatnonzero(~big_ints)
-    for index, ways in _exact.count_blocks(lambda mod, idx: run(mod, modest[idx]), bounds[modest].tolist()):
-        index = modest[index]
-        if ways.dtype == object:
-            dens = np.array([[10 ** int(n) for n in row] for row in dice[index]], dtype=object)
-        else:
-            dens = 10 ** dice[index]
-        yield index, with_p_win(ways), dens[:, :, None, None]
-    big = np.flatnonzero(big_ints)
-    if len(big):
-        yield from _engine_grid_ways([pools[i] for i in big.tolist()], hungers, diffs, rules, progress, big)
-
-
-def _engine_grid_ways(pools, hungers, diffs, rules, progress=False, index=None):
-    """Exact ways for a grid, counted by the engine (:func:`analysis.mechanic.engine.count_cells`).
-
-    Yields ``(index, ways, dens)`` as :func:`_grid_ways` (``index``: the positions reported, all by default;
-    ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
-    of shape (k, H, 1, 1); int64 where every count fits, else Python ints.
-    The engine counts each (pool, Hunger) once for every Difficulty (Python
-    ints by generating functions for big pools), with a progress bar on
-    stderr when ``progress``.
-    """
-    cells = []
-    for p in pools:
-        for h in hungers:
-            dice = sum(rules.dice(p, h))
-            cells += [dict(pool=p, hunger=h, difficulty=_reachable(d, dice, rules)) for d in diffs]
-    with _progress_bar(len(cells), "V5 exact", progress) as bar:
-        got = _engine.count_cells(mechanic_rules(rules), cells, bar.update)
-    shape = (len(pools), len(hungers), len(diffs), len(CLASSES))
-    ways = np.array([w.class_ways for w in got], dtype=object).reshape(shape)
-    dens = np.array([w.denominator for w in got[::max(len(diffs), 1)]], dtype=object)
-    dens = dens.reshape(len(pools), len(hungers), 1, 1)
-    if len(cells) and int(dens.max()) <= _exact.INT64_MAX:  # every count is at most its denominator
-        ways, dens = ways.astype(np.int64), dens.astype(np.int64)
-    if len(pools):
-        index = np.arange(len(pools)) if index is None else index
-        yield index, np.concatenate([ways, ways[..., 2:5].sum(axis=-1, keepdims=True)], axis=-1), dens
+    engine = pairs.special_engine(mechanic_rules(rules))
+    if engine is None:  # pragma: no cover - the V5 file has the pair-of-tens shape under every rule set
+        raise AssertionError("the V5 mechanic file lost its pair-of-tens shape")
+    engine = dataclasses.replace(engine, special_replaces=bool(rules.hunger_replaces_dice))
+    big = special_dice.big_pools(engine, pools, hungers) * len(hungers)
+    with _progress_bar(big, "V5 exact", progress and big > 0) as bar:
+        for index, ways, dens in special_dice.grid_blocks(engine, pools, hungers, diffs, bar.update):
+            p_win = ways[..., [CLASSES.index(c) for c in WIN_CLASSES]].sum(axis=-1, keepdims=True)
+            yield index, np.concatenate([ways, p_win], axis=-1), dens
 
 
 def _progress_bar(total: int, desc: str, show: bool):
