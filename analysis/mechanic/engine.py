@@ -689,12 +689,13 @@ def _count_ways(stats: _Stats, dice_arr, faces_arr, marks_arr, contrib, shape, s
         _k.mechanic_ways(dice_arr, faces_arr, marks_arr, contrib, strides, mod, binom, out)
 
 
-def _ways_bound(stats: _Stats, dice, faces_arr, marks_arr) -> int:
-    """Bound on every number :func:`_count_ways` and the classifying kernels hold."""
+def _ways_bound(stats: _Stats, dice, faces_arr, marks_arr, binom_size=None) -> int:
+    """Bound on every number :func:`_count_ways` and the classifying kernels hold (with a binomial
+    table of ``binom_size`` rows, by default ``max(dice) + 1``)."""
     from kernels import mechanic as _k
 
     bound = _k.mechanic_ways_capped_bound if stats.capped else _k.mechanic_ways_bound
-    return bound(dice, faces_arr, marks_arr, max(dice) + 1)
+    return bound(dice, faces_arr, marks_arr, max(dice) + 1 if binom_size is None else binom_size)
 
 
 # ------------------------------------------------------------------ classifying
@@ -802,11 +803,6 @@ def count_cells(rules: MechanicRules, cells: list, progress=None, general: bool 
     generating functions); ``general=True`` takes the statistics grid whatever the shape (the tests
     check that both agree).
     """
-    from kernels import mechanic as _k
-
-    from analysis.exact import count
-    from analysis.special_dice import binomials
-
     from . import pairs
 
     fast = None if general else pairs.count(rules, cells)
@@ -814,106 +810,126 @@ def count_cells(rules: MechanicRules, cells: list, progress=None, general: bool 
         if progress is not None:
             progress(len(cells))
         return fast
+    out = [None] * len(cells)
+    for block in _count_general(rules, cells, progress):
+        for i, t in zip(block.members.tolist(), block.context_of.tolist()):
+            succ = {}
+            if block.hist is not None:
+                low = block.lows[t]
+                succ = {v + low: int(w) for v, w in enumerate(block.hist[t].tolist()) if w}
+            out[i] = CellWays(tuple(int(w) for w in block.by_class[t].tolist()), succ, block.denominator,
+                              block.dice)
+    return out
+
+
+@dataclass(frozen=True)
+class _Block:
+    """The counts of the cells that roll the same dice (:func:`_count_general`)."""
+
+    members: np.ndarray     # positions of the cells in the list counted
+    context_of: np.ndarray  # each member's row in by_class and hist
+    by_class: np.ndarray    # (contexts, classes): ways per class, int64 or Python ints
+    hist: np.ndarray | None  # (contexts, values): ways of each successes value less its low
+    lows: list              # per context, the successes value of the hist's first column
+    denominator: int
+    dice: tuple
+
+
+def _count_general(rules: MechanicRules, cells: list, progress=None, histograms: bool = True):
+    """Count the cells on the statistics grid, yielding one :class:`_Block` per dice rolled.
+
+    Cells are grouped by the faces they roll and the dice of each kind; each
+    face layout gets one grid, sized for its largest dice (so the rules are
+    evaluated once per context over it), and every dice count of that layout
+    is counted into it by the kernels.  One bound, that of the largest dice,
+    covers them all where it fits int64 (a bound only grows with the dice);
+    otherwise each takes its own (primes and CRT past int64).  ``histograms``: count the
+    successes' histograms too (where the mechanic names its successes).
+    """
+    from kernels import mechanic as _k
+    from kernels.multiset import powers_bound
+
+    from analysis.exact import count
+    from analysis.special_dice import binomials
+
     mech = rules.mechanic
     stats = _stats(mech, rules.values)
     params = rules.params
-    groups: dict = {}
     pool_axes = _pool_axes(mech)
-    dice = dice_table(mech, params, cells)
     face_axes = _face_axes(mech)
-    known: dict = {}  # the dice and faces of each combination of the axes they read
+    dice_of_cell = dice_table(mech, params, cells)
     faces_known: dict = {}
+    contexts: dict = {}   # per face layout: its contexts, each with its row
+    groups: dict = {}     # per (faces, dice): [(cell position, context row)]
+    rule_axes = stats.rule_axes
     for i, cell in enumerate(cells):
-        env = {**params, **cell}
-        at = tuple(cell[a] for a in pool_axes)
-        key = known.get(at)
-        if key is None:
-            at_faces = tuple(cell[a] for a in face_axes)
-            if at_faces not in faces_known:
-                faces_known[at_faces] = faces_of(mech, env)
-            key = known[at] = (dice[at], faces_known[at_faces])
-        groups.setdefault(key, []).append((i, _context(stats, env)))
-    out = [None] * len(cells)
-    # the rules are evaluated once per context over the grid of the biggest
-    # pool, and each pool reads the corner of that grid its dice can reach
-    layouts = {key: _layout(mech, stats, key[1], key[0]) for key in groups}
-    for key, (_, _, _, shape, _) in layouts.items():
+        at_faces = tuple(cell[a] for a in face_axes)
+        faces = faces_known.get(at_faces)
+        if faces is None:
+            faces = faces_known[at_faces] = faces_of(mech, {**params, **cell})
+        context = tuple((a, int(cell[a])) for a in rule_axes)
+        rows = contexts.setdefault(faces, {})
+        row = rows.setdefault(context, len(rows))
+        groups.setdefault((faces, dice_of_cell[tuple(cell[a] for a in pool_axes)]), []).append((i, row))
+    n_classes = len(mech.classes)
+    has_succ = mech.successes is not None and histograms
+    for faces, rows in contexts.items():
+        mine = [(dice, members) for (f, dice), members in groups.items() if f == faces]
+        top = tuple(max(d[k] for d, _ in mine) for k in range(len(mech.kinds)))
+        faces_arr, marks_arr, contrib, shape, strides = _layout(mech, stats, faces, top)
         size = int(np.prod(shape))
-        n_ctx = len({c for _, c in groups[key]})
-        if size > MAX_GRID or size * n_ctx > MAX_CLASSIFY:
-            raise MechanicError(f"{mech.origin}: {sum(key[0])} dice make {size:,} count states "
+        if size > MAX_GRID or size * len(rows) > MAX_CLASSIFY:
+            raise MechanicError(f"{mech.origin}: {sum(top)} dice make {size:,} count states "
                                 f"(limit {MAX_GRID:,} for the general engine); ask for a smaller pool")
-    full = tuple(max(lay[3][s] for lay in layouts.values()) for s in range(len(next(iter(layouts.values()))[3])))
-    sliced: dict = {}
-    whole: dict = {}
-
-    def tables_for(shape, context):
-        got = sliced.get((shape, context))
-        if got is None:
-            if context not in whole:
-                whole[context] = _tables(rules, full, context)
-            cls, succ, low = whole[context]
-            corner = tuple(slice(0, n) for n in shape)
-            cls = np.ascontiguousarray(cls.reshape(full)[corner]).reshape(-1)
-            if succ is not None:
-                succ = succ.reshape(full)[corner].reshape(-1)
-                low2 = int(succ.min()) if succ.size else 0
-                succ = np.ascontiguousarray(succ - low2)
-                low = low + low2
-            got = sliced[(shape, context)] = (cls, succ, low)
-        return got
-
-    for (dice, faces), members in groups.items():
-        faces_arr, marks_arr, contrib, shape, strides = layouts[(dice, faces)]
-        size = int(np.prod(shape))
-        contexts = list(dict.fromkeys(c for _, c in members))
-        tables = [tables_for(shape, c) for c in contexts]
+        tables = [_tables(rules, shape, context) for context in rows]
         cls = np.stack([t[0] for t in tables])
-        has_succ = mech.successes is not None
         if has_succ:
             vals = np.stack([t[1] for t in tables])
             n_vals = int(vals.max()) + 1
-        dice_arr = np.array(dice, dtype=np.int64)
-        n_classes = len(mech.classes)
-        bad = np.empty(len(contexts), dtype=np.int64)
+        lows = [t[2] for t in tables]
+        # a bound per dice: the ordered rolls, or the face powers and binomials of the layout's
+        # largest dice (what every kernel call of it forms), whichever is larger; each term only
+        # grows with the dice (kernels.mechanic.mechanic_ways_bound, term by term)
+        tables_bound = _ways_bound(stats, [0] * len(top), faces_arr, marks_arr, max(top) + 1)
+        tables_bound = max(tables_bound, *(powers_bound(int(f), max(top) + 1)
+                                           for k in range(len(top)) for f in faces_arr[k, :marks_arr[k]]))
+        sides = [int(faces_arr[k, :marks_arr[k]].sum()) for k in range(len(top))]
+        bad = np.empty(len(rows), dtype=np.int64)
+        for dice, members in mine:
+            dice_arr = np.array(dice, dtype=np.int64)
 
-        def compute(mod: int) -> np.ndarray:
-            ways = np.zeros(size, dtype=np.int64)
-            _count_ways(stats, dice_arr, faces_arr, marks_arr, contrib, shape, strides, mod,
-                        binomials(max(dice) + 1, mod), ways)
-            by_class = np.empty((len(contexts), n_classes), dtype=np.int64)
-            _k.mechanic_classify(ways, cls, n_classes, mod, by_class, bad)
-            parts = [by_class.ravel()]
-            if has_succ:
-                hist = np.empty((len(contexts), n_vals), dtype=np.int64)
+            def compute(mod: int) -> np.ndarray:
+                ways = np.zeros(size, dtype=np.int64)
+                _count_ways(stats, dice_arr, faces_arr, marks_arr, contrib, shape, strides, mod,
+                            binomials(max(top) + 1, mod), ways)
+                by_class = np.empty((len(rows), n_classes), dtype=np.int64)
+                _k.mechanic_classify(ways, cls, n_classes, mod, by_class, bad)
+                if not has_succ:
+                    return by_class.ravel()
+                hist = np.empty((len(rows), n_vals), dtype=np.int64)
                 _k.mechanic_values(ways, vals, mod, hist)
-                parts.append(hist.ravel())
-            return np.concatenate(parts)
+                return np.concatenate([by_class.ravel(), hist.ravel()])
 
-        bound = _ways_bound(stats, dice, faces_arr, marks_arr)
-        flat = count(compute, bound)
-        for t, b in enumerate(bad):
-            if b >= 0:
-                where = _where(mech, {**params, **dict(contexts[t])})
-                raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
-                                    f"{_state_text(mech, stats, shape, int(b))} ({where}); add a last "
-                                    f"[[outcomes]] rule without 'when' to catch the rest")
-        n_cls = len(contexts) * n_classes
-        by_class = flat[:n_cls].reshape(len(contexts), n_classes)
-        hist = flat[n_cls:].reshape(len(contexts), -1) if has_succ else None
-        den = 1
-        for k, n in zip(mech.kinds, dice):
-            den *= k.sides ** n
-        for i, c in members:
-            t = contexts.index(c)
-            succ = {}
-            if has_succ:
-                low = tables[t][2]
-                succ = {v + low: int(w) for v, w in enumerate(hist[t].tolist()) if w}
-            out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ, den, dice)
-        if progress is not None:
-            progress(len(members))
-    return out
+            bound = 1
+            for side, n in zip(sides, dice):
+                bound *= side ** n
+            flat = count(compute, max(bound, tables_bound))
+            for t, b in enumerate(bad.tolist()):
+                if b >= 0:
+                    context = next(c for c, r in rows.items() if r == t)
+                    raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
+                                        f"{_state_text(mech, stats, shape, int(b))} "
+                                        f"({_where(mech, {**params, **dict(context)})}); add a last "
+                                        f"[[outcomes]] rule without 'when' to catch the rest")
+            n_cls = len(rows) * n_classes
+            den = 1
+            for k, n in zip(mech.kinds, dice):
+                den *= k.sides ** n
+            members = np.array(members, dtype=np.int64).reshape(-1, 2)
+            yield _Block(members[:, 0], members[:, 1], flat[:n_cls].reshape(len(rows), n_classes),
+                         flat[n_cls:].reshape(len(rows), -1) if has_succ else None, lows, den, dice)
+            if progress is not None:
+                progress(len(members))
 
 
 # ------------------------------------------------------------------ results
@@ -1075,18 +1091,7 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
 
         values = pairs.class_grid(rules, grid, finish)
     if values is None:
-        cells = _cells_of(grid)
-        ways = count_cells(rules, cells)
-        index = {c: i for i, c in enumerate(mech.classes)}
-        rows = []
-        for w in ways:
-            row = list(w.class_ways)
-            row += [sum(w.class_ways[index[c]] for c in col.classes) for col in mech.columns]
-            row += [sum(v for s, v in w.success_ways.items() if s >= n) for n in tops]
-            rows.append(row)
-        num = np.array(rows, dtype=object).reshape(len(cells), len(names))
-        den = np.array([w.denominator for w in ways], dtype=object)[:, None]
-        values = fractions_over(num, den) if exact else float_ratios(num, den)
+        values = _general_values(rules, _cells_of(grid), tops, exact)
     cols = {a: np.repeat(np.tile(np.array(v, dtype=np.int64), _prod(grid, a, before=True)),
                          _prod(grid, a, before=False)) for a, v in grid.items()}
     for j, n in enumerate(names):
@@ -1096,6 +1101,56 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     while len(_TABLES) > _TABLES_KEPT:
         _TABLES.pop(next(iter(_TABLES)))
     return frame
+
+
+def _general_values(rules: MechanicRules, cells: list, tops: list, exact: bool) -> np.ndarray:
+    """The values of a table's cells (classes, ``p_`` columns, ``p_at_least_N``) counted cell group by
+    cell group: the pair-of-tens path where the mechanic has that shape, else the statistics grid, whose
+    blocks of counts are finished (int64 ones vectorised) without a per-cell object."""
+    from analysis.exact import INT64_MAX, float_ratios, fractions_over
+
+    from . import pairs
+
+    mech = rules.mechanic
+    index = {c: i for i, c in enumerate(mech.classes)}
+    picks = [[index[c] for c in col.classes] for col in mech.columns]
+    width = len(mech.classes) + len(picks) + len(tops)
+    fast = pairs.count(rules, cells)
+    if fast is not None:
+        rows = []
+        for w in fast:
+            row = list(w.class_ways)
+            row += [sum(w.class_ways[i] for i in p) for p in picks]
+            row += [sum(v for s, v in w.success_ways.items() if s >= n) for n in tops]
+            rows.append(row)
+        num = np.array(rows, dtype=object).reshape(len(cells), width)
+        den = np.array([w.denominator for w in fast], dtype=object)[:, None]
+        return fractions_over(num, den) if exact else float_ratios(num, den)
+    parts = {False: ([], [], []), True: ([], [], [])}  # int64 or Python ints: positions, rows, denominators
+    for block in _count_general(rules, cells, histograms=bool(tops)):
+        by = block.by_class[block.context_of]
+        extra = [by[:, p].sum(axis=1, keepdims=True) for p in picks]
+        if tops:  # ways of at least n successes: a suffix sum of the histogram
+            hist = block.hist[block.context_of]
+            tail = np.concatenate([np.cumsum(hist[:, ::-1], axis=1)[:, ::-1],
+                                   np.zeros((len(hist), 1), dtype=hist.dtype)], axis=1)
+            lows = np.array(block.lows, dtype=np.int64)[block.context_of]
+            for n in tops:
+                at = np.clip(n - lows, 0, hist.shape[1])
+                extra.append(tail[np.arange(len(hist)), at][:, None])
+        row = np.concatenate([by] + extra, axis=1) if extra else by
+        big = row.dtype == object or block.denominator > INT64_MAX
+        positions, rows, dens = parts[big]
+        positions.append(block.members)
+        rows.append(row)
+        dens.append(np.full(len(row), block.denominator, dtype=object if big else np.int64))
+    values = np.empty((len(cells), width), dtype=object if exact else np.float64)
+    for big, (positions, rows, dens) in parts.items():
+        if positions:
+            num = np.concatenate(rows).astype(object) if big else np.concatenate(rows)
+            den = np.concatenate(dens)[:, None]
+            values[np.concatenate(positions)] = fractions_over(num, den) if exact else float_ratios(num, den)
+    return values
 
 
 def clear_caches() -> None:
