@@ -305,6 +305,95 @@ def mechanic_values(ways, values, mod, out):
             out[t, v] = addmod(out[t, v], w, mod)
 
 
+@kernel
+def mechanic_chain(start, kind, faces, marks, contrib, shape, emit, classes, values, mod,
+                   out_classes, out_values, bad):
+    """Add dice of one kind to a statistics grid one at a time, classifying at the counts asked.
+
+    Every pool of a table that differs only in one kind's dice is counted in
+    one walk: the grid of the other kinds' dice (``start``) takes one die of
+    ``kind`` after another, and after each count listed in ``emit`` its ways
+    are summed into classes and values as :func:`mechanic_classify` and
+    :func:`mechanic_values` do.  A die adds ``contrib[kind, m]`` to the
+    statistics, held at each axis's last cell as in
+    :func:`mechanic_ways_capped` (an axis long enough never saturates).
+
+    Parameters
+    ----------
+    start : int64[G]
+        Ways of the other kinds' dice on the grid (from :func:`mechanic_ways`
+        or :func:`mechanic_ways_capped`, in the same ``mod``); read only.
+    kind : int64
+        The kind whose dice are added.
+    faces, marks, contrib, shape
+        As for :func:`mechanic_ways_capped`.
+    emit : int64[E]
+        Dice counts of ``kind``, increasing, after which to classify.
+    classes : int64[C, G]
+        As for :func:`mechanic_classify`.
+    values : int64[C, G]
+        As for :func:`mechanic_values` (ignored when ``out_values`` has no column).
+    mod : int64
+        As for :func:`mechanic_ways`.
+    out_classes : int64[E, C, K]
+        Overwritten: ways per class, per emitted count and context.
+    out_values : int64[E, C, V]
+        Overwritten: ways of each value, per emitted count and context.
+    bad : int64[E, C]
+        Overwritten: as for :func:`mechanic_classify`, per emitted count.
+    """
+    n_stats = shape.shape[0]
+    size = start.shape[0]
+    strides = np.ones(n_stats, dtype=np.int64)
+    for s in range(n_stats - 2, -1, -1):
+        strides[s] = strides[s + 1] * shape[s + 1]
+    parts = marks[kind]
+    # where one die showing mark m takes each cell (coordinates only grow, so dest >= the cell)
+    dest = np.empty((parts, size), dtype=np.int64)
+    for i in range(size):
+        rest = i
+        for s in range(n_stats):
+            coord = rest // strides[s]
+            rest -= coord * strides[s]
+            for m in range(parts):
+                if s == 0:
+                    dest[m, i] = 0
+                dest[m, i] += min(coord + contrib[kind, m, s], shape[s] - 1) * strides[s]
+    weight = np.empty(parts, dtype=np.int64)
+    for m in range(parts):
+        weight[m] = faces[kind, m] % mod if mod > 0 else faces[kind, m]
+    cur = start.copy()
+    nxt = np.zeros(size, dtype=np.int64)
+    hi = 0
+    for i in range(size):
+        if cur[i] != 0:
+            hi = i
+    n = 0
+    for e in range(emit.shape[0]):
+        while n < emit[e]:
+            top = 0
+            for i in range(hi + 1):
+                x = cur[i]
+                if x == 0:
+                    continue
+                for m in range(parts):
+                    d = dest[m, i]
+                    # residues below 2**31 times a face count: a cell gathers at most ``parts`` such
+                    # products before it is reduced below (far inside int64); plain counts are
+                    # ordered rolls (the bound)
+                    nxt[d] += x * weight[m]
+                    if d > top:
+                        top = d
+            for i in range(max(hi, top) + 1):
+                cur[i] = nxt[i] % mod if mod > 0 else nxt[i]
+                nxt[i] = 0
+            hi = top
+            n += 1
+        mechanic_classify(cur, classes, out_classes.shape[2], mod, out_classes[e], bad[e])
+        if out_values.shape[2] > 0:
+            mechanic_values(cur, values, mod, out_values[e])
+
+
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): an upper bound on every number the kernels
 # above hold, for ``analysis.exact.count``.
@@ -357,3 +446,25 @@ def mechanic_ways_capped_bound(dice, faces, marks, binom_size=None) -> int:
     :func:`mechanic_ways_bound`'s (same arguments).
     """
     return mechanic_ways_bound(dice, faces, marks, binom_size)
+
+
+def mechanic_chain_bound(start_bound, sides, dice) -> int:
+    """Upper bound on every number :func:`mechanic_chain` holds, walking up to ``dice`` of each kind.
+
+    Each cell after a die is a number of ordered rolls of the dice so far,
+    and so is each product ``x * faces[m]`` added into it (the rolls where
+    the new die shows ``m``), and each class or value sum: all at most
+    ``prod(sides ** dice)`` for the most dice walked; ``start`` holds at
+    most ``start_bound`` (its kernel's bound).
+
+    Parameters
+    ----------
+    start_bound : int
+        The bound of the kernel call that made ``start``.
+    sides, dice : sequences of int
+        Faces of each kind, and the most dice of each kind the walk reaches.
+    """
+    total = 1
+    for side, n in zip(sides, dice):
+        total *= int(side) ** int(n)
+    return max(int(start_bound), total, max((int(f) for f in sides), default=1))

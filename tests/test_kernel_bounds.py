@@ -673,3 +673,59 @@ def test_the_int64_boundary_is_where_the_counts_leave_int64():
         assert (again.beast_grid_ways_bound([n], [0], 1, False) <= INT64_MAX) == fits
     assert list(itertools.takewhile(lambda t: cards.scene_ways_bound([0] * t, 2520) <= INT64_MAX,
                                     range(1, 10))) == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("dice,faces,contrib,shape", [
+    # two kinds; statistic 0 saturates at 1, statistic 1 (a fused sum, weights 1 and 2) does not
+    ((3, 2), ((4, 5, 1), (1, 4, 5)), (((0, 0), (0, 1), (0, 2)), ((1, 0), (0, 0), (0, 1))), (2, 11)),
+    ((5, 1), ((3, 7), (2, 8)), (((1, 0), (0, 1)), ((1, 0), (0, 1))), (3, 7)),
+])
+@pytest.mark.parametrize("walked", [0, 1])
+def test_mechanic_chain_bound_and_counts(twin, dice, faces, contrib, shape, walked):
+    """A walk adding one kind's dice one at a time gives, at every count it emits, the classes and
+    values of counting those dice at once; the bound covers every number it forms."""
+    faces_arr = np.array(faces, dtype=np.int64)
+    marks = np.array([len(f) for f in faces], dtype=np.int64)
+    contrib_arr = np.array(contrib, dtype=np.int64)
+    shape_arr = np.array(shape, dtype=np.int64)
+    size = int(np.prod(shape))
+    base = list(dice)
+    base[walked] = 0
+    binom = _binom(max(dice) + 1)
+    start = np.zeros(size, dtype=np.int64)
+    mechanic.mechanic_ways_capped(np.array(base, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, 0,
+                                  binom, start)
+    rng = np.random.default_rng(7)
+    classes = rng.integers(0, 3, size=(2, size)).astype(np.int64)
+    values = rng.integers(0, 4, size=(2, size)).astype(np.int64)
+    emit = np.arange(dice[walked] + 1, dtype=np.int64)
+    shapes = [(len(emit), 2, 3), (len(emit), 2, 4), (len(emit), 2)]
+    top, converted = twin(mechanic.mechanic_chain, start, walked, faces_arr, marks, contrib_arr, shape_arr, emit,
+                          classes, values, 0, *(np.zeros(s, dtype=np.int64) for s in shapes))
+    real = [np.zeros(s, dtype=np.int64) for s in shapes]
+    mechanic.mechanic_chain(start, walked, faces_arr, marks, contrib_arr, shape_arr, emit, classes, values, 0, *real)
+    for a, b in zip(converted[-3:], real):
+        assert _ints(a) == _ints(b)
+    for e, n in enumerate(emit.tolist()):
+        now = list(base)
+        now[walked] = n
+        ways = np.zeros(size, dtype=np.int64)
+        mechanic.mechanic_ways_capped(np.array(now, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, 0,
+                                      binom, ways)
+        by_class, bad = np.zeros((2, 3), dtype=np.int64), np.zeros(2, dtype=np.int64)
+        mechanic.mechanic_classify(ways, classes, 3, 0, by_class, bad)
+        hist = np.zeros((2, 4), dtype=np.int64)
+        mechanic.mechanic_values(ways, values, 0, hist)
+        assert _ints(real[0][e]) == _ints(by_class) and _ints(real[1][e]) == _ints(hist)
+        # modular: the residues of the same counts
+        mod = 1_000_003
+        res = [np.zeros(s, dtype=np.int64) for s in shapes]
+        mod_start = np.zeros(size, dtype=np.int64)
+        mechanic.mechanic_ways_capped(np.array(base, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr,
+                                      mod, binom % mod, mod_start)
+        mechanic.mechanic_chain(mod_start, walked, faces_arr, marks, contrib_arr, shape_arr, emit, classes, values,
+                                mod, *res)
+        assert _ints(res[0][e]) == [x % mod for x in _ints(by_class)]
+    base_bound = mechanic.mechanic_ways_capped_bound(base, faces_arr, marks, max(dice) + 1)
+    bound = mechanic.mechanic_chain_bound(base_bound, [sum(f) for f in faces], dice)
+    assert type(bound) is int and top <= bound

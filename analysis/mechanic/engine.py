@@ -847,9 +847,8 @@ def _count_general(rules: MechanicRules, cells: list, progress=None, histograms:
     successes' histograms too (where the mechanic names its successes).
     """
     from kernels import mechanic as _k
-    from kernels.multiset import powers_bound
 
-    from analysis.exact import count
+    from analysis.exact import INT64_MAX, count
     from analysis.special_dice import binomials
 
     mech = rules.mechanic
@@ -887,49 +886,60 @@ def _count_general(rules: MechanicRules, cells: list, progress=None, histograms:
             vals = np.stack([t[1] for t in tables])
             n_vals = int(vals.max()) + 1
         lows = [t[2] for t in tables]
-        # a bound per dice: the ordered rolls, or the face powers and binomials of the layout's
-        # largest dice (what every kernel call of it forms), whichever is larger; each term only
-        # grows with the dice (kernels.mechanic.mechanic_ways_bound, term by term)
-        tables_bound = _ways_bound(stats, [0] * len(top), faces_arr, marks_arr, max(top) + 1)
-        tables_bound = max(tables_bound, *(powers_bound(int(f), max(top) + 1)
-                                           for k in range(len(top)) for f in faces_arr[k, :marks_arr[k]]))
         sides = [int(faces_arr[k, :marks_arr[k]].sum()) for k in range(len(top))]
-        bad = np.empty(len(rows), dtype=np.int64)
+        binom_size = max(top) + 1
+        shape_arr = np.array(shape, dtype=np.int64)
+        if not has_succ:
+            vals, n_vals = np.zeros((len(rows), size), dtype=np.int64), 0
+        # the dice of one kind are added one at a time (kernels.mechanic.mechanic_chain): the pools
+        # of the layout that differ in that kind's dice alone are counted in one walk
+        walked = max(range(len(top)), key=lambda k: len({d[k] for d, _ in mine}))
+        chains: dict = {}
         for dice, members in mine:
-            dice_arr = np.array(dice, dtype=np.int64)
+            base = dice[:walked] + (0,) + dice[walked + 1:]
+            chains.setdefault(base, []).append((dice[walked], dice, members))
+        for base, links in chains.items():
+            links.sort(key=lambda link: link[0])
+            base_arr = np.array(base, dtype=np.int64)
+            base_bound = _ways_bound(stats, base, faces_arr, marks_arr, binom_size)
+            bounds = [_k.mechanic_chain_bound(base_bound, sides, dice) for _, dice, _ in links]
+            fits = sum(b <= INT64_MAX for b in bounds)  # a prefix: the bound grows with the dice
+            for part, bound in ((links[:fits], bounds[fits - 1] if fits else 0), (links[fits:], bounds[-1])):
+                if not part:
+                    continue
+                emit = np.array([n for n, _, _ in part], dtype=np.int64)
+                bad = np.empty((len(part), len(rows)), dtype=np.int64)
 
-            def compute(mod: int) -> np.ndarray:
-                ways = np.zeros(size, dtype=np.int64)
-                _count_ways(stats, dice_arr, faces_arr, marks_arr, contrib, shape, strides, mod,
-                            binomials(max(top) + 1, mod), ways)
-                by_class = np.empty((len(rows), n_classes), dtype=np.int64)
-                _k.mechanic_classify(ways, cls, n_classes, mod, by_class, bad)
-                if not has_succ:
-                    return by_class.ravel()
-                hist = np.empty((len(rows), n_vals), dtype=np.int64)
-                _k.mechanic_values(ways, vals, mod, hist)
-                return np.concatenate([by_class.ravel(), hist.ravel()])
+                def compute(mod: int) -> np.ndarray:
+                    start = np.zeros(size, dtype=np.int64)
+                    _count_ways(stats, base_arr, faces_arr, marks_arr, contrib, shape, strides, mod,
+                                binomials(binom_size, mod), start)
+                    by_class = np.empty((len(part), len(rows), n_classes), dtype=np.int64)
+                    hist = np.empty((len(part), len(rows), n_vals), dtype=np.int64)
+                    _k.mechanic_chain(start, walked, faces_arr, marks_arr, contrib, shape_arr, emit, cls, vals,
+                                      mod, by_class, hist, bad)
+                    return np.concatenate([by_class.ravel(), hist.ravel()])
 
-            bound = 1
-            for side, n in zip(sides, dice):
-                bound *= side ** n
-            flat = count(compute, max(bound, tables_bound))
-            for t, b in enumerate(bad.tolist()):
-                if b >= 0:
-                    context = next(c for c, r in rows.items() if r == t)
-                    raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
-                                        f"{_state_text(mech, stats, shape, int(b))} "
-                                        f"({_where(mech, {**params, **dict(context)})}); add a last "
-                                        f"[[outcomes]] rule without 'when' to catch the rest")
-            n_cls = len(rows) * n_classes
-            den = 1
-            for k, n in zip(mech.kinds, dice):
-                den *= k.sides ** n
-            members = np.array(members, dtype=np.int64).reshape(-1, 2)
-            yield _Block(members[:, 0], members[:, 1], flat[:n_cls].reshape(len(rows), n_classes),
-                         flat[n_cls:].reshape(len(rows), -1) if has_succ else None, lows, den, dice)
-            if progress is not None:
-                progress(len(members))
+                flat = count(compute, bound)
+                n_cls = len(part) * len(rows) * n_classes
+                by_class = flat[:n_cls].reshape(len(part), len(rows), n_classes)
+                hist = flat[n_cls:].reshape(len(part), len(rows), n_vals)
+                for e, (_, dice, members) in enumerate(part):
+                    for t, b in enumerate(bad[e].tolist()):
+                        if b >= 0:
+                            context = next(c for c, r in rows.items() if r == t)
+                            raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
+                                                f"{_state_text(mech, stats, shape, int(b))} "
+                                                f"({_where(mech, {**params, **dict(context)})}); add a last "
+                                                f"[[outcomes]] rule without 'when' to catch the rest")
+                    den = 1
+                    for k, n in zip(mech.kinds, dice):
+                        den *= k.sides ** n
+                    members = np.array(members, dtype=np.int64).reshape(-1, 2)
+                    yield _Block(members[:, 0], members[:, 1], by_class[e], hist[e] if has_succ else None,
+                                 lows, den, dice)
+                    if progress is not None:
+                        progress(len(members))
 
 
 # ------------------------------------------------------------------ results
