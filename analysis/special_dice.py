@@ -262,10 +262,10 @@ def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
     (floats or Fractions, say); the result is then those values for the
     whole grid, each block finished in its own arithmetic.
     """
-    counts_only = finish is None
-    if counts_only:
+    raw = finish is None
+    if raw:
         def finish(ways, dens):
-            return _counts_only(ways.astype(object), dens.astype(object))
+            return counts_only(ways.astype(object), dens.astype(object))
     out = None
     for index, ways, dens in grid_blocks(engine, pools, specials, difficulties):
         values = finish(ways, dens)
@@ -275,13 +275,13 @@ def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
     if out is None:  # no pool: nothing counted
         out = finish(np.empty((0, len(specials), len(difficulties), engine.n_classes), dtype=np.int64),
                      np.empty((0, len(specials), 1, 1), dtype=np.int64))
-    if counts_only:
+    if raw:
         return out[..., :-1], out[:, :, :1, -1:]
     return out
 
 
-def _counts_only(ways, dens):
-    """The counts themselves (with each cell's denominator last), for :func:`grid_ways` without ``finish``."""
+def counts_only(ways, dens):
+    """The counts themselves, each cell's denominator last (what :func:`grid_ways` gives without ``finish``)."""
     return np.concatenate([ways, np.broadcast_to(dens, ways.shape[:-1] + (1,)).astype(ways.dtype)], axis=-1)
 
 

@@ -91,3 +91,20 @@ def test_plain_ints_are_evaluated_as_arrays_are(seed):
         checked += 1
         assert _outcome(e, env) == _outcome(e, {k: np.int64(v) for k, v in env.items()}), (text, env)
     assert checked > 500
+
+
+def test_grid_ways_gives_each_pool_s_counts():
+    """The whole grid's counts (no ``finish``) are each pool's, from its own kernel call, past int64 too."""
+    from analysis import rulesets
+    from analysis import special_dice as sd
+    from analysis.mechanic import engine, pairs
+    from analysis.mechanic.system import shipped
+
+    eng = pairs.special_engine(engine.rules_of(shipped(rulesets.system("v5"))))
+    pools, specials, diffs = [0, 3, 17, 24], [0, 2, 5], [0, 1, 4, 9]
+    ways, dens = sd.grid_ways(eng, pools, specials, diffs)
+    for i, p in enumerate(pools):
+        for j, h in enumerate(specials):
+            _, classes, den = sd.counts(eng, *eng.dice(p, h), tuple(diffs))
+            assert [[int(x) for x in row] for row in classes.tolist()] == ways[i, j].tolist()
+            assert dens[i, j, 0, 0] == den

@@ -464,7 +464,7 @@ def class_grid(rules, grid: dict, finish=None):
     counts_only = finish is None
     if counts_only:
         def finish(ways, dens):  # the counts as Python ints, each cell's denominator last
-            return _sd._counts_only(ways.astype(object), dens.astype(object))
+            return _sd.counts_only(ways.astype(object), dens.astype(object))
     blocks = []
     for ctx_values in itertools.product(*(grid[a] for a in others)):
         eng = _engine_of(rules, f, tuple(zip(others, ctx_values)))
