@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from ..tables import render
-from .common import (add_axis_options, add_output_options, add_sweep_options, axis_option,
+from .common import (counts_exactly, add_axis_options, add_output_options, add_sweep_options, axis_option,
                      check_output_options, grid_of, is_int_column, jobs, option, progress,
                      render_options, sets_of, with_fields)
 
@@ -113,7 +113,7 @@ def run_compare(args):
     system = rulesets.system(a.system)
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
-    cmp = compare(a, b, grid, exact=args.exact, jobs=jobs(args), progress=progress(args),
+    cmp = compare(a, b, grid, exact=counts_exactly(args), jobs=jobs(args), progress=progress(args),
                   names=names)
     if args.heatmap is not None:
         from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
@@ -160,7 +160,7 @@ def run_table(args):
 
         system = dataclasses.replace(system, table=functools.partial(system.table_function,
                                                                      at_least=args.at_least))
-    df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=jobs(args),
+    df = sweep.tables(system, [rs.rules], grid, exact=counts_exactly(args), jobs=jobs(args),
                       progress=progress(args), desc=rs.name, names=names)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
     args.rule_set_used, args.table_system = rs, system.name
