@@ -138,9 +138,11 @@ def _quiet_stdout() -> None:
 
 
 def _say(message: str) -> None:
-    """One line on stderr, if there is a stderr."""
+    """One line on stderr, if there is a stderr; a control character in it (a rule set's name) is ``?``."""
+    from ..validate import visible
+
     try:
-        print(message, file=sys.stderr, flush=True)
+        print(visible(message), file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):
         pass
 
