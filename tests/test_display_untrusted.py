@@ -271,3 +271,17 @@ def test_non_ascii_names_print_as_question_marks_on_an_ascii_terminal(tmp_path, 
     elif fmt != "table":
         assert "maison-?t?" in out
     assert done.stderr == b""
+
+
+# ------------------------------------------------------------------ figures
+
+def test_a_dollar_in_a_name_is_drawn_not_parsed_as_mathtext(capsys, tmp_path):
+    path = rule_set_file(tmp_path, name="a $\\\\frac{$ b \\u001b", description="")
+    out = tmp_path / "hm.png"
+    code, _, err = run(capsys, "compare", "v5-official", path, "--pool", "1-3", "--hunger", "0-1",
+                       "--difficulty", 5, "--heatmap", out, "--quiet")
+    assert code == 0, err
+    assert out.stat().st_size > 0
+    from analysis import plots
+
+    assert plots._name(rulesets.load(path).name) == "a \\$\\frac{\\$ b ?"
