@@ -123,3 +123,25 @@ def test_every_command_rounds_and_scales_the_exact_value(capsys, argv):
                     "outcome" in e and (e["outcome"].startswith("mean_")
                                         or e["outcome"].startswith("expected_"))):
                 assert r[c] == repr(float(100 * Fraction(e[c]))), (c, e[c], r[c])
+
+
+@pytest.mark.parametrize("fmt,flags,exact", [
+    ("csv", (), False), ("json", (), False),  # every digit of float(F): the float count gives it
+    ("csv", ("--digits", "3"), True), ("json", ("--percent",), True), ("csv", ("--exact",), True),
+    ("table", (), True), ("markdown", (), True), ("latex", (), True), ("html", (), True),  # 4 decimals
+])
+def test_a_command_counts_exactly_whenever_it_rounds_or_scales(capsys, monkeypatch, fmt, flags, exact):
+    from analysis import sweep
+
+    seen = []
+    real = sweep.tables
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("exact"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sweep, "tables", spy)
+    for argv in (("v5", "--pool", 3, "--difficulty", 2), ("table", "classic-official", "--pool", 3)):
+        code, out, err = run(capsys, *argv, "--format", fmt, *flags)
+        assert code == 0, err
+    assert seen == [exact, exact]
