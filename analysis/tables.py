@@ -204,9 +204,25 @@ def markdown_text(text, line_start: bool = False) -> str:
     return text
 
 
+#: A cell made only of these (a number, a percentage, a fraction, ``hunger=1``) prints as it is
+#: in Markdown; in LaTeX too unless it holds a ``%``.
+_PLAIN_CELL = re.compile(r"[0-9A-Za-z .,:;%/=+()'-]*")
+_PLAIN_LATEX_CELL = re.compile(r"[0-9A-Za-z .,:;/=+()'-]*")
+
+
+def _markdown_cell(value) -> str:
+    text = str(value)
+    return text if _PLAIN_CELL.fullmatch(text) else markdown_text(text)
+
+
+def _latex_cell(value) -> str:
+    text = str(value)
+    return text if _PLAIN_LATEX_CELL.fullmatch(text) else _latex_escape(text)
+
+
 def _markdown(df: pd.DataFrame) -> str:
     cols = [markdown_text(c) for c in df.columns]
-    rows = [[markdown_text(v) for v in row] for row in df.itertuples(index=False)]
+    rows = [[_markdown_cell(v) for v in row] for row in df.itertuples(index=False)]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" for _ in cols) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines) + "\n"
@@ -231,7 +247,7 @@ def _latex(df: pd.DataFrame, caption: str | None, none: str | None = None) -> st
     esc = _latex_escape
     lines = [r"\begin{tabular}{" + "r" * len(df.columns) + "}", r"\hline",
              " & ".join(esc(c) for c in df.columns) + r" \\", r"\hline"]
-    lines += [" & ".join(esc(v) for v in row) + r" \\" for row in df.itertuples(index=False)]
+    lines += [" & ".join(_latex_cell(v) for v in row) + r" \\" for row in df.itertuples(index=False)]
     if none:
         lines.append(r"\multicolumn{" + str(max(len(df.columns), 1)) + "}{c}{" + esc(none) + r"} \\")
     lines += [r"\hline", r"\end{tabular}"]
@@ -467,7 +483,10 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
     if fmt in ("csv", "json"):
         if fmt == "csv":  # before the numbers become text: only text cells are neutralised
             df = _text_cells(df, csv_text)
-            df.columns = [csv_text(c) if isinstance(c, str) else c for c in df.columns]
+            renamed = {c: csv_text(c) for c in df.columns if isinstance(c, str) and csv_text(c) != c}
+            if renamed:  # a column's name is a text cell too (never the caller's frame renamed)
+                df = df.rename(columns=renamed)
+                keys = tuple(renamed.get(k, k) for k in keys)
             extra = {k: csv_text(v) for k, v in extra.items()}
         shown = _display_frame(df, keys, exact, percent, digits, text=(fmt == "csv"))
         for name, text in extra.items():
