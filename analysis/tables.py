@@ -610,7 +610,8 @@ class Comparison:
         changes = self.changes()
         if changes:
             lines.append("  changed: " + "; ".join(
-                f"{k} {one_line(show_value(x))} -> {one_line(show_value(y))}" for k, (x, y) in changes.items()))
+                f"{k} {one_line(show_value(x))} -> {one_line(show_value(y))}"
+                for k, (x, y) in changes.items()))
         else:
             lines.append("  the two rule sets are the same: every difference is 0")
         cells = 1

@@ -20,9 +20,9 @@ defaults and adding options of its own; a system without one gets
 """
 from __future__ import annotations
 
-from .common import (counts_exactly, RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
-                     add_sweep_options, axis_option, check_output_options, is_int_column, jobs, progress,
-                     rules_from_args)
+from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
+                     add_sweep_options, axis_option, check_output_options, counts_exactly, is_int_column,
+                     jobs, progress, rules_from_args)
 
 
 def add_command(sub, system, *, name: str | None = None, help: str | None = None,

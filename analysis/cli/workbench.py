@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 
 from ..tables import render
-from .common import (counts_exactly, add_axis_options, add_output_options, add_sweep_options, axis_option,
-                     check_output_options, grid_of, is_int_column, jobs, option, progress,
+from .common import (add_axis_options, add_output_options, add_sweep_options, axis_option,
+                     check_output_options, counts_exactly, grid_of, is_int_column, jobs, option, progress,
                      render_options, sets_of, with_fields)
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from analysis.cli import grid
-from analysis.cli.common import counts_exactly, SPEC_HELP, check_output_options, given, rules_from_args
+from analysis.cli.common import SPEC_HELP, check_output_options, counts_exactly, given, rules_from_args
 
 #: The commands this module adds (``cards`` is the cards system's own, built on the grid command).
 COMMANDS = ("cards",)

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from analysis.cli import grid
-from analysis.cli.common import (counts_exactly, RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
-                                 add_rules_options, check_output_options, given, one_number,
+from analysis.cli.common import (RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
+                                 add_rules_options, check_output_options, counts_exactly, given, one_number,
                                  progress, rules_from_args, sweep_options)
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).

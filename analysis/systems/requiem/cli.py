@@ -6,8 +6,8 @@ generated one (:mod:`analysis.cli.grid`).
 from __future__ import annotations
 
 from analysis.cli import grid
-from analysis.cli.common import (counts_exactly, SPEC_HELP, RulesOptions, add_output_options, add_rules_options,
-                                 check_output_options, given, one_number, render_options,
+from analysis.cli.common import (SPEC_HELP, RulesOptions, add_output_options, add_rules_options,
+                                 check_output_options, counts_exactly, given, one_number, render_options,
                                  rules_from_args)
 
 #: The commands this module adds (``requiem`` itself is generated).
