@@ -106,7 +106,10 @@ _LABELS = {"p_win": "chance to win", "p_success": "chance of a success",
 # ------------------------------------------------------------ words
 
 def _esc(text) -> str:
-    return html.escape(str(text), quote=True)
+    """Text as HTML: ``<>&"'`` escaped, on one line, control characters shown as ``?``."""
+    from .validate import one_line
+
+    return html.escape(one_line(text), quote=True)
 
 
 def _first_line(doc: str | None) -> str:

@@ -28,6 +28,15 @@ def _label(name: str) -> str:
     return name.replace("_", " ")
 
 
+def _name(name: str) -> str:
+    """A rule set's name as figure text: one line, control characters ``?``, and each ``$`` escaped,
+    so that matplotlib draws it as it is instead of parsing it as mathtext (``$\\frac{$`` would
+    fail the whole figure)."""
+    from .validate import one_line
+
+    return one_line(name).replace("$", r"\$")
+
+
 def _colour_scale(values: np.ndarray) -> dict:
     """``cmap``, ``vmin`` and ``vmax`` for a map of changes: diverging only when
     the changes go both ways, else one hue from 0 (red up, blue down)."""
@@ -146,7 +155,7 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
     for ax in grid_axes[len(shown):]:
         ax.set_visible(False)
     where = ", ".join(f"{a} {v}" for a, v in at.items())
-    fig.suptitle(f"{comparison.b.name} minus {comparison.a.name}: change in percentage points"
+    fig.suptitle(f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points"
                  + (f" ({where})" if where else ""), fontsize=11)
     if changed and unchanged:
         fig.supxlabel("no change anywhere: " + ", ".join(_label(o) for o in unchanged),
@@ -209,7 +218,7 @@ def variant_curves(variants, outcomes, x: str | None = None, panel: str | None =
             ax = axs[r, c]
             for k, (rs, df) in enumerate(zip(sets, frames)):
                 sub = df if panel is None else df[df[panel] == pv]
-                ax.plot(sub[x], sub[outcome].astype(float) * 100, label=rs.name,
+                ax.plot(sub[x], sub[outcome].astype(float) * 100, label=_name(rs.name),
                         **_STYLES[k % len(_STYLES)])
             ax.grid(alpha=0.3)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -270,7 +270,10 @@ class RuleSet:
         """The rule set as TOML text that :func:`from_toml` reads back to an equal rule set."""
         head = (f"# beastodds rule set for {self.system}; a field or table left out takes its default, "
                 f'and "{NONE_TEXT}" stands for an absent value\n')
-        return head + _one_line_arrays(tomli_w.dumps(self.to_dict()))
+        from .validate import escape_controls
+
+        # tomli_w leaves C1 controls and bidirectional overrides raw: written as \uXXXX, read back the same
+        return head + escape_controls(_one_line_arrays(tomli_w.dumps(self.to_dict())))
 
     def save(self, path) -> Path:
         """Write :meth:`to_toml` to ``path`` atomically (:mod:`analysis.safeio`); return the path."""

@@ -161,8 +161,10 @@ def progress_bar(total: int, desc: str, unit: str, show: bool, leave: bool = Tru
         return _NoBar()
     from tqdm import tqdm
 
+    from .validate import one_line
+
     size = shutil.get_terminal_size()
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=leave,
+    return tqdm(total=total, desc=one_line(desc), unit=unit, file=sys.stderr, leave=leave,
                 ncols=min(size.columns, 100), nrows=max(size.lines, 2))
 
 

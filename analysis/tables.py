@@ -9,6 +9,14 @@ Exported tables name their rule set: CSV and JSON get a ``rule_set``
 column (``rule_set_a`` and ``rule_set_b`` for a comparison), Markdown and
 HTML a caption line above the table and a legend below it (one line per
 column: its meaning), LaTeX a ``table`` with a ``\\caption``.
+
+A rule set's name and description come from a file someone shared, so every
+text is shown as data, never as markup: each text cell, name and description
+is put on one line and its control characters become ``?``
+(:func:`analysis.validate.one_line`), then escaped for the format (Markdown's
+and LaTeX's special characters, HTML's ``<>&``), and a CSV text cell that
+starts with ``= + - @`` gets a leading ``'`` so that no spreadsheet reads it
+as a formula.
 """
 from __future__ import annotations
 
@@ -20,6 +28,8 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
+
+from .validate import one_line
 
 FORMATS = ("table", "csv", "markdown", "json", "latex", "html")
 
@@ -97,6 +107,39 @@ def _number(value):
     return value
 
 
+#: A text cell a spreadsheet would read as a formula (OWASP's list; tab and CR are never left in a
+#: cell shown, :func:`analysis.validate.one_line`).
+_FORMULA_START = ("=", "+", "-", "@")
+#: A text cell that is a plain number: a spreadsheet reads it as that number, not a formula.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def csv_text(text):
+    """A CSV text cell no spreadsheet runs as a formula: one starting with ``= + - @`` gets a leading ``'``.
+
+    A text that is a plain number (``-1``, ``+2.5``) is left as it is: it is read as that number.
+    Numbers (ints, floats, Fractions) are not texts and are never touched.
+    """
+    if isinstance(text, str) and text.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _text_cells(df: pd.DataFrame, show) -> pd.DataFrame:
+    """``df`` with ``show(text)`` for every text (``str``) cell; the same frame when none changes."""
+    out = None
+    for c in df.columns:
+        if not (df[c].dtype == object or pd.api.types.is_string_dtype(df[c].dtype)):
+            continue
+        cells = df[c].tolist()
+        new = [show(v) if isinstance(v, str) else v for v in cells]
+        if any(a is not b for a, b in zip(cells, new)):
+            if out is None:
+                out = df.copy()
+            out[c] = pd.Series(new, index=df.index, dtype=object)
+    return df if out is None else out
+
+
 def _value_columns(df: pd.DataFrame, key_columns) -> list:
     return [c for c in df.columns if c not in key_columns]
 
@@ -137,27 +180,76 @@ def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, di
     return out
 
 
+#: Markdown's inline markup: code, emphasis, links and images, raw HTML and entities,
+#: strikethrough, table cells (an ``_`` inside a word is left alone: it marks nothing).
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*\[\]<>&|~]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+
+
+#: What starts a block (a heading, a list item, a quote) at the start of a line.
+_MARKDOWN_BLOCK = re.compile(r"^(?:(\s*)([#+\-=>])|(\s*\d+)([.)]))")
+
+
+def markdown_text(text, line_start: bool = False) -> str:
+    """Text shown as itself in Markdown: one line, its markup characters backslash-escaped.
+
+    ``[x](javascript:...)``, ``<script>``, ``**``, a ``|`` that would end a table
+    cell and a line break that would start a heading or a table all print as
+    text.  ``line_start``: the text begins a line (or a list item), so a ``#``,
+    ``-``, ``+``, ``=``, ``>`` or ``1.`` it starts with is escaped too.
+    """
+    text = _MARKDOWN_SPECIAL.sub(lambda m: "\\" + m.group(), one_line(text))
+    if line_start:
+        text = _MARKDOWN_BLOCK.sub(lambda m: (m.group(1) or m.group(3) or "") + "\\"
+                                   + (m.group(2) or m.group(4)), text, count=1)
+    return text
+
+
+#: A cell made only of these (a number, a percentage, a fraction, ``hunger=1``) prints as it is
+#: in Markdown; in LaTeX too unless it holds a ``%``.
+_PLAIN_CELL = re.compile(r"[0-9A-Za-z .,:;%/=+()'-]*")
+_PLAIN_LATEX_CELL = re.compile(r"[0-9A-Za-z .,:;/=+()'-]*")
+
+
+def _markdown_cell(value) -> str:
+    text = str(value)
+    return text if _PLAIN_CELL.fullmatch(text) else markdown_text(text)
+
+
+def _latex_cell(value) -> str:
+    text = str(value)
+    return text if _PLAIN_LATEX_CELL.fullmatch(text) else _latex_escape(text)
+
+
 def _markdown(df: pd.DataFrame) -> str:
-    cols = [str(c) for c in df.columns]
-    rows = [[str(v) for v in row] for row in df.itertuples(index=False)]
+    cols = [markdown_text(c) for c in df.columns]
+    rows = [[_markdown_cell(v) for v in row] for row in df.itertuples(index=False)]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" for _ in cols) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines) + "\n"
 
 
+#: LaTeX's special characters and what prints each as itself.  ``^`` is among them: TeX
+#: reads ``^^5c`` as a backslash, so an unescaped ``^^5cinput`` would be ``\input``.
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "%": r"\%",
+                  "&": r"\&", "#": r"\#", "$": r"\$", "^": r"\textasciicircum{}",
+                  "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}",
+                  "|": r"\textbar{}"}
+_LATEX_PATTERN = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
+
+
 def _latex_escape(s) -> str:
-    s = str(s).replace("\\", "\x00")
-    for a, b in (("{", r"\{"), ("}", r"\}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"),
-                 ("#", r"\#"), ("$", r"\$")):
-        s = s.replace(a, b)
-    return s.replace("\x00", r"\textbackslash{}")
+    """Text shown as itself in LaTeX: one line (a blank line would end ``\\caption``), each special
+    character replaced by the command that prints it."""
+    return _LATEX_PATTERN.sub(lambda m: _LATEX_SPECIAL[m.group()], one_line(s))
 
 
-def _latex(df: pd.DataFrame, caption: str | None) -> str:
+def _latex(df: pd.DataFrame, caption: str | None, none: str | None = None) -> str:
     esc = _latex_escape
     lines = [r"\begin{tabular}{" + "r" * len(df.columns) + "}", r"\hline",
              " & ".join(esc(c) for c in df.columns) + r" \\", r"\hline"]
-    lines += [" & ".join(esc(v) for v in row) + r" \\" for row in df.itertuples(index=False)]
+    lines += [" & ".join(_latex_cell(v) for v in row) + r" \\" for row in df.itertuples(index=False)]
+    if none:
+        lines.append(r"\multicolumn{" + str(max(len(df.columns), 1)) + "}{c}{" + esc(none) + r"} \\")
     lines += [r"\hline", r"\end{tabular}"]
     if caption:
         lines = [r"\begin{table}", r"\centering", r"\caption{" + esc(caption) + "}"] + lines + [r"\end{table}"]
@@ -183,23 +275,30 @@ def _rule_sets(rule_set) -> list:
 
 
 def rule_set_columns(rule_set) -> dict:
-    """``{column: rule-set name}`` an export adds: ``rule_set``, or ``rule_set_a``/``rule_set_b`` for two."""
+    """``{column: rule-set name}`` an export adds: ``rule_set``, or ``rule_set_a``/``rule_set_b`` for two.
+
+    Each name on one line, its control characters shown as ``?`` (:func:`analysis.validate.one_line`).
+    """
     named = _rule_sets(rule_set)
     if len(named) == 1:
-        return {"rule_set": named[0][0]}
-    return {f"rule_set_{'ab'[i] if len(named) == 2 else i + 1}": n for i, (n, _, _) in enumerate(named)}
+        return {"rule_set": one_line(named[0][0])}
+    return {f"rule_set_{'ab'[i] if len(named) == 2 else i + 1}": one_line(n)
+            for i, (n, _, _) in enumerate(named)}
 
 
 def caption(rule_set) -> str | None:
     """The title line of an exported table: ``Rule set: NAME`` (with its description unless official).
 
-    For a comparison (two rule sets): ``Rule sets: a = NAME (...); b = NAME (...)``.
+    For a comparison (two rule sets): ``Rule sets: a = NAME (...); b = NAME (...)``.  One line of
+    plain text: a description's line breaks are spaces, control characters ``?``; each format
+    escapes it as its own text.
     """
     named = _rule_sets(rule_set)
     if not named:
         return None
 
     def one(name, description, official):
+        name, description = one_line(name), one_line(description).strip()
         return name if official or not description else f"{name} ({description.rstrip('.')})"
 
     if len(named) == 1:
@@ -304,7 +403,8 @@ def _legend_lines(df_columns, key_columns, system, pivoted, meanings=None) -> li
 
 def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool = False,
            percent: bool = False, digits: int | None = None, pivot=None, value: str | None = None,
-           columns=None, system=None, rule_set=None, legend: bool = True) -> str:
+           columns=None, system=None, rule_set=None, legend: bool = True,
+           empty: str = "no rows") -> str:
     """Render a tidy odds table.
 
     Parameters
@@ -341,6 +441,10 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
     legend : bool
         A legend below Markdown and HTML tables: one line per column, its
         meaning (:func:`legend`).
+    empty : str
+        What a table with no rows says, in its format (``(no rows)``: a line
+        of the terminal table or of Markdown, a row of HTML and LaTeX); CSV
+        and JSON are then just their header and ``[]``.
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -375,7 +479,15 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         df = _choose(df, keys, columns)
     extra = rule_set_columns(rule_set) if rule_set is not None else {}
     title = caption(rule_set)
+    df = _text_cells(df, one_line)
     if fmt in ("csv", "json"):
+        if fmt == "csv":  # before the numbers become text: only text cells are neutralised
+            df = _text_cells(df, csv_text)
+            renamed = {c: csv_text(c) for c in df.columns if isinstance(c, str) and csv_text(c) != c}
+            if renamed:  # a column's name is a text cell too (never the caller's frame renamed)
+                df = df.rename(columns=renamed)
+                keys = tuple(renamed.get(k, k) for k in keys)
+            extra = {k: csv_text(v) for k, v in extra.items()}
         shown = _display_frame(df, keys, exact, percent, digits, text=(fmt == "csv"))
         for name, text in extra.items():
             shown[name] = text
@@ -390,23 +502,28 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         digits = 2 if percent else 4
     shown = _display_frame(df, keys, exact, percent, digits, text=True, sign=True)
     notes = _legend_lines(shown.columns, keys, system, pivoted, rule_meanings(rule_set)) if legend else []
+    none = f"({one_line(empty)})" if len(shown) == 0 else None
     if fmt == "markdown":
-        head = f"{title}\n\n" if title else ""
-        tail = ("\n" + "\n".join(f"- {line}" for line in notes) + "\n") if notes else ""
-        return head + _markdown(shown) + tail
+        head = f"{markdown_text(title)}\n\n" if title else ""
+        tail = ("\n" + "\n".join(f"- {markdown_text(line, line_start=True)}" for line in notes)
+                + "\n") if notes else ""
+        return head + _markdown(shown) + (f"\n{markdown_text(none)}\n" if none else "") + tail
     if fmt == "latex":
-        return _latex(shown, title)
+        return _latex(shown, title, none)
     if fmt == "html":
         table = shown.to_html(index=False, border=0, classes="odds")
+        if none:
+            table = table.replace("<tbody>\n", f'<tbody>\n    <tr><td colspan="{max(len(shown.columns), 1)}">'
+                                  f"{html.escape(none)}</td></tr>\n", 1)
         if title:
             table = table.replace(">", f">\n  <caption>{html.escape(title)}</caption>", 1)
         if notes:
-            items = "".join(f"\n  <li><code>{html.escape(n.split(': ', 1)[0])}</code>: "
-                            f"{html.escape(n.split(': ', 1)[1])}</li>" for n in notes)
+            items = "".join(f"\n  <li><code>{html.escape(one_line(n.split(': ', 1)[0]))}</code>: "
+                            f"{html.escape(one_line(n.split(': ', 1)[1]))}</li>" for n in notes)
             table += f'\n<ul class="legend">{items}\n</ul>'
         return table + "\n"
-    if len(shown) == 0:
-        return "(no rows)\n"
+    if none:
+        return none + "\n"
     where = ""
     if pivoted is not None and pivoted[4]:
         where = f"{pivoted[2]} at " + ", ".join(f"{k} {v}" for k, v in pivoted[4].items()) + "\n"
@@ -488,11 +605,13 @@ class Comparison:
         """A few lines naming the two rule sets, what differs and the grid."""
         from .rulesets import show_value
 
-        lines = [f"compare {self.system} rule sets: a = {self.a.name}, b = {self.b.name}"]
+        lines = [f"compare {self.system} rule sets: a = {one_line(self.a.name)}, "
+                 f"b = {one_line(self.b.name)}"]
         changes = self.changes()
         if changes:
             lines.append("  changed: " + "; ".join(
-                f"{k} {show_value(x)} -> {show_value(y)}" for k, (x, y) in changes.items()))
+                f"{k} {one_line(show_value(x))} -> {one_line(show_value(y))}"
+                for k, (x, y) in changes.items()))
         else:
             lines.append("  the two rule sets are the same: every difference is 0")
         cells = 1

@@ -200,3 +200,50 @@ def rename(message: str, names: dict) -> str:
         if message.startswith(name) and message[len(name):len(name) + 1] in (" ", ":", ",", "("):
             return names[name] + message[len(name):]
     return message
+
+
+# ------------------------------------------------------------ untrusted text shown
+
+#: Characters never printed as they are: the C0 controls but the line break
+#: and the tab (ESC, CR, BEL, backspace...), DEL, the C1 controls (CSI...) and
+#: the bidirectional overrides and isolates that reorder what a reader sees.
+_UNSHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: What replaces each of them: the same ``?`` an encoding that lacks a character shows.
+PLACEHOLDER = "?"
+#: A line break (``\n``, ``\r\n``, the Unicode line and paragraph separators) or a tab,
+#: with the spaces around it.
+_BREAK = re.compile("[ ]*(?:\r\n|[\n\t\u2028\u2029])(?:\r\n|[ \n\t\u2028\u2029])*")
+
+
+def visible(text) -> str:
+    """``text`` with every control character (:data:`_UNSHOWN`) replaced by ``?``.
+
+    Line breaks and tabs stay: for lines printed one by one (an error on stderr).
+    """
+    text = str(text)
+    return _UNSHOWN.sub(PLACEHOLDER, text) if _UNSHOWN.search(text) else text
+
+
+def one_line(text) -> str:
+    """Text from a file someone shared (a rule set's name or description), safe to print on one line.
+
+    Each line break or tab, with the spaces around it, becomes one space (a
+    description written over several lines reads as one, and cannot start a
+    heading, a table row or a paragraph of its own); every other control
+    character (ESC, a lone CR, BEL, C1 controls, bidirectional overrides) becomes
+    ``?``, so none reaches a terminal or a file as it is.  Plain spaces are kept.
+    """
+    text = str(text)
+    if _BREAK.search(text):
+        text = _BREAK.sub(" ", text)
+    return visible(text)
+
+
+def escape_controls(text: str) -> str:
+    """TOML or JSON text with the control characters its writer leaves raw written as ``\\uXXXX``.
+
+    Only for text whose strings take ``\\u`` escapes (TOML basic strings, JSON): the
+    value read back is unchanged, and no C1 control or bidirectional override reaches
+    a terminal.
+    """
+    return _UNSHOWN.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _UNSHOWN.search(text) else text

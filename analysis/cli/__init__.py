@@ -138,9 +138,11 @@ def _quiet_stdout() -> None:
 
 
 def _say(message: str) -> None:
-    """One line on stderr, if there is a stderr."""
+    """One line on stderr, if there is a stderr; a control character in it (a rule set's name) is ``?``."""
+    from ..validate import visible
+
     try:
-        print(message, file=sys.stderr, flush=True)
+        print(visible(message), file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):
         pass
 
@@ -168,15 +170,22 @@ def _write_out(text: str) -> None:
 
 
 def _prepare_streams() -> None:
-    """A closed stderr goes to the null device; text that stdout's encoding lacks is replaced, not fatal."""
+    """A closed stderr goes to the null device; a character that stdout's or stderr's encoding lacks
+    (a rule set's non-ASCII name on an ASCII terminal) prints as ``?``, never fails the write.
+
+    Python's own choice is ``strict`` for stdout, or ``surrogateescape`` under the
+    C and POSIX locales (``LC_ALL=POSIX PYTHONUTF8=0``), which fails on ``é`` just
+    the same, and ``backslashreplace`` for stderr.
+    """
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")
-    out = sys.stdout
-    if out is not None and getattr(out, "errors", None) == "strict" and hasattr(out, "reconfigure"):
-        try:
-            out.reconfigure(errors="replace")
-        except (AttributeError, OSError, ValueError):
-            pass
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and getattr(stream, "errors", "replace") != "replace" \
+                and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (AttributeError, OSError, ValueError):
+                pass
 
 
 def option_names(parser, args, argv) -> dict:

@@ -97,6 +97,21 @@ def check_output_options(args) -> None:
         pivot_axes(pivot)
 
 
+def counts_exactly(args) -> bool:
+    """Whether a command counts its table as exact Fractions rather than floats.
+
+    With ``--exact``, and whenever a value is printed rounded or scaled:
+    ``--digits``, ``--percent`` and the display formats (the terminal table,
+    Markdown, LaTeX and HTML round to 4 decimals by default).  Then every
+    digit printed is the exact fraction's (rounded half up, or ``float(100 * F)``
+    for a percentage), never a digit of a float rounded again.  CSV and JSON
+    without them print ``float(F)``, which the float count gives already.
+    """
+    return bool(getattr(args, "exact", False) or getattr(args, "percent", False)
+                or getattr(args, "digits", None) is not None
+                or getattr(args, "format", "table") not in ("csv", "json"))
+
+
 def render_options(args, keys) -> dict:
     """The keyword arguments of :func:`analysis.tables.render` for a command's table.
 

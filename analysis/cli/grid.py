@@ -21,8 +21,8 @@ defaults and adding options of its own; a system without one gets
 from __future__ import annotations
 
 from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
-                     add_sweep_options, axis_option, check_output_options, is_int_column, jobs, progress,
-                     rules_from_args)
+                     add_sweep_options, axis_option, check_output_options, counts_exactly, is_int_column,
+                     jobs, progress, rules_from_args)
 
 
 def add_command(sub, system, *, name: str | None = None, help: str | None = None,
@@ -152,7 +152,7 @@ def run(args, rules=None, table=None, **options):
     names = {axis: axis_option(axis) for axis in system.axis_names}
     grid_specs = grid(args, system)
     sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
-    df = sweep.tables(system, [rules], grid_specs, exact=args.exact,
+    df = sweep.tables(system, [rules], grid_specs, exact=counts_exactly(args),
                       jobs=jobs(args) if hasattr(args, "jobs") else 1, progress=progress(args),
                       desc=system.name, names=names)[0]
     return df, key_columns(df, system)

@@ -9,7 +9,7 @@ import sys
 
 from ..tables import render
 from .common import (add_axis_options, add_output_options, add_sweep_options, axis_option,
-                     check_output_options, grid_of, is_int_column, jobs, option, progress,
+                     check_output_options, counts_exactly, grid_of, is_int_column, jobs, option, progress,
                      render_options, sets_of, with_fields)
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
@@ -113,7 +113,7 @@ def run_compare(args):
     system = rulesets.system(a.system)
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
-    cmp = compare(a, b, grid, exact=args.exact, jobs=jobs(args), progress=progress(args),
+    cmp = compare(a, b, grid, exact=counts_exactly(args), jobs=jobs(args), progress=progress(args),
                   names=names)
     if args.heatmap is not None:
         from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
@@ -127,8 +127,10 @@ def run_compare(args):
             print(f"wrote {args.heatmap}", file=sys.stderr)
     df = cmp.table if args.top is None else cmp.top(args.top)
     args.rule_set_used, args.table_system = (a, b), a.system
-    if len(df) == 0 and args.format not in ("csv", "json"):
+    if len(df) == 0 and args.format == "table":
         return cmp.describe() + "\n  no cell differs\n"
+    if len(df) == 0:  # every other format: the empty table in that format, saying so
+        return render(df, args.format, **render_options(args, cmp.key_columns), empty="no cell differs")
     if args.format == "table":
         body = render(df, "table", **render_options(args, cmp.key_columns))
         title = cmp.describe()
@@ -160,7 +162,7 @@ def run_table(args):
 
         system = dataclasses.replace(system, table=functools.partial(system.table_function,
                                                                      at_least=args.at_least))
-    df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=jobs(args),
+    df = sweep.tables(system, [rs.rules], grid, exact=counts_exactly(args), jobs=jobs(args),
                       progress=progress(args), desc=rs.name, names=names)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
     args.rule_set_used, args.table_system = rs, system.name
@@ -187,7 +189,9 @@ def run_rules(args):
         if args.format == "json":
             import json
 
-            return json.dumps(rs.to_dict(), indent=2, ensure_ascii=False) + "\n"
+            from ..validate import escape_controls
+
+            return escape_controls(json.dumps(rs.to_dict(), indent=2, ensure_ascii=False)) + "\n"
         if args.format != "table":
             raise ValueError(f"one rule set prints as TOML (the default) or --format json, "
                              f"not --format {args.format}")
@@ -199,7 +203,10 @@ def run_rules(args):
              "changes": "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items())
              or "(the defaults)", "description": rs.description} for rs in rulesets.variants()]
     if args.format == "table":
-        lines = [f"{r['name']:<32} {r['changes']}\n{'':<32} {r['description']}" for r in rows]
+        from ..validate import one_line
+
+        lines = [f"{one_line(r['name']):<32} {one_line(r['changes'])}\n{'':<32} {one_line(r['description'])}"
+                 for r in rows]
         return ("shipped rule sets (beastodds rules NAME prints one as TOML; a rule set is a "
                 "shipped name or a .toml file):\n" + "\n".join(lines) + "\n")
     return pd.DataFrame(rows), ("name", "system", "changes", "description")
@@ -223,7 +230,9 @@ def run_booklet(args):
     replaced = write_output(args.output, lambda path: booklet.build_rulesets(
         sets, Path(path), progress=progress(args)))
     if not args.quiet and not replaced:
-        print(f"wrote {out} ({', '.join(rs.name for rs in sets)})", file=sys.stderr)
+        from ..validate import one_line
+
+        print(f"wrote {out} ({', '.join(one_line(rs.name) for rs in sets)})", file=sys.stderr)
     return ""
 
 

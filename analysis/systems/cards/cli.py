@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from analysis.cli import grid
-from analysis.cli.common import SPEC_HELP, check_output_options, given, rules_from_args
+from analysis.cli.common import SPEC_HELP, check_output_options, counts_exactly, given, rules_from_args
 
 #: The commands this module adds (``cards`` is the cards system's own, built on the grid command).
 COMMANDS = ("cards",)
@@ -64,7 +64,7 @@ def _run_cards(args):
                  "--defense": parse_spec("defense", args.defense, 0, MAX_VALUE),
                  "--hunger": parse_spec("hunger", args.axis_hunger, 0, MAX_HUNGER)}
         check_cells({flag: len(v) for flag, v in lists.items()})  # before any count
-        df = opposed_table(*lists.values(), rules=rules, exact=args.exact)
+        df = opposed_table(*lists.values(), rules=rules, exact=counts_exactly(args))
         return df, ("base", "defense", "hunger")
     if args.defense is not None:
         raise ValueError("--defense is for opposed tests; add --opposed or use --difficulty")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from analysis.cli import grid
 from analysis.cli.common import (RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
-                                 add_rules_options, check_output_options, given, one_number,
+                                 add_rules_options, check_output_options, counts_exactly, given, one_number,
                                  progress, rules_from_args, sweep_options)
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
@@ -160,7 +160,7 @@ def _run_damage(args):
 
     def one(dice, auto, stamina, fortitude):
         return damage(dice, auto, stamina, args.kind, args.target, fortitude, firearm=args.firearm,
-                      aim=args.aim, rules=rules).table(exact=args.exact)
+                      aim=args.aim, rules=rules).table(exact=counts_exactly(args))
 
     df, swept = sweep_options(_swept(args), one, _checker(args), progress(args), "damage")
     _warn_soak(args, rules)  # once the table is counted: an error is never preceded by a warning
@@ -183,7 +183,7 @@ def _run_blows(args):
         attack = Attack(dice, args.kind, auto, attack_pool, attack_difficulty,
                         firearm=args.firearm, aim=args.aim)
         return blows(attack, Fighter(args.target, stamina, fortitude), max_blows,
-                     rules).table(exact=args.exact)
+                     rules).table(exact=counts_exactly(args))
 
     with markov.reporting(progress(args), "blows"):
         df, swept = sweep_options(_swept(args), one,

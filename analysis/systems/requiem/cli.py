@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from analysis.cli import grid
 from analysis.cli.common import (SPEC_HELP, RulesOptions, add_output_options, add_rules_options,
-                                 check_output_options, given, one_number, render_options,
+                                 check_output_options, counts_exactly, given, one_number, render_options,
                                  rules_from_args)
 
 #: The commands this module adds (``requiem`` itself is generated).
@@ -116,7 +116,7 @@ def _run_soif(args):
     if args.pool is not None:
         pool = one_number("--pool", args.pool)
         check_output_options(args)
-        df = character_table(ladder, pool, _rules(args), tempt=args.tempt, exact=args.exact)
+        df = character_table(ladder, pool, _rules(args), tempt=args.tempt, exact=counts_exactly(args))
         keys = ("vitae", "soif", "beast_dice")
     else:
         if (args.tempt or args.rote or args.again is not None or args.rules is not None

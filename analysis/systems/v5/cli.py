@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from analysis.cli import grid
 from analysis.cli.common import (RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
-                                 add_rules_options, check_output_options, given, one_number,
+                                 add_rules_options, check_output_options, counts_exactly, given, one_number,
                                  progress, rules_from_args, spec)
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
@@ -85,7 +85,7 @@ def _run_rouse(args):
     hungers = parse_spec("start hunger", args.hunger, 0, MAX_HUNGER)
     checks = parse_spec("checks", args.checks, 0, 10_000)
     with markov.reporting(progress(args), "rouse"):
-        df = table(hungers, checks, args.reroll, rules=rules, exact=args.exact)
+        df = table(hungers, checks, args.reroll, rules=rules, exact=counts_exactly(args))
     return df, ("start_hunger", "checks", "reroll")
 
 
@@ -213,7 +213,7 @@ def _run_conflict(args):
     bar = progress_bar(len(cells), "conflict", "cell", progress(args) and len(cells) > 1)
     try:
         for pa, ha, pb, hb, a, b in cells:
-            df = conflict_table(a, b, rules, args.track, exact=args.exact)
+            df = conflict_table(a, b, rules, args.track, exact=counts_exactly(args))
             df.insert(0, "hunger_b", hb)
             df.insert(0, "pool_b", pb)
             df.insert(0, "hunger_a", ha)
@@ -243,6 +243,6 @@ def _run_fight(args):
         result = fight(*sides, turns=one_number("--turns", args.turns), rules=rules,
                        until=args.until, track=args.track, joint=args.joint)
     if args.joint:
-        return result.joint_table(exact=args.exact), (
+        return result.joint_table(exact=counts_exactly(args)), (
             "a_superficial", "a_aggravated", "b_superficial", "b_aggravated")
-    return result.table(exact=args.exact), ("turn",)
+    return result.table(exact=counts_exactly(args)), ("turn",)
