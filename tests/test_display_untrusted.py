@@ -82,7 +82,7 @@ def test_latex_escapes_each_special_character(char, shown):
 # ------------------------------------------------------------------ 13. Markdown
 
 def _markdown_html(text: str) -> str:
-    markdown_it = pytest.importorskip("markdown_it")
+    import markdown_it
     return markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough").render(text)
 
 
