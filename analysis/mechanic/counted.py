@@ -29,6 +29,43 @@ def mechanic_rules(system, rules) -> _engine.MechanicRules:
     return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
 
+class CountedRules:
+    """What a rules class of a system counted by its mechanic file reads from that file (a mixin).
+
+    The subclass (a frozen :class:`analysis.rules.Rules` dataclass whose
+    fields are the file's parameters) names its system in ``SYSTEM``; the
+    dice each kind rolls and the faces of each mark then come from the file,
+    written once there.
+    """
+
+    SYSTEM = None  # the analysis.system.System, set by the subclass
+
+    def mechanic(self) -> _engine.MechanicRules:
+        """These rules as the mechanic engine reads them: the shipped ``mechanic.toml``, these fields as its
+        parameters."""
+        return mechanic_rules(self.SYSTEM, self)
+
+    def dice(self, pool: int, special: int) -> tuple:
+        """(normal dice, special dice) rolled for ``pool`` with ``special`` the rating of the special dice
+        (Rage, Desperation): the file's two dice axes, in its order."""
+        rules = self.mechanic()
+        return _engine.dice_of(rules.mechanic, {**rules.params,
+                                                **dict(zip(_engine.pool_axes(rules.mechanic), (pool, special)))})
+
+    def faces(self, kind: str) -> tuple:
+        """Faces of a ``kind`` die carrying each of its marks, in the file's order of the marks
+        (a normal die: failures, successes below ten, tens)."""
+        rules = self.mechanic()
+        mech = rules.mechanic
+        index = [k.name for k in mech.kinds].index(kind)
+        return _engine.faces_of(mech, {**rules.params, **{a.name: a.range[0] for a in mech.axes}})[index]
+
+    @property
+    def normal_faces(self) -> tuple:
+        """Faces of a normal die: (failures, successes below ten, tens)."""
+        return self.faces("normal")
+
+
 def is_none(strategy) -> bool:
     """Whether ``strategy`` asks for no Willpower (None or the name ``none``)."""
     return strategy is None or (isinstance(strategy, str) and strategy == "none")

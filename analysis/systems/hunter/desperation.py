@@ -15,7 +15,6 @@ Willpower reroll) counts every roll exactly.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -59,7 +58,7 @@ def strategy_of(strategy) -> _mw.Strategy:
 
 
 @dataclass(frozen=True)
-class HunterRules(Rules):
+class HunterRules(_counted.CountedRules, Rules):
     """A Hunter 5th edition rule set.  The defaults are the official rules."""
 
     success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
@@ -73,33 +72,12 @@ class HunterRules(Rules):
     critical_ignores_desperation: bool = rule(False, help="House rule: a critical win stays a critical win "
                                                           "even with a Desperation 1; official false.")
 
-    def dice(self, pool: int, desperation: int) -> tuple[int, int]:
-        """(normal dice, Desperation dice) rolled for ``pool`` with ``desperation`` dice."""
-        mech = self.mechanic()
-        return _engine.dice_of(mech.mechanic, {**mech.params, "pool": pool, "desperation": desperation})
-
-    @property
-    def normal_faces(self) -> tuple[int, int, int]:
-        """Faces of a normal die: (failures, successes below ten, tens)."""
-        s = self.success_face
-        return (s - 1, 10 - s, 1)
+    SYSTEM = SYSTEM
 
     @property
     def desperation_faces(self) -> tuple[int, int, int, int]:
         """Faces of a Desperation die: (ones, other failures, successes below ten, tens)."""
-        s = self.success_face
-        return (1, s - 2, 10 - s, 1)
-
-    def mechanic(self) -> _engine.MechanicRules:
-        """These rules as the mechanic engine reads them: the shipped ``mechanic.toml``, these fields as its
-        parameters."""
-        return _counted.mechanic_rules(SYSTEM, self)
-
-    def changes(self) -> dict:
-        """The knobs that differ from the official rules."""
-        base = HunterRules()
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if getattr(self, f.name) != getattr(base, f.name)}
+        return self.faces("desperation")
 
 
 OFFICIAL = HunterRules()

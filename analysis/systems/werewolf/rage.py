@@ -14,7 +14,6 @@ Willpower reroll) counts every roll exactly.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -43,7 +42,7 @@ BRUTAL_FACES = (1, 2)
 
 
 @dataclass(frozen=True)
-class WerewolfRules(Rules):
+class WerewolfRules(_counted.CountedRules, Rules):
     """A Werewolf 5th edition rule set.  The defaults are the official rules."""
 
     success_face: int = rule(6, range=(3, 10), help="Lowest face that is a success (3..10); official 6.")
@@ -57,33 +56,12 @@ class WerewolfRules(Rules):
     rage_replaces_dice: bool = rule(True, help="Official true: Rage dice replace normal dice (min(rage, pool) "
                                                "of them); false: the Rage dice are added to the pool.")
 
-    def dice(self, pool: int, rage: int) -> tuple[int, int]:
-        """(normal dice, Rage dice) rolled for ``pool`` at ``rage``."""
-        mech = self.mechanic().mechanic
-        return _engine.dice_of(mech, {**self.mechanic().params, "pool": pool, "rage": rage})
-
-    @property
-    def normal_faces(self) -> tuple[int, int, int]:
-        """Faces of a normal die: (failures, successes below ten, tens)."""
-        s = self.success_face
-        return (s - 1, 10 - s, 1)
+    SYSTEM = SYSTEM
 
     @property
     def rage_faces(self) -> tuple[int, int, int, int]:
         """Faces of a Rage die: (1s and 2s, other failures, successes below ten, tens)."""
-        s = self.success_face
-        return (2, s - 3, 10 - s, 1)
-
-    def mechanic(self) -> _engine.MechanicRules:
-        """These rules as the mechanic engine reads them: the shipped ``mechanic.toml``, these fields as its
-        parameters."""
-        return _counted.mechanic_rules(SYSTEM, self)
-
-    def changes(self) -> dict:
-        """The knobs that differ from the official rules."""
-        base = WerewolfRules()
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if getattr(self, f.name) != getattr(base, f.name)}
+        return self.faces("rage")
 
 
 OFFICIAL = WerewolfRules()
