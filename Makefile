@@ -28,8 +28,8 @@ figures: $(STAMP) ## regenerate the figures under figures/ (headless, one module
 booklet: $(STAMP) ## write figures/booklet.html: every table and figure on one self-contained page
 	$(PY) -m analysis.build booklet
 
-test: $(STAMP) ## the fast tier: every test not marked slow (under 90 s on two cores)
-	$(PY) -m pytest -m "not slow"
+test: $(STAMP) ## the fast tier: every test not marked slow, on two workers (under 90 s on two cores)
+	$(PY) -m pytest -m "not slow" -n 2
 
 test-all: $(STAMP) ## the whole suite: the fast tier, then the slow one
 	$(PY) -m pytest
