@@ -348,6 +348,34 @@ def test_mortal_soaking_lethal_warns(capsys):
     assert code == 0 and err == ""
 
 
+@pytest.mark.parametrize("command", ["damage", "blows"])
+@pytest.mark.parametrize("kind", ["bashing", "lethal", "aggravated"])
+@pytest.mark.parametrize("target", ["vampire", "mortal"])
+def test_soak_warning_only_when_stamina_changes_nothing(capsys, command, kind, target):
+    """The Stamina warning is given exactly when Stamina 3 and Stamina 0 give the same table.
+
+    It was given for lethal damage to a vampire, whose Stamina soaks it (Stamina 0 against 3:
+    50.1% against 12.2% torpor after the blows).
+    """
+    base = [command, "--dice", 6, "--kind", kind, "--target", target, "--exact", "--format", "csv"]
+    if command == "blows":
+        base += ["--max-blows", 3]
+    code, with_soak, err = run(capsys, *base, "--stamina", 3)
+    assert code == 0
+    code, without, err0 = run(capsys, *base)
+    assert code == 0 and err0 == ""
+    same = with_soak == without
+    assert ("has no effect on" in err) == same, (kind, target, err)
+    assert (kind, target) in {("aggravated", "vampire"), ("lethal", "mortal"),
+                              ("aggravated", "mortal")} or not same
+
+
+def test_stamina_against_lethal_to_a_vampire_gives_no_warning(capsys):
+    code, out, err = run(capsys, "damage", "--dice", 6, "--soak", 2, "--kind", "lethal",
+                         "--target", "vampire")
+    assert code == 0 and err == ""
+
+
 def test_attack_difficulty_without_attack_pool_warns(capsys):
     code, out, err = run(capsys, "blows", "--dice", 3, "--kind", "lethal", "--target", "mortal",
                          "--max-blows", 1, "--attack-difficulty", 7)
