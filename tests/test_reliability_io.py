@@ -62,6 +62,108 @@ def test_atomic_write_through_a_symlink_replaces_the_target(tmp_path):
     assert (tmp_path / "link.md").is_symlink() and (tmp_path / "real.md").read_text() == "new"
 
 
+def _fifo_reader(path: Path):
+    """A thread that reads everything written into the named pipe ``path``; join it, then ``got[0]``."""
+    import threading
+
+    got = []
+    thread = threading.Thread(target=lambda: got.append(path.read_bytes()), daemon=True)
+    thread.start()
+    return thread, got
+
+
+@pytest.mark.parametrize("through_link", [False, True])
+def test_a_named_pipe_gets_the_bytes_and_stays_a_pipe(tmp_path, through_link):
+    """A target that is not a regular file is written into, never replaced by a file."""
+    import stat
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    target = fifo
+    if through_link:
+        target = tmp_path / "hm.png"
+        target.symlink_to(fifo)
+    thread, got = _fifo_reader(fifo)
+    safeio.atomic_write(target, b"\x89PNG and the rest")
+    thread.join(timeout=60)
+    assert got == [b"\x89PNG and the rest"]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the named pipe was replaced"
+    assert not through_link or target.is_symlink()
+    assert litter(tmp_path) == []
+
+
+def test_a_device_node_is_written_into_not_replaced(tmp_path):
+    """A character device (a node of the null device's numbers, made here) keeps being that device."""
+    import stat
+
+    null = os.stat(os.devnull)
+    node = tmp_path / "null"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, null.st_rdev)
+    except (PermissionError, OSError) as exc:
+        pytest.skip(f"cannot make a device node here: {exc}")
+    link = tmp_path / "hm.png"
+    link.symlink_to(node)
+    rulesets.official("v5").save(node)
+    safeio.atomic_write(link, b"picture")
+    for path in (node, os.devnull):
+        st = os.stat(path)
+        assert stat.S_ISCHR(st.st_mode) and st.st_rdev == null.st_rdev
+    assert link.is_symlink() and litter(tmp_path) == []
+
+
+def test_heatmap_into_a_named_pipe_through_a_link(tmp_path, capsys):
+    """``ln -s NODE hm.png; compare ... --heatmap hm.png`` turned the node into a PNG."""
+    import stat
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    (tmp_path / "hm.png").symlink_to(fifo)
+    thread, got = _fifo_reader(fifo)
+    assert cli.main([*HEATMAP, str(tmp_path / "hm.png"), "--quiet"]) == 0
+    thread.join(timeout=60)
+    assert got and got[0].startswith(b"\x89PNG")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and (tmp_path / "hm.png").is_symlink()
+    assert "replaced" not in capsys.readouterr().err
+
+
+def test_a_socket_is_refused_in_one_sentence(tmp_path):
+    import socket
+
+    path = tmp_path / "s.sock"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(path))
+        with pytest.raises(OSError) as caught:
+            safeio.atomic_write(path, "x")
+    assert str(caught.value) == (f"[Errno {errno.EINVAL}] it is a socket, not a regular file, a character "
+                                 f"device or a named pipe: '{path}'")
+    assert litter(tmp_path) == []
+
+
+def test_errors_name_the_path_given_not_the_temporary_file(tmp_path):
+    rs = rulesets.official("v5")
+    with pytest.raises(IsADirectoryError) as caught:
+        rs.save(tmp_path)
+    assert caught.value.filename == str(tmp_path) and ".tmp" not in str(caught.value)
+    missing = tmp_path / "no such folder" / "mine.toml"
+    with pytest.raises(FileNotFoundError) as caught:
+        rs.save(missing)
+    assert caught.value.filename == str(missing)
+    assert str(caught.value).endswith(f"its folder does not exist: '{missing}'")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):
+            return  # root writes anywhere: nothing more to see
+        with pytest.raises(PermissionError) as caught:
+            rs.save(locked / "mine.toml")
+        assert caught.value.filename == str(locked / "mine.toml")
+    finally:
+        locked.chmod(0o700)
+    assert litter(tmp_path) == []
+
+
 @pytest.mark.parametrize("data", ["x" * 100_000, b"\xff" * 100_000])
 def test_a_write_failing_halfway_leaves_the_old_file_byte_identical(tmp_path, monkeypatch, data):
     path = tmp_path / "table.md"

@@ -101,13 +101,16 @@ def write_output(path: str, write) -> bool:
     """Write a file named on the command line; True when it replaced one.
 
     ``write(path)`` must write atomically (:mod:`analysis.safeio`), so a
-    failure leaves an existing file as it was.  Replacing a file is said on
-    stderr (``beastodds: replaced keep.png``), never refused; a failure is a
+    failure leaves an existing file as it was.  Replacing a regular file is
+    said on stderr (``beastodds: replaced keep.png``), never refused (a
+    character device or a named pipe is written into); a failure is a
     ValueError of one sentence (the command then exits with code 2).
     """
+    from ..safeio import is_replaceable
+
     if os.path.isdir(path):
         raise ValueError(f"cannot write {path}: it is a directory")
-    existed = os.path.exists(path)
+    existed = is_replaceable(path)  # a device or a named pipe is written into, never replaced
     try:
         write(path)
     except OSError as exc:
