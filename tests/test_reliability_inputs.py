@@ -442,3 +442,19 @@ def test_aim_and_firearm_that_change_nothing_warn(capsys, extra, warning):
     code, out, err = run(capsys, "damage", "--dice", 3, *extra)
     assert code == 0 and out
     assert err.strip() == ("" if warning is None else f"beastodds: warning: {warning}")
+
+
+# ------------------------------------------------------- not a table at all
+
+@pytest.mark.parametrize("bad", [None, [1, 2], "pool,p_win", {"pool": [1]}])
+def test_render_and_pivot_of_what_is_not_a_table_is_one_sentence(bad):
+    """``tables.render(None)`` raised AttributeError ('NoneType' object has no attribute 'columns')."""
+    from analysis import tables
+
+    with pytest.raises(TypeError) as caught:
+        tables.render(bad)
+    text = str(caught.value)
+    assert text.startswith("render takes an odds table (a pandas DataFrame") and "\n" not in text
+    assert text.endswith(f"got {type(bad).__name__}")
+    with pytest.raises(TypeError, match=r"^pivot takes an odds table"):
+        tables.pivot(bad, "pool", "hunger", "p_win")
