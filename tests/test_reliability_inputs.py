@@ -458,3 +458,25 @@ def test_render_and_pivot_of_what_is_not_a_table_is_one_sentence(bad):
     assert text.endswith(f"got {type(bad).__name__}")
     with pytest.raises(TypeError, match=r"^pivot takes an odds table"):
         tables.pivot(bad, "pool", "hunger", "p_win")
+
+
+# ------------------------------------------------- --set: one field per option
+
+@pytest.mark.parametrize("text", ["crit_bonus=1\nsuccess_face=9", "crit_bonus=1\r\nsuccess_face=9",
+                                  "crit_bonus=1\rsuccess_face=9", "crit_bonus=1\x1b[2J", "crit_bonus=\x001"])
+def test_set_with_a_line_break_or_control_character_is_refused(capsys, text):
+    """``--set $'crit_bonus=1\\nsuccess_face=9'`` set crit_bonus and silently dropped the second line."""
+    message = refused(capsys, "v5", "--pool", 3, "--hunger", 1, "--difficulty", 2, "--set", text)
+    assert message == ("--set takes one FIELD=VALUE on one line, without line breaks or other control "
+                       f"characters (give --set once per field), got {text!r}")
+    message = refused(capsys, "compare", "v5-official", "v5-official", "--pool", 3, "--hunger", 1,
+                      "--difficulty", 2, "--set-b", text)
+    assert "without line breaks" in message
+
+
+def test_set_given_once_per_field_sets_both(capsys):
+    code, out, err = run(capsys, "rules", "v5-official", "--set", "crit_bonus=1", "--set", "success_face=9")
+    assert code == 0 and err == ""
+    from analysis.cli.common import sets_of
+
+    assert sets_of(["crit_bonus=1", "success_face=9"]) == {"crit_bonus": 1, "success_face": 9}
