@@ -480,3 +480,39 @@ def test_set_given_once_per_field_sets_both(capsys):
     from analysis.cli.common import sets_of
 
     assert sets_of(["crit_bonus=1", "success_face=9"]) == {"crit_bonus": 1, "success_face": 9}
+
+
+# ------------------------------------------ a SPEC of thousands of digits
+
+@pytest.mark.parametrize("spec", ["1" * 5000, "1-" + "1" * 5000, "1" * 5000 + "-1,2", "1" * 31])
+def test_a_spec_of_thousands_of_digits_names_its_axis(spec):
+    """Past 4,300 digits Python's int() said "Exceeds the limit (4300 digits) ..." naming no option."""
+    import re as _re
+
+    from analysis.systems import v5
+
+    with pytest.raises(ValueError) as caught:
+        v5.table(spec, 1, 2)
+    digits = len(max(_re.findall(r"\d+", spec), key=len))
+    size = digits if digits <= 4000 else f"about {digits}"
+    assert str(caught.value) == f"pool must be 0..1000, got a number of {size} digits"
+    with pytest.raises(ValueError, match=r"^difficulty must be 0\.\.1000000000, got a number of about 5000 "
+                                         r"digits$"):
+        desperation.table(1, 1, "9" * 5000)
+
+
+def test_a_spec_of_thousands_of_digits_on_the_command_line(capsys):
+    message = refused(capsys, "v5", "--pool", "2", "--hunger", "1", "--difficulty", "1-" + "7" * 6000)
+    assert message == "--difficulty must be 0..1000000000, got a number of about 6000 digits"
+    code, out, err = run(capsys, "v5", "--pool", "0" * 6000 + "2", "--hunger", 1, "--difficulty", 1)
+    assert code == 0 and err == ""  # leading zeros are no size
+
+
+def test_a_spec_without_a_bound_reads_big_numbers_up_to_its_digit_limit():
+    import math
+
+    from analysis.validate import parse_spec
+
+    assert parse_spec("x", "1" * 40, 0, math.inf) == [int("1" * 40)]
+    with pytest.raises(ValueError, match=r"^x must be a number of at most 4,000 digits, got one of 4001 digits$"):
+        parse_spec("x", "1" * 4001, 0, math.inf)
