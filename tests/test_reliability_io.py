@@ -405,6 +405,57 @@ def test_an_interrupt_raised_inside_an_import_is_caught():
     assert done.returncode == 130 and done.stderr == "beastodds: interrupted\n"
 
 
+RULES = ["rules", "v5-official"]
+
+
+def test_ctrl_c_once_the_answer_is_out_keeps_its_exit_code():
+    """A Ctrl-C after the answer, while the interpreter shuts down, killed the process (exit -2).
+
+    The program (``main()`` without arguments) ignores Ctrl-C once its code is known; the two
+    signals here come right after ``main`` returns and from an exit handler, as the shut-down's.
+    """
+    code = ("import atexit, os, signal, sys, time\n"
+            "from analysis.cli import main\n"
+            f"sys.argv = ['beastodds', *{RULES!r}]\n"
+            "def late():\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    time.sleep(0.2)\n"
+            "    print('shut down', file=sys.stderr)\n"
+            "atexit.register(late)\n"
+            "code = main()\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "time.sleep(0.2)\n"
+            "sys.exit(code)\n")
+    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert "v5-official" in done.stdout and done.stderr == "shut down\n"
+
+
+def test_a_second_ctrl_c_does_not_cut_the_interrupted_line():
+    """Ctrl-C, then Ctrl-C again while the first is being reported: still one line and exit 130."""
+    code = ("import os, signal, sys, time\n"
+            "import analysis.cli as cli\n"
+            "def run(argv): raise KeyboardInterrupt\n"
+            "quiet = cli._quiet_stdout\n"
+            "def again():\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    time.sleep(0.2)\n"
+            "    quiet()\n"
+            "cli._run, cli._quiet_stdout = run, again\n"
+            f"sys.argv = ['beastodds', *{RULES!r}]\n"
+            "sys.exit(cli.main())\n")
+    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
+    assert done.returncode == 130 and done.stderr == "beastodds: interrupted\n"
+
+
+def test_main_with_arguments_leaves_the_ctrl_c_handler_alone(capsys):
+    """In a process of its own making (tests, notebooks) ``main(argv)`` keeps Ctrl-C as it was."""
+    before = signal.getsignal(signal.SIGINT)
+    assert cli.main(RULES) == 0
+    assert signal.getsignal(signal.SIGINT) is before
+    capsys.readouterr()
+
+
 @pytest.mark.slow
 def test_ctrl_c_during_the_first_jit_compile(tmp_path):
     """An empty NUMBA_CACHE_DIR makes the kernels compile; the signal comes when the first compile starts."""
