@@ -19,12 +19,13 @@ import sys
 
 import numba
 from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core import config as _numba_config
 
-try:  # numba's cache log (NUMBA_DEBUG_CACHE=1), private: without it nothing is logged
-    from numba.core.caching import _cache_log
-except ImportError:  # pragma: no cover - depends on the installed numba
-    def _cache_log(msg, *args):
-        pass
+
+def _cache_log(msg, *args):
+    """A line of numba's cache log (``NUMBA_DEBUG_CACHE=1``), as numba's own loader writes it."""
+    if getattr(_numba_config, "DEBUG_CACHE", False):
+        print(msg % args)
 
 from ._lightload import light_load
 
