@@ -5,12 +5,22 @@ sets) is written to a temporary file in the same folder, flushed to disk, then
 renamed over the target with :func:`os.replace`, which is atomic on POSIX and
 Windows.  A write that fails halfway (a full disk, a file-size limit, Ctrl-C)
 removes its temporary file and leaves the old file byte-identical.
+
+Only a regular file is ever replaced.  A symbolic link stays a link and the
+regular file it names is replaced.  A target that exists and is a character
+device or a named pipe (``/dev/null``, ``/dev/stdout``, a FIFO) gets the bytes
+written into it, as a shell's ``>`` would, never a file in its place; a
+folder, a block device, a socket or any other node is refused with an
+:class:`OSError` naming it.  Errors name the path given, never the temporary
+file.
 """
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -20,6 +30,62 @@ def _new_file_mode() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o666 & ~mask
+
+
+def _named(exc: OSError, path, *ours) -> OSError:
+    """``exc`` naming ``path``, the user's name, instead of one of ``ours`` (the temporary file) or no file."""
+    if exc.errno is None or exc.filename not in (None, str(path), *ours):
+        return exc  # about another file (the writer's own): as it is
+    return type(exc)(exc.errno, exc.strerror, str(path))
+
+
+def _target_kind(path, real: Path) -> str | None:
+    """``"file"`` (or None: nothing there yet) to replace, ``"stream"`` to write into; refuses the rest."""
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        if not os.path.isdir(real.parent):
+            raise FileNotFoundError(errno.ENOENT, "its folder does not exist", str(path)) from None
+        return None
+    except OSError as exc:
+        raise _named(exc, path, str(real)) from None
+    mode = st.st_mode
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "stream"
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder", str(path))
+    what = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "another kind of node"
+    raise OSError(errno.EINVAL, f"it is {what}, not a regular file, a character device or a named pipe",
+                  str(path))
+
+
+@contextlib.contextmanager
+def _write_into(path, real: Path, mode: str, encoding, newline):
+    """Write into a character device or a named pipe as it is (no temporary file, nothing replaced)."""
+    try:
+        fd = os.open(real, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise _named(exc, path, str(real)) from None
+    if mode == "wb":
+        f = os.fdopen(fd, "wb")
+    else:
+        f = os.fdopen(fd, "w", encoding=encoding, newline=newline)
+    try:
+        with f:
+            yield f
+            f.flush()
+    except OSError as exc:
+        raise _named(exc, path, str(real)) from None
+
+
+def is_replaceable(path) -> bool:
+    """True when ``path`` names (through its links) an existing regular file: one a write replaces."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 @contextlib.contextmanager
@@ -39,13 +105,23 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: 
     removed, ``path`` is left as it was and the exception propagates.  The
     new file keeps the permissions of the file it replaces (a new file gets
     the usual ``0o666`` less the umask); a symbolic link stays a link and the
-    file it points to is replaced.
+    file it points to is replaced.  A character device or a named pipe gets
+    the bytes written into it; a folder, a missing folder or another kind of
+    node is an :class:`OSError` naming ``path`` (see the module's notes).
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_open writes whole files: mode 'w' or 'wb', got {mode!r}")
+    given = path
     path = Path(os.path.realpath(path))  # through a symbolic link: the file it names is replaced
+    if _target_kind(given, path) == "stream":
+        with _write_into(given, path, mode, encoding, newline) as f:
+            yield f
+        return
     folder = path.parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:  # a folder that cannot be written: name the file asked for, not the temporary one
+        raise _named(exc, given, exc.filename) from None
     try:
         try:
             st_mode = os.stat(path).st_mode & 0o7777
@@ -63,6 +139,8 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: 
             os.fsync(f.fileno())
         os.replace(tmp, path)
         tmp = None
+    except OSError as exc:
+        raise _named(exc, given, tmp) from None
     finally:
         if fd is not None:
             os.close(fd)

@@ -274,6 +274,13 @@ def _rule_sets(rule_set) -> list:
     return [(name, getattr(rule_set, "description", "") or "", official)]
 
 
+def _check_frame(df, what: str) -> None:
+    """A TypeError of one sentence unless ``df`` is a pandas DataFrame."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{what} takes an odds table (a pandas DataFrame, as a system's table() "
+                        f"returns), got {type(df).__name__}")
+
+
 def rule_set_columns(rule_set) -> dict:
     """``{column: rule-set name}`` an export adds: ``rule_set``, or ``rule_set_a``/``rule_set_b`` for two.
 
@@ -446,6 +453,7 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         of the terminal table or of Markdown, a row of HTML and LaTeX); CSV
         and JSON are then just their header and ``[]``.
     """
+    _check_frame(df, "render")
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if exact and percent:
@@ -863,6 +871,8 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> p
 
     Raises
     ------
+    TypeError
+        One sentence, when ``df`` is not a DataFrame.
     ValueError
         One sentence, for an unknown column (with a "did you mean"), a column
         used twice, a value column that is a key, or a table with more than
@@ -875,6 +885,7 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> p
     >>> pivot(t, "pool", "hunger", "p_win").to_dict()
     {0: {1: 0.5, 2: 0.7}, 1: {1: 0.4, 2: 0.6}}
     """
+    _check_frame(df, "pivot")
     rows, columns = _names("--pivot rows", rows), _names("--pivot columns", columns)
     if not isinstance(value, str) or not value:
         raise ValueError(f"--value needs one column name, got {value!r}")

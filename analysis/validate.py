@@ -101,6 +101,26 @@ def materialise(name: str, values, what: str = "a list") -> list:
 MAX_SPEC_VALUES = 100_000
 
 
+#: Digits past which a SPEC's number is refused unread: Python's own limit on reading digits is 4,300,
+#: and its message does not name the option.
+_MAX_SPEC_DIGITS = 4000
+
+
+def _whole(name: str, digits: str, lo, hi) -> int:
+    """The number a SPEC writes as ``digits``; one too long for any bound is refused by its size, unread."""
+    digits = digits.lstrip("0") or "0"
+    bound = MAX_WHOLE if hi is None else hi
+    finite = isinstance(bound, numbers.Integral) and bound < 10**30
+    if len(digits) > 30 and (finite or len(digits) > _MAX_SPEC_DIGITS):
+        if finite:  # as check_int says it (the size of a number past 4,000 digits is given as "about")
+            size = len(digits) if len(digits) <= _MAX_SPEC_DIGITS else f"about {len(digits)}"
+            raise ValueError(f"{name} must be {-MAX_WHOLE if lo is None else lo}..{bound}, "
+                             f"got a number of {size} digits")
+        raise ValueError(f"{name} must be a number of at most {_MAX_SPEC_DIGITS:,} digits, "
+                         f"got one of {len(digits)} digits")
+    return int(digits)
+
+
 def parse_spec(name: str, text: str, lo: int | None = None, hi: int | None = None) -> list[int]:
     """Parse a SPEC: an integer ``7``, a range ``1-20`` or a list ``3,5,7``.
 
@@ -123,8 +143,8 @@ def parse_spec(name: str, text: str, lo: int | None = None, hi: int | None = Non
                 f"{name}: {part.strip()!r} is not a whole number >= 0, a range like 1-20 "
                 f"or a list like 3,5,7"
             )
-        a = int(m.group(1))
-        b = int(m.group(2)) if m.group(2) is not None else a
+        a = _whole(name, m.group(1), lo, hi)
+        b = _whole(name, m.group(2), lo, hi) if m.group(2) is not None else a
         if b < a:
             raise ValueError(f"{name}: the range {a}-{b} runs backwards; write {b}-{a}")
         for v in (a, b):

@@ -5,15 +5,27 @@ second process loads the machine code instead of compiling it again.  The
 cache is a convenience, never a reason to fail: when no folder is writable
 for it, when the disk is full, or when a cache file is damaged, the kernel is
 compiled in memory (a damaged entry is compiled again and written over) and
-one line on stderr says so, once per process.  Loading from the cache sets up
+one line on stderr says so, once per process.  Each cached data file carries
+a SHA-256 checksum of its contents, checked before numba reads a byte of it:
+a damaged file never reaches LLVM, whose bitcode reader aborts the process
+(exit 134) on some damage instead of raising an error.  Loading from the cache sets up
 only numba's runtime, not its compiler (:mod:`kernels._lightload`), which
 keeps a second process's start-up short.
 """
+import hashlib
 import os
+import pickle
 import sys
 
 import numba
-from numba.core.caching import FunctionCache
+from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core import config as _numba_config
+
+
+def _cache_log(msg, *args):
+    """A line of numba's cache log (``NUMBA_DEBUG_CACHE=1``), as numba's own loader writes it."""
+    if getattr(_numba_config, "DEBUG_CACHE", False):
+        print(msg % args)
 
 from ._lightload import light_load
 
@@ -38,13 +50,73 @@ def _note(message: str) -> None:
 
 
 def _why(exc: BaseException) -> str:
+    if isinstance(exc, CacheDamaged):
+        return str(exc)
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
+class CacheDamaged(ValueError):
+    """A cached data file whose checksum does not match its contents."""
+
+
+#: The first bytes of a data file written by :class:`_CheckedCacheFile`, before its checksum.
+_MAGIC = b"beastodds-nbc-sha256\n"
+_DIGEST = hashlib.sha256().digest_size
+
+
+class _Sealed:
+    """Data on its way to :meth:`_CheckedCacheFile._dump`, to be written with its checksum."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data):
+        self.data = data
+
+
+class _CheckedCacheFile(IndexDataCacheFile):
+    """numba's index-and-data cache files, each data file written with a SHA-256 checksum of its contents.
+
+    A data file is ``_MAGIC``, the checksum of the rest, then numba's own
+    bytes; it is still written whole or not at all (numba writes a temporary
+    file and renames it).  A file without the header (written before
+    checksums) is compiled again quietly; a file whose checksum does not
+    match raises :class:`CacheDamaged`.
+    """
+
+    def _save_data(self, name, data):
+        super()._save_data(name, _Sealed(data))  # numba's writer, with _dump adding the checksum
+
+    def _dump(self, obj):
+        if isinstance(obj, _Sealed):
+            payload = super()._dump(obj.data)
+            return _MAGIC + hashlib.sha256(payload).digest() + payload
+        return super()._dump(obj)
+
+    def _load_data(self, name):
+        path = self._data_path(name)
+        with open(path, "rb") as f:
+            raw = f.read()
+        if not raw.startswith(_MAGIC):
+            return None  # written without a checksum (an older beastodds): compile it again, and seal it
+        digest, payload = raw[len(_MAGIC):len(_MAGIC) + _DIGEST], raw[len(_MAGIC) + _DIGEST:]
+        if len(digest) != _DIGEST or hashlib.sha256(payload).digest() != digest:
+            raise CacheDamaged(f"{name} does not match its checksum")
+        data = pickle.loads(payload)
+        _cache_log("[cache] data loaded from %r", path)  # as numba's own loader logs (NUMBA_DEBUG_CACHE)
+        return data
+
+
 class _GuardedCache(FunctionCache):
     """numba's per-function disk cache, with loading and saving failures turned into a compile."""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        plain = self._cache_file
+        checked = _CheckedCacheFile.__new__(_CheckedCacheFile)
+        checked.__dict__.update(plain.__dict__)  # the same paths, source stamp and version
+        self._cache_file = checked
 
     def load_overload(self, sig, target_context):
         try:

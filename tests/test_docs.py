@@ -1,5 +1,6 @@
 """docs/rules.md states every rule the code counts, and the project cites no text a user cannot read."""
 import re
+from fractions import Fraction
 import subprocess
 from pathlib import Path
 
@@ -66,3 +67,78 @@ def test_no_reference_a_user_cannot_read():
             if pattern.search(line):
                 hits.append(f"{name}:{n}: {line.strip()[:80]}")
     assert not hits, "references to texts a user cannot read:\n" + "\n".join(hits)
+
+
+# ------------------------------------------- the words say what is counted
+
+def _legend_meaning(rule_set_name, column):
+    from analysis import tables
+
+    rs = rulesets.load(rule_set_name)
+    system = rulesets.system(rs.system)
+    line = tables.legend([column], system, tables.rule_meanings(rs))[0]
+    return line.split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("name", ["hunter-official", "hunter-critical-ignores-ones"])
+def test_hunter_p_desperation_one_is_worded_as_counted(name):
+    """The column counts the trouble a Desperation 1 brings, and its legend says so under every rule set.
+
+    It was worded "a Desperation die shows 1", which the house rule's critical wins contradict.
+    """
+    from analysis.systems import hunter
+
+    rules = rulesets.load(name).rules
+    h = hunter.odds(1, 2, 1, rules)
+    assert h.p_desperation_one == h.overreach_or_despair + h.despair
+    if name == "hunter-critical-ignores-ones":
+        assert h.p_desperation_one == Fraction(47, 250) != Fraction(19, 100)  # P(a Desperation 1)
+    text = _legend_meaning(name, "p_desperation_one")
+    assert "Overreach or Despair" in text, text
+    assert not text.startswith("chance that a Desperation die shows 1"), text
+    assert "`p_desperation_one` is the chance that the Desperation dice bring" in RULES_PAGE
+
+
+def test_chance_beast_die_one_is_worded_as_counted():
+    """A chance Beast die's 1 is counted once, as dramatic; the page said dramatic and bestial."""
+    from analysis.systems.requiem import beast
+
+    o = beast.odds(0, 1)
+    classes = o.classes()
+    assert classes["dramatic_failure"] == Fraction(1, 10) and classes["bestial_failure"] == 0
+    flat = " ".join(RULES_PAGE.split())
+    assert "both a dramatic and a bestial failure" not in flat
+    assert "its 1 is counted once, as a `dramatic_failure` and never as a `bestial_failure`" in flat
+
+
+@pytest.mark.parametrize("name", ["werewolf-official", "werewolf-brutal-adds-two"])
+def test_brutal_win_is_worded_as_counted(name):
+    """brutal_win also holds a violent Brutal roll that wins without the bonus (a critical one too)."""
+    from analysis.systems import werewolf
+
+    rules = rulesets.load(name).rules
+    reading = werewolf.read_roll([10, 10], [1, 2], 1, violent=True, rules=rules)
+    assert reading.outcome == "brutal_win"
+    text = _legend_meaning(name, "brutal_win")
+    assert "also when it would win without them" in text and "at least" in text, text
+    assert "also one that would win without them" in " ".join(RULES_PAGE.split())
+
+
+@pytest.mark.parametrize("option", ["soak_ones_cancel", "tie_damage"])
+def test_rulings_on_one_source_name_the_other_reading(option):
+    """Rulings that rest on one source say so, and name the option that gives the other reading."""
+    flat = " ".join(RULES_PAGE.split())
+    rulings = [p for p in flat.split("- Ruling on one source:")[1:]]
+    assert any(f"`{option} =" in p.split(" - ")[0] for p in rulings), option
+    from analysis.systems.classic.health import DamageRules
+    from analysis.systems.v5.conflict import ConflictRules
+
+    assert any(option in (f.name for f in cls.fields_info()) for cls in (DamageRules, ConflictRules))
+
+
+def test_blood_surge_at_potency_one_says_it_rests_on_one_table():
+    from analysis.systems.v5 import rouse
+
+    assert rouse.potency_effects(1)["surge_bonus"] == 2
+    flat = " ".join(RULES_PAGE.split())
+    assert "Blood Surge of 2 dice at Blood Potency 1 rests on that one table" in flat

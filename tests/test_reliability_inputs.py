@@ -348,6 +348,34 @@ def test_mortal_soaking_lethal_warns(capsys):
     assert code == 0 and err == ""
 
 
+@pytest.mark.parametrize("command", ["damage", "blows"])
+@pytest.mark.parametrize("kind", ["bashing", "lethal", "aggravated"])
+@pytest.mark.parametrize("target", ["vampire", "mortal"])
+def test_soak_warning_only_when_stamina_changes_nothing(capsys, command, kind, target):
+    """The Stamina warning is given exactly when Stamina 3 and Stamina 0 give the same table.
+
+    It was given for lethal damage to a vampire, whose Stamina soaks it (Stamina 0 against 3:
+    50.1% against 12.2% torpor after the blows).
+    """
+    base = [command, "--dice", 6, "--kind", kind, "--target", target, "--exact", "--format", "csv"]
+    if command == "blows":
+        base += ["--max-blows", 3]
+    code, with_soak, err = run(capsys, *base, "--stamina", 3)
+    assert code == 0
+    code, without, err0 = run(capsys, *base)
+    assert code == 0 and err0 == ""
+    same = with_soak == without
+    assert ("has no effect on" in err) == same, (kind, target, err)
+    assert (kind, target) in {("aggravated", "vampire"), ("lethal", "mortal"),
+                              ("aggravated", "mortal")} or not same
+
+
+def test_stamina_against_lethal_to_a_vampire_gives_no_warning(capsys):
+    code, out, err = run(capsys, "damage", "--dice", 6, "--soak", 2, "--kind", "lethal",
+                         "--target", "vampire")
+    assert code == 0 and err == ""
+
+
 def test_attack_difficulty_without_attack_pool_warns(capsys):
     code, out, err = run(capsys, "blows", "--dice", 3, "--kind", "lethal", "--target", "mortal",
                          "--max-blows", 1, "--attack-difficulty", 7)
@@ -414,3 +442,77 @@ def test_aim_and_firearm_that_change_nothing_warn(capsys, extra, warning):
     code, out, err = run(capsys, "damage", "--dice", 3, *extra)
     assert code == 0 and out
     assert err.strip() == ("" if warning is None else f"beastodds: warning: {warning}")
+
+
+# ------------------------------------------------------- not a table at all
+
+@pytest.mark.parametrize("bad", [None, [1, 2], "pool,p_win", {"pool": [1]}])
+def test_render_and_pivot_of_what_is_not_a_table_is_one_sentence(bad):
+    """``tables.render(None)`` raised AttributeError ('NoneType' object has no attribute 'columns')."""
+    from analysis import tables
+
+    with pytest.raises(TypeError) as caught:
+        tables.render(bad)
+    text = str(caught.value)
+    assert text.startswith("render takes an odds table (a pandas DataFrame") and "\n" not in text
+    assert text.endswith(f"got {type(bad).__name__}")
+    with pytest.raises(TypeError, match=r"^pivot takes an odds table"):
+        tables.pivot(bad, "pool", "hunger", "p_win")
+
+
+# ------------------------------------------------- --set: one field per option
+
+@pytest.mark.parametrize("text", ["crit_bonus=1\nsuccess_face=9", "crit_bonus=1\r\nsuccess_face=9",
+                                  "crit_bonus=1\rsuccess_face=9", "crit_bonus=1\x1b[2J", "crit_bonus=\x001"])
+def test_set_with_a_line_break_or_control_character_is_refused(capsys, text):
+    """``--set $'crit_bonus=1\\nsuccess_face=9'`` set crit_bonus and silently dropped the second line."""
+    message = refused(capsys, "v5", "--pool", 3, "--hunger", 1, "--difficulty", 2, "--set", text)
+    assert message == ("--set takes one FIELD=VALUE on one line, without line breaks or other control "
+                       f"characters (give --set once per field), got {text!r}")
+    message = refused(capsys, "compare", "v5-official", "v5-official", "--pool", 3, "--hunger", 1,
+                      "--difficulty", 2, "--set-b", text)
+    assert "without line breaks" in message
+
+
+def test_set_given_once_per_field_sets_both(capsys):
+    code, out, err = run(capsys, "rules", "v5-official", "--set", "crit_bonus=1", "--set", "success_face=9")
+    assert code == 0 and err == ""
+    from analysis.cli.common import sets_of
+
+    assert sets_of(["crit_bonus=1", "success_face=9"]) == {"crit_bonus": 1, "success_face": 9}
+
+
+# ------------------------------------------ a SPEC of thousands of digits
+
+@pytest.mark.parametrize("spec", ["1" * 5000, "1-" + "1" * 5000, "1" * 5000 + "-1,2", "1" * 31])
+def test_a_spec_of_thousands_of_digits_names_its_axis(spec):
+    """Past 4,300 digits Python's int() said "Exceeds the limit (4300 digits) ..." naming no option."""
+    import re as _re
+
+    from analysis.systems import v5
+
+    with pytest.raises(ValueError) as caught:
+        v5.table(spec, 1, 2)
+    digits = len(max(_re.findall(r"\d+", spec), key=len))
+    size = digits if digits <= 4000 else f"about {digits}"
+    assert str(caught.value) == f"pool must be 0..1000, got a number of {size} digits"
+    with pytest.raises(ValueError, match=r"^difficulty must be 0\.\.1000000000, got a number of about 5000 "
+                                         r"digits$"):
+        desperation.table(1, 1, "9" * 5000)
+
+
+def test_a_spec_of_thousands_of_digits_on_the_command_line(capsys):
+    message = refused(capsys, "v5", "--pool", "2", "--hunger", "1", "--difficulty", "1-" + "7" * 6000)
+    assert message == "--difficulty must be 0..1000000000, got a number of about 6000 digits"
+    code, out, err = run(capsys, "v5", "--pool", "0" * 6000 + "2", "--hunger", 1, "--difficulty", 1)
+    assert code == 0 and err == ""  # leading zeros are no size
+
+
+def test_a_spec_without_a_bound_reads_big_numbers_up_to_its_digit_limit():
+    import math
+
+    from analysis.validate import parse_spec
+
+    assert parse_spec("x", "1" * 40, 0, math.inf) == [int("1" * 40)]
+    with pytest.raises(ValueError, match=r"^x must be a number of at most 4,000 digits, got one of 4001 digits$"):
+        parse_spec("x", "1" * 4001, 0, math.inf)

@@ -62,6 +62,108 @@ def test_atomic_write_through_a_symlink_replaces_the_target(tmp_path):
     assert (tmp_path / "link.md").is_symlink() and (tmp_path / "real.md").read_text() == "new"
 
 
+def _fifo_reader(path: Path):
+    """A thread that reads everything written into the named pipe ``path``; join it, then ``got[0]``."""
+    import threading
+
+    got = []
+    thread = threading.Thread(target=lambda: got.append(path.read_bytes()), daemon=True)
+    thread.start()
+    return thread, got
+
+
+@pytest.mark.parametrize("through_link", [False, True])
+def test_a_named_pipe_gets_the_bytes_and_stays_a_pipe(tmp_path, through_link):
+    """A target that is not a regular file is written into, never replaced by a file."""
+    import stat
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    target = fifo
+    if through_link:
+        target = tmp_path / "hm.png"
+        target.symlink_to(fifo)
+    thread, got = _fifo_reader(fifo)
+    safeio.atomic_write(target, b"\x89PNG and the rest")
+    thread.join(timeout=60)
+    assert got == [b"\x89PNG and the rest"]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the named pipe was replaced"
+    assert not through_link or target.is_symlink()
+    assert litter(tmp_path) == []
+
+
+def test_a_device_node_is_written_into_not_replaced(tmp_path):
+    """A character device (a node of the null device's numbers, made here) keeps being that device."""
+    import stat
+
+    null = os.stat(os.devnull)
+    node = tmp_path / "null"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, null.st_rdev)
+    except (PermissionError, OSError) as exc:
+        pytest.skip(f"cannot make a device node here: {exc}")
+    link = tmp_path / "hm.png"
+    link.symlink_to(node)
+    rulesets.official("v5").save(node)
+    safeio.atomic_write(link, b"picture")
+    for path in (node, os.devnull):
+        st = os.stat(path)
+        assert stat.S_ISCHR(st.st_mode) and st.st_rdev == null.st_rdev
+    assert link.is_symlink() and litter(tmp_path) == []
+
+
+def test_heatmap_into_a_named_pipe_through_a_link(tmp_path, capsys):
+    """``ln -s NODE hm.png; compare ... --heatmap hm.png`` turned the node into a PNG."""
+    import stat
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    (tmp_path / "hm.png").symlink_to(fifo)
+    thread, got = _fifo_reader(fifo)
+    assert cli.main([*HEATMAP, str(tmp_path / "hm.png"), "--quiet"]) == 0
+    thread.join(timeout=60)
+    assert got and got[0].startswith(b"\x89PNG")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and (tmp_path / "hm.png").is_symlink()
+    assert "replaced" not in capsys.readouterr().err
+
+
+def test_a_socket_is_refused_in_one_sentence(tmp_path):
+    import socket
+
+    path = tmp_path / "s.sock"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(path))
+        with pytest.raises(OSError) as caught:
+            safeio.atomic_write(path, "x")
+    assert str(caught.value) == (f"[Errno {errno.EINVAL}] it is a socket, not a regular file, a character "
+                                 f"device or a named pipe: '{path}'")
+    assert litter(tmp_path) == []
+
+
+def test_errors_name_the_path_given_not_the_temporary_file(tmp_path):
+    rs = rulesets.official("v5")
+    with pytest.raises(IsADirectoryError) as caught:
+        rs.save(tmp_path)
+    assert caught.value.filename == str(tmp_path) and ".tmp" not in str(caught.value)
+    missing = tmp_path / "no such folder" / "mine.toml"
+    with pytest.raises(FileNotFoundError) as caught:
+        rs.save(missing)
+    assert caught.value.filename == str(missing)
+    assert str(caught.value).endswith(f"its folder does not exist: '{missing}'")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):
+            return  # root writes anywhere: nothing more to see
+        with pytest.raises(PermissionError) as caught:
+            rs.save(locked / "mine.toml")
+        assert caught.value.filename == str(locked / "mine.toml")
+    finally:
+        locked.chmod(0o700)
+    assert litter(tmp_path) == []
+
+
 @pytest.mark.parametrize("data", ["x" * 100_000, b"\xff" * 100_000])
 def test_a_write_failing_halfway_leaves_the_old_file_byte_identical(tmp_path, monkeypatch, data):
     path = tmp_path / "table.md"
@@ -301,6 +403,57 @@ def test_an_interrupt_raised_inside_an_import_is_caught():
             f"sys.exit(main({V5!r}))\n")
     done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
     assert done.returncode == 130 and done.stderr == "beastodds: interrupted\n"
+
+
+RULES = ["rules", "v5-official"]
+
+
+def test_ctrl_c_once_the_answer_is_out_keeps_its_exit_code():
+    """A Ctrl-C after the answer, while the interpreter shuts down, killed the process (exit -2).
+
+    The program (``main()`` without arguments) ignores Ctrl-C once its code is known; the two
+    signals here come right after ``main`` returns and from an exit handler, as the shut-down's.
+    """
+    code = ("import atexit, os, signal, sys, time\n"
+            "from analysis.cli import main\n"
+            f"sys.argv = ['beastodds', *{RULES!r}]\n"
+            "def late():\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    time.sleep(0.2)\n"
+            "    print('shut down', file=sys.stderr)\n"
+            "atexit.register(late)\n"
+            "code = main()\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "time.sleep(0.2)\n"
+            "sys.exit(code)\n")
+    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert "v5-official" in done.stdout and done.stderr == "shut down\n"
+
+
+def test_a_second_ctrl_c_does_not_cut_the_interrupted_line():
+    """Ctrl-C, then Ctrl-C again while the first is being reported: still one line and exit 130."""
+    code = ("import os, signal, sys, time\n"
+            "import analysis.cli as cli\n"
+            "def run(argv): raise KeyboardInterrupt\n"
+            "quiet = cli._quiet_stdout\n"
+            "def again():\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    time.sleep(0.2)\n"
+            "    quiet()\n"
+            "cli._run, cli._quiet_stdout = run, again\n"
+            f"sys.argv = ['beastodds', *{RULES!r}]\n"
+            "sys.exit(cli.main())\n")
+    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
+    assert done.returncode == 130 and done.stderr == "beastodds: interrupted\n"
+
+
+def test_main_with_arguments_leaves_the_ctrl_c_handler_alone(capsys):
+    """In a process of its own making (tests, notebooks) ``main(argv)`` keeps Ctrl-C as it was."""
+    before = signal.getsignal(signal.SIGINT)
+    assert cli.main(RULES) == 0
+    assert signal.getsignal(signal.SIGINT) is before
+    capsys.readouterr()
 
 
 @pytest.mark.slow

@@ -12,7 +12,9 @@ Exit codes: 0 on success (and when the reader of the output goes away,
 ``beastodds ... | head``); 2 for bad input and for output that cannot be
 written (a full disk, a closed standard output), with one sentence on
 stderr; 130 on Ctrl-C ("beastodds: interrupted").  This module imports
-nothing heavy, so an interrupt during start-up is caught too.
+nothing heavy, so an interrupt during start-up is caught from the moment
+:func:`main` runs; before that (Python's own start-up and this module's
+imports) it ends the process as Python does (README, Reliability).
 """
 from __future__ import annotations
 
@@ -101,13 +103,16 @@ def write_output(path: str, write) -> bool:
     """Write a file named on the command line; True when it replaced one.
 
     ``write(path)`` must write atomically (:mod:`analysis.safeio`), so a
-    failure leaves an existing file as it was.  Replacing a file is said on
-    stderr (``beastodds: replaced keep.png``), never refused; a failure is a
+    failure leaves an existing file as it was.  Replacing a regular file is
+    said on stderr (``beastodds: replaced keep.png``), never refused (a
+    character device or a named pipe is written into); a failure is a
     ValueError of one sentence (the command then exits with code 2).
     """
+    from ..safeio import is_replaceable
+
     if os.path.isdir(path):
         raise ValueError(f"cannot write {path}: it is a directory")
-    existed = os.path.exists(path)
+    existed = is_replaceable(path)  # a device or a named pipe is written into, never replaced
     try:
         write(path)
     except OSError as exc:
@@ -309,13 +314,46 @@ def _run(argv) -> int:
     return 0
 
 
+def _ignore_ctrl_c() -> None:
+    """From now on the program ignores Ctrl-C: its exit code is known (the answer is out, or it was
+    interrupted and says so).
+
+    Without this, a Ctrl-C while the interpreter shuts down (which takes a
+    noticeable moment once numba is loaded) is caught by nothing, and, once
+    Python has put back the default action, kills the process: exit -2 with
+    the answer already printed, or a traceback.  An ignored signal stays
+    ignored through the shut-down.
+    """
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError, AttributeError):  # not the main thread, or no signals here
+        pass
+
+
 def main(argv=None) -> int:
-    """Entry point of the ``beastodds`` console script; returns the exit code (0, 2 or 130)."""
+    """Entry point of the ``beastodds`` console script; returns the exit code (0, 2 or 130).
+
+    Called without ``argv`` it is the program itself: once its exit code is
+    known it ignores Ctrl-C, so that the exit is that code, never a
+    traceback or death by the signal while the interpreter shuts down.
+    """
+    program = argv is None
+    code = _main(argv, program)
+    if program:
+        _ignore_ctrl_c()
+    return code
+
+
+def _main(argv, program: bool = False) -> int:
     try:
         sys.set_int_max_str_digits(0)  # exact fractions of any size print (the CLI is its own process)
         _prepare_streams()
         return _run(argv)
     except KeyboardInterrupt:  # Ctrl-C: while importing, compiling, computing or writing
+        if program:
+            _ignore_ctrl_c()  # a second Ctrl-C must not cut the one line short with a traceback
         _quiet_stdout()  # unsent output must not block the exit
         _say("beastodds: interrupted")
         return 130

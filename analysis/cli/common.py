@@ -21,6 +21,7 @@ import dataclasses
 import re
 import sys
 import tomllib
+import unicodedata
 
 from ..system import RESERVED
 from ..tables import FORMATS
@@ -504,6 +505,9 @@ _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 def parse_set(text: str) -> tuple:
     """``"field=value"`` as ``(field path, value)``: the value read as TOML, a bare word as a text."""
+    if any(unicodedata.category(c) == "Cc" for c in text):  # a line break would hide the lines after it
+        raise ValueError(f"--set takes one FIELD=VALUE on one line, without line breaks or other control "
+                         f"characters (give --set once per field), got {text!r}")
     key, sep, value = text.partition("=")
     key, value = key.strip(), value.strip()
     if not sep or not _KEY.match(key) or not value:

@@ -145,7 +145,8 @@ def _warn_soak(args, rules) -> None:
         warn(f"--firearm changes nothing here: {args.kind} damage to a {args.target} is {kind} "
              f"from any weapon")
     staminas = [s for s in values("--soak", args.stamina) if s > 0]
-    if staminas and soak_dice(kind, args.target, 0) == 0 and kind != "bashing":
+    # Stamina changes nothing when one more point of it adds no soak die to this damage
+    if staminas and soak_dice(kind, args.target, 1) == soak_dice(kind, args.target, 0):
         who = "a mortal soaks only bashing damage" if args.target == "mortal" else \
             "a vampire soaks aggravated damage with Fortitude alone"
         warn(f"--soak/--stamina {args.stamina} has no effect on {kind} damage to a "

@@ -30,7 +30,9 @@ SYSTEM = System(
               "p_win", "p_desperation_one"),
     terms={
         "desperation": "Desperation dice added to the pool, 0..5",
-        "p_desperation_one": "chance that a Desperation die shows 1",
+        "p_desperation_one": "chance that the Desperation dice bring Overreach or Despair "
+                             "(overreach_or_despair + despair); under the official rules, the chance "
+                             "that a Desperation die shows 1",
     },
     package=__name__,
 )

@@ -23,7 +23,9 @@ SYSTEM = System(
                    "Storyteller may offer a win at a cost",
         "plain_win": "successes reach the Difficulty, no pair of 10s, not Brutal",
         "critical_win": "a win with a pair of 10s, not Brutal",
-        "brutal_win": "a violent action, two Rage dice show 1 or 2, and with 4 more successes it wins",
+        "brutal_win": "a violent action, at least two Rage dice show 1 or 2, and with its 4 added "
+                      "successes it wins (also when it would win without them, a pair of 10s "
+                      "included)",
         "brutal_failure": "two Rage dice show 1 or 2 and the roll fails (any action not violent, "
                           "or a violent one still short)",
     },

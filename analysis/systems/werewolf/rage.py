@@ -102,7 +102,8 @@ class WerewolfOdds(SpecialOdds):
     critical_win = property(lambda self: self.probability("critical_win"),
                             doc="A win with a pair of 10s, not Brutal.")
     brutal_win = property(lambda self: self.probability("brutal_win"),
-                          doc="Brutal on a violent action, and its bonus successes reach the Difficulty.")
+                          doc="Brutal on a violent action that wins with its bonus successes (also one that "
+                              "would win without them, a pair of 10s included).")
     brutal_failure = property(lambda self: self.probability("brutal_failure"),
                               doc="Brutal and failed: any action not violent, or a violent one still short.")
 
