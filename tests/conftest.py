@@ -59,3 +59,15 @@ def _registered_systems_restored():
         rulesets.SYSTEMS.update(systems)
         rulesets.MECHANIC_FILES.clear()
         rulesets.MECHANIC_FILES.update(files)
+
+
+def run_cli(capsys, *argv):
+    """``(exit code, stdout, stderr)`` of ``beastodds ARGV`` run in this process (``capsys``: the test's)."""
+    from analysis import cli
+
+    try:
+        code = cli.main([str(a) for a in argv])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err

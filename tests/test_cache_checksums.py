@@ -7,7 +7,6 @@ LLVM's bitcode reader, which aborted the process (exit 134) on every run.
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,19 +15,8 @@ from kernels import _jit
 
 ROOT = Path(__file__).resolve().parent.parent
 
-MODULE = textwrap.dedent("""
-    import numpy as np
-    from kernels._jit import kernel
-
-    @kernel
-    def ways(n):
-        out = np.zeros(n + 1, dtype=np.int64)
-        out[0] = 1
-        for _ in range(n):
-            for k in range(n, 0, -1):
-                out[k] += out[k - 1]
-        return out
-""")
+#: A module with one cached kernel, the same as the light loader's tests write.
+from tests.test_lightload import MODULE  # noqa: E402
 
 
 def damage(cache: Path) -> int:

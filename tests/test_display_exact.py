@@ -13,16 +13,10 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import cli
+from tests.conftest import run_cli
 
 
-def run(capsys, *argv):
-    try:
-        code = cli.main([str(a) for a in argv])
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # (exit code, stdout, stderr) of beastodds ARGV
 
 
 def rounded(q: Fraction, digits: int) -> str:

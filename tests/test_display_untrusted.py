@@ -18,8 +18,9 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import cli, rulesets, tables
+from analysis import rulesets, tables
 from analysis.validate import one_line
+from tests.conftest import run_cli
 
 #: A name and a description that try everything (TOML escapes: written as the characters).
 HOSTILE_NAME = "^^5cinput^^7b/etc/passwd^^7d ~ \\u001b[31mRED\\r=x \\u009b2J \\u202emirror <b>b</b>"
@@ -29,13 +30,7 @@ CONTROLS = ("\x1b", "\r", "\x07", "\x9b", "\u202e")
 GRID = ("--pool", "1-2", "--hunger", "1", "--difficulty", "1")
 
 
-def run(capsys, *argv):
-    try:
-        code = cli.main([str(a) for a in argv])
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # (exit code, stdout, stderr) of beastodds ARGV
 
 
 def rule_set_file(tmp_path, name=HOSTILE_NAME, description=HOSTILE_DESCRIPTION, stem="hostile"):
