@@ -68,6 +68,7 @@ def combine(frames, axes, side_by_side: bool, exact: bool):
     the rows are sorted by cell, strategies in the order given; without
     ``exact`` every column after those is turned into ``float(Fraction)``.
     """
+    import numpy as np
     import pandas as pd
 
     parts = []
@@ -80,6 +81,9 @@ def combine(frames, axes, side_by_side: bool, exact: bool):
     if side_by_side:
         out = out.sort_values(list(axes), kind="stable", ignore_index=True)
     if not exact:
-        for c in out.columns[len(axes) + int(side_by_side):]:
-            out[c] = [float(x) for x in out[c]]
+        # one frame made at once: a column set at a time fragments a wide table
+        n = len(axes) + int(side_by_side)
+        floats = np.array([[float(x) for x in out[c]] for c in out.columns[n:]], dtype=float).T
+        out = pd.concat([out.iloc[:, :n], pd.DataFrame(floats.reshape(len(out), -1), index=out.index,
+                                                       columns=out.columns[n:])], axis=1)
     return out

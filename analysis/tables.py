@@ -112,7 +112,7 @@ def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, di
     ``text`` turns the cells into strings (``sign`` adds ``%`` to
     percentages), else they stay numbers (floats of the exact values).
     """
-    out = df.copy()
+    shown_columns = {}
     rows_prob = None
     if percent and "outcome" in key_columns and "outcome" in df.columns:
         rows_prob = [is_probability(o) for o in df["outcome"]]
@@ -133,7 +133,11 @@ def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, di
                 cells.append(shown + ("%" if pct and sign else ""))
             else:
                 cells.append(_number(q))
-        out[c] = pd.Series(cells, index=df.index, dtype=object)
+        shown_columns[c] = pd.Series(cells, index=df.index, dtype=object)
+    # one frame made at once (a column set at a time fragments a wide frame, and pandas warns)
+    out = pd.DataFrame({i: shown_columns[c] if c in shown_columns else df[c] for i, c in enumerate(df.columns)},
+                       index=df.index)
+    out.columns = df.columns
     return out
 
 

@@ -102,3 +102,90 @@ def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv
             line += [option, "-1"]
         message = refused(capsys, *line)
         assert option in message or option.lstrip("-").replace("-", "_") in message, (line, message)
+
+
+# ------------------------------------------------------------ 9. --at-least
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Any cell counted by a sweep fails the test."""
+    from analysis import sweep
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("work started before the input was checked")
+
+    monkeypatch.setattr(sweep, "_table", refuse)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["v5", "--pool", "0-1000", "--hunger", "0-5", "--difficulty", "1-5", "--at-least", "0-100"],
+     "--at-least asks for 101 columns over 30,030 cells, 3,033,030 values (limit 1,000,000)"),
+    (["classic", "--pool", "0-200", "--difficulty", "2-10", "--at-least", "0-1000"],
+     "--at-least asks for 1,001 columns over 1,809 cells"),
+    (["werewolf", "--pool", "0-200", "--at-least", "0-1000"], "--at-least asks for 1,001 columns"),
+    (["v5", "--pool", "3", "--difficulty", "2", "--at-least", "10001"], "--at-least must be 0..10000"),
+    (["requiem", "--pool", "3", "--at-least", "-1"], "--at-least"),
+])
+def test_at_least_is_in_the_size_check(capsys, no_work, argv, words):
+    assert words in refused(capsys, *argv)
+
+
+def test_at_least_values_are_counted_against_the_api_tables_before_work():
+    from analysis.systems.hunter import desperation as hunter
+    from analysis.systems.v5 import roll as v5
+
+    with pytest.raises(ValueError, match="limit 1,000,000"):
+        v5.table("0-100", "0-5", "1-5", at_least="0-1000")
+    with pytest.raises(ValueError, match="limit 1,000,000"):
+        hunter.table("0-100", "0-5", "1-5", at_least="0-1000")
+
+
+def test_many_at_least_columns_are_quick_and_warn_of_nothing(capsys):
+    """Thousands of N: one pass over each distribution and one frame made at once (a column
+    added at a time was quadratic, and pandas warned of a fragmented frame on stderr)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code, out, err = run(capsys, "v5", "--pool", "3", "--hunger", "0-5", "--difficulty", "2", "--at-least", "0-3000",
+                             "--format", "csv")
+    assert code == 0 and err == ""
+    header, *rows = out.splitlines()
+    assert header.count("p_at_least_") == 3001 and len(rows) == 6
+    # three dice count at most 5 successes (a pair of 10s is 4): every N above is exactly 0
+    assert all(set(r.split(",")[10 + 6:-1]) == {"0.0"} and r.split(",")[10 + 5] != "0.0" for r in rows)
+
+
+def test_ways_at_least_is_one_pass():
+    from analysis import at_least
+
+    ways = {0: 3, 1: 4, 5: 2}
+    assert at_least.ways_at_least(ways, [6, 0, 5, 1, 2, 10_000]) == [0, 9, 2, 6, 2, 0]
+    assert at_least.ways_at_least({0: 1}, [2], total=10) == [9]  # a distribution cut off above 1
+
+    class Counting(dict):
+        reads = 0
+
+        def items(self):
+            Counting.reads += 1
+            return super().items()
+
+    at_least.ways_at_least(Counting(ways), list(range(10_000)))
+    assert Counting.reads == 1
+
+
+def test_classic_at_least_counts_nothing_again(monkeypatch):
+    """The table's own ways give the at-least columns: no roll is counted a second time."""
+    from analysis.systems.classic import pools
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a cell counted again")
+
+    want = pools.table("0-6", "2-10", exact=True, at_least="0-8")
+    monkeypatch.setattr(pools, "odds", refuse)
+    got = pools.table("0-6", "2-10", exact=True, at_least="0-8")
+    assert got.equals(want)
+    monkeypatch.undo()
+    for row in want.itertuples():
+        o = pools.odds(row.pool, row.difficulty)
+        assert [getattr(row, f"p_at_least_{n}") for n in range(9)] == [o.at_least(n) for n in range(9)]

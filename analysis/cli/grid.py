@@ -131,6 +131,7 @@ def run(args, rules=None, table=None, **options):
     import dataclasses
     import functools
     import inspect
+    import math
 
     from .. import rulesets, sweep
 
@@ -151,7 +152,13 @@ def run(args, rules=None, table=None, **options):
         system = dataclasses.replace(system, table=function)
     names = {axis: axis_option(axis) for axis in system.axis_names}
     grid_specs = grid(args, system)
-    sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
+    resolved = sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
+    if "at_least" in options:
+        from .. import at_least
+
+        # the N and the values they add, before any cell is counted
+        at_least.check_size(math.prod(len(v) for v in resolved.values()),
+                            at_least.parse(options["at_least"], "--at-least"), "--at-least")
     df = sweep.tables(system, [rules], grid_specs, exact=args.exact,
                       jobs=jobs(args) if hasattr(args, "jobs") else 1, progress=progress(args),
                       desc=system.name, names=names)[0]

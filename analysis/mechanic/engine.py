@@ -1017,12 +1017,18 @@ def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
         raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
                          f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
     grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
-    cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
+    from analysis.sweep import check_cells
+
+    cells = check_cells({a: len(v) for a, v in grid.items()})  # before the cells are listed
     tops = []
     if at_least is not None:
+        from analysis import at_least as _al
+
         if mech.successes is None:
             raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
         tops = as_values("at_least", at_least, 0)
+        _al.check_size(cells, tops)
+    cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
     return grid, cells, tops
 
 
@@ -1047,6 +1053,8 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     exact = check_bool("exact", exact)
     mech = rules.mechanic
     grid, cells, tops = resolve_grid(mech, axes, at_least)
+    from analysis.at_least import ways_at_least
+
     names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
     values = _TABLES.get(key)
@@ -1068,7 +1076,7 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
         for w in ways:
             row = list(w.class_ways)
             row += [sum(w.class_ways[index[c]] for c in col.classes) for col in mech.columns]
-            row += [sum(v for s, v in w.success_ways.items() if s >= n) for n in tops]
+            row += ways_at_least(w.success_ways, tops)
             rows.append(row)
         num = np.array(rows, dtype=object).reshape(len(cells), len(names))
         den = np.array([w.denominator for w in ways], dtype=object)[:, None]

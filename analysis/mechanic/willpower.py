@@ -727,7 +727,9 @@ def table(rules: MechanicRules, strategy="maximize_win", exact: bool = False, at
             - Fraction(sum(b.class_ways[i] for i in wins), b.denominator) for a, b in zip(after, before)]
     cols["p_win_gain"] = np.array(gain if exact else [float(g) for g in gain], dtype=object if exact else float)
     if tops:
-        num = np.array([[sum(v for s, v in w.success_ways.items() if s >= n) for n in tops] for w in after],
+        from analysis.at_least import ways_at_least
+
+        num = np.array([ways_at_least(w.success_ways, tops) for w in after],
                        dtype=object).reshape(len(cells), len(tops))
         values = fractions_over(num, den) if exact else float_ratios(num, den)
         for j, n in enumerate(tops):

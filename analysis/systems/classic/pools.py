@@ -7,6 +7,7 @@ its argument checks, result types and table columns.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -332,5 +333,14 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     })
     from analysis import at_least as _al
 
-    return _al.add_columns(df, at_least, lambda p, d, top: odds(p, d, specialty, rules).successes,
-                           ("pool", "difficulty"), exact)
+    if at_least is None:
+        return df
+    # the ways the table was made of (cached): each cell's successes, none counted again
+    cells = dict(zip(itertools.product(pools, diffs), _ways(tuple(pools), tuple(diffs), specialty,
+                                                            rules.ones_cancel)))
+
+    def distribution(p, d, top):
+        w = cells[(p, d)]
+        return w.success_ways, w.denominator
+
+    return _al.add_columns(df, at_least, distribution, ("pool", "difficulty"), exact)
