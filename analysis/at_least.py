@@ -21,12 +21,12 @@ MAX_AT_LEAST = 10_000
 MAX_VALUES = 1_000_000
 
 
-def parse(spec, name: str = "at_least") -> list:
-    """The N of an at-least SPEC (``3``, ``1-5``, ``2,4``), each 0..10000, sorted, without repeats.
+def parse(spec, name: str = "at_least", most: int = MAX_AT_LEAST) -> list:
+    """The N of an at-least SPEC (``3``, ``1-5``, ``2,4``), each 0..``most``, sorted, without repeats.
 
     ``name`` is how a refusal names the option (``--at-least`` on the command line).
     """
-    return sorted(set(as_values(name, spec, 0, MAX_AT_LEAST)))
+    return sorted(set(as_values(name, spec, 0, most)))
 
 
 def check_size(cells: int, ns, name: str = "at_least") -> None:

@@ -140,6 +140,14 @@ def test_at_least_values_are_counted_against_the_api_tables_before_work():
         hunter.table("0-100", "0-5", "1-5", at_least="0-1000")
 
 
+def test_requiem_at_least_stops_where_its_distributions_do(capsys):
+    """Again-dice have no largest count: their distribution is counted up to N, at most 200
+    (it was refused as "max_successes", a name the command line does not have)."""
+    with pytest.raises(ValueError, match="at_least must be 0..200, got 300"):
+        beast.table(3, 0, at_least=300)
+    assert refused(capsys, "requiem", "--pool", "3", "--at-least", "300") == "--at-least must be 0..200, got 300"
+
+
 def test_many_at_least_columns_are_quick_and_warn_of_nothing(capsys):
     """Thousands of N: one pass over each distribution and one frame made at once (a column
     added at a time was quadratic, and pandas warned of a fragmented frame on stderr)."""

@@ -312,6 +312,10 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
     specialty = _check_flag("specialty", specialty)
     rules = ClassicRules.require(rules)
+    from analysis import at_least as _al
+
+    if at_least is not None:  # before any cell is counted
+        _al.check_size(len(pools) * len(diffs), _al.parse(at_least))
     # (pool, difficulty, botch/failure/success/summed successes), Python ints
     ways = _table_ways(tuple(pools), tuple(diffs), specialty, rules.ones_cancel)
     dens = np.array([10**p for p in pools], dtype=object)[:, None, None]

@@ -333,10 +333,14 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
     """
     exact = check_bool("exact", exact)
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
+    from analysis import at_least as _al
+
+    if at_least is not None:  # before any cell is counted
+        # a distribution of again-dice is counted up to its largest N: at most MAX_SUCCESSES
+        _al.check_size(len(keys), _al.parse(at_least, most=_rq.MAX_SUCCESSES))
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
     df = _class_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
                        "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
-    from analysis import at_least as _al
 
     def distribution(pool, soif, top):
         return odds(pool, soif, rules, tempt=tempt, frenzy=frenzy,

@@ -407,6 +407,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
     rules = V5Rules.require(rules)
+    _check_at_least(at_least, len(pools) * len(hungers) * len(diffs))
     if strategy is not None:
         return _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least)
     names = CLASSES + ("p_win",)
@@ -424,6 +425,14 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     for index, ways, dens in _grid_ways(pools, hungers, diffs, rules, progress):
         values[index] = fractions_over(ways, dens) if exact else _exact.float_ratios(ways, dens)
     return _with_at_least(_frame(pools, hungers, diffs, values, names), rules, None, exact, at_least)
+
+
+def _check_at_least(at_least, cells: int) -> None:
+    """The at-least N and the values they add, checked before any cell is counted."""
+    from analysis import at_least as _al
+
+    if at_least is not None:
+        _al.check_size(cells, _al.parse(at_least))
 
 
 def _with_at_least(df, rules, strategy, exact, at_least):
