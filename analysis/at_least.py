@@ -37,6 +37,22 @@ def check_size(cells: int, ns, name: str = "at_least") -> None:
                          f"(limit {MAX_VALUES:,}); ask for fewer N or a smaller grid")
 
 
+#: Most dice the distributions of successes behind the columns may hold, summed over the distinct
+#: rolls (a pool and its special dice) of a table: about half a minute of counting (a roll's
+#: distribution costs about a tenth of a millisecond per die, once per roll, not per cell).
+MAX_DICE = 200_000
+
+
+def check_dice(dice, name: str = "at_least") -> None:
+    """Refuse, before any counting, columns whose distributions of successes would hold more than
+    :data:`MAX_DICE` dice: ``dice`` lists the dice of each distinct roll of the table."""
+    dice = list(dice)
+    total = sum(dice)
+    if total > MAX_DICE:
+        raise ValueError(f"{name} needs the distributions of successes of {len(dice):,} rolls, {total:,} "
+                         f"dice in all (limit {MAX_DICE:,}); ask for fewer or smaller pools")
+
+
 def column(n: int) -> str:
     """The name of the at-least column for ``n``: ``p_at_least_N``."""
     return f"p_at_least_{n}"

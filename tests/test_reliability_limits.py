@@ -197,3 +197,72 @@ def test_classic_at_least_counts_nothing_again(monkeypatch):
     for row in want.itertuples():
         o = pools.odds(row.pool, row.difficulty)
         assert [getattr(row, f"p_at_least_{n}") for n in range(9)] == [o.at_least(n) for n in range(9)]
+
+
+# ------------------------------------------------------------ 8. --strategy
+
+@pytest.mark.parametrize("argv, words", [
+    (["v5", "--pool", "1000", "--hunger", "5", "--difficulty", "3", "--strategy", "maximize_win"],
+     "--strategy maximize_win: 1000 dice make 36,072,036 count states"),
+    (["werewolf", "--pool", "1000", "--rage", "5", "--difficulty", "3", "--strategy", "maximize_win"],
+     "--strategy maximize_win: 1000 dice make 6,012,006 count states"),
+    # every pool below the one-pool limit, the grid's sum past the table's: refused before pool 100
+    (["v5", "--pool", "100-330", "--hunger", "0-5", "--difficulty", "3", "--strategy", "maximize_win"],
+     "--strategy maximize_win: the Willpower reroll over these 1,386 cells would take about"),
+    # the first pools fit, a later one does not: refused before the first is counted
+    (["werewolf", "--pool", "100-200", "--rage", "5", "--difficulty", "3", "--strategy", "maximize_win"],
+     "--strategy maximize_win: the Willpower reroll at 133 normal + 5 rage dice would take about"),
+    (["hunter", "--pool", "100-300", "--strategy", "none,maximize_win"],
+     "--strategy none,maximize_win: the Willpower reroll at 264 normal + 5 desperation dice"),
+])
+def test_strategy_work_is_estimated_over_the_grid_before_the_sweep(capsys, monkeypatch, no_work, argv, words):
+    from analysis.mechanic import willpower
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a plan was built before the work was checked")
+
+    monkeypatch.setattr(willpower, "_plan_cached", refuse)
+    assert words in refused(capsys, *argv)
+
+
+def test_api_strategy_tables_check_the_work_before_counting(monkeypatch):
+    from analysis.mechanic import engine, willpower
+    from analysis.systems.hunter import desperation as hunter
+    from analysis.systems.v5 import roll as v5
+    from analysis.systems.werewolf import rage as werewolf
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("counting started before the work was checked")
+
+    for module, name in ((engine, "count_cells"), (willpower, "_plan_cached"), (v5, "_grid_ways"),
+                         (v5, "_cube")):
+        monkeypatch.setattr(module, name, refuse)
+    for call in (lambda: v5.table("100-330", "0-5", 3, strategy="none,maximize_win"),
+                 lambda: werewolf.table("100-200", 5, 3, strategy="maximize_win"),
+                 lambda: hunter.table("100-300", "0-5", "1-5", strategy=["maximize_win", None])):
+        with pytest.raises(ValueError, match="Willpower reroll") as exc:
+            call()
+        assert "\n" not in str(exc.value)
+
+
+def test_the_work_estimate_is_the_plans_own():
+    """The estimate made without building a plan is the step count the plan itself reports."""
+    from analysis.mechanic import willpower
+    from analysis.systems.v5.dice import V5Rules, mechanic_rules
+    from analysis.systems.v5.roll import engine_strategy
+    from analysis.systems.werewolf.rage import WerewolfRules
+
+    for rules, strategy, cell in (
+            (mechanic_rules(V5Rules()), engine_strategy("maximize_win"), dict(pool=7, hunger=2, difficulty=3)),
+            (WerewolfRules().mechanic(), "reroll_failures", dict(pool=6, rage=3, difficulty=2, violent=1))):
+        strategy = willpower.strategy_of(strategy)
+        full = willpower.work(rules, strategy, **cell)
+        assert full > 0
+        assert willpower.check_work(rules, strategy, [cell]) == full
+
+
+def test_fast_strategy_tables_still_run(capsys):
+    code, out, err = run(capsys, "werewolf", "--pool", "1-12", "--rage", "0-5", "--difficulty", "1-4",
+                         "--strategy", "none,maximize_win", "--format", "csv")
+    assert code == 0 and err == ""
+    assert len(out.splitlines()) == 1 + 12 * 6 * 4 * 2 * 2  # two violent values, two strategies

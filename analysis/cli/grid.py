@@ -159,6 +159,19 @@ def run(args, rules=None, table=None, **options):
         # the N and the values they add, before any cell is counted
         at_least.check_size(math.prod(len(v) for v in resolved.values()),
                             at_least.parse(options["at_least"], "--at-least"), "--at-least")
+    if options and takes(system, "check_only"):
+        # the whole grid's work (each strategy's reroll, the at-least distributions), estimated before the
+        # sweep counts its first chunk: a refusal never comes after minutes of counting
+        try:
+            system.table_function(*(resolved[a] for a in system.axis_names), rules=rules, exact=args.exact,
+                                  check_only=True)
+        except ValueError as exc:
+            from ..mechanic.spec import MechanicError
+
+            if "strategy" not in options or not isinstance(exc, MechanicError):
+                raise
+            text = str(exc).split(": ", 1)[1] if str(exc).startswith("mechanic.toml: ") else str(exc)
+            raise ValueError(f"--strategy {options['strategy']}: {text}") from None
     df = sweep.tables(system, [rules], grid_specs, exact=args.exact,
                       jobs=jobs(args) if hasattr(args, "jobs") else 1, progress=progress(args),
                       desc=system.name, names=names)[0]

@@ -1032,6 +1032,16 @@ def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
     return grid, cells, tops
 
 
+def check_at_least_dice(rules: MechanicRules, cells: list) -> None:
+    """Refuse at-least columns whose distributions of successes (each pool's, counted in full) would
+    hold too many dice (:func:`analysis.at_least.check_dice`), before any counting."""
+    from analysis.at_least import check_dice
+
+    mech = rules.mechanic
+    rolls = {tuple(c[a] for a in _pool_axes(mech)): c for c in cells}
+    check_dice(sum(dice_of(mech, {**rules.params, **c})) for c in rolls.values())
+
+
 def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     """A tidy odds table over a grid: one row per cell, one column per axis, class and ``p_`` column.
 
@@ -1054,6 +1064,9 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     mech = rules.mechanic
     grid, cells, tops = resolve_grid(mech, axes, at_least)
     from analysis.at_least import ways_at_least
+
+    if tops:
+        check_at_least_dice(rules, cells)
 
     names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
