@@ -41,7 +41,7 @@ def parse(spec, strategy_of, known) -> tuple:
     if not items or any(i == "" for i in items):
         raise ValueError(f"strategy takes names separated by commas, such as none,maximize_win; "
                          f"got {spec!r}")
-    out, names = [], []
+    out, names, seen = [], [], set()
     for item in items:
         if item is None or item == NONE:
             strategy, name = None, NONE
@@ -53,8 +53,9 @@ def parse(spec, strategy_of, known) -> tuple:
             except ValueError:
                 raise unknown(item, known) from None
             name = strategy.name
-        if name in names:
+        if name in seen:
             raise ValueError(f"strategy {name!r} is named twice")
+        seen.add(name)
         names.append(name)
         out.append(strategy)
     return out, many

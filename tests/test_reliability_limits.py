@@ -266,3 +266,125 @@ def test_fast_strategy_tables_still_run(capsys):
                          "--strategy", "none,maximize_win", "--format", "csv")
     assert code == 0 and err == ""
     assert len(out.splitlines()) == 1 + 12 * 6 * 4 * 2 * 2  # two violent values, two strategies
+
+
+# ------------------------------------------------------------ 10. iterables read before a limit
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**12), 1, 2),
+     "pool has 1,000,000,000,000 items (at most 100,000)"),
+    (lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**30), 1, 2),
+     "pool has more than 100,000 items"),
+    (lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**8), 1, 2),
+     "pool has 100,000,000 items"),
+    (lambda: __import__("analysis.systems.v5.willpower", fromlist=["x"]).decide(
+        normal=[4] * 10**6, hunger=[1], difficulty=3), "normal has 1,000,000 items (at most 1,000)"),
+    (lambda: __import__("analysis.systems.v5.rouse", fromlist=["x"]).night(1, ["wake"] * 100_000),
+     "steps has 100,000 items (at most 10,000)"),
+    (lambda: __import__("analysis.systems.cards.deck", fromlist=["x"]).scene([(5, 7)] * 10**6),
+     "a scene must have 1..20 tests, got 1,000,000"),
+    (lambda: __import__("analysis.systems.classic.pools", fromlist=["x"]).read_pool([6] * 10**6),
+     "dice has 1,000,000 items (at most 200)"),
+])
+def test_big_iterables_are_refused_by_their_size(call, words):
+    with pytest.raises(ValueError) as exc:
+        call()
+    assert words in one_sentence(exc)
+
+
+def test_an_endless_iterator_is_read_one_item_past_the_limit():
+    import itertools
+
+    from analysis.systems.v5 import roll as v5
+    from analysis.validate import MAX_SPEC_VALUES
+
+    endless = itertools.count()
+    with pytest.raises(ValueError, match="pool has more than 100,000 items"):
+        v5.table(endless, 1, 2)
+    assert next(endless) == MAX_SPEC_VALUES + 1
+    faces = itertools.repeat(4)
+    with pytest.raises(ValueError, match="at most 1,000"):
+        __import__("analysis.systems.v5.dice", fromlist=["x"]).read_roll(faces, [], 2)
+
+
+def test_the_mechanic_engine_refuses_a_huge_grid_before_listing_its_cells():
+    from analysis.mechanic import engine
+    from analysis.systems.v5.dice import V5Rules, mechanic_rules
+
+    with pytest.raises(ValueError, match="this grid has 600,600,000 cells"):
+        engine.table(mechanic_rules(V5Rules()), pool="0-1000", hunger="0-5", difficulty="0-99999")
+
+
+# ------------------------------------------------------------ 11. duplicates, linearly
+
+class _Name(str):
+    """A column name that counts how often it is compared: a quadratic check compares n * n times."""
+
+    compared = 0
+
+    def __eq__(self, other):
+        _Name.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_duplicate_checks_are_linear():
+    from analysis import tables
+    from analysis.systems.v5 import roll as v5
+
+    df = v5.table(3, 0, 2)
+    n = 20_000
+    for names, words in (([_Name("p_win")] * n, "--columns names 'p_win' twice"),
+                         ([_Name("failure"), _Name("p_win")] + [_Name("p_win")] * n, "'p_win' twice")):
+        _Name.compared = 0
+        with pytest.raises(ValueError, match=words):
+            tables.render(df, "csv", columns=names)
+        assert _Name.compared < 10 * n
+    _Name.compared = 0
+    with pytest.raises(ValueError, match="twice"):
+        tables.pivot(df, [_Name("pool")] * n, "hunger", "p_win")
+    assert _Name.compared < 10 * n
+    assert tables.first_repeat([1, 2, 3, 2, 1]) == 2 and tables.first_repeat("abc") is None
+
+
+def test_columns_with_20000_entries_are_refused_at_once(capsys):
+    assert refused(capsys, "v5", "--pool", "3", "--difficulty", "2", "--columns",
+                   ",".join(["p_win"] * 20_000)) == "--columns names 'p_win' twice"
+
+
+# ------------------------------------------------------------ 18. every flag is a real bool
+
+def _bool_calls():
+    from analysis import sweep, tables
+    from analysis.systems.cards import deck
+    from analysis.systems.v5 import roll as v5
+    from analysis.systems.v5 import rouse
+    from analysis.systems.werewolf import rage
+    from analysis.systems.v5.dice import V5Rules
+
+    small = v5.table(3, 0, 2)
+    return [
+        ("progress", lambda v: v5.table(3, 0, 2, progress=v)),
+        ("check_only", lambda v: v5.table(3, 0, 2, check_only=v)),
+        ("exact", lambda v: tables.compare("v5-official", "v5-official", {"pool": "3"}, exact=v)),
+        ("progress", lambda v: tables.compare("v5-official", "v5-official", {"pool": "3"}, progress=v)),
+        ("progress", lambda v: sweep.tables("v5", [V5Rules()], {"pool": "3"}, progress=v)),
+        ("violent", lambda v: rage.odds(3, 1, 2, violent=v)),
+        ("violent", lambda v: rage.read_roll([6, 7], [1], 2, violent=v)),
+        ("exact", lambda v: tables.render(small, "csv", exact=v)),
+        ("percent", lambda v: tables.render(small, "csv", percent=v)),
+        ("legend", lambda v: tables.render(small, "markdown", legend=v)),
+        ("reroll", lambda v: rouse.table(1, 2, reroll=v)),
+        ("tests", lambda v: deck.scene(v)),
+    ]
+
+
+@pytest.mark.parametrize("name, call", _bool_calls())
+@pytest.mark.parametrize("bad", [1, "yes", None, []])
+def test_flags_refuse_anything_but_true_and_false(name, call, bad):
+    if name == "tests":
+        bad = {(5, 7)} if bad == 1 else bad  # a set of tests: no order
+    with pytest.raises((ValueError, TypeError)) as exc:
+        call(bad)
+    assert name in one_sentence(exc)

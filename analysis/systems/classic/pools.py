@@ -237,7 +237,7 @@ class RollReading:
 
 def check_faces(name: str, dice) -> tuple:
     """A list of rolled d10 faces, each 1..10."""
-    dice = tuple(materialise(name, dice, "a list of faces like [8, 6, 7, 9]"))
+    dice = tuple(materialise(name, dice, "a list of faces like [8, 6, 7, 9]", MAX_POOL))
     if len(dice) > MAX_POOL:
         raise ValueError(f"{name}: at most {MAX_POOL} dice, got {len(dice)}")
     return tuple(check_int(f"each face of {name}", f, 1, 10) for f in dice)

@@ -90,9 +90,9 @@ OFFICIAL = WerewolfRules()
 
 
 def _check_violent(violent) -> bool:
-    if isinstance(violent, bool):
-        return violent
-    return bool(check_int("violent (0 or 1)", violent, 0, 1))
+    """``violent`` of one roll: True or False (1 and "yes" are refused, as every flag's are; the table's
+    ``violent`` axis is the one that takes 0 and 1)."""
+    return check_bool("violent", violent)
 
 
 @dataclass(frozen=True)
