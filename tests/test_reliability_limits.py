@@ -388,3 +388,15 @@ def test_flags_refuse_anything_but_true_and_false(name, call, bad):
     with pytest.raises((ValueError, TypeError)) as exc:
         call(bad)
     assert name in one_sentence(exc)
+
+
+# ------------------------------------------------------------ 20. rules --value
+
+@pytest.mark.parametrize("argv", [["rules", "v5-official", "--value", "p_win"], ["rules", "--value", "p_win"],
+                                  ["rules", "v5-official", "--value", "p_win", "--format", "json"]])
+def test_rules_refuses_value(capsys, argv):
+    assert refused(capsys, *argv).startswith("--value shapes the list of rule sets")
+
+
+def test_rules_value_in_a_shaped_list_needs_pivot(capsys):
+    assert "--pivot and --value go together" in refused(capsys, "rules", "--value", "name", "--format", "csv")

@@ -177,7 +177,8 @@ def run_rules(args):
         raise ValueError("--exact and --percent print probabilities; `beastodds rules` prints "
                          "rule sets, with no probability in them")
     shaping = [flag for flag, value in (("--columns", args.columns), ("--pivot", args.pivot),
-                                        ("--digits", args.digits)) if value is not None]
+                                        ("--value", args.value), ("--digits", args.digits))
+               if value is not None]
     if shaping and (args.rules is not None or args.format == "table"):
         raise ValueError(f"{shaping[0]} shapes the list of rule sets in --format csv, json, markdown, "
                          f"latex or html; " + ("a rule set prints as TOML" if args.rules is not None
