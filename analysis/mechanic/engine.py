@@ -1019,7 +1019,7 @@ def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
     grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
     from analysis.sweep import check_cells
 
-    cells = check_cells({a: len(v) for a, v in grid.items()})  # before the cells are listed
+    n_cells = check_cells({a: len(v) for a, v in grid.items()})  # before the cells are listed
     tops = []
     if at_least is not None:
         from analysis import at_least as _al
@@ -1027,7 +1027,7 @@ def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
         if mech.successes is None:
             raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
         tops = as_values("at_least", at_least, 0)
-        _al.check_size(cells, tops)
+        _al.check_size(n_cells, tops)
     cells = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
     return grid, cells, tops
 
