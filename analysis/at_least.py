@@ -53,6 +53,23 @@ def check_dice(dice, name: str = "at_least") -> None:
                          f"dice in all (limit {MAX_DICE:,}); ask for fewer or smaller pools")
 
 
+#: Again-dice (Requiem, La Soif) have no largest count: a roll's distribution is counted up to the
+#: largest N, in time that grows with its dice times that N.  At most this many, summed over the rolls
+#: (about half a minute of counting, in a sweep's chunks).
+MAX_DICE_SUCCESSES = 5_000_000
+
+
+def check_dice_successes(dice, top: int, name: str = "at_least") -> None:
+    """Refuse, before any counting, again-dice distributions up to ``top`` successes whose dice
+    (``dice``: each distinct roll's) times ``top + 1`` pass :data:`MAX_DICE_SUCCESSES`."""
+    dice = list(dice)
+    total = sum(dice) * (top + 1)
+    if total > MAX_DICE_SUCCESSES:
+        raise ValueError(f"{name} needs the distributions of {len(dice):,} rolls of again-dice up to {top:,} "
+                         f"successes, {total:,} dice x successes (limit {MAX_DICE_SUCCESSES:,}); ask for "
+                         f"a smaller largest N or smaller pools")
+
+
 def column(n: int) -> str:
     """The name of the at-least column for ``n``: ``p_at_least_N``."""
     return f"p_at_least_{n}"

@@ -400,3 +400,12 @@ def test_rules_refuses_value(capsys, argv):
 
 def test_rules_value_in_a_shaped_list_needs_pivot(capsys):
     assert "--pivot and --value go together" in refused(capsys, "rules", "--value", "name", "--format", "csv")
+
+
+def test_la_soif_at_least_work_is_checked_over_the_grid(capsys, no_work):
+    """Again-dice are counted up to the largest N: the dice times that N, over the whole grid, before
+    the sweep's first chunk (each chunk alone would pass)."""
+    assert "5,000,000" in refused(capsys, "requiem", "--pool", "0-200", "--soif", "0-5", "--at-least", "0-200")
+    with pytest.raises(ValueError, match="dice x successes"):
+        beast.table("0-200", "0-5", at_least="0-200", check_only=True)
+    assert beast.table("0-200", "0-5", at_least="0-20", check_only=True) is None

@@ -148,9 +148,9 @@ def run_table(args):
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
-    sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
+    resolved = sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
     if args.at_least is not None:
-        from .grid import takes
+        from .grid import check_work, takes
 
         if not takes(system, "at_least"):
             raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table "
@@ -160,6 +160,7 @@ def run_table(args):
 
         system = dataclasses.replace(system, table=functools.partial(system.table_function,
                                                                      at_least=args.at_least))
+        check_work(system, resolved, rs.rules, args.exact, {"at_least": args.at_least})
     df = sweep.tables(system, [rs.rules], grid, exact=args.exact, jobs=jobs(args),
                       progress=progress(args), desc=rs.name, names=names)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))

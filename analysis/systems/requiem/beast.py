@@ -305,7 +305,7 @@ def _class_frame(key_cols: dict, counts, rules, exact: bool) -> pd.DataFrame:
 
 
 def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
-          frenzy: bool = False, exact: bool = False, at_least=None) -> pd.DataFrame:
+          frenzy: bool = False, exact: bool = False, at_least=None, check_only: bool = False) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, soif).
 
     Parameters
@@ -319,7 +319,11 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
         False: float64 probabilities; True: ``Fraction`` objects.
     at_least : None, int or SPEC string
         Adds a column ``p_at_least_N`` per N: the exact chance of N or more
-        successes (10-again; a beastly critical's 10s count double).
+        successes (10-again; a beastly critical's 10s count double), N
+        0..200.
+    check_only : bool
+        Check everything (the values, the size, the at-least work) and
+        count nothing: returns None, or raises as the table would.
 
     Returns
     -------
@@ -337,14 +341,25 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
 
     if at_least is not None:  # before any cell is counted
         # a distribution of again-dice is counted up to its largest N: at most MAX_SUCCESSES
-        _al.check_size(len(keys), _al.parse(at_least, most=_rq.MAX_SUCCESSES))
+        ns = _al.parse(at_least, most=_rq.MAX_SUCCESSES)
+        _al.check_size(len(keys), ns)
+        _al.check_dice_successes([d for d, _, _ in dict.fromkeys(rolls)], max(1, max(ns)))
+    if check_bool("check_only", check_only):
+        return None
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
     df = _class_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
                        "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
 
+    if at_least is None:
+        return df
+    # every row's successes up to the largest N, counted in one call (not a roll at a time)
+    top = max(1, max(_al.parse(at_least, most=_rq.MAX_SUCCESSES)))
+    by_key = dict(zip(keys, count_rolls(rolls, top, rules._engine())))
+
     def distribution(pool, soif, top):
-        return odds(pool, soif, rules, tempt=tempt, frenzy=frenzy,
-                    max_successes=max(top, 1)).successes
+        c = by_key[(pool, soif)]  # P(s) = ways / 10**(s + scale): over one denominator
+        last = len(c.success_ways) - 1
+        return ({s: w * 10 ** (last - s) for s, w in enumerate(c.success_ways)}, 10 ** (last + c.scale))
 
     return _al.add_columns(df, at_least, distribution, ("pool", "soif"), exact)
 
