@@ -601,9 +601,11 @@ def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = Fal
     if not sets:
         raise ValueError("a booklet needs at least one rule set")
     names = [rs.name for rs in sets]
-    doubled = sorted({n for n in names if names.count(n) > 1})
-    if doubled:
-        raise ValueError(f"the rule set {doubled[0]} is named twice: give each rule set once")
+    from .tables import first_repeat
+
+    doubled = first_repeat(names)
+    if doubled is not None:
+        raise ValueError(f"the rule set {doubled} is named twice: give each rule set once")
     toc, sections = [], []
     bar = progress_bar(len(sets), "booklet", "rule set", progress)
     try:

@@ -41,7 +41,7 @@ def parse(spec, strategy_of, known) -> tuple:
     if not items or any(i == "" for i in items):
         raise ValueError(f"strategy takes names separated by commas, such as none,maximize_win; "
                          f"got {spec!r}")
-    out, names = [], []
+    out, names, seen = [], [], set()
     for item in items:
         if item is None or item == NONE:
             strategy, name = None, NONE
@@ -53,8 +53,9 @@ def parse(spec, strategy_of, known) -> tuple:
             except ValueError:
                 raise unknown(item, known) from None
             name = strategy.name
-        if name in names:
+        if name in seen:
             raise ValueError(f"strategy {name!r} is named twice")
+        seen.add(name)
         names.append(name)
         out.append(strategy)
     return out, many
@@ -68,6 +69,7 @@ def combine(frames, axes, side_by_side: bool, exact: bool):
     the rows are sorted by cell, strategies in the order given; without
     ``exact`` every column after those is turned into ``float(Fraction)``.
     """
+    import numpy as np
     import pandas as pd
 
     parts = []
@@ -80,6 +82,9 @@ def combine(frames, axes, side_by_side: bool, exact: bool):
     if side_by_side:
         out = out.sort_values(list(axes), kind="stable", ignore_index=True)
     if not exact:
-        for c in out.columns[len(axes) + int(side_by_side):]:
-            out[c] = [float(x) for x in out[c]]
+        # one frame made at once: a column set at a time fragments a wide table
+        n = len(axes) + int(side_by_side)
+        floats = np.array([[float(x) for x in out[c]] for c in out.columns[n:]], dtype=float).T
+        out = pd.concat([out.iloc[:, :n], pd.DataFrame(floats.reshape(len(out), -1), index=out.index,
+                                                       columns=out.columns[n:])], axis=1)
     return out

@@ -300,6 +300,9 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
         One per rule set, each exactly what one call of the system's table
         function over the whole grid returns (rows in grid order).
     """
+    from .validate import check_bool
+
+    exact, progress = check_bool("exact", exact), check_bool("progress", progress)
     system = rulesets.system(system)
     grid = resolve_grid(system, grid, names)
     jobs = check_jobs(jobs)

@@ -155,7 +155,7 @@ def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, di
     ``text`` turns the cells into strings (``sign`` adds ``%`` to
     percentages), else they stay numbers (floats of the exact values).
     """
-    out = df.copy()
+    shown_columns = {}
     rows_prob = None
     if percent and "outcome" in key_columns and "outcome" in df.columns:
         rows_prob = [is_probability(o) for o in df["outcome"]]
@@ -176,7 +176,11 @@ def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, di
                 cells.append(shown + ("%" if pct and sign else ""))
             else:
                 cells.append(_number(q))
-        out[c] = pd.Series(cells, index=df.index, dtype=object)
+        shown_columns[c] = pd.Series(cells, index=df.index, dtype=object)
+    # one frame made at once (a column set at a time fragments a wide frame, and pandas warns)
+    out = pd.DataFrame({i: shown_columns[c] if c in shown_columns else df[c] for i, c in enumerate(df.columns)},
+                       index=df.index)
+    out.columns = df.columns
     return out
 
 
@@ -350,16 +354,19 @@ def _choose(df: pd.DataFrame, key_columns, columns) -> pd.DataFrame:
     """
     wanted = _names("--columns", columns)
     known = list(df.columns)
+    known_set = set(known)
     for name in wanted:
-        if name not in known:
+        if name not in known_set:
             raise _unknown("--columns", name, known)
-    twice = [n for n in wanted if wanted.count(n) > 1]
-    if twice:
-        raise ValueError(f"--columns names {twice[0]!r} twice")
-    keys = [c for c in known if c in key_columns]
+    twice = first_repeat(wanted)
+    if twice is not None:
+        raise ValueError(f"--columns names {twice!r} twice")
+    key_set = set(key_columns)
+    keys = [c for c in known if c in key_set]
     if len(keys) == len(known):  # a listing with no values (the rule sets): choose among all
         return df[wanted]
-    return df[keys + [c for c in wanted if c not in keys]]
+    keys_set = set(keys)
+    return df[keys + [c for c in wanted if c not in keys_set]]
 
 
 def rule_meanings(rule_set) -> dict:
@@ -456,6 +463,10 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
     _check_frame(df, "render")
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    from .validate import check_bool
+
+    exact, percent, legend = (check_bool("exact", exact), check_bool("percent", percent),
+                              check_bool("legend", legend))
     if exact and percent:
         raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
     if digits is not None:
@@ -695,7 +706,9 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
     [['bestial_failure', -0.066]]
     """
     from . import rulesets, sweep
+    from .validate import check_bool
 
+    exact, progress = check_bool("exact", exact), check_bool("progress", progress)
     ra, rb = rulesets.load(a), rulesets.load(b)
     if ra.system != rb.system:
         raise ValueError(f"{ra.name} is a {ra.system} rule set and {rb.name} a {rb.system} one: "
@@ -804,10 +817,24 @@ TABLE_TERMS = {
 }
 
 
+def first_repeat(items):
+    """The first item of ``items`` that came before (None if none does): one pass, with a set."""
+    seen = set()
+    for item in items:
+        if item in seen:
+            return item
+        seen.add(item)
+    return None
+
+
 def _names(what: str, names) -> list:
     """``names`` (one name, a list, or ``"a,b"`` / ``"a x b"``-free text) as a list of column names."""
+    from .validate import materialise
+
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",")]
+    if not isinstance(names, (list, tuple)):
+        names = materialise(what, names, "column names")
     names = list(names)
     if not names or not all(isinstance(n, str) and n for n in names):
         raise ValueError(f"{what} needs at least one column name, got {names!r}")
@@ -890,13 +917,14 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> p
     if not isinstance(value, str) or not value:
         raise ValueError(f"--value needs one column name, got {value!r}")
     known = list(df.columns)
+    known_set = set(known)
     for name in rows + columns + [value]:
-        if name not in known:
+        if name not in known_set:
             raise _unknown("--pivot" if name != value else "--value", name, known)
     used = rows + columns
-    twice = [n for n in used if used.count(n) > 1]
-    if twice:
-        raise ValueError(f"--pivot names {twice[0]!r} twice: each column goes down or across once")
+    twice = first_repeat(used)
+    if twice is not None:
+        raise ValueError(f"--pivot names {twice!r} twice: each column goes down or across once")
     if key_columns is None:
         keys = [c for c in known if _is_key(df[c])]
     else:

@@ -86,19 +86,36 @@ def check_probability(name: str, value) -> Fraction:
     return p
 
 
-def materialise(name: str, values, what: str = "a list") -> list:
+#: Most values one SPEC may name (all its ranges and numbers together).
+MAX_SPEC_VALUES = 100_000
+
+
+def materialise(name: str, values, what: str = "a list", most: int = MAX_SPEC_VALUES,
+                too_many: str | None = None) -> list:
     """The items of ``values`` as a list, read once (a generator is consumed here, and only here).
 
     Texts, dicts and sets are refused: a text is no list of numbers, a dict
-    would be read by its keys and a set has no order.
+    would be read by its keys and a set has no order.  More than ``most``
+    items are refused before they are read: a sized object (a range, a
+    list) by its length, any other iterable after ``most + 1`` items.
+    ``too_many``: the refusal's sentence, ``{count}`` standing for how many.
     """
+    import itertools
+
     if isinstance(values, (str, bytes, dict, set, frozenset)) or not hasattr(values, "__iter__"):
         raise ValueError(f"{name} must be {what}, got {_shown(values)}")
-    return list(values)
-
-
-#: Most values one SPEC may name (all its ranges and numbers together).
-MAX_SPEC_VALUES = 100_000
+    try:
+        size, exact_size = len(values), True
+    except (TypeError, OverflowError):  # no length, or one past sys.maxsize (a huge range)
+        size, exact_size = (most + 1 if isinstance(values, range) else None), False
+    items = None
+    if size is None:  # an iterator: read no more than one item past the limit
+        items = list(itertools.islice(values, most + 1))
+        size = len(items)
+    if size > most:
+        count = f"{size:,}" if exact_size else f"more than {most:,}"
+        raise ValueError(too_many.format(count=count) if too_many else f"{name} has {count} items (at most {most:,})")
+    return list(values) if items is None else items
 
 
 #: Digits past which a SPEC's number is refused unread: Python's own limit on reading digits is 4,300,
@@ -182,9 +199,13 @@ def as_values(name: str, spec, lo: int | None = None, hi: int | None = None) -> 
     return [check_int(name, v, lo, hi) for v in values]
 
 
+#: Most dice one roll that has landed may show (the largest pool any system takes).
+MAX_FACES = 1000
+
+
 def check_faces(name: str, faces) -> list[int]:
-    """A list of d10 faces (1..10) that have landed, or a ValueError naming ``name``."""
-    faces = materialise(name, faces, "a list of d10 faces 1..10")
+    """A list of d10 faces (1..10) that have landed, at most :data:`MAX_FACES`, or a ValueError naming ``name``."""
+    faces = materialise(name, faces, "a list of d10 faces 1..10", MAX_FACES)
     return [check_int(f"a face in {name}", f, 1, 10) for f in faces]
 
 

@@ -176,10 +176,11 @@ def test_int64_and_modular_paths_agree(name, rules, monkeypatch):
 
 def test_big_pools_take_the_modular_path_exactly():
     # pool 40: 10**40 ways do not fit int64; the grid kernel and the per-roll count agree through CRT
-    for mod_system, kw in ((werewolf, {"violent": 1}), (hunter, {})):
+    # the table's violent axis takes 0 and 1; one roll's violent is True or False
+    for mod_system, kw, odds_kw in ((werewolf, {"violent": 1}, {"violent": True}), (hunter, {}, {})):
         special = "rage" if mod_system is werewolf else "desperation"
         df = mod_system.table(40, 5, 20, exact=True, **kw)
-        o = mod_system.odds(40, 5, 20, **kw)
+        o = mod_system.odds(40, 5, 20, **odds_kw)
         row = df.iloc[0]
         assert [row[c] for c in mod_system.CLASSES] == list(o.classes().values())
         assert sum(o.classes().values()) == 1

@@ -151,11 +151,43 @@ def run(args, rules=None, table=None, **options):
         system = dataclasses.replace(system, table=function)
     names = {axis: axis_option(axis) for axis in system.axis_names}
     grid_specs = grid(args, system)
-    sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
+    resolved = sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
+    check_work(system, resolved, rules, counts_exactly(args), options)
     df = sweep.tables(system, [rules], grid_specs, exact=counts_exactly(args),
                       jobs=jobs(args) if hasattr(args, "jobs") else 1, progress=progress(args),
                       desc=system.name, names=names)[0]
     return df, key_columns(df, system)
+
+
+def check_work(system, resolved: dict, rules, exact: bool, options: dict) -> None:
+    """Check the work a grid command's options add over the whole grid, before the sweep counts its
+    first chunk (each chunk is checked alone, so a refusal could otherwise come after minutes).
+
+    ``resolved``: ``{axis: [values]}`` (checked); ``options``: the table function's keywords (``at_least``,
+    ``strategy``, ...), already bound into ``system``'s table function.  ``--at-least`` is read and its
+    values counted against the grid; a table function that takes ``check_only`` checks the rest
+    (each strategy's Willpower reroll, the at-least distributions), a refusal of the Willpower
+    engine naming ``--strategy``.
+    """
+    import math
+
+    if "at_least" in options:
+        from .. import at_least
+
+        at_least.check_size(math.prod(len(v) for v in resolved.values()),
+                            at_least.parse(options["at_least"], "--at-least"), "--at-least")
+    if not options or not takes(system, "check_only"):
+        return
+    try:
+        system.table_function(*(resolved[a] for a in system.axis_names), rules=rules, exact=exact,
+                              check_only=True)
+    except ValueError as exc:
+        from ..mechanic.spec import MechanicError
+
+        if "strategy" not in options or not isinstance(exc, MechanicError):
+            raise
+        text = str(exc).split(": ", 1)[1] if str(exc).startswith("mechanic.toml: ") else str(exc)
+        raise ValueError(f"--strategy {options['strategy']}: {text}") from None
 
 
 def key_columns(df, system) -> tuple:

@@ -150,9 +150,9 @@ def run_table(args):
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
-    sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
+    resolved = sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
     if args.at_least is not None:
-        from .grid import takes
+        from .grid import check_work, takes
 
         if not takes(system, "at_least"):
             raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table "
@@ -162,6 +162,7 @@ def run_table(args):
 
         system = dataclasses.replace(system, table=functools.partial(system.table_function,
                                                                      at_least=args.at_least))
+        check_work(system, resolved, rs.rules, counts_exactly(args), {"at_least": args.at_least})
     df = sweep.tables(system, [rs.rules], grid, exact=counts_exactly(args), jobs=jobs(args),
                       progress=progress(args), desc=rs.name, names=names)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
@@ -179,7 +180,8 @@ def run_rules(args):
         raise ValueError("--exact and --percent print probabilities; `beastodds rules` prints "
                          "rule sets, with no probability in them")
     shaping = [flag for flag, value in (("--columns", args.columns), ("--pivot", args.pivot),
-                                        ("--digits", args.digits)) if value is not None]
+                                        ("--value", args.value), ("--digits", args.digits))
+               if value is not None]
     if shaping and (args.rules is not None or args.format == "table"):
         raise ValueError(f"{shaping[0]} shapes the list of rule sets in --format csv, json, markdown, "
                          f"latex or html; " + ("a rule set prints as TOML" if args.rules is not None

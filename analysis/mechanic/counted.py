@@ -87,7 +87,7 @@ def cell_ways(rules: _engine.MechanicRules, cell: dict, strategy=None):
 
 
 def table(rules: _engine.MechanicRules, axes: dict, *, exact: bool, at_least, strategy, strategy_of,
-          strategies: dict):
+          strategies: dict, check_only: bool = False):
     """A tidy table over ``axes`` (``{axis: [values]}``, every axis of the mechanic, checked).
 
     Rows are sorted by cell.  ``at_least``: None or the N already parsed.
@@ -96,13 +96,23 @@ def table(rules: _engine.MechanicRules, axes: dict, *, exact: bool, at_least, st
     :func:`analysis.strategies.parse`; ``strategy_of`` makes a strategy of
     a name in ``strategies``): the table after it, with ``willpower_spent``
     and ``p_win_gain``, several side by side with a ``strategy`` column.
+    The work of every strategy's reroll is estimated over the whole grid
+    before anything is counted; ``check_only``: only that (and the grid's
+    checks), returning None.
     """
     from analysis import strategies as _st
 
     grid = {a: sorted(v) for a, v in axes.items()}
-    if strategy is None:
-        return _engine.table(rules, exact=exact, at_least=at_least, **grid)
-    chosen, side_by_side = _st.parse(strategy, strategy_of, strategies)
+    chosen, side_by_side = ([None], False) if strategy is None else _st.parse(strategy, strategy_of, strategies)
+    if check_only or any(s is not None for s in chosen):
+        _, cells, tops = _engine.resolve_grid(rules.mechanic, grid, at_least)
+        if tops and None in chosen:  # without a strategy the columns need each pool's distribution
+            _engine.check_at_least_dice(rules, cells)
+        for s in chosen:
+            if s is not None:
+                _willpower.check_work(rules, s, cells)
+        if check_only:
+            return None
     if chosen == [None] and not side_by_side:
         return _engine.table(rules, exact=exact, at_least=at_least, **grid)
     if not side_by_side:

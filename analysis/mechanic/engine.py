@@ -1049,17 +1049,33 @@ def _grid_of(mech: Mechanic, axes: dict, at_least=None) -> tuple:
         raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
                          f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
     grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
+    from analysis.sweep import check_cells
+
+    n_cells = check_cells({a: len(v) for a, v in grid.items()})  # before the cells are listed
     tops = []
     if at_least is not None:
+        from analysis import at_least as _al
+
         if mech.successes is None:
             raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
         tops = as_values("at_least", at_least, 0)
+        _al.check_size(n_cells, tops)
     return grid, tops
 
 
 def _cells_of(grid: dict) -> list:
     """Every cell of a grid as a dict, in the grid's product order."""
     return [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
+
+
+def check_at_least_dice(rules: MechanicRules, cells: list) -> None:
+    """Refuse at-least columns whose distributions of successes (each pool's, counted in full) would
+    hold too many dice (:func:`analysis.at_least.check_dice`), before any counting."""
+    from analysis.at_least import check_dice
+
+    mech = rules.mechanic
+    rolls = {tuple(c[a] for a in _pool_axes(mech)): c for c in cells}
+    check_dice(sum(dice_of(mech, {**rules.params, **c})) for c in rolls.values())
 
 
 def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
@@ -1083,6 +1099,8 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     exact = check_bool("exact", exact)
     mech = rules.mechanic
     grid, tops = _grid_of(mech, axes, at_least)
+    if tops:
+        check_at_least_dice(rules, _cells_of(grid))
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
     frame = _TABLES.get(key)
     if frame is not None:  # the warm path: a copy of the table made before
@@ -1117,6 +1135,7 @@ def _general_values(rules: MechanicRules, cells: list, tops: list, exact: bool) 
     """The values of a table's cells (classes, ``p_`` columns, ``p_at_least_N``) counted cell group by
     cell group: the pair-of-tens path where the mechanic has that shape, else the statistics grid, whose
     blocks of counts are finished (int64 ones vectorised) without a per-cell object."""
+    from analysis.at_least import ways_at_least
     from analysis.exact import INT64_MAX, float_ratios, fractions_over
 
     from . import pairs
@@ -1131,7 +1150,7 @@ def _general_values(rules: MechanicRules, cells: list, tops: list, exact: bool) 
         for w in fast:
             row = list(w.class_ways)
             row += [sum(w.class_ways[i] for i in p) for p in picks]
-            row += [sum(v for s, v in w.success_ways.items() if s >= n) for n in tops]
+            row += ways_at_least(w.success_ways, tops)
             rows.append(row)
         num = np.array(rows, dtype=object).reshape(len(cells), width)
         den = np.array([w.denominator for w in fast], dtype=object)[:, None]

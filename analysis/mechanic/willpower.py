@@ -264,7 +264,10 @@ def _descending(counts_cap: list, k: int):
             yield (x,) + tail
 
 
-def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n_contexts: int) -> _Plan:
+def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n_contexts: int,
+          estimate: bool = False):
+    """The plan of one pool's kernel calls; ``estimate=True``: only its steps per context (an int), every
+    limit checked, nothing that grows with the pool built."""
     mech = rules.mechanic
     wp = mech.willpower
     stats = _engine.statistics(mech)
@@ -362,6 +365,8 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
                             f"({n_res * n_states:,} landed rolls x {per + 1:,} reroll outcomes weighed x "
                             f"{n_contexts} contexts), over the limit of {MAX_WORK:,}; ask for a smaller pool, "
                             f"fewer cells or fewer Willpower dice")
+    if estimate:
+        return steps
 
     # the grid cells the dice never rerolled reach (each with ways: every face count is positive)
     from kernels import mechanic_willpower as _kw
@@ -465,17 +470,9 @@ class CellWays:
     dice: tuple
 
 
-def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
-    """Exact :class:`CellWays` after ``strategy`` for each cell (a dict of axis values), each pool counted once."""
-    from analysis.exact import count
-
+def _groups(rules: MechanicRules, cells: list) -> dict:
+    """``{(dice, faces): [(cell index, context)]}``: the cells of each pool, and what the rules read of them."""
     mech = rules.mechanic
-    strategy = strategy_of(strategy)
-    _willpower_of(mech)
-    strategy.check(mech)
-    if strategy.keep:
-        return [CellWays(w.class_ways, w.success_ways, 0, w.denominator, w.dice)
-                for w in _engine.count_cells(rules, cells)]
     stats = _engine.statistics(mech)
     params = rules.params
     pool_axes = _engine.pool_axes(mech)
@@ -488,15 +485,50 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
         if key is None:
             key = known[at] = (_engine.dice_of(mech, env), _engine.faces_of(mech, env))
         groups.setdefault(key, []).append((i, _engine.context_of(stats, env)))
-    plans = {}
+    return groups
+
+
+def check_work(rules: MechanicRules, strategy, cells: list, groups: dict | None = None) -> int:
+    """The estimated steps of counting ``cells`` after ``strategy``, each pool's estimated from its sizes alone
+    (nothing that grows with the pool is built): a pool past :data:`MAX_WORK` (or the engine's other limits),
+    or a total past :data:`MAX_TABLE_WORK`, is refused with the estimate before any counting."""
+    mech = rules.mechanic
+    strategy = strategy_of(strategy)
+    _willpower_of(mech)
+    strategy.check(mech)
+    if strategy.keep:
+        return 0
     total = 0
-    for (dice, faces), members in groups.items():
-        contexts = list(dict.fromkeys(c for _, c in members))
-        plan = plans[(dice, faces)] = _plan_cached(rules, strategy, dice, faces, len(contexts))
-        total += plan.steps * len(contexts)
+    for (dice, faces), members in (_groups(rules, cells) if groups is None else groups).items():
+        n_contexts = len(dict.fromkeys(c for _, c in members))
+        total += _steps_cached(rules, strategy, dice, faces, n_contexts) * n_contexts
     if total > MAX_TABLE_WORK:
         raise MechanicError(f"{mech.origin}: the Willpower reroll over these {len(cells):,} cells would take "
                             f"about {total:,} steps, over the limit of {MAX_TABLE_WORK:,}; ask for fewer cells")
+    return total
+
+
+def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
+    """Exact :class:`CellWays` after ``strategy`` for each cell (a dict of axis values), each pool counted once.
+
+    The work is estimated (:func:`check_work`) before any pool is counted."""
+    from analysis.exact import count
+
+    mech = rules.mechanic
+    strategy = strategy_of(strategy)
+    _willpower_of(mech)
+    strategy.check(mech)
+    if strategy.keep:
+        return [CellWays(w.class_ways, w.success_ways, 0, w.denominator, w.dice)
+                for w in _engine.count_cells(rules, cells)]
+    stats = _engine.statistics(mech)
+    params = rules.params
+    groups = _groups(rules, cells)
+    check_work(rules, strategy, cells, groups)
+    plans = {}
+    for (dice, faces), members in groups.items():
+        contexts = list(dict.fromkeys(c for _, c in members))
+        plans[(dice, faces)] = _plan_cached(rules, strategy, dice, faces, len(contexts))
     out = [None] * len(cells)
     for (dice, faces), members in groups.items():
         plan = plans[(dice, faces)]
@@ -639,6 +671,11 @@ def _plan_cached(rules, strategy, dice, faces, n_contexts):
     return _plan(rules, strategy, dice, faces, n_contexts)
 
 
+@lru_cache(maxsize=4096)
+def _steps_cached(rules, strategy, dice, faces, n_contexts) -> int:
+    return _plan(rules, strategy, dice, faces, n_contexts, estimate=True)
+
+
 def work(rules: MechanicRules, strategy, **cell) -> int:
     """The estimated steps of counting one cell after ``strategy`` (refused beyond :data:`MAX_WORK`)."""
     mech = rules.mechanic
@@ -727,7 +764,9 @@ def table(rules: MechanicRules, strategy="maximize_win", exact: bool = False, at
             - Fraction(sum(b.class_ways[i] for i in wins), b.denominator) for a, b in zip(after, before)]
     cols["p_win_gain"] = np.array(gain if exact else [float(g) for g in gain], dtype=object if exact else float)
     if tops:
-        num = np.array([[sum(v for s, v in w.success_ways.items() if s >= n) for n in tops] for w in after],
+        from analysis.at_least import ways_at_least
+
+        num = np.array([ways_at_least(w.success_ways, tops) for w in after],
                        dtype=object).reshape(len(cells), len(tops))
         values = fractions_over(num, den) if exact else float_ratios(num, den)
         for j, n in enumerate(tops):

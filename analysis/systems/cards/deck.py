@@ -10,7 +10,7 @@ import pandas as pd
 from analysis.rules import Rules, rule
 from analysis import decks as _decks
 from analysis.exact import ClassWays, fractions_over
-from analysis.validate import as_values, check_bool, check_int, check_probability
+from analysis.validate import as_values, check_bool, check_int, check_probability, materialise
 from analysis import display as _display
 
 #: The deck, in kernel order: Ace, 2..10 of one suit.
@@ -526,10 +526,9 @@ def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
 # ------------------------------------------------------------------ scenes
 
 def _check_scene(tests) -> tuple:
-    if isinstance(tests, (str, bytes)) or not hasattr(tests, "__iter__"):
-        raise ValueError("tests must be a list of (base, difficulty) or (base, difficulty, hunger) "
-                         f"tuples, got {tests!r}")
-    tests = list(tests)
+    # a set (no order), a dict or a text is refused; at most one test past the limit is read
+    tests = materialise("tests", tests, "a list of (base, difficulty) or (base, difficulty, hunger) tuples",
+                        MAX_SCENE, too_many=f"a scene must have 1..{MAX_SCENE} tests, got {{count}}")
     if not 1 <= len(tests) <= MAX_SCENE:
         raise ValueError(f"a scene must have 1..{MAX_SCENE} tests, got {len(tests)}")
     out = []

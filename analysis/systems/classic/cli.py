@@ -77,7 +77,7 @@ def _add_damage(sub) -> None:
                    help="automatic damage successes, e.g. Potence (default 0)")
     _target_options(p)
     add_progress_options(p)
-    p.set_defaults(run=_run_damage, api_names={"stamina": "--soak/--stamina"})
+    p.set_defaults(run=_run_damage, api_names={"stamina": "--soak/--stamina", "damage_dice": "--dice"})
 
     p = sub.add_parser(
         "blows", help="repeated blows: odds of Incapacitated, torpor, Final Death",

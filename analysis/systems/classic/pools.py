@@ -7,6 +7,7 @@ its argument checks, result types and table columns.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -236,7 +237,7 @@ class RollReading:
 
 def check_faces(name: str, dice) -> tuple:
     """A list of rolled d10 faces, each 1..10."""
-    dice = tuple(materialise(name, dice, "a list of faces like [8, 6, 7, 9]"))
+    dice = tuple(materialise(name, dice, "a list of faces like [8, 6, 7, 9]", MAX_POOL))
     if len(dice) > MAX_POOL:
         raise ValueError(f"{name}: at most {MAX_POOL} dice, got {len(dice)}")
     return tuple(check_int(f"each face of {name}", f, 1, 10) for f in dice)
@@ -311,6 +312,10 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
     specialty = _check_flag("specialty", specialty)
     rules = ClassicRules.require(rules)
+    from analysis import at_least as _al
+
+    if at_least is not None:  # before any cell is counted
+        _al.check_size(len(pools) * len(diffs), _al.parse(at_least))
     # (pool, difficulty, botch/failure/success/summed successes), Python ints
     ways = _table_ways(tuple(pools), tuple(diffs), specialty, rules.ones_cancel)
     dens = np.array([10**p for p in pools], dtype=object)[:, None, None]
@@ -332,5 +337,14 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     })
     from analysis import at_least as _al
 
-    return _al.add_columns(df, at_least, lambda p, d, top: odds(p, d, specialty, rules).successes,
-                           ("pool", "difficulty"), exact)
+    if at_least is None:
+        return df
+    # the ways the table was made of (cached): each cell's successes, none counted again
+    cells = dict(zip(itertools.product(pools, diffs), _ways(tuple(pools), tuple(diffs), specialty,
+                                                            rules.ones_cancel)))
+
+    def distribution(p, d, top):
+        w = cells[(p, d)]
+        return w.success_ways, w.denominator
+
+    return _al.add_columns(df, at_least, distribution, ("pool", "difficulty"), exact)

@@ -190,7 +190,7 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
 
 
 def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exact: bool = False,
-          at_least=None, strategy=None):
+          at_least=None, strategy=None, check_only: bool = False):
     """A tidy odds table: one row per (pool, desperation, difficulty).
 
     Parameters
@@ -211,6 +211,10 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
         (``"none,maximize_win"``; ``none``: no Willpower), gives them side
         by side with a ``strategy`` column after the axes.
 
+    check_only : bool
+        Check everything (the values, the size, the work of each strategy's
+        reroll) and count nothing: returns None, or raises as the table would.
+
     Returns
     -------
     pandas.DataFrame
@@ -228,7 +232,8 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
 
     return _counted.table(rules.mechanic(), axes, exact=exact,
                           at_least=None if at_least is None else _al.parse(at_least), strategy=strategy,
-                          strategy_of=strategy_of, strategies=STRATEGIES)
+                          strategy_of=strategy_of, strategies=STRATEGIES,
+                          check_only=check_bool("check_only", check_only))
 
 
 # ------------------------------------------------------------ reading a roll

@@ -189,7 +189,7 @@ class BeastOdds(AgainOddsMixin):
 
 
 def _check_roll(pool, soif, max_successes, rules, tempt, frenzy):
-    pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
+    pool = check_int("pool", pool, 0, MAX_POOL)
     soif = check_int("soif", soif, 0, MAX_SOIF)
     max_successes = check_max_successes(max_successes)
     rules = BeastRules.require(rules)
@@ -214,7 +214,8 @@ def odds(pool: int, soif: int, rules: BeastRules = OFFICIAL, *, tempt: bool = Fa
     Parameters
     ----------
     pool : int
-        Dice after modifiers (-200..200); 0 or less rolls a chance die.
+        Dice after modifiers (0..200; a pool that penalties take below 0 is
+        given as 0); 0 rolls a chance die.
     soif : int
         The character's Soif, 0..5 (a ghoul's is 0..3).
     rules : BeastRules
@@ -281,7 +282,7 @@ def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = OFF
 # ------------------------------------------------------------ tables
 
 def _grid(pools, soifs, rules, tempt, frenzy):
-    pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
+    pools = as_values("pool", pools, 0, MAX_POOL)
     soifs = as_values("soif", soifs, 0, MAX_SOIF)
     rules = BeastRules.require(rules)
     _check_flags(tempt, frenzy)
@@ -304,7 +305,7 @@ def _class_frame(key_cols: dict, counts, rules, exact: bool) -> pd.DataFrame:
 
 
 def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
-          frenzy: bool = False, exact: bool = False, at_least=None) -> pd.DataFrame:
+          frenzy: bool = False, exact: bool = False, at_least=None, check_only: bool = False) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, soif).
 
     Parameters
@@ -318,7 +319,11 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
         False: float64 probabilities; True: ``Fraction`` objects.
     at_least : None, int or SPEC string
         Adds a column ``p_at_least_N`` per N: the exact chance of N or more
-        successes (10-again; a beastly critical's 10s count double).
+        successes (10-again; a beastly critical's 10s count double), N
+        0..200.
+    check_only : bool
+        Check everything (the values, the size, the at-least work) and
+        count nothing: returns None, or raises as the table would.
 
     Returns
     -------
@@ -332,14 +337,29 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
     """
     exact = check_bool("exact", exact)
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
+    from analysis import at_least as _al
+
+    if at_least is not None:  # before any cell is counted
+        # a distribution of again-dice is counted up to its largest N: at most MAX_SUCCESSES
+        ns = _al.parse(at_least, most=_rq.MAX_SUCCESSES)
+        _al.check_size(len(keys), ns)
+        _al.check_dice_successes([d for d, _, _ in dict.fromkeys(rolls)], max(1, max(ns)))
+    if check_bool("check_only", check_only):
+        return None
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
     df = _class_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
                        "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
-    from analysis import at_least as _al
+
+    if at_least is None:
+        return df
+    # every row's successes up to the largest N, counted in one call (not a roll at a time)
+    top = max(1, max(_al.parse(at_least, most=_rq.MAX_SUCCESSES)))
+    by_key = dict(zip(keys, count_rolls(rolls, top, rules._engine())))
 
     def distribution(pool, soif, top):
-        return odds(pool, soif, rules, tempt=tempt, frenzy=frenzy,
-                    max_successes=max(top, 1)).successes
+        c = by_key[(pool, soif)]  # P(s) = ways / 10**(s + scale): over one denominator
+        last = len(c.success_ways) - 1
+        return ({s: w * 10 ** (last - s) for s, w in enumerate(c.success_ways)}, 10 ** (last + c.scale))
 
     return _al.add_columns(df, at_least, distribution, ("pool", "soif"), exact)
 
@@ -550,7 +570,7 @@ def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL,
     ladder : SoifLadder
         From :func:`soif_ladder` or :func:`ghoul_soif_ladder`.
     pool : int
-        Dice after modifiers (-200..200).
+        Dice after modifiers (0..200; 0 rolls a chance die).
     rules : BeastRules
     tempt : bool
         Tempting the Beast (or the hunting bonus) on every roll.
@@ -565,7 +585,7 @@ def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL,
     """
     exact = check_bool("exact", exact)
     ladder = _check_ladder(ladder)
-    pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
+    pool = check_int("pool", pool, 0, MAX_POOL)
     rules = BeastRules.require(rules)
     _check_flags(tempt, False)
     steps = ladder.table()

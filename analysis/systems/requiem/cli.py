@@ -82,7 +82,9 @@ def _run_beast(args):
     rules = _rules(args)
     options = {"tempt": args.tempt, "frenzy": args.frenzy}
     if args.distribution is not None:
-        n = one_number("--distribution", args.distribution)
+        from .dice import check_max_successes
+
+        n = check_max_successes(one_number("--distribution", args.distribution))  # before any cell
         df, _ = grid.run(args, rules, distribution_table, max_successes=n, **options)
         return df, ("pool", "soif", "beast_dice", "successes")
     df, _ = grid.run(args, rules, **options)

@@ -310,7 +310,7 @@ def _frame(pools, hungers, diffs, values, names) -> pd.DataFrame:
 
 
 def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
-          strategy=None, progress: bool = False, at_least=None) -> pd.DataFrame:
+          strategy=None, progress: bool = False, at_least=None, check_only: bool = False) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, hunger, difficulty).
 
     Parameters
@@ -334,6 +334,9 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     at_least : None, int or SPEC string
         Adds a column ``p_at_least_N`` per N: the chance of N or more
         successes (pairs of 10s with their bonus), exact.
+    check_only : bool
+        Check everything (the values, the size, the work of each strategy's
+        reroll) and count nothing: returns None, or raises as the table would.
 
     Returns
     -------
@@ -345,12 +348,21 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
         ``p_at_least_N`` columns.
     """
     exact = check_bool("exact", exact)
+    check_only = check_bool("check_only", check_only)
+    progress = check_bool("progress", progress)
     pools = as_values("pool", pools, 0, MAX_POOL)
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
     rules = V5Rules.require(rules)
+    from analysis.sweep import check_cells
+
+    check_cells({"pool": len(pools), "hunger": len(hungers), "difficulty": len(diffs)})
+    _check_at_least(at_least, len(pools) * len(hungers) * len(diffs),
+                    [sum(rules.dice(p, h)) for p in dict.fromkeys(pools) for h in dict.fromkeys(hungers)])
     if strategy is not None:
-        return _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least)
+        return _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least, check_only)
+    if check_only:
+        return None
     names = CLASSES + ("p_win",)
     if len(pools) and len(diffs) and max(pools) <= CUBE_MAX_POOL:
         # the warm path: one gather from the cached cube, no counting
@@ -368,38 +380,73 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     return _with_at_least(_frame(pools, hungers, diffs, values, names), rules, None, exact, at_least)
 
 
-def _with_at_least(df, rules, strategy, exact, at_least):
-    """``df`` with its ``p_at_least_N`` columns (none when ``at_least`` is None)."""
+def _check_at_least(at_least, cells: int, dice: list) -> None:
+    """The at-least N, the values they add and the dice of the distributions behind them (one per pool and
+    Hunger), checked before any cell is counted."""
     from analysis import at_least as _al
 
-    def distribution(pool, hunger, difficulty, top):
-        return odds(pool, hunger, difficulty, rules, strategy).successes
+    if at_least is not None:
+        _al.check_size(cells, _al.parse(at_least))
+        _al.check_dice(dice)
 
-    return _al.add_columns(df, at_least, distribution, ("pool", "hunger", "difficulty"), exact)
+
+def _with_at_least(df, rules, strategy, exact, at_least, ways=None):
+    """``df`` with its ``p_at_least_N`` columns (none when ``at_least`` is None).
+
+    Without a strategy a roll's successes do not hang on the Difficulty: one distribution per pool and
+    Hunger.  ``ways``: ``{(pool, hunger, difficulty): CellWays}`` already counted (after a strategy)."""
+    from analysis import at_least as _al
+
+    if at_least is None:
+        return df
+    if ways is not None:
+        def distribution(pool, hunger, difficulty, top):
+            w = ways[(pool, hunger, difficulty)]
+            return w.success_ways, w.denominator
+
+        return _al.add_columns(df, at_least, distribution, ("pool", "hunger", "difficulty"), exact)
+    if strategy is not None:
+        raise ValueError("the at-least columns after a strategy come from its counted ways")
+
+    def by_roll(pool, hunger, top):
+        return odds(pool, hunger, 0, rules).successes
+
+    return _al.add_columns(df, at_least, by_roll, ("pool", "hunger"), exact)
 
 
-def _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least) -> pd.DataFrame:
-    """Odds after each Willpower strategy, with ``willpower_spent`` and the exact ``p_win_gain``."""
+def _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least,
+                      check_only=False) -> pd.DataFrame:
+    """Odds after each Willpower strategy, with ``willpower_spent`` and the exact ``p_win_gain``.
+
+    The work of every strategy's reroll over the whole grid is estimated first, and refused past the
+    Willpower engine's limits before anything is counted."""
     from analysis import strategies as _st
 
     chosen, side_by_side = _st.parse(strategy, _wp.strategy_of, _wp.STRATEGIES)
     if chosen == [None] and not side_by_side:
-        return table(pools, hungers, diffs, rules, exact, None, progress, at_least)
+        return None if check_only else table(pools, hungers, diffs, rules, exact, None, progress, at_least)
+    cells = _willpower_cells(pools, hungers, diffs, rules)[1]
+    for s in chosen:
+        if s is not None:
+            _mwp.check_work(mechanic_rules(rules), engine_strategy(s), cells)
+    if check_only:
+        return None
     base = table(pools, hungers, diffs, rules, True, None, progress)
     frames = []
     for s in chosen:
         if s is None:
             df = base.copy()
             df["willpower_spent"] = [Fraction(0)] * len(df)
+            ways = None
         else:
-            df = _willpower_table(pools, hungers, diffs, rules, True, s)
+            df, ways = _willpower_table(pools, hungers, diffs, rules, True, s)
         df["p_win_gain"] = [a - b for a, b in zip(df["p_win"], base["p_win"])]
-        frames.append((s, _with_at_least(df, rules, s, True, at_least)))
+        frames.append((s, _with_at_least(df, rules, s, True, at_least, ways)))
     return _st.combine(frames, ("pool", "hunger", "difficulty"), side_by_side, exact)
 
 
-def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFrame:
-    """Odds after one Willpower strategy, counted by the one Willpower engine, each pool once."""
+def _willpower_cells(pools, hungers, diffs, rules) -> tuple:
+    """``(rows, cells)``: each (pool, hunger, difficulty) of a table, and the engine's cell for it."""
     rows, cells = [], []
     for pool in pools:
         for hunger in hungers:
@@ -407,6 +454,13 @@ def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFr
             for d in diffs:
                 rows.append((pool, hunger, d))
                 cells.append(dict(pool=pool, hunger=hunger, difficulty=_reachable(d, dice, rules)))
+    return rows, cells
+
+
+def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> tuple:
+    """Odds after one Willpower strategy, counted by the one Willpower engine, each pool once, and the
+    ways counted (``{(pool, hunger, difficulty): CellWays}``)."""
+    rows, cells = _willpower_cells(pools, hungers, diffs, rules)
     got = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), cells)
     ways = np.array([list(w.class_ways) + [sum(w.class_ways[2:5]), w.spent] for w in got],
                     dtype=object).reshape(len(cells), len(CLASSES) + 2)
@@ -415,7 +469,7 @@ def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> pd.DataFr
     cols = dict(zip(("pool", "hunger", "difficulty"), np.array(rows, dtype=np.int64).reshape(-1, 3).T))
     for j, name in enumerate(CLASSES + ("p_win", "willpower_spent")):
         cols[name] = values[:, j]
-    return pd.DataFrame(cols)
+    return pd.DataFrame(cols), dict(zip(rows, got))
 
 
 # ------------------------------------------------------- Remorse and frenzy

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,8 @@ from analysis.validate import as_values, check_bool, check_int, materialise
 from analysis import display as _display
 
 MAX_HUNGER = 5
+#: Most Rouse checks one call counts (``rouse``, ``table``), and most steps of a night.
+MAX_CHECKS = 10_000
 #: Blood Potency 0..10 (docs/rules.md): Blood Surge bonus dice,
 #: Superficial damage mended per Rouse check, and the highest Discipline
 #: level whose Rouse check may be rerolled (0: none).
@@ -56,6 +59,12 @@ def _state(hunger: int, frenzy: bool) -> int:
 
 
 def _check_step(reroll: bool, rules: RouseRules, label: str) -> markov.ExactChain:
+    return _check_chain(reroll, rules)
+
+
+@lru_cache(maxsize=64)
+def _check_chain(reroll: bool, rules: RouseRules) -> markov.ExactChain:
+    """One Rouse check's chain (made once per rule set: a night repeats it)."""
     p = rules.p_rise(reroll)
     rows = {}
     for frenzy in (False, True):
@@ -120,7 +129,7 @@ def rouse(start_hunger: int, checks: int, reroll: bool = False, rules: RouseRule
     Fraction(1, 8)
     """
     start_hunger = check_int("start hunger", start_hunger, 0, MAX_HUNGER)
-    checks = check_int("checks", checks, 0, 10_000)
+    checks = check_int("checks", checks, 0, MAX_CHECKS)
     RouseRules.require(rules)
     step = _check_step(check_bool("reroll", reroll), rules, "rouse")
     return _read(step.after(_start(start_hunger), checks, what="checks of this chain",
@@ -134,12 +143,14 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
     """
     exact = check_bool("exact", exact)
     starts = as_values("start hunger", start_hungers, 0, MAX_HUNGER)
-    counts = as_values("checks", checks, 0, 10_000)
+    counts = as_values("checks", checks, 0, MAX_CHECKS)
     RouseRules.require(rules)
     if isinstance(reroll, (str, bytes)) or not hasattr(reroll, "__iter__"):
         rerolls = [check_bool("reroll", reroll)]
     else:
         rerolls = [check_bool("reroll", r) for r in materialise("reroll", reroll, "True, False or a list of them")]
+        if not rerolls:
+            raise ValueError("reroll: the list is empty; give True, False or both")
     rows = []
     for r in rerolls:
         step = _check_step(r, rules, "rouse")
@@ -259,7 +270,7 @@ def night(start_hunger: int, steps, blood_potency: int = 1, rules: RouseRules = 
     RouseRules.require(rules)
     if isinstance(steps, str):
         steps = [s for s in steps.split(",") if s.strip()]
-    steps = materialise("steps", steps, "a list of steps such as [\"wake\", \"rouse\"]")
+    steps = materialise("steps", steps, "a list of steps such as [\"wake\", \"rouse\"]", MAX_CHECKS)
     labels, chain, marks = ["dusk"], [], [0]
     for s in steps:
         label, parts = _parse_night_step(s, bp, rules)

@@ -68,9 +68,9 @@ OFFICIAL = WerewolfRules()
 
 
 def _check_violent(violent) -> bool:
-    if isinstance(violent, bool):
-        return violent
-    return bool(check_int("violent (0 or 1)", violent, 0, 1))
+    """``violent`` of one roll: True or False (1 and "yes" are refused, as every flag's are; the table's
+    ``violent`` axis is the one that takes 0 and 1)."""
+    return check_bool("violent", violent)
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,7 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
 
 
 def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
-          exact: bool = False, strategy=None, at_least=None):
+          exact: bool = False, strategy=None, at_least=None, check_only: bool = False):
     """A tidy odds table: one row per (pool, rage, difficulty, violent).
 
     Parameters
@@ -211,6 +211,10 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
         Adds a column ``p_at_least_N`` per N: the exact chance of N or more
         successes (pairs of 10s with their bonus, a Brutal bonus included).
 
+    check_only : bool
+        Check everything (the values, the size, the work of each strategy's
+        reroll) and count nothing: returns None, or raises as the table would.
+
     Returns
     -------
     pandas.DataFrame
@@ -230,7 +234,8 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
 
     return _counted.table(rules.mechanic(), axes, exact=exact,
                           at_least=None if at_least is None else _al.parse(at_least), strategy=strategy,
-                          strategy_of=_wp.strategy_of, strategies=_wp.STRATEGIES)
+                          strategy_of=_wp.strategy_of, strategies=_wp.STRATEGIES,
+                          check_only=check_bool("check_only", check_only))
 
 
 # ------------------------------------------------------------ reading a roll
