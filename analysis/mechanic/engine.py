@@ -860,13 +860,12 @@ def _count_general(rules: MechanicRules, cells: list, progress=None, histograms:
     faces_known: dict = {}
     contexts: dict = {}   # per face layout: its contexts, each with its row
     groups: dict = {}     # per (faces, dice): [(cell position, context row)]
-    rule_axes = stats.rule_axes
     for i, cell in enumerate(cells):
         at_faces = tuple(cell[a] for a in face_axes)
         faces = faces_known.get(at_faces)
         if faces is None:
             faces = faces_known[at_faces] = faces_of(mech, {**params, **cell})
-        context = tuple((a, int(cell[a])) for a in rule_axes)
+        context = _context(stats, cell)
         rows = contexts.setdefault(faces, {})
         row = rows.setdefault(context, len(rows))
         groups.setdefault((faces, dice_of_cell[tuple(cell[a] for a in pool_axes)]), []).append((i, row))
