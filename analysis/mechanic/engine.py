@@ -1163,9 +1163,8 @@ def _general_values(rules: MechanicRules, cells: list, tops: list, exact: bool) 
             tail = np.concatenate([np.cumsum(hist[:, ::-1], axis=1)[:, ::-1],
                                    np.zeros((len(hist), 1), dtype=hist.dtype)], axis=1)
             lows = np.array(block.lows, dtype=np.int64)[block.context_of]
-            for n in tops:
-                at = np.clip(n - lows, 0, hist.shape[1])
-                extra.append(tail[np.arange(len(hist)), at][:, None])
+            at = np.clip(np.array(tops, dtype=np.int64)[None, :] - lows[:, None], 0, hist.shape[1])
+            extra.append(tail[np.arange(len(hist))[:, None], at])  # every N at once
         row = np.concatenate([by] + extra, axis=1) if extra else by
         big = row.dtype == object or block.denominator > INT64_MAX
         positions, rows, dens = parts[big]
