@@ -75,7 +75,7 @@ def test_float_table_is_the_exact_table_rounded():
     assert list(approx.columns) == list(beast.TABLE_COLUMNS)
 
 
-@given(pool=st.integers(0, 40), soif=st.integers(0, 5), again=st.sampled_from([10, 9, 8, None]),
+@given(pool=st.integers(-3, 40), soif=st.integers(0, 5), again=st.sampled_from([10, 9, 8, None]),
        rote=st.booleans())
 def test_beast_dice_do_not_change_the_chance_of_success(pool, soif, again, rote):
     """Beast dice replace normal dice without changing how often no die succeeds:
@@ -93,7 +93,7 @@ def test_more_soif_more_beast(pool, soif):
     assert high.bestial_failure >= low.bestial_failure
 
 
-@given(pool=st.integers(0, 60), soif=st.integers(0, 5), tempt=st.booleans(),
+@given(pool=st.integers(-2, 60), soif=st.integers(0, 5), tempt=st.booleans(),
        bound=st.integers(0, 45))
 def test_distribution_and_tail_sum_to_one(pool, soif, tempt, bound):
     o = odds(pool, soif, tempt=tempt, max_successes=bound)
@@ -150,7 +150,7 @@ def test_chance_die_is_a_beast_die():
 
 
 def test_chance_die_option_keeps_it_normal():
-    o = odds(0, 4, BeastRules(chance_die_is_beast=False))
+    o = odds(-3, 4, BeastRules(chance_die_is_beast=False))
     assert o.chance and o.beast_dice == 0
     assert o.p_beastly_critical == 0 and o.dramatic_failure == Fraction(1, 10)
     assert o.classes() == {"bestial_failure": 0, **requiem.odds(0).classes()}
@@ -212,7 +212,7 @@ def test_compare_table():
     (lambda: odds(3, 7), "soif must be 0..5, got 7"),
     (lambda: odds(3, -1), "soif must be 0..5, got -1"),
     (lambda: odds(3.5, 1), "pool must be a whole number, got 3.5"),
-    (lambda: odds(500, 1), "pool must be 0..200, got 500"),
+    (lambda: odds(500, 1), "pool must be -200..200, got 500"),
     (lambda: odds(3, 1, max_successes=-1), "max_successes must be 0..200, got -1"),
     (lambda: odds(3, 1, rules=requiem.OFFICIAL), "rules must be a BeastRules"),
     (lambda: odds(3, 1, tempt=True, frenzy=True), "tempt and frenzy cannot be combined"),

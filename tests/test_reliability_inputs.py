@@ -256,7 +256,7 @@ def test_cli_refuses_huge_integers_naming_the_option(capsys, argv, message):
     (["beast", "--pool", 1000], "--pool must be 0..200, got 1000"),
     (["requiem", "--pool", 1000], "--pool must be 0..200, got 1000"),
     (["soif", "--resolve", 2, "--composure", 2, "--blood-potency", 1, "--pool", 1000],
-     "--pool must be 0..200, got 1000"),
+     "--pool must be -200..200, got 1000"),
     (["fight", "--pool-a", 3, "--pool-b", 3, "--composure-b", 0], "--composure-b must be 1..10"),
     (["conflict", "--pool-a", 3, "--pool-b", 3, "--hunger-b", 6], "--hunger-b must be 0..5"),
     (["rouse", "--hunger", 6, "--checks", 1], "--hunger must be 0..5"),

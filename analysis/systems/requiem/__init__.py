@@ -15,7 +15,7 @@ SYSTEM = System(
     table=".beast:table",
     odds=".beast:odds",
     axes={"pool": "0-10", "soif": "0-5"},
-    limits={"pool": (0, 200), "soif": (0, 5)},
+    limits={"pool": (-200, 200), "soif": (0, 5)},
     classes={
         "dramatic_failure": "the chance die shows 1",
         "bestial_failure": "no success, and a Beast die shows 1",

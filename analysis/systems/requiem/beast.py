@@ -189,7 +189,7 @@ class BeastOdds(AgainOddsMixin):
 
 
 def _check_roll(pool, soif, max_successes, rules, tempt, frenzy):
-    pool = check_int("pool", pool, 0, MAX_POOL)
+    pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
     soif = check_int("soif", soif, 0, MAX_SOIF)
     max_successes = check_max_successes(max_successes)
     rules = BeastRules.require(rules)
@@ -214,8 +214,7 @@ def odds(pool: int, soif: int, rules: BeastRules = OFFICIAL, *, tempt: bool = Fa
     Parameters
     ----------
     pool : int
-        Dice after modifiers (0..200; a pool that penalties take below 0 is
-        given as 0); 0 rolls a chance die.
+        Dice after modifiers (-200..200); 0 or less rolls a chance die.
     soif : int
         The character's Soif, 0..5 (a ghoul's is 0..3).
     rules : BeastRules
@@ -282,7 +281,7 @@ def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = OFF
 # ------------------------------------------------------------ tables
 
 def _grid(pools, soifs, rules, tempt, frenzy):
-    pools = as_values("pool", pools, 0, MAX_POOL)
+    pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     soifs = as_values("soif", soifs, 0, MAX_SOIF)
     rules = BeastRules.require(rules)
     _check_flags(tempt, frenzy)
@@ -570,7 +569,7 @@ def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL,
     ladder : SoifLadder
         From :func:`soif_ladder` or :func:`ghoul_soif_ladder`.
     pool : int
-        Dice after modifiers (0..200; 0 rolls a chance die).
+        Dice after modifiers (-200..200).
     rules : BeastRules
     tempt : bool
         Tempting the Beast (or the hunting bonus) on every roll.
@@ -585,7 +584,7 @@ def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL,
     """
     exact = check_bool("exact", exact)
     ladder = _check_ladder(ladder)
-    pool = check_int("pool", pool, 0, MAX_POOL)
+    pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
     rules = BeastRules.require(rules)
     _check_flags(tempt, False)
     steps = ladder.table()

@@ -20,8 +20,8 @@ CLASSES = ("dramatic_failure", "failure", "plain_success", "exceptional_success"
 TABLE_COLUMNS = ("pool",) + CLASSES + ("p_success",)
 #: Columns of :func:`distribution_table`, in order.
 DISTRIBUTION_COLUMNS = ("pool", "successes", "p_exactly", "p_at_least", "p_more")
-#: Pools are refused beyond this size and below 0 (a pool of 0, what
-#: penalties leave of any pool they take to 0 or less, rolls a chance die).
+#: Pools are refused beyond this size (and below its negative: a pool of
+#: 0 or less, after penalties, rolls a chance die).
 MAX_POOL = 200
 #: The largest success count a distribution may be asked for.
 MAX_SUCCESSES = 200
@@ -199,8 +199,7 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL,
     Parameters
     ----------
     pool : int
-        Dice after modifiers, 0..200; 0 rolls a chance die (a pool that
-        penalties take below 0 is given as 0).
+        Dice after modifiers, -200..200; 0 or less rolls a chance die.
     rules : RequiemRules
         1st edition by default (10-again).
     max_successes : int
@@ -216,7 +215,7 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL,
     ValueError
         On a pool out of range or not a whole number, or bad rules.
     """
-    pool = check_int("pool", pool, 0, MAX_POOL)
+    pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
     rules = RequiemRules.require(rules)
     s_max = max(check_max_successes(max_successes), rules.exceptional_successes - 1)
     roll = _roll(pool)
@@ -233,8 +232,8 @@ def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.Data
     Parameters
     ----------
     pools : int, SPEC string or iterable of ints
-        SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``; pools are
-        0..200, and 0 rolls a chance die.
+        SPEC is ``7``, a range ``1-20`` or a list ``3,5,7``; as a list or
+        int a pool may be 0 or less (a chance die).
     rules : RequiemRules
     exact : bool
         False: float64 probabilities; True: ``Fraction`` objects.
@@ -246,7 +245,7 @@ def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.Data
         exceptional_success, p_success``.
     """
     exact = check_bool("exact", exact)
-    pools = as_values("pool", pools, 0, MAX_POOL)
+    pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     rules = RequiemRules.require(rules)
     rolls = tuple(_roll(p) for p in pools)
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
@@ -271,7 +270,7 @@ def distribution_table(pools, max_successes: int = DEFAULT_MAX_SUCCESSES,
     tail, so ``p_exactly`` summed plus that tail is exactly 1.
     """
     exact = check_bool("exact", exact)
-    pools = as_values("pool", pools, 0, MAX_POOL)
+    pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     max_successes = check_max_successes(max_successes)
     rules = RequiemRules.require(rules)
     counts = count_rolls(tuple(_roll(p) for p in pools), max_successes, rules._engine())
