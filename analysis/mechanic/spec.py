@@ -353,6 +353,14 @@ class _Reader:
             self.fail(where, f"must be {lo}..{hi}, got {_shown(value)}")
         return value
 
+    def range(self, value, where: str, lowest: int, highest: int, lowest_top: int | None = None) -> tuple:
+        """A ``[lowest, highest]`` pair of whole numbers: the first within ``lowest..lowest_top``
+        (default ``highest``), the second from the first to ``highest``."""
+        if not (isinstance(value, list) and len(value) == 2):
+            self.fail(where, "range is a list of two whole numbers, [lowest, highest]")
+        lo = self.whole(value[0], f"{where} range", lowest, highest if lowest_top is None else lowest_top)
+        return lo, self.whole(value[1], f"{where} range", lo, highest)
+
     def expression(self, text, where: str, names, type_: str) -> _expr.Expr:
         if isinstance(text, bool):
             text = "true" if text else "false"
@@ -415,11 +423,7 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
             params.append(Parameter(pname, default, help_))
             continue
         default = r.whole(default, f"{where} default", -10**6, 10**6)
-        rng = spec.get("range", [default, default])
-        if not (isinstance(rng, list) and len(rng) == 2):
-            r.fail(where, "range is a list of two whole numbers, [lowest, highest]")
-        lo = r.whole(rng[0], f"{where} range", -10**6, 10**6)
-        hi = r.whole(rng[1], f"{where} range", lo, 10**6)
+        lo, hi = r.range(spec.get("range", [default, default]), where, -10**6, 10**6)
         if not lo <= default <= hi:
             r.fail(where, f"the default {default} is outside its range {lo}..{hi}")
         params.append(Parameter(pname, default, help_, (lo, hi)))
@@ -434,11 +438,7 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         r.name(aname, where)
         claim(aname, where, where)
         spec = r.table(spec, where, ("default", "range", "help"), ("range",))
-        rng = spec["range"]
-        if not (isinstance(rng, list) and len(rng) == 2):
-            r.fail(where, "range is a list of two whole numbers, [lowest, highest]")
-        lo = r.whole(rng[0], f"{where} range", 0, 10**6)
-        hi = r.whole(rng[1], f"{where} range", lo, 10**9)
+        lo, hi = r.range(spec["range"], where, 0, 10**9, 10**6)
         default = spec.get("default", str(lo))
         if isinstance(default, int) and not isinstance(default, bool):
             default = str(default)
