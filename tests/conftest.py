@@ -71,3 +71,13 @@ def run_cli(capsys, *argv):
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def refused(capsys, *argv) -> str:
+    """The one error line of a refused command (exit 2, no traceback, nothing on stdout)."""
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2, (argv, out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("beastodds: error: "), err
+    return lines[0][len("beastodds: error: "):]

@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis import cli
+from tests.conftest import refused, run_cli
 from analysis.rules import Rules, rule
 from analysis.systems.cards import deck
 from analysis.systems.classic import health, pools
@@ -26,21 +26,7 @@ from analysis.validate import MAX_WHOLE, as_values, check_bool, check_int, check
 BIG = 2**63
 
 
-def run(capsys, *argv):
-    """``beastodds ARGV``: (exit code, stdout, stderr)."""
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def refused(capsys, *argv) -> str:
-    """The one error line of a refused command (exit 2, no traceback, nothing on stdout)."""
-    code, out, err = run(capsys, *argv)
-    assert code == 2, (argv, out, err)
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("beastodds: error: "), err
-    return lines[0][len("beastodds: error: "):]
+run = run_cli  # beastodds ARGV: (exit code, stdout, stderr)
 
 
 # ------------------------------------------------------------ booleans

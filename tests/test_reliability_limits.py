@@ -9,26 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from analysis import cli
+from tests.conftest import refused, run_cli
 from analysis.systems.requiem import beast
 from analysis.systems.requiem import dice as requiem
 
 
-def run(capsys, *argv):
-    """``beastodds ARGV``: (exit code, stdout, stderr)."""
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def refused(capsys, *argv) -> str:
-    """The one error line of a refused command (exit 2, no traceback, nothing on stdout)."""
-    code, out, err = run(capsys, *argv)
-    assert code == 2, (argv, out, err)
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("beastodds: error: "), err
-    return lines[0][len("beastodds: error: "):]
+run = run_cli  # beastodds ARGV: (exit code, stdout, stderr)
 
 
 def one_sentence(exc) -> str:

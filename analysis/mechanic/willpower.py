@@ -488,15 +488,21 @@ def _groups(rules: MechanicRules, cells: list) -> dict:
     return groups
 
 
+def _rerolling(mech, strategy):
+    """The strategy, checked against the mechanic's Willpower table, or None where it rerolls nothing."""
+    strategy = strategy_of(strategy)
+    _willpower_of(mech)
+    strategy.check(mech)
+    return None if strategy.keep else strategy
+
+
 def check_work(rules: MechanicRules, strategy, cells: list, groups: dict | None = None) -> int:
     """The estimated steps of counting ``cells`` after ``strategy``, each pool's estimated from its sizes alone
     (nothing that grows with the pool is built): a pool past :data:`MAX_WORK` (or the engine's other limits),
     or a total past :data:`MAX_TABLE_WORK`, is refused with the estimate before any counting."""
     mech = rules.mechanic
-    strategy = strategy_of(strategy)
-    _willpower_of(mech)
-    strategy.check(mech)
-    if strategy.keep:
+    strategy = _rerolling(mech, strategy)
+    if strategy is None:
         return 0
     total = 0
     for (dice, faces), members in (_groups(rules, cells) if groups is None else groups).items():
@@ -679,10 +685,8 @@ def _steps_cached(rules, strategy, dice, faces, n_contexts) -> int:
 def work(rules: MechanicRules, strategy, **cell) -> int:
     """The estimated steps of counting one cell after ``strategy`` (refused beyond :data:`MAX_WORK`)."""
     mech = rules.mechanic
-    strategy = strategy_of(strategy)
-    _willpower_of(mech)
-    strategy.check(mech)
-    if strategy.keep:
+    strategy = _rerolling(mech, strategy)
+    if strategy is None:
         return 0
     values = _engine.check_cell(mech, cell)
     env = {**rules.params, **values}
