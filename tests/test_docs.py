@@ -142,3 +142,22 @@ def test_blood_surge_at_potency_one_says_it_rests_on_one_table():
     assert rouse.potency_effects(1)["surge_bonus"] == 2
     flat = " ".join(RULES_PAGE.split())
     assert "Blood Surge of 2 dice at Blood Potency 1 rests on that one table" in flat
+
+
+def test_blood_surge_at_potency_one_reads_either_way():
+    """The other reading of the Blood Potency table is an option: 1 die at Blood Potency 1, as at 0, and the
+    surged roll is then the roll with one die more (a rule set's [rouse] table sets it)."""
+    from analysis import rulesets
+    from analysis.systems.v5 import roll as v5
+    from analysis.systems.v5 import rouse
+
+    one = rouse.RouseRules(surge_dice_at_potency_1=1)
+    assert rouse.potency_effects(1, one)["surge_bonus"] == 1
+    assert [rouse.potency_effects(bp, one)["surge_bonus"] for bp in (0, 2, 10)] == [1, 2, 6]
+    assert rouse.surge(4, 2, 3, 1, rouse_rules=one).roll.classes() == v5.odds(5, 2, 3).classes()
+    assert rouse.surge(4, 2, 3, 1).roll.classes() == v5.odds(6, 2, 3).classes()
+    assert "surge_dice_at_potency_1 = 1" in " ".join(RULES_PAGE.split())
+    with pytest.raises(ValueError):
+        rouse.RouseRules(surge_dice_at_potency_1=3)
+    rs = rulesets.from_toml('name = "bp1"\nsystem = "v5"\n[rouse]\nsurge_dice_at_potency_1 = 1\n')
+    assert rs.sub("rouse").surge_dice_at_potency_1 == 1

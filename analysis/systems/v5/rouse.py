@@ -39,11 +39,18 @@ class RouseRules(Rules):
     frenzy_at_max : bool
         A failed check at Hunger 5 calls for a hunger frenzy test (official
         True); Hunger stays 5 either way.
+    surge_dice_at_potency_1 : int
+        Dice a Blood Surge adds at Blood Potency 1: 2 as the core book's
+        table prints it (official), or 1, the other reading.
     """
 
     success_face: int = rule(6, range=(2, 10), help="Lowest face that keeps Hunger (2..10); official 6.")
     frenzy_at_max: bool = rule(True, help="A failed check at Hunger 5 calls for a hunger frenzy test "
                                           "(official true); Hunger stays 5 either way.")
+    surge_dice_at_potency_1: int = rule(2, range=(1, 2),
+                                        help="Dice a Blood Surge adds at Blood Potency 1 (1 or 2); official 2, "
+                                             "as the core book's Blood Potency table prints it (1: the "
+                                             "reading that keeps Blood Potency 0's single die).")
 
     def p_rise(self, reroll: bool) -> Fraction:
         """Chance one check raises Hunger: a fail, or two fails with the reroll."""
@@ -170,16 +177,19 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
 
 # ------------------------------------------------------------ Blood Potency
 
-def potency_effects(blood_potency: int) -> dict:
-    """Surge bonus, Superficial mended per Rouse, Rouse reroll level at ``blood_potency`` (0..10)."""
+def potency_effects(blood_potency: int, rules: RouseRules = OFFICIAL) -> dict:
+    """Surge bonus, Superficial mended per Rouse, Rouse reroll level at ``blood_potency`` (0..10)
+    (the surge at Blood Potency 1 as ``rules.surge_dice_at_potency_1`` reads it)."""
     bp = check_int("blood_potency", blood_potency, 0, 10)
-    return {"blood_potency": bp, "surge_bonus": SURGE_BONUS[bp], "mend": MEND[bp],
+    rules = RouseRules.require(rules)
+    surge_bonus = rules.surge_dice_at_potency_1 if bp == 1 else SURGE_BONUS[bp]
+    return {"blood_potency": bp, "surge_bonus": surge_bonus, "mend": MEND[bp],
             "rouse_reroll_level": ROUSE_REROLL_LEVEL[bp]}
 
 
-def blood_potency_table() -> pd.DataFrame:
+def blood_potency_table(rules: RouseRules = OFFICIAL) -> pd.DataFrame:
     """The Blood Potency table, BP 0..10."""
-    return pd.DataFrame([potency_effects(bp) for bp in range(11)])
+    return pd.DataFrame([potency_effects(bp, rules) for bp in range(11)])
 
 
 @dataclass(frozen=True)
@@ -199,7 +209,7 @@ def surge(pool: int, hunger: int, difficulty: int, blood_potency: int,
 
     The surged roll uses the old Hunger (a failed check raises it after).
     """
-    bonus = potency_effects(blood_potency)["surge_bonus"]
+    bonus = potency_effects(blood_potency, rouse_rules)["surge_bonus"]
     roll = v5.odds(check_int("pool", pool, 0, v5.MAX_POOL - bonus) + bonus, hunger, difficulty, rules)
     return SurgeOdds(roll, rouse(hunger, 1, False, rouse_rules))
 
