@@ -53,7 +53,8 @@ def add_commands(sub, system) -> None:
     q.add_argument("--stamina", metavar="N", help="the ghoul's Stamina")
     q.add_argument("--size", metavar="N", help="the ghoul's Size")
     q.add_argument("--pool", metavar="N", default=None,
-                   help="also give this pool's odds at every Vitae")
+                   help="also give this pool's odds at every Vitae (after penalties, -200..200: 0 or "
+                        "less rolls a chance die, and --tempt adds the Soif dice to it first)")
     _dice_options(q)
     add_rules_options(q, RulesOptions.of_system(system))
     add_output_options(q, example="--resolve 3 --composure 3 --blood-potency 1 --pool 1")
