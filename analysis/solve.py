@@ -88,11 +88,20 @@ def parse_target(text, name: str = "target") -> Target:
     return Target(m.group(1), m.group(2), value)
 
 
-def _rule_set(rules) -> rulesets.RuleSet:
-    """A system name (its official rule set), or anything :func:`analysis.rulesets.load` reads."""
-    if isinstance(rules, str) and rulesets._canonical(rules) in rulesets.SYSTEMS:
-        return rulesets.official(rulesets._canonical(rules))
-    return rulesets.load(rules)
+def system_named(word):
+    """The system ``word`` names (a system's name or alias), or None."""
+    if not isinstance(word, str):
+        return None
+    try:
+        return rulesets.system(word)
+    except ValueError:
+        return None
+
+
+def rule_set(rules) -> rulesets.RuleSet:
+    """A system's name (its official rule set), or anything :func:`analysis.rulesets.load` reads."""
+    named = system_named(rules)
+    return rulesets.official(named) if named is not None else rulesets.load(rules)
 
 
 @dataclass(frozen=True)
@@ -207,7 +216,7 @@ def solve(rules, find: str, target, *, within=None, jobs: int = 1, progress: boo
     """
     names = dict(names or {})
     n = names.get
-    rs = _rule_set(rules)
+    rs = rule_set(rules)
     system = rulesets.system(rs.system)
     if not isinstance(find, str):
         raise ValueError(f"{n('find', 'find')} takes the name of an axis or a rule field, got {find!r}")

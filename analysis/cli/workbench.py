@@ -242,23 +242,21 @@ def run_booklet(args):
 def run_solve(args):
     """``beastodds solve RULES --find NAME --target COLUMN>=X``: the value of an axis or rule field that meets a target."""
     from .. import rulesets
-    from ..solve import solve
+    from ..solve import rule_set, solve, system_named
 
     check_output_options(args)
     word = args.rules
-    is_system = rulesets._canonical(word) in rulesets.SYSTEMS
-    if args.rules_option is not None and not is_system:
+    named = system_named(word)
+    if args.rules_option is not None and named is None:
         raise ValueError(f"give the rule set once: {word} is a rule set, and --rules names another "
                          f"(--rules goes with a system's name, such as solve v5 --rules FILE)")
     if args.rules_option is not None:
         rs = rulesets.load(args.rules_option)
-        if rs.system != rulesets.system(rulesets._canonical(word)).name:
+        if rs.system != named.name:
             raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a "
-                             f"{rulesets._canonical(word)} rule set")
+                             f"{named.name} rule set")
     else:
-        from ..solve import _rule_set
-
-        rs = _rule_set(word)
+        rs = rule_set(word)
     if args.find in sets_of(args.set):
         raise ValueError(f"--set {args.find}=... and --find {args.find} both give {args.find}: "
                          f"leave out --set (give the values to search with --within)")
