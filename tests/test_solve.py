@@ -335,3 +335,23 @@ def test_bad_input_in_the_api():
         solve("v5", "pool", "p_win>=0.7", rage=1)
     with pytest.raises(ValueError, match="unknown rule set"):
         solve("v6", "pool", "p_win>=0.7")
+
+
+def test_pivot_of_the_value_found(capsys):
+    table = sweep.table("v5-official", {"pool": f"0-{SEARCH_TOP}", "hunger": "1-2", "difficulty": "2-3"},
+                        exact=True)
+    code, out, err = run(capsys, "solve", "v5", "--hunger", "1-2", "--difficulty", "2-3", "--find", "pool",
+                         "--target", "p_win>=0.8", "--pivot", "hunger x difficulty", "--value", "pool",
+                         "--format", "csv")
+    assert code == 0, err
+    got = list(csv.DictReader(io.StringIO(out)))
+    for r in got:
+        for d in (2, 3):
+            cell = table[(table["hunger"] == int(r["hunger"])) & (table["difficulty"] == d)]
+            want = smallest(column(cell, "pool", "p_win"), lambda x: x >= Fraction(4, 5))
+            assert r[f"difficulty={d}"] == str(want)
+    # a note a pivot cannot show is said in a warning
+    code, out, err = run(capsys, "solve", "v5", "--hunger", "2", "--difficulty", "2-3", "--find", "pool",
+                         "--within", "1-20", "--target", "bestial_failure<=1/10", "--pivot",
+                         "hunger x difficulty", "--value", "pool")
+    assert code == 0 and "beastodds: warning: 2 of the cells have a note" in err

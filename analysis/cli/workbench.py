@@ -273,7 +273,15 @@ def run_solve(args):
         for column in (find, goal.column):
             df[column] = _objects(["-" if v is None else v for v in df[column].tolist()])
     keys = tuple(a for a in system.axis_names if a in df.columns and a != find) + (find, "note")
-    if args.format == "table" and not any(df["note"]):
+    if args.pivot is not None:  # the value found may be what is pivoted: a value column, printed as it is
+        if any(df["note"]):
+            warn(f"{sum(1 for v in df['note'] if v)} of the cells have a note (a tie, no value that "
+                 f"meets the target, ...), which a pivot does not show: leave out --pivot to read them")
+        df = df.drop(columns=["note"])
+        keys = keys[:-2]
+        if args.format != "json":
+            df[find] = _objects([v if v is None or isinstance(v, str) else str(v) for v in df[find]])
+    elif args.format == "table" and not any(df["note"]):
         df = df.drop(columns=["note"])
     args.rule_set_used, args.table_system = rs, system.name
     if find in system.axis_names:
