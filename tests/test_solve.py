@@ -355,3 +355,14 @@ def test_pivot_of_the_value_found(capsys):
                          "--within", "1-20", "--target", "bestial_failure<=1/10", "--pivot",
                          "hunger x difficulty", "--value", "pool")
     assert code == 0 and "beastodds: warning: 2 of the cells have a note" in err
+
+
+def test_markdown_and_html_say_what_was_asked(capsys):
+    argv = ["solve", "v5", "--hunger", 2, "--difficulty", 4, "--find", "pool", "--target", "p_win>=0.7"]
+    code, out, _ = run(capsys, *argv, "--format", "markdown")
+    assert code == 0 and out.splitlines()[:3] == [
+        f"Solve: the smallest pool in 0-{SEARCH_TOP} with p_win \\>= 7/10", "", "Rule set: v5-official"]
+    assert "| 2 | 4 | 9 | 0.7660 |  |" in out
+    code, out, _ = run(capsys, *argv, "--format", "html")
+    assert code == 0 and out.startswith(
+        f'<p class="question">Solve: the smallest pool in 0-{SEARCH_TOP} with p_win &gt;= 7/10</p>\n<table')

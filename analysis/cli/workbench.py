@@ -292,6 +292,14 @@ def run_solve(args):
         info = next(i for i in system.rules_class.fields_info() if i.name == find)
         meaning = f"the value found of the rule field {find}: {info.help}"
     text = render(df, args.format, **render_options(args, keys), meanings={find: meaning})
+    if args.format == "markdown":  # what was asked, above the table
+        from ..tables import markdown_text
+
+        return f"{markdown_text('Solve: ' + attrs['question'])}\n\n{text}"
+    if args.format == "html":
+        import html
+
+        return f'<p class="question">Solve: {html.escape(one_line(attrs["question"]))}</p>\n{text}'
     if args.format != "table":
         return text
     head = f"solve {one_line(rs.name)}: {attrs['question']}\n"
