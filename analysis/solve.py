@@ -211,8 +211,9 @@ def solve(rules, find: str, target, *, within=None, jobs: int = 1, progress: boo
 
     Examples
     --------
-    >>> solve("v5", "pool", "p_win>=0.7", hunger=2, difficulty=4)[["pool", "p_win"]].iloc[0].tolist()
-    [9, Fraction(24511, 32000)]
+    >>> row = solve("v5", "pool", "p_win>=0.7", hunger=2, difficulty=4).iloc[0]
+    >>> int(row["pool"]), row["p_win"], row["note"]
+    (9, Fraction(24511, 32000), '')
     """
     names = dict(names or {})
     n = names.get
@@ -232,19 +233,10 @@ def solve(rules, find: str, target, *, within=None, jobs: int = 1, progress: boo
     sweep.check_cells(counts)
     if search.kind == "axis":
         grid[find] = search.values
-    rules_list, searched = [], []
-    if search.kind == "field":
-        for v in search.values:
-            try:
-                rules_list.append(dataclasses.replace(rs.rules, **{find: v}))
-                searched.append(v)
-            except (ValueError, TypeError):  # a value the other rules do not allow with it
-                continue
-        if not rules_list:
-            raise ValueError(f"{n('find', 'find')} {find}: no value searched is allowed with the other "
-                             f"rules of {rs.name}")
-    else:
-        searched = list(search.values)
+    # each value of a rule field is checked as the rules are made (a refusal is one sentence naming it)
+    rules_list = ([dataclasses.replace(rs.rules, **{find: v}) for v in search.values]
+                  if search.kind == "field" else [])
+    searched = list(search.values)
     columns = _columns(system, rs.rules, grid)
     if goal.column not in columns:
         raise ValueError(f"{n('target', 'target')}: the {system.name} table has no column "

@@ -366,3 +366,11 @@ def test_markdown_and_html_say_what_was_asked(capsys):
     code, out, _ = run(capsys, *argv, "--format", "html")
     assert code == 0 and out.startswith(
         f'<p class="question">Solve: the smallest pool in 0-{SEARCH_TOP} with p_win &gt;= 7/10</p>\n<table')
+
+
+def test_the_docstring_example():
+    import doctest
+
+    import analysis.solve
+
+    assert doctest.testmod(analysis.solve).failed == 0
