@@ -154,6 +154,20 @@ def _values_of(system, find: str, within, names: dict) -> _Search:
     return _Search("field", values, None, True)
 
 
+def _with_at_least(system, spec, name: str) -> tuple:
+    """``system`` whose table adds the ``p_at_least_N`` columns of ``spec``, and those N."""
+    import functools
+    import inspect
+
+    from . import at_least as counts_at_least
+
+    if "at_least" not in inspect.signature(system.table_function).parameters:
+        raise ValueError(f"{name} adds p_at_least_N columns, which the {system.name} table does not have")
+    ns = counts_at_least.parse(spec, name)
+    table = functools.partial(system.table_function, at_least=spec)
+    return dataclasses.replace(system, table=table), ns
+
+
 def _searchable(info) -> bool:
     return not info.nested and (info.choices is not None or info.type in (bool, int))
 
@@ -166,8 +180,8 @@ def _columns(system, rules, grid: dict) -> list:
             and not pd.api.types.is_integer_dtype(df[c])]
 
 
-def solve(rules, find: str, target, *, within=None, jobs: int = 1, progress: bool = False,
-          names: dict | None = None, **axes) -> pd.DataFrame:
+def solve(rules, find: str, target, *, within=None, at_least=None, jobs: int = 1,
+          progress: bool = False, names: dict | None = None, **axes) -> pd.DataFrame:
     """The value of ``find`` that meets ``target``, counted exactly, for every cell of the other axes.
 
     Parameters
@@ -188,6 +202,10 @@ def solve(rules, find: str, target, *, within=None, jobs: int = 1, progress: boo
         The values searched.  Default: an axis from its lowest value up to
         ``SEARCH_TOP`` (100) or its highest, whichever is lower; a rule
         field over its declared range or choices.
+    at_least : SPEC, optional
+        Add the columns ``p_at_least_N`` (the chance of N or more
+        successes) for each N, for a target such as ``"p_at_least_3>=0.5"``
+        (systems whose table has them).
     jobs, progress
         As in :func:`analysis.sweep.tables`.
     names : dict, optional
@@ -226,11 +244,17 @@ def solve(rules, find: str, target, *, within=None, jobs: int = 1, progress: boo
         raise ValueError(f"{n(find, find)} and {n('find', 'find')} {find} both give the {find}: leave "
                          f"{n(find, find)} out (give the values to search with {n('within', 'within')})")
     search = _values_of(system, find, within, names)
+    if at_least is not None:
+        system, ns = _with_at_least(system, at_least, n("at_least", "at_least"))
     grid = sweep.resolve_grid(system, axes, names)  # the other axes: checked, sized
     others = [a for a in system.axis_names if a != find]
     counts = {names.get(a, a): len(grid[a]) for a in others}
     counts[n("find", "find")] = len(search.values)
-    sweep.check_cells(counts)
+    cells = sweep.check_cells(counts)
+    if at_least is not None:
+        from . import at_least as counts_at_least
+
+        counts_at_least.check_size(cells, ns, n("at_least", "at_least"))
     if search.kind == "axis":
         grid[find] = search.values
     # each value of a rule field is checked as the rules are made (a refusal is one sentence naming it)

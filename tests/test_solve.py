@@ -374,3 +374,32 @@ def test_the_docstring_example():
     import analysis.solve
 
     assert doctest.testmod(analysis.solve).failed == 0
+
+
+@pytest.mark.parametrize("rules, grid", [
+    ("v5", {"hunger": 2, "difficulty": 3}),
+    (str(CANCELS), {"hunger": 2, "difficulty": 3}),
+])
+def test_at_least_columns_as_targets(capsys, rules, grid):
+    import functools
+
+    from analysis.solve import rule_set
+
+    rs = rule_set(rules)
+    system = rulesets.system(rs.system)
+    system = dataclasses.replace(system, table=functools.partial(system.table_function, at_least="3"))
+    table = sweep.tables(system, [rs.rules], {**grid, "pool": "0-30"}, exact=True)[0]
+    p = column(table, "pool", "p_at_least_3")
+    want = smallest(p, lambda x: x >= Fraction(1, 2))
+    got = solve(rules, "pool", "p_at_least_3>=1/2", within="0-30", at_least="3", **grid)
+    assert (got["pool"].iloc[0], got["p_at_least_3"].iloc[0]) == (want, p[want])
+    [line] = rows(capsys, rules, *[x for a, v in grid.items() for x in (f"--{a}", v)], "--find", "pool",
+                  "--within", "0-30", "--at-least", 3, "--target", "p_at_least_3>=1/2")
+    assert (int(line["pool"]), Fraction(line["p_at_least_3"])) == (want, p[want])
+
+
+def test_at_least_where_the_table_has_none(capsys):
+    code, _, err = run(capsys, "solve", "cards", "--find", "base", "--at-least", 3, "--target",
+                       "p_at_least_3>=0.5")
+    assert code == 2 and err == ("beastodds: error: --at-least adds p_at_least_N columns, which the cards "
+                                 "table does not have\n")

@@ -263,8 +263,9 @@ def run_solve(args):
     rs = _with_sets(rs, args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
-    names = {**axis_names(system), "find": "--find", "target": "--target", "within": "--within"}
-    df = solve(rs, args.find, args.target, within=args.within, jobs=jobs(args),
+    names = {**axis_names(system), "find": "--find", "target": "--target", "within": "--within",
+             "at_least": "--at-least"}
+    df = solve(rs, args.find, args.target, within=args.within, at_least=args.at_least, jobs=jobs(args),
                progress=progress(args), names=names, **grid)
     attrs = dict(df.attrs)
     goal, find = attrs["target"], args.find
@@ -395,6 +396,9 @@ def add_commands(sub) -> None:
     p.add_argument("--within", metavar="SPEC", default=None,
                    help="the values to search (default: an axis from its lowest value to 100 or its "
                         "highest, a rule field over its range or choices)")
+    p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
+                   help="add a column p_at_least_N for each N of SPEC (the exact chance of N or more "
+                        "successes), for a target such as 'p_at_least_3>=0.5'")
     add_axis_options(p, systems)
     p.add_argument("--rules", dest="rules_option", metavar="NAME|FILE", default=None,
                    help="with a system's name: a rule set of that system (a shipped name or a "
