@@ -403,3 +403,18 @@ def test_at_least_where_the_table_has_none(capsys):
                        "p_at_least_3>=0.5")
     assert code == 2 and err == ("beastodds: error: --at-least adds p_at_least_N columns, which the cards "
                                  "table does not have\n")
+
+
+def test_a_rule_set_file_naming_its_mechanic(capsys):
+    big = EXAMPLES / "three-kinds-big-surge.toml"
+    rs = rulesets.load(big)
+    table = sweep.tables(rulesets.system(rs.system), [rs.rules],
+                         {"pool": 3, "hunger": 1, "blood": "0-5", "difficulty": 3}, exact=True)[0]
+    p = column(table, "blood", "p_win")
+    want = smallest(p, lambda x: x >= Fraction(7, 10))
+    [line] = rows(capsys, big, "--pool", 3, "--hunger", 1, "--difficulty", 3, "--find", "blood",
+                  "--target", "p_win>=0.7")
+    assert (int(line["blood"]), Fraction(line["p_win"]), line["rule_set"]) == \
+        (want, p[want], "three-kinds-big-surge")
+    code, _, err = run(capsys, "solve", THREE, "--rules", big, "--find", "blood", "--target", "p_win>=0.7")
+    assert code == 2 and "give the rule set once" in err and len(err.splitlines()) == 1
