@@ -418,7 +418,7 @@ def _legend_lines(df_columns, key_columns, system, pivoted, meanings=None) -> li
 def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool = False,
            percent: bool = False, digits: int | None = None, pivot=None, value: str | None = None,
            columns=None, system=None, rule_set=None, legend: bool = True,
-           empty: str = "no rows") -> str:
+           empty: str = "no rows", meanings: dict | None = None) -> str:
     """Render a tidy odds table.
 
     Parameters
@@ -459,6 +459,9 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         What a table with no rows says, in its format (``(no rows)``: a line
         of the terminal table or of Markdown, a row of HTML and LaTeX); CSV
         and JSON are then just their header and ``[]``.
+    meanings : dict, optional
+        ``{column: meaning}`` for the legend, before every other source
+        (a column of the command's own, such as the field ``solve`` searched).
     """
     _check_frame(df, "render")
     if fmt not in FORMATS:
@@ -520,7 +523,8 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
     if digits is None:
         digits = 2 if percent else 4
     shown = _display_frame(df, keys, exact, percent, digits, text=True, sign=True)
-    notes = _legend_lines(shown.columns, keys, system, pivoted, rule_meanings(rule_set)) if legend else []
+    notes = (_legend_lines(shown.columns, keys, system, pivoted, {**rule_meanings(rule_set), **(meanings or {})})
+             if legend else [])
     none = f"({one_line(empty)})" if len(shown) == 0 else None
     if fmt == "markdown":
         head = f"{markdown_text(title)}\n\n" if title else ""
@@ -749,6 +753,11 @@ TABLE_TERMS = {
     "rule_set_b": "the second rule set compared (CSV and JSON)",
     "AXES": "the axes of the rule sets' system (--pool, --hunger, ...), one column each",
     "CLASSES": "the columns of the rule set's system (see beastodds SYSTEM --help)",
+    # the columns of `beastodds solve`
+    "FIND": "the value found of the --find axis or rule field (- or empty when no value meets the target)",
+    "COLUMN": "the --target column's value there (a fraction with --exact)",
+    "note": "a tie (for ~), that no value searched meets the target, or that a larger value does not "
+            "meet it, in words; empty otherwise",
     # the columns of the commands that print more than a system's odds table
     "reroll": "each Rouse check may be rerolled (two dice, keep the better)",
     "frenzy_test": "chance that some check failed at Hunger 5 (a hunger frenzy test)",

@@ -1,4 +1,4 @@
-"""The rule-set workbench: ``beastodds compare``, ``beastodds table`` and ``beastodds rules``.
+"""The rule-set workbench: ``beastodds compare``, ``table``, ``solve``, ``rules`` and ``booklet``.
 
 They work on rule sets of any system (a shipped name or a TOML file), over
 the grid of that system's axes.
@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from ..tables import render
+from ..validate import one_line
 from .common import (add_axis_options, add_output_options, add_sweep_options, axis_option,
                      check_output_options, counts_exactly, grid_of, is_int_column, jobs, option, progress,
                      render_options, sets_of, with_fields)
@@ -238,6 +239,82 @@ def run_booklet(args):
     return ""
 
 
+def run_solve(args):
+    """``beastodds solve RULES --find NAME --target COLUMN>=X``: the value of an axis or rule field that meets a target."""
+    from .. import rulesets
+    from ..solve import rule_set, solve, system_named
+
+    check_output_options(args)
+    word = args.rules
+    named = system_named(word)
+    if args.rules_option is not None and named is None:
+        raise ValueError(f"give the rule set once: {word} is a rule set, and --rules names another "
+                         f"(--rules goes with a system's name, such as solve v5 --rules FILE)")
+    if args.rules_option is not None:
+        rs = rulesets.load(args.rules_option)
+        if rs.system != named.name:
+            raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a "
+                             f"{named.name} rule set")
+    else:
+        rs = rule_set(word)
+    if args.find in sets_of(args.set):
+        raise ValueError(f"--set {args.find}=... and --find {args.find} both give {args.find}: "
+                         f"leave out --set (give the values to search with --within)")
+    rs = _with_sets(rs, args.set)
+    system = rulesets.system(rs.system)
+    grid = grid_of(args, system, _systems())
+    names = {**axis_names(system), "find": "--find", "target": "--target", "within": "--within",
+             "at_least": "--at-least"}
+    df = solve(rs, args.find, args.target, within=args.within, at_least=args.at_least, jobs=jobs(args),
+               progress=progress(args), names=names, **grid)
+    attrs = dict(df.attrs)
+    goal, find = attrs["target"], args.find
+    df = df.drop(columns=["float"])
+    if args.format not in ("csv", "json"):  # no value found: a dash, in the formats people read
+        for column in (find, goal.column):
+            df[column] = _objects(["-" if v is None else v for v in df[column].tolist()])
+    keys = tuple(a for a in system.axis_names if a in df.columns and a != find) + (find, "note")
+    if args.pivot is not None:  # the value found may be what is pivoted: a value column, printed as it is
+        if any(df["note"]):
+            warn(f"{sum(1 for v in df['note'] if v)} of the cells have a note (a tie, no value that "
+                 f"meets the target, ...), which a pivot does not show: leave out --pivot to read them")
+        df = df.drop(columns=["note"])
+        keys = keys[:-2]
+        if args.format != "json":
+            df[find] = _objects([v if v is None or isinstance(v, str) else str(v) for v in df[find]])
+    elif args.format == "table" and not any(df["note"]):
+        df = df.drop(columns=["note"])
+    args.rule_set_used, args.table_system = rs, system.name
+    if find in system.axis_names:
+        from ..tables import legend
+
+        meaning = "the value found: " + legend([find], system)[0].split(": ", 1)[1]
+    else:
+        info = next(i for i in system.rules_class.fields_info() if i.name == find)
+        meaning = f"the value found of the rule field {find}: {info.help}"
+    text = render(df, args.format, **render_options(args, keys), meanings={find: meaning})
+    if args.format == "markdown":  # what was asked, above the table
+        from ..tables import markdown_text
+
+        return f"{markdown_text('Solve: ' + attrs['question'])}\n\n{text}"
+    if args.format == "html":
+        import html
+
+        return f'<p class="question">Solve: {html.escape(one_line(attrs["question"]))}</p>\n{text}'
+    if args.format != "table":
+        return text
+    head = f"solve {one_line(rs.name)}: {attrs['question']}\n"
+    if attrs["capped"]:
+        head += f"  ({attrs['capped']}: --within searches other values)\n"
+    return head + text
+
+
+def _objects(values):
+    import pandas as pd
+
+    return pd.Series(values, dtype=object)
+
+
 def _files_note() -> str:
     """What the mechanic files on this command line add (their axes and parameters), for ``--help``."""
     from .. import rulesets
@@ -255,7 +332,7 @@ def _files_note() -> str:
 
 
 def add_commands(sub) -> None:
-    """Add ``compare``, ``table``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
+    """Add ``compare``, ``table``, ``solve``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
     systems = _systems()
     files = _files_note()
     p = sub.add_parser(
@@ -295,6 +372,41 @@ def add_commands(sub) -> None:
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
     p.set_defaults(run=run_table)
+
+    p = sub.add_parser(
+        "solve", help="the reverse question: the value of an axis or rule field that meets a target",
+        description="Which pool, Difficulty or rule value gives my players that chance? SYSTEM|RULES "
+                    "is a system's name (its official rules), a shipped rule set (see `beastodds "
+                    "rules`), a rule-set TOML file or a mechanic file. --find names an axis or a "
+                    "rule field; every value searched is counted exactly (nothing assumes the "
+                    "column grows or falls with it). --target COLUMN>=X or COLUMN<=X gives the "
+                    "smallest value that meets it (a field with choices: the first in their "
+                    "order); COLUMN~X the value whose column is nearest X, the smallest on a tie. "
+                    "X is a decimal, a fraction such as 7/10 or a percentage, compared exactly. "
+                    "Other axes take a SPEC (left out: the system's default); several values "
+                    "give one row per cell. A tie, or no value that meets the target, is said "
+                    "in the note column, and the exit code is still 0." + files)
+    p.add_argument("rules", metavar="SYSTEM|RULES",
+                   help="a system (v5, werewolf, ...), a shipped rule set or a .toml file")
+    p.add_argument("--find", required=True, metavar="NAME",
+                   help="the axis (pool, difficulty, ...) or rule field (crit_bonus, ...) to search")
+    p.add_argument("--target", required=True, metavar="COLUMN>=X",
+                   help="COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), such as 'p_win>=0.7' or "
+                        "'p_win~1/2'; COLUMN is a column of the system's table")
+    p.add_argument("--within", metavar="SPEC", default=None,
+                   help="the values to search (default: an axis from its lowest value to 100 or its "
+                        "highest, a rule field over its range or choices)")
+    p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
+                   help="add a column p_at_least_N for each N of SPEC (the exact chance of N or more "
+                        "successes), for a target such as 'p_at_least_3>=0.5'")
+    add_axis_options(p, systems)
+    p.add_argument("--rules", dest="rules_option", metavar="NAME|FILE", default=None,
+                   help="with a system's name: a rule set of that system (a shipped name or a "
+                        ".toml file) to count under")
+    _add_set_option(p)
+    add_sweep_options(p)
+    add_output_options(p, columns=("AXES", "FIND", "COLUMN", "note", "rule_set"))
+    p.set_defaults(run=run_solve)
 
     p = sub.add_parser(
         "rules", help="list the shipped rule sets, or print one as TOML",

@@ -1,0 +1,351 @@
+"""The reverse question: which value of an axis or a rule field brings a column to a target.
+
+``solve("v5", find="pool", target="p_win>=0.7", hunger=2, difficulty=4)`` counts
+the exact table over every value searched (the pools 0..100 here) and picks
+the smallest pool whose ``p_win`` is at least 7/10.  Nothing assumes that a
+column grows or falls with the value searched: every value is counted, and
+the answer is
+
+* ``COLUMN>=X`` / ``COLUMN<=X``: the smallest value (for a rule field with
+  choices, the first in their declared order) that meets the target;
+* ``COLUMN~X``: the value whose column is nearest X, the smallest on a tie
+  (the tie is said in words in ``note``).
+
+X is a decimal (``0.7``), a fraction (``7/10``) or a percentage (``70%``),
+read and compared exactly, as Fractions.  Other axes given several values
+make a table: one row per cell of them.  A target that no value searched
+meets is an answer too: the row says so in ``note``, its value is None.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+import pandas as pd
+
+from . import rulesets, sweep
+from .validate import as_values, did_you_mean
+
+#: An axis is searched from its lowest value up to this one (or its highest, when lower), unless
+#: ``within`` gives the values: a pool of more than 100 dice is no tabletop roll, and counting
+#: pools to 1,000 exactly takes seconds.
+SEARCH_TOP = 100
+#: Most values of a rule field searched (each one is a rule set counted over the grid).
+MAX_RULE_VALUES = 1000
+#: The comparisons a target may make, in words.
+OPERATORS = {">=": "at least", "<=": "at most", "~": "nearest"}
+#: The columns :func:`solve` returns after the axes and the value found.
+COLUMNS = ("float", "note")
+
+_TARGET = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|~)\s*(\S*)\s*$")
+_NUMBER = re.compile(r"^[+-]?(?:\d+/\d+|\d+(?:\.\d*)?|\.\d+)%?$")
+_FORMS = ("COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), X a decimal, a fraction such as 7/10 "
+          "or a percentage such as 70%")
+
+
+def _text(value) -> str:
+    from .tables import fraction_text
+
+    return fraction_text(value)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What :func:`solve` looks for: ``column`` compared by ``op`` (``>=``, ``<=``, ``~``) with ``value``."""
+
+    column: str
+    op: str
+    value: Fraction
+
+    def __str__(self) -> str:
+        return f"{self.column} {self.op} {_text(self.value)}"
+
+    def meets(self, x: Fraction) -> bool:
+        """Whether ``x`` meets a ``>=`` or ``<=`` target (exactly)."""
+        return x >= self.value if self.op == ">=" else x <= self.value
+
+    def distance(self, x: Fraction) -> Fraction:
+        return abs(x - self.value)
+
+
+def parse_target(text, name: str = "target") -> Target:
+    """``"p_win>=0.7"`` as a :class:`Target`; a ValueError of one sentence naming ``name`` otherwise."""
+    if isinstance(text, Target):
+        return text
+    if not isinstance(text, str) or len(text) > 200:
+        raise ValueError(f"{name} takes {_FORMS}, got {text!r}")
+    m = _TARGET.match(text)
+    if not m or not _NUMBER.match(m.group(3)):
+        raise ValueError(f"{name} takes {_FORMS}, got {text!r}")
+    number = m.group(3)
+    try:
+        value = Fraction(number[:-1]) / 100 if number.endswith("%") else Fraction(number)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{name}: {number!r} is not a number (a fraction's denominator is not 0)") \
+            from None
+    return Target(m.group(1), m.group(2), value)
+
+
+def system_named(word):
+    """The system ``word`` names (a system's name or alias), or None."""
+    if not isinstance(word, str):
+        return None
+    try:
+        return rulesets.system(word)
+    except ValueError:
+        return None
+
+
+def rule_set(rules) -> rulesets.RuleSet:
+    """A system's name (its official rule set), or anything :func:`analysis.rulesets.load` reads."""
+    named = system_named(rules)
+    return rulesets.official(named) if named is not None else rulesets.load(rules)
+
+
+@dataclass(frozen=True)
+class _Search:
+    kind: str            # "axis" or "field"
+    values: list         # in the order searched
+    capped: str | None   # why the default search of an axis stops below its highest value, in words
+    numeric: bool        # "smallest" by value; else "first" in the order of the choices
+
+
+def _values_of(system, find: str, within, names: dict) -> _Search:
+    n = names.get
+    if find in system.axis_names:
+        lo, hi = dict(system.limits).get(find, (0, None))
+        if within is not None:
+            return _Search("axis", list(dict.fromkeys(as_values(n("within", "within"), within, lo, hi))),
+                           None, True)
+        top = SEARCH_TOP if hi is None else min(hi, SEARCH_TOP)
+        top = max(top, lo)
+        capped = (f"{find} has no highest value" if hi is None
+                  else f"{find} goes to {hi}" if hi > top else None)
+        return _Search("axis", list(range(lo, top + 1)), capped, True)
+    infos = {i.name: i for i in system.rules_class.fields_info()}
+    if find not in infos:
+        fields = [k for k, i in infos.items() if _searchable(i)]
+        hint = did_you_mean(find, list(system.axis_names) + fields)
+        raise ValueError(f"{n('find', 'find')} takes an axis ({', '.join(system.axis_names)}) or a rule "
+                         f"field ({', '.join(fields) or 'none'}) of {system.name}, got {find!r}{hint}")
+    info = infos[find]
+    if not _searchable(info):
+        raise ValueError(f"{n('find', 'find')} {find}: that rule field holds "
+                         f"{'a group of rules' if info.nested else 'a ' + info.type.__name__} with no "
+                         f"range or choices to search")
+    if info.choices is not None or info.type is bool:
+        if within is not None:
+            raise ValueError(f"{n('within', 'within')} gives numbers to search; {find} is searched "
+                             f"over its choices ({info.allowed()})")
+        return _Search("field", list(info.choices) if info.choices is not None else [False, True],
+                       None, False)
+    lo, hi = info.range if info.range is not None else (0, None)
+    if within is None and info.range is None:
+        raise ValueError(f"{n('find', 'find')} {find}: that rule field has no range; give the values "
+                         f"to search with {n('within', 'within')}")
+    values = (as_values(n("within", "within"), within, lo, hi) if within is not None
+              else list(range(lo, hi + 1)))
+    values = list(dict.fromkeys(values))
+    if len(values) > MAX_RULE_VALUES:
+        raise ValueError(f"{n('find', 'find')} {find} would search {len(values):,} values (limit "
+                         f"{MAX_RULE_VALUES:,}); narrow them with {n('within', 'within')}")
+    return _Search("field", values, None, True)
+
+
+def _with_at_least(system, spec, name: str) -> tuple:
+    """``system`` whose table adds the ``p_at_least_N`` columns of ``spec``, and those N."""
+    import functools
+    import inspect
+
+    from . import at_least as counts_at_least
+
+    if "at_least" not in inspect.signature(system.table_function).parameters:
+        raise ValueError(f"{name} adds p_at_least_N columns, which the {system.name} table does not have")
+    ns = counts_at_least.parse(spec, name)
+    table = functools.partial(system.table_function, at_least=spec)
+    return dataclasses.replace(system, table=table), ns
+
+
+def _searchable(info) -> bool:
+    return not info.nested and (info.choices is not None or info.type in (bool, int))
+
+
+def _columns(system, rules, grid: dict) -> list:
+    """The value columns of the system's table (counted for one cell, the first of the grid)."""
+    one = {a: [v[0]] for a, v in grid.items()}
+    df = sweep.tables(system, [rules], one, exact=True)[0]
+    return [c for c in df.columns if c not in system.axis_names and c != "strategy"
+            and not pd.api.types.is_integer_dtype(df[c])]
+
+
+def solve(rules, find: str, target, *, within=None, at_least=None, jobs: int = 1,
+          progress: bool = False, names: dict | None = None, **axes) -> pd.DataFrame:
+    """The value of ``find`` that meets ``target``, counted exactly, for every cell of the other axes.
+
+    Parameters
+    ----------
+    rules : str, RuleSet or rules object
+        A system's name (its official rules: ``"v5"``), a shipped rule set's
+        name, a rule-set or mechanic TOML file, a :class:`RuleSet` or a rules
+        dataclass instance.
+    find : str
+        An axis of the system (``"pool"``, ``"difficulty"``) or a field of
+        its rules (``"brutal_bonus"``, ``"crit_bonus"``, a mechanic file's
+        parameter).
+    target : str or Target
+        ``"COLUMN>=X"``, ``"COLUMN<=X"`` or ``"COLUMN~X"`` (nearest); X is a
+        decimal, a fraction (``"7/10"``) or a percentage (``"70%"``), read
+        exactly.  COLUMN is any value column of the system's table.
+    within : SPEC, optional
+        The values searched.  Default: an axis from its lowest value up to
+        ``SEARCH_TOP`` (100) or its highest, whichever is lower; a rule
+        field over its declared range or choices.
+    at_least : SPEC, optional
+        Add the columns ``p_at_least_N`` (the chance of N or more
+        successes) for each N, for a target such as ``"p_at_least_3>=0.5"``
+        (systems whose table has them).
+    jobs, progress
+        As in :func:`analysis.sweep.tables`.
+    names : dict, optional
+        ``{name: how messages spell it}`` (``{"pool": "--pool", "find":
+        "--find"}``), for the command line.
+    **axes
+        ``axis=SPEC`` for the other axes; an axis left out takes the
+        system's default SPEC.  Several values: one row per cell.
+
+    Returns
+    -------
+    DataFrame
+        One row per cell of the other axes: those axes, then ``find`` (the
+        value found, None when no value searched meets the target), the
+        target's column (its exact Fraction there, None when none does),
+        ``float`` (its float) and ``note`` (a tie, or that no value reaches
+        the target, in words; "" otherwise).  ``attrs`` holds ``rule_set``,
+        ``find``, ``target``, ``searched`` (the values searched),
+        ``capped`` (why the default search of an axis stopped below its
+        highest value, in words, else None) and ``question`` (what was asked, in words).
+
+    Examples
+    --------
+    >>> row = solve("v5", "pool", "p_win>=0.7", hunger=2, difficulty=4).iloc[0]
+    >>> int(row["pool"]), row["p_win"], row["note"]
+    (9, Fraction(24511, 32000), '')
+    """
+    names = dict(names or {})
+    n = names.get
+    rs = rule_set(rules)
+    system = rulesets.system(rs.system)
+    if not isinstance(find, str):
+        raise ValueError(f"{n('find', 'find')} takes the name of an axis or a rule field, got {find!r}")
+    goal = parse_target(target, n("target", "target"))
+    if find in axes:
+        raise ValueError(f"{n(find, find)} and {n('find', 'find')} {find} both give the {find}: leave "
+                         f"{n(find, find)} out (give the values to search with {n('within', 'within')})")
+    search = _values_of(system, find, within, names)
+    if at_least is not None:
+        system, ns = _with_at_least(system, at_least, n("at_least", "at_least"))
+    grid = sweep.resolve_grid(system, axes, names)  # the other axes: checked, sized
+    others = [a for a in system.axis_names if a != find]
+    counts = {names.get(a, a): len(grid[a]) for a in others}
+    counts[n("find", "find")] = len(search.values)
+    cells = sweep.check_cells(counts)
+    if at_least is not None:
+        from . import at_least as counts_at_least
+
+        counts_at_least.check_size(cells, ns, n("at_least", "at_least"))
+    if search.kind == "axis":
+        grid[find] = search.values
+    # each value of a rule field is checked as the rules are made (a refusal is one sentence naming it)
+    rules_list = ([dataclasses.replace(rs.rules, **{find: v}) for v in search.values]
+                  if search.kind == "field" else [])
+    searched = list(search.values)
+    columns = _columns(system, rs.rules, grid)
+    if goal.column not in columns:
+        raise ValueError(f"{n('target', 'target')}: the {system.name} table has no column "
+                         f"{goal.column!r}{did_you_mean(goal.column, columns)}; its columns are "
+                         f"{', '.join(columns)}")
+    if search.kind == "axis":
+        table = sweep.tables(system, [rs.rules], grid, exact=True, jobs=jobs, progress=progress,
+                             desc=f"solve {rs.name}", names=names)[0]
+    else:
+        frames = sweep.tables(system, rules_list, grid, exact=True, jobs=jobs, progress=progress,
+                              desc=f"solve {rs.name}", names=names)
+        for v, df in zip(searched, frames):
+            df.insert(0, find, pd.Series([v] * len(df), index=df.index, dtype=object))
+        table = pd.concat(frames, ignore_index=True)
+    out = _pick(table, others, find, goal, searched, search, grid)
+    where = _spec(searched, search.numeric)
+    how = ("smallest" if search.numeric else "first") if goal.op != "~" else None
+    question = (f"the {how} {find} in {where} with {goal.column} {goal.op} {_text(goal.value)}"
+                if how else f"the {find} in {where} whose {goal.column} is nearest {_text(goal.value)} "
+                            f"(the {'smallest' if search.numeric else 'first'} on a tie)")
+    out.attrs.update(rule_set=rs, find=find, target=goal, searched=searched,
+                     capped=search.capped, question=question)
+    return out
+
+
+def _spec(values, numeric: bool) -> str:
+    if numeric:
+        from .tables import spec_text
+
+        return spec_text(values)
+    return ", ".join(rulesets.show_value(v) for v in values)
+
+
+def _pick(table: pd.DataFrame, others: list, find: str, goal: Target, searched: list,
+          search: _Search, grid: dict) -> pd.DataFrame:
+    """One row per cell of the ``others`` axes: the value of ``find`` chosen, its column, a note."""
+    order = {v: i for i, v in enumerate(searched)}
+    key = (lambda v: v) if search.numeric else order.__getitem__
+    rows = []
+    groups = table.groupby(others, sort=False) if others else [((), table)]
+    for cell, df in groups:
+        cell = cell if isinstance(cell, tuple) else (cell,)
+        got = {}
+        for v, x in zip(df[find].tolist(), df[goal.column].tolist()):
+            v = v.item() if hasattr(v, "item") else v
+            if v in got:
+                raise ValueError(f"the table has two rows for {find} {v} at one cell; solve needs one")
+            got[v] = Fraction(x)
+        found, note = _choose(got, goal, find, key, search.numeric)
+        row = dict(zip(others, (c.item() if hasattr(c, "item") else c for c in cell)))
+        value = got[found] if found is not None else None
+        row.update({find: found, goal.column: value,
+                    "float": float(value) if value is not None else None, "note": note})
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=[*others, find, goal.column, *COLUMNS])
+    if search.numeric and out[find].notna().all():
+        out[find] = out[find].astype("int64")
+    else:
+        out[find] = pd.Series(out[find].tolist(), dtype=object)
+    out[goal.column] = pd.Series(out[goal.column].tolist(), dtype=object)
+    return out
+
+
+def _choose(got: dict, goal: Target, find: str, key, numeric: bool) -> tuple:
+    """``(value found or None, note)`` among ``got`` = ``{value: exact column value}``."""
+    what = f"{find} in {_spec(list(got), numeric)}"
+    least = "smallest" if numeric else "first"
+    if goal.op == "~":
+        best = min(goal.distance(x) for x in got.values())
+        tied = sorted((v for v, x in got.items() if goal.distance(x) == best), key=key)
+        if len(tied) == 1:
+            return tied[0], ""
+        if len(set(got[v] for v in tied)) == 1:
+            same = ("every " + what if len(tied) == len(got)
+                    else f"{find} {_spec(tied, numeric)}")
+            return tied[0], (f"tie: {same} gives the same {goal.column} "
+                             f"{_text(got[tied[0]])}; the {least} is given")
+        shown = ", ".join(f"{rulesets.show_value(v)} ({goal.column} {_text(got[v])})" for v in tied)
+        return tied[0], (f"tie: {find} {shown} are as near {_text(goal.value)}; the {least} is given")
+    hits = sorted((v for v, x in got.items() if goal.meets(x)), key=key)
+    if not hits:
+        return None, f"no {what} has {goal.column} {goal.op} {_text(goal.value)}"
+    first = hits[0]
+    later = sorted((v for v, x in got.items() if key(v) > key(first) and not goal.meets(x)), key=key)
+    if later:
+        return first, (f"not every {'larger' if numeric else 'later'} {find} meets it: "
+                       f"{rulesets.show_value(later[0])} does not")
+    return first, ""
