@@ -15,19 +15,14 @@ import pytest
 from analysis import cli, rulesets, sweep
 from analysis.solve import SEARCH_TOP, parse_target, solve
 from analysis.systems import discover
+from tests.conftest import run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "analysis" / "mechanic" / "examples"
 CANCELS = EXAMPLES / "hunger-one-cancels.toml"
 THREE = EXAMPLES / "three-kinds.toml"
 
 
-def run(capsys, *argv):
-    try:
-        code = cli.main([str(a) for a in argv])
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # beastodds ARGV: (exit code, stdout, stderr)
 
 
 def rows(capsys, *argv):
