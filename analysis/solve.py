@@ -119,6 +119,7 @@ def _values_of(system, find: str, within, names: dict) -> _Search:
         if within is not None:
             return _Search("axis", list(dict.fromkeys(as_values(n("within", "within"), within, lo, hi))),
                            None, True)
+        lo = max(lo, 0)  # a Requiem pool below 0 (a chance die, as 0) is searched only when asked for
         top = SEARCH_TOP if hi is None else min(hi, SEARCH_TOP)
         top = max(top, lo)
         capped = (f"{find} has no highest value" if hi is None
@@ -199,9 +200,10 @@ def solve(rules, find: str, target, *, within=None, at_least=None, jobs: int = 1
         decimal, a fraction (``"7/10"``) or a percentage (``"70%"``), read
         exactly.  COLUMN is any value column of the system's table.
     within : SPEC, optional
-        The values searched.  Default: an axis from its lowest value up to
-        ``SEARCH_TOP`` (100) or its highest, whichever is lower; a rule
-        field over its declared range or choices.
+        The values searched.  Default: an axis from its lowest value (0 for
+        a Requiem pool, whose values below 0 all roll the chance die of
+        pool 0) up to ``SEARCH_TOP`` (100) or its highest, whichever is
+        lower; a rule field over its declared range or choices.
     at_least : SPEC, optional
         Add the columns ``p_at_least_N`` (the chance of N or more
         successes) for each N, for a target such as ``"p_at_least_3>=0.5"``

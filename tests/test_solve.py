@@ -127,6 +127,7 @@ def test_every_system_first_axis_nearest_a_third(name):
     others = {a: parse_first(s) for a, s in system.axes if a != find}
     col = _first_value_column(system, rules)
     lo, hi = dict(system.limits).get(find, (0, None))
+    lo = max(lo, 0)  # searched from 0 (a Requiem pool below 0 rolls the chance die of pool 0)
     top = min(hi, 12) if hi is not None else 12
     table = sweep.tables(system, [rules], {**others, find: f"{lo}-{top}"}, exact=True)[0]
     p = column(table, find, col)
