@@ -151,7 +151,20 @@ def run_table(args):
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
     resolved = sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
-    if args.at_least is not None:
+    if args.distribution is not None:
+        import dataclasses
+        import functools
+
+        from .grid import distribution_of
+
+        if args.at_least is not None:
+            raise ValueError("--at-least adds columns to the odds table and cannot go with --distribution "
+                             "(a distribution of successes already has p_at_least)")
+        function, most = distribution_of(args, system)
+        function(*(resolved[a] for a in system.axis_names), rules=rs.rules, exact=counts_exactly(args),
+                 max_successes=most, check_only=True)  # its size, before any counting
+        system = dataclasses.replace(system, table=functools.partial(function, max_successes=most))
+    elif args.at_least is not None:
         from .grid import check_work, takes
 
         if not takes(system, "at_least"):
@@ -292,6 +305,9 @@ def add_commands(sub) -> None:
                    help="add a column p_at_least_N for each N of SPEC: the exact chance of N or more "
                         "successes (systems whose table has them, such as a mechanic file that names "
                         "its successes)")
+    from .grid import add_distribution_option
+
+    add_distribution_option(p)
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
     p.set_defaults(run=run_table)

@@ -526,3 +526,15 @@ def resist_frenzy(willpower: int, difficulty: int, superficial: int = 0, aggrava
     pool = frenzy_pool(willpower, superficial, aggravated, humanity)
     difficulty = check_int("frenzy difficulty", difficulty, 1, 10)
     return odds(pool, 0, difficulty, rules)
+
+
+def distribution_table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
+                       max_successes=None, check_only: bool = False) -> pd.DataFrame:
+    """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool, hunger,
+    difficulty, successes), with ``p_exactly``, ``p_at_least``, ``p_more`` and ``mean_successes``
+    (:mod:`analysis.distribution`); ``max_successes=N`` stops at N (its ``p_more`` the exact tail)."""
+    from analysis import distribution
+
+    return distribution.mechanic_table(
+        mechanic_rules(V5Rules.require(rules)), {"pool": pools, "hunger": hungers, "difficulty": difficulties},
+        exact=exact, max_successes=max_successes, check_only=check_only)
