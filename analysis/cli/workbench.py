@@ -114,7 +114,7 @@ def run_compare(args):
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
     cmp = compare(a, b, grid, exact=counts_exactly(args), jobs=jobs(args), progress=progress(args),
-                  names=names)
+                  names=names, outcomes=args.outcome)
     if args.heatmap is not None:
         from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
         from ..safeio import savefig
@@ -283,6 +283,9 @@ def add_commands(sub) -> None:
     add_axis_options(p, systems)
     _add_set_option(p, "--set-a", "RULES_A")
     _add_set_option(p, "--set-b", "RULES_B (compare v5-official v5-official --set-b crit_bonus=3)")
+    p.add_argument("--outcome", metavar="NAME[,NAME]", default=None,
+                   help="compare only these outcome columns (p_win,bestial_failure), in the system's "
+                        "order")
     p.add_argument("--top", type=int, metavar="N", default=None,
                    help="only the N cells where the change matters most (largest |difference|)")
     p.add_argument("--heatmap", metavar="FILE", default=None,
@@ -336,4 +339,4 @@ def add_commands(sub) -> None:
                    help="the .html file to write (replaced atomically)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar nor 'wrote FILE' line on stderr")
-    p.set_defaults(run=run_booklet, format="table", exact=False, percent=False)
+    p.set_defaults(run=run_booklet, format="table", exact=False, percent=False, own_output=True)
