@@ -98,6 +98,7 @@ def add_distribution_option(p) -> None:
                    help="print the exact distribution of successes instead: one row per cell and "
                         "success count (p_exactly, p_at_least, p_more, mean_successes). N: stop at N "
                         "successes, p_more on that row being the exact tail (again-dice: default 20)")
+    p.set_defaults(api_names={"max_successes": "--distribution"})
 
 
 def distribution_of(args, system):
@@ -110,7 +111,7 @@ def distribution_of(args, system):
     if getattr(args, "strategy", None) is not None:
         raise ValueError("--distribution counts the roll before any Willpower reroll: drop --strategy")
     n = None if args.distribution == "all" else one_number("--distribution", args.distribution)
-    return function, distribution.check_max(n, "--distribution")
+    return function, n  # its range is the system's own (again-dice: 0..200), checked by its function
 
 
 def takes_strategy(system) -> bool:

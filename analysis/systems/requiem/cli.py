@@ -121,6 +121,8 @@ def _run_soif(args):
                              "need --pool")
         df, keys = ladder.table(), ("vitae", "soif")
     check_output_options(args)
+    if args.format != "table":
+        return df, keys
     text = render(df, args.format, **render_options(args, keys))
     if args.format == "table":
         head = str(ladder)
