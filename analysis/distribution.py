@@ -10,7 +10,8 @@ cell can reach, every count in between listed (a count the rules cannot give
 has ``p_exactly`` 0); ``max_successes=N`` stops at N, the last row's
 ``p_more`` then being the exact tail.  The same layout as La Soif's
 ``beast --distribution`` (:func:`analysis.systems.requiem.beast.distribution_table`),
-whose again-dice have no highest count (and no ``mean_successes`` column).
+whose again-dice have no highest count (it lists 0..20 by default; its exact
+mean is :func:`analysis.again.mean_successes`).
 
 The systems counted by a mechanic file (V5, Werewolf, Hunter, classic pools
 and a designer's file that names its ``successes``) share

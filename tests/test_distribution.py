@@ -167,6 +167,29 @@ def test_requiem_and_beast_share_the_distribution(capsys):
         check_cell(rows, None, full=False)
     code, out, err = run_cli(capsys, "requiem", "--pool", "1", "--soif", "0", "--distribution")
     assert code == 0 and len(out.splitlines()) == 1 + 21  # again-dice: 0..20 by default
+    assert "mean_successes" in out.splitlines()[0]
+
+
+@pytest.mark.parametrize("fields", [
+    {}, {"again": 9}, {"again": 8}, {"again": None}, {"rote": True}, {"rote": True, "again": 8},
+    {"chance_die_again": False}, {"rote_chance_die": True}, {"rote": True, "rote_chance_die": True, "again": 9},
+    {"chance_die_is_beast": False}, {"beastly_ten_successes": 3}, {"beastly_ten_successes": 1, "again": 8},
+])
+def test_the_again_dice_mean_is_exact(fields):
+    """The mean of exploding dice, exact though their counts have no end: the distribution counted up to
+    120 successes (its tail below 10**-30 here) falls short of it by less than 10**-30, never more."""
+    from analysis.systems.requiem.beast import BeastRules
+
+    rules = BeastRules(**fields)
+    df = beast.distribution_table("0-4", "0-3", 120, rules, exact=True)
+    tempted = beast.distribution_table("0-3", "1-3", 120, rules, tempt=True, exact=True)
+    for table in (df, tempted):
+        for cell, rows in cells(table, ("pool", "soif")).items():
+            mean = rows[0][4]
+            assert all(r[4] == mean for r in rows)
+            short = mean - sum(r[0] * r[1] for r in rows)
+            assert 0 <= short < Fraction(1, 10 ** 30), (fields, cell)
+    assert beast.distribution_table(1, 0, 2, exact=True)["mean_successes"][0] == Fraction(1, 3)  # one 10-again die
 
 
 def test_a_mechanic_file_with_and_without_successes(capsys, tmp_path):

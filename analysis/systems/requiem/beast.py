@@ -370,10 +370,11 @@ def distribution_table(pools, soifs, max_successes: int | None = DEFAULT_MAX_SUC
     """The exact distribution of successes: one row per (pool, soif, successes).
 
     Columns ``pool, soif, beast_dice, successes, p_exactly, p_at_least,
-    p_more``.  On a (pool, soif)'s last row (``successes ==
+    p_more, mean_successes``.  On a (pool, soif)'s last row (``successes ==
     max_successes``; None: ``DEFAULT_MAX_SUCCESSES``, 20) ``p_more`` is the
     exact tail: ``p_exactly`` summed plus that tail is exactly 1.  Again-dice
-    have no highest count, so there is no ``mean_successes`` column.  The
+    have no highest count, but ``mean_successes`` is exact all the same
+    (:func:`analysis.again.mean_successes`).  The
     size is checked before any counting (:mod:`analysis.distribution`'s row
     limit, the again-dice limit of :func:`analysis.at_least.check_dice_successes`);
     ``check_only``: only that (returns None).
@@ -388,10 +389,17 @@ def distribution_table(pools, soifs, max_successes: int | None = DEFAULT_MAX_SUC
     _al.check_dice_successes((r[0] for r in dict.fromkeys(rolls)), max_successes, "distribution")
     if check_only:
         return None
-    counts = count_rolls(rolls, max_successes, rules._engine())
-    return _rq.distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
-                                    "beast_dice": [r[1] for r in rolls]},
-                                   counts, max_successes, exact)
+    engine = rules._engine()
+    counts = count_rolls(rolls, max_successes, engine)
+    df = _rq.distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
+                                  "beast_dice": [r[1] for r in rolls]},
+                                 counts, max_successes, exact)
+    from analysis.again import mean_successes
+
+    means = {r: mean_successes(r, engine) for r in dict.fromkeys(rolls)}  # exact, though the counts are not bounded
+    df["mean_successes"] = np.array([m if exact else float(m) for r in rolls for m in [means[r]] * (max_successes + 1)],
+                                    dtype=object if exact else np.float64)
+    return df
 
 
 # ------------------------------------------------------------ the Soif ladder
