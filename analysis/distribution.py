@@ -119,13 +119,29 @@ def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes
     return pd.DataFrame(out)
 
 
-def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None, check_only: bool = False):
+def one_strategy(strategy, strategy_of, known):
+    """The one strategy object of a ``strategy=`` value (None: no Willpower), parsed as the tables parse
+    it (:func:`analysis.strategies.parse`); several are refused: a distribution is of one roll."""
+    if strategy is None:
+        return None
+    from .strategies import parse
+
+    chosen, side_by_side = parse(strategy, strategy_of, known)
+    if side_by_side and len(chosen) > 1:
+        raise ValueError(f"strategy: a distribution of successes takes one strategy at a time, got {strategy!r}")
+    return chosen[0]
+
+
+def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None, check_only: bool = False,
+                   strategy=None):
     """The distribution table of a mechanic's rules (:class:`analysis.mechanic.engine.MechanicRules`).
 
     ``axes``: ``{axis: SPEC or values}`` (an axis left out takes its default SPEC).  Checked before any
     counting: the axes, the dice of the distinct rolls (:func:`analysis.at_least.check_dice`) and the
     cells (each at least one row); the rows, exactly, once counted.  ``check_only``: only the checks
-    before counting (returns None).
+    before counting (returns None).  ``strategy``: the successes after that Willpower reroll
+    (:class:`analysis.mechanic.willpower.Strategy`, its work estimated before any counting), None:
+    the roll as it lands.
     """
     from .at_least import check_dice
     from .mechanic import engine
@@ -142,9 +158,16 @@ def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None
     pools = engine.pool_axes(mech)
     rolls = {tuple(c[a] for a in pools): c for c in cells}
     check_dice((sum(engine.dice_of(mech, {**rules.params, **c})) for c in rolls.values()), "distribution")
+    if strategy is not None:
+        from .mechanic import willpower
+
+        willpower.check_work(rules, strategy, cells)
     if check_only:
         return None
-    counted = engine.count_cells(rules, cells)
+    if strategy is not None:
+        counted = willpower.count_cells(rules, strategy, cells)
+    else:
+        counted = engine.count_cells(rules, cells)
     keys = {a: [c[a] for c in cells] for a in grid}
     return frame(keys, [w.success_ways for w in counted], [w.denominator for w in counted], exact,
                  max_successes)

@@ -117,8 +117,10 @@ class System:
     distribution : str or callable or None
         ``distribution(*axis_values, rules=..., exact=..., max_successes=None)
         -> DataFrame``: the exact distribution of the roll's successes, one
-        row per (cell, successes) (:mod:`analysis.distribution`); None: the
-        system counts no successes (``--distribution`` says so).
+        row per (cell, successes) (:mod:`analysis.distribution`); it also
+        takes ``check_only=True`` (the size checks alone) and, where the
+        system has strategies, ``strategy=`` (one); None: the system counts
+        no successes (``--distribution`` says so).
     column_prefixes : dict or tuple of (str, str)
         ``{prefix: name for people}`` of the columns that stand for this
         system's odds in tables that set systems side by side

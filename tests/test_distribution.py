@@ -226,8 +226,9 @@ def test_no_count_and_bad_input_in_one_sentence(capsys):
         (["cards", "--base", "5", "--difficulty", "10", "--distribution"], "the cards system counts no successes"),
         (["cards", "--base", "5", "--defense", "4", "--opposed", "--distribution"], "counts no successes"),
         (["table", "cards-official", "--distribution"], "counts no successes"),
-        (["v5", "--pool", "3", "--difficulty", "2", "--distribution", "--strategy", "maximize_win"],
-         "drop --strategy"),
+        (["v5", "--pool", "3", "--difficulty", "2", "--distribution", "--strategy", "none,maximize_win"],
+         "--strategy: a distribution of successes takes one strategy at a time"),
+        (["werewolf", "--pool", "3", "--distribution", "--strategy", "maximise_win"], "did you mean maximize_win"),
         (["v5", "--pool", "3", "--difficulty", "2", "--distribution", "--at-least", "2"], "already has p_at_least"),
         (["v5", "--pool", "3", "--difficulty", "2", "--distribution", "many"], "--distribution must be"),
         (["v5", "--pool", "1-1000", "--hunger", "0-5", "--difficulty", "1", "--distribution"],
@@ -237,3 +238,24 @@ def test_no_count_and_bad_input_in_one_sentence(capsys):
         code, out, err = run_cli(capsys, *argv)
         assert code == 2 and out == "", (argv, err)
         assert err.startswith("beastodds: error: ") and err.count("\n") == 1 and said in err, (argv, err)
+
+
+@pytest.mark.parametrize("module, grid, strategy", [
+    (v5, ("0-4", "0-2", "1-3"), "maximize_win"),
+    (v5, ("1-3", "1", "2"), "reroll_failures"),
+    (werewolf, ("1-3", "0-2", "2", "0-1"), "normal_dice_only"),
+    (hunter, ("1-3", "0-1", "2"), "maximize_win"),
+])
+def test_after_a_willpower_reroll_the_distribution_matches_the_at_least_columns(module, grid, strategy):
+    dist = module.distribution_table(*grid, exact=True, strategy=strategy)
+    table = module.table(*grid, exact=True, strategy=strategy, at_least="0-12")
+    axes = [c for c in dist.columns if c not in distribution.COLUMNS]
+    got = cells(dist, axes)
+    assert len(got) == len(table)
+    for row in table.itertuples(index=False):
+        rows = got[tuple(getattr(row, a) for a in axes)]
+        check_cell(rows, rows[0][4])
+        for n in range(13):
+            assert getattr(row, f"p_at_least_{n}") == sum(e for s, e, *_ in rows if s >= n)
+    none = module.distribution_table(*grid, exact=True, strategy="none")
+    assert none.equals(module.distribution_table(*grid, exact=True))

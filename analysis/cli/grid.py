@@ -108,8 +108,6 @@ def distribution_of(args, system):
     function = system.distribution_function
     if function is None:
         raise distribution.no_count(system)
-    if getattr(args, "strategy", None) is not None:
-        raise ValueError("--distribution counts the roll before any Willpower reroll: drop --strategy")
     n = None if args.distribution == "all" else one_number("--distribution", args.distribution)
     return function, n  # its range is the system's own (again-dice: 0..200), checked by its function
 

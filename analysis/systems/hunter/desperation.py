@@ -283,7 +283,8 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
 
 
 def distribution_table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL,
-                       exact: bool = False, max_successes=None, check_only: bool = False):
+                       exact: bool = False, max_successes=None, check_only: bool = False,
+                       strategy=None):
     """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool,
     desperation, difficulty, successes) (:mod:`analysis.distribution`)."""
     from analysis import distribution
@@ -291,4 +292,5 @@ def distribution_table(pools, desperations, difficulties, rules: HunterRules = O
     return distribution.mechanic_table(
         HunterRules.require(rules).mechanic(),
         {"pool": pools, "desperation": desperations, "difficulty": difficulties},
-        exact=exact, max_successes=max_successes, check_only=check_only)
+        exact=exact, max_successes=max_successes, check_only=check_only,
+        strategy=distribution.one_strategy(strategy, strategy_of, STRATEGIES))
