@@ -654,7 +654,9 @@ def xlsx_bytes(df: pd.DataFrame, *, key_columns=(), percent: bool = False, digit
     if pivot is not None:
         values = _names("--value", value)
         if len(values) > 1:
-            across = pivot_axes(pivot)[1]
+            rows, across = pivot_axes(pivot)
+            fixed = {k: df[k].iloc[0] for k in keys
+                     if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
             stacked_notes = legend(values, system, rule_meanings(rule_set))
             df, keys = stacked_pivot(df, pivot, values, keys, system)
             rows_by = VALUE_COLUMN
@@ -681,6 +683,9 @@ def xlsx_bytes(df: pd.DataFrame, *, key_columns=(), percent: bool = False, digit
         lines = legend(list(keys), system, rule_meanings(rule_set))
         lines.append(f"{' x '.join(f'{a}=N' for a in across)}: the row's value at that {' and '.join(across)}")
         lines += [f"value {line}" for line in stacked_notes]
+        for line in legend(list(fixed), system, rule_meanings(rule_set)):
+            name, text = line.split(": ", 1)
+            lines.append(f"{name}: {fixed[name]} throughout ({text})")
     else:
         lines = _legend_lines(list(df.columns), keys, system, pivoted, rule_meanings(rule_set))
     for line in lines:

@@ -182,6 +182,8 @@ def test_xlsx_of_a_pivot_with_several_values_and_percent(capsys, tmp_path):
     sheets = read_xlsx(path)
     df = v5.table("1-3", "0-1", 2, exact=True)
     assert sheets["values"][0] == ["value", "pool", "hunger=0", "hunger=1", "rule_set"]
+    legend = dict((r[0], r[1]) for r in sheets["legend"][1:])
+    assert legend["value p_win"].startswith("chance to win") and legend["difficulty"].startswith("2 throughout")
     for values, fractions in zip(sheets["values"][1:], sheets["fractions"][1:]):
         grid = tables.pivot(df, "pool", "hunger", values[0])
         want = list(grid.loc[values[1]])
