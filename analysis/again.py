@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -219,3 +220,38 @@ def truncate(counts: Counts, max_successes: int) -> Counts:
     Counts
     """
     return dataclasses.replace(counts, success_ways=counts.success_ways[:max_successes + 1])
+
+
+def mean_successes(roll: tuple, engine: tuple) -> Fraction:
+    """The exact mean successes of one roll (``(dice, beast_dice, chance)`` of :func:`count_rolls`).
+
+    Again-dice have no highest count, but their mean is a plain fraction.  A
+    fresh again-die has mean ``E = (10 - f) / (10 - h)`` (``f`` failing faces,
+    ``h`` faces rolled again).  A die's first face (after a rote reroll of a
+    failure) counts 1 on a success, plus ``E`` on an again face; a beastly 10
+    counts ``beastly_value``.  The ways of :func:`count_rolls`,
+    ``(AB**nn - A**nn) * AB**nb + A**nn * AC**nb`` (``A``: a face other than a
+    10, ``AB``: any face with the again rule, ``AC``: any face with beastly
+    10s), differentiated at 1, give the mean
+    ``(nn + nb) * AB'(1) + A(1)**nn * nb * (AC'(1) - AB'(1))``; a chance die
+    succeeds on a 10 alone.
+    """
+    success_face, again_face, rote, chance_again, rote_chance, beastly_value, _ = engine
+    dice, beast_dice, chance = roll
+    fail = success_face - 1
+    again = 11 - again_face if again_face <= 10 else 0
+    chain = Fraction(10 - fail, 10 - again)  # one fresh again-die
+    if chance:
+        p_ten = Fraction(19, 100) if rote_chance else Fraction(1, 10)
+        if beast_dice:
+            return p_ten * beastly_value
+        return p_ten * (1 + chain if chance_again and again_face <= 10 else 1)
+    q_success = Fraction(10 + fail, 100) if rote else Fraction(1, 10)  # each face from success_face up
+    a = 1 - q_success  # A(1): the face is not a 10
+    a_mean = sum((q_success * (1 + chain if face >= again_face else 1) for face in range(success_face, 10)),
+                 Fraction(0))
+    ten = 1 + chain if again_face <= 10 else Fraction(1)
+    ab = a_mean + q_success * ten
+    ac = a_mean + q_success * beastly_value
+    nn, nb = dice - beast_dice, beast_dice
+    return (nn + nb) * ab + a ** nn * nb * (ac - ab)

@@ -114,6 +114,13 @@ class System:
         itself), and ``add_commands(subparsers, system)``.  None: the system
         gets the generated grid command (:func:`analysis.cli.grid.add_command`)
         and no other.
+    distribution : str or callable or None
+        ``distribution(*axis_values, rules=..., exact=..., max_successes=None)
+        -> DataFrame``: the exact distribution of the roll's successes, one
+        row per (cell, successes) (:mod:`analysis.distribution`); it also
+        takes ``check_only=True`` (the size checks alone) and, where the
+        system has strategies, ``strategy=`` (one); None: the system counts
+        no successes (``--distribution`` says so).
     column_prefixes : dict or tuple of (str, str)
         ``{prefix: name for people}`` of the columns that stand for this
         system's odds in tables that set systems side by side
@@ -139,6 +146,7 @@ class System:
     limits: object = ()
     cli: object = None
     column_prefixes: object = ()
+    distribution: object = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not _NAME.match(self.name):
@@ -220,6 +228,11 @@ class System:
     @property
     def table_function(self):
         return self._get(self.table)
+
+    @property
+    def distribution_function(self):
+        """The system's distribution of successes (see ``distribution``), or None."""
+        return None if self.distribution is None else self._get(self.distribution)
 
     @property
     def odds_function(self):

@@ -145,7 +145,7 @@ def _value_columns(df: pd.DataFrame, key_columns) -> list:
 
 
 def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, digits: int | None,
-                   text: bool, sign: bool = False) -> pd.DataFrame:
+                   text: bool, sign: bool = False, rows_named_by: str = "outcome") -> pd.DataFrame:
     """The value columns made ready to print.
 
     ``exact``: reduced fractions.  Else ``percent`` multiplies the
@@ -157,8 +157,8 @@ def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, di
     """
     shown_columns = {}
     rows_prob = None
-    if percent and "outcome" in key_columns and "outcome" in df.columns:
-        rows_prob = [is_probability(o) for o in df["outcome"]]
+    if percent and rows_named_by in key_columns and rows_named_by in df.columns:
+        rows_prob = [is_probability(o) for o in df[rows_named_by]]
     for c in _value_columns(df, key_columns):
         cells = []
         col_prob = is_probability(c)
@@ -333,9 +333,9 @@ def pivot_axes(spec) -> tuple:
     raise ValueError(f"pivot takes 'ROWS x COLS' or (rows, columns), got {spec!r}")
 
 
-def _flat_pivot(df: pd.DataFrame, rows, columns, value, key_columns) -> tuple:
+def _flat_pivot(df: pd.DataFrame, rows, columns, value, key_columns, derivable=()) -> tuple:
     """:func:`pivot` as a flat table: the index levels as key columns, the columns named ``axis=value``."""
-    grid = pivot(df, rows, columns, value, key_columns=key_columns)
+    grid = pivot(df, rows, columns, value, key_columns=key_columns, derivable=derivable)
     labels = []
     for label in grid.columns:
         label = label if isinstance(label, tuple) else (label,)
@@ -343,6 +343,7 @@ def _flat_pivot(df: pd.DataFrame, rows, columns, value, key_columns) -> tuple:
     flat = grid.copy()
     flat.columns = labels
     flat = flat.reset_index()
+    flat.attrs["derived"] = dict(grid.attrs.get("derived", {}))
     keys = tuple(grid.index.names)
     return flat, keys, labels
 
@@ -404,7 +405,7 @@ def rule_meanings(rule_set) -> dict:
 def _legend_lines(df_columns, key_columns, system, pivoted, meanings=None) -> list:
     if pivoted is None:
         return legend([c for c in df_columns], system, meanings)
-    keys, labels, value, across, fixed = pivoted
+    keys, labels, value, across, fixed, derived = pivoted
     lines = legend(list(keys), system, meanings)
     meaning = legend([value], system, meanings)[0].split(": ", 1)[1]
     lines.append(f"{' x '.join(f'{a}=N' for a in across)}: {value} ({meaning}) at that "
@@ -412,13 +413,23 @@ def _legend_lines(df_columns, key_columns, system, pivoted, meanings=None) -> li
     for line in legend(list(fixed), system, meanings):
         name, text = line.split(": ", 1)
         lines.append(f"{name}: {fixed[name]} throughout ({text})")
+    for line in legend(list(derived), system, meanings):
+        name, text = line.split(": ", 1)
+        lines.append(f"{name}: left out, as {derived_text(name, derived[name])} decide it ({text})")
     return lines
+
+
+def derived_text(name: str, by) -> str:
+    """``"pool and soif"``: the keys that decide a key a pivot left out."""
+    by = [str(b) for b in by]
+    return by[0] if len(by) == 1 else ", ".join(by[:-1]) + " and " + by[-1]
 
 
 def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool = False,
            percent: bool = False, digits: int | None = None, pivot=None, value: str | None = None,
            columns=None, system=None, rule_set=None, legend: bool = True,
-           empty: str = "no rows", meanings: dict | None = None) -> str:
+           empty: str = "no rows", meanings: dict | None = None, _rows_named_by: str = "outcome",
+           _percent_rows: bool = False) -> str:
     """Render a tidy odds table.
 
     Parameters
@@ -443,7 +454,9 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         ``"pool x hunger"``: show the one column ``value`` as a grid, the
         values of ``rows`` down and of ``columns`` across (see :func:`pivot`).
     value : str, optional
-        The column shown by ``pivot`` (required with it).
+        The column shown by ``pivot`` (required with it); several (``"p_win,bestial_failure"``):
+        one block per value, each with its heading (CSV and JSON: one table, a first column
+        ``value`` naming each row's value).
     columns : str or sequence of str, optional
         Keep only these value columns, in this order (the key columns stay).
     system : System or str, optional
@@ -486,15 +499,23 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         raise ValueError("--pivot and --value go together: --pivot 'ROWS x COLS' --value COLUMN")
     keys = tuple(c for c in df.columns if c in set(key_columns))
     pivoted = None
+    values = _names("--value", value) if pivot is not None else None
+    if values is not None and len(values) > 1:
+        twice = first_repeat(values)
+        if twice is not None:
+            raise ValueError(f"--value names {twice!r} twice")
+        return _render_blocks(df, fmt, values, keys=keys, exact=exact, percent=percent, digits=digits,
+                              pivot=pivot, system=system, rule_set=rule_set, legend=legend, empty=empty)
     if pivot is not None:
         rows, across = pivot_axes(pivot)
         # axes of one value leave the pivoted table: the legend still says where it stands
         fixed = {k: df[k].iloc[0] for k in keys
                  if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
-        df, keys, labels = _flat_pivot(df, rows, across, value, keys)
+        df, keys, labels = _flat_pivot(df, rows, across, value, keys, _derivable(keys, system))
+        derived = df.attrs.get("derived", {})
         if "outcome" in df.columns and "outcome" not in keys:
             keys = keys + ("outcome",)
-        pivoted = (keys, labels, value, across, fixed)
+        pivoted = (keys, labels, value, across, fixed, derived)
         if percent and not is_probability(value):
             percent = False
     elif columns is not None:
@@ -510,7 +531,8 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
                 df = df.rename(columns=renamed)
                 keys = tuple(renamed.get(k, k) for k in keys)
             extra = {k: csv_text(v) for k, v in extra.items()}
-        shown = _display_frame(df, keys, exact, percent, digits, text=(fmt == "csv"))
+        shown = _display_frame(df, keys, exact, percent or _percent_rows, digits, text=(fmt == "csv"),
+                               rows_named_by=_rows_named_by)
         for name, text in extra.items():
             shown[name] = text
         if fmt == "csv":
@@ -550,7 +572,140 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
     where = ""
     if pivoted is not None and pivoted[4]:
         where = f"{pivoted[2]} at " + ", ".join(f"{k} {v}" for k, v in pivoted[4].items()) + "\n"
+    if pivoted is not None and pivoted[5]:
+        where += "".join(f"({k} left out: {derived_text(k, by)} decide it)\n" for k, by in pivoted[5].items())
     return where + shown.to_string(index=False) + "\n"
+
+
+#: The column of a stacked pivot (several ``--value``, CSV and JSON) naming each row's value.
+VALUE_COLUMN = "value"
+
+
+def _derivable(keys, system) -> tuple:
+    """The keys of a table that are not its system's axes (nor a comparison's outcome): a pivot may leave
+    one out when the others decide it."""
+    if system is None:
+        return ()
+    if isinstance(system, str):
+        from . import rulesets
+
+        try:
+            system = rulesets.system(system)
+        except ValueError:
+            return ()
+    return tuple(k for k in keys if k not in system.axis_names and k not in ("outcome", "strategy"))
+
+
+def stacked_pivot(df: pd.DataFrame, pivot, values, key_columns, system=None) -> tuple:
+    """Several values pivoted alike, stacked: ``(frame, keys)``, a first column ``value`` naming each
+    row's value, then the pivot's rows and one column per value of its columns (as one CSV or JSON)."""
+    rows, across = pivot_axes(pivot)
+    if VALUE_COLUMN in df.columns:
+        raise ValueError(f"--value with several columns adds a column {VALUE_COLUMN!r}, which the table has "
+                         f"already; give one --value at a time")
+    frames, keys = [], ()
+    for v in values:
+        flat, keys, _ = _flat_pivot(df, rows, across, v, key_columns, _derivable(key_columns, system))
+        flat.insert(0, VALUE_COLUMN, v)
+        frames.append(flat)
+    out = pd.concat(frames, ignore_index=True)
+    for c in out.columns[len(keys) + 1:]:
+        out[c] = pd.Series(list(out[c]), dtype=object)  # floats or Fractions as they were, never NaN-cast
+    return out, (VALUE_COLUMN,) + tuple(keys)
+
+
+def _render_blocks(df, fmt, values, *, keys, exact, percent, digits, pivot, system, rule_set, legend,
+                   empty) -> str:
+    """``--pivot`` with several ``--value``: one block per value (CSV and JSON: one stacked table)."""
+    if fmt in ("csv", "json"):
+        stacked, skeys = stacked_pivot(df, pivot, values, keys, system)
+        text = render(stacked, fmt, key_columns=skeys, exact=exact, percent=False, digits=digits,
+                      rule_set=rule_set, legend=legend, empty=empty, _rows_named_by=VALUE_COLUMN,
+                      _percent_rows=percent)
+        return text
+    blocks = []
+    for i, v in enumerate(values):
+        text = render(df, fmt, key_columns=keys, exact=exact, percent=percent, digits=digits, pivot=pivot,
+                      value=v, system=system, rule_set=rule_set if i == 0 else None, legend=legend,
+                      empty=empty)
+        if fmt == "table" and not text.startswith(f"{v} at "):
+            text = f"{v}\n" + text
+        blocks.append(text)
+    return "\n".join(blocks)
+
+
+# ------------------------------------------------------------ spreadsheets
+
+#: The sheets of a spreadsheet export, in order.
+XLSX_SHEETS = ("values", "fractions", "legend")
+
+
+def xlsx_bytes(df: pd.DataFrame, *, key_columns=(), percent: bool = False, digits: int | None = None,
+               pivot=None, value=None, columns=None, system=None, rule_set=None) -> bytes:
+    """An odds table as an Excel workbook (pandas' Excel writer, openpyxl), its bytes.
+
+    Three sheets: ``values`` (each value ``float()`` of the exact fraction, or as ``percent`` and
+    ``digits`` print it, and a last column ``rule_set`` as in CSV), ``fractions`` (each value as the
+    exact reduced fraction, text such as ``389/250``) and ``legend`` (the rule set, then one row per
+    column: its meaning).  ``df`` must hold Fractions for the fractions sheet to be exact.  ``pivot``,
+    ``value`` (several: one stacked table, a first column ``value``) and ``columns`` shape both
+    sheets alike.  Every text cell (a rule set's name) is data, never a formula.
+    """
+    _check_frame(df, "xlsx_bytes")
+    keys = tuple(c for c in df.columns if c in set(key_columns))
+    pivoted = None
+    rows_by = "outcome"
+    stacked_notes = []
+    if pivot is not None:
+        values = _names("--value", value)
+        if len(values) > 1:
+            rows, across = pivot_axes(pivot)
+            fixed = {k: df[k].iloc[0] for k in keys
+                     if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
+            stacked_notes = legend(values, system, rule_meanings(rule_set))
+            df, keys = stacked_pivot(df, pivot, values, keys, system)
+            rows_by = VALUE_COLUMN
+        else:
+            rows, across = pivot_axes(pivot)
+            fixed = {k: df[k].iloc[0] for k in keys
+                     if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
+            df, keys, labels = _flat_pivot(df, rows, across, values[0], keys, _derivable(keys, system))
+            pivoted = (keys, labels, values[0], across, fixed, df.attrs.get("derived", {}))
+            if percent and not is_probability(values[0]):
+                percent = False
+    elif columns is not None:
+        df = _choose(df, keys, columns)
+    df = _text_cells(_text_cells(df, one_line), csv_text)
+    renamed = {c: csv_text(str(c)) for c in df.columns}
+    extra = {k: csv_text(v) for k, v in (rule_set_columns(rule_set) if rule_set is not None else {}).items()}
+    shown = _display_frame(df, keys, False, percent, digits, text=False, rows_named_by=rows_by)
+    exact = _display_frame(df, keys, True, False, None, text=True)
+    for frame in (shown, exact):
+        for name, text in extra.items():
+            frame[name] = text
+    notes = [] if rule_set is None else [("rule set", csv_text(caption(rule_set) or ""))]
+    if stacked_notes:
+        lines = legend(list(keys), system, rule_meanings(rule_set))
+        lines.append(f"{' x '.join(f'{a}=N' for a in across)}: the row's value at that {' and '.join(across)}")
+        lines += [f"value {line}" for line in stacked_notes]
+        for line in legend(list(fixed), system, rule_meanings(rule_set)):
+            name, text = line.split(": ", 1)
+            lines.append(f"{name}: {fixed[name]} throughout ({text})")
+    else:
+        lines = _legend_lines(list(df.columns), keys, system, pivoted, rule_meanings(rule_set))
+    for line in lines:
+        name, _, text = line.partition(": ")
+        notes.append((csv_text(name), csv_text(text)))
+    for name in extra:
+        notes.append((name, TABLE_TERMS[name]))
+    notes.append(("fractions", "the sheet 'fractions' holds every value as its exact reduced fraction; "
+                               "'values' holds float() of it" + (" (percentages)" if percent else "")))
+    buf = io.BytesIO()
+    with pd.ExcelWriter(buf, engine="openpyxl") as writer:
+        shown.rename(columns=renamed).to_excel(writer, sheet_name="values", index=False)
+        exact.rename(columns=renamed).to_excel(writer, sheet_name="fractions", index=False)
+        pd.DataFrame(notes, columns=["column", "meaning"]).to_excel(writer, sheet_name="legend", index=False)
+    return buf.getvalue()
 
 
 # ------------------------------------------------------------ comparisons
@@ -672,7 +827,7 @@ def spec_text(values) -> str:
 
 
 def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bool = False,
-            names: dict | None = None) -> Comparison:
+            names: dict | None = None, outcomes=None) -> Comparison:
     """Compare two rule sets of the same system over a grid, outcome class by outcome class.
 
     Parameters
@@ -692,9 +847,12 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
         A progress bar on stderr.
     names : dict, optional
         ``{axis: "--pool"}``: how messages name an axis (default: its name).
+    outcomes : str or sequence of str, optional
+        Only these outcome columns (``"p_win,bestial_failure"``), in the
+        system's order; an unknown name gets a "did you mean".
 
-    Everything (both rule sets, every axis value, the grid's size, ``jobs``)
-    is checked before the first cell is counted.
+    Everything (both rule sets, every axis value, the grid's size, ``jobs``,
+    the outcomes) is checked before the first cell is counted.
 
     Returns
     -------
@@ -720,12 +878,28 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
     system = rulesets.system(ra.system)
     cells = sweep.resolve_grid(system, grid, names)
     jobs = sweep.check_jobs(jobs)
+    wanted = None
+    if outcomes is not None:  # checked on the table of one cell, before the grid is counted
+        wanted = _names("--outcome", outcomes)
+        twice = first_repeat(wanted)
+        if twice is not None:
+            raise ValueError(f"--outcome names {twice!r} twice")
+        one = system.table_function(*([v[0]] for v in cells.values()), rules=ra.rules, exact=False)
+        known = system.outcome_columns(one)
+        for name in wanted:
+            if name not in known:
+                from .validate import did_you_mean
+
+                raise ValueError(f"--outcome: the {system.name} rule sets have no outcome {name!r}"
+                                 f"{did_you_mean(name, known)}; they are {', '.join(known)}")
     # counted exactly whatever ``exact``: the difference is b - a of the fractions, then
     # (without ``exact``) each cell is float() of its fraction, correctly rounded
     ta, tb = sweep.tables(system, [ra.rules, rb.rules], cells, exact=True, jobs=jobs,
                           progress=progress, desc=f"{ra.name} vs {rb.name}", names=names)
     axes = list(cells)
     outcomes = system.outcome_columns(ta)
+    if wanted is not None:
+        outcomes = [o for o in outcomes if o in set(wanted)]
     n, k = len(ta), len(outcomes)
     out = {ax: np.repeat(ta[ax].to_numpy(), k) for ax in axes}
     out["outcome"] = np.tile(np.array(outcomes, dtype=object), n)
@@ -748,6 +922,7 @@ TABLE_TERMS = {
     "a": "its value under the first rule set (a)",
     "b": "its value under the second rule set (b)",
     "difference": "b - a, computed exactly",
+    "value": "the column whose values the row shows (--pivot with several --value)",
     "rule_set": "the rule set the odds are counted under (CSV and JSON)",
     "rule_set_a": "the first rule set compared (CSV and JSON)",
     "rule_set_b": "the second rule set compared (CSV and JSON)",
@@ -880,7 +1055,7 @@ def _first_seen(df: pd.DataFrame, names: list) -> pd.Index:
     return pd.MultiIndex.from_frame(combos)
 
 
-def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> pd.DataFrame:
+def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None, derivable=()) -> pd.DataFrame:
     """One value column of a tidy table as a grid: ``rows`` down, ``columns`` across.
 
     Parameters
@@ -895,13 +1070,19 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> p
         The value column shown in the cells (``"p_win"``).
     key_columns : sequence of str, optional
         The key columns of ``df``; default: its integer and text columns.
+    derivable : sequence of str
+        Key columns that are not axes of the grid (La Soif's ``beast_dice``):
+        one that the other keys decide is left out rather than split the
+        grid.  :func:`render` passes the keys that are not its system's axes.
 
     Returns
     -------
     DataFrame
         Indexed by ``rows`` (with any other key column that takes several
         values put in front as an extra index level; one that takes a
-        single value is dropped), one column per value of ``columns``
+        single value is dropped, and so is one that the other keys decide,
+        such as La Soif's ``beast_dice`` given the pool and the Soif: it is
+        named in ``attrs["derived"]``), one column per value of ``columns``
         (named by that axis), the cells holding ``value`` as they were
         (floats or Fractions).
 
@@ -946,13 +1127,23 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None) -> p
         raise ValueError(f"--pivot {not_keys[0]} is a value column, not an axis; the axes are "
                          + ", ".join(str(k) for k in keys))
     extra = [k for k in keys if k not in used and df[k].nunique(dropna=False) > 1]
+    # a key the others decide (La Soif's beast_dice, from pool and soif) would only split the grid:
+    # it is left out, and the result says so (attrs["derived"])
+    derived = []
+    for k in [e for e in extra if e in set(derivable or ())]:
+        others = used + [e for e in extra if e != k and e not in derived]
+        if others and (df.groupby(others, sort=False)[k].nunique(dropna=False) <= 1).all():
+            derived.append(k)
+    extra = [k for k in extra if k not in derived]
     index = extra + rows
     cells = df[index + columns]
     if cells.duplicated().any():
         raise ValueError(f"the table has several rows per cell of {' x '.join(index + columns)}; "
                          f"add the other axes to --pivot")
     out = df.set_index(index + columns)[value].unstack(columns)
-    return out.reindex(index=_first_seen(df, index), columns=_first_seen(df, columns))
+    out = out.reindex(index=_first_seen(df, index), columns=_first_seen(df, columns))
+    out.attrs["derived"] = {k: [c for c in index + columns] for k in derived}
+    return out
 
 
 def _column_prefixes() -> list:

@@ -109,7 +109,7 @@ def test_distribution_and_tail_sum_to_one(pool, soif, tempt, bound):
 def test_distribution_table():
     df = beast.distribution_table("1-6", "0,3", 12, exact=True)
     assert list(df.columns) == ["pool", "soif", "beast_dice", "successes",
-                                "p_exactly", "p_at_least", "p_more"]
+                                "p_exactly", "p_at_least", "p_more", "mean_successes"]
     for (pool, soif), rows in df.groupby(["pool", "soif"]):
         o = odds(pool, soif, max_successes=12)
         assert rows.p_exactly.tolist() == list(o.successes.values())

@@ -298,12 +298,31 @@ def _run(argv) -> int:
     take_warnings()
 
     try:
+        output = None if getattr(args, "own_output", False) else getattr(args, "output", None)
+        if output is not None:
+            from .common import check_output_options
+
+            check_output_options(args)  # an xlsx without -o, before any counting
+        elif getattr(args, "format", None) == "xlsx":
+            raise ValueError("--format xlsx writes a spreadsheet, which cannot go to the terminal: "
+                             "give -o FILE.xlsx")
         result = args.run(args)
-        if isinstance(result, str):
+        if args.format == "xlsx":
+            if isinstance(result, str):
+                raise ValueError("--format xlsx writes a table, and this command prints text")
+            text = _write_xlsx(args, *result)
+        elif isinstance(result, str):
             text = result
         else:
             df, keys = result
             text = render(df, args.format, **render_options(args, keys))
+        if output is not None and args.format != "xlsx":
+            from ..safeio import atomic_write
+
+            replaced = write_output(output, lambda path: atomic_write(path, text))
+            if not replaced and not getattr(args, "quiet", False):
+                _say(f"wrote {output}")
+            text = ""
     except ValueError as exc:
         take_warnings()  # the error is what to fix first
         _say(f"beastodds: error: {_renamed(str(exc), option_names(parser, args, argv))}")
@@ -312,6 +331,21 @@ def _run(argv) -> int:
         _say(f"beastodds: warning: {warning}")
     _write_out(text)
     return 0
+
+
+def _write_xlsx(args, df, keys) -> str:
+    """Write a command's table as a spreadsheet to ``-o`` (atomically); the text to print (none)."""
+    from ..safeio import atomic_write
+    from ..tables import xlsx_bytes
+    from .common import render_options
+
+    options = render_options(args, keys)
+    options.pop("exact")
+    data = xlsx_bytes(df, **options)
+    replaced = write_output(args.output, lambda path: atomic_write(path, data))
+    if not replaced and not getattr(args, "quiet", False):
+        _say(f"wrote {args.output}")
+    return ""
 
 
 def _ignore_ctrl_c() -> None:

@@ -44,10 +44,13 @@ def add_output_options(parser: argparse.ArgumentParser, *, example=None, columns
         The command's columns, for a command whose columns are known
         without a run (``compare``).
     """
-    parser.add_argument("--format", choices=FORMATS, default="table",
+    parser.add_argument("--format", choices=FORMATS + ("xlsx",), default="table",
                         help="output format (default: a readable terminal table); Markdown and "
                              "HTML get a legend, every export names its rule set (CSV and JSON: "
-                             "a rule_set column)")
+                             "a rule_set column); xlsx: a spreadsheet written to -o FILE (sheets "
+                             "values, fractions and legend)")
+    parser.add_argument("-o", "--output", metavar="FILE", default=None,
+                        help="write the output to FILE (replaced atomically) instead of printing it")
     parser.add_argument("--exact", action="store_true",
                         help="print each probability as an exact reduced fraction num/den")
     parser.add_argument("--percent", action="store_true",
@@ -82,6 +85,15 @@ def _digits(text: str) -> int:
 
 def check_output_options(args) -> None:
     """Refuse what ``render()`` would refuse, before a long computation rather than after."""
+    if getattr(args, "format", None) == "xlsx":
+        output = getattr(args, "output", None)
+        if output is None:
+            raise ValueError("--format xlsx writes a spreadsheet, which cannot go to the terminal: "
+                             "give -o FILE.xlsx")
+        if not str(output).lower().endswith(".xlsx"):
+            raise ValueError(f"--format xlsx writes an .xlsx file, got -o {output!r}")
+        if args.exact:
+            raise ValueError("--format xlsx always has a sheet of exact fractions: drop --exact")
     if args.exact and args.percent:
         raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
     if getattr(args, "digits", None) is not None and args.exact:
@@ -694,7 +706,8 @@ def rules_from_args(args, flags: dict | None = None):
 
 #: Options every grid subcommand has; an axis of that name is spelt --axis-NAME.
 COMMON_OPTIONS = ("format", "exact", "percent", "digits", "columns", "pivot", "value", "jobs",
-                  "quiet", "rules", "set", "help", "top", "heatmap", "version")
+                  "quiet", "rules", "set", "help", "top", "heatmap", "version", "outcome",
+                  "distribution", "output")
 
 
 def axis_option(axis: str) -> str:

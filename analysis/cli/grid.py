@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
                      add_sweep_options, axis_option, check_output_options, counts_exactly, is_int_column,
-                     jobs, progress, rules_from_args)
+                     jobs, one_number, progress, rules_from_args)
 
 
 def add_command(sub, system, *, name: str | None = None, help: str | None = None,
@@ -84,11 +84,32 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
         p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
                        help="add a column p_at_least_N for each N of SPEC: the exact chance of N or "
                             "more successes (after the system's rules)")
+    add_distribution_option(p)
     if sweep:
         add_sweep_options(p)
     add_output_options(p)
     p.set_defaults(run=run, grid_system=system.name)
     return p
+
+
+def add_distribution_option(p) -> None:
+    """``--distribution [N]``: the distribution of successes instead of the odds table."""
+    p.add_argument("--distribution", metavar="N", nargs="?", const="all", default=None,
+                   help="print the exact distribution of successes instead: one row per cell and "
+                        "success count (p_exactly, p_at_least, p_more, mean_successes). N: stop at N "
+                        "successes, p_more on that row being the exact tail (again-dice: default 20)")
+    p.set_defaults(api_names={"max_successes": "--distribution"})
+
+
+def distribution_of(args, system):
+    """``(table function, max_successes)`` of ``--distribution``, or a ValueError of one sentence."""
+    from .. import distribution
+
+    function = system.distribution_function
+    if function is None:
+        raise distribution.no_count(system)
+    n = None if args.distribution == "all" else one_number("--distribution", args.distribution)
+    return function, n  # its range is the system's own (again-dice: 0..200), checked by its function
 
 
 def takes_strategy(system) -> bool:
@@ -136,6 +157,9 @@ def run(args, rules=None, table=None, **options):
 
     system = rulesets.system(args.grid_system)
     check_output_options(args)
+    if getattr(args, "distribution", None) is not None and table is None:
+        table, most = distribution_of(args, system)
+        options = {**options, "max_successes": most}
     if rules is None:
         rules = rules_from_args(args)
     if getattr(args, "strategy", None) is not None:
@@ -152,7 +176,11 @@ def run(args, rules=None, table=None, **options):
     names = {axis: axis_option(axis) for axis in system.axis_names}
     grid_specs = grid(args, system)
     resolved = sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
-    check_work(system, resolved, rules, counts_exactly(args), options)
+    if getattr(args, "distribution", None) is not None:  # its size, before any counting
+        table(*(resolved[a] for a in system.axis_names), rules=rules, exact=counts_exactly(args),
+              check_only=True, **options)
+    else:
+        check_work(system, resolved, rules, counts_exactly(args), options)
     df = sweep.tables(system, [rules], grid_specs, exact=counts_exactly(args),
                       jobs=jobs(args) if hasattr(args, "jobs") else 1, progress=progress(args),
                       desc=system.name, names=names)[0]

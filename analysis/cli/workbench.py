@@ -115,7 +115,7 @@ def run_compare(args):
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
     cmp = compare(a, b, grid, exact=counts_exactly(args), jobs=jobs(args), progress=progress(args),
-                  names=names)
+                  names=names, outcomes=args.outcome)
     if args.heatmap is not None:
         from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
         from ..safeio import savefig
@@ -152,7 +152,20 @@ def run_table(args):
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
     resolved = sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
-    if args.at_least is not None:
+    if args.distribution is not None:
+        import dataclasses
+        import functools
+
+        from .grid import distribution_of
+
+        if args.at_least is not None:
+            raise ValueError("--at-least adds columns to the odds table and cannot go with --distribution "
+                             "(a distribution of successes already has p_at_least)")
+        function, most = distribution_of(args, system)
+        function(*(resolved[a] for a in system.axis_names), rules=rs.rules, exact=counts_exactly(args),
+                 max_successes=most, check_only=True)  # its size, before any counting
+        system = dataclasses.replace(system, table=functools.partial(function, max_successes=most))
+    elif args.at_least is not None:
         from .grid import check_work, takes
 
         if not takes(system, "at_least"):
@@ -347,6 +360,9 @@ def add_commands(sub) -> None:
     add_axis_options(p, systems)
     _add_set_option(p, "--set-a", "RULES_A")
     _add_set_option(p, "--set-b", "RULES_B (compare v5-official v5-official --set-b crit_bonus=3)")
+    p.add_argument("--outcome", metavar="NAME[,NAME]", default=None,
+                   help="compare only these outcome columns (p_win,bestial_failure), in the system's "
+                        "order")
     p.add_argument("--top", type=int, metavar="N", default=None,
                    help="only the N cells where the change matters most (largest |difference|)")
     p.add_argument("--heatmap", metavar="FILE", default=None,
@@ -369,6 +385,9 @@ def add_commands(sub) -> None:
                    help="add a column p_at_least_N for each N of SPEC: the exact chance of N or more "
                         "successes (systems whose table has them, such as a mechanic file that names "
                         "its successes)")
+    from .grid import add_distribution_option
+
+    add_distribution_option(p)
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
     p.set_defaults(run=run_table)
@@ -432,4 +451,4 @@ def add_commands(sub) -> None:
                    help="the .html file to write (replaced atomically)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar nor 'wrote FILE' line on stderr")
-    p.set_defaults(run=run_booklet, format="table", exact=False, percent=False)
+    p.set_defaults(run=run_booklet, format="table", exact=False, percent=False, own_output=True)

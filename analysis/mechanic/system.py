@@ -72,6 +72,20 @@ def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_lea
     return _engine.table(mechanic_rules(rules), exact=exact, at_least=at_least, **grid)
 
 
+def _distribution(mech: Mechanic, *axis_values, rules=None, exact: bool = False, max_successes=None,
+                  check_only: bool = False):
+    from analysis import distribution
+
+    rules = rules_class(mech)() if rules is None else rules
+    if type(rules) is not rules_class(mech):
+        raise ValueError(f"rules must be {rules_class(mech).__name__}, got {type(rules).__name__}")
+    if len(axis_values) > len(mech.axes):
+        raise ValueError(f"the {mech.name} table takes at most {len(mech.axes)} axes "
+                         f"({', '.join(mech.axis_names)})")
+    return distribution.mechanic_table(mechanic_rules(rules), dict(zip(mech.axis_names, axis_values)),
+                                       exact=exact, max_successes=max_successes, check_only=check_only)
+
+
 def _odds(mech: Mechanic, *axis_values, rules=None, **cell):
     rules = rules_class(mech)() if rules is None else rules
     cell = {**dict(zip(mech.axis_names, axis_values)), **cell}
@@ -100,6 +114,7 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
         terms=terms,
         package=package,
         order=90,
+        distribution=None if mech.successes is None else functools.partial(_distribution, mech),
     )
 
 

@@ -36,6 +36,12 @@ def add_commands(sub, system) -> None:
     p.set_defaults(run=_run_cards)
 
 
+def system_of_args(args):
+    from analysis import rulesets
+
+    return rulesets.system(args.grid_system)
+
+
 def _norm(v):
     return v.strip().lower().replace("-", "_") if isinstance(v, str) else v
 
@@ -44,6 +50,8 @@ def _run_cards(args):
     from .deck import opposed_table
 
     check_output_options(args)
+    if args.distribution is not None:
+        grid.distribution_of(args, system_of_args(args))
     rules = rules_from_args(args, {name: given(f"--{name}", _norm(getattr(args, name)),
                                                getattr(args, name) is not None)
                                    for name in ("ace", "ties", "confirmation")})

@@ -15,6 +15,7 @@ SYSTEM = System(
     sub_rules={"damage": ".health:DamageRules"},
     table=".pools:table",
     odds=".pools:odds",
+    distribution=".pools:distribution_table",
     axes={"pool": "1-10", "difficulty": "3-9"},
     limits={"pool": (0, 200), "difficulty": (2, 10)},
     classes={

@@ -33,7 +33,9 @@ def add_commands(sub, system) -> None:
 def _run_classic(args):
     rules = rules_from_args(args, {"ones_cancel": given("--ones-dont-cancel", False,
                                                        args.ones_dont_cancel)})
-    df, _ = grid.run(args, rules, **({"specialty": True} if args.specialty else {}))
+    df, keys = grid.run(args, rules, **({"specialty": True} if args.specialty else {}))
+    if args.distribution is not None:
+        return df, keys
     return df, ("pool", "difficulty")  # --percent leaves the mean as it is
 
 

@@ -348,3 +348,15 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
         return w.success_ways, w.denominator
 
     return _al.add_columns(df, at_least, distribution, ("pool", "difficulty"), exact)
+
+
+def distribution_table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = OFFICIAL,
+                       exact: bool = False, max_successes=None, check_only: bool = False):
+    """The exact distribution of the successes left after 1s cancel: one row per (pool, difficulty,
+    successes) (:mod:`analysis.distribution`); its ``mean_successes`` is the table's."""
+    from analysis import distribution
+
+    return distribution.mechanic_table(
+        mechanic_rules(_check_flag("specialty", specialty), ClassicRules.require(rules)),
+        {"pool": pools, "difficulty": difficulties},
+        exact=exact, max_successes=max_successes, check_only=check_only)

@@ -13,6 +13,7 @@ SYSTEM = System(
     rules=".desperation:HunterRules",
     table=".desperation:table",
     odds=".desperation:odds",
+    distribution=".desperation:distribution_table",
     strategies=".desperation:STRATEGIES",
     axes={"pool": "1-10", "desperation": "0-5", "difficulty": "1-5"},
     limits={"pool": (0, 1000), "desperation": (0, 5), "difficulty": (0, None)},

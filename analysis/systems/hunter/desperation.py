@@ -280,3 +280,17 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
                                 difficulty=difficulty)
     return RollReading(reading.successes, (normal + desperation).count(10), desperation.count(1), difficulty,
                        reading.outcome)
+
+
+def distribution_table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL,
+                       exact: bool = False, max_successes=None, check_only: bool = False,
+                       strategy=None):
+    """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool,
+    desperation, difficulty, successes) (:mod:`analysis.distribution`)."""
+    from analysis import distribution
+
+    return distribution.mechanic_table(
+        HunterRules.require(rules).mechanic(),
+        {"pool": pools, "desperation": desperations, "difficulty": difficulties},
+        exact=exact, max_successes=max_successes, check_only=check_only,
+        strategy=distribution.one_strategy(strategy, strategy_of, STRATEGIES))

@@ -14,6 +14,7 @@ SYSTEM = System(
     rules=".beast:BeastRules",
     table=".beast:table",
     odds=".beast:odds",
+    distribution=".beast:distribution_table",
     axes={"pool": "0-10", "soif": "0-5"},
     limits={"pool": (-200, 200), "soif": (0, 5)},
     classes={

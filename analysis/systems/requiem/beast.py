@@ -363,23 +363,42 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
     return _al.add_columns(df, at_least, distribution, ("pool", "soif"), exact)
 
 
-def distribution_table(pools, soifs, max_successes: int = DEFAULT_MAX_SUCCESSES,
+def distribution_table(pools, soifs, max_successes: int | None = DEFAULT_MAX_SUCCESSES,
                        rules: BeastRules = OFFICIAL, *, tempt: bool = False,
-                       frenzy: bool = False, exact: bool = False) -> pd.DataFrame:
+                       frenzy: bool = False, exact: bool = False, check_only: bool = False) -> pd.DataFrame:
     """The exact distribution of successes: one row per (pool, soif, successes).
 
     Columns ``pool, soif, beast_dice, successes, p_exactly, p_at_least,
-    p_more``.  On a (pool, soif)'s last row (``successes ==
-    max_successes``) ``p_more`` is the exact tail: ``p_exactly`` summed
-    plus that tail is exactly 1.
+    p_more, mean_successes``.  On a (pool, soif)'s last row (``successes ==
+    max_successes``; None: ``DEFAULT_MAX_SUCCESSES``, 20) ``p_more`` is the
+    exact tail: ``p_exactly`` summed plus that tail is exactly 1.  Again-dice
+    have no highest count, but ``mean_successes`` is exact all the same
+    (:func:`analysis.again.mean_successes`).  The
+    size is checked before any counting (:mod:`analysis.distribution`'s row
+    limit, the again-dice limit of :func:`analysis.at_least.check_dice_successes`);
+    ``check_only``: only that (returns None).
     """
-    exact = check_bool("exact", exact)
+    from analysis import at_least as _al
+    from analysis import distribution as _dist
+
+    exact, check_only = check_bool("exact", exact), check_bool("check_only", check_only)
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
-    max_successes = check_max_successes(max_successes)
-    counts = count_rolls(rolls, max_successes, rules._engine())
-    return _rq.distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
-                                    "beast_dice": [r[1] for r in rolls]},
-                                   counts, max_successes, exact)
+    max_successes = check_max_successes(DEFAULT_MAX_SUCCESSES if max_successes is None else max_successes)
+    _dist.check_rows(len(keys) * (max_successes + 1))
+    _al.check_dice_successes((r[0] for r in dict.fromkeys(rolls)), max_successes, "distribution")
+    if check_only:
+        return None
+    engine = rules._engine()
+    counts = count_rolls(rolls, max_successes, engine)
+    df = _rq.distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
+                                  "beast_dice": [r[1] for r in rolls]},
+                                 counts, max_successes, exact)
+    from analysis.again import mean_successes
+
+    means = {r: mean_successes(r, engine) for r in dict.fromkeys(rolls)}  # exact, though the counts are not bounded
+    df["mean_successes"] = np.array([m if exact else float(m) for r in rolls for m in [means[r]] * (max_successes + 1)],
+                                    dtype=object if exact else np.float64)
+    return df
 
 
 # ------------------------------------------------------------ the Soif ladder

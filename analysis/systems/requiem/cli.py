@@ -32,9 +32,6 @@ def add_commands(sub, system) -> None:
     _dice_options(p)
     p.add_argument("--frenzy", action="store_true",
                    help="a physical roll in frenzy: +Soif normal dice")
-    p.add_argument("--distribution", metavar="N", default=None,
-                   help="print the distribution of successes 0..N instead (p_more on row N "
-                        "is the exact tail)")
     p.set_defaults(run=_run_beast, api_names={"max_successes": "--distribution"})
 
     q = sub.add_parser(
@@ -77,16 +74,13 @@ def _rules(args):
 
 
 def _run_beast(args):
-    from .beast import KEY_COLUMNS, distribution_table
+    from .beast import KEY_COLUMNS
 
     check_output_options(args)
     rules = _rules(args)
     options = {"tempt": args.tempt, "frenzy": args.frenzy}
     if args.distribution is not None:
-        from .dice import check_max_successes
-
-        n = check_max_successes(one_number("--distribution", args.distribution))  # before any cell
-        df, _ = grid.run(args, rules, distribution_table, max_successes=n, **options)
+        df, _ = grid.run(args, rules, **options)
         return df, ("pool", "soif", "beast_dice", "successes")
     df, _ = grid.run(args, rules, **options)
     return df, KEY_COLUMNS
@@ -128,6 +122,8 @@ def _run_soif(args):
                              "need --pool")
         df, keys = ladder.table(), ("vitae", "soif")
     check_output_options(args)
+    if args.format != "table":
+        return df, keys
     text = render(df, args.format, **render_options(args, keys))
     if args.format == "table":
         head = str(ladder)

@@ -20,6 +20,7 @@ SYSTEM = System(
     sub_rules={"rouse": ".rouse:RouseRules", "conflict": ".conflict:ConflictRules"},
     table=".roll:table",
     odds=".roll:odds",
+    distribution=".roll:distribution_table",
     axes={"pool": "1-10", "hunger": "0-5", "difficulty": "1-5"},
     limits={"pool": (0, 1000), "hunger": (0, 5), "difficulty": (0, None)},
     classes={

@@ -526,3 +526,18 @@ def resist_frenzy(willpower: int, difficulty: int, superficial: int = 0, aggrava
     pool = frenzy_pool(willpower, superficial, aggravated, humanity)
     difficulty = check_int("frenzy difficulty", difficulty, 1, 10)
     return odds(pool, 0, difficulty, rules)
+
+
+def distribution_table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
+                       max_successes=None, check_only: bool = False, strategy=None) -> pd.DataFrame:
+    """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool, hunger,
+    difficulty, successes), with ``p_exactly``, ``p_at_least``, ``p_more`` and ``mean_successes``
+    (:mod:`analysis.distribution`); ``max_successes=N`` stops at N (its ``p_more`` the exact tail);
+    ``strategy`` (one): the successes after that Willpower reroll."""
+    from analysis import distribution
+
+    chosen = distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES)
+    return distribution.mechanic_table(
+        mechanic_rules(V5Rules.require(rules)), {"pool": pools, "hunger": hungers, "difficulty": difficulties},
+        exact=exact, max_successes=max_successes, check_only=check_only,
+        strategy=None if chosen is None else engine_strategy(chosen))

@@ -14,6 +14,7 @@ SYSTEM = System(
     rules=".rage:WerewolfRules",
     table=".rage:table",
     odds=".rage:odds",
+    distribution=".rage:distribution_table",
     strategies=".willpower:STRATEGIES",
     axes={"pool": "1-10", "rage": "0-5", "difficulty": "1-5", "violent": "0-1"},
     limits={"pool": (0, 1000), "rage": (0, 5), "difficulty": (0, None), "violent": (0, 1)},

@@ -320,3 +320,20 @@ def rage_after_checks(rage: int, checks: int, rules: WerewolfRules = OFFICIAL) -
         left = max(0, rage - lost)
         out[left] = out.get(left, Fraction(0)) + comb(checks, lost) * q**lost * (1 - q) ** (checks - lost)
     return dict(sorted(out.items()))
+
+
+def distribution_table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
+                       exact: bool = False, max_successes=None, check_only: bool = False,
+                       strategy=None):
+    """The exact distribution of successes (pairs of 10s with their bonus, a Brutal bonus included): one
+    row per (pool, rage, difficulty, violent, successes) (:mod:`analysis.distribution`)."""
+    from analysis import distribution
+    from analysis.systems.werewolf import willpower as _wp
+
+    if isinstance(violent, bool):
+        violent = int(violent)
+    return distribution.mechanic_table(
+        WerewolfRules.require(rules).mechanic(),
+        {"pool": pools, "rage": rages, "difficulty": difficulties, "violent": violent},
+        exact=exact, max_successes=max_successes, check_only=check_only,
+        strategy=distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES))

@@ -1,0 +1,173 @@
+"""Distributions of successes: the exact chance of each success count per cell, and the exact mean.
+
+A system's ``distribution(*axis_values, rules=, exact=, max_successes=None)``
+(``SYSTEM.distribution``; ``--distribution [N]`` on its command) gives one
+row per (cell, successes): the axes, ``successes``, ``p_exactly`` (the chance
+of exactly that many), ``p_at_least``, ``p_more`` (more than that many) and
+``mean_successes`` (the cell's exact mean, on each of its rows).  The counts
+run from 0 (or the lowest the rules can give, if below 0) to the highest the
+cell can reach, every count in between listed (a count the rules cannot give
+has ``p_exactly`` 0); ``max_successes=N`` stops at N, the last row's
+``p_more`` then being the exact tail.  The same layout as La Soif's
+``beast --distribution`` (:func:`analysis.systems.requiem.beast.distribution_table`),
+whose again-dice have no highest count (it lists 0..20 by default; its exact
+mean is :func:`analysis.again.mean_successes`).
+
+The systems counted by a mechanic file (V5, Werewolf, Hunter, classic pools
+and a designer's file that names its ``successes``) share
+:func:`mechanic_table`, built on the engine's exact ways of each cell
+(:attr:`analysis.mechanic.engine.CellWays.success_ways`); the size is checked
+as for ``--at-least`` (:mod:`analysis.at_least`): the dice of the distinct
+rolls before any counting, the rows before the table is made.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+#: The columns a distribution adds after the axes.
+COLUMNS = ("successes", "p_exactly", "p_at_least", "p_more", "mean_successes")
+
+#: Most rows one distribution table may hold (cells times the success counts of each).
+MAX_ROWS = 1_000_000
+
+
+def no_count(system) -> ValueError:
+    """The one sentence for a system that counts no successes."""
+    mech = getattr(getattr(system, "rules_class", None), "MECHANIC", None)
+    if mech is not None:
+        return ValueError(f"--distribution: the {system.name} mechanic names no successes count "
+                          f"(successes in its [mechanic] table), so it has no distribution of successes")
+    return ValueError(f"--distribution: the {system.name} system counts no successes (its outcome is one "
+                      f"of its classes, not a count), so it has no distribution of successes")
+
+
+def check_rows(rows: int, name: str = "distribution") -> None:
+    """Refuse a distribution table of more than :data:`MAX_ROWS` rows."""
+    if rows > MAX_ROWS:
+        raise ValueError(f"{name} asks for {rows:,} rows (cells times success counts; limit "
+                         f"{MAX_ROWS:,}); ask for a smaller grid or a smaller largest count")
+
+
+def check_max(max_successes, name: str = "max_successes"):
+    """``max_successes``: None or a whole number 0..:data:`analysis.at_least.MAX_AT_LEAST`."""
+    if max_successes is None:
+        return None
+    from .at_least import MAX_AT_LEAST
+    from .validate import check_int
+
+    return check_int(name, max_successes, 0, MAX_AT_LEAST)
+
+
+def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes=None,
+          name: str = "distribution"):
+    """The long table of the distributions ``ways`` (one ``{successes: ways}`` per cell).
+
+    Parameters
+    ----------
+    keys : dict
+        ``{column: [value per cell]}``: the axes.
+    ways : list of dict
+        Per cell, the ways of each success count (whole numbers, summing to the denominator).
+    denominators : list of int
+        Per cell, the ways of every roll.
+    exact : bool
+        Fractions, else each ``float(Fraction)`` (int / int: correctly rounded).
+    max_successes : int or None
+        The last count listed (its ``p_more`` the exact tail); None: every count.
+    """
+    import numpy as np
+    import pandas as pd
+
+    spans = []
+    for w in ways:
+        low = min(0, min(w)) if w else 0
+        high = max(w) if w else 0
+        if max_successes is not None:
+            high = max_successes
+        spans.append((low, high))
+    check_rows(sum(max(h - lo + 1, 0) for lo, h in spans), name)
+    value = (lambda n, d: Fraction(n, d)) if exact else (lambda n, d: n / d)
+    cols = {k: [] for k in keys}
+    succ, exactly, at_least, more, mean = [], [], [], [], []
+    memo: dict = {}
+    for i, (w, den, (low, high)) in enumerate(zip(ways, denominators, spans)):
+        got = memo.get((id(w), den, low, high))
+        if got is None:
+            total = den
+            below = sum(n for s, n in w.items() if s < low)
+            m = value(sum(s * n for s, n in w.items()), den)
+            rows = []
+            for s in range(low, high + 1):
+                n = w.get(s, 0)
+                ge = total - below
+                rows.append((s, value(n, den), value(ge, den), value(ge - n, den), m))
+                below += n
+            got = memo[(id(w), den, low, high)] = rows
+        for k, v in keys.items():
+            cols[k].extend([v[i]] * len(got))
+        for s, e, a, o, m in got:
+            succ.append(s)
+            exactly.append(e)
+            at_least.append(a)
+            more.append(o)
+            mean.append(m)
+    out = {k: np.array(v, dtype=np.int64) for k, v in cols.items()}
+    out["successes"] = np.array(succ, dtype=np.int64)
+    dtype = object if exact else np.float64
+    for c, v in zip(COLUMNS[1:], (exactly, at_least, more, mean)):
+        out[c] = np.array(v, dtype=dtype)
+    return pd.DataFrame(out)
+
+
+def one_strategy(strategy, strategy_of, known):
+    """The one strategy object of a ``strategy=`` value (None: no Willpower), parsed as the tables parse
+    it (:func:`analysis.strategies.parse`); several are refused: a distribution is of one roll."""
+    if strategy is None:
+        return None
+    from .strategies import parse
+
+    chosen, side_by_side = parse(strategy, strategy_of, known)
+    if side_by_side and len(chosen) > 1:
+        raise ValueError(f"strategy: a distribution of successes takes one strategy at a time, got {strategy!r}")
+    return chosen[0]
+
+
+def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None, check_only: bool = False,
+                   strategy=None):
+    """The distribution table of a mechanic's rules (:class:`analysis.mechanic.engine.MechanicRules`).
+
+    ``axes``: ``{axis: SPEC or values}`` (an axis left out takes its default SPEC).  Checked before any
+    counting: the axes, the dice of the distinct rolls (:func:`analysis.at_least.check_dice`) and the
+    cells (each at least one row); the rows, exactly, once counted.  ``check_only``: only the checks
+    before counting (returns None).  ``strategy``: the successes after that Willpower reroll
+    (:class:`analysis.mechanic.willpower.Strategy`, its work estimated before any counting), None:
+    the roll as it lands.
+    """
+    from .at_least import check_dice
+    from .mechanic import engine
+    from .validate import check_bool
+
+    exact, check_only = check_bool("exact", exact), check_bool("check_only", check_only)
+    max_successes = check_max(max_successes)
+    mech = rules.mechanic
+    if mech.successes is None:
+        raise ValueError(f"the {mech.name} mechanic names no successes count (successes in its "
+                         f"[mechanic] table), so it has no distribution of successes")
+    grid, cells, _ = engine.resolve_grid(mech, axes)
+    check_rows(len(cells))
+    pools = engine.pool_axes(mech)
+    rolls = {tuple(c[a] for a in pools): c for c in cells}
+    check_dice((sum(engine.dice_of(mech, {**rules.params, **c})) for c in rolls.values()), "distribution")
+    if strategy is not None:
+        from .mechanic import willpower
+
+        willpower.check_work(rules, strategy, cells)
+    if check_only:
+        return None
+    if strategy is not None:
+        counted = willpower.count_cells(rules, strategy, cells)
+    else:
+        counted = engine.count_cells(rules, cells)
+    keys = {a: [c[a] for c in cells] for a in grid}
+    return frame(keys, [w.success_ways for w in counted], [w.denominator for w in counted], exact,
+                 max_successes)
