@@ -184,8 +184,14 @@ def _chunks(grid: dict, most: int = MAX_CHUNKS) -> list:
 
 
 def _table(system, rules, grid: dict, exact: bool) -> pd.DataFrame:
-    """One chunk: the system's table function over a grid (runs in a worker process)."""
-    return system.table_function(*(grid[a] for a in system.axis_names), rules=rules, exact=exact)
+    """One chunk: the system's table function over a grid."""
+    return _chunk(system.table_function, system.axis_names, rules, grid, exact)
+
+
+def _chunk(table_function, axis_names, rules, grid: dict, exact: bool) -> pd.DataFrame:
+    """One chunk in a worker process: what it needs of the system is its table function and axis names
+    (a mechanic file's system holds a rules class made at run time, which a worker cannot import)."""
+    return table_function(*(grid[a] for a in axis_names), rules=rules, exact=exact)
 
 
 def _ignore_interrupt() -> None:
@@ -204,7 +210,7 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     _quiet_tracker()
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupt)
     try:
-        futures = {pool.submit(_table, system, rules_list[i], c, exact): k
+        futures = {pool.submit(_chunk, system.table_function, system.axis_names, rules_list[i], c, exact): k
                    for k, (i, c) in enumerate(tasks)}
         for fut in as_completed(futures):
             results[futures[fut]] = fut.result()

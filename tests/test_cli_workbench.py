@@ -4,11 +4,14 @@ import io
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from analysis import cli, rulesets
 from analysis.systems.v5 import roll as v5
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OFFICIAL = 'system = "v5"\nname = "table-official"\n'
 TWO_ONES = ('system = "v5"\nname = "table-two-ones"\n'
@@ -93,6 +96,20 @@ def test_jobs_from_the_command_line_give_the_same_table():
     assert one.returncode == two.returncode == 0, two.stderr
     assert one.stdout == two.stdout and one.stdout.count("\n") == 1 + 7 * 4 * 3 * 7
     assert two.stderr == ""  # no progress bar off a terminal
+
+
+@pytest.mark.slow
+def test_jobs_with_a_mechanic_file_give_the_same_table():
+    """A mechanic file's table (and distribution) with --jobs 2: its workers get the table function and
+    the rules, not the system, whose rules class is made at run time (the README's own example)."""
+    three = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
+    for extra in ([], ["--distribution"]):
+        base = [sys.executable, "-m", "analysis.cli", "table", str(three), "--pool", "1-12", "--format", "csv",
+                "--exact", *extra]
+        one = subprocess.run(base + ["--jobs", "1"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+        two = subprocess.run(base + ["--jobs", "2"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert one.returncode == two.returncode == 0, two.stderr
+        assert one.stdout == two.stdout and one.stdout.count("\n") > 12
 
 
 @pytest.mark.parametrize("argv, words", [
