@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import itertools
 import math
+import dataclasses
 import multiprocessing
 import os
 import shutil
@@ -184,14 +185,17 @@ def _chunks(grid: dict, most: int = MAX_CHUNKS) -> list:
 
 
 def _table(system, rules, grid: dict, exact: bool) -> pd.DataFrame:
-    """One chunk: the system's table function over a grid."""
-    return _chunk(system.table_function, system.axis_names, rules, grid, exact)
+    """One chunk: the system's table function over a grid (runs in a worker process)."""
+    return system.table_function(*(grid[a] for a in system.axis_names), rules=rules, exact=exact)
 
 
-def _chunk(table_function, axis_names, rules, grid: dict, exact: bool) -> pd.DataFrame:
-    """One chunk in a worker process: what it needs of the system is its table function and axis names
-    (a mechanic file's system holds a rules class made at run time, which a worker cannot import)."""
-    return table_function(*(grid[a] for a in axis_names), rules=rules, exact=exact)
+@dataclasses.dataclass(frozen=True)
+class _ForWorkers:
+    """What a worker process needs of a system: its table function and axis names.  The system itself
+    is not sent: a mechanic file's holds a rules class made at run time, which a worker cannot import."""
+
+    table_function: object
+    axis_names: tuple
 
 
 def _ignore_interrupt() -> None:
@@ -210,8 +214,8 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     _quiet_tracker()
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupt)
     try:
-        futures = {pool.submit(_chunk, system.table_function, system.axis_names, rules_list[i], c, exact): k
-                   for k, (i, c) in enumerate(tasks)}
+        sent = _ForWorkers(system.table_function, tuple(system.axis_names))
+        futures = {pool.submit(_table, sent, rules_list[i], c, exact): k for k, (i, c) in enumerate(tasks)}
         for fut in as_completed(futures):
             results[futures[fut]] = fut.result()
             bar.update()
