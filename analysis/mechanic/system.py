@@ -61,29 +61,30 @@ def mechanic_rules(rules) -> _engine.MechanicRules:
     return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
 
-def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_least=None):
+def _grid_call(mech: Mechanic, axis_values: tuple, rules) -> tuple:
+    """``(engine rules, {axis: values})`` of a table call: the rules checked to be the mechanic's own
+    (its defaults if None) and at most one value per axis."""
     rules = rules_class(mech)() if rules is None else rules
     if type(rules) is not rules_class(mech):
         raise ValueError(f"rules must be {rules_class(mech).__name__}, got {type(rules).__name__}")
     if len(axis_values) > len(mech.axes):
         raise ValueError(f"the {mech.name} table takes at most {len(mech.axes)} axes "
                          f"({', '.join(mech.axis_names)})")
-    grid = dict(zip(mech.axis_names, axis_values))
-    return _engine.table(mechanic_rules(rules), exact=exact, at_least=at_least, **grid)
+    return mechanic_rules(rules), dict(zip(mech.axis_names, axis_values))
+
+
+def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_least=None):
+    rules, grid = _grid_call(mech, axis_values, rules)
+    return _engine.table(rules, exact=exact, at_least=at_least, **grid)
 
 
 def _distribution(mech: Mechanic, *axis_values, rules=None, exact: bool = False, max_successes=None,
                   check_only: bool = False):
     from analysis import distribution
 
-    rules = rules_class(mech)() if rules is None else rules
-    if type(rules) is not rules_class(mech):
-        raise ValueError(f"rules must be {rules_class(mech).__name__}, got {type(rules).__name__}")
-    if len(axis_values) > len(mech.axes):
-        raise ValueError(f"the {mech.name} table takes at most {len(mech.axes)} axes "
-                         f"({', '.join(mech.axis_names)})")
-    return distribution.mechanic_table(mechanic_rules(rules), dict(zip(mech.axis_names, axis_values)),
-                                       exact=exact, max_successes=max_successes, check_only=check_only)
+    rules, grid = _grid_call(mech, axis_values, rules)
+    return distribution.mechanic_table(rules, grid, exact=exact, max_successes=max_successes,
+                                       check_only=check_only)
 
 
 def _odds(mech: Mechanic, *axis_values, rules=None, **cell):
