@@ -22,6 +22,16 @@ def unknown(name, known) -> ValueError:
     return ValueError(f"unknown Willpower strategy {name!r}; choose from {', '.join(names)}{hint}")
 
 
+def named(strategy, known: dict, kind: type):
+    """``strategy`` itself when it is a ``kind`` (a system's strategy type), else the strategy of
+    that name in ``known``; any other value is refused with :func:`unknown`'s sentence."""
+    if isinstance(strategy, kind):
+        return strategy
+    if isinstance(strategy, str) and strategy in known:
+        return known[strategy]
+    raise unknown(strategy, known)
+
+
 def parse(spec, strategy_of, known) -> tuple:
     """``(strategies, side_by_side)`` of a ``strategy=`` value.
 

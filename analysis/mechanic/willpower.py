@@ -205,13 +205,9 @@ def strategy_of(strategy) -> Strategy:
     """A :class:`Strategy` from a name in :data:`STRATEGIES` (``None`` is ``none``) or a Strategy itself."""
     if strategy is None:
         return STRATEGIES["none"]
-    if isinstance(strategy, Strategy):
-        return strategy
-    if isinstance(strategy, str) and strategy in STRATEGIES:
-        return STRATEGIES[strategy]
-    from analysis.strategies import unknown
+    from analysis.strategies import named
 
-    raise unknown(strategy, STRATEGIES)
+    return named(strategy, STRATEGIES, Strategy)
 
 
 def _willpower_of(mech):

@@ -48,13 +48,9 @@ STRATEGIES = {"reroll_failures": _mw.STRATEGIES["reroll_failures"], "maximize_wi
 
 def strategy_of(strategy) -> _mw.Strategy:
     """A strategy from a name in ``STRATEGIES`` or an :class:`analysis.mechanic.willpower.Strategy` itself."""
-    if isinstance(strategy, _mw.Strategy):
-        return strategy
-    if isinstance(strategy, str) and strategy in STRATEGIES:
-        return STRATEGIES[strategy]
-    from analysis.strategies import unknown
+    from analysis.strategies import named
 
-    raise unknown(strategy, STRATEGIES)
+    return named(strategy, STRATEGIES, _mw.Strategy)
 
 
 @dataclass(frozen=True)

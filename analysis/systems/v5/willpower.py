@@ -139,13 +139,9 @@ STRATEGIES = {
 
 def strategy_of(strategy) -> Strategy:
     """A Strategy from a name in ``STRATEGIES`` or a Strategy itself."""
-    if isinstance(strategy, Strategy):
-        return strategy
-    if isinstance(strategy, str) and strategy in STRATEGIES:
-        return STRATEGIES[strategy]
-    from analysis.strategies import unknown
+    from analysis.strategies import named
 
-    raise unknown(strategy, STRATEGIES)
+    return named(strategy, STRATEGIES, Strategy)
 
 
 # ------------------------------------------------------- one rolled hand

@@ -60,10 +60,6 @@ STRATEGIES = {
 
 def strategy_of(strategy) -> _mw.Strategy:
     """A strategy from a name in ``STRATEGIES`` or a strategy itself."""
-    if isinstance(strategy, _mw.Strategy):
-        return strategy
-    if isinstance(strategy, str) and strategy in STRATEGIES:
-        return STRATEGIES[strategy]
-    from analysis.strategies import unknown
+    from analysis.strategies import named
 
-    raise unknown(strategy, STRATEGIES)
+    return named(strategy, STRATEGIES, _mw.Strategy)
