@@ -1098,8 +1098,9 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     exact = check_bool("exact", exact)
     mech = rules.mechanic
     grid, tops = _grid_of(mech, axes, at_least)
+    cells = _cells_of(grid) if tops else None  # listed once, for the check and the count
     if tops:
-        check_at_least_dice(rules, _cells_of(grid))
+        check_at_least_dice(rules, cells)
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
     frame = _TABLES.get(key)
     if frame is not None:  # the warm path: a copy of the table made before
@@ -1118,7 +1119,7 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
 
         values = pairs.class_grid(rules, grid, finish)
     if values is None:
-        values = _general_values(rules, _cells_of(grid), tops, exact)
+        values = _general_values(rules, _cells_of(grid) if cells is None else cells, tops, exact)
     cols = {a: np.repeat(np.tile(np.array(v, dtype=np.int64), _prod(grid, a, before=True)),
                          _prod(grid, a, before=False)) for a, v in grid.items()}
     for j, n in enumerate(names):

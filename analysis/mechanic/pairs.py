@@ -315,10 +315,8 @@ def _engine_of(rules, f: Form, context: tuple):
     index = {c: i for i, c in enumerate(mech.classes)}
     table = np.zeros((3, 2, CAP + 1, CAP + 1), dtype=np.int64)
     bonus = [None] * (CAP + 1)
-    # every count of special 10s and marks the dice can show (those the rules do not read too:
-    # the kernel tells them apart all the same, and each needs its class)
-    # every point at once (numpy): special 10s ec and marks oc the dice can show, each band's
-    # representatives (successes, Difficulty), and tens making no pair (0, 1) or a pair (2, 3)
+    # every point at once (numpy), special 10s and marks the rules do not read too: the kernel
+    # tells them apart all the same, and each needs its class
     ec, oc, band, succ, diff, pair, tens = _points(top)
     env = dict(base)
     if f.special_ten:
