@@ -228,7 +228,7 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
     if engine is None:  # pragma: no cover - the V5 file has the pair-of-tens shape under every rule set
         raise AssertionError("the V5 mechanic file lost its pair-of-tens shape")
     engine = dataclasses.replace(engine, special_replaces=bool(rules.hunger_replaces_dice))
-    big = special_dice.big_pools(engine, pools, hungers) * len(hungers)
+    big = special_dice.big_pools(engine, pools, hungers) * len(hungers) if progress else 0  # the bar's total
     with _progress_bar(big, "V5 exact", progress and big > 0) as bar:
         for index, ways, dens in special_dice.grid_blocks(engine, pools, hungers, diffs, bar.update):
             p_win = ways[..., [CLASSES.index(c) for c in WIN_CLASSES]].sum(axis=-1, keepdims=True)
