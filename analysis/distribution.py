@@ -171,3 +171,49 @@ def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None
     keys = {a: [c[a] for c in cells] for a in grid}
     return frame(keys, [w.success_ways for w in counted], [w.denominator for w in counted], exact,
                  max_successes)
+
+
+def complete(df, keys):
+    """A distribution table with every cell listing the same success counts, for a pivot.
+
+    Each cell of a distribution lists its own counts (up to the highest it
+    can reach), so a grid of success counts by pool would leave blanks where
+    a small pool cannot reach a count.  Those chances are known exactly: a
+    count above a cell's highest has ``p_exactly``, ``p_at_least`` and
+    ``p_more`` all 0; one below its lowest (only where some other cell
+    reaches below 0) has ``p_exactly`` 0 and ``p_at_least`` and ``p_more``
+    1.  ``keys`` are the table's axes (not ``successes``); the cell's
+    ``mean_successes`` is repeated.  Zeros and ones are Fractions in an exact
+    table, floats otherwise.  The size is checked as for any distribution.
+    """
+    import pandas as pd
+
+    keys = [k for k in keys if k in df.columns and k != "successes"]
+    if df.empty or "successes" not in df.columns:
+        return df
+    low, high = int(df.successes.min()), int(df.successes.max())
+    groups = df.groupby(keys, sort=False) if keys else [((), df)]
+    n_cells = df.groupby(keys, sort=False).ngroups if keys else 1
+    check_rows(n_cells * (high - low + 1))
+    exact = df.p_exactly.dtype == object
+    zero, one = (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
+    parts = []
+    for _, cell in groups:
+        have = set(cell.successes.tolist())
+        missing = [s for s in range(low, high + 1) if s not in have]
+        if not missing:
+            parts.append(cell)
+            continue
+        first = cell.iloc[0]
+        lowest = int(cell.successes.min())
+        add = {k: [first[k]] * len(missing) for k in keys}
+        add["successes"] = missing
+        add["p_exactly"] = [zero] * len(missing)
+        add["p_at_least"] = [one if s < lowest else zero for s in missing]
+        add["p_more"] = [one if s < lowest else zero for s in missing]
+        add["mean_successes"] = [first["mean_successes"]] * len(missing)
+        extra = pd.DataFrame(add, columns=list(cell.columns)).astype(cell.dtypes.to_dict())
+        parts.append(pd.concat([cell, extra]).sort_values("successes", kind="stable"))
+    out = pd.concat(parts, ignore_index=True)
+    out.attrs = dict(df.attrs)
+    return out

@@ -259,3 +259,35 @@ def test_after_a_willpower_reroll_the_distribution_matches_the_at_least_columns(
             assert getattr(row, f"p_at_least_{n}") == sum(e for s, e, *_ in rows if s >= n)
     none = module.distribution_table(*grid, exact=True, strategy="none")
     assert none.equals(module.distribution_table(*grid, exact=True))
+
+
+@pytest.mark.parametrize("argv", [["v5", "--pool", "1-3", "--hunger", "1", "--difficulty", "2"],
+                                  ["table", "v5-official", "--pool", "1-3", "--hunger", "1", "--difficulty", "2"]])
+def test_a_pivot_of_success_counts_shows_an_unreachable_count_as_zero(capsys, argv):
+    """Pool 1 cannot roll 2 successes: its pivot cell is the exact 0 (and 1 for at least 0), never blank."""
+    for value in ("p_exactly", "p_at_least", "p_more"):
+        code, out, err = run_cli(capsys, *argv, "--distribution", "--pivot", "successes x pool",
+                                 "--value", value, "--exact", "--format", "csv")
+        assert code == 0, err
+        assert "nan" not in out.lower()
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert [int(r["successes"]) for r in rows] == list(range(0, 6))
+        for pool in (1, 2, 3):
+            brute = v5_brute(pool, 1)
+            for r in rows:
+                s = int(r["successes"])
+                want = {"p_exactly": brute.get(s, Fraction(0)),
+                        "p_at_least": sum((p for k, p in brute.items() if k >= s), Fraction(0)),
+                        "p_more": sum((p for k, p in brute.items() if k > s), Fraction(0))}[value]
+                assert Fraction(r[f"pool={pool}"]) == want, (value, pool, s)
+
+
+def test_complete_keeps_the_table_and_fills_exact_zeros():
+    df = v5.distribution_table("1-2", 0, 1, exact=True)
+    full = distribution.complete(df, ["pool", "hunger", "difficulty"])
+    assert len(full) == 2 * (int(df.successes.max()) + 1)
+    kept = full.merge(df, on=list(df.columns[:4]), suffixes=("", "_was"))
+    assert len(kept) == len(df) and (kept.p_exactly == kept.p_exactly_was).all()
+    pool1 = full[full.pool == 1]
+    assert pool1.successes.tolist() == list(range(int(df.successes.max()) + 1))
+    assert all(p == 0 and isinstance(p, Fraction) for p in pool1.p_exactly[pool1.successes > 1])

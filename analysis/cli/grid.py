@@ -184,6 +184,10 @@ def run(args, rules=None, table=None, **options):
     df = sweep.tables(system, [rules], grid_specs, exact=counts_exactly(args),
                       jobs=jobs(args) if hasattr(args, "jobs") else 1, progress=progress(args),
                       desc=system.name, names=names)[0]
+    if getattr(args, "distribution", None) is not None and getattr(args, "pivot", None) is not None:
+        from ..distribution import complete
+
+        df = complete(df, system.axis_names)  # a count a cell cannot reach: chance 0, not a blank
     return df, key_columns(df, system)
 
 

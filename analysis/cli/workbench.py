@@ -180,6 +180,10 @@ def run_table(args):
     df = sweep.tables(system, [rs.rules], grid, exact=counts_exactly(args), jobs=jobs(args),
                       progress=progress(args), desc=rs.name, names=names)[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
+    if args.distribution is not None and args.pivot is not None:
+        from ..distribution import complete
+
+        df = complete(df, system.axis_names)  # a count a cell cannot reach: chance 0, not a blank
     args.rule_set_used, args.table_system = rs, system.name
     return df, keys
 
