@@ -149,10 +149,6 @@ def count(compute: Callable[[int], np.ndarray], bound: int, *,
     return crt([compute(p) for p in primes], primes)
 
 
-#: The former name of :func:`count` (the same function).
-exact_counts = count
-
-
 def count_blocks(compute: Callable[[int, np.ndarray], np.ndarray], bounds, *,
                  on_pass: Callable[[], None] | None = None) -> list:
     """Run one kernel over many items, each exactly, in as few runs as possible.
@@ -258,11 +254,6 @@ def float_ratios(ways, denominators) -> np.ndarray:
 #: True where ``long double`` holds every int64 exactly (a 64-bit significand or more: x86's
 #: 80-bit extended, or quad precision), so :func:`float_ratios` may divide in it.
 _WIDE_FLOAT = np.finfo(np.longdouble).nmant >= 63
-
-
-def to_fraction(ways: int, denominator: int) -> Fraction:
-    """An exact probability from integer ways and the denominator."""
-    return Fraction(int(ways), int(denominator))
 
 
 def _coprime_fraction_factory():

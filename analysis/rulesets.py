@@ -129,11 +129,6 @@ def _canonical(name):
     return name
 
 
-def system_of_rules(rules) -> System:
-    """The registered system whose rules dataclass ``rules`` is an instance of."""
-    return _owner_of(rules)[0]
-
-
 def _owner_of(rules) -> tuple:
     """``(system, None)`` for a system's main rules, ``(system, table)`` for the rules of one of its sub-tables."""
     for s in SYSTEMS.values():

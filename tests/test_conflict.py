@@ -367,7 +367,7 @@ def test_int64_and_modular_chains_agree():
     turns = 3
     assert chain.denominator ** turns <= exact.INT64_MAX
     plain = exact.int64_counts(lambda m: run_kernel(chain, turns, m), chain.denominator ** turns)
-    modular = exact.exact_counts(lambda m: run_kernel(chain, turns, m), chain.denominator ** turns,
+    modular = exact.count(lambda m: run_kernel(chain, turns, m), chain.denominator ** turns,
                                  force_modular=True)
     assert plain.dtype == np.int64 and plain.tolist() == modular.tolist()
     assert sum(plain[turns + 1:].tolist()) == chain.denominator ** turns
@@ -380,7 +380,7 @@ def test_the_guard_matters_int64_would_wrap():
     assert bound > exact.INT64_MAX
     with pytest.raises(OverflowError):
         exact.int64_counts(lambda m: run_kernel(chain, turns, m), bound)
-    exact_ways = exact.exact_counts(lambda m: run_kernel(chain, turns, m), bound)
+    exact_ways = exact.count(lambda m: run_kernel(chain, turns, m), bound)
     assert sum(exact_ways[turns + 1:].tolist()) == bound
     assert run_kernel(chain, turns, 0).tolist() != exact_ways.tolist()  # unchecked int64 wraps
     r = c.fight(c.Combatant(6), c.Combatant(6), turns=turns)

@@ -47,10 +47,6 @@ FIGHT_COLUMNS = (
 CONFLICT_COLUMNS = ("margin", "winner", "damage_to_a", "damage_to_b", "probability")
 
 
-def _check_bool(name: str, value) -> bool:
-    return check_bool(name, value)
-
-
 def _check_choice(name: str, value, choices) -> str:
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
@@ -239,8 +235,8 @@ class Combatant:
             check_int("pool", self.pool, 0, MAX_POOL)
             check_int("hunger", self.hunger, 0, v5.MAX_HUNGER)
             check_int("weapon", self.weapon, 0, 10)
-            _check_bool("vampire", self.vampire)
-            _check_bool("attacks", self.attacks)
+            check_bool("vampire", self.vampire)
+            check_bool("attacks", self.attacks)
             _check_choice("damage", self.damage, DAMAGE_KINDS)
             if not self.vampire and self.hunger:
                 raise ValueError(f"a mortal has no Hunger: hunger must be 0, got {self.hunger}")
@@ -434,7 +430,7 @@ def conflict_table(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
         and ``probability`` (float, or Fraction with ``exact=True``).
     """
     a, b, rules, track = _check_sides(a, b, rules, track)
-    _check_bool("exact", exact)
+    check_bool("exact", exact)
     rows, den = _outcome_ways(a, b, rules, track, a.tracker(track).impaired,
                               b.tracker(track).impaired)
     ways = np.array([r[3] for r in rows], dtype=object)
@@ -713,7 +709,7 @@ class FightResult:
 
     def table(self, exact: bool = False) -> pd.DataFrame:
         """One row per turn 0..turns, columns ``FIGHT_COLUMNS`` (floats or Fractions)."""
-        _check_bool("exact", exact)
+        check_bool("exact", exact)
         data = {"turn": list(range(self.turns + 1))}
         for c in FIGHT_COLUMNS[1:]:
             data[c] = list(self.columns[c]) if exact else [float(p) for p in self.columns[c]]
@@ -721,7 +717,7 @@ class FightResult:
 
     def joint_table(self, exact: bool = False) -> pd.DataFrame:
         """The joint state of both trackers after the last turn, one row per state."""
-        _check_bool("exact", exact)
+        check_bool("exact", exact)
         if self.joint is None:
             raise ValueError("the joint distribution was not asked for: call fight(..., joint=True)")
         rows = [(sa, ga, sb, gb, p) for ((sa, ga), (sb, gb)), p in self.joint.items()]
@@ -802,7 +798,7 @@ def fight(a: Combatant, b: Combatant, turns: int = 10, rules: ConflictRules = OF
     a, b, rules, track = _check_sides(a, b, rules, track)
     until = _check_choice("until", until, UNTIL)
     turns = check_int("turns", turns, 1, MAX_TURNS)
-    _check_bool("joint", joint)
+    check_bool("joint", joint)
     main = _cached_chain(a, b, rules, track, until)
     boxes_a, boxes_b = a.tracker(track).boxes, b.tracker(track).boxes
 
