@@ -69,6 +69,13 @@ def check_bool(name: str, value) -> bool:
     return value
 
 
+def check_choice(name: str, value, choices) -> str:
+    """Return ``value`` if it is one of ``choices``, else raise ValueError naming ``name`` and the choices."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
 def check_probability(name: str, value) -> Fraction:
     """``value`` (an int, a Fraction or a float) as an exact Fraction in 0..1, or a ValueError.
 

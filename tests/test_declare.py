@@ -133,7 +133,7 @@ def test_bad_declarations_are_refused(kwargs, words):
 #: System modules that still import ``kernels``, each with its reason.
 KERNEL_IMPORTS_ALLOWED = {
     "v5/conflict.py": "conflicts keep their kernel",
-    "classic/health.py": "damage and soak rows (net totals below zero, every pool at once) keep their kernel",
+    "classic/damage.py": "damage and soak rows (net totals below zero, every pool at once) keep their kernel",
 }
 
 

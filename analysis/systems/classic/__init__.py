@@ -1,7 +1,9 @@
 """Classic (V20-style) d10 pools against a difficulty, damage and soak, and the seven-level health track.
 
-Modules: ``pools`` (successes, botches; re-exported here) and ``health``
-(damage after soak, blows and fights on the health track).  ``cli``
+Modules: ``pools`` (successes, botches; re-exported here), ``damage`` (the
+damage rules, soak and one attack), ``track`` (the health track and torpor)
+and ``fights`` (blows and fights on the track); ``health`` gives the last
+three under one name.  ``cli``
 builds ``beastodds classic``, ``damage`` and ``blows`` (only the command line
 imports it).
 """
@@ -12,7 +14,7 @@ SYSTEM = System(
     order=40,
     title="Classic d10 pools, damage and health",
     rules=".pools:ClassicRules",
-    sub_rules={"damage": ".health:DamageRules"},
+    sub_rules={"damage": ".damage:DamageRules"},
     table=".pools:table",
     odds=".pools:odds",
     distribution=".pools:distribution_table",

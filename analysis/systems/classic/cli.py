@@ -9,7 +9,7 @@ from analysis.cli.common import (RulesOptions, SPEC_HELP, add_output_options, ad
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
 COMMANDS = ("classic", "damage", "blows")
 
-DAMAGE_RULES = RulesOptions("analysis.systems.classic.health:DamageRules",
+DAMAGE_RULES = RulesOptions("analysis.systems.classic.damage:DamageRules",
                             "damage, soak and health rules", system="classic", sub="damage")
 
 

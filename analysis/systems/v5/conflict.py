@@ -16,7 +16,7 @@ from analysis.systems.v5 import roll as v5
 from analysis.markov import ExactChain
 from analysis import exact as _exact
 from analysis.exact import fractions_over
-from analysis.validate import check_bool, check_int
+from analysis.validate import check_bool, check_choice, check_int
 from analysis import display as _display
 
 #: Kinds of damage, in the game's words.
@@ -45,12 +45,6 @@ FIGHT_COLUMNS = (
 )
 #: Columns of :func:`conflict_table`, in order.
 CONFLICT_COLUMNS = ("margin", "winner", "damage_to_a", "damage_to_b", "probability")
-
-
-def _check_choice(name: str, value, choices) -> str:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
-    return value
 
 
 # ------------------------------------------------------------------ rules
@@ -170,7 +164,7 @@ class Tracker:
         once every box is Aggravated, further damage changes nothing.
         """
         amount = check_int("damage", amount, 0)
-        _check_choice("damage kind", kind, DAMAGE_KINDS)
+        check_choice("damage kind", kind, DAMAGE_KINDS)
         sup, agg = self.superficial, self.aggravated
         for _ in range(min(amount, 2 * self.boxes)):
             if sup + agg < self.boxes:
@@ -237,7 +231,7 @@ class Combatant:
             check_int("weapon", self.weapon, 0, 10)
             check_bool("vampire", self.vampire)
             check_bool("attacks", self.attacks)
-            _check_choice("damage", self.damage, DAMAGE_KINDS)
+            check_choice("damage", self.damage, DAMAGE_KINDS)
             if not self.vampire and self.hunger:
                 raise ValueError(f"a mortal has no Hunger: hunger must be 0, got {self.hunger}")
             if not isinstance(self.name, str):
@@ -257,7 +251,7 @@ class Combatant:
 
     def tracker(self, track: str = "health") -> Tracker:
         """The Health or Willpower tracker."""
-        return self.health if _check_choice("track", track, TRACKS) == "health" else self.willpower
+        return self.health if check_choice("track", track, TRACKS) == "health" else self.willpower
 
     @property
     def out_word(self) -> str:
@@ -382,7 +376,7 @@ def _check_sides(a, b, rules, track):
     a = _check_combatant("a", a)
     b = _check_combatant("b", b)
     rules = ConflictRules.require(rules)
-    track = _check_choice("track", track, TRACKS)
+    track = check_choice("track", track, TRACKS)
     return a, b, rules, track
 
 
@@ -655,7 +649,7 @@ def fight_chain(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
         (torpor or death); ``"impaired"``: when a side is first Impaired.
     """
     a, b, rules, track = _check_sides(a, b, rules, track)
-    until = _check_choice("until", until, UNTIL)
+    until = check_choice("until", until, UNTIL)
     return _cached_chain(a, b, rules, track, until)
 
 
@@ -796,7 +790,7 @@ def fight(a: Combatant, b: Combatant, turns: int = 10, rules: ConflictRules = OF
     True
     """
     a, b, rules, track = _check_sides(a, b, rules, track)
-    until = _check_choice("until", until, UNTIL)
+    until = check_choice("until", until, UNTIL)
     turns = check_int("turns", turns, 1, MAX_TURNS)
     check_bool("joint", joint)
     main = _cached_chain(a, b, rules, track, until)
