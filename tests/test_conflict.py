@@ -290,7 +290,7 @@ def test_every_transition_structure_is_stochastic(side_a, side_b, rules, until, 
         assert sum(row.values()) == 1, state
         assert all(p > 0 for p in row.values())
     for r, state in enumerate(chain.states):
-        if chain.absorbing[r]:
+        if chain.stopped[r]:
             assert trans[state] == {state: 1}
         for nxt in trans[state]:  # damage never heals: every move is progress
             i = chain.states.index(nxt)
@@ -354,7 +354,7 @@ def run_kernel(chain, turns, mod):
     n = len(chain.states)
     start = np.zeros(n, dtype=np.int64)
     start[chain.start] = 1
-    groups = np.array([chain.absorbing], dtype=np.int64)
+    groups = np.array([chain.stopped], dtype=np.int64)
     w = np.array([x % mod if mod else x for x in chain.weights], dtype=np.int64)
     og = np.empty((turns + 1, 1), dtype=np.int64)
     final = np.empty(n, dtype=np.int64)

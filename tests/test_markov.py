@@ -191,10 +191,10 @@ def test_a_v5_fight_chain_is_an_exact_chain_on_the_engine():
     from analysis.systems.v5 import conflict as c
 
     fc = c.fight_chain(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1))
-    assert isinstance(fc.chain, ExactChain) and fc.states == fc.chain.states
-    want = om.distributions(fc.chain.rows, fc.start, 5)
-    assert fc.chain.distributions(fc.start, 5) == want
+    assert isinstance(fc, ExactChain)
+    want = om.distributions(fc.rows, fc.start, 5)
+    assert fc.distributions(fc.start, 5) == want
     r = c.fight(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1), turns=5)
-    stopped = [i for i in range(len(fc.states)) if fc.absorbing[i]]
+    stopped = [i for i in range(len(fc.states)) if fc.stopped[i]]
     assert r.columns["over"][5] == Fraction(sum(want[5][i] for i in stopped), fc.denominator ** 5)
-    assert r.expected_turns() == fc.chain.expected_steps(stopped)[fc.start]
+    assert r.expected_turns() == fc.expected_steps(stopped)[fc.start]

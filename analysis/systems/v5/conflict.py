@@ -464,61 +464,37 @@ def _side_states(start: Tracker, kind: str):
     return states, apply
 
 
-@dataclass(frozen=True, eq=False)
-class FightChain:
+class FightChain(ExactChain):
     """A fight as an exact Markov chain: joint tracker states, integer ways.
 
     A state is ``((A superficial, A aggravated), (B superficial, B aggravated))``
-    on the track of the fight.  ``chain`` is the fight's
-    :class:`analysis.markov.ExactChain` (state 0 is the start); its sparse
-    rows are also here as ``indptr``, ``indices``, ``weight_ids`` and
-    ``weights``: row ``r`` moves to ``indices[k]`` for ``k`` in
-    ``indptr[r]:indptr[r+1]`` with ``weights[weight_ids[k]] / denominator``.
-    States where the fight has stopped (``absorbing``, a mask) move to
-    themselves with weight ``denominator``.  ``potential`` (superficial +
-    2 x aggravated of both sides) rises with every move to another state.
+    on the track of the fight; the chain is an
+    :class:`analysis.markov.ExactChain` (its sparse rows ``indptr``,
+    ``indices``, ``weight_ids`` and ``weights``: row ``r`` moves to
+    ``indices[k]`` for ``k`` in ``indptr[r]:indptr[r+1]`` with
+    ``weights[weight_ids[k]] / denominator``), with what a fight adds:
+    ``start``, the state the fight begins in (0); ``stopped``, a mask of the
+    states where the fight has stopped (each moves to itself with weight
+    ``denominator``: absorbing in the chain's sense, as a stuck state would
+    be too); and ``potential`` (superficial + 2 x aggravated of both sides),
+    which rises with every move to another state.
     """
 
-    chain: ExactChain
     start: int
-    absorbing: np.ndarray
+    stopped: np.ndarray
     potential: np.ndarray
 
-    @property
-    def states(self) -> tuple:
-        return self.chain.states
+    @classmethod
+    def of_fight(cls, states, indptr, indices, weight_ids, weights, denominator: int, *,
+                 stopped: np.ndarray, potential: np.ndarray) -> "FightChain":
+        """The chain from its sparse rows (checked as :meth:`ExactChain.from_csr` does), starting at state 0."""
+        chain = cls.from_csr(states, indptr, indices, weight_ids, weights, denominator)
+        chain.start, chain.stopped, chain.potential = 0, stopped, potential
+        return chain
 
-    @property
-    def indptr(self) -> np.ndarray:
-        return self.chain.indptr
-
-    @property
-    def indices(self) -> np.ndarray:
-        return self.chain.indices
-
-    @property
-    def weight_ids(self) -> np.ndarray:
-        return self.chain.weight_ids
-
-    @property
-    def weights(self) -> tuple:
-        return self.chain.weights
-
-    @property
-    def denominator(self) -> int:
-        return self.chain.denominator
-
-    def transitions(self) -> dict:
-        """``{state: {next state: Fraction}}`` with repeated targets summed."""
-        return self.chain.transitions()
-
-    def row_sums(self) -> list:
-        """Each row's total weight as a Fraction of the denominator (all should be 1)."""
-        return self.chain.row_sums()
-
-    def reachable(self) -> np.ndarray:
-        """Boolean mask of the states the fight can reach from its start."""
-        return self.chain.reachable(self.start)
+    def reachable(self, start: int | None = None) -> np.ndarray:
+        """Boolean mask of the states the fight can reach from its start (or from ``start``)."""
+        return super().reachable(self.start if start is None else start)
 
     def stuck_states(self) -> list:
         """Reachable states the fight never leaves although it has not stopped.
@@ -526,10 +502,10 @@ class FightChain:
         Damage only ever adds up, so every move to another state is progress;
         the fight ends with probability 1 exactly when this list is empty.
         """
-        stay = self.chain.stay_ways()
+        stay = self.stay_ways()
         reach = self.reachable()
         return [self.states[r] for r in range(len(self.states))
-                if reach[r] and not self.absorbing[r] and stay[r] == self.denominator]
+                if reach[r] and not self.stopped[r] and stay[r] == self.denominator]
 
     def is_absorbing(self) -> bool:
         """True when the fight stops with probability 1 (no reachable stuck state)."""
@@ -548,14 +524,14 @@ class FightChain:
             raise ValueError(
                 f"this fight can go on forever: from {stuck[0]} no roll deals any damage "
                 f"(check attacks, pools and tie_damage)")
-        return self.chain.expected_steps(np.flatnonzero(self.absorbing).tolist(), start=self.start)
+        return self.expected_steps(np.flatnonzero(self.stopped).tolist(), start=self.start)
 
     __repr__ = _display.text
     _repr_html_ = _display.html
 
     def _repr_rows(self):
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
-        return ([f"{len(self.states)} states", f"{int(self.absorbing.sum())} absorbing"],
+        return ([f"{len(self.states)} states", f"{int(self.stopped.sum())} where the fight stops"],
                 [("expected turns", f"{float(self.expected_turns()):.4g}")])
 
 
@@ -626,11 +602,11 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
     potential = (pot_a[:, None] + pot_b[None, :]).ravel()
     for arr in (absorbing, potential):
         arr.setflags(write=False)
-    chain = ExactChain.from_csr(
+    return FightChain.of_fight(
         tuple(((sa.superficial, sa.aggravated), (sb.superficial, sb.aggravated))
               for sa in states_a for sb in states_b),
-        indptr, np.concatenate(cols_l)[order], np.concatenate(ids_l)[order], weights, den)
-    return FightChain(chain=chain, start=0, absorbing=absorbing, potential=potential)
+        indptr, np.concatenate(cols_l)[order], np.concatenate(ids_l)[order], weights, den,
+        stopped=absorbing, potential=potential)
 
 
 def fight_chain(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
@@ -661,7 +637,7 @@ def _cached_chain(a, b, rules, track, until):
 def _run_chain(chain: FightChain, groups: np.ndarray, turns: int, want_final: bool):
     """Exact probabilities of each group after every turn, and the ways of
     each state at the end (over the last bound), by the chain's kernel."""
-    r = chain.chain.run(chain.start, turns, groups=groups, final=want_final, max_work=MAX_WORK,
+    r = chain.run(chain.start, turns, groups=groups, final=want_final, max_work=MAX_WORK,
                         what="turns of this fight", smaller="use smaller pools or smaller trackers")
     return r.probabilities("group_ways"), r.final, r.denominators[-1]
 
@@ -805,7 +781,7 @@ def fight(a: Combatant, b: Combatant, turns: int = 10, rules: ConflictRules = OF
         return ia, ib, oa, ob
 
     ia, ib, oa, ob = flags(main)
-    groups = [ia, ib, oa & ~ob, ob & ~oa, oa & ob, main.absorbing]
+    groups = [ia, ib, oa & ~ob, ob & ~oa, oa & ob, main.stopped]
     if until == "impaired":
         # the fight stops at the first Impairment: who was first is where it stopped
         groups += [ia & ~ib, ib & ~ia, ia & ib]
