@@ -1,16 +1,18 @@
 """Start-up: a second `beastodds` process against bare `import numpy, pandas, numba`, in one run.
 
 Each command runs once to warm every cache (numba's kernels, Python's
-bytecode), then the contenders take turns for several rounds and each keeps
-its best wall time and its best CPU time (user + system, which a busy
-machine disturbs less).  The ratio is the command's cost over the bare
-imports'; the target is at most 1.3.
+bytecode).  Then, for several rounds, each command is paired with a bare
+import run right beside it (the order alternating), so that both meet the
+same load on a shared machine; each pair gives a ratio, of wall time and of
+CPU time (user + system).  The report is the median over the rounds of each
+ratio, and the median times; the target is a median of at most 1.3.
 """
 from __future__ import annotations
 
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -41,31 +43,41 @@ def _run(argv, env):
 
 
 def measure(rounds: int = 7, commands=None) -> dict:
-    """``{name: (best wall, best cpu)}`` for the bare imports and each command."""
+    """``{command: [(wall, cpu, bare wall, bare cpu) per round]}``: each run paired with bare imports."""
     exe = shutil.which("beastodds", path=os.path.dirname(sys.executable))
     base = [exe] if exe else [sys.executable, "-m", "analysis.cli"]
-    runs = {"bare imports": [sys.executable, "-c", "import numpy, pandas, numba"]}
-    for name, argv in (commands or COMMANDS).items():
-        runs[f"beastodds {name}"] = base + argv
+    bare = [sys.executable, "-c", "import numpy, pandas, numba"]
+    runs = {f"beastodds {name}": base + argv for name, argv in (commands or COMMANDS).items()}
     env = _env()
-    for argv in runs.values():  # warm every cache
+    for argv in [bare, *runs.values()]:  # warm every cache
         subprocess.run(argv, check=True, capture_output=True, env=env)
-    best = {name: (float("inf"), float("inf")) for name in runs}
-    for _ in range(rounds):
+    pairs = {name: [] for name in runs}
+    for i in range(rounds):
         for name, argv in runs.items():
-            wall, cpu = _run(argv, env)
-            best[name] = (min(best[name][0], wall), min(best[name][1], cpu))
-    return best
+            if i % 2:
+                wall, cpu = _run(argv, env)
+                bare_wall, bare_cpu = _run(bare, env)
+            else:
+                bare_wall, bare_cpu = _run(bare, env)
+                wall, cpu = _run(argv, env)
+            pairs[name].append((wall, cpu, bare_wall, bare_cpu))
+    return pairs
 
 
 def main():
-    best = measure()
-    bare_wall, bare_cpu = best["bare imports"]
-    print("start-up of a second process, best of 7 (wall, and CPU user+system)")
-    for name, (wall, cpu) in best.items():
-        print(f"  {name:22s} {wall:6.2f} s wall ({wall / bare_wall:4.2f}x)   "
-              f"{cpu:6.2f} s CPU ({cpu / bare_cpu:4.2f}x)")
-    print(f"  target: at most {TARGET}x the bare imports")
+    rounds = 7
+    pairs = measure(rounds)
+    print(f"start-up of a second process, median of {rounds} runs each paired with bare imports "
+          f"(wall, and CPU user+system)")
+    for name, runs in pairs.items():
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        wall_ratio = statistics.median(r[0] / r[2] for r in runs)
+        cpu_ratio = statistics.median(r[1] / r[3] for r in runs)
+        bare = statistics.median(r[2] for r in runs)
+        print(f"  {name:22s} {wall:6.3f} s wall ({wall_ratio:4.2f}x)   {cpu:6.3f} s CPU ({cpu_ratio:4.2f}x)"
+              f"   [bare imports {bare:.3f} s wall]")
+    print(f"  target: a median of at most {TARGET}x the bare imports")
 
 
 if __name__ == "__main__":
