@@ -215,9 +215,11 @@ def grid_blocks(engine: Engine, pools, specials, difficulties, on_big=None):
 
     def run(index, mod):
         out = np.empty((len(index), len(specials), len(diffs), engine.n_classes), dtype=np.int64)
-        _ks.special_grid_class_ways(pools_arr[index], specials_arr, diffs, w_n, w_s,
-                                    engine.crit_bonus, bonus, table, int(engine.special_replaces), mod,
-                                    binomials(int(dice[index].max(initial=0)) + 1, mod), out)
+        n = int(dice[index].max(initial=0))
+        _ks.special_grid_class_ways_into(pools_arr[index], specials_arr, diffs, w_n, w_s,
+                                         engine.crit_bonus, bonus, table, int(engine.special_replaces), mod,
+                                         binomials(n + 1, mod), out,
+                                         *_grid_scratch(n, engine.crit_bonus, max(0, int(bonus.max())), engine.n_classes))
         return out
 
     def dens(index, block):
@@ -239,6 +241,16 @@ def grid_blocks(engine: Engine, pools, specials, difficulties, on_big=None):
             if on_big is not None:
                 on_big()
         yield np.array([i]), block, dens(np.array([i]), block)
+
+
+def _grid_scratch(n: int, crit_bonus: int, top: int, n_classes: int) -> tuple:
+    """Scratch arrays for :func:`kernels.special.special_grid_class_ways_into` over pools of at most
+    ``n`` dice (the kernel allocates nothing itself, so loading it stays light)."""
+    s_top = n + crit_bonus * (n // 2) + 1
+    return (np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64), np.empty((n + 1, n + 1), dtype=np.int64),
+            np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64), np.empty((3, n + 1), dtype=np.int64),
+            np.empty((4, n + 1), dtype=np.int64), np.empty((s_top + top + 1, n_classes), dtype=np.int64),
+            np.empty((s_top + top + 1, n_classes), dtype=np.int64))
 
 
 def _bounds(engine: Engine, pools, specials) -> list:

@@ -93,10 +93,15 @@ def normal_part_ways(n_normal, w_normal, mod, binom, out):
         Zeroed by the caller; ``out[b, c]``: ways to roll ``b`` successes
         below ten and ``c`` tens (the rest fail).
     """
+    normal_part_ways_into(n_normal, w_normal, mod, binom, out, np.empty((3, n_normal + 1), dtype=np.int64))
+
+
+@kernel
+def normal_part_ways_into(n_normal, w_normal, mod, binom, out, pn):
+    """:func:`normal_part_ways` with its scratch given: ``pn`` int64[3, >= n_normal + 1] (overwritten)."""
     nn = n_normal
-    pn = np.empty((3, nn + 1), dtype=np.int64)
     for i in range(3):
-        fill_powers(w_normal[i], mod, pn[i])
+        fill_powers(w_normal[i], mod, pn[i, :nn + 1])
     for c in range(nn + 1):
         wc = mulmod(binom[nn, c], pn[2, c], mod)
         r = nn - c
@@ -118,10 +123,15 @@ def special_part_ways(n_special, w_special, mod, binom, out):
         Zeroed by the caller; ``out[g, e, o]``: ways to roll ``g`` successes
         below ten, ``e`` tens and ``min(marks, CAP) = o``.
     """
+    special_part_ways_into(n_special, w_special, mod, binom, out, np.empty((4, n_special + 1), dtype=np.int64))
+
+
+@kernel
+def special_part_ways_into(n_special, w_special, mod, binom, out, ph):
+    """:func:`special_part_ways` with its scratch given: ``ph`` int64[4, >= n_special + 1] (overwritten)."""
     nh = n_special
-    ph = np.empty((4, nh + 1), dtype=np.int64)
     for i in range(4):
-        fill_powers(w_special[i], mod, ph[i])
+        fill_powers(w_special[i], mod, ph[i, :nh + 1])
     for e in range(nh + 1):
         we = mulmod(binom[nh, e], ph[3, e], mod)
         r1 = nh - e
@@ -160,12 +170,35 @@ def special_pool_ways(n_normal, n_special, w_normal, w_special, crit_bonus, mod,
         to roll ``s`` successes, with (``p = 1``) or without a pair of tens,
         ``min(special tens, 2) = e`` and ``min(special marks, 2) = o``.
     """
+    special_pool_ways_into(n_normal, n_special, w_normal, w_special, crit_bonus, mod, binom, out,
+                           np.zeros((n_normal + 1, n_normal + 1), dtype=np.int64),
+                           np.zeros((n_special + 1, n_special + 1, CAP + 1), dtype=np.int64),
+                           np.empty((3, n_normal + 1), dtype=np.int64), np.empty((4, n_special + 1), dtype=np.int64))
+
+
+@kernel
+def special_pool_ways_into(n_normal, n_special, w_normal, w_special, crit_bonus, mod, binom, out,
+                           normal_buf, special_buf, pn, ph):
+    """:func:`special_pool_ways` with its scratch given, allocating nothing.
+
+    ``normal_buf`` int64[>= n_normal + 1, >= n_normal + 1] and
+    ``special_buf`` int64[>= n_special + 1, >= n_special + 1, CAP + 1]
+    (the parts used are zeroed here), ``pn`` and ``ph`` as for
+    :func:`normal_part_ways_into` and :func:`special_part_ways_into`.
+    """
     nn = n_normal
     nh = n_special
-    normal_ways = np.zeros((nn + 1, nn + 1), dtype=np.int64)
-    normal_part_ways(nn, w_normal, mod, binom, normal_ways)
-    special_ways = np.zeros((nh + 1, nh + 1, CAP + 1), dtype=np.int64)
-    special_part_ways(nh, w_special, mod, binom, special_ways)
+    for i in range(nn + 1):
+        for j in range(nn + 1):
+            normal_buf[i, j] = 0
+    for i in range(nh + 1):
+        for j in range(nh + 1):
+            for k in range(CAP + 1):
+                special_buf[i, j, k] = 0
+    normal_ways = normal_buf[:nn + 1, :nn + 1]
+    special_ways = special_buf[:nh + 1, :nh + 1]
+    normal_part_ways_into(nn, w_normal, mod, binom, normal_ways, pn)
+    special_part_ways_into(nh, w_special, mod, binom, special_ways, ph)
 
     for c in range(nn + 1):
         for b in range(nn + 1 - c):
@@ -203,6 +236,19 @@ def special_classify(ways, difficulties, mark_bonus, table, mod, out):
     out : int64[D, K]
         Overwritten: ways per class (``K`` classes, the values of ``table``).
     """
+    top = 0
+    for i in range(CAP + 1):
+        top = max(top, mark_bonus[i])
+    n_s = ways.shape[0] + top
+    special_classify_into(ways, difficulties, mark_bonus, table, mod, out,
+                          np.empty((n_s + 1, out.shape[1]), dtype=np.int64),
+                          np.empty((n_s + 1, out.shape[1]), dtype=np.int64))
+
+
+@kernel
+def special_classify_into(ways, difficulties, mark_bonus, table, mod, out, win_buf, fail_buf):
+    """:func:`special_classify` with its scratch given, allocating nothing: ``win_buf`` and
+    ``fail_buf`` int64[>= S + max(mark_bonus) + 1, K] (overwritten)."""
     n_classes = out.shape[1]
     top = 0
     for i in range(CAP + 1):
@@ -210,8 +256,12 @@ def special_classify(ways, difficulties, mark_bonus, table, mod, out):
     n_s = ways.shape[0] + top
     # win_ways[s]: classes of the rolls with s successes (bonus included) if
     # s >= Difficulty; fail_ways[s]: their classes if s < Difficulty.
-    win_ways = np.zeros((n_s + 1, n_classes), dtype=np.int64)
-    fail_ways = np.zeros((n_s + 1, n_classes), dtype=np.int64)
+    for s in range(n_s + 1):
+        for k in range(n_classes):
+            win_buf[s, k] = 0
+            fail_buf[s, k] = 0
+    win_ways = win_buf[:n_s + 1, :n_classes]
+    fail_ways = fail_buf[:n_s + 1, :n_classes]
     for s0 in range(ways.shape[0]):
         for pair in range(2):
             for ec in range(CAP + 1):
@@ -265,6 +315,46 @@ def special_grid_class_ways(pools, specials, difficulties, w_normal, w_special, 
     out : int64[P, H, D, K]
         Overwritten with the ways per class.
     """
+    n, s_top, top = grid_scratch_sizes(pools, specials, special_replaces, crit_bonus, mark_bonus)
+    special_grid_class_ways_into(pools, specials, difficulties, w_normal, w_special, crit_bonus, mark_bonus,
+                                 table, special_replaces, mod, binom, out,
+                                 np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64),
+                                 np.empty((n + 1, n + 1), dtype=np.int64),
+                                 np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64),
+                                 np.empty((3, n + 1), dtype=np.int64), np.empty((4, n + 1), dtype=np.int64),
+                                 np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64),
+                                 np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64))
+
+
+@kernel
+def grid_scratch_sizes(pools, specials, special_replaces, crit_bonus, mark_bonus):
+    """``(n, s_top, top)`` for :func:`special_grid_class_ways_into`'s scratch: the most dice of a
+    (pool, special dice) of the grid, the most successes plus one (pairs of 10s with their bonus),
+    and the largest mark bonus."""
+    n = 0
+    for pi in range(pools.shape[0]):
+        for hi in range(specials.shape[0]):
+            dice = pools[pi] if special_replaces == 1 else pools[pi] + specials[hi]
+            n = max(n, dice)
+    top = 0
+    for i in range(CAP + 1):
+        top = max(top, mark_bonus[i])
+    return n, n + crit_bonus * (n // 2) + 1, top
+
+
+@kernel
+def special_grid_class_ways_into(pools, specials, difficulties, w_normal, w_special, crit_bonus, mark_bonus,
+                                 table, special_replaces, mod, binom, out,
+                                 ways_buf, normal_buf, special_buf, pn, ph, win_buf, fail_buf):
+    """:func:`special_grid_class_ways` with its scratch given, allocating nothing (so that loading it
+    from numba's cache imports none of numba's array-creation code: a quicker start-up).
+
+    The scratch, its sizes from :func:`grid_scratch_sizes` ``(n, s_top, top)``
+    and ``K`` classes: ``ways_buf`` int64[s_top, 2, CAP + 1, CAP + 1],
+    ``normal_buf`` int64[n + 1, n + 1], ``special_buf`` int64[n + 1, n + 1,
+    CAP + 1], ``pn`` int64[3, n + 1], ``ph`` int64[4, n + 1], ``win_buf``
+    and ``fail_buf`` int64[s_top + top + 1, K].  All overwritten.
+    """
     for pi in range(pools.shape[0]):
         pool = pools[pi]
         for hi in range(specials.shape[0]):
@@ -275,9 +365,15 @@ def special_grid_class_ways(pools, specials, difficulties, w_normal, w_special, 
                 nh = specials[hi]
                 nn = pool
             n = nn + nh
-            ways = np.zeros((n + crit_bonus * (n // 2) + 1, 2, CAP + 1, CAP + 1), dtype=np.int64)
-            special_pool_ways(nn, nh, w_normal, w_special, crit_bonus, mod, binom, ways)
-            special_classify(ways, difficulties, mark_bonus, table, mod, out[pi, hi])
+            ways = ways_buf[:n + crit_bonus * (n // 2) + 1]
+            for s in range(ways.shape[0]):
+                for p in range(2):
+                    for e in range(CAP + 1):
+                        for o in range(CAP + 1):
+                            ways[s, p, e, o] = 0
+            special_pool_ways_into(nn, nh, w_normal, w_special, crit_bonus, mod, binom, ways,
+                                   normal_buf, special_buf, pn, ph)
+            special_classify_into(ways, difficulties, mark_bonus, table, mod, out[pi, hi], win_buf, fail_buf)
 
 
 # ------------------------------------------------------------------ bounds
