@@ -417,7 +417,12 @@ class Tab:
             route.abort()
 
     def open(self, fragment: str = ""):
+        """Load the file at ``fragment``: a full load, as a link opens it (a tab already on the file
+        only moves to the fragment, so it is reloaded there)."""
+        same = self.tab.url.split("#")[0] == self.url
         self.tab.goto(self.url + fragment)
+        if same:
+            self.tab.reload()
         self.tab.wait_for_selector("body[data-ready='1']")
         return self
 
@@ -459,6 +464,9 @@ CELLS = {
     "classic-official": [{"pool": 3, "difficulty": 6}, {"pool": 8, "difficulty": 9}],
     "three-kinds": [{"pool": 3, "hunger": 1, "blood": 2, "difficulty": 2},
                     {"pool": 8, "hunger": 3, "blood": 0, "difficulty": 4}],
+    "cards-official": [{"base": 9, "difficulty": 12, "hunger": 1}],
+    "hunter-official": [{"pool": 5, "desperation": 2, "difficulty": 3}],
+    "requiem-la-soif": [{"pool": 4, "soif": 2}],
 }
 REF_OF = {"three-kinds": str(MECHANIC)}
 
@@ -466,7 +474,8 @@ REF_OF = {"three-kinds": str(MECHANIC)}
 @pytest.fixture(scope="module")
 def odds_page(tmp_path_factory):
     path = tmp_path_factory.mktemp("share") / "odds.html"
-    page.page(["v5-official", "werewolf-official", "classic-official", str(MECHANIC)], path)
+    page.page(["v5-official", "werewolf-official", "classic-official", str(MECHANIC), "cards-official",
+               "hunter-official", "requiem-la-soif"], path)
     return path
 
 
