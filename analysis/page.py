@@ -63,7 +63,7 @@ h3 { font-size: 16px; margin: 18px 0 6px; }
 p.lead, p.note, #set-system, #set-source { color: var(--muted); margin: 4px 0 8px; }
 #controls { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: end; background: var(--soft);
             padding: 10px 14px; border-radius: 6px; position: sticky; top: 0; z-index: 1; }
-#axis-controls { display: contents; }
+#axes { display: contents; }
 #controls label { display: flex; flex-direction: column; font-size: 12.5px; color: var(--muted); }
 #controls label.check { flex-direction: row; gap: 6px; align-items: center; }
 #controls select { font: inherit; color: var(--ink); min-width: 4.5em; padding: 2px 4px; }
@@ -196,13 +196,21 @@ SCRIPT = r"""
     writeHash();
   }
 
+  let controlsOf = -1;  // the rule set whose axis controls are shown
+
   function showControls(rs) {
     const sets = $("rule-set");
     if (sets.options.length !== SETS.length) {
       SETS.forEach((s, i) => sets.appendChild(option(i, s.name)));
     }
     sets.value = String(state.set);
-    const box = $("axis-controls");
+    if (controlsOf === state.set) {  // the same controls: only their values (a control in use keeps its focus)
+      for (const axis of rs.axes) $("axis-" + axis.name).value = String(state.at.get(axis.name));
+      $("chart-by").value = state.by;
+      return;
+    }
+    controlsOf = state.set;
+    const box = $("axes");
     box.replaceChildren();
     for (const axis of rs.axes) {
       const [l, s] = control(axis.label, "axis-" + axis.name, axis.meaning);
@@ -624,7 +632,7 @@ cell shown: copy it to share that cell.</p>
 Turn it on to read them: the page fetches nothing, every number is in the file.</p></noscript>
 <section id="controls" aria-label="Choose the rule set and the cell">
 <label>Rule set<select id="rule-set"></select></label>
-<span id="axis-controls"></span>
+<span id="axes"></span>
 <label>Chart across<select id="chart-by"></select></label>
 <label class="check"><input type="checkbox" id="show-exact">Show exact fractions</label>
 </section>

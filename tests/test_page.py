@@ -581,6 +581,13 @@ def test_a_control_writes_the_fragment_and_the_fragment_round_trips(browser, odd
     assert tab.controls() == {"rule-set": "three-kinds", "chart-by": "difficulty", "pool": 2, "hunger": 2,
                               "blood": 1, "difficulty": 3}  # its Hunger goes to 3 only: its middle, 2
     assert tab.hash() == "#rule-set=three-kinds&pool=2&hunger=2&blood=1&difficulty=3&chart-by=difficulty"
+    # the keyboard: an arrow key on a control moves the cell, and the control keeps the focus
+    tab.tab.focus("#axis-pool")
+    tab.tab.keyboard.press("ArrowDown")
+    assert tab.controls()["pool"] == 3 and "pool=3" in tab.hash()
+    assert tab.tab.evaluate("document.activeElement.id") == "axis-pool"
+    tab.tab.keyboard.press("ArrowUp")
+    assert tab.controls()["pool"] == 2
     # clicking a bar of the chart picks that cell
     tab.tab.locator('#chart g.bar[data-value="4"]').click()
     assert tab.controls()["difficulty"] == 4 and "difficulty=4" in tab.hash()
