@@ -34,7 +34,7 @@ test: $(STAMP) ## the fast tier: every test not marked slow, on two workers (und
 test-all: $(STAMP) ## the whole suite: the fast tier, then the slow one
 	$(PY) -m pytest
 
-test-slow: $(STAMP) ## the slow tier alone: notebooks, booklet in Chromium, big references (CI runs it after make test)
+test-slow: $(STAMP) ## the slow tier alone: notebooks, booklet and page in Chromium, big references (CI runs it after make test)
 	$(PY) -m pytest -m slow
 
 bench: $(STAMP) ## benchmarks: our kernels against icepool and a pure-Python count, in one run

@@ -105,11 +105,18 @@ _LABELS = {"p_win": "chance to win", "p_success": "chance of a success",
 
 # ------------------------------------------------------------ words
 
-def _esc(text) -> str:
-    """Text as HTML: ``<>&"'`` escaped, on one line, control characters shown as ``?``."""
+def escape(text) -> str:
+    """Text as HTML: ``<>&"'`` escaped, on one line, control characters shown as ``?``.
+
+    For any text a rule-set or mechanic file gave (names, descriptions, meanings):
+    the booklet and the shared page (:mod:`analysis.page`) write it through this.
+    """
     from .validate import one_line
 
     return html.escape(one_line(text), quote=True)
+
+
+_esc = escape  # the short name of this module's templates
 
 
 def _first_line(doc: str | None) -> str:
@@ -339,7 +346,7 @@ def _few(values, count: int = SLICES) -> list:
     return [values[len(values) * (i + 1) // (count + 1)] for i in range(count)]
 
 
-def _headline(df, system) -> str | None:
+def headline(df, system) -> str | None:
     """The column a pivoted summary shows: the chance to win (or succeed), else the first class."""
     for c in ("p_win", "p_success"):
         if c in df.columns:
@@ -354,7 +361,7 @@ def _headline(df, system) -> str | None:
 
 def _pivots_html(df, axes, system, value=None, extra=None) -> str:
     """The ``value`` column pivoted across the first two axes at a few values of the third (later ones: first value)."""
-    value = value or _headline(df, system)
+    value = value or headline(df, system)
     axes = [a for a in axes if a in df.columns and df[a].nunique() > 1]
     if value is None or len(axes) < 2:
         return ""
@@ -455,7 +462,7 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     axes = list(system.axis_names)
     figs = []
     classes = [c for c, _ in system.classes if c in df.columns]
-    head = _headline(df, system.name)
+    head = headline(df, system.name)
     risky = [c for c in classes if c != head and any(w in c for w in _RISKS)]
     outcomes = [head] + (risky or [c for c in classes if c != head])[-2:]
     cells = {a: grid[a] for a in axes}
@@ -494,7 +501,7 @@ def _ruleset_section(rs: rulesets.RuleSet, grid: dict | None = None) -> tuple:
     df = sweep.tables(system, [rs.rules], cells, exact=True)[0]
     axes = list(system.axis_names)
     sid = _anchor("ruleset", rs.name)
-    head = _headline(df, system.name)
+    head = headline(df, system.name)
     from .tables import rule_meanings
 
     own = rule_meanings(rs)  # a mechanic file's meanings under this rule set's values

@@ -274,7 +274,7 @@ def test_a_payload_is_not_run_by_the_real_command(tmp_path):
 
 @pytest.mark.parametrize("command", [("table", "{f}", "--help"), ("compare", "{f}", "{f}"),
                                      ("compare", "v5-official", "{f}"), ("rules", "{f}"),
-                                     ("booklet", "{f}", "-o", "{out}")])
+                                     ("booklet", "{f}", "-o", "{out}"), ("page", "{f}", "-o", "{out}")])
 def test_every_command_that_takes_a_file_refuses_a_hostile_one(capsys, tmp_path, command):
     marker = tmp_path / "pwned"
     path = write(tmp_path, mechanic(count=f"__import__('os').system('touch {marker}')"))

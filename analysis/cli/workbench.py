@@ -1,4 +1,4 @@
-"""The rule-set workbench: ``beastodds compare``, ``table``, ``solve``, ``rules`` and ``booklet``.
+"""The rule-set workbench: ``beastodds compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page``.
 
 They work on rule sets of any system (a shipped name or a TOML file), over
 the grid of that system's axes.
@@ -232,6 +232,41 @@ def run_rules(args):
     return pd.DataFrame(rows), ("name", "system", "changes", "description")
 
 
+def _html_output(name: str):
+    """The ``-o`` of a command that writes an HTML page, as a Path: an ``.html`` file in a folder that exists."""
+    from pathlib import Path
+
+    out = Path(name)
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise ValueError(f"-o/--output must name an .html file, got {name!r}")
+    if out.is_dir():
+        raise ValueError(f"-o/--output {name!r} is a directory: name the .html file to write")
+    if not out.parent.is_dir():
+        raise ValueError(f"cannot write {name}: the folder {str(out.parent)!r} does not exist")
+    return out
+
+
+def run_page(args):
+    """``beastodds page RULESET... -o FILE``: one self-contained HTML page to share, a cell chosen with controls."""
+    from .. import page, rulesets
+    from ..safeio import atomic_write
+    from . import write_output
+
+    out = _html_output(args.output)
+    sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
+    grid = {axis: getattr(args, f"axis_{axis}") for system in _systems() for axis in system.axis_names
+            if getattr(args, f"axis_{axis}", None) is not None}
+    names = {axis: axis_option(axis) for system in _systems() for axis in system.axis_names}
+    text = page.html_text(page.page_data(sets, grid, jobs=jobs(args), progress=progress(args),
+                                         names=names))
+    replaced = write_output(args.output, lambda path: atomic_write(path, text))
+    if not args.quiet and not replaced:
+        size = len(text.encode("utf-8"))
+        print(f"wrote {out} ({', '.join(one_line(rs.name) for rs in sets)}; {size / 1000:,.0f} kB)",
+              file=sys.stderr)
+    return ""
+
+
 def run_booklet(args):
     """``beastodds booklet RULESET... -o FILE``: a self-contained HTML booklet of one or more rule sets."""
     from pathlib import Path
@@ -239,13 +274,7 @@ def run_booklet(args):
     from .. import booklet, rulesets
     from . import write_output
 
-    out = Path(args.output)
-    if out.suffix.lower() not in (".html", ".htm"):
-        raise ValueError(f"-o/--output must name an .html file, got {args.output!r}")
-    if out.is_dir():
-        raise ValueError(f"-o/--output {args.output!r} is a directory: name the .html file to write")
-    if not out.parent.is_dir():
-        raise ValueError(f"cannot write {args.output}: the folder {str(out.parent)!r} does not exist")
+    out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
     replaced = write_output(args.output, lambda path: booklet.build_rulesets(
         sets, Path(path), progress=progress(args)))
@@ -349,7 +378,7 @@ def _files_note() -> str:
 
 
 def add_commands(sub) -> None:
-    """Add ``compare``, ``table``, ``solve``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
+    """Add ``compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page`` to the subparsers ``sub``."""
     systems = _systems()
     files = _files_note()
     p = sub.add_parser(
@@ -456,3 +485,22 @@ def add_commands(sub) -> None:
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar nor 'wrote FILE' line on stderr")
     p.set_defaults(run=run_booklet, format="table", exact=False, percent=False, own_output=True)
+
+    p = sub.add_parser(
+        "page", help="one self-contained HTML page to share: pick a cell, read its exact odds and a chart",
+        description="Write one HTML file (it opens from disk, with no network and no server) of the "
+                    "exact odds of one or more rule sets: a control for the rule set and one per "
+                    "axis; every outcome class and the chance to win of the chosen cell as "
+                    "percentages, the exact fraction on hover or click; a chart of the classes "
+                    "across one axis. The cell shown is in the address (odds.html#pool=7&hunger=1"
+                    "&difficulty=3), so a link names one cell. RULESET is a shipped name (see "
+                    "`beastodds rules`), a rule-set TOML file or a mechanic file. Axes left out "
+                    "take each system's default SPEC; an axis option applies to every rule set "
+                    "whose system has that axis." + files)
+    p.add_argument("rulesets", metavar="RULESET", nargs="+",
+                   help="a shipped rule-set name, a rule-set .toml file or a mechanic file (several allowed)")
+    add_axis_options(p, systems)
+    p.add_argument("-o", "--output", metavar="FILE", required=True,
+                   help="the .html file to write (replaced atomically)")
+    add_sweep_options(p)
+    p.set_defaults(run=run_page, format="table", exact=False, percent=False, own_output=True)
