@@ -6,6 +6,8 @@ every figure module's ``make_figure()`` runs once (``built_figures``), and
 figure, so the figures test and the booklet test render them without
 computing them again.
 """
+import contextlib
+
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -42,10 +44,11 @@ def figures_once(built_figures):
         yield built_figures
 
 
-@pytest.fixture(autouse=True)
-def _registered_systems_restored():
-    """Mechanic files a test hands to the command line register systems: each test ends with the
-    systems it started with, so no test sees another's files."""
+@contextlib.contextmanager
+def systems_kept():
+    """Mechanic files handed to the command line register systems: on leaving, the registered systems
+    are those there were on entering (for a fixture wider than one test, which the autouse one below
+    does not cover)."""
     import sys
 
     rulesets = sys.modules.get("analysis.rulesets")
@@ -53,12 +56,21 @@ def _registered_systems_restored():
         yield
         return
     systems, files = dict(rulesets.SYSTEMS), dict(rulesets.MECHANIC_FILES)
-    yield
-    if rulesets.SYSTEMS != systems or rulesets.MECHANIC_FILES != files:
-        rulesets.SYSTEMS.clear()
-        rulesets.SYSTEMS.update(systems)
-        rulesets.MECHANIC_FILES.clear()
-        rulesets.MECHANIC_FILES.update(files)
+    try:
+        yield
+    finally:
+        if rulesets.SYSTEMS != systems or rulesets.MECHANIC_FILES != files:
+            rulesets.SYSTEMS.clear()
+            rulesets.SYSTEMS.update(systems)
+            rulesets.MECHANIC_FILES.clear()
+            rulesets.MECHANIC_FILES.update(files)
+
+
+@pytest.fixture(autouse=True)
+def _registered_systems_restored():
+    """Each test ends with the systems it started with, so no test sees another's files."""
+    with systems_kept():
+        yield
 
 
 def run_cli(capsys, *argv):

@@ -27,6 +27,7 @@ import pytest
 
 from analysis import page, rulesets, sweep
 from analysis.tables import fraction_text
+from tests.conftest import systems_kept
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "analysis" / "mechanic" / "examples"
@@ -474,8 +475,9 @@ REF_OF = {"three-kinds": str(MECHANIC)}
 @pytest.fixture(scope="module")
 def odds_page(tmp_path_factory):
     path = tmp_path_factory.mktemp("share") / "odds.html"
-    page.page(["v5-official", "werewolf-official", "classic-official", str(MECHANIC), "cards-official",
-               "hunter-official", "requiem-la-soif"], path)
+    with systems_kept():  # the mechanic file's system is registered for the page only
+        page.page(["v5-official", "werewolf-official", "classic-official", str(MECHANIC), "cards-official",
+                   "hunter-official", "requiem-la-soif"], path)
     return path
 
 
