@@ -607,7 +607,8 @@ def load(ref) -> RuleSet:
     Parameters
     ----------
     ref : RuleSet, rules dataclass instance, shipped name, or path
-        A shipped variant's name (``"v5-official"``), a path to a ``.toml``
+        A shipped variant's name (``"v5-official"``), a system's name
+        (``"v5"``: its official rules, :func:`official`), a path to a ``.toml``
         file (a ``str`` ending in ``.toml`` or that names an existing file,
         or a ``Path``), a :class:`RuleSet`, or a bare rules instance such as
         ``V5Rules(crit_bonus=3)`` (named after the shipped variant it equals,
@@ -625,9 +626,11 @@ def load(ref) -> RuleSet:
             return shipped[ref]
         if _exists(ref):  # a folder, a device or a pipe: say what it is
             return load_file(ref)
-        hint = did_you_mean(ref, shipped)
-        raise ValueError(f"unknown rule set {ref!r}{hint}: not a .toml file nor a shipped variant; "
-                         f"the shipped ones are {', '.join(shipped)}")
+        if _canonical(ref) in SYSTEMS:  # a system's name: its official rules
+            return official(ref)
+        hint = did_you_mean(ref, list(shipped) + list(SYSTEMS))
+        raise ValueError(f"unknown rule set {ref!r}{hint}: not a .toml file, a system's name nor a shipped "
+                         f"variant; the shipped ones are {', '.join(shipped)}")
     if dataclasses.is_dataclass(ref) and not isinstance(ref, type):
         sys_, table = _owner_of(ref)
         if table is None:

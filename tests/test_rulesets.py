@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from tests.conftest import run_cli
+
 from analysis import rulesets
 from analysis.rules import Rules, rule
 from analysis.systems.cards import deck as cards
@@ -100,6 +102,18 @@ def test_missing_file_and_unknown_names():
         rulesets.load("v5-oficial")
     with pytest.raises(ValueError, match="a rule set is"):
         rulesets.load(42)
+
+
+@pytest.mark.parametrize("name", ["v5", "werewolf", "hunter", "requiem", "beast", "cards", "classic"])
+def test_a_system_name_is_its_official_rule_set(name, capsys):
+    """`beastodds table v5` (and page, booklet, compare) read a system's name as its official rules."""
+    rs = rulesets.load(name)
+    assert rs == rulesets.official(name)
+    assert rs.rules == rulesets.system(name).rules_class()
+    code, out, err = run_cli(capsys, "table", name, "--format", "csv")
+    assert code == 0, err
+    code, want, err = run_cli(capsys, "table", rs.name, "--format", "csv")
+    assert code == 0 and out == want
 
 
 @dataclass(frozen=True)
