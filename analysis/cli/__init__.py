@@ -4,7 +4,7 @@ Every game system under ``analysis/systems`` has a command named after it
 (:mod:`analysis.cli.grid` builds it from the system's ``SYSTEM``); a system
 with commands of its own names the module that builds them
 (``SYSTEM.cli``, the ``cli.py`` of its package); :mod:`analysis.cli.workbench`
-adds ``compare``, ``table``, ``solve``, ``rules`` and ``booklet``.  This package is the machinery
+adds ``compare``, ``table``, ``solve``, ``versus``, ``rules`` and ``booklet``.  This package is the machinery
 they share: :mod:`analysis.cli.common` (options, rules, output) and
 :mod:`analysis.cli.grid` (the generated grid command).
 
@@ -28,7 +28,7 @@ from .. import __version__
 #: What ``beastodds --help`` says first.
 DESCRIPTION = ("Exact odds for the dice and card systems of vampire tabletop games: every way the "
                "dice or cards can land is counted, never simulated. One command per system, then "
-               "compare, table, solve, rules and booklet for house rules.")
+               "compare, table, solve, rules and booklet for house rules, and versus across systems.")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -236,7 +236,7 @@ def _renamed(message: str, names: dict) -> str:
 
 
 #: The commands that take rule-set files (and so mechanic files) as arguments.
-FILE_COMMANDS = ("table", "compare", "solve", "booklet", "rules")
+FILE_COMMANDS = ("table", "compare", "solve", "versus", "booklet", "rules")
 #: Their options that take a file that is not a rule set.
 _OUTPUT_OPTIONS = ("-o", "--output", "--heatmap")
 

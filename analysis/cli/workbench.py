@@ -1,4 +1,4 @@
-"""The rule-set workbench: ``beastodds compare``, ``table``, ``solve``, ``rules`` and ``booklet``.
+"""The rule-set workbench: ``beastodds compare``, ``table``, ``solve``, ``versus``, ``rules`` and ``booklet``.
 
 They work on rule sets of any system (a shipped name or a TOML file), over
 the grid of that system's axes.
@@ -322,6 +322,58 @@ def run_solve(args):
     return head + text
 
 
+def run_versus(args):
+    """``beastodds versus SIDE V5 --difficulty N --pairing rating|chance``: La Soif or ten-card tests
+    against V5, paired as the command line says (:func:`analysis.versus.versus`)."""
+    import html
+
+    from ..tables import latex_text, markdown_text
+    from ..versus import sides, versus
+
+    check_output_options(args)
+    a, b = sides(args.side, args.v5)
+    if args.difficulty is None and args.pairing is None:
+        raise ValueError("give --difficulty N (the V5 Difficulty) and --pairing rating or chance (the same "
+                         "character on both sides, or the same chance of success): the answer depends "
+                         "on both")
+    if args.difficulty is None:
+        raise ValueError("give --difficulty N, the V5 Difficulty: which system is harsher depends on it "
+                         + ("(at pool 5 and Hunger 2, La Soif has about four times V5's bestial failures "
+                            "at Difficulty 1, about a third of them at Difficulty 3)" if a.system == "requiem"
+                            else "(V5 fails more often, and more often bestially, as it rises)"))
+    if args.pairing is None:
+        raise ValueError("give --pairing rating (the same character on both sides) or --pairing chance "
+                         "(the same chance of success): the answer depends on which")
+    a, b = _with_sets(a, args.set_a), _with_sets(b, args.set_b)
+    axes = {name: getattr(args, name) for name in ("pool", "hunger", "attribute", "skill", "card_difficulty")
+            if getattr(args, name) is not None}
+    names = {"pool": "--pool", "hunger": "--hunger", "difficulty": "--difficulty", "attribute": "--attribute",
+             "skill": "--skill", "card_difficulty": "--card-difficulty"}
+    df = versus(a, b, difficulty=args.difficulty, pairing=args.pairing, exact=counts_exactly(args),
+                names=names, **axes)
+    paired, keys, notes = df.attrs["paired"], tuple(df.attrs["keys"]), df.attrs["notes"]
+    for note in notes:
+        warn(note)
+    args.rule_set_used = (a, b)
+    # V5 never fails bestially (Hunger 0): no ratio, empty in CSV and JSON, a dash where people read it
+    people = args.format not in ("csv", "json", "xlsx")
+    df["bestial_ratio"] = _objects([("-" if people else None) if v is None or v != v else v
+                                    for v in df["bestial_ratio"].tolist()])
+    df.attrs["derivable"] = tuple(k for k in keys if k in {"la_soif_pool", "soif", "card_base"}
+                                  or (k == "pool" and "attribute" in keys))
+    if not people:  # the pairing on every row: a CSV, a JSON or a spreadsheet has no heading
+        df["paired"] = paired
+        return df, keys + ("paired",)
+    text = render(df, args.format, **render_options(args, keys))
+    if args.format == "markdown":
+        return f"{markdown_text(paired)}\n\n{text}"
+    if args.format == "html":
+        return f'<p class="paired">{html.escape(paired)}</p>\n{text}'
+    if args.format == "latex":
+        return f"{latex_text(paired)}\n\n{text}"
+    return f"{one_line(a.name)} versus {one_line(b.name)}\n{paired}\n{text}"
+
+
 def _objects(values):
     import pandas as pd
 
@@ -345,7 +397,7 @@ def _files_note() -> str:
 
 
 def add_commands(sub) -> None:
-    """Add ``compare``, ``table``, ``solve``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
+    """Add ``compare``, ``table``, ``solve``, ``versus``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
     systems = _systems()
     files = _files_note()
     p = sub.add_parser(
@@ -426,6 +478,48 @@ def add_commands(sub) -> None:
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "FIND", "COLUMN", "note", "rule_set"))
     p.set_defaults(run=run_solve)
+
+    p = sub.add_parser(
+        "versus", help="La Soif or ten-card tests against V5, paired as you say",
+        description="La Soif (requiem) or ten-card tests (cards) against V5, one row per cell. SIDE is "
+                    "requiem or cards, a shipped rule set of theirs or a rule-set TOML file; V5 is v5, a "
+                    "shipped V5 rule set or a file. Two options are required, because the answer depends "
+                    "on them: --difficulty, the V5 Difficulty, and --pairing. rating: the same character "
+                    "on both sides (La Soif: the same pool, Soif = Hunger; ten-card tests: the same "
+                    "--attribute and --skill, V5 pool = attribute + skill, card base = attribute + 2 x "
+                    "skill, against a --card-difficulty you give). chance: the La Soif pool (1-200) or "
+                    "card base whose chance of success is nearest V5's chance to win (equal distances: "
+                    "the lower chance, then the smaller pool or base). The output starts with what was "
+                    "paired; win_difference, bestial_difference and bestial_ratio answer which system is "
+                    "easier or harsher. Every value is counted exactly.")
+    p.add_argument("side", metavar="SIDE", help="requiem or cards, a rule set of theirs (name or .toml path)")
+    p.add_argument("v5", metavar="V5", help="v5, a shipped V5 rule set or a .toml path")
+    p.add_argument("--difficulty", metavar="SPEC", default=None,
+                   help="required: the V5 Difficulty (a SPEC: each value is a row)")
+    p.add_argument("--pairing", metavar="rating|chance", default=None,
+                   help="required: rating (the same character on both sides) or chance (the same chance "
+                        "of success)")
+    p.add_argument("--pool", metavar="SPEC", default=None,
+                   help="V5 pools (default 1-10; La Soif by rating: both sides' pool, 1..200); ten-card "
+                        "tests by rating take --attribute and --skill instead")
+    p.add_argument("--hunger", metavar="SPEC", default=None,
+                   help="V5 Hunger (default 0-5); La Soif's Soif and the card test's Hunger are the same")
+    p.add_argument("--attribute", metavar="SPEC", default=None,
+                   help="ten-card tests by rating: the character's attribute (required there)")
+    p.add_argument("--skill", metavar="SPEC", default=None,
+                   help="ten-card tests by rating: the character's skill (required there)")
+    p.add_argument("--card-difficulty", metavar="SPEC", default=None, dest="card_difficulty",
+                   help="ten-card tests: the total the card test must reach (required by rating; by "
+                        "chance default 12, which shifts the base found, not the chances)")
+    _add_set_option(p, "--set-a", "SIDE")
+    _add_set_option(p, "--set-b", "V5")
+    add_output_options(p, columns=(
+        "pool", "hunger", "difficulty", "la_soif_pool", "soif", "attribute", "skill", "card_base",
+        "card_difficulty", "v5_win", "la_soif_success", "card_win", "win_difference", "v5_bestial_failure",
+        "la_soif_bestial_failure", "card_bestial_failure", "bestial_difference", "bestial_ratio",
+        "v5_messy_critical", "la_soif_beastly_critical", "card_bestial_success", "paired", "rule_set_a",
+        "rule_set_b"))
+    p.set_defaults(run=run_versus)
 
     p = sub.add_parser(
         "rules", help="list the shipped rule sets, or print one as TOML",
