@@ -288,7 +288,9 @@ def paired_text(side: str, pairing: str, difficulties, card_difficulties=None) -
                 f"chance of success is nearest V5's chance to win, Soif = Hunger.")
     cd = _spec(card_difficulties)
     if pairing == "rating":
-        return (f"Paired: V5 Difficulty {d} with card difficulty {cd}; equal rating: the same attribute and "
+        both = (f"V5 Difficulty {d} with card difficulty {cd}" if len(difficulties) == len(card_difficulties) == 1
+                else f"V5 Difficulty {d} and card difficulty {cd}, each with each")
+        return (f"Paired: {both}; equal rating: the same attribute and "
                 f"skill (V5 pool = attribute + skill, card base = attribute + 2 x skill), card Hunger = "
                 f"V5 Hunger.")
     return (f"Paired: V5 Difficulty {d}; equal chance: the card base whose chance to win against card "
