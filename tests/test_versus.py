@@ -169,6 +169,19 @@ def test_house_rules_on_both_sides():
     assert (a.name, b.name) == ("requiem-9-again", "v5-two-hunger-ones-for-bestial")
 
 
+def test_set_a_and_set_b_change_each_side(capsys):
+    argv = ["--difficulty", "2", "--pairing", "rating", "--pool", "2-4", "--hunger", "1-3"]
+    shipped = rows(capsys, "requiem-9-again", "v5-two-hunger-ones-for-bestial", *argv)
+    changed = rows(capsys, "requiem", "v5", "--set-a", "again=9", "--set-b", "bestial_hunger_ones=2", *argv)
+    assert [r["rule_set_a"] for r in changed] == ["requiem-la-soif-custom"] * len(changed)
+    assert [r["rule_set_b"] for r in changed] == ["v5-official-custom"] * len(changed)
+    drop = ("rule_set_a", "rule_set_b")
+    assert [{k: v for k, v in r.items() if k not in drop} for r in changed] == \
+        [{k: v for k, v in r.items() if k not in drop} for r in shipped]
+    plain = rows(capsys, "requiem", "v5", *argv)
+    assert [r["v5_bestial_failure"] for r in plain] != [r["v5_bestial_failure"] for r in changed]
+
+
 # ------------------------------------------------------------------ the claim
 
 def test_the_v5_difficulty_decides_which_system_is_harsher():
