@@ -1,4 +1,4 @@
-"""`beastodds versus` and `analysis.versus.versus`: La Soif and ten-card tests against V5.
+"""`beastodds versus` and `analysis.systems.v5.versus.versus`: La Soif and ten-card tests against V5.
 
 Every cell is checked against values counted apart: V5 and La Soif rolls by
 brute force over every ordered roll (tests/oracles.py, tests/oracles_beast.py),
@@ -16,7 +16,7 @@ import pytest
 from analysis.systems.cards import deck
 from analysis.systems.requiem import beast
 from analysis.systems.v5 import roll as v5
-from analysis.versus import CHANCE_CARD_DIFFICULTY, KEYS, SEARCH_TOP, VALUES, versus
+from analysis.systems.v5.versus import CHANCE_CARD_DIFFICULTY, KEYS, SEARCH_TOP, VALUES, versus
 from tests import oracles, oracles_beast, oracles_cards
 from tests.conftest import refused, run_cli
 
@@ -394,7 +394,7 @@ def test_the_api_refuses_alike():
 def test_the_docstring_example():
     import doctest
 
-    import analysis.versus
+    import analysis.systems.v5.versus
 
-    result = doctest.testmod(analysis.versus)
+    result = doctest.testmod(analysis.systems.v5.versus)
     assert result.attempted >= 2 and result.failed == 0

@@ -4,7 +4,7 @@ Every game system under ``analysis/systems`` has a command named after it
 (:mod:`analysis.cli.grid` builds it from the system's ``SYSTEM``); a system
 with commands of its own names the module that builds them
 (``SYSTEM.cli``, the ``cli.py`` of its package); :mod:`analysis.cli.workbench`
-adds ``compare``, ``table``, ``solve``, ``versus``, ``rules`` and ``booklet``.  This package is the machinery
+adds ``compare``, ``table``, ``solve``, ``rules`` and ``booklet``.  This package is the machinery
 they share: :mod:`analysis.cli.common` (options, rules, output) and
 :mod:`analysis.cli.grid` (the generated grid command).
 

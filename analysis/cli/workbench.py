@@ -1,4 +1,4 @@
-"""The rule-set workbench: ``beastodds compare``, ``table``, ``solve``, ``versus``, ``rules`` and ``booklet``.
+"""The rule-set workbench: ``beastodds compare``, ``table``, ``solve``, ``rules`` and ``booklet``.
 
 They work on rule sets of any system (a shipped name or a TOML file), over
 the grid of that system's axes.
@@ -73,7 +73,7 @@ def axis_names(system) -> dict:
     return {axis: axis_option(axis) for axis in system.axis_names}
 
 
-def _with_sets(rs, texts):
+def with_sets(rs, texts):
     """A loaded rule set with ``--set`` changes applied (then named ``NAME-custom``)."""
     import dataclasses
 
@@ -90,7 +90,7 @@ def _with_sets(rs, texts):
                                description=f"{rs.name} with {said or 'nothing changed'}.")
 
 
-def _add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
+def add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
     p.add_argument(flag, metavar="FIELD=VALUE", action="append", default=[],
                    dest=flag[2:].replace("-", "_"),
                    help=f"change one field of {which} (repeatable); VALUE is a TOML value "
@@ -107,7 +107,7 @@ def run_compare(args):
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
     check_output_options(args)
-    a, b = _with_sets(rulesets.load(args.rules_a), args.set_a), _with_sets(rulesets.load(args.rules_b), args.set_b)
+    a, b = with_sets(rulesets.load(args.rules_a), args.set_a), with_sets(rulesets.load(args.rules_b), args.set_b)
     if a.system != b.system:
         raise ValueError(f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
                          f"compare needs two rule sets of the same system")
@@ -147,7 +147,7 @@ def run_table(args):
     from .. import rulesets, sweep
 
     check_output_options(args)
-    rs = _with_sets(rulesets.load(args.rules), args.set)
+    rs = with_sets(rulesets.load(args.rules), args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
@@ -201,7 +201,7 @@ def run_rules(args):
                          f"latex or html; " + ("a rule set prints as TOML" if args.rules is not None
                                                else "the terminal list is laid out as text"))
     if args.rules is not None:
-        rs = _with_sets(rulesets.load(args.rules), args.set)
+        rs = with_sets(rulesets.load(args.rules), args.set)
         if args.format == "json":
             import json
 
@@ -273,7 +273,7 @@ def run_solve(args):
     if args.find in sets_of(args.set):
         raise ValueError(f"--set {args.find}=... and --find {args.find} both give {args.find}: "
                          f"leave out --set (give the values to search with --within)")
-    rs = _with_sets(rs, args.set)
+    rs = with_sets(rs, args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
     names = {**axis_names(system), "find": "--find", "target": "--target", "within": "--within",
@@ -322,58 +322,6 @@ def run_solve(args):
     return head + text
 
 
-def run_versus(args):
-    """``beastodds versus SIDE V5 --difficulty N --pairing rating|chance``: La Soif or ten-card tests
-    against V5, paired as the command line says (:func:`analysis.versus.versus`)."""
-    import html
-
-    from ..tables import latex_text, markdown_text
-    from ..versus import sides, versus
-
-    check_output_options(args)
-    a, b = sides(args.side, args.v5)
-    if args.difficulty is None and args.pairing is None:
-        raise ValueError("give --difficulty N (the V5 Difficulty) and --pairing rating or chance (the same "
-                         "character on both sides, or the same chance of success): the answer depends "
-                         "on both")
-    if args.difficulty is None:
-        raise ValueError("give --difficulty N, the V5 Difficulty: which system is harsher depends on it "
-                         + ("(at pool 5 and Hunger 2, La Soif has about four times V5's bestial failures "
-                            "at Difficulty 1, about a third of them at Difficulty 3)" if a.system == "requiem"
-                            else "(V5 fails more often, and more often bestially, as it rises)"))
-    if args.pairing is None:
-        raise ValueError("give --pairing rating (the same character on both sides) or --pairing chance "
-                         "(the same chance of success): the answer depends on which")
-    a, b = _with_sets(a, args.set_a), _with_sets(b, args.set_b)
-    axes = {name: getattr(args, name) for name in ("pool", "hunger", "attribute", "skill", "card_difficulty")
-            if getattr(args, name) is not None}
-    names = {"pool": "--pool", "hunger": "--hunger", "difficulty": "--difficulty", "attribute": "--attribute",
-             "skill": "--skill", "card_difficulty": "--card-difficulty"}
-    df = versus(a, b, difficulty=args.difficulty, pairing=args.pairing, exact=counts_exactly(args),
-                names=names, **axes)
-    paired, keys, notes = df.attrs["paired"], tuple(df.attrs["keys"]), df.attrs["notes"]
-    for note in notes:
-        warn(note)
-    args.rule_set_used = (a, b)
-    # V5 never fails bestially (Hunger 0): no ratio, empty in CSV and JSON, a dash where people read it
-    people = args.format not in ("csv", "json", "xlsx")
-    df["bestial_ratio"] = _objects([("-" if people else None) if v is None or v != v else v
-                                    for v in df["bestial_ratio"].tolist()])
-    df.attrs["derivable"] = tuple(k for k in keys if k in {"la_soif_pool", "soif", "card_base"}
-                                  or (k == "pool" and "attribute" in keys))
-    if not people:  # the pairing on every row: a CSV, a JSON or a spreadsheet has no heading
-        df["paired"] = paired
-        return df, keys + ("paired",)
-    text = render(df, args.format, **render_options(args, keys))
-    if args.format == "markdown":
-        return f"{markdown_text(paired)}\n\n{text}"
-    if args.format == "html":
-        return f'<p class="paired">{html.escape(paired)}</p>\n{text}'
-    if args.format == "latex":
-        return f"{latex_text(paired)}\n\n{text}"
-    return f"{one_line(a.name)} versus {one_line(b.name)}\n{paired}\n{text}"
-
-
 def _objects(values):
     import pandas as pd
 
@@ -397,7 +345,7 @@ def _files_note() -> str:
 
 
 def add_commands(sub) -> None:
-    """Add ``compare``, ``table``, ``solve``, ``versus``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
+    """Add ``compare``, ``table``, ``solve``, ``rules`` and ``booklet`` to the subparsers ``sub``."""
     systems = _systems()
     files = _files_note()
     p = sub.add_parser(
@@ -410,8 +358,8 @@ def add_commands(sub) -> None:
     p.add_argument("rules_a", metavar="RULES_A", help="the first rule set (name or .toml path)")
     p.add_argument("rules_b", metavar="RULES_B", help="the second rule set (name or .toml path)")
     add_axis_options(p, systems)
-    _add_set_option(p, "--set-a", "RULES_A")
-    _add_set_option(p, "--set-b", "RULES_B (compare v5-official v5-official --set-b crit_bonus=3)")
+    add_set_option(p, "--set-a", "RULES_A")
+    add_set_option(p, "--set-b", "RULES_B (compare v5-official v5-official --set-b crit_bonus=3)")
     p.add_argument("--outcome", metavar="NAME[,NAME]", default=None,
                    help="compare only these outcome columns (p_win,bestial_failure), in the system's "
                         "order")
@@ -432,7 +380,7 @@ def add_commands(sub) -> None:
                     "default SPEC." + files)
     p.add_argument("rules", metavar="RULES", help="the rule set (name or .toml path)")
     add_axis_options(p, systems)
-    _add_set_option(p)
+    add_set_option(p)
     p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
                    help="add a column p_at_least_N for each N of SPEC: the exact chance of N or more "
                         "successes (systems whose table has them, such as a mechanic file that names "
@@ -474,52 +422,10 @@ def add_commands(sub) -> None:
     p.add_argument("--rules", dest="rules_option", metavar="NAME|FILE", default=None,
                    help="with a system's name: a rule set of that system (a shipped name or a "
                         ".toml file) to count under")
-    _add_set_option(p)
+    add_set_option(p)
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "FIND", "COLUMN", "note", "rule_set"))
     p.set_defaults(run=run_solve)
-
-    p = sub.add_parser(
-        "versus", help="La Soif or ten-card tests against V5, paired as you say",
-        description="La Soif (requiem) or ten-card tests (cards) against V5, one row per cell. SIDE is "
-                    "requiem or cards, a shipped rule set of theirs or a rule-set TOML file; V5 is v5, a "
-                    "shipped V5 rule set or a file. Two options are required, because the answer depends "
-                    "on them: --difficulty, the V5 Difficulty, and --pairing. rating: the same character "
-                    "on both sides (La Soif: the same pool, Soif = Hunger; ten-card tests: the same "
-                    "--attribute and --skill, V5 pool = attribute + skill, card base = attribute + 2 x "
-                    "skill, against a --card-difficulty you give). chance: the La Soif pool (1-200) or "
-                    "card base whose chance of success is nearest V5's chance to win (equal distances: "
-                    "the lower chance, then the smaller pool or base). The output starts with what was "
-                    "paired; win_difference, bestial_difference and bestial_ratio answer which system is "
-                    "easier or harsher. Every value is counted exactly.")
-    p.add_argument("side", metavar="SIDE", help="requiem or cards, a rule set of theirs (name or .toml path)")
-    p.add_argument("v5", metavar="V5", help="v5, a shipped V5 rule set or a .toml path")
-    p.add_argument("--difficulty", metavar="SPEC", default=None,
-                   help="required: the V5 Difficulty (a SPEC: each value is a row)")
-    p.add_argument("--pairing", metavar="rating|chance", default=None,
-                   help="required: rating (the same character on both sides) or chance (the same chance "
-                        "of success)")
-    p.add_argument("--pool", metavar="SPEC", default=None,
-                   help="V5 pools (default 1-10; La Soif by rating: both sides' pool, 1..200); ten-card "
-                        "tests by rating take --attribute and --skill instead")
-    p.add_argument("--hunger", metavar="SPEC", default=None,
-                   help="V5 Hunger (default 0-5); La Soif's Soif and the card test's Hunger are the same")
-    p.add_argument("--attribute", metavar="SPEC", default=None,
-                   help="ten-card tests by rating: the character's attribute (required there)")
-    p.add_argument("--skill", metavar="SPEC", default=None,
-                   help="ten-card tests by rating: the character's skill (required there)")
-    p.add_argument("--card-difficulty", metavar="SPEC", default=None, dest="card_difficulty",
-                   help="ten-card tests: the total the card test must reach (required by rating; by "
-                        "chance default 12, which shifts the base found, not the chances)")
-    _add_set_option(p, "--set-a", "SIDE")
-    _add_set_option(p, "--set-b", "V5")
-    add_output_options(p, columns=(
-        "pool", "hunger", "difficulty", "la_soif_pool", "soif", "attribute", "skill", "card_base",
-        "card_difficulty", "v5_win", "la_soif_success", "card_win", "win_difference", "v5_bestial_failure",
-        "la_soif_bestial_failure", "card_bestial_failure", "bestial_difference", "bestial_ratio",
-        "v5_messy_critical", "la_soif_beastly_critical", "card_bestial_success", "paired", "rule_set_a",
-        "rule_set_b"))
-    p.set_defaults(run=run_versus)
 
     p = sub.add_parser(
         "rules", help="list the shipped rule sets, or print one as TOML",
@@ -528,7 +434,7 @@ def add_commands(sub) -> None:
                     "field written out, ready to copy and edit (--set changes fields first).")
     p.add_argument("rules", metavar="RULES", nargs="?", default=None,
                    help="a shipped name or a .toml file to check and print")
-    _add_set_option(p)
+    add_set_option(p)
     add_output_options(p, columns=("name", "system", "changes", "description"))
     p.set_defaults(run=run_rules)
 

@@ -30,7 +30,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .validate import as_values, check_bool
+from analysis.validate import as_values, check_bool
 
 #: The pairings, and what each keeps equal.
 PAIRINGS = {"rating": "the same character: the same pool (La Soif) or attribute and skill (ten-card tests)",
@@ -72,7 +72,7 @@ def _rule_set(word):
     """The rule set ``word`` names (a system, a shipped rule set, a file, rules), or one sentence."""
     import os
 
-    from .solve import rule_set
+    from analysis.solve import rule_set
 
     try:
         return rule_set(word)
@@ -160,19 +160,19 @@ class _Nearest:
 
 
 def _v5_rows(pools, hungers, difficulties, rules) -> pd.DataFrame:
-    from .systems.v5 import roll as v5
+    from . import roll as v5
 
     return v5.table(pools, hungers, difficulties, rules, exact=True)
 
 
 def _soif(side, v5_rules, pairing, difficulties, pool, hunger, names) -> tuple:
-    from .systems.requiem import beast
+    from analysis.systems.requiem import beast
 
     pool = DEFAULT_POOL if pool is None else pool
     if pairing == "rating":
         pools = as_values("pool", pool, 1, beast.MAX_POOL)
     else:
-        from .systems.v5.dice import MAX_POOL
+        from .dice import MAX_POOL
 
         pools = as_values("pool", pool, 0, MAX_POOL)
     hungers = as_values("hunger", hunger, 0, beast.MAX_SOIF)
@@ -208,7 +208,7 @@ def _soif(side, v5_rules, pairing, difficulties, pool, hunger, names) -> tuple:
 
 def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill, card_difficulty,
            names) -> tuple:
-    from .systems.cards import deck
+    from analysis.systems.cards import deck
 
     hungers = as_values("hunger", hunger, 0, deck.MAX_HUNGER)
     card_diffs = as_values("card_difficulty", card_difficulty, 0, deck.MAX_VALUE)
@@ -227,7 +227,7 @@ def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill
                 for r in deck.table(bases, card_diffs, hungers, rules, exact=True).itertuples(index=False)}
         cells = [(a, s, h, d, cd) for a, s in sheets for h in hungers for d in difficulties for cd in card_diffs]
     else:
-        from .systems.v5.dice import MAX_POOL
+        from .dice import MAX_POOL
 
         pools = as_values("pool", DEFAULT_POOL if pool is None else pool, 0, MAX_POOL)
         _check_rows(names, pool=len(pools), hunger=len(hungers), difficulty=len(difficulties),
@@ -265,14 +265,14 @@ def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill
 
 
 def _check_rows(names=None, **counts) -> None:
-    from .sweep import check_cells
+    from analysis.sweep import check_cells
 
     names = names or {}
     check_cells({names.get(k, k): n for k, n in counts.items()}, MAX_ROWS, "comparison")
 
 
 def _spec(values) -> str:
-    from .tables import spec_text
+    from analysis.tables import spec_text
 
     return spec_text(values)
 
@@ -393,7 +393,7 @@ def versus(side, v5="v5", *, difficulty, pairing, pool=None, hunger="0-5", attri
                 card_difficulty = CHANCE_CARD_DIFFICULTY
         rows, notes = _cards(a, b.rules, pairing, difficulties, pool, hunger, attribute, skill,
                              card_difficulty, names)
-        from .systems.cards import deck
+        from analysis.systems.cards import deck
 
         card_diffs = as_values("card_difficulty", card_difficulty, 0, deck.MAX_VALUE)
     keys = KEYS[(a.system, pairing)]
