@@ -46,11 +46,11 @@ def fraction_text(value) -> str:
 def is_probability(column) -> bool:
     """Whether a value column holds probabilities (shown as percentages by ``percent``).
 
-    A mean or an expectation (``mean_successes``, ``expected_turns``) is not:
-    ``percent`` leaves it as it is.
+    A mean, an expectation or a ratio (``mean_successes``, ``expected_turns``,
+    ``bestial_ratio``) is not: ``percent`` leaves it as it is.
     """
     name = str(column)
-    return not (name.startswith("mean_") or name.startswith("expected_"))
+    return not (name.startswith("mean_") or name.startswith("expected_") or name.endswith("_ratio"))
 
 
 def _exact(value):
@@ -245,6 +245,11 @@ def _latex_escape(s) -> str:
     """Text shown as itself in LaTeX: one line (a blank line would end ``\\caption``), each special
     character replaced by the command that prints it."""
     return _LATEX_PATTERN.sub(lambda m: _LATEX_SPECIAL[m.group()], one_line(s))
+
+
+def latex_text(text) -> str:
+    """Text shown as itself in LaTeX, on one line (as :func:`markdown_text` is for Markdown)."""
+    return _latex_escape(text)
 
 
 def _latex(df: pd.DataFrame, caption: str | None, none: str | None = None) -> str:
@@ -511,7 +516,7 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         # axes of one value leave the pivoted table: the legend still says where it stands
         fixed = {k: df[k].iloc[0] for k in keys
                  if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
-        df, keys, labels = _flat_pivot(df, rows, across, value, keys, _derivable(keys, system))
+        df, keys, labels = _flat_pivot(df, rows, across, value, keys, _derivable(keys, system, df))
         derived = df.attrs.get("derived", {})
         if "outcome" in df.columns and "outcome" not in keys:
             keys = keys + ("outcome",)
@@ -581,19 +586,22 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
 VALUE_COLUMN = "value"
 
 
-def _derivable(keys, system) -> tuple:
+def _derivable(keys, system, df=None) -> tuple:
     """The keys of a table that are not its system's axes (nor a comparison's outcome): a pivot may leave
-    one out when the others decide it."""
+    one out when the others decide it.  A table of no system may name its own in ``df.attrs["derivable"]``
+    (``beastodds versus``: the V5 pool, given the attribute and skill)."""
+    own = tuple(k for k in (df.attrs.get("derivable", ()) if df is not None else ()) if k in keys)
     if system is None:
-        return ()
+        return own
     if isinstance(system, str):
         from . import rulesets
 
         try:
             system = rulesets.system(system)
         except ValueError:
-            return ()
-    return tuple(k for k in keys if k not in system.axis_names and k not in ("outcome", "strategy"))
+            return own
+    return own + tuple(k for k in keys if k not in system.axis_names and k not in ("outcome", "strategy")
+                       and k not in own)
 
 
 def stacked_pivot(df: pd.DataFrame, pivot, values, key_columns, system=None) -> tuple:
@@ -605,7 +613,7 @@ def stacked_pivot(df: pd.DataFrame, pivot, values, key_columns, system=None) -> 
                          f"already; give one --value at a time")
     frames, keys = [], ()
     for v in values:
-        flat, keys, _ = _flat_pivot(df, rows, across, v, key_columns, _derivable(key_columns, system))
+        flat, keys, _ = _flat_pivot(df, rows, across, v, key_columns, _derivable(key_columns, system, df))
         flat.insert(0, VALUE_COLUMN, v)
         frames.append(flat)
     out = pd.concat(frames, ignore_index=True)
@@ -669,7 +677,7 @@ def xlsx_bytes(df: pd.DataFrame, *, key_columns=(), percent: bool = False, digit
             rows, across = pivot_axes(pivot)
             fixed = {k: df[k].iloc[0] for k in keys
                      if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
-            df, keys, labels = _flat_pivot(df, rows, across, values[0], keys, _derivable(keys, system))
+            df, keys, labels = _flat_pivot(df, rows, across, values[0], keys, _derivable(keys, system, df))
             pivoted = (keys, labels, values[0], across, fixed, df.attrs.get("derived", {}))
             if percent and not is_probability(values[0]):
                 percent = False
@@ -933,6 +941,16 @@ TABLE_TERMS = {
     "COLUMN": "the --target column's value there (a fraction with --exact)",
     "note": "a tie (for ~), that no value searched meets the target, or that a larger value does not "
             "meet it, in words; empty otherwise",
+    # the columns of `beastodds versus`
+    "attribute": "the character's attribute (dots), the same on both sides",
+    "skill": "the character's skill (dots), the same on both sides",
+    "win_difference": "the other system's chance of success minus V5's chance to win, exactly (above 0: the "
+                      "other system is easier)",
+    "bestial_difference": "the other system's chance of a bestial failure minus V5's, exactly (above 0: the "
+                          "other system is harsher)",
+    "bestial_ratio": "the other system's chance of a bestial failure over V5's, exactly (above 1: the other "
+                     "system is harsher; - when V5's is 0)",
+    "paired": "what the two rolls of the row share (the V5 Difficulty and the pairing), in words",
     # the columns of the commands that print more than a system's odds table
     "reroll": "each Rouse check may be rerolled (two dice, keep the better)",
     "frenzy_test": "chance that some check failed at Hunger 5 (a hunger frenzy test)",

@@ -74,7 +74,7 @@ def test_every_system_has_its_command_with_axes_rules_and_set():
 def test_every_command_takes_set_and_the_rule_set_ones_take_rules():
     choices, _ = subcommands()
     for name, parser in choices.items():
-        if name in ("compare", "booklet", "page"):  # several rule sets: give them as files or names
+        if name in ("compare", "versus", "booklet", "page"):  # several rule sets: give them as files or names
             continue
         options = {s for a in parser._actions for s in a.option_strings}
         assert "--set" in options, name

@@ -28,7 +28,7 @@ from .. import __version__
 #: What ``beastodds --help`` says first.
 DESCRIPTION = ("Exact odds for the dice and card systems of vampire tabletop games: every way the "
                "dice or cards can land is counted, never simulated. One command per system, then "
-               "compare, table, solve, rules, booklet and page for house rules.")
+               "compare, table, solve, rules, booklet and page for house rules, and versus across systems.")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -236,7 +236,7 @@ def _renamed(message: str, names: dict) -> str:
 
 
 #: The commands that take rule-set files (and so mechanic files) as arguments.
-FILE_COMMANDS = ("table", "compare", "solve", "booklet", "page", "rules")
+FILE_COMMANDS = ("table", "compare", "solve", "versus", "booklet", "page", "rules")
 #: Their options that take a file that is not a rule set.
 _OUTPUT_OPTIONS = ("-o", "--output", "--heatmap")
 

@@ -73,7 +73,7 @@ def axis_names(system) -> dict:
     return {axis: axis_option(axis) for axis in system.axis_names}
 
 
-def _with_sets(rs, texts):
+def with_sets(rs, texts):
     """A loaded rule set with ``--set`` changes applied (then named ``NAME-custom``)."""
     import dataclasses
 
@@ -90,7 +90,7 @@ def _with_sets(rs, texts):
                                description=f"{rs.name} with {said or 'nothing changed'}.")
 
 
-def _add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
+def add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
     p.add_argument(flag, metavar="FIELD=VALUE", action="append", default=[],
                    dest=flag[2:].replace("-", "_"),
                    help=f"change one field of {which} (repeatable); VALUE is a TOML value "
@@ -107,7 +107,7 @@ def run_compare(args):
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
     check_output_options(args)
-    a, b = _with_sets(rulesets.load(args.rules_a), args.set_a), _with_sets(rulesets.load(args.rules_b), args.set_b)
+    a, b = with_sets(rulesets.load(args.rules_a), args.set_a), with_sets(rulesets.load(args.rules_b), args.set_b)
     if a.system != b.system:
         raise ValueError(f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
                          f"compare needs two rule sets of the same system")
@@ -147,7 +147,7 @@ def run_table(args):
     from .. import rulesets, sweep
 
     check_output_options(args)
-    rs = _with_sets(rulesets.load(args.rules), args.set)
+    rs = with_sets(rulesets.load(args.rules), args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
@@ -205,7 +205,7 @@ def run_rules(args):
                          f"latex or html; " + ("a rule set prints as TOML" if args.rules is not None
                                                else "the terminal list is laid out as text"))
     if args.rules is not None:
-        rs = _with_sets(rulesets.load(args.rules), args.set)
+        rs = with_sets(rulesets.load(args.rules), args.set)
         if args.format == "json":
             import json
 
@@ -306,7 +306,7 @@ def run_solve(args):
     if args.find in sets_of(args.set):
         raise ValueError(f"--set {args.find}=... and --find {args.find} both give {args.find}: "
                          f"leave out --set (give the values to search with --within)")
-    rs = _with_sets(rs, args.set)
+    rs = with_sets(rs, args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
     names = {**axis_names(system), "find": "--find", "target": "--target", "within": "--within",
@@ -391,8 +391,8 @@ def add_commands(sub) -> None:
     p.add_argument("rules_a", metavar="RULES_A", help="the first rule set (name or .toml path)")
     p.add_argument("rules_b", metavar="RULES_B", help="the second rule set (name or .toml path)")
     add_axis_options(p, systems)
-    _add_set_option(p, "--set-a", "RULES_A")
-    _add_set_option(p, "--set-b", "RULES_B (compare v5-official v5-official --set-b crit_bonus=3)")
+    add_set_option(p, "--set-a", "RULES_A")
+    add_set_option(p, "--set-b", "RULES_B (compare v5-official v5-official --set-b crit_bonus=3)")
     p.add_argument("--outcome", metavar="NAME[,NAME]", default=None,
                    help="compare only these outcome columns (p_win,bestial_failure), in the system's "
                         "order")
@@ -413,7 +413,7 @@ def add_commands(sub) -> None:
                     "default SPEC." + files)
     p.add_argument("rules", metavar="RULES", help="the rule set (name or .toml path)")
     add_axis_options(p, systems)
-    _add_set_option(p)
+    add_set_option(p)
     p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
                    help="add a column p_at_least_N for each N of SPEC: the exact chance of N or more "
                         "successes (systems whose table has them, such as a mechanic file that names "
@@ -455,7 +455,7 @@ def add_commands(sub) -> None:
     p.add_argument("--rules", dest="rules_option", metavar="NAME|FILE", default=None,
                    help="with a system's name: a rule set of that system (a shipped name or a "
                         ".toml file) to count under")
-    _add_set_option(p)
+    add_set_option(p)
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "FIND", "COLUMN", "note", "rule_set"))
     p.set_defaults(run=run_solve)
@@ -467,7 +467,7 @@ def add_commands(sub) -> None:
                     "field written out, ready to copy and edit (--set changes fields first).")
     p.add_argument("rules", metavar="RULES", nargs="?", default=None,
                    help="a shipped name or a .toml file to check and print")
-    _add_set_option(p)
+    add_set_option(p)
     add_output_options(p, columns=("name", "system", "changes", "description"))
     p.set_defaults(run=run_rules)
 

@@ -1,4 +1,5 @@
-"""V5 commands: ``beastodds v5`` (its grid command, ``--strategy`` included), ``rouse``, ``conflict`` and ``fight``."""
+"""V5 commands: ``beastodds v5`` (its grid command, ``--strategy`` included), ``rouse``, ``conflict``,
+``fight``, and ``versus`` (La Soif or ten-card tests against V5)."""
 from __future__ import annotations
 
 from analysis.cli import grid
@@ -7,7 +8,7 @@ from analysis.cli.common import (RulesOptions, SPEC_HELP, add_output_options, ad
                                  progress, rules_from_args, spec)
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
-COMMANDS = ("v5", "rouse", "conflict", "fight")
+COMMANDS = ("v5", "rouse", "conflict", "fight", "versus")
 
 #: Most cells (pool and Hunger of both sides) ``beastodds conflict`` counts in one run
 #: (each takes some milliseconds and some 100 kB until the table is printed).
@@ -30,10 +31,11 @@ CONFLICT_RULES = RulesOptions("analysis.systems.v5.conflict:ConflictRules", "con
 
 
 def add_commands(sub, system) -> None:
-    """Add ``v5``, ``rouse``, ``conflict`` and ``fight`` to the subparsers ``sub``."""
+    """Add ``v5``, ``rouse``, ``conflict``, ``fight`` and ``versus`` to the subparsers ``sub``."""
     _add_v5(sub, system)
     _add_rouse(sub)
     _add_conflict(sub)
+    _add_versus(sub)
 
 
 # --------------------------------------------------------------------- v5
@@ -246,3 +248,108 @@ def _run_fight(args):
         return result.joint_table(exact=counts_exactly(args)), (
             "a_superficial", "a_aggravated", "b_superficial", "b_aggravated")
     return result.table(exact=counts_exactly(args)), ("turn",)
+
+
+# ------------------------------------------------------------------ versus
+
+def _add_versus(sub) -> None:
+    from analysis.cli.workbench import add_set_option
+
+    p = sub.add_parser(
+        "versus", help="La Soif or ten-card tests against V5, paired as you say",
+        description="La Soif (requiem) or ten-card tests (cards) against V5, one row per cell. SIDE is "
+                    "requiem or cards, a shipped rule set of theirs or a rule-set TOML file; V5 is v5, a "
+                    "shipped V5 rule set or a file. Two options are required, because the answer depends "
+                    "on them: --difficulty, the V5 Difficulty, and --pairing. rating: the same character "
+                    "on both sides (La Soif: the same pool, Soif = Hunger; ten-card tests: the same "
+                    "--attribute and --skill, V5 pool = attribute + skill, card base = attribute + 2 x "
+                    "skill, against a --card-difficulty you give). chance: the La Soif pool (1-200) or "
+                    "card base whose chance of success is nearest V5's chance to win (equal distances: "
+                    "the lower chance, then the smaller pool or base). The output starts with what was "
+                    "paired; win_difference, bestial_difference and bestial_ratio answer which system is "
+                    "easier or harsher. Every value is counted exactly.")
+    p.add_argument("side", metavar="SIDE", help="requiem or cards, a rule set of theirs (name or .toml path)")
+    p.add_argument("v5", metavar="V5", help="v5, a shipped V5 rule set or a .toml path")
+    p.add_argument("--difficulty", metavar="SPEC", default=None,
+                   help="required: the V5 Difficulty (a SPEC: each value is a row)")
+    p.add_argument("--pairing", metavar="rating|chance", default=None,
+                   help="required: rating (the same character on both sides) or chance (the same chance "
+                        "of success)")
+    p.add_argument("--pool", metavar="SPEC", default=None,
+                   help="V5 pools (default 1-10; La Soif by rating: both sides' pool, 1..200); ten-card "
+                        "tests by rating take --attribute and --skill instead")
+    p.add_argument("--hunger", metavar="SPEC", default=None,
+                   help="V5 Hunger (default 0-5); La Soif's Soif and the card test's Hunger are the same")
+    p.add_argument("--attribute", metavar="SPEC", default=None,
+                   help="ten-card tests by rating: the character's attribute (required there)")
+    p.add_argument("--skill", metavar="SPEC", default=None,
+                   help="ten-card tests by rating: the character's skill (required there)")
+    p.add_argument("--card-difficulty", metavar="SPEC", default=None, dest="card_difficulty",
+                   help="ten-card tests: the total the card test must reach (required by rating; by "
+                        "chance default 12, which shifts the base found, not the chances)")
+    add_set_option(p, "--set-a", "SIDE")
+    add_set_option(p, "--set-b", "V5")
+    add_output_options(p, columns=(
+        "pool", "hunger", "difficulty", "la_soif_pool", "soif", "attribute", "skill", "card_base",
+        "card_difficulty", "v5_win", "la_soif_success", "card_win", "win_difference", "v5_bestial_failure",
+        "la_soif_bestial_failure", "card_bestial_failure", "bestial_difference", "bestial_ratio",
+        "v5_messy_critical", "la_soif_beastly_critical", "card_bestial_success", "paired", "rule_set_a",
+        "rule_set_b"))
+    p.set_defaults(run=_run_versus)
+
+
+def _run_versus(args):
+    """``beastodds versus SIDE V5 --difficulty N --pairing rating|chance``: La Soif or ten-card tests
+    against V5, paired as the command line says (:func:`analysis.systems.v5.versus.versus`)."""
+    import html
+
+    import pandas as pd
+
+    from analysis.cli.common import render_options
+    from analysis.cli.workbench import warn, with_sets
+    from analysis.tables import latex_text, markdown_text, render
+    from analysis.validate import one_line
+    from .versus import sides, versus
+
+    check_output_options(args)
+    a, b = sides(args.side, args.v5)
+    if args.difficulty is None and args.pairing is None:
+        raise ValueError("give --difficulty N (the V5 Difficulty) and --pairing rating or chance (the same "
+                         "character on both sides, or the same chance of success): the answer depends "
+                         "on both")
+    if args.difficulty is None:
+        raise ValueError("give --difficulty N, the V5 Difficulty: which system is harsher depends on it "
+                         + ("(at pool 5 and Hunger 2, La Soif has about four times V5's bestial failures "
+                            "at Difficulty 1, about a third of them at Difficulty 3)" if a.system == "requiem"
+                            else "(V5 fails more often, and more often bestially, as it rises)"))
+    if args.pairing is None:
+        raise ValueError("give --pairing rating (the same character on both sides) or --pairing chance "
+                         "(the same chance of success): the answer depends on which")
+    a, b = with_sets(a, args.set_a), with_sets(b, args.set_b)
+    axes = {name: getattr(args, name) for name in ("pool", "hunger", "attribute", "skill", "card_difficulty")
+            if getattr(args, name) is not None}
+    names = {"pool": "--pool", "hunger": "--hunger", "difficulty": "--difficulty", "attribute": "--attribute",
+             "skill": "--skill", "card_difficulty": "--card-difficulty"}
+    df = versus(a, b, difficulty=args.difficulty, pairing=args.pairing, exact=counts_exactly(args),
+                names=names, **axes)
+    paired, keys, notes = df.attrs["paired"], tuple(df.attrs["keys"]), df.attrs["notes"]
+    for note in notes:
+        warn(note)
+    args.rule_set_used = (a, b)
+    # V5 never fails bestially (Hunger 0): no ratio, empty in CSV and JSON, a dash where people read it
+    people = args.format not in ("csv", "json", "xlsx")
+    df["bestial_ratio"] = pd.Series([("-" if people else None) if v is None or v != v else v
+                                     for v in df["bestial_ratio"].tolist()], dtype=object)
+    df.attrs["derivable"] = tuple(k for k in keys if k in {"la_soif_pool", "soif", "card_base"}
+                                  or (k == "pool" and "attribute" in keys))
+    if not people:  # the pairing on every row: a CSV, a JSON or a spreadsheet has no heading
+        df["paired"] = paired
+        return df, keys + ("paired",)
+    text = render(df, args.format, **render_options(args, keys))
+    if args.format == "markdown":
+        return f"{markdown_text(paired)}\n\n{text}"
+    if args.format == "html":
+        return f'<p class="paired">{html.escape(paired)}</p>\n{text}'
+    if args.format == "latex":
+        return f"{latex_text(paired)}\n\n{text}"
+    return f"{one_line(a.name)} versus {one_line(b.name)}\n{paired}\n{text}"
