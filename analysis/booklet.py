@@ -98,9 +98,6 @@ footer { margin-top: 48px; color: var(--muted); font-size: 13px; border-top: 1px
                details > *:not(summary) { display: block; } }
 """
 
-#: Readable names of columns whose snake_case name reads badly.
-_LABELS = {"p_win": "chance to win", "p_success": "chance of a success",
-           "mean_successes": "mean successes", "soif": "Soif", "v5_win": "V5 win"}
 
 
 # ------------------------------------------------------------ words
@@ -121,9 +118,10 @@ def _anchor(*parts) -> str:
 
 
 def label(column) -> str:
-    """A column name for people: ``p_win`` -> ``Chance to win``, ``start_hunger`` -> ``Start hunger``."""
-    text = _LABELS.get(str(column), str(column).replace("_", " "))
-    return text[:1].upper() + text[1:]
+    """A column name for people: ``p_win`` -> ``Chance to win`` (:func:`analysis.glossary.label`)."""
+    from .glossary import label as words
+
+    return words(column)
 
 
 def meaning(column, system=None) -> str:
