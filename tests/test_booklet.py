@@ -400,3 +400,30 @@ def test_my_booklet_renders_in_headless_chromium(mine, tmp_path):
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert len(re.findall(r"<table\b", dom.stdout)) == len(re.findall(r"<table\b", text))
     assert "Odds booklet: my-table, requiem-la-soif" in dom.stdout
+
+
+# ------------------------------------------------------------ legends in a system's own words
+
+#: Words that name a system in a legend line.
+_SYSTEM_WORDS = {"v5": ("V5",), "cards": ("cards", "ten-card", "card test"), "classic": ("classic",),
+                 "requiem": ("Requiem",), "werewolf": ("Werewolf",), "hunter": ("Hunter",)}
+
+
+@pytest.mark.parametrize("name", list(_SYSTEM_WORDS))
+def test_legends_carry_no_other_systems_notes(name):
+    """A legend of one system's table speaks of that system only ("(V5; cards: Hunger draws)" is gone)."""
+    from analysis import sweep
+    from analysis.tables import legend
+
+    system = rulesets.SYSTEMS[name]
+    grid = {a: spec.split("-")[0].split(",")[0] for a, spec in system.axes}
+    df = sweep.tables(system, [rulesets.official(system).rules], grid)[0]
+    lines = legend(list(df.columns), system)
+    assert not [line for line in lines if "no meaning recorded" in line]
+    for other, words in _SYSTEM_WORDS.items():
+        if other == name:
+            continue
+        for line in lines:
+            meaning = line.split(": ", 1)[1]
+            assert not any(re.search(rf"\b{re.escape(w)}\b", meaning) for w in words), (name, line)
+    assert "5th-edition dice" not in " ".join(lines)
