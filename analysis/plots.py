@@ -290,8 +290,8 @@ def variant_curves(variants, outcomes, x: str | None = None, panel: str | None =
             choices = [c for c in frames[0].columns if c not in system.axis_names]
             raise ValueError(f"unknown outcome {o!r}; choose from {', '.join(choices)}")
     panels = cells[panel] if panel else [None]
-    across = len(panels) if columns is None else max(1, min(columns, len(panels)))
-    per = math.ceil(len(panels) / across)  # rows of panels of one outcome
+    per = 1 if columns is None else math.ceil(len(panels) / columns)  # rows of panels of one outcome
+    across = math.ceil(len(panels) / per)  # the rows as even as they can be: 4 panels are 2 x 2
     fig = Figure(figsize=(3.9 * across + 1.2, 2.9 * per * len(outcomes) + 1.0), layout="constrained")
     axs = fig.subplots(per * len(outcomes), across, squeeze=False, sharex=True)
     for r, outcome in enumerate(outcomes):
@@ -318,13 +318,12 @@ def variant_curves(variants, outcomes, x: str | None = None, panel: str | None =
             ax.tick_params(labelsize=10)
         for i in range(len(panels), per * across):
             axs[r * per + i // across, i % across].set_visible(False)
-    for c in range(across):  # the x ticks under the lowest panel drawn in each column
-        shown = [axs[row, c] for row in range(len(axs)) if axs[row, c].get_visible()]
-        shown[-1].tick_params(labelbottom=True)
-        if shown[-1] is not axs[-1, c]:
-            shown[-1].set_xlabel(_label(x), fontsize=11)
+    if per > 1:  # wrapped rows: every panel reads on its own, its x ticks under it
+        for ax in axs.ravel():
+            ax.tick_params(labelbottom=True)
     handles, labels = axs[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(sets)), fontsize=10)
     fixed = ", ".join(f"{_label(a)} {v[0]}" for a, v in cells.items() if a not in (x, panel))
-    fig.suptitle(f"{system.title}: house-rule variants" + (f" ({fixed})" if fixed else ""), fontsize=12)
+    what = "house-rule variants" if len(sets) > 1 else _name(sets[0].name)
+    fig.suptitle(f"{system.title}: {what}" + (f" ({fixed})" if fixed else ""), fontsize=12)
     return fig
