@@ -194,6 +194,7 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
     grid_axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel()
     # numbers in the cells only where they fit side by side
     annotate = len(xs) <= 13 and len(xs) * len(ys) <= 240
+    written = False  # whether some cell has its number (then a blank one is said to be no change)
     for ax, outcome in zip(grid_axes, shown):
         values, given = grids[outcome]
         limit = float(np.abs(values).max())
@@ -205,6 +206,7 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
             # one change wherever it changes: said once, not in every (small) cell
             title += f": {points_text(moved.pop())} points in every coloured cell"
         elif annotate:
+            written = True
             for (i, j), d in np.ndenumerate(given):
                 if d != 0:  # no change stays blank; a tiny one reads <0.1, never +0.0
                     ax.text(j, i, points_text(d), ha="center", va="center", fontsize=7,
@@ -227,10 +229,13 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
 
     fig.suptitle(textwrap.fill(title, int(width * 10), break_on_hyphens=False, break_long_words=False),
                  fontsize=11)
-    note = "blank cells: no change"
+    notes = []
     if changed and unchanged:
-        note = "no change anywhere: " + ", ".join(_label(o).lower() for o in unchanged) + "; " + note
-    fig.supxlabel(note, fontsize=9, color="0.35")
+        notes.append("no change anywhere: " + ", ".join(_label(o).lower() for o in unchanged))
+    if written:
+        notes.append("blank cells: no change")
+    if notes:
+        fig.supxlabel("; ".join(notes), fontsize=9, color="0.35")
     return fig
 
 

@@ -72,7 +72,7 @@ def test_the_classic_damage_heatmap_never_rounds_into_0_or_100():
     fig = classic_damage_after_soak.make_figure(dice=range(1, 4), soaks=range(6, 9))
     texts = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert "<0.1" in texts or any(t.startswith("0.") for t in texts)
-    assert "<1" not in texts and ">99" not in texts
+    assert "<1" not in texts and ">99" not in texts and "0.0" not in texts
 
 
 # ------------------------------------------------------------ Werewolf bars, the night's swatches

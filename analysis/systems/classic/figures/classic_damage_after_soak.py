@@ -11,8 +11,10 @@ from analysis.systems.classic import health
 
 
 def _one_decimal(v) -> str:
-    """Mean levels with one decimal; a small non-zero mean reads ``<0.1``, never ``0.0``."""
-    return "<0.1" if 0 < v < Fraction(1, 20) else f"{float(v):.1f}"
+    """Mean levels with one decimal: exactly none is ``0``, a small non-zero mean ``<0.1``, never ``0.0``."""
+    if v == 0:
+        return "0"
+    return "<0.1" if v < Fraction(1, 20) else f"{float(v):.1f}"
 
 
 def make_figure(dice=range(1, 11), soaks=range(0, 9)) -> Figure:
