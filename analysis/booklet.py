@@ -62,6 +62,7 @@ h2 { font-size: 24px; margin: 40px 0 8px; padding-top: 8px; border-top: 2px soli
 h3 { font-size: 18px; margin: 26px 0 6px; }
 h4 { font-size: 15px; margin: 20px 0 4px; }
 h4 code.name { font-weight: normal; color: var(--muted); font-size: 12px; margin-left: 6px; }
+h2 code.name { font-weight: normal; color: var(--muted); font-size: 14px; margin-left: 8px; }
 p.lead, p.note { color: var(--muted); margin: 4px 0 10px; }
 nav.toc { background: var(--soft); padding: 10px 16px; border-radius: 6px; }
 nav.toc ul { margin: 4px 0; padding-left: 20px; }
@@ -83,6 +84,7 @@ th { background: #ece8e8; font-weight: 600; }
 tbody th { background: #f4f1f1; }
 tbody tr:nth-child(even) td { background: #faf9f9; }
 table.changes td, table.changes th { text-align: left; white-space: normal; }
+table.changes code.name { color: var(--muted); font-size: 11.5px; }
 ul.legend { margin: 2px 0 12px; padding-left: 18px; color: var(--muted); font-size: 12.5px; max-width: 60em; }
 ul.legend li { margin: 0; }
 details { margin: 6px 0 14px; }
@@ -98,9 +100,6 @@ footer { margin-top: 48px; color: var(--muted); font-size: 13px; border-top: 1px
                details > *:not(summary) { display: block; } }
 """
 
-#: Readable names of columns whose snake_case name reads badly.
-_LABELS = {"p_win": "chance to win", "p_success": "chance of a success",
-           "mean_successes": "mean successes", "soif": "Soif", "v5_win": "V5 win"}
 
 
 # ------------------------------------------------------------ words
@@ -128,9 +127,10 @@ def _anchor(*parts) -> str:
 
 
 def label(column) -> str:
-    """A column name for people: ``p_win`` -> ``Chance to win``, ``start_hunger`` -> ``Start hunger``."""
-    text = _LABELS.get(str(column), str(column).replace("_", " "))
-    return text[:1].upper() + text[1:]
+    """A column name for people: ``p_win`` -> ``Chance to win`` (:func:`analysis.glossary.label`)."""
+    from .glossary import label as words
+
+    return words(column)
 
 
 def meaning(column, system=None) -> str:
@@ -238,7 +238,7 @@ def _long_table_html(df, keys, system=None, legend_extra=None, caption: str = ""
         table = f'<div class="scroll">{table}</div>'
     extra = dict(legend_extra or {})
     for c in probs:
-        extra.setdefault(c, (meaning(c, system) or "a probability") + " (percent)")
+        extra.setdefault(c, (_strip_name(c, meaning(c, system)) or "a probability") + " (percent)")
     return table + _legend(_column_legend(df.columns, system, extra))
 
 
@@ -263,10 +263,12 @@ def pivot_frame(df, rows: str, columns: str, value, where: dict | None = None):
 
 
 def pivot_html(df, rows: str, columns: str, value, *, where: dict | None = None, system=None,
-               caption: str = "", extra: dict | None = None) -> str:
+               caption: str = "", extra: dict | None = None, same: dict | None = None) -> str:
     """A pivoted table (see :func:`pivot_frame`) with its caption and its legend, one line per column.
 
     ``extra``: ``{column: meaning}`` that overrides the glossary in the legend.
+    ``same``: ``{axis: values}`` of axes along which the cells never change
+    (checked exactly by the caller), said in the legend.
     """
     extra = extra or {}
 
@@ -290,6 +292,9 @@ def pivot_html(df, rows: str, columns: str, value, *, where: dict | None = None,
               ("in percent, the " if len(values) == 1 else "percentages, in this order: ") + cell_text)]
     if where:
         lines.append(("Fixed", ", ".join(f"{label(k)} {v}" for k, v in where.items())))
+    for axis, vals in (same or {}).items():
+        lines.append((f"Any {label(axis)}", f"{label(axis)} {_span(vals)} give exactly the same "
+                                            "numbers in every cell"))
     wide = " wide" if len(cv) > 14 else ""
     return (f'<div class="block"><table class="pivot{wide}">{cap}<thead>{head}</thead>'
             f"<tbody>{body}</tbody></table>{_legend(lines)}</div>")
@@ -359,28 +364,104 @@ def headline(df, system) -> str | None:
     return (classes or probs or [None])[0]
 
 
-def _pivots_html(df, axes, system, value=None, extra=None) -> str:
-    """The ``value`` column pivoted across the first two axes at a few values of the third (later ones: first value)."""
+def _span(values) -> str:
+    """Values of an axis for a sentence: ``0 … 5``, ``0 and 1``, ``2, 4 and 7`` or ``3``."""
+    raw = list(values)
+    values = [str(v) for v in raw]
+    if (len(raw) > 2 and all(isinstance(v, int) for v in raw)
+            and raw == list(range(raw[0], raw[0] + len(raw)))):
+        return f"{values[0]} … {values[-1]}"
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def _is_exact(series) -> bool:
+    """Whether a column holds exact values only (Fractions or whole numbers, not floats)."""
+    import numbers
+
+    return len(series) > 0 and all(isinstance(v, (Fraction, numbers.Integral)) and not isinstance(v, bool)
+                                   for v in series)
+
+
+def flat_axes(df, value: str, axes) -> list:
+    """The axes after the first along which ``value`` never changes, compared exactly.
+
+    An axis is flat when, at every combination of the other axes, all its
+    values give the same exact number (Fractions or integers); a column of
+    floats is never called flat (two floats that agree may round two
+    different fractions).  Under the official V5 rules, for instance, Hunger
+    never changes the chance to win; under a house rule it may.
+    """
+    axes = [a for a in axes if a in df.columns]
+    if len(axes) < 2 or not _is_exact(df[value]):
+        return []
+    flat = []
+    for a in axes[1:]:
+        if df[a].nunique() < 2:
+            continue
+        others = [b for b in axes if b != a]
+        if int(df.groupby(others, sort=False)[value].nunique().max()) == 1:
+            flat.append(a)
+    return flat
+
+
+def _flat_note(value: str, flat: list, kept: list, df) -> str:
+    """One sentence: these axes never change the value, checked exactly, so each is shown once."""
+    names = " and ".join(label(a) for a in flat)
+    at = " and ".join(label(a).lower() for a in kept)
+    spans = "; ".join(f"{label(a)} {_span(sorted(df[a].unique().tolist()))}" for a in flat)
+    return (f'<p class="note">{_esc(names)} never {"changes" if len(flat) == 1 else "change"} the '
+            f"{_esc(label(value).lower())} here: at every {_esc(at)} shown, {_esc(spans)} give "
+            f"exactly the same chance (compared as exact fractions), so it is shown once.</p>")
+
+
+def _pivots_html(df, axes, system, value=None, extra=None, every=()) -> str:
+    """The ``value`` column pivoted across the first two axes at a few values of the third (later ones: first value).
+
+    An axis along which ``value`` never changes (:func:`flat_axes`, exact
+    values only) is said once in a sentence and left out of the pivots.
+    ``every``: axes whose every value is shown (the designer chose them),
+    not a few.
+    """
     value = value or headline(df, system)
     axes = [a for a in axes if a in df.columns and df[a].nunique() > 1]
     if value is None or len(axes) < 2:
         return ""
+    note, same = "", {}
+    flat = flat_axes(df, value, axes)
+    if flat:
+        kept = [a for a in axes if a not in flat]
+        note = _flat_note(value, flat, kept, df)
+        same = {a: sorted(df[a].unique().tolist()) for a in flat}
+        for a in flat:
+            df = df[df[a] == same[a][0]]
+        axes = kept
+    if len(axes) < 2:  # only the rows are left: one column
+        cap = label(value) + "".join(f", any {label(a)}" for a in same)
+        sub = df[[axes[0], value]].reset_index(drop=True)
+        return note + (f'<div class="block">' + _long_table_html(sub, (axes[0],), system, extra or {},
+                                                                  caption=cap) + "</div>")
     rows, cols, rest = axes[0], axes[1], axes[2:]
+
+    def shown(a):
+        vals = sorted(df[a].unique().tolist())
+        return vals if a in every else None
+
     combos = [{}]  # later axes: both values of a switch (violent 0 and 1), else the first value
     for a in rest[1:]:
         vals = sorted(df[a].unique().tolist())
-        combos = [dict(c, **{a: v}) for c in combos for v in (vals if len(vals) <= 2 else vals[:1])]
-    slices = [None] if not rest else _few(sorted(df[rest[0]].unique().tolist()))
+        pick = shown(a) or (vals if len(vals) <= 2 else vals[:1])
+        combos = [dict(c, **{a: v}) for c in combos for v in pick]
+    slices = [None] if not rest else (shown(rest[0]) or _few(sorted(df[rest[0]].unique().tolist())))
     parts = []
     for fixed, s in ((c, s) for c in combos for s in slices):
         where = dict(fixed)
         if s is not None:
             where[rest[0]] = s
         cap = label(value) + (" at " + ", ".join(f"{label(k)} {v}" for k, v in where.items())
-                              if where else "")
+                              if where else "") + "".join(f", any {label(a)}" for a in same)
         parts.append(pivot_html(df, rows, cols, value, where=where, system=system, caption=cap,
-                                extra=extra))
-    return "".join(parts)
+                                extra=extra, same=same))
+    return note + "".join(parts)
 
 
 # ------------------------------------------------------------ rule sets
@@ -419,22 +500,57 @@ def _describe(rs: rulesets.RuleSet, short: bool = False) -> str:
     return text
 
 
+def _own_mechanic(rs: rulesets.RuleSet):
+    """The mechanic file a rule set is the default rules of (its ``[mechanic]`` title and description), or None."""
+    mech = getattr(type(rs.rules), "MECHANIC", None)
+    if mech is None or rs.sub_rules or rs.rules != type(rs.rules)() or rs.description not in ("", mech.title):
+        return None
+    return mech
+
+
+def title_of(rs: rulesets.RuleSet) -> str:
+    """A rule set's own title: a mechanic file's ``title`` for the file's own rules, else the rule set's name."""
+    mech = _own_mechanic(rs)
+    return mech.title if mech is not None and mech.title else rs.name
+
+
+def _description_of(rs: rulesets.RuleSet) -> str:
+    """A rule set's description: a mechanic file's own ``description`` for the file's own rules."""
+    mech = _own_mechanic(rs)
+    return mech.description if mech is not None and mech.description else rs.description
+
+
+def source_of(rs: rulesets.RuleSet) -> str:
+    """Where a rule set comes from, for people: ``shipped with beastodds (NAME.toml)``, its file, or Python."""
+    source = rs.source or ""
+    if source.startswith("shipped:"):
+        return f"shipped with beastodds ({source[len('shipped:'):]})"
+    return f"the file {source}" if source else "given in Python"
+
+
+def _field_label(rs, dotted: str) -> str:
+    """A rules field for people: its one-line help (the rules class's or the mechanic file's own words)."""
+    text = _field_help(rs, dotted)
+    return text or label(dotted.rsplit(".", 1)[-1])
+
+
 def _changes_html(rs: rulesets.RuleSet) -> str:
-    """The list of changes from the official rules, as a table with the meaning of each field."""
+    """The list of changes from the official rules: each rule in words, its official value and this one."""
     official = rulesets.official(rs.system)
     changes = rs.changes()
     if not changes:
         return (f'<p class="note">No change: these are the official rules ({_esc(official.name)}).</p>')
-    rows = "".join(f"<tr><td><code>{_esc(k)}</code></td><td>{_esc(rulesets.show_value(d))}</td>"
-                   f"<td><b>{_esc(rulesets.show_value(v))}</b></td><td>{_esc(_field_help(rs, k))}</td></tr>"
+    rows = "".join(f"<tr><td>{_esc(_field_label(rs, k))}<br><code class=\"name\">{_esc(k)}</code></td>"
+                   f"<td>{_esc(rulesets.show_value(d))}</td><td><b>{_esc(rulesets.show_value(v))}</b></td></tr>"
                    for k, (d, v) in changes.items())
-    table = ('<table class="changes"><thead><tr><th>Field</th><th>Official</th>'
-             f"<th>{_esc(rs.name)}</th><th>What it sets</th></tr></thead><tbody>{rows}</tbody></table>")
-    legend = _legend([("Field", "the rules field as written in a rule-set TOML file (a dotted name "
-                                "is a field of another mechanic's table, such as [rouse])"),
+    own = title_of(rs)
+    table = ('<table class="changes"><thead><tr><th>Rule</th><th>Official</th>'
+             f"<th>{_esc(own)}</th></tr></thead><tbody>{rows}</tbody></table>")
+    legend = _legend([("Rule", "what the rule sets, in the words of its rules; under it, its name in a "
+                               "rule-set TOML file (a dotted name is a rule of another mechanic, such as "
+                               "[rouse])"),
                       ("Official", f"its value in the official rules ({official.name})"),
-                      (rs.name, "its value in this rule set"),
-                      ("What it sets", "the field's one-line help")])
+                      (own, "its value in this rule set")])
     note = ""
     if rs.rules == official.rules:
         note = ('<p class="note">The dice odds below are those of the official rules: this rule '
@@ -454,8 +570,25 @@ def _figure_of(fig, anchor: str, caption: str) -> str:
 _RISKS = ("messy", "bestial", "brutal", "despair", "dramatic", "botch")
 
 
+#: Most panels of the curves figure, one per value of the system's second axis (Hunger 0..5: six).
+PANELS = 6
+
+
+def _spread(values, count: int) -> list:
+    """``count`` values spread evenly over ``values``, the first and the last among them (all when few)."""
+    values = list(values)
+    if len(values) <= count:
+        return values
+    return [values[round(i * (len(values) - 1) / (count - 1))] for i in range(count)]
+
+
 def _ruleset_figures(rs, official, system, grid, df) -> list:
-    """Figures drawn with the rule set: its outcome curves beside the official ones, and the difference heatmap."""
+    """Figures drawn with the rule set: its outcome curves beside the official ones, and the difference heatmap.
+
+    The curves have a panel per value of the second axis (every Hunger of
+    the grid, up to :data:`PANELS` spread over it), one y-scale per outcome;
+    the heatmap shows the slice of the grid where the rule set changes most.
+    """
     from . import plots
     from .tables import compare
 
@@ -465,39 +598,42 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     head = headline(df, system.name)
     risky = [c for c in classes if c != head and any(w in c for w in _RISKS)]
     outcomes = [head] + (risky or [c for c in classes if c != head])[-2:]
-    cells = {a: grid[a] for a in axes}
+    cells = {a: list(grid[a]) for a in axes}
     if len(axes) > 1:
-        panel_values = _few(cells[axes[1]])
-        cells[axes[1]] = panel_values
+        cells[axes[1]] = _spread(cells[axes[1]], PANELS)
     for a in axes[2:]:
-        cells[a] = [_few(cells[a])[len(_few(cells[a])) // 2]]
+        cells[a] = [cells[a][(len(cells[a]) - 1) // 2]]
     spec = {a: ",".join(str(v) for v in vs) for a, vs in cells.items()}
-    sets = [official] if rs == official else [official, rs]
+    same = rs.rules == official.rules  # the official rules (a mechanic file's own): one set of curves
+    sets = [rs] if same else [official, rs]
     fig = plots.variant_curves(sets, outcomes, x=axes[0], panel=axes[1] if len(axes) > 1 else None,
-                               grid=spec)
+                               grid=spec, columns=3)
+    per = f", a panel per {label(axes[1]).lower()}" if len(axes) > 1 else ""
     figs.append(_figure_of(fig, _anchor("figure", rs.name, "curves"),
-                           f"{rs.name}: " + ", ".join(label(o).lower() for o in outcomes)
-                           + f" against {label(axes[0]).lower()}"
-                           + ("" if rs == official else f", beside {official.name}")))
+                           f"{title_of(rs)}: " + ", ".join(label(o).lower() for o in outcomes)
+                           + f" against {label(axes[0]).lower()}{per}"
+                           + ("" if same else f", beside {official.name}")))
     if rs.rules != official.rules:
         full = {a: ",".join(str(v) for v in grid[a]) for a in axes}
-        for a in axes[2:]:
-            full[a] = spec[a]
-        cmp = compare(official, rs, full)
+        cmp = compare(official, rs, full, exact=True)
         fig = plots.difference_heatmap(cmp, x=axes[0], y=axes[1] if len(axes) > 1 else None)
+        where = (f", at the {' and '.join(label(a).lower() for a in axes[2:])} where it changes most"
+                 if any(len(grid[a]) > 1 for a in axes[2:]) else "")
         figs.append(_figure_of(fig, _anchor("figure", rs.name, "heatmap"),
-                               f"{rs.name} minus {official.name}: the change of every outcome class, "
-                               "in percentage points"))
+                               f"{title_of(rs)} minus {official.name}: the change of every outcome class, "
+                               f"in percentage points{where}"))
     return figs
 
 
-def _ruleset_section(rs: rulesets.RuleSet, grid: dict | None = None) -> tuple:
-    """``(toc entry, section HTML)`` of one rule set."""
+def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
+    """``(toc entry, section HTML)`` of one rule set over the grid ``cells`` (``{axis: values}``).
+
+    ``given``: the axes the designer chose, whose every value the pivots show.
+    """
     from . import sweep
 
     system = rulesets.system(rs.system)
     official = rulesets.official(system)
-    cells = sweep.resolve_grid(system, grid)
     df = sweep.tables(system, [rs.rules], cells, exact=True)[0]
     axes = list(system.axis_names)
     sid = _anchor("ruleset", rs.name)
@@ -505,13 +641,19 @@ def _ruleset_section(rs: rulesets.RuleSet, grid: dict | None = None) -> tuple:
     from .tables import rule_meanings
 
     own = rule_meanings(rs)  # a mechanic file's meanings under this rule set's values
-    body = [f'<section id="{_esc(sid)}"><h2>{_esc(rs.name)}</h2>',
-            f'<p class="lead">{_esc(rs.description) if rs.description else "(no description)"}</p>',
-            f'<p class="rules">System: <b>{_esc(system.title)}</b>. Source: '
-            f"{_esc(rs.source or 'given in Python')}.</p>",
+    title, description = title_of(rs), _description_of(rs)
+    name = f'<code class="name">{_esc(rs.name)}</code>' if title != rs.name else ""
+    from .mechanic.system import shipped
+
+    mech = getattr(type(rs.rules), "MECHANIC", None) or shipped(system)
+    book = f", from {_esc(mech.source)}" if mech is not None and mech.source else ""
+    body = [f'<section id="{_esc(sid)}"><h2>{_esc(title)}{name}</h2>',
+            f'<p class="lead">{_esc(description) if description else "(no description)"}</p>',
+            f'<p class="rules">System: <b>{_esc(system.title)}</b>{book}. Rule set '
+            f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}.</p>",
             f'<h3 id="{_esc(sid)}-changes">Changes from the official rules</h3>', _changes_html(rs),
             f'<h3 id="{_esc(sid)}-tables">{_esc(label(head))}</h3>',
-            _pivots_html(df, axes, system.name, head, extra=own)]
+            _pivots_html(df, axes, system.name, head, extra=own, every=given)]
     classes = [c for c, _ in system.classes if c in df.columns]
     mid = {}
     for a in axes[2:]:
@@ -528,13 +670,14 @@ def _ruleset_section(rs: rulesets.RuleSet, grid: dict | None = None) -> tuple:
     body.append(f"<details><summary>The whole table: {len(df)} rows, one per cell of the grid "
                 f"{_esc(', '.join(f'{a} {_spec(v)}' for a, v in cells.items()))}</summary>"
                 + _long_table_html(df, tuple(axes), system.name,
-                                   legend_extra={c: f"{m} (percent)" for c, m in own.items()})
+                                   legend_extra={c: f"{_strip_name(c, m)} (percent)" for c, m in own.items()})
                 + "</details>")
     body.append(f'<h3 id="{_esc(sid)}-figures">Figures</h3>')
     body += _ruleset_figures(rs, official, system, cells, df)
     body.append("</section>")
-    toc = (f'<li><a href="#{_esc(sid)}">{_esc(rs.name)}</a> <span class="note">({_esc(system.title)})'
-           "</span></li>")
+    toc = (f'<li><a href="#{_esc(sid)}">{_esc(title)}</a>'
+           + (f' <span class="note">({_esc(system.title)})</span>' if system.title != title else "")
+           + "</li>")
     return toc, "\n".join(body)
 
 
@@ -584,7 +727,60 @@ _EXACT_NOTE = ("Percentages are rounded for reading (a cell never shows 0 or 100
                "or cards can land, never simulated (<code>beastodds ... --exact</code>).")
 
 
-def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = False) -> Path:
+def _grids(sets, grid: dict | None, names: dict | None) -> list:
+    """``{axis: values}`` of each rule set's system: the ``grid`` SPECs of its axes, else its defaults.
+
+    Every axis of ``grid`` must be an axis of some rule set's system, and
+    every value is checked (limits, size) before any cell is counted.
+    """
+    from . import sweep
+
+    grid, names = dict(grid or {}), dict(names or {})
+    systems = {rs.system: rulesets.system(rs.system) for rs in sets}
+    unknown = [a for a in grid if not any(a in s.axis_names for s in systems.values())]
+    if unknown:
+        def axes_of(s):
+            return ", ".join(names.get(a, a) for a in s.axis_names)
+
+        where = "; ".join(f"{s.name}: {axes_of(s)}" for s in systems.values())
+        one = len(systems) == 1
+        raise ValueError(f"{names.get(unknown[0], unknown[0])} is not an axis of "
+                         f"{'the system ' + next(iter(systems)) if one else 'any of these rule sets'}"
+                         f"; {'its' if one else 'their'} axes are "
+                         f"{axes_of(next(iter(systems.values()))) if one else where}")
+    return [sweep.resolve_grid(systems[rs.system], {a: v for a, v in grid.items()
+                                                    if a in systems[rs.system].axis_names}, names)
+            for rs in sets]
+
+
+def check_grid(refs, grid: dict | None = None, names: dict | None = None) -> None:
+    """Check a booklet's rule sets and ranges (:func:`build_rulesets`) without counting a cell; a
+    ValueError of one sentence names the first problem."""
+    _grids([rulesets.load(r) for r in refs], grid, names)
+
+
+def _rebuild_command(sets, refs, grid: dict, names: dict, output: str) -> str:
+    """The ``beastodds booklet ...`` command that writes this booklet again, or ``""`` when a rule set was
+    given in Python (it has no name or file to give)."""
+    import shlex
+
+    words = []
+    for rs, ref in zip(sets, refs):
+        if isinstance(ref, (str, Path)):
+            words.append(str(ref))
+        elif rs.source.startswith("shipped:"):
+            words.append(rs.name)
+        elif rs.source and Path(rs.source).is_file():
+            words.append(rs.source)
+        else:
+            return ""
+    for axis, spec in grid.items():
+        words += [names.get(axis, f"--{axis.replace('_', '-')}"), str(spec)]
+    return "beastodds booklet " + " ".join(shlex.quote(w) for w in words + ["-o", output])
+
+
+def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = False,
+                   names: dict | None = None) -> Path:
     """Write a booklet of one or more rule sets; return its path.
 
     Parameters
@@ -594,46 +790,57 @@ def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = Fal
     path : str or Path
         The HTML file to write.
     grid : dict, optional
-        ``{axis: SPEC}`` for every rule set of a system with those axes;
-        missing axes take each system's default SPEC.
+        ``{axis: SPEC}`` (``{"pool": "1-12", "difficulty": "2-6"}``) for every
+        rule set of a system with those axes; missing axes take each
+        system's default SPEC.  The pivots show every value of an axis
+        given here.  An axis no rule set's system has is refused.
     progress : bool
         A progress bar on stderr.
+    names : dict, optional
+        ``{axis: "--pool"}``: how messages and the page name an axis.
+
+    Every rule set and every value of the grid is checked before any cell
+    is counted.
     """
     import matplotlib
 
     from .sweep import progress_bar
 
     matplotlib.use("Agg")
+    refs = list(refs)
     sets = [rulesets.load(r) for r in refs]
     if not sets:
         raise ValueError("a booklet needs at least one rule set")
-    names = [rs.name for rs in sets]
+    names_ = [rs.name for rs in sets]
     from .tables import first_repeat
 
-    doubled = first_repeat(names)
+    doubled = first_repeat(names_)
     if doubled is not None:
         raise ValueError(f"the rule set {doubled} is named twice: give each rule set once")
+    grid, names = dict(grid or {}), dict(names or {})
+    grids = _grids(sets, grid, names)
     toc, sections = [], []
     bar = progress_bar(len(sets), "booklet", "rule set", progress)
     try:
-        for rs in sets:
+        for rs, cells in zip(sets, grids):
             bar.set_postfix_str(rs.name)
-            g = None
-            if grid:
-                axes = rulesets.system(rs.system).axis_names
-                g = {k: v for k, v in grid.items() if k in axes}
-            t, s = _ruleset_section(rs, g)
+            t, s = _ruleset_section(rs, cells, given=tuple(a for a in grid if a in cells))
             toc.append(t)
             sections.append(s)
             bar.update()
     finally:
         bar.close()
-    title = "Odds booklet: " + ", ".join(names)
-    lead = ("Exact odds of " + ", ".join(f"<b>{_esc(n)}</b>" for n in names) + ": for each rule "
+    titles = [title_of(rs) for rs in sets]
+    title = "Odds booklet: " + ", ".join(titles)
+    lead = ("Exact odds of " + ", ".join(f"<b>{_esc(n)}</b>" for n in titles) + ": for each rule "
             "set, its changes from the official rules, the chance to win pivoted by the system's "
             "axes, every outcome class, and figures. " + _EXACT_NOTE)
-    footer = (f"beastodds {_esc(__version__)}. Built by <code>beastodds booklet "
-              f"{_esc(' '.join(str(r) for r in refs))}</code>.")
+    listed = "; ".join(f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}" for rs in sets)
+    ranges = ", ".join(f"{label(a).lower()} {spec}" for a, spec in grid.items())
+    command = _rebuild_command(sets, refs, grid, names, Path(path).name)
+    footer = (f"beastodds {_esc(__version__)}. Rule sets: {listed}."
+              + (f" Chosen ranges: {_esc(ranges)} (other axes: each system's defaults)." if ranges else "")
+              + (f" Built by <code>{_esc(command)}</code>." if command else ""))
     return _write(Path(path), _page(title, lead, toc, sections, footer))
 
 
@@ -666,8 +873,9 @@ def _published_html(module, tname: str, df, keys, system_name: str) -> str:
     if len(df) <= LONG_ROWS:
         return _long_table_html(df, keys, system_name, extra)
     axes = [k for k in keys if k in df.columns and df[k].nunique() > 1 and _is_axis(df[k])]
+    exact = _exact_twin(module, tname, df, keys, system_name)
     try:
-        pivots = _pivots_html(df, axes, system_name, extra=extra)
+        pivots = _pivots_html(df if exact is None else exact, axes, system_name, extra=extra)
     except ValueError:  # its keys do not pivot into one grid: the long form only
         pivots = ""
     folded = (f"<details><summary>The whole table: {len(df)} rows (long form, also in "
@@ -676,6 +884,40 @@ def _published_html(module, tname: str, df, keys, system_name: str) -> str:
     if not pivots:
         return folded
     return pivots + folded
+
+
+def _exact_twin(module, tname: str, df, keys, system_name: str):
+    """A published table with exact values, when it is its system's own table under the official rules.
+
+    Published tables hold floats; a pivot says an axis never changes a
+    chance only from exact values (:func:`flat_axes`).  When the table's
+    keys are the system's axes, no other rule set is declared for it, and
+    recounting those cells exactly gives the same columns whose floats are
+    exactly the table's, the exact table is returned; else None.
+    """
+    from . import sweep
+
+    if getattr(module, "RULE_SETS", {}).get(tname) is not None:
+        return None
+    system = rulesets.system(system_name)
+    axes = list(system.axis_names)
+    if system.table is None or list(keys) != axes or not set(axes) <= set(df.columns):
+        return None
+    try:
+        cells = sweep.resolve_grid(system, {a: ",".join(str(v) for v in sorted(df[a].unique().tolist()))
+                                            for a in axes})
+        exact = sweep.tables(system, [rulesets.official(system).rules], cells, exact=True)[0]
+    except ValueError:
+        return None
+    if list(exact.columns) != list(df.columns):
+        return None
+    exact = df[axes].merge(exact, on=axes, how="left")
+    for c in df.columns:
+        if c in axes:
+            continue
+        if exact[c].isna().any() or any(float(e) != float(f) for e, f in zip(exact[c], df[c])):
+            return None
+    return exact
 
 
 def _glance_html(system) -> str:

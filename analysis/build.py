@@ -58,6 +58,7 @@ def build_tables(only=None) -> list[Path]:
         # the legend gives each column its meaning in the module's own system
         parts = getattr(module, "__name__", "").split(".")
         system = rulesets.SYSTEMS.get(parts[2]) if len(parts) > 2 else None
+        legends = getattr(module, "LEGENDS", {})  # the module's own words for a column, as in the booklet
         for name, (df, keys) in module.make_tables().items():
             for ext, fmt in (("csv", "csv"), ("md", "markdown")):
                 path = TABLES / f"{name}.{ext}"
@@ -66,7 +67,8 @@ def build_tables(only=None) -> list[Path]:
                     if text is None:
                         continue
                 else:
-                    text = render(df, fmt, key_columns=keys, percent=(fmt == "markdown"), system=system)
+                    text = render(df, fmt, key_columns=keys, percent=(fmt == "markdown"), system=system,
+                                  meanings=legends.get(name))
                 texts[path] = text
     TABLES.mkdir(parents=True, exist_ok=True)
     return [atomic_write(path, text) for path, text in texts.items()]

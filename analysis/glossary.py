@@ -66,6 +66,27 @@ TERMS: dict[str, str] = {
 }
 
 
+#: Readable names of the columns whose snake_case name reads badly (:func:`label`).
+LABELS: dict[str, str] = {"p_win": "chance to win", "p_success": "chance of a success",
+                          "mean_successes": "mean successes", "soif": "Soif", "v5_win": "V5 win"}
+
+
+def label(name) -> str:
+    """A column, axis or outcome name for people, capitalised: ``p_win`` -> ``Chance to win``,
+    ``start_hunger`` -> ``Start hunger``, ``p_brutal`` -> ``Chance of brutal``.
+
+    The one place booklets, legends and figures turn a name into words.
+    """
+    text = str(name)
+    if text in LABELS:
+        text = LABELS[text]
+    elif text.startswith("p_") and len(text) > 2:
+        text = "chance of " + text[2:].replace("_", " ")
+    else:
+        text = text.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
 def terms() -> dict:
     """Every term: the shared ``TERMS``, then each discovered system's own classes and terms.
 

@@ -7,6 +7,7 @@ so it renders headless and shows in Jupyter; save one with
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -25,7 +26,65 @@ _STYLES = [dict(color="black", lw=2.6, ls="-"), dict(color="#c0392b", lw=1.8, ls
 
 
 def _label(name: str) -> str:
-    return name.replace("_", " ")
+    """A column or axis name in words, capitalised (:func:`analysis.glossary.label`)."""
+    from .glossary import label
+
+    return label(name)
+
+
+def _exact(value) -> Fraction:
+    """A probability as a Fraction: a Fraction or an integer as it is, a float by its exact binary value."""
+    return value if isinstance(value, Fraction) else Fraction(value)
+
+
+def percent_text(p, signed: bool = False, decimals: int = 0) -> str:
+    """A probability as the text of a heatmap cell, in percent without the ``%``, from its exact value.
+
+    Exactly 0 is ``"0"`` and exactly 1 is ``"100"``; any other value never
+    reads as either: under 0.1 % it is ``"<0.1"``, under 1 % (or above 99 %)
+    it has one decimal (``"0.4"``, ``"99.6"``), just under 100 % it is
+    ``">99.9"``, and else a whole number (``"27"``) or ``decimals`` decimals.
+    ``signed``: a change in percentage points, ``+`` or ``-`` before every
+    non-zero value (``"+<0.1"``, ``"-3"``).
+
+    >>> percent_text(Fraction(1, 10**6)), percent_text(Fraction(0)), percent_text(Fraction(27, 100))
+    ('<0.1', '0', '27')
+    """
+    v = _exact(p)
+    if v == 0:
+        return "0"
+    sign = ("+" if v > 0 else "-") if signed else ""
+    a = abs(v) * 100
+    if not signed and a == 100:
+        return "100"
+    if a < Fraction(1, 10):
+        return sign + "<0.1"
+    if not signed and a > Fraction(999, 10):
+        return ">99.9"
+    if a < 1 or (not signed and a > 99):
+        return sign + f"{float(a):.{max(1, decimals)}f}"
+    return sign + f"{float(a):.{decimals}f}"
+
+
+def points_text(difference) -> str:
+    """A change of a probability (b - a) as the text of a heatmap cell, in percentage points.
+
+    Exactly no change is ``"0"``; a change under 0.1 point is ``"+<0.1"`` or
+    ``"-<0.1"``, never a misleading ``+0.0``; under 10 points one decimal
+    (``"+8.9"``), else a whole number (``"+12"``).
+
+    >>> points_text(Fraction(1, 10**5)), points_text(Fraction(-89, 1000)), points_text(0)
+    ('+<0.1', '-8.9', '0')
+    """
+    v = _exact(difference)
+    if v == 0:
+        return "0"
+    a = abs(v) * 100
+    sign = "+" if v > 0 else "-"
+    if a < Fraction(1, 10):
+        return sign + "<0.1"
+    text = f"{float(a):.1f}"
+    return sign + (text if float(text) < 10 else f"{float(a):.0f}")
 
 
 def _name(name: str) -> str:
@@ -112,59 +171,76 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
     ys = comparison.grid[y] if y else [0]
 
     def grid_of(outcome):
+        """``(percentage points as floats, the differences as given)`` of one outcome, y by x."""
         sub = df[df["outcome"] == outcome]
         values = np.zeros((len(ys), len(xs)))
+        given = np.zeros((len(ys), len(xs)), dtype=object)
         xi = {v: i for i, v in enumerate(xs)}
         yi = {v: i for i, v in enumerate(ys)}
         for xv, yv, d in zip(sub[x], sub[y] if y else [0] * len(sub), sub["difference"]):
             values[yi[yv], xi[xv]] = float(d) * 100
-        return values
+            given[yi[yv], xi[xv]] = d
+        return values, given
 
     grids = {o: grid_of(o) for o in outcomes}
-    changed = [o for o in outcomes if np.abs(grids[o]).max() > 0]
+    changed = [o for o in outcomes if any(d != 0 for d in grids[o][1].ravel())]
     unchanged = [o for o in outcomes if o not in changed]
     shown = changed or outcomes[:1]
     # at most three panels a row (four make two rows of two), so the figure stays readable
     ncols = 2 if len(shown) == 4 else min(3, len(shown))
     nrows = math.ceil(len(shown) / ncols)
-    fig = Figure(figsize=(4.2 * ncols + 0.8, 3.2 * nrows + 1.1), layout="constrained")
+    width = 4.2 * ncols + 0.8
+    fig = Figure(figsize=(width, 3.2 * nrows + 1.1), layout="constrained")
     grid_axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel()
     # numbers in the cells only where they fit side by side
     annotate = len(xs) <= 13 and len(xs) * len(ys) <= 240
-    fontsize = 6
+    written = False  # whether some cell has its number (then a blank one is said to be no change)
     for ax, outcome in zip(grid_axes, shown):
-        values = grids[outcome]
+        values, given = grids[outcome]
         limit = float(np.abs(values).max())
         im = ax.imshow(values, origin="lower", aspect="auto", **_colour_scale(values),
                        extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5))
-        if annotate:
-            for (i, j), v in np.ndenumerate(values):
-                if abs(v) >= 0.05:  # what would print as +0.0 stays blank
-                    ax.text(j, i, f"{v:+.1f}" if abs(v) < 9.95 else f"{v:+.0f}", ha="center",
-                            va="center", fontsize=fontsize,
-                            color="white" if abs(v) > 0.6 * limit else "black")
+        moved = {d for d in given.ravel() if d != 0}
+        title = _label(outcome) + ("" if moved else ": no change")
+        if len(moved) == 1 and np.count_nonzero(values) > 1:
+            # one change wherever it changes: said once, not in every (small) cell
+            title += f": {points_text(moved.pop())} points in every coloured cell"
+        elif annotate:
+            written = True
+            for (i, j), d in np.ndenumerate(given):
+                if d != 0:  # no change stays blank; a tiny one reads <0.1, never +0.0
+                    ax.text(j, i, points_text(d), ha="center", va="center", fontsize=7,
+                            color="white" if abs(values[i, j]) > 0.6 * limit else "black")
         step = max(1, math.ceil(len(xs) / 15))
-        ax.set_xticks(range(0, len(xs), step), [str(v) for v in xs[::step]], fontsize=7)
-        ax.set_yticks(range(len(ys)), [str(v) for v in ys] if y else [""], fontsize=7)
-        ax.set_xlabel(x, fontsize=8)
+        ax.set_xticks(range(0, len(xs), step), [str(v) for v in xs[::step]], fontsize=9)
+        ax.set_yticks(range(len(ys)), [str(v) for v in ys] if y else [""], fontsize=9)
+        ax.set_xlabel(_label(x), fontsize=10)
         if y:
-            ax.set_ylabel(y, fontsize=8)
-        ax.set_title(_label(outcome) + ("" if limit else ": no change"), fontsize=9)
+            ax.set_ylabel(_label(y), fontsize=10)
+        ax.set_title(title, fontsize=10)
         cb = fig.colorbar(im, ax=ax, shrink=0.85)
-        cb.ax.tick_params(labelsize=7)
+        cb.ax.tick_params(labelsize=9)
     for ax in grid_axes[len(shown):]:
         ax.set_visible(False)
-    where = ", ".join(f"{a} {v}" for a, v in at.items())
-    fig.suptitle(f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points"
-                 + (f" ({where})" if where else ""), fontsize=11)
+    where = ", ".join(f"{_label(a)} {v}" for a, v in at.items())
+    title = (f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points"
+             + (f" ({where})" if where else ""))
+    import textwrap
+
+    fig.suptitle(textwrap.fill(title, int(width * 10), break_on_hyphens=False, break_long_words=False),
+                 fontsize=11)
+    notes = []
     if changed and unchanged:
-        fig.supxlabel("no change anywhere: " + ", ".join(_label(o) for o in unchanged),
-                      fontsize=8, color="0.35")
+        notes.append("no change anywhere: " + ", ".join(_label(o).lower() for o in unchanged))
+    if written:
+        notes.append("blank cells: no change")
+    if notes:
+        fig.supxlabel("; ".join(notes), fontsize=9, color="0.35")
     return fig
 
 
 def variant_curves(variants, outcomes, x: str | None = None, panel: str | None = None,
-                   grid: dict | None = None) -> Figure:
+                   grid: dict | None = None, columns: int | None = None) -> Figure:
     """Curves of outcome classes against one axis (pool, base, ...), one line per variant.
 
     Parameters
@@ -181,7 +257,15 @@ def variant_curves(variants, outcomes, x: str | None = None, panel: str | None =
         ``{axis: SPEC}``.  ``x`` and ``panel`` take their SPEC (default the
         system's); every other axis must be one value (default: the middle
         of the system's default SPEC).
+    columns : int, optional
+        Panels per row (default: every value of ``panel`` in one row); more
+        values wrap onto further rows, each outcome's panels together.
+
+    The panels of one outcome share one y-scale, so the values of ``panel``
+    compare at a glance.
     """
+    if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int) or columns < 1):
+        raise ValueError(f"columns must be a whole number of panels, 1 or more, got {columns!r}")
     sets = [rulesets.load(v) for v in variants]
     if not sets:
         raise ValueError("variant_curves needs at least one rule set")
@@ -211,26 +295,40 @@ def variant_curves(variants, outcomes, x: str | None = None, panel: str | None =
             choices = [c for c in frames[0].columns if c not in system.axis_names]
             raise ValueError(f"unknown outcome {o!r}; choose from {', '.join(choices)}")
     panels = cells[panel] if panel else [None]
-    fig = Figure(figsize=(3.9 * len(panels) + 1.2, 2.9 * len(outcomes) + 0.9), layout="constrained")
-    axs = fig.subplots(len(outcomes), len(panels), squeeze=False, sharex=True)
+    per = 1 if columns is None else math.ceil(len(panels) / columns)  # rows of panels of one outcome
+    across = math.ceil(len(panels) / per)  # the rows as even as they can be: 4 panels are 2 x 2
+    fig = Figure(figsize=(3.9 * across + 1.2, 2.9 * per * len(outcomes) + 1.0), layout="constrained")
+    axs = fig.subplots(per * len(outcomes), across, squeeze=False, sharex=True)
     for r, outcome in enumerate(outcomes):
-        for c, pv in enumerate(panels):
-            ax = axs[r, c]
+        first = axs[r * per, 0]
+        for i, pv in enumerate(panels):
+            row, c = r * per + i // across, i % across
+            ax = axs[row, c]
+            if ax is not first:  # one y-scale per outcome: its panels compare at a glance
+                ax.sharey(first)
             for k, (rs, df) in enumerate(zip(sets, frames)):
                 sub = df if panel is None else df[df[panel] == pv]
                 ax.plot(sub[x], sub[outcome].astype(float) * 100, label=_name(rs.name),
                         **_STYLES[k % len(_STYLES)])
             ax.grid(alpha=0.3)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            if r == 0 and panel:
-                ax.set_title(f"{panel} {pv}", fontsize=9)
+            if panel and (row == 0 or per > 1):
+                ax.set_title(f"{_label(panel)} {pv}", fontsize=11)
             if c == 0:
-                ax.set_ylabel(f"{_label(outcome)} (%)", fontsize=8)
-            if r == len(outcomes) - 1:
-                ax.set_xlabel(x, fontsize=8)
-            ax.tick_params(labelsize=7)
+                ax.set_ylabel(f"{_label(outcome)} (%)", fontsize=11)
+            else:
+                ax.tick_params(labelleft=False)
+            if row == len(axs) - 1:
+                ax.set_xlabel(_label(x), fontsize=11)
+            ax.tick_params(labelsize=10)
+        for i in range(len(panels), per * across):
+            axs[r * per + i // across, i % across].set_visible(False)
+    if per > 1:  # wrapped rows: every panel reads on its own, its x ticks under it
+        for ax in axs.ravel():
+            ax.tick_params(labelbottom=True)
     handles, labels = axs[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(sets)), fontsize=8)
-    fixed = ", ".join(f"{a} {v[0]}" for a, v in cells.items() if a not in (x, panel))
-    fig.suptitle(f"{system.title}: house-rule variants" + (f" ({fixed})" if fixed else ""), fontsize=11)
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(sets)), fontsize=10)
+    fixed = ", ".join(f"{_label(a)} {v[0]}" for a, v in cells.items() if a not in (x, panel))
+    what = "house-rule variants" if len(sets) > 1 else _name(sets[0].name)
+    fig.suptitle(f"{system.title}: {what}" + (f" ({fixed})" if fixed else ""), fontsize=12)
     return fig

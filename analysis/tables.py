@@ -1173,6 +1173,17 @@ def _column_prefixes() -> list:
             for prefix, who in system.column_prefixes]
 
 
+def _axis_meanings(system) -> dict:
+    """``{axis: meaning}`` from the mechanic file a shipped system keeps (``mechanic.toml``), or ``{}``."""
+    from .mechanic.system import shipped
+
+    try:
+        mech = shipped(system)
+    except (ValueError, AttributeError):
+        return {}
+    return {} if mech is None else {a.name: a.help for a in mech.axes if a.help}
+
+
 def _class_meaning(system, word: str):
     """The meaning of an outcome class or term of a system (None if it has none)."""
     return system.class_meanings().get(word) or dict(system.terms).get(word)
@@ -1223,7 +1234,9 @@ def legend(columns, system=None, meanings=None) -> list:
             from . import rulesets
 
             system = rulesets.system(system)
-        own = {**dict(system.terms), **system.class_meanings()}
+        # the system's own words first: its mechanic file's axes, its terms, its classes; a shared
+        # glossary line that speaks of several systems ("(V5; cards: ...)") only where it has none
+        own = {**_axis_meanings(system), **dict(system.terms), **system.class_meanings()}
     own.update(meanings or {})
     known = glossary.terms()
     prefixes = _column_prefixes()

@@ -254,11 +254,13 @@ def test_a_booklet_of_my_rule_sets_is_headed_by_each_name_and_description(mine):
     assert rulesets.load("requiem-la-soif").description[:40] in html_unescape(text)
     h3 = [v for k, v in events if k == "h3"]
     assert h3.count("Changes from the official rules") == 2 and "Figures" in h3
-    # the changes from the official rules: each field with its official and new value
+    # the changes from the official rules: each rule in words (its help), its official and new value
     changes = text.split("Changes from the official rules")[1].split("</table>")[0]
-    assert "<code>crit_bonus</code></td><td>2</td><td><b>3</b>" in changes
-    assert "<code>bestial_hunger_ones</code></td><td>1</td><td><b>2</b>" in changes
-    assert "Official" in changes and "What it sets" in changes
+    assert "<th>Rule</th><th>Official</th><th>my-table</th>" in changes
+    assert ("<td>Bonus successes for each pair of 10s, on any dice (0..20); official 2.<br>"
+            '<code class="name">crit_bonus</code></td><td>2</td><td><b>3</b>') in changes
+    assert '<code class="name">bestial_hunger_ones</code></td><td>1</td><td><b>2</b>' in changes
+    assert "What it sets" not in changes
     # figures for the rule set: curves beside the official rules, and the difference heatmap
     images = [v for k, v in events if k == "img"]
     assert len(images) >= 3 and all(v.startswith("data:image/png;base64,") for v in images)
@@ -279,20 +281,25 @@ def test_my_booklet_shows_pivoted_exact_odds_with_legends(mine):
     _, text = mine
     _assert_readable(text)
     section = text.split('<section id="ruleset-my-table">')[1].split("</section>")[0]
-    title = f"{booklet.label('p_win')} at Difficulty 2"
-    assert title in section
-    # the cell pool 5, Hunger 3 at Difficulty 2 is the exact chance, rounded from its Fraction
-    p = odds(5, 3, 2, V5Rules(crit_bonus=3, bestial_hunger_ones=2)).p_win
-    assert isinstance(p, Fraction)
+    # this house rule never lets Hunger change the chance to win (checked exactly): said once, shown once
+    rules = V5Rules(crit_bonus=3, bestial_hunger_ones=2)
+    assert "Hunger never changes the chance to win here" in section
+    title = f"{booklet.label('p_win')}, any Hunger"
+    assert section.count(title) == 1 and "Chance to win at Difficulty" not in section
+    # the cell pool 5 at Difficulty 2 is the exact chance, rounded from its Fraction, the same at every Hunger
+    p = odds(5, 3, 2, rules).p_win
+    assert isinstance(p, Fraction) and {odds(5, h, 2, rules).p_win for h in range(4)} == {p}
     pivot = section.split(title)[1].split("</table>")[0]
     row5 = re.search(r"<tr><th>5</th>(.*?)</tr>", pivot).group(1)
     cells = re.findall(r"<td>(.*?)</td>", row5)
-    assert cells[3] == f"{float(p):.1%}"
+    assert len(cells) == 4 and cells[1] == f"{float(p):.1%}"  # Difficulty 1 .. 4, every value given
     legend = section.split(title)[1].split("</ul>")[0]
-    assert "<b>Pool</b>" in legend and "<b>Hunger 0 … 3</b>" in legend and "<b>Each cell</b>" in legend
-    # every outcome class by its readable name, and the long form folded away
+    assert "<b>Pool</b>" in legend and "<b>Difficulty 1 … 4</b>" in legend and "<b>Each cell</b>" in legend
+    assert "<b>Any Hunger</b>: Hunger 0 … 3 give exactly the same numbers in every cell" in legend
+    # every outcome class by its readable name, Hunger across, and the long form folded away
     for name, _ in rulesets.SYSTEMS["v5"].classes:
         assert f"<caption>{booklet.label(name)}</caption>" in section
+    assert "<b>Hunger 0 … 3</b>" in section
     assert re.search(r"<details><summary>The whole table: 80 rows", section)
 
 
@@ -330,6 +337,14 @@ def test_the_booklet_command(tmp_path, capsys):
     (["booklet", "v5-offical", "-o", "out.html"], "unknown rule set 'v5-offical' (did you mean v5-official?)"),
     (["booklet", "v5-official", "-o", "no/such/folder/b.html"], "the folder 'no/such/folder' does not exist"),
     (["booklet", "v5-official", "v5-official", "-o", "b.html"], "the rule set v5-official is named twice"),
+    # the ranges: an axis of no rule set's system, a value out of an axis' limits, a backward range
+    (["booklet", "v5-official", "--rage", "1-3", "-o", "b.html"],
+     "--rage is not an axis of the system v5; its axes are --pool, --hunger, --difficulty"),
+    (["booklet", "v5-official", "cards-official", "--rage", "1", "-o", "b.html"],
+     "--rage is not an axis of any of these rule sets; their axes are v5: --pool, --hunger, --difficulty; "
+     "cards: --base, --difficulty, --hunger"),
+    (["booklet", "v5-official", "--hunger", "7", "-o", "b.html"], "--hunger must be 0..5, got 7"),
+    (["booklet", "v5-official", "--pool", "3-1", "-o", "b.html"], "--pool: the range 3-1 runs backwards"),
 ])
 def test_the_booklet_command_refuses_bad_input_in_one_sentence(argv, message, tmp_path, monkeypatch, capsys):
     from analysis.cli import main
@@ -354,7 +369,7 @@ def test_a_failed_build_leaves_the_old_booklet(tmp_path, monkeypatch):
     out = tmp_path / "b.html"
     out.write_text("the old booklet", encoding="utf-8")
 
-    def broken(rs, grid=None):
+    def broken(*args, **kwargs):
         raise RuntimeError("figure failed")
 
     monkeypatch.setattr(booklet, "_ruleset_section", broken)
@@ -400,3 +415,133 @@ def test_my_booklet_renders_in_headless_chromium(mine, tmp_path):
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert len(re.findall(r"<table\b", dom.stdout)) == len(re.findall(r"<table\b", text))
     assert "Odds booklet: my-table, requiem-la-soif" in dom.stdout
+
+
+# ------------------------------------------------------------ legends in a system's own words
+
+#: Words that name a system in a legend line.
+_SYSTEM_WORDS = {"v5": ("V5",), "cards": ("cards", "ten-card", "card test"), "classic": ("classic",),
+                 "requiem": ("Requiem",), "werewolf": ("Werewolf",), "hunter": ("Hunter",)}
+
+
+@pytest.mark.parametrize("name", list(_SYSTEM_WORDS))
+def test_legends_carry_no_other_systems_notes(name):
+    """A legend of one system's table speaks of that system only ("(V5; cards: Hunger draws)" is gone)."""
+    from analysis import sweep
+    from analysis.tables import legend
+
+    system = rulesets.SYSTEMS[name]
+    grid = {a: spec.split("-")[0].split(",")[0] for a, spec in system.axes}
+    df = sweep.tables(system, [rulesets.official(system).rules], grid)[0]
+    lines = legend(list(df.columns), system)
+    assert not [line for line in lines if "no meaning recorded" in line]
+    for other, words in _SYSTEM_WORDS.items():
+        if other == name:
+            continue
+        for line in lines:
+            meaning = line.split(": ", 1)[1]
+            assert not any(re.search(rf"\b{re.escape(w)}\b", meaning) for w in words), (name, line)
+    assert "5th-edition dice" not in " ".join(lines)
+
+
+# ------------------------------------------------------------ what a player reads (issue 19, item 5)
+
+MECHANIC = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
+
+
+def test_an_axis_is_shown_once_only_when_it_never_changes_the_value_exactly():
+    from fractions import Fraction as F
+
+    df = pd.DataFrame({"pool": [1, 1, 2, 2], "hunger": [0, 1, 0, 1],
+                       "p_win": [F(1, 3), F(1, 3), F(1, 2), F(1, 2)]})
+    assert booklet.flat_axes(df, "p_win", ["pool", "hunger"]) == ["hunger"]
+    # a difference of 10**-30 is a difference, though both round to the same float
+    close = df.assign(p_win=[F(1, 3), F(1, 3) + F(1, 10**30), F(1, 2), F(1, 2)])
+    assert float(close.p_win[0]) == float(close.p_win[1])
+    assert booklet.flat_axes(close, "p_win", ["pool", "hunger"]) == []
+    # floats are never trusted to be equal
+    assert booklet.flat_axes(df.assign(p_win=df.p_win.astype(float)), "p_win", ["pool", "hunger"]) == []
+
+
+def test_hunger_columns_stay_where_a_house_rule_lets_hunger_change_the_chance(tmp_path):
+    from analysis.systems.v5 import odds
+
+    rs = rulesets.load("v5-hunger-one-taints-win")
+    assert odds(4, 0, 1, rs.rules).p_win != odds(4, 2, 1, rs.rules).p_win
+    path = booklet.build_rulesets([rs], tmp_path / "t.html", grid={"pool": "1-4", "hunger": "0-2",
+                                                                    "difficulty": "1-2"})
+    text = path.read_text(encoding="utf-8")
+    assert "never changes" not in text and "any Hunger" not in text
+    pivot = text.split("<caption>Chance to win at Difficulty 1</caption>")[1].split("</div>")[0]
+    assert "<b>Hunger 0 … 2</b>" in pivot
+    assert "<caption>Chance to win at Difficulty 2</caption>" in text
+    # a rule set given in Python: named, its source said, no command to rebuild it
+    footer = text.split("<footer>")[1]
+    assert "<b>v5-hunger-one-taints-win</b>, shipped with beastodds (v5-hunger-one-taints-win.toml)" in footer
+    assert "RuleSet(" not in text and "Built by <code>beastodds booklet v5-hunger-one-taints-win " in footer
+    custom = dataclasses.replace(rs, name="ours", source="")
+    path = booklet.build_rulesets([custom], tmp_path / "c.html", grid={"pool": "1-2", "hunger": "0-1",
+                                                                        "difficulty": "1"})
+    footer = path.read_text(encoding="utf-8").split("<footer>")[1]
+    assert "<b>ours</b>, given in Python" in footer and "Built by" not in footer
+
+
+def test_the_footer_names_each_rule_set_and_its_source(mine):
+    path, text = mine
+    footer = text.split("<footer>")[1].split("</footer>")[0]
+    assert "RuleSet(" not in text and "V5Rules(" not in text
+    assert f"<b>my-table</b>, the file {path.parent / 'mine.toml'}" in footer
+    assert "<b>requiem-la-soif</b>, shipped with beastodds (requiem-la-soif.toml)" in footer
+    assert "Chosen ranges: pool 1-5, hunger 0-3, difficulty 1-4" in footer
+    assert "requiem-la-soif --pool 1-5 --hunger 0-3 --difficulty 1-4 -o mine.html</code>" in footer
+
+
+def test_the_curves_show_every_hunger_spread_when_many():
+    assert booklet._spread(range(6), booklet.PANELS) == [0, 1, 2, 3, 4, 5]
+    assert booklet._spread(range(5, 21), 6) == [5, 8, 11, 14, 17, 20]
+    assert booklet._spread([2, 4], 6) == [2, 4]
+
+
+def test_the_booklet_command_takes_ranges_for_shipped_rule_sets_and_mechanic_files(tmp_path, capsys,
+                                                                                  monkeypatch):
+    """``booklet ... --pool 2-4 --difficulty 2-3``: each system's tables over those values; a mechanic
+    file's section has its own title, description and axes (``--blood``)."""
+    from analysis import plots
+    from tests.conftest import run_cli
+
+    drawn = []
+    curves = plots.variant_curves
+
+    def recording(*args, **kwargs):
+        drawn.append(kwargs["grid"])
+        return curves(*args, **kwargs)
+
+    monkeypatch.setattr(plots, "variant_curves", recording)
+    out = tmp_path / "r.html"
+    code, _, err = run_cli(capsys, "booklet", "v5-two-hunger-ones-for-bestial", MECHANIC, "--pool", "2-4",
+                           "--difficulty", "2-3", "--blood", "1", "-o", out)
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    _assert_readable(text)
+    assert "one per cell of the grid pool 2-4, hunger 0-5, difficulty 2,3</summary>" in text
+    assert "one per cell of the grid pool 2-4, hunger 0-3, blood 1, difficulty 2,3</summary>" in text
+    # every Difficulty given is shown; Hunger never changes this V5 rule set's chance to win
+    v5 = text.split('<section id="ruleset-v5-two-hunger-ones-for-bestial">')[1].split("</section>")[0]
+    assert "<caption>Chance to win, any Hunger</caption>" in v5 and "<b>Difficulty 2 … 3</b>" in v5
+    # the mechanic file: its own title and description, and its own axis
+    from analysis.mechanic.spec import load
+
+    mech = load(MECHANIC)
+    h2 = [v for k, v in _outline(text) if k == "h2"]
+    assert h2 == ["v5-two-hunger-ones-for-bestial", f"{mech.title}three-kinds"]
+    assert f"<h1>Odds booklet: v5-two-hunger-ones-for-bestial, {booklet._esc(mech.title)}</h1>" in text
+    assert booklet._esc(mech.description) in text and f"from {booklet._esc(mech.source)}" in text
+    mine = text.split('<section id="ruleset-three-kinds">')[1]
+    assert "<caption>Chance to win at Difficulty 2</caption>" in mine
+    assert "<caption>Chance to win at Difficulty 3</caption>" in mine
+    # the curves: a panel for every Hunger of each grid
+    assert [g["hunger"] for g in drawn] == ["0,1,2,3,4,5", "0,1,2,3"]
+    assert drawn[0]["pool"] == "2,3,4" and drawn[1]["blood"] == "1"
+    footer = text.split("<footer>")[1]
+    assert (f"booklet v5-two-hunger-ones-for-bestial {MECHANIC} --pool 2-4 --difficulty 2-3 --blood 1 "
+            f"-o r.html") in footer

@@ -123,8 +123,8 @@ def test_heatmap_and_curves_figures():
     fig = plots.difference_heatmap(cmp)
     assert isinstance(fig, Figure)
     shown = [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.get_title()]
-    assert shown == ["total failure", "failure", "bestial failure"]
-    assert "difficulty" in fig.get_suptitle()  # the slice where the change is biggest
+    assert shown == ["Total failure", "Failure", "Bestial failure"]
+    assert "Difficulty" in fig.get_suptitle()  # the slice where the change is biggest
     with pytest.raises(ValueError, match="no axis 'soif'"):
         plots.difference_heatmap(cmp, x="soif")
     with pytest.raises(ValueError, match="not in the compared grid"):

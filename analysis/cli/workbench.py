@@ -276,8 +276,16 @@ def run_booklet(args):
 
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
+    grid, names = {}, {}
+    for system in _systems():
+        for axis in system.axis_names:
+            names[axis] = axis_option(axis)
+            value = getattr(args, f"axis_{axis}", None)
+            if value is not None:
+                grid[axis] = value
+    booklet.check_grid(sets, grid, names)  # every axis and value, before any cell is counted
     replaced = write_output(args.output, lambda path: booklet.build_rulesets(
-        sets, Path(path), progress=progress(args)))
+        sets, Path(path), grid=grid, names=names, progress=progress(args)))
     if not args.quiet and not replaced:
         from ..validate import one_line
 
@@ -477,9 +485,13 @@ def add_commands(sub) -> None:
                     "sets, of any systems: for each, its name and description, its changes from the "
                     "official rules, the chance to win pivoted by the system's axes with a legend "
                     "under every table, every outcome class, and figures. RULESET is a shipped "
-                    "name (see `beastodds rules`) or a rule-set TOML file.")
+                    "name (see `beastodds rules`), a rule-set TOML file or a mechanic file. The axis "
+                    "options choose the ranges (booklet v5-official --pool 1-12 --difficulty 2-6): "
+                    "each applies to every rule set whose system has that axis, and the tables show "
+                    "every value given; axes left out take each system's default SPEC." + files)
     p.add_argument("rulesets", metavar="RULESET", nargs="+",
                    help="a shipped rule-set name or a .toml file (several allowed)")
+    add_axis_options(p, systems)
     p.add_argument("-o", "--output", metavar="FILE", required=True,
                    help="the .html file to write (replaced atomically)")
     p.add_argument("--quiet", action="store_true",

@@ -21,6 +21,13 @@ SYSTEM = System(
         "bestial_success": "a success with a 10 or Ace on the Hunger confirmation card",
         "bestial_failure": "a failure with a 10 or Ace on the Hunger confirmation card",
     },
+    terms={
+        "base": "attribute + 2 x skill - penalties, before the card",
+        "difficulty": "the total to reach: base + the card drawn",
+        "hunger": "the vampire's Hunger, 0..5: from 1 on, a 10 or an Ace calls for a Hunger "
+                  "confirmation card (Hunger 1 to 5 count alike)",
+        "p_success": "chance to succeed: success + bestial_success",
+    },
     cli=".cli",
     column_prefixes={"card_": "ten-card test"},
     package=__name__,

@@ -24,6 +24,7 @@ SYSTEM = System(
         "plain_success": "1 to 4 successes",
         "exceptional_success": "5 or more successes",
     },
+    terms={"p_success": "chance to succeed: plain + exceptional success"},
     cli=".cli",
     column_prefixes={"la_soif_": "La Soif", "requiem_": "plain Requiem"},
     package=__name__,

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from analysis.plots import percent_text
 from analysis.systems.cards import deck as cards
 
 _COLORS = {"success": "#4c9a5b", "bestial_success": "#c0392b",
@@ -15,9 +16,9 @@ _LABELS = {"success": "success", "bestial_success": "bestial success",
 def make_figure(bases=range(0, 16), difficulties=range(4, 26), hunger: int = 1) -> Figure:
     """Left: P(win) by (base, difficulty).  Right: the four classes by the card needed."""
     bases, difficulties = list(bases), list(difficulties)
-    df = cards.table(bases, difficulties, 0)
-    df["p_win"] = df["p_success"]
-    grid = df.pivot(index="difficulty", columns="base", values="p_win").loc[difficulties, bases]
+    df = cards.table(bases, difficulties, 0, exact=True)  # each cell's text from its exact value
+    exact = df.pivot(index="difficulty", columns="base", values="p_success").loc[difficulties, bases]
+    grid = exact.astype(float)
     fig = Figure(figsize=(12, 5.2), layout="constrained")
     ax, bx = fig.subplots(1, 2, width_ratios=[1.25, 1])
 
@@ -25,7 +26,7 @@ def make_figure(bases=range(0, 16), difficulties=range(4, 26), hunger: int = 1) 
                    vmax=100, extent=(bases[0] - 0.5, bases[-1] + 0.5,
                                      difficulties[0] - 0.5, difficulties[-1] + 0.5))
     for (i, j), v in np.ndenumerate(grid.to_numpy()):
-        ax.text(bases[j], difficulties[i], f"{v * 100:.0f}", ha="center", va="center", fontsize=6.5,
+        ax.text(bases[j], difficulties[i], percent_text(exact.iat[i, j]), ha="center", va="center", fontsize=6.5,
                 color="white" if v > 0.6 else "black")
     ax.set_xticks(bases)
     ax.set_yticks(difficulties, [str(d) for d in difficulties], fontsize=7)

@@ -9,5 +9,7 @@ from analysis import plots, tables
 def make_figure(a: str = "cards-official", b: str = "cards-ace-high", bases: str = "0-12",
                 difficulties: str = "8-22", hunger: int = 1) -> Figure:
     """The difference heatmap (b - a, percentage points) per outcome class at one Hunger."""
-    comparison = tables.compare(a, b, {"base": bases, "difficulty": difficulties, "hunger": hunger})
+    # exact differences: a change that is the same in every cell is said once, in the panel's title
+    comparison = tables.compare(a, b, {"base": bases, "difficulty": difficulties, "hunger": hunger},
+                                exact=True)
     return plots.difference_heatmap(comparison, x="base", y="difficulty")

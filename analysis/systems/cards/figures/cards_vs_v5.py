@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from analysis.plots import percent_text
 from analysis.systems.cards import deck as cards
 from analysis.systems.v5 import roll as v5
 
@@ -13,19 +14,20 @@ def make_figure(pools=range(1, 13), difficulties=range(1, 6), card_difficulty: i
     """Left: V5's chance to win with the nearest card test's base in each cell.
     Right: the chance that the Beast shows, by Hunger, V5 against cards."""
     pools, difficulties = list(pools), list(difficulties)
-    df = cards.compare_v5(pools, difficulties, 0, card_difficulty=card_difficulty)
+    # exact: each cell's text from its exact value, never a 100% that is merely near it
+    df = cards.compare_v5(pools, difficulties, 0, card_difficulty=card_difficulty, exact=True)
     win = df.pivot(index="difficulty", columns="pool", values="v5_win").loc[difficulties, pools]
     base = df.pivot(index="difficulty", columns="pool", values="card_base").loc[difficulties, pools]
     card = df.pivot(index="difficulty", columns="pool", values="card_win").loc[difficulties, pools]
 
     fig = Figure(figsize=(13, 5), layout="constrained")
     ax, bx = fig.subplots(1, 2, width_ratios=[1.35, 1])
-    im = ax.imshow(win.to_numpy() * 100, origin="lower", aspect="auto", cmap="Greens", vmin=0,
+    im = ax.imshow(win.to_numpy().astype(float) * 100, origin="lower", aspect="auto", cmap="Greens", vmin=0,
                    vmax=100, extent=(pools[0] - 0.5, pools[-1] + 0.5,
                                      difficulties[0] - 0.5, difficulties[-1] + 0.5))
     for (i, j), v in np.ndenumerate(win.to_numpy()):
-        ax.text(pools[j], difficulties[i], f"{v * 100:.0f}%\nbase {base.iat[i, j]}\n"
-                f"{card.iat[i, j] * 100:.0f}%", ha="center", va="center", fontsize=6.5,
+        ax.text(pools[j], difficulties[i], f"{percent_text(v)}%\nbase {base.iat[i, j]}\n"
+                f"{percent_text(card.iat[i, j])}%", ha="center", va="center", fontsize=6.5,
                 color="white" if v > 0.6 else "black")
     ax.set_xticks(pools)
     ax.set_yticks(difficulties)

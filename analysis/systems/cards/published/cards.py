@@ -80,6 +80,14 @@ def make_tables() -> dict:
                         ("pool", "difficulty", "hunger", "card_base", "card_difficulty")),
     }
 
+#: Legend lines of columns that mean something else here than in a card test (the booklet and the
+#: Markdown tables): beside V5, the pool, Difficulty and Hunger are V5's.
+LEGENDS = {"cards_vs_v5": {
+    "pool": "V5: dice in the pool after modifiers",
+    "difficulty": "V5: successes needed to win",
+    "hunger": "the vampire's Hunger, 0..5: that many of the V5 dice are Hunger dice; in the card test, "
+              "from Hunger 1 on, a 10 or an Ace calls for a Hunger confirmation card"}}
+
 #: Readable headings of these tables in the booklet (``analysis.booklet``).
 TITLES = {"cards_static": "A test against a difficulty: every outcome by base and difficulty",
           "cards_by_card_needed": "By the card needed",

@@ -1,23 +1,20 @@
 """Heatmaps: health levels a classic damage roll takes after soak, by damage and soak dice."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 from matplotlib.figure import Figure
 
+from analysis.plots import percent_text
 from analysis.systems.classic import health
 
 
-def _percent(v: float) -> str:
-    """A whole percentage that never shows 0 or 100 for what is merely near them."""
-    if 0 < v < 0.5:
-        return "<1"
-    if 99.5 <= v < 100:
-        return ">99"
-    return f"{v:.0f}"
-
-
-def _one_decimal(v: float) -> str:
-    return "<0.1" if 0 < v < 0.05 else f"{v:.1f}"
+def _one_decimal(v) -> str:
+    """Mean levels with one decimal: exactly none is ``0``, a small non-zero mean ``<0.1``, never ``0.0``."""
+    if v == 0:
+        return "0"
+    return "<0.1" if v < Fraction(1, 20) else f"{float(v):.1f}"
 
 
 def make_figure(dice=range(1, 11), soaks=range(0, 9)) -> Figure:
@@ -31,16 +28,18 @@ def make_figure(dice=range(1, 11), soaks=range(0, 9)) -> Figure:
     axes = fig.subplots(2, 2, sharex=True, sharey=True)
     for col, (kind, title) in enumerate(panels):
         odds = [[health.damage(n, 0, s, kind, "vampire") for n in dice] for s in soaks]
-        mean = np.array([[float(o.mean_levels) for o in row] for row in odds])
-        any_level = np.array([[float(o.at_least(1)) for o in row] for row in odds]) * 100
-        for row, (grid, label, fmt, cmap, vmax) in enumerate((
-                (mean, "mean health levels lost", _one_decimal, "Reds", 5),
-                (any_level, "chance of at least one level (%)", _percent, "Oranges", 100))):
+        # each cell's text from the exact value (a Fraction), its colour from the float
+        mean = np.array([[o.mean_levels for o in row] for row in odds], dtype=object)
+        any_level = np.array([[o.at_least(1) for o in row] for row in odds], dtype=object)
+        for row, (exact, label, fmt, cmap, vmax, scale) in enumerate((
+                (mean, "mean health levels lost", _one_decimal, "Reds", 5, 1),
+                (any_level, "chance of at least one level (%)", percent_text, "Oranges", 100, 100))):
+            grid = exact.astype(float) * scale
             ax = axes[row, col]
             im = ax.imshow(grid, origin="lower", aspect="auto", cmap=cmap, vmin=0, vmax=vmax,
                            extent=(dice[0] - 0.5, dice[-1] + 0.5, soaks[0] - 0.5, soaks[-1] + 0.5))
             for (i, j), v in np.ndenumerate(grid):
-                ax.text(dice[j], soaks[i], fmt(v), ha="center", va="center", fontsize=7,
+                ax.text(dice[j], soaks[i], fmt(exact[i, j]), ha="center", va="center", fontsize=7,
                         color="white" if v > vmax * 0.6 else "black")
             ax.set_title(f"{title}: {label}", fontsize=9)
             ax.set_xticks(dice)

@@ -4,29 +4,32 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from analysis.plots import percent_text
 from analysis.systems.v5 import roll as v5
 
 
 def make_figure(difficulty: int = 3, pools=range(1, 21), hungers=range(0, 6)) -> Figure:
     """Messy critical and bestial failure chances at one Difficulty."""
     pools, hungers = list(pools), list(hungers)
-    df = v5.table(pools, hungers, difficulty)
-    fig = Figure(figsize=(11, 4.6), layout="constrained")
-    axes = fig.subplots(1, 2, sharey=True)
+    df = v5.table(pools, hungers, difficulty, exact=True)  # each cell's text from its exact value
+    # one panel above the other: each as wide as the page, so every cell's text fits ("<0.1")
+    fig = Figure(figsize=(11, 7.4), layout="constrained")
+    axes = fig.subplots(2, 1, sharex=True)
     for ax, col, title, cmap in (
         (axes[0], "messy_critical", "Messy critical", "Reds"),
         (axes[1], "bestial_failure", "Bestial failure", "Purples"),
     ):
-        grid = df.pivot(index="hunger", columns="pool", values=col).loc[hungers, pools].to_numpy()
+        exact = df.pivot(index="hunger", columns="pool", values=col).loc[hungers, pools].to_numpy()
+        grid = exact.astype(float)
         im = ax.imshow(grid * 100, origin="lower", aspect="auto", cmap=cmap,
                        extent=(pools[0] - 0.5, pools[-1] + 0.5, hungers[0] - 0.5, hungers[-1] + 0.5))
         for (i, j), v in np.ndenumerate(grid):
-            ax.text(pools[j], hungers[i], f"{v * 100:.0f}", ha="center", va="center", fontsize=7,
+            ax.text(pools[j], hungers[i], percent_text(exact[i, j]), ha="center", va="center", fontsize=8,
                     color="white" if v > grid.max() * 0.6 else "black")
         ax.set_title(f"{title}, Difficulty {difficulty} (%)")
-        ax.set_xlabel("pool (dice)")
+        ax.set_ylabel("Hunger")
         ax.set_xticks(pools)
         fig.colorbar(im, ax=ax, shrink=0.85)
-    axes[0].set_ylabel("Hunger")
+    axes[-1].set_xlabel("pool (dice)")
     fig.suptitle("V5: where the Beast lives (exact odds, every way the dice can land)")
     return fig

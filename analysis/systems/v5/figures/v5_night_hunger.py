@@ -11,6 +11,10 @@ SAMPLE_NIGHT = ("wake", "discipline:1", "discipline:2", "surge", "mend", "mend",
                 "feed:2", "discipline:3", "surge", "aggravated")
 
 
+#: One colour per Hunger 0..5, from pale to dark (ColorBrewer PuRd): none of them white.
+COLOURS = ("#f1eef6", "#d4b9da", "#c994c7", "#df65b0", "#dd1c77", "#980043")
+
+
 def step_title(step: str) -> str:
     """What a reader sees under a step of the night: ``"feed:2"`` is "feed\n(slake 2)"."""
     name, _, arg = step.partition(":")
@@ -30,10 +34,10 @@ def make_figure(start_hunger: int = 1, steps=SAMPLE_NIGHT, blood_potency: int = 
     fig = Figure(figsize=(11, 4.8), layout="constrained")
     ax = fig.subplots()
     x = np.arange(len(df))
-    colors = ["#ffffff", "#e7e1ef", "#d4b9da", "#df65b0", "#ce1256", "#67001f"]
     bottom = np.zeros(len(df))
     for h in range(rouse.MAX_HUNGER + 1):
-        ax.bar(x, probs[:, h], bottom=bottom, color=colors[h], edgecolor="grey", linewidth=0.3,
+        # a dark edge round every bar: the palest colour (Hunger 0) stays visible, in its legend too
+        ax.bar(x, probs[:, h], bottom=bottom, color=COLOURS[h], edgecolor="0.35", linewidth=0.6,
                label=f"Hunger {h}")
         bottom += probs[:, h]
     ax2 = ax.twinx()

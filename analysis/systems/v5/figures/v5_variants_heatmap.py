@@ -9,5 +9,6 @@ from analysis import plots, tables
 def make_figure(a: str = "v5-official", b: str = "v5-two-hunger-ones-for-bestial",
                 pools: str = "1-15", hungers: str = "0-5", difficulty: int = 3) -> Figure:
     """The difference heatmap (b - a, percentage points) per outcome class at one Difficulty."""
-    comparison = tables.compare(a, b, {"pool": pools, "hunger": hungers, "difficulty": difficulty})
+    comparison = tables.compare(a, b, {"pool": pools, "hunger": hungers, "difficulty": difficulty},
+                                exact=True)  # each cell's text from its exact difference
     return plots.difference_heatmap(comparison, x="pool", y="hunger")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from analysis.plots import percent_text
 from analysis.systems.v5 import roll as v5
 
 #: The strategies drawn, with the title a reader sees.
@@ -17,21 +18,23 @@ TITLES = {
 
 def make_figure(difficulty: int = 3, pools=range(1, 16), hungers=range(0, 6)) -> Figure:
     pools, hungers = list(pools), list(hungers)
-    base = v5.table(pools, hungers, difficulty)
+    base = v5.table(pools, hungers, difficulty, exact=True)  # each cell's text from its exact value
     fig = Figure(figsize=(12, 7.5), layout="constrained")
     axes = fig.subplots(2, 2, sharex=True, sharey=True).ravel()
     grids = {}
     for name in TITLES:
-        df = v5.table(pools, hungers, difficulty, strategy=name)
-        gain = (df.p_win - base.p_win).to_numpy().reshape(len(pools), len(hungers)).T
-        grids[name] = (gain, df.willpower_spent.to_numpy().reshape(len(pools), len(hungers)).T)
-    limit = max(g.max() for g, _ in grids.values()) * 100  # a reroll never lowers the chance
-    for ax, (name, (gain, spent)) in zip(axes, grids.items()):
+        df = v5.table(pools, hungers, difficulty, strategy=name, exact=True)
+        exact = (df.p_win - base.p_win).to_numpy().reshape(len(pools), len(hungers)).T
+        spent = df.willpower_spent.to_numpy().reshape(len(pools), len(hungers)).T.astype(float)
+        grids[name] = (exact, spent)
+    limit = max(g.astype(float).max() for g, _ in grids.values()) * 100  # a reroll never lowers the chance
+    for ax, (name, (exact, spent)) in zip(axes, grids.items()):
+        gain = exact.astype(float)
         im = ax.imshow(gain * 100, origin="lower", aspect="auto", cmap="Blues", vmin=0, vmax=limit or 1,
                        extent=(pools[0] - 0.5, pools[-1] + 0.5, hungers[0] - 0.5, hungers[-1] + 0.5))
         for (i, j), v in np.ndenumerate(gain):
-            ax.text(pools[j], hungers[i], f"{v * 100:+.0f}", ha="center", va="center", fontsize=6.5,
-                    color="white" if v * 100 > 0.6 * limit else "black")
+            ax.text(pools[j], hungers[i], percent_text(exact[i, j], signed=True), ha="center", va="center",
+                    fontsize=6.5, color="white" if v * 100 > 0.6 * limit else "black")
         ax.set_title(f"{TITLES[name]}\nWillpower spent on {spent.mean():.0%} of rolls on average",
                      fontsize=10)
         ax.set_xticks(pools)
