@@ -60,8 +60,8 @@ def test_a_distribution_pivots_per_value(capsys):
                              "--pivot", "successes x pool", "--value", "p_exactly,p_at_least", "--exact")
     assert code == 0, err
     got = blocks(out)
-    assert got["p_exactly"] == [["0", "1/2", "7/20"], ["1", "1/2", "2/5"], ["2", "NaN", "1/4"]]
-    assert got["p_at_least"] == [["0", "1", "1"], ["1", "1/2", "13/20"], ["2", "NaN", "1/4"]]
+    assert got["p_exactly"] == [["0", "1/2", "7/20"], ["1", "1/2", "2/5"], ["2", "0", "1/4"]]  # 1 die: never 2
+    assert got["p_at_least"] == [["0", "1", "1"], ["1", "1/2", "13/20"], ["2", "0", "1/4"]]
 
 
 @pytest.mark.parametrize("argv, said", [
