@@ -31,9 +31,13 @@ Willpower kernel and the Python ``read_roll`` of every system share:
 The kernels walk category-count vectors (compositions of the pool) weighted
 by multinomial coefficients times face counts, never the 10**n ordered rolls.
 """
+from __future__ import annotations
+
+from typing import Iterable
+
 import numpy as np
 
-from ._jit import kernel
+from ._jit import IntArray, kernel
 from .multiset import addmod, fill_powers, mulmod
 
 #: Special tens and special marks are counted up to this cap (0, 1, 2 or more).
@@ -43,7 +47,7 @@ BAND_NONE, BAND_SHORT, BAND_WIN = range(3)
 
 
 @kernel
-def band_of(s, difficulty):
+def band_of(s: int, difficulty: int) -> int:
     """The band of ``s`` successes against ``difficulty``: win, short with successes, or none."""
     if s >= difficulty:
         return BAND_WIN
@@ -53,13 +57,14 @@ def band_of(s, difficulty):
 
 
 @kernel
-def class_of(s, pair, ec, oc, difficulty, table):
+def class_of(s: int, pair: int, ec: int, oc: int, difficulty: int, table: IntArray) -> int:
     """The class of a roll whose successes ``s`` already include the mark bonus."""
     return table[band_of(s, difficulty), pair, ec, oc]
 
 
 @kernel
-def classify_one(s, pair, ec, oc, difficulty, mark_bonus, table):
+def classify_one(s: int, pair: int, ec: int, oc: int, difficulty: int, mark_bonus: IntArray,
+                 table: IntArray) -> int:
     """The class index of one roll's features (see the module docstring).
 
     Parameters
@@ -81,7 +86,7 @@ def classify_one(s, pair, ec, oc, difficulty, mark_bonus, table):
 
 
 @kernel
-def normal_part_ways(n_normal, w_normal, mod, binom, out):
+def normal_part_ways(n_normal: int, w_normal: IntArray, mod: int, binom: IntArray, out: IntArray) -> None:
     """Ways of the normal dice alone, by successes below ten and tens.
 
     Parameters
@@ -106,7 +111,7 @@ def normal_part_ways(n_normal, w_normal, mod, binom, out):
 
 
 @kernel
-def special_part_ways(n_special, w_special, mod, binom, out):
+def special_part_ways(n_special: int, w_special: IntArray, mod: int, binom: IntArray, out: IntArray) -> None:
     """Ways of the special dice alone, by successes below ten, tens and marks.
 
     Parameters
@@ -135,7 +140,8 @@ def special_part_ways(n_special, w_special, mod, binom, out):
 
 
 @kernel
-def special_pool_ways(n_normal, n_special, w_normal, w_special, crit_bonus, mod, binom, out):
+def special_pool_ways(n_normal: int, n_special: int, w_normal: IntArray, w_special: IntArray, crit_bonus: int,
+                      mod: int, binom: IntArray, out: IntArray) -> None:
     """Add the ways of every roll of the given dice into ``out``.
 
     Parameters
@@ -187,7 +193,8 @@ def special_pool_ways(n_normal, n_special, w_normal, w_special, crit_bonus, mod,
 
 
 @kernel
-def special_classify(ways, difficulties, mark_bonus, table, mod, out):
+def special_classify(ways: IntArray, difficulties: IntArray, mark_bonus: IntArray, table: IntArray, mod: int,
+                     out: IntArray) -> None:
     """Sum a pool's ways into outcome classes, per Difficulty.
 
     Parameters
@@ -243,8 +250,9 @@ def special_classify(ways, difficulties, mark_bonus, table, mod, out):
 
 
 @kernel
-def special_grid_class_ways(pools, specials, difficulties, w_normal, w_special, crit_bonus,
-                            mark_bonus, table, special_replaces, mod, binom, out):
+def special_grid_class_ways(pools: IntArray, specials: IntArray, difficulties: IntArray, w_normal: IntArray,
+                            w_special: IntArray, crit_bonus: int, mark_bonus: IntArray, table: IntArray,
+                            special_replaces: int, mod: int, binom: IntArray, out: IntArray) -> None:
     """Class ways for a whole grid of (pool, special dice, Difficulty) in one call.
 
     Parameters
@@ -287,7 +295,7 @@ def special_grid_class_ways(pools, specials, difficulties, w_normal, w_special, 
 from .multiset import binomials_bound, powers_bound  # noqa: E402
 
 
-def _part_base(faces, tails) -> int:
+def _part_base(faces: Iterable[int], tails: Iterable[int]) -> int:
     """Base ``B`` with every count of a part of ``k`` dice at most ``B ** k``.
 
     A partial product of a part (a multinomial coefficient times powers of
@@ -301,7 +309,8 @@ def _part_base(faces, tails) -> int:
     return total if all(int(t) >= 1 for t in tails) else total + 1
 
 
-def special_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=None) -> int:
+def special_pool_ways_bound(n_normal: int, n_hunger: int, w_normal: Iterable[int], w_hunger: Iterable[int],
+                            binom_size: int | None = None) -> int:
     """Upper bound on every number :func:`special_pool_ways` and :func:`special_classify` hold
     (``n_hunger``, ``w_hunger``: the special dice).
 
@@ -335,8 +344,9 @@ def special_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=N
                binomials_bound(size))
 
 
-def special_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_hunger,
-                                  binom_size=None) -> int:
+def special_grid_class_ways_bound(pools: Iterable[int], hungers: Iterable[int], hunger_replaces: int,
+                                  w_normal: Iterable[int], w_hunger: Iterable[int],
+                                  binom_size: int | None = None) -> int:
     """Upper bound on every number :func:`special_grid_class_ways` holds (``hungers``: special dice).
 
     Parameters
@@ -367,7 +377,8 @@ def special_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_h
     return max(special_pool_ways_bound(nn, nh, w_normal, w_hunger, size) for nn, nh in dice)
 
 
-def special_grid_pool_bounds(pools, hungers, hunger_replaces, w_normal, w_hunger) -> list:
+def special_grid_pool_bounds(pools: Iterable[int], hungers: Iterable[int], hunger_replaces: int,
+                             w_normal: Iterable[int], w_hunger: Iterable[int]) -> list[int]:
     """``[special_grid_class_ways_bound([p], hungers, ...) for p in pools]``, computed in one pass.
 
     The same bound, term for term (:func:`special_pool_ways_bound` with each
