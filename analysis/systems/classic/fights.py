@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -179,7 +180,7 @@ def _distribution(ways: list, states, den: int) -> dict:
 def _ways(chain: ExactChain, steps: int, what: str) -> tuple:
     """Integer ways of every state after 0..steps steps from state 0 (the
     start), over ``chain.denominator ** k``: counted by the chain's kernel."""
-    ways = chain.run(0, steps, what=what, smaller="use smaller pools").ways
+    ways = cast(np.ndarray, chain.run(0, steps, what=what, smaller="use smaller pools").ways)  # (no groups)
     return tuple(tuple(row) for row in ways.tolist())
 
 
@@ -270,7 +271,7 @@ class Blows:
         (cumulative: Incapacitated or worse includes torpor and death; a
         mortal's death counts for torpor and final_death)."""
         exact = check_bool("exact", exact)
-        rows = {"blows": np.arange(self.max_blows + 1)}
+        rows: dict[str, Any] = {"blows": np.arange(self.max_blows + 1)}
         for sev, name in enumerate(TABLE_CONDITIONS, start=1):
             vals = []
             for k, ways in enumerate(self.ways):
@@ -406,8 +407,8 @@ class Fight:
         the fight has ended that way by each turn, or is still going on."""
         exact = check_bool("exact", exact)
         a_out, b_out, both = self._sets()
-        cols = {"turn": np.arange(self.turns + 1), "a_wins": [], "b_wins": [], "both": [],
-                "going_on": []}
+        cols: dict[str, Any] = {"turn": np.arange(self.turns + 1), "a_wins": [], "b_wins": [], "both": [],
+                                "going_on": []}
         for k, ways in enumerate(self.ways):
             den = self.chain.denominator**k
             pa, pb, pboth = (Fraction(sum(ways[i] for i in s), den) for s in (b_out, a_out, both))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, cast
 from math import gcd
 
 import numpy as np
@@ -251,7 +252,8 @@ class Combatant:
 
     def tracker(self, track: str = "health") -> Tracker:
         """The Health or Willpower tracker."""
-        return self.health if check_choice("track", track, TRACKS) == "health" else self.willpower
+        return cast(Tracker, self.health if check_choice("track", track, TRACKS) == "health"
+                    else self.willpower)  # both set by __post_init__
 
     @property
     def out_word(self) -> str:
@@ -524,7 +526,8 @@ class FightChain(ExactChain):
             raise ValueError(
                 f"this fight can go on forever: from {stuck[0]} no roll deals any damage "
                 f"(check attacks, pools and tie_damage)")
-        return self.expected_steps(np.flatnonzero(self.stopped).tolist(), start=self.start)
+        # finite: no state is stuck, so every roll reaches a stopped state
+        return cast(Fraction, self.expected_steps(np.flatnonzero(self.stopped).tolist(), start=self.start))
 
     __repr__ = _display.text
     _repr_html_ = _display.html
@@ -571,7 +574,7 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
             g = gcd(g, w)
     den //= g
 
-    table: dict = {den: 0}  # distinct weights -> id; the stopped states' self-loop first
+    table: dict[int, int] = {den: 0}  # distinct weights -> id; the stopped states' self-loop first
     rows_l, cols_l, ids_l = [], [], []
     ia_all = np.repeat(np.arange(na), nb)
     ib_all = np.tile(np.arange(nb), na)
@@ -598,7 +601,7 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
     np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
     pot_a = np.array([t.superficial + 2 * t.aggravated for t in states_a])
     pot_b = np.array([t.superficial + 2 * t.aggravated for t in states_b])
-    weights = tuple(sorted(table, key=table.get))
+    weights = tuple(sorted(table, key=table.__getitem__))
     potential = (pot_a[:, None] + pot_b[None, :]).ravel()
     for arr in (absorbing, potential):
         arr.setflags(write=False)
@@ -680,7 +683,7 @@ class FightResult:
     def table(self, exact: bool = False) -> pd.DataFrame:
         """One row per turn 0..turns, columns ``FIGHT_COLUMNS`` (floats or Fractions)."""
         check_bool("exact", exact)
-        data = {"turn": list(range(self.turns + 1))}
+        data: dict[str, list[Any]] = {"turn": list(range(self.turns + 1))}
         for c in FIGHT_COLUMNS[1:]:
             data[c] = list(self.columns[c]) if exact else [float(p) for p in self.columns[c]]
         return pd.DataFrame(data)
