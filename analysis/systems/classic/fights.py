@@ -330,8 +330,8 @@ def blows(attack: Attack, victim: Fighter, max_blows: int = 20,
     per = blow(attack, victim, 0, rules)
     dist = per.levels
 
-    def moves(h):
-        out: dict = {}
+    def moves(h: Health) -> dict[Health, Fraction | int]:
+        out: dict[Health, Fraction | int] = {}
         for n, p in dist.items():
             t = take_damage(h, n, per.kind, victim.creature)
             out[t] = out.get(t, 0) + p
@@ -478,11 +478,11 @@ def fight(a: Fighter, b: Fighter, first: str = "a", until: str = "incapacitated"
             out[t] = out.get(t, 0) + p
         return out
 
-    def moves(s):
+    def moves(s: tuple[Health, Health]) -> dict[tuple[Health, Health], Fraction | int]:
         ha, hb = s
         if ha.severity >= sev or hb.severity >= sev:
             return {s: Fraction(1)}
-        out: dict = {}
+        out: dict[tuple[Health, Health], Fraction | int] = {}
         if first == "simultaneous":
             for hb2, p in strike(a, ha, b, hb).items():
                 for ha2, q in strike(b, hb, a, ha).items():
