@@ -25,24 +25,25 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 
 import numpy as np
 
-from kernels._jit import IntArray
-
 from .spec import Mechanic, MechanicError
 from .stats import _Stats, _stats, _where
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the kernels are imported when first counted)
     import pandas as pd
 
+    from kernels._jit import IntArray
+
     from .expr import Expr
+
+    #: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`_layout`).
+    Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
+    #: (class table, successes table or None, lowest successes) over a grid (:func:`_tables`).
+    Tables = tuple[IntArray, IntArray | None, int]
 
 #: Faces of each kind by mark: ``((count per mark), ...)`` (:func:`faces_of`).
 Faces = tuple[tuple[int, ...], ...]
 #: The ``(axis, value)`` pairs of the axes the rules read (:func:`_context`).
 Context = tuple[tuple[str, int], ...]
-#: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`_layout`).
-Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
-#: (class table, successes table or None, lowest successes) over a grid (:func:`_tables`).
-Tables = tuple[IntArray, IntArray | None, int]
 
 #: Most dice of one kind in a roll.
 MAX_DICE = 1000
@@ -429,7 +430,7 @@ def _count_general(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
         tables = [_tables(rules, shape, context) for context in rows]
         cls = np.stack([t[0] for t in tables])
         if has_succ:
-            vals = np.stack([cast(IntArray, t[1]) for t in tables])  # the mechanic has successes
+            vals = np.stack([cast("IntArray", t[1]) for t in tables])  # the mechanic has successes
             n_vals = int(vals.max()) + 1
         lows = [t[2] for t in tables]
         sides = [int(faces_arr[k, :marks_arr[k]].sum()) for k in range(len(top))]

@@ -40,12 +40,12 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence, cas
 
 import numpy as np
 
-from kernels._jit import IntArray
-
 from . import engine as _engine
 from .spec import Mechanic
 
 if TYPE_CHECKING:
+    from kernels._jit import IntArray
+
     from analysis.special_dice import Engine, Finish
 
     from .engine import CellWays, Context

@@ -53,16 +53,18 @@ from math import comb, lcm
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, Sequence, cast, overload
 
 import numpy as np
-import numpy.typing as npt
-
-from kernels._jit import IntArray
 
 from . import engine as _engine
-from .engine import Context, Faces, Layout, MechanicOdds, MechanicRules
+from .engine import Context, Faces, MechanicOdds, MechanicRules
 from .spec import Mechanic, MechanicError, Willpower
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the kernels are imported when first counted)
+    import numpy.typing as npt
     import pandas as pd
+
+    from kernels._jit import IntArray
+
+    from .engine import Layout
 
 #: Most steps (landed rolls x reroll outcomes weighed x contexts) one pool
 #: may take; more is refused, with the estimate, before any work.
@@ -613,7 +615,7 @@ class _Call:
         self.cls = np.ascontiguousarray(np.stack([t[0] for t in self.tables]))
         if mech.successes is not None:
             # the mechanic names its successes: every table has them
-            self.succ = np.ascontiguousarray(np.stack([cast(IntArray, t[1]) for t in self.tables]))
+            self.succ = np.ascontiguousarray(np.stack([cast("IntArray", t[1]) for t in self.tables]))
             self.n_vals = int(self.succ.max()) + 1
         else:
             self.succ = np.zeros((len(contexts), self.size), dtype=np.int64)
