@@ -53,5 +53,5 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 20
 
 clean: ## remove .venv and caches (generated tables and figures stay)
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
