@@ -1,13 +1,13 @@
 # beastodds: `make` sets up .venv and regenerates the odds tables and figures;
 # `make test` runs the fast tier of the tests (everything not marked slow),
-# `make test-all` the whole suite (CI).  `make help` lists every target.
+# `make test-all` the whole suite (CI), `make lint` the type check.  `make help` lists every target.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := all
-.PHONY: all venv tables figures booklet test test-all test-slow bench notebooks lab help clean
+.PHONY: all venv tables figures booklet test test-all test-slow lint bench notebooks lab help clean
 
 all: tables figures ## (default) create .venv if missing, install, regenerate odds tables and figures
 
@@ -37,6 +37,9 @@ test-all: $(STAMP) ## the whole suite: the fast tier, then the slow one
 test-slow: $(STAMP) ## the slow tier alone: notebooks, booklet and page in Chromium, big references (CI runs it after make test)
 	$(PY) -m pytest -m slow
 
+lint: $(STAMP) ## type check: mypy over analysis/ and kernels/ (configured in pyproject.toml: strict for the engines)
+	$(PY) -m mypy
+
 bench: $(STAMP) ## benchmarks: our kernels against icepool and a pure-Python count, in one run
 	$(PY) -m tests.benchmarks
 
@@ -50,5 +53,5 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 20
 
 clean: ## remove .venv and caches (generated tables and figures stay)
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -7,12 +7,19 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from kernels import again as _k
 
 from analysis import exact as _exact
 from analysis.exact import fractions_over
 from analysis.validate import check_bool
+
+#: One roll of :func:`count_rolls`: ``(dice, beast_dice, chance)``.
+Roll = tuple[int, int, bool]
+#: The rules knobs of :func:`count_rolls`: ``(success_face, again_face, rote, chance_die_again,
+#: rote_chance_die, beastly_value, bestial_any)``.
+Engine = tuple[int, int, bool, bool, bool, int, bool]
 
 
 @dataclass(frozen=True)
@@ -37,7 +44,7 @@ class Counts:
     """
 
     scale: int
-    success_ways: tuple
+    success_ways: tuple[int, ...]
     dramatic: int
     bestial: int
     beastly: int
@@ -83,7 +90,7 @@ def _flag_ways(nn: int, nb: int, success_face: int, rote: bool, bestial_any: boo
 
 
 @lru_cache(maxsize=256)
-def count_rolls(rolls: tuple, max_successes: int, engine: tuple) -> tuple:
+def count_rolls(rolls: tuple[Roll, ...], max_successes: int, engine: Engine) -> tuple[Counts, ...]:
     """Exact counts for many rolls under one rule set.
 
     Parameters
@@ -108,14 +115,14 @@ def count_rolls(rolls: tuple, max_successes: int, engine: tuple) -> tuple:
     """
     success_face, again_face, rote, chance_again, rote_chance, beastly_value, bestial_any = engine
     n_s = max_successes + 1
-    result: dict = {}
+    result: dict[Roll, Counts] = {}
     pools = sorted({(d - b, b) for d, b, chance in rolls if not chance})
     c = 2 if rote else 1
     if pools:
         nn = np.array([a for a, _ in pools], dtype=np.int64)
         nb = np.array([b for _, b in pools], dtype=np.int64)
 
-        def run(mod, index):
+        def run(mod: int, index: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
             out = np.empty((len(index), n_s), dtype=np.int64)
             _k.beast_grid_ways(nn[index], nb[index], success_face, again_face, int(rote),
                                beastly_value, mod, out)
@@ -134,7 +141,7 @@ def count_rolls(rolls: tuple, max_successes: int, engine: tuple) -> tuple:
             continue
         cc = 2 if rote_chance else 1
 
-        def run_chance(mod, b=b):
+        def run_chance(mod: int, b: int = b) -> npt.NDArray[np.int64]:
             out = np.empty(n_s, dtype=np.int64)
             flags = np.empty(3, dtype=np.int64)
             _k.chance_die_ways(success_face, again_face, int(chance_again), int(rote_chance), b,
@@ -149,7 +156,7 @@ def count_rolls(rolls: tuple, max_successes: int, engine: tuple) -> tuple:
     return tuple(result[r] for r in rolls)
 
 
-def distribution_ways(counts: Counts) -> tuple[list, list, list, int]:
+def distribution_ways(counts: Counts) -> tuple[list[int], list[int], list[int], int]:
     """``(exactly, at_least, more, denominator)`` ways for ``s = 0..S``.
 
     All over one denominator ``10**(S + scale)``: ``exactly[s]`` is the
@@ -169,7 +176,9 @@ def distribution_ways(counts: Counts) -> tuple[list, list, list, int]:
     big_s = len(counts.success_ways) - 1
     den = 10 ** (big_s + counts.scale)
     exactly = [w * 10 ** (big_s - s) for s, w in enumerate(counts.success_ways)]
-    at_least, more, rest = [], [], den
+    at_least: list[int] = []
+    more: list[int] = []
+    rest = den
     for w in exactly:
         at_least.append(rest)
         rest -= w
@@ -177,7 +186,7 @@ def distribution_ways(counts: Counts) -> tuple[list, list, list, int]:
     return exactly, at_least, more, den
 
 
-def to_values(ways, dens, exact: bool) -> np.ndarray:
+def to_values(ways: npt.ArrayLike, dens: npt.ArrayLike, exact: bool) -> np.ndarray:
     """Ways over denominators as Fractions (``exact``) or correctly rounded floats.
 
     Parameters
@@ -222,7 +231,7 @@ def truncate(counts: Counts, max_successes: int) -> Counts:
     return dataclasses.replace(counts, success_ways=counts.success_ways[:max_successes + 1])
 
 
-def mean_successes(roll: tuple, engine: tuple) -> Fraction:
+def mean_successes(roll: Roll, engine: Engine) -> Fraction:
     """The exact mean successes of one roll (``(dice, beast_dice, chance)`` of :func:`count_rolls`).
 
     Again-dice have no highest count, but their mean is a plain fraction.  A

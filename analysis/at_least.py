@@ -106,7 +106,7 @@ def ways_at_least(ways: dict, ns, total: int | None = None) -> list:
     return out
 
 
-def tails(successes, ns, exact: bool) -> list:
+def tails(successes, ns, exact: bool) -> list[Fraction | float]:
     """P(successes >= n) for each ``n`` of ``ns``: Fractions, or (``exact=False``) each ``float(Fraction)``.
 
     ``successes`` is ``{successes: Fraction}`` summing to 1 (or cut off as
@@ -154,7 +154,7 @@ def add_columns(df, spec, distribution, keys, exact: bool):
     ns = parse(spec)
     check_size(len(df), ns)
     top = max(ns)
-    memo = {}
+    memo: dict[tuple[int, ...], list[Fraction | float]] = {}
     rows = []
     for key in zip(*(df[k].tolist() for k in keys)):
         key = tuple(int(k) for k in key)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import time
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +28,7 @@ def _modules(kind: str, only=None):
     """``(name, module)`` of every system's ``published`` or ``figures`` modules, by name."""
     from . import rulesets
 
-    found = {}
+    found: dict[str, types.ModuleType] = {}
     for system in rulesets.SYSTEMS.values():
         listing = system.published_modules() if kind == "published" else system.figure_modules()
         for name, module in listing:

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache, reduce
+from typing import cast
 
 import numpy as np
 
 from kernels import cards as _k
+from kernels._jit import IntArray
 
 from analysis import exact as _exact
 
@@ -14,6 +16,8 @@ from analysis import exact as _exact
 SUCCESS, FAILURE, BESTIAL_SUCCESS, BESTIAL_FAILURE = _k.SUCCESS, _k.FAILURE, _k.BESTIAL_SUCCESS, _k.BESTIAL_FAILURE
 #: Number of outcome classes.
 N_CLASSES = _k.N_CLASSES
+#: A deck: ``(values, auto_fail, triggers)``, tuples of int indexed by card (see :func:`grid_ways`).
+Deck = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def weight_base(n_cards: int) -> int:
@@ -53,13 +57,13 @@ def denominator(n_cards: int, fresh_confirmation: int, opposed: bool = False) ->
     return den * n if opposed else den
 
 
-def _arrays(deck: tuple) -> tuple:
-    return tuple(np.array(a, dtype=np.int64) for a in deck)
+def _arrays(deck: Deck) -> tuple[IntArray, IntArray, IntArray]:
+    return cast("tuple[IntArray, IntArray, IntArray]", tuple(np.array(a, dtype=np.int64) for a in deck))
 
 
 @lru_cache(maxsize=256)
-def grid_ways(opposed: bool, deck: tuple, bases: tuple, others: tuple, hungry: tuple,
-              win_on_tie: int, fresh_confirmation: int) -> np.ndarray:
+def grid_ways(opposed: bool, deck: Deck, bases: tuple[int, ...], others: tuple[int, ...],
+              hungry: tuple[int, ...], win_on_tie: int, fresh_confirmation: int) -> np.ndarray:
     """Ways per class over (base, difficulty or defense, hungry): the static
     or the opposed grid kernel.
 
@@ -101,7 +105,8 @@ def grid_ways(opposed: bool, deck: tuple, bases: tuple, others: tuple, hungry: t
 
 
 @lru_cache(maxsize=64)
-def scene_counts(deck: tuple, tests: tuple, win_on_tie: int, fresh_confirmation: int, reshuffle: int):
+def scene_counts(deck: Deck, tests: tuple[tuple[int, int, int], ...], win_on_tie: int, fresh_confirmation: int,
+                 reshuffle: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, ...]]:
     """Exact ways of a scene: tests drawn one after another from one deck.
 
     Parameters

@@ -4,9 +4,10 @@ from __future__ import annotations
 import gc
 
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Iterable, cast
 
 import numpy as np
+import numpy.typing as npt
 
 INT64_MAX = 2**63 - 1
 #: Moduli stay below 2**31 so that a product of two residues fits in int64.
@@ -42,7 +43,8 @@ _PRIMES: list[int] = []
 
 def primes_for(bound: int) -> list[int]:
     """Primes below 2**31, largest first, whose product exceeds ``bound``."""
-    out, product, i = [], 1, 0
+    out: list[int] = []
+    product, i = 1, 0
     while product <= bound or not out:
         while i >= len(_PRIMES):
             candidate = (_PRIMES[-1] if _PRIMES else _PRIME_CEILING) - 1
@@ -80,7 +82,7 @@ def crt(residues: list[np.ndarray], primes: list[int]) -> np.ndarray:
     return x
 
 
-def _check_bound(bound) -> int:
+def _check_bound(bound: object) -> int:
     """``bound`` as a Python int, refusing numpy integers (they may have wrapped)."""
     if type(bound) is not int:
         raise TypeError(
@@ -149,8 +151,8 @@ def count(compute: Callable[[int], np.ndarray], bound: int, *,
     return crt([compute(p) for p in primes], primes)
 
 
-def count_blocks(compute: Callable[[int, np.ndarray], np.ndarray], bounds, *,
-                 on_pass: Callable[[], None] | None = None) -> list:
+def count_blocks(compute: Callable[[int, np.ndarray], np.ndarray], bounds: Iterable[int], *,
+                 on_pass: Callable[[], None] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Run one kernel over many items, each exactly, in as few runs as possible.
 
     The items whose bound fits in int64 are counted together in a single
@@ -177,7 +179,7 @@ def count_blocks(compute: Callable[[int, np.ndarray], np.ndarray], bounds, *,
     """
     bounds = [_check_bound(b) for b in bounds]
     fits = np.array([b <= INT64_MAX for b in bounds], dtype=bool)
-    blocks = []
+    blocks: list[tuple[np.ndarray, np.ndarray]] = []
     small = np.flatnonzero(fits)
     if len(small):
         blocks.append((small, compute(0, small)))
@@ -185,7 +187,7 @@ def count_blocks(compute: Callable[[int, np.ndarray], np.ndarray], bounds, *,
     if len(big):
         needs = {int(i): len(primes_for(bounds[i])) for i in big}
         primes = primes_for(max(bounds[i] for i in big))
-        residues = {int(i): [] for i in big}
+        residues: dict[int, list[np.ndarray]] = {int(i): [] for i in big}
         for j, p in enumerate(primes):
             selected = np.array([i for i in big if needs[int(i)] > j], dtype=np.int64)
             for i, r in zip(selected.tolist(), compute(p, selected)):
@@ -214,7 +216,7 @@ def int64_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray
 FLOAT_EXACT_MAX = 2**53
 
 
-def float_ratios(ways, denominators) -> np.ndarray:
+def float_ratios(ways: npt.ArrayLike, denominators: npt.ArrayLike) -> np.ndarray:
     """``float(Fraction(w, d))`` elementwise: each quotient correctly rounded.
 
     ``ways`` and ``denominators`` (int64, or object arrays of Python ints)
@@ -256,7 +258,7 @@ def float_ratios(ways, denominators) -> np.ndarray:
 _WIDE_FLOAT = np.finfo(np.longdouble).nmant >= 63
 
 
-def _coprime_fraction_factory():
+def _coprime_fraction_factory() -> Callable[[int, int], Fraction]:
     """A constructor for a Fraction from a numerator and a positive denominator
     already known to be coprime, skipping ``Fraction.__new__``'s checks (its
     cost dominates large exact tables).  Python 3.12+ has it built in; on
@@ -264,12 +266,12 @@ def _coprime_fraction_factory():
     falling back to the public constructor if the layout ever differs."""
     builtin = getattr(Fraction, "_from_coprime_ints", None)
     if builtin is not None:
-        return builtin
+        return cast(Callable[[int, int], Fraction], builtin)
 
     def make(numerator: int, denominator: int) -> Fraction:
         f = object.__new__(Fraction)
-        f._numerator = numerator
-        f._denominator = denominator
+        f._numerator = numerator  # type: ignore[attr-defined]  # Fraction's private slots, checked below
+        f._denominator = denominator  # type: ignore[attr-defined]
         return f
 
     try:
@@ -300,7 +302,7 @@ def _fractions_one_denominator(ways: np.ndarray, denominator: int) -> np.ndarray
     return fractions[inverse.ravel()]
 
 
-def fractions_over(ways: np.ndarray, denominators) -> np.ndarray:
+def fractions_over(ways: npt.ArrayLike, denominators: npt.ArrayLike) -> np.ndarray:
     """Exact Fractions ``ways / denominators`` elementwise, fast for big tables.
 
     ``ways`` (int64, or object holding Python ints) and ``denominators``
@@ -326,7 +328,8 @@ def fractions_over(ways: np.ndarray, denominators) -> np.ndarray:
     return out.reshape(shape)
 
 
-def _fill_fractions(out, flat_ways, dens, shape) -> None:
+def _fill_fractions(out: np.ndarray, flat_ways: np.ndarray, dens: np.ndarray,
+                    shape: tuple[int, ...]) -> None:
     for d in set(dens.ravel().tolist()):
         idx = np.flatnonzero(np.broadcast_to(dens == d, shape))
         w = flat_ways[idx]
@@ -341,6 +344,10 @@ class ClassWays:
     """Mixin for a result holding ``class_ways`` (ordered ``{class: ways}``)
     over ``denominator``: exact probabilities by class name."""
 
+    # declared for the type checker only: the dataclasses that mix this in hold the fields
+    class_ways: dict[str, int]
+    denominator: int
+
     def probability(self, outcome: str) -> Fraction:
         """Exact probability of one outcome class."""
         if outcome not in self.class_ways:
@@ -349,6 +356,6 @@ class ClassWays:
             )
         return Fraction(self.class_ways[outcome], self.denominator)
 
-    def classes(self) -> dict:
+    def classes(self) -> dict[str, Fraction]:
         """Every class as ``{name: Fraction}``, in order."""
         return {c: self.probability(c) for c in self.class_ways}

@@ -29,9 +29,13 @@ import contextvars
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from typing import (Any, Callable, Hashable, Iterable, Iterator, Mapping, NoReturn, Self, Sequence, TypeVar,
+                    cast, overload)
 
 import numpy as np
+import numpy.typing as npt
 
+from kernels._jit import IntArray
 from kernels.markov import (markov_run, markov_run_all, markov_run_bound, markov_run_steps,
                             markov_run_steps_bound)
 
@@ -49,11 +53,17 @@ MAX_WORK = 1_000_000_000
 #: 10 million): a bigger result is refused before the run starts.
 MAX_DIGITS = 100_000_000
 
-_REPORT: contextvars.ContextVar = contextvars.ContextVar("beastodds_markov_report", default=None)
+_REPORT: contextvars.ContextVar[tuple[bool, str] | None] = contextvars.ContextVar("beastodds_markov_report",
+                                                                                   default=None)
+
+#: A start of a run: a state index, or ``{state index: probability}`` summing to 1.
+Start = int | dict[int, Fraction | int]
+#: A state label (any hashable value) of :meth:`ExactChain.explore`.
+_State = TypeVar("_State", bound=Hashable)
 
 
 @contextlib.contextmanager
-def reporting(show: bool = True, desc: str = "chain"):
+def reporting(show: bool = True, desc: str = "chain") -> Iterator[None]:
     """Within this block, every chain run draws a progress bar on stderr (``show``).
 
     A run advances its bar once per kernel pass (one per prime of the exact
@@ -69,7 +79,7 @@ def reporting(show: bool = True, desc: str = "chain"):
 
 
 @contextlib.contextmanager
-def _bar(total: int, unit: str):
+def _bar(total: int, unit: str) -> Iterator[Callable[..., object]]:
     """The progress bar of the current :func:`reporting` block (a silent one outside)."""
     report = _REPORT.get()
     if report is None or not report[0]:
@@ -84,24 +94,24 @@ def _bar(total: int, unit: str):
         bar.close()
 
 
-def _counted(compute, bound: int, force_modular: bool = False):
+def _counted(compute: Callable[[int], np.ndarray], bound: int, force_modular: bool = False) -> np.ndarray:
     """:func:`analysis.exact.count` with a progress bar over its kernel passes."""
     k = 1 if bound <= INT64_MAX and not force_modular else passes(int(bound))
     with _bar(k, "pass") as update:
-        def each(mod):
+        def each(mod: int) -> np.ndarray:
             out = compute(mod)
             update()
             return out
         return count(each, bound, force_modular=force_modular)
 
 
-def result_digits(dens, n_states: int) -> int:
+def result_digits(dens: Iterable[int], n_states: int) -> int:
     """Decimal digits of the exact Fractions of ``n_states`` states over each of ``dens``
     (numerators at most as long as their denominators)."""
     return sum(2 * n_states * (int(d).bit_length() * 30103 // 100000 + 1) for d in dens)
 
 
-def _refuse_digits(digits: int, steps: int, fits: int, what: str, smaller: str):
+def _refuse_digits(digits: int, steps: int, fits: int, what: str, smaller: str) -> NoReturn:
     unit = what.split()[0]
     hint = f"ask for at most {fits} {unit}" if fits else smaller
     raise ValueError(f"the exact result of {steps} {what} would hold about {digits:,} digits "
@@ -120,7 +130,7 @@ def _work(bound: int, counts: int, kernel_work: int) -> int:
     return k * kernel_work + rebuild
 
 
-def _most_steps(work, steps: int, max_work: int) -> int:
+def _most_steps(work: Callable[[int], int], steps: int, max_work: int) -> int:
     """The most steps below ``steps`` whose work is within ``max_work`` (0: none);
     the work grows with the steps."""
     lo, hi = 0, steps - 1
@@ -133,12 +143,12 @@ def _most_steps(work, steps: int, max_work: int) -> int:
     return lo if lo >= 1 and work(lo) <= max_work else 0
 
 
-def _reduced(weights, mod: int) -> np.ndarray:
+def _reduced(weights: Iterable[int], mod: int) -> IntArray:
     """Python-int weights as an int64 array, reduced modulo ``mod`` if > 0."""
     return np.array([int(w) % mod if mod else int(w) for w in weights], dtype=np.int64)
 
 
-def _refuse(steps: int, fits: int, n_states: int, den: int, what: str, smaller: str):
+def _refuse(steps: int, fits: int, n_states: int, den: int, what: str, smaller: str) -> NoReturn:
     unit = what.split()[0]
     hint = f"ask for at most {fits} {unit}" if fits else smaller
     raise ValueError(
@@ -146,7 +156,7 @@ def _refuse(steps: int, fits: int, n_states: int, den: int, what: str, smaller: 
         f"({n_states} states, a {len(str(den))}-digit denominator each {unit.rstrip('s')}); {hint}")
 
 
-def _start_ways(start, n_states: int):
+def _start_ways(start: object, n_states: int) -> tuple[IntArray, int]:
     """``(int64 ways, denominator)`` of a start: a state index or ``{index: probability}``."""
     if isinstance(start, (int, np.integer)) and not isinstance(start, bool):
         start = {int(start): 1}
@@ -194,7 +204,17 @@ class ExactChain:
     [Fraction(2, 1), Fraction(0, 1)]
     """
 
-    def __init__(self, states, rows, denominator: int):
+    # set by _set (every constructor); the labels are any hashable values
+    states: tuple[Any, ...]
+    index: dict[Any, int]
+    indptr: IntArray
+    indices: IntArray
+    weight_ids: IntArray
+    weights: tuple[int, ...]
+    denominator: int
+    _rows: tuple[dict[int, int], ...] | None
+
+    def __init__(self, states: Iterable[Hashable], rows: Sequence[Mapping[int, int]], denominator: int) -> None:
         states = tuple(states)
         if len(rows) != len(states):
             raise ValueError(f"a chain of {len(states)} states needs as many rows, got {len(rows)}")
@@ -207,9 +227,10 @@ class ExactChain:
                 raise ValueError(f"row {i} of the chain leads to an unknown state")
             if sum(row.values()) != denominator:
                 raise ValueError(f"row {i} of the chain sums to {Fraction(sum(row.values()), denominator)}, not 1")
-        table: dict = {}
+        table: dict[int, int] = {}
         indptr = np.zeros(len(states) + 1, dtype=np.int64)
-        indices, ids = [], []
+        indices: list[int] = []
+        ids: list[int] = []
         for i, row in enumerate(clean):
             for j, w in row.items():
                 indices.append(j)
@@ -220,7 +241,7 @@ class ExactChain:
         self._rows = clean
 
     @classmethod
-    def from_fractions(cls, states, rows) -> "ExactChain":
+    def from_fractions(cls, states: Iterable[Hashable], rows: Sequence[Mapping[int, Fraction | int]]) -> Self:
         """A chain from rows of ``{j: Fraction}``, over the least common denominator."""
         den = 1
         for row in rows:
@@ -228,7 +249,7 @@ class ExactChain:
                 den = lcm(den, Fraction(p).denominator)
         int_rows = []
         for row in rows:
-            r = {}
+            r: dict[int, int] = {}
             for j, p in row.items():
                 p = Fraction(p)
                 r[j] = r.get(j, 0) + p.numerator * (den // p.denominator)
@@ -236,7 +257,8 @@ class ExactChain:
         return cls(states, int_rows, den)
 
     @classmethod
-    def from_csr(cls, states, indptr, indices, weight_ids, weights, denominator: int) -> "ExactChain":
+    def from_csr(cls, states: Iterable[Hashable], indptr: npt.ArrayLike, indices: npt.ArrayLike,
+                 weight_ids: npt.ArrayLike, weights: Iterable[int], denominator: int) -> Self:
         """A chain from compressed sparse rows, as the kernels take it.
 
         Row ``r`` moves to ``indices[k]`` with ``weights[weight_ids[k]]``
@@ -267,13 +289,14 @@ class ExactChain:
         return chain
 
     @classmethod
-    def explore(cls, start, moves) -> "ExactChain":
+    def explore(cls, start: _State, moves: Callable[[_State], Mapping[_State, Fraction | int]]) -> Self:
         """The chain of the states reachable from ``start`` (which becomes state 0).
 
         ``moves(s)`` gives ``{next state: probability}`` for a state label
         ``s``; states are discovered depth first and numbered as found.
         """
-        order, rows, seen, todo = [start], {}, {start}, [start]
+        rows: dict[_State, Mapping[_State, Fraction | int]] = {}
+        order, seen, todo = [start], {start}, [start]
         while todo:
             s = todo.pop()
             rows[s] = moves(s)
@@ -285,7 +308,8 @@ class ExactChain:
         idx = {s: i for i, s in enumerate(order)}
         return cls.from_fractions(order, [{idx[t]: p for t, p in rows[s].items()} for s in order])
 
-    def _set(self, states, indptr, indices, weight_ids, weights, denominator):
+    def _set(self, states: tuple[Any, ...], indptr: IntArray, indices: IntArray, weight_ids: IntArray,
+             weights: tuple[int, ...], denominator: int) -> None:
         self.states = states
         self.index = {s: i for i, s in enumerate(states)}
         if len(self.index) != len(states):
@@ -302,12 +326,12 @@ class ExactChain:
         return len(self.states)
 
     @property
-    def rows(self) -> tuple:
+    def rows(self) -> tuple[dict[int, int], ...]:
         """``rows[i]``: ``{j: ways}`` with repeated targets added up."""
         if self._rows is None:
             out = []
             for r in range(len(self)):
-                row: dict = {}
+                row: dict[int, int] = {}
                 for k in range(self.indptr[r], self.indptr[r + 1]):
                     j = int(self.indices[k])
                     row[j] = row.get(j, 0) + self.weights[self.weight_ids[k]]
@@ -319,24 +343,24 @@ class ExactChain:
         """``P(i -> j)`` as a Fraction (state indices)."""
         return Fraction(self.rows[i].get(j, 0), self.denominator)
 
-    def transitions(self) -> dict:
+    def transitions(self) -> dict[Any, dict[Any, Fraction]]:
         """``{state: {next state: Fraction}}`` by state label."""
         return {s: {self.states[j]: Fraction(w, self.denominator) for j, w in row.items()}
                 for s, row in zip(self.states, self.rows)}
 
-    def row_sums(self) -> list:
+    def row_sums(self) -> list[Fraction]:
         """Each row's total as a Fraction (all 1 in a chain)."""
         w = np.array(self.weights, dtype=object)[self.weight_ids] if len(self.weight_ids) \
             else np.zeros(0, dtype=object)
         sums = [sum(w[self.indptr[r]:self.indptr[r + 1]].tolist()) for r in range(len(self))]
         return [Fraction(s, self.denominator) for s in sums]
 
-    def stay_ways(self) -> list:
+    def stay_ways(self) -> list[int]:
         """Ways of staying put, state by state."""
         return [row.get(i, 0) for i, row in enumerate(self.rows)]
 
     @property
-    def absorbing(self) -> tuple:
+    def absorbing(self) -> tuple[int, ...]:
         """Indices of the absorbing states (``P(i -> i) = 1``)."""
         return tuple(i for i, w in enumerate(self.stay_ways()) if w == self.denominator)
 
@@ -362,7 +386,7 @@ class ExactChain:
         absorbing = set(self.absorbing)
         if not absorbing:
             return False
-        reverse = {i: set() for i in range(len(self))}
+        reverse: dict[int, set[int]] = {i: set() for i in range(len(self))}
         for i, row in enumerate(self.rows):
             for j in row:
                 reverse[j].add(i)
@@ -374,14 +398,15 @@ class ExactChain:
                 todo.append(i)
         return len(seen) == len(self)
 
-    def topological_order(self, start: int | None = None) -> list:
+    def topological_order(self, start: int | None = None) -> list[int]:
         """State indices so that every move other than staying put goes forward.
 
         With ``start``, only the states reachable from it.  Raises
         ValueError if the chain has a cycle longer than a self-loop (the
         exact first-passage formulas below need none).
         """
-        order, mark = [], [0] * len(self)  # 0 new, 1 on the stack, 2 done
+        order: list[int] = []
+        mark = [0] * len(self)  # 0 new, 1 on the stack, 2 done
         roots = range(len(self)) if start is None else (start,)
         rows = self.rows
         for root in roots:
@@ -408,7 +433,11 @@ class ExactChain:
 
     # ------------------------------------------------ exact by substitution
 
-    def hitting_probability(self, targets, start: int | None = None):
+    @overload
+    def hitting_probability(self, targets: Iterable[int], start: None = None) -> list[Fraction]: ...
+    @overload
+    def hitting_probability(self, targets: Iterable[int], start: int) -> Fraction: ...
+    def hitting_probability(self, targets: Iterable[int], start: int | None = None) -> list[Fraction] | Fraction:
         """Exact probability of ever reaching ``targets`` from each state.
 
         Solved by back-substitution along :meth:`topological_order`:
@@ -420,7 +449,7 @@ class ExactChain:
         h = self._hitting(set(targets), self.topological_order(start))
         return h if start is None else h[start]
 
-    def _hitting(self, targets: set, order: list) -> list:
+    def _hitting(self, targets: set[int], order: list[int]) -> list[Fraction]:
         h = [Fraction(0)] * len(self)
         rows = self.rows
         for i in reversed(order):
@@ -434,7 +463,12 @@ class ExactChain:
             h[i] = Fraction(acc) / (self.denominator - stay)
         return h
 
-    def expected_steps(self, targets, start: int | None = None):
+    @overload
+    def expected_steps(self, targets: Iterable[int], start: None = None) -> list[Fraction | None]: ...
+    @overload
+    def expected_steps(self, targets: Iterable[int], start: int) -> Fraction | None: ...
+    def expected_steps(self, targets: Iterable[int],
+                       start: int | None = None) -> list[Fraction | None] | Fraction | None:
         """Exact expected steps to reach ``targets`` from each state.
 
         ``None`` where the targets may never be reached (the expectation is
@@ -445,7 +479,7 @@ class ExactChain:
         targets = set(targets)
         order = self.topological_order(start)
         h = self._hitting(targets, order)
-        e = [None] * len(self)
+        e: list[Fraction | None] = [None] * len(self)
         rows = self.rows
         for i in reversed(order):
             if i in targets:
@@ -457,13 +491,13 @@ class ExactChain:
             acc = Fraction(self.denominator)
             for j, w in rows[i].items():
                 if j != i:
-                    acc += w * e[j]  # h[i] == 1 makes every reachable e[j] finite
+                    acc += w * cast(Fraction, e[j])  # h[i] == 1 makes every reachable e[j] finite
             e[i] = acc / (self.denominator - stay)
         return e if start is None else e[start]
 
     # ------------------------------------------------------ exact by kernel
 
-    def run(self, start, steps: int, groups=None, final: bool = False, *,
+    def run(self, start: Start, steps: int, groups: npt.ArrayLike | None = None, final: bool = False, *,
             max_work: int = MAX_WORK, what: str = "steps of this chain",
             smaller: str = "use a smaller chain", force_modular: bool = False) -> "ChainRun":
         """Push a start distribution through ``steps`` steps, exactly, in the kernel.
@@ -503,7 +537,7 @@ class ExactChain:
                 raise ValueError(f"groups must be a 0/1 array of shape (groups, {n})")
         width = n if groups is None else groups.shape[0]
 
-        def work(t):
+        def work(t: int) -> int:
             counts = (t + 1) * width + (n if final else 0)
             return _work(start_den * den ** t, counts,
                          (t + 1) * (edges + (n if groups is None else groups.size)))
@@ -511,7 +545,7 @@ class ExactChain:
         if work(steps) > max_work:
             _refuse(steps, _most_steps(work, steps, max_work), n, den, what, smaller)
 
-        def compute(mod):
+        def compute(mod: int) -> np.ndarray:
             w = _reduced(self.weights, mod)
             last = np.empty(n, dtype=np.int64)
             if groups is None:
@@ -536,7 +570,7 @@ class ExactChain:
             final=flat[cut:] if final else None,
         )
 
-    def after(self, start, steps: int, **refusal) -> np.ndarray:
+    def after(self, start: Start, steps: int, **refusal: Any) -> np.ndarray:
         """Exact distribution (object array of Fractions) after ``steps`` steps.
 
         Only the last step's states are rebuilt, so a long run costs little
@@ -547,20 +581,23 @@ class ExactChain:
                      **refusal)
         return r.probabilities("final")
 
-    def distributions(self, start: int, steps: int) -> list:
+    def distributions(self, start: int, steps: int) -> list[list[int]]:
         """Integer ways of the state after 0..steps steps from state ``start``.
 
         Entry ``k`` is a list of Python ints over states summing to
         ``denominator ** k`` (counted by the kernel).
         """
-        return self.run(start, steps).ways.tolist()
+        ways: list[list[int]] = cast(np.ndarray, self.run(start, steps).ways).tolist()  # kept without groups
+        return ways
 
-    def with_absorbing(self, targets) -> "ExactChain":
+    def with_absorbing(self, targets: Iterable[int]) -> ExactChain:
         """The same chain with every state of ``targets`` made absorbing."""
         targets = set(int(t) for t in targets)
         table = {w: i for i, w in enumerate(self.weights)}
         stay = table.setdefault(self.denominator, len(table))
-        indptr, indices, ids = [0], [], []
+        indptr: list[int] = [0]
+        indices: list[int] = []
+        ids: list[int] = []
         for r in range(len(self)):
             if r in targets:
                 indices.append(r)
@@ -572,7 +609,8 @@ class ExactChain:
             indptr.append(len(indices))
         return ExactChain.from_csr(self.states, indptr, indices, ids, tuple(table), self.denominator)
 
-    def first_passage(self, start: int, targets, steps: int):
+    def first_passage(self, start: int, targets: Iterable[int],
+                      steps: int) -> tuple[list[Fraction], Fraction, Fraction]:
         """Distribution of the first step at which ``targets`` is reached.
 
         Returns ``(pmf, tail, never)``: ``pmf[k]`` for ``k = 0..steps`` (a
@@ -585,11 +623,12 @@ class ExactChain:
         mask = np.zeros((1, len(self)), dtype=np.int64)
         mask[0, targets] = 1
         r = stopped.run(start, steps, groups=mask, final=True)
-        by = [Fraction(int(w), d) for w, d in zip(r.group_ways[:, 0].tolist(), r.denominators)]
+        group_ways, final = cast(np.ndarray, r.group_ways), cast(np.ndarray, r.final)  # both kept
+        by = [Fraction(int(w), d) for w, d in zip(group_ways[:, 0].tolist(), r.denominators)]
         pmf = [by[0]] + [by[k] - by[k - 1] for k in range(1, steps + 1)]
         den = r.denominators[-1]
         h = self.hitting_probability(targets)
-        left = [(i, int(w)) for i, w in enumerate(r.final.tolist()) if w and i not in set(targets)]
+        left = [(i, int(w)) for i, w in enumerate(final.tolist()) if w and i not in set(targets)]
         reach_later = sum((Fraction(w, den) * h[i] for i, w in left), Fraction(0))
         never = Fraction(sum(w for _, w in left), den) - reach_later
         return pmf, reach_later, never
@@ -597,12 +636,12 @@ class ExactChain:
     __repr__ = _display.text
     _repr_html_ = _display.html
 
-    def _repr_rows(self):
+    def _repr_rows(self) -> tuple[list[str], list[tuple[str, object]]]:
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
         return ([f"{len(self.states)} states", f"denominator {self.denominator}"], [])
 
 
-def _check_denominator(denominator) -> None:
+def _check_denominator(denominator: object) -> None:
     if not isinstance(denominator, int) or isinstance(denominator, bool) or denominator < 1:
         raise ValueError(f"the denominator must be a positive integer, got {denominator!r}")
 
@@ -617,7 +656,7 @@ class ChainRun:
     Arrays are int64 where the counts fit, else object arrays of Python ints.
     """
 
-    denominators: tuple
+    denominators: tuple[int, ...]
     ways: np.ndarray | None
     group_ways: np.ndarray | None
     final: np.ndarray | None
@@ -636,15 +675,15 @@ class ChainRun:
     __repr__ = _display.text
     _repr_html_ = _display.html
 
-    def _repr_rows(self):
+    def _repr_rows(self) -> tuple[list[str], list[tuple[str, object]]]:
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
         kept = [w for w in ("ways", "group_ways", "final") if getattr(self, w) is not None]
         return ([f"{len(self.denominators) - 1} steps", "kept " + ", ".join(kept)], [])
 
 
-def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
+def run(start: Start, chains: Sequence[ExactChain], n_states: int, *, max_work: int = MAX_WORK,
         what: str = "steps of this chain", smaller: str = "use fewer steps",
-        keep=None) -> list:
+        keep: Iterable[int] | None = None) -> list[np.ndarray | None]:
     """Exact distribution after each chain in turn.
 
     Parameters
@@ -676,7 +715,7 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
     for c in chains:
         dens.append(dens[-1] * c.denominator)
     n_edges = max([len(c.indices) for c in chains] + [1])
-    def work(t):
+    def work(t: int) -> int:
         return _work(dens[t], (t + 1) * n_states, (t + 1) * (n_edges + n_states))
 
     if work(T) > max_work:
@@ -700,7 +739,7 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
         ptr[t] = c.indptr
         to[t, :len(c.indices)] = c.indices
 
-    def compute(mod):
+    def compute(mod: int) -> np.ndarray:
         w = np.zeros((T, n_edges), dtype=np.int64)
         for t, c in enumerate(chains):
             w[t, :len(c.indices)] = _reduced(c.weights, mod)[c.weight_ids]
@@ -712,7 +751,7 @@ def run(start: dict, chains: list, n_states: int, *, max_work: int = MAX_WORK,
     for t, c in enumerate(chains):
         exact_w[t, :len(c.indices)] = [c.weights[i] for i in c.weight_ids]
     ways = _counted(compute, markov_run_steps_bound(start_ways, ptr, exact_w))
-    out = [None] * (T + 1)
+    out: list[np.ndarray | None] = [None] * (T + 1)
     with _bar(len(kept), "step") as update:
         for t in kept:  # one step at a time: the bar moves and Ctrl-C is seen between them
             out[t] = fractions_over(ways[t].astype(object), dens[t])

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 from dataclasses import dataclass
+from typing import Any, Callable, Iterable, NoReturn, Self, cast
 
 from .validate import MAX_WHOLE, did_you_mean
 
@@ -68,15 +69,15 @@ class FieldInfo:
     """
 
     name: str
-    type: type
+    type: builtins_type
     default: object
     help: str
-    range: tuple | None = None
-    choices: tuple | None = None
+    range: tuple[Any, Any] | None = None
+    choices: tuple[Any, ...] | None = None
     none: str | None = None
     length: int | None = None
-    item_range: tuple | None = None
-    items: type | None = int
+    item_range: tuple[int, int] | None = None
+    items: builtins_type | None = int
 
     @property
     def nested(self) -> bool:
@@ -88,9 +89,10 @@ class FieldInfo:
         return _expect(self, toml)
 
 
-def rule(default, *, help: str, range: tuple | None = None, choices=None, none=None,
-         type: type | None = None, length: int | None = None, item_range: tuple | None = None,
-         items: type | None = int):
+def rule(default: Any, *, help: str, range: tuple[Any, Any] | None = None,
+         choices: Iterable[Any] | None = None, none: bool | str | None = None,
+         type: type | None = None, length: int | None = None, item_range: tuple[int, int] | None = None,
+         items: type | None = int) -> Any:
     """A field of a :class:`Rules` class: its default, what it may be and a one-line help.
 
     Parameters
@@ -138,7 +140,7 @@ def rule(default, *, help: str, range: tuple | None = None, choices=None, none=N
     return dataclasses.field(default=default, metadata={"rule": spec})
 
 
-_INFO_CACHE: dict = {}
+_INFO_CACHE: dict[type[Rules], tuple[FieldInfo, ...]] = {}
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ class Rules:
     hashable, immutable.
     """
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for info in self.fields_info():
             value = getattr(self, info.name)
             checked = check_value(info, value, info.name)
@@ -163,7 +165,7 @@ class Rules:
 
     # ------------------------------------------------------------ describing
     @classmethod
-    def fields_info(cls) -> tuple:
+    def fields_info(cls) -> tuple[FieldInfo, ...]:
         """The :class:`FieldInfo` of every field, in declaration order."""
         infos = _INFO_CACHE.get(cls)
         if infos is None:
@@ -179,34 +181,34 @@ class Rules:
         return infos
 
     @classmethod
-    def field_names(cls) -> tuple:
+    def field_names(cls) -> tuple[str, ...]:
         """The field names, in declaration order."""
         return tuple(i.name for i in cls.fields_info())
 
     @classmethod
-    def require(cls, value, name: str = "rules"):
+    def require(cls, value: object, name: str = "rules") -> Self:
         """``value`` if it is an instance of this class, else a ValueError naming ``name``."""
         if not isinstance(value, cls):
             raise ValueError(f"{name} must be a {cls.__name__}, got {builtins_type(value).__name__}")
         return value
 
-    def field_values(self) -> dict:
+    def field_values(self) -> dict[str, Any]:
         """``{field: value}`` of every field, in declaration order."""
         return {i.name: getattr(self, i.name) for i in self.fields_info()}
 
-    def changes(self) -> dict:
+    def changes(self) -> dict[str, Any]:
         """``{field: value}`` of the fields that differ from the defaults of this class."""
         base = builtins_type(self)()
         return {k: v for k, v in self.field_values().items() if v != getattr(base, k)}
 
-    def flat_changes(self, prefix: str = "") -> dict:
+    def flat_changes(self, prefix: str = "") -> dict[str, tuple[Any, Any]]:
         """``{dotted field: (default, value)}`` of what differs, nested rules field by field."""
         return diff(builtins_type(self)(), self, prefix)
 
     # ------------------------------------------------------------ TOML
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Every field as TOML writes it: ``None`` as ``"none"``, tuples as arrays, nested rules as tables."""
-        out = {}
+        out: dict[str, Any] = {}
         for info in self.fields_info():
             value = getattr(self, info.name)
             if value is None:
@@ -220,7 +222,7 @@ class Rules:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict, prefix: str = ""):
+    def from_dict(cls, data: object, prefix: str = "") -> Self:
         """An instance from a parsed TOML table; fields left out take their defaults.
 
         Parameters
@@ -242,7 +244,7 @@ class Rules:
         if not isinstance(data, dict):
             raise ValueError(f"[{table}] must be a table of key = value lines, got {toml_kind(data)}")
         infos = {i.name: i for i in cls.fields_info()}
-        values = {}
+        values: dict[str, Any] = {}
         for key, raw in data.items():
             if key not in infos:
                 raise ValueError(unknown_field(str(key), list(infos),
@@ -259,7 +261,7 @@ class Rules:
 
 # ---------------------------------------------------------------- helpers
 
-def unknown_field(key: str, allowed, where: str, also: str = "", prefix: str = "") -> str:
+def unknown_field(key: str, allowed: Iterable[str], where: str, also: str = "", prefix: str = "") -> str:
     """The sentence for a key that is no field: what was meant, and the fields there are.
 
     ``prefix`` (``"rouse."``) is put before the key and the suggestion, not
@@ -271,9 +273,9 @@ def unknown_field(key: str, allowed, where: str, also: str = "", prefix: str = "
             + (f" ({also})" if also else ""))
 
 
-def diff(a: Rules, b: Rules, prefix: str = "") -> dict:
+def diff(a: Rules, b: Rules, prefix: str = "") -> dict[str, tuple[Any, Any]]:
     """``{dotted field: (value in a, value in b)}`` where two rule sets of one class differ."""
-    out = {}
+    out: dict[str, tuple[Any, Any]] = {}
     for info in a.fields_info():
         va, vb = getattr(a, info.name), getattr(b, info.name)
         if va == vb:
@@ -285,7 +287,7 @@ def diff(a: Rules, b: Rules, prefix: str = "") -> dict:
     return out
 
 
-def _show(value, toml: bool) -> str:
+def _show(value: object, toml: bool) -> str:
     if value is None:
         return NONE_TEXT if toml else "None"
     if isinstance(value, bool) and toml:
@@ -293,7 +295,7 @@ def _show(value, toml: bool) -> str:
     return str(value)
 
 
-def _listed(items: list) -> str:
+def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
@@ -332,7 +334,7 @@ def _expect(info: FieldInfo, toml: bool = False) -> str:
     return text
 
 
-def _fail(info: FieldInfo, label: str, value, toml: bool):
+def _fail(info: FieldInfo, label: str, value: object, toml: bool) -> NoReturn:
     got = "None" if value is None and not toml else (_show(value, toml) if not isinstance(value, str)
                                                      else repr(value))
     if info.nested:
@@ -340,7 +342,7 @@ def _fail(info: FieldInfo, label: str, value, toml: bool):
     raise ValueError(f"{label} must be {_expect(info, toml)}, got {got}")
 
 
-def check_value(info: FieldInfo, value, label: str, toml: bool = False):
+def check_value(info: FieldInfo, value: Any, label: str, toml: bool = False) -> Any:
     """``value`` checked against the field's type, range and choices (ints made plain ``int``).
 
     ``label`` names the field in the message; ``toml`` writes None as
@@ -401,7 +403,7 @@ def check_value(info: FieldInfo, value, label: str, toml: bool = False):
     return value
 
 
-def toml_kind(value) -> str:
+def toml_kind(value: object) -> str:
     """What a TOML value is, in a player's words: ``the number 3``, ``the text 'x'``, ``a table``."""
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
@@ -416,7 +418,7 @@ def toml_kind(value) -> str:
     return f"a {builtins_type(value).__name__}"
 
 
-_TOML_OK = {
+_TOML_OK: dict[type, Callable[[object], bool]] = {
     bool: lambda v: isinstance(v, bool),
     int: lambda v: isinstance(v, int) and not isinstance(v, bool),
     float: lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
@@ -425,13 +427,13 @@ _TOML_OK = {
 }
 
 
-def value_from_toml(info: FieldInfo, raw, label: str):
+def value_from_toml(info: FieldInfo, raw: object, label: str) -> Any:
     """A field's value from what TOML read (``"none"``, arrays, tables), checked; errors name ``label``."""
     if info.nested:
         if not isinstance(raw, dict):
             raise ValueError(f"field {label!r} must be a table of {info.type.__name__} fields "
                              f"([{label}]), got {toml_kind(raw)}")
-        return info.type.from_dict(raw, prefix=label + ".")
+        return cast("type[Rules]", info.type).from_dict(raw, prefix=label + ".")
     if (info.none is not None and info.type is not str and isinstance(raw, str)
             and raw.strip().lower() == NONE_TEXT):
         return None

@@ -39,6 +39,7 @@ import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NoReturn, cast
 
 import tomli_w
 
@@ -129,7 +130,7 @@ def _canonical(name):
     return name
 
 
-def _owner_of(rules) -> tuple:
+def _owner_of(rules: object) -> tuple[System, str | None]:
     """``(system, None)`` for a system's main rules, ``(system, table)`` for the rules of one of its sub-tables."""
     for s in SYSTEMS.values():
         if type(rules) is s.rules_class:
@@ -196,12 +197,16 @@ class RuleSet:
 
     system: str
     name: str
-    rules: object
+    rules: Rules
     description: str = field(default="", compare=False)
     source: str = field(default="", compare=False)
-    sub_rules: tuple = ()
+    sub_rules: tuple[tuple[str, Rules], ...] = ()  # as __post_init__ leaves them (a dict is taken too)
 
-    def __post_init__(self):
+    if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
+        def __init__(self, system: str, name: str, rules: Rules, description: str = "", source: str = "",
+                     sub_rules: Mapping[str, Rules] | Iterable[tuple[str, Rules]] = ()) -> None: ...
+
+    def __post_init__(self) -> None:
         object.__setattr__(self, "sub_rules", _sub_pairs(self.system, self.sub_rules))
 
     def sub(self, name: str):
@@ -326,7 +331,7 @@ def _fields_text(fields: dict) -> str:
     return ", ".join(f"{k} = {show_value(v)}" for k, v in fields.items())
 
 
-def _rules_class(sys_: System) -> type:
+def _rules_class(sys_: System) -> type[Rules]:
     cls = sys_.rules_class
     if not (isinstance(cls, type) and issubclass(cls, Rules)):
         raise ValueError(f"the rules of system {sys_.name!r} are {getattr(cls, '__name__', cls)!r}, "
@@ -334,7 +339,7 @@ def _rules_class(sys_: System) -> type:
     return cls
 
 
-def _mechanic_of(ref, base, fail) -> str:
+def _mechanic_of(ref, base, fail: Callable[[str], NoReturn]) -> str:
     """Register the mechanic file a rule set names (``mechanic = "path.toml"``); its system's name."""
     from .mechanic.system import register
 
@@ -495,6 +500,7 @@ def read_text(path) -> str:
     ValueError of one sentence, without blocking or reading on and on.
     """
     path = Path(path)
+    fd: int | None
     try:
         # O_NONBLOCK: opening a named pipe with no writer must not wait
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -633,10 +639,11 @@ def load(ref) -> RuleSet:
                          f"variant; the shipped ones are {', '.join(shipped)}")
     if dataclasses.is_dataclass(ref) and not isinstance(ref, type):
         sys_, table = _owner_of(ref)
+        rules = cast(Rules, ref)  # an instance of one of the system's rules classes (_owner_of)
         if table is None:
-            wanted = RuleSet(sys_.name, f"{sys_.name}-custom", ref, "", "")
+            wanted = RuleSet(sys_.name, f"{sys_.name}-custom", rules, "", "")
         else:
-            wanted = RuleSet(sys_.name, f"{sys_.name}-custom", sys_.rules_class(), "", "", {table: ref})
+            wanted = RuleSet(sys_.name, f"{sys_.name}-custom", sys_.rules_class(), "", "", {table: rules})
         for rs in variants(sys_.name):
             if rs.rules == wanted.rules and rs.sub_rules == wanted.sub_rules:
                 return rs

@@ -23,6 +23,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import IO, Any
 
 
 def _new_file_mode() -> int:
@@ -68,6 +69,7 @@ def _write_into(path, real: Path, mode: str, encoding, newline):
         fd = os.open(real, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise _named(exc, path, str(real)) from None
+    f: IO[Any]
     if mode == "wb":
         f = os.fdopen(fd, "wb")
     else:
@@ -118,6 +120,8 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: 
             yield f
         return
     folder = path.parent
+    fd: int | None
+    tmp: str | None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:  # a folder that cannot be written: name the file asked for, not the temporary one

@@ -13,15 +13,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Callable, Iterable, Iterator, Self, Sequence, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from kernels import special as _ks
+from kernels._jit import IntArray
 from kernels.multiset import fill_binomials
 
 from .exact import count, count_blocks, wants_big_ints
 
 CAP = _ks.CAP
+#: The engine's int64 arrays: ``(w_normal, w_special, mark_bonus, table)`` (:meth:`Engine.arrays`).
+Arrays = tuple[IntArray, IntArray, IntArray, IntArray]
+#: Maps a block of counts (ways, denominators) to values (see :func:`grid_ways`).
+Finish = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -48,16 +55,17 @@ class Engine:
         False: they are added to the pool.
     """
 
-    normal_faces: tuple
-    special_faces: tuple
+    normal_faces: tuple[int, ...]
+    special_faces: tuple[int, ...]
     crit_bonus: int
-    mark_bonus: tuple
-    table: tuple
+    mark_bonus: tuple[int, ...]
+    table: tuple[Any, ...]
     n_classes: int
     special_replaces: bool
 
     @classmethod
-    def of(cls, normal_faces, special_faces, crit_bonus, mark_bonus, table, n_classes, special_replaces):
+    def of(cls, normal_faces: Iterable[int], special_faces: Iterable[int], crit_bonus: int,
+           mark_bonus: Iterable[int], table: npt.ArrayLike, n_classes: int, special_replaces: bool) -> Self:
         """An Engine from arrays or sequences (the table is checked and frozen to tuples)."""
         table = np.asarray(table, dtype=np.int64)
         if table.shape != (3, 2, CAP + 1, CAP + 1) or table.min() < 0 or table.max() >= n_classes:
@@ -68,14 +76,14 @@ class Engine:
                    int(crit_bonus), tuple(int(x) for x in mark_bonus), _deep_tuple(table.tolist()),
                    int(n_classes), bool(special_replaces))
 
-    def dice(self, pool: int, special: int) -> tuple:
+    def dice(self, pool: int, special: int) -> tuple[int, int]:
         """(normal dice, special dice) rolled for ``pool`` with ``special`` special dice."""
         if self.special_replaces:
             h = min(special, pool)
             return pool - h, h
         return pool, special
 
-    def arrays(self):
+    def arrays(self) -> Arrays:
         """(w_normal, w_special, mark_bonus, table) as int64 arrays for the kernels."""
         return _arrays(self)
 
@@ -89,7 +97,8 @@ class Engine:
         return int(_ks.classify_one(successes, int(tens >= 2), min(special_tens, CAP),
                                     min(special_marks, CAP), difficulty, bonus, table))
 
-    def successes(self, normal_faces, special_faces, success_face: int) -> tuple:
+    def successes(self, normal_faces: Iterable[int], special_faces: Iterable[int],
+                  success_face: int) -> tuple[int, int, int, int]:
         """(successes before the mark bonus, tens, special tens, special marks) of landed dice.
 
         A special die's mark is a face in ``1..special_faces[0]`` (its lowest faces).
@@ -101,12 +110,12 @@ class Engine:
         return s, tens, list(special_faces).count(10), marks
 
 
-def _deep_tuple(x):
+def _deep_tuple(x: Any) -> Any:
     return tuple(_deep_tuple(v) for v in x) if isinstance(x, list) else x
 
 
 @lru_cache(maxsize=64)
-def _arrays(engine: Engine):
+def _arrays(engine: Engine) -> Arrays:
     out = (np.array(engine.normal_faces, dtype=np.int64), np.array(engine.special_faces, dtype=np.int64),
            np.array(engine.mark_bonus, dtype=np.int64), np.array(engine.table, dtype=np.int64))
     for a in out:
@@ -115,12 +124,13 @@ def _arrays(engine: Engine):
 
 
 @lru_cache(maxsize=64)
-def binomials(size: int, mod: int) -> np.ndarray:
+def binomials(size: int, mod: int) -> IntArray:
     """The kernels' binomial table ``C(n, k)`` for ``n, k < size`` (mod ``mod``
     if > 0), read-only and cached: shared by every kernel call of the
     5th-edition dice (V5, Werewolf, Hunter)."""
     if size <= SMALL_BINOMIALS:  # Python is quicker than loading the kernel in a new process
-        rows, prev = [], [0] * size
+        rows: list[list[int]] = []
+        prev = [0] * size
         for n in range(size):
             row = [1] + [prev[k - 1] + prev[k] for k in range(1, n + 1)] + [0] * (size - n - 1)
             rows.append([v % mod for v in row] if mod else row)
@@ -139,7 +149,8 @@ SMALL_BINOMIALS = 64
 
 
 @lru_cache(maxsize=4096)
-def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple, force_modular: bool = False):
+def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple[int, ...],
+           force_modular: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
     """Exact (ways by (s, pair, e, o), ways by class per Difficulty, denominator).
 
     ``s`` counts successes before the mark bonus; the class ways include it.
@@ -176,7 +187,7 @@ def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple, f
     return ways, classes, denominator
 
 
-def success_ways(engine: Engine, ways) -> tuple:
+def success_ways(engine: Engine, ways: npt.ArrayLike) -> tuple[int, ...]:
     """Ways of each final number of successes (the mark bonus added), as Python ints."""
     by_marks = np.asarray(ways).sum(axis=(1, 2))  # (successes before the bonus, capped marks)
     bonus = [int(b) for b in engine.mark_bonus]
@@ -191,7 +202,8 @@ def success_ways(engine: Engine, ways) -> tuple:
     return tuple(out) if any(out) else (0,)
 
 
-def grid_blocks(engine: Engine, pools, specials, difficulties, on_big=None):
+def grid_blocks(engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int],
+                on_big: Callable[[], object] | None = None) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Exact class ways for a grid, block by block, each block in its own arithmetic.
 
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
@@ -213,7 +225,7 @@ def grid_blocks(engine: Engine, pools, specials, difficulties, on_big=None):
     nn = pools_arr[:, None] - nh if engine.special_replaces else np.broadcast_to(pools_arr[:, None], shape)
     dice = nn + nh
 
-    def run(index, mod):
+    def run(index: np.ndarray, mod: int) -> np.ndarray:
         out = np.empty((len(index), len(specials), len(diffs), engine.n_classes), dtype=np.int64)
         n = int(dice[index].max(initial=0))
         _ks.special_grid_class_ways_into(pools_arr[index], specials_arr, diffs, w_n, w_s,
@@ -222,11 +234,12 @@ def grid_blocks(engine: Engine, pools, specials, difficulties, on_big=None):
                                          *_grid_scratch(n, engine.crit_bonus, max(0, int(bonus.max())), engine.n_classes))
         return out
 
-    def dens(index, block):
+    def dens(index: np.ndarray, block: np.ndarray) -> np.ndarray:
         if block.dtype == object:
             return np.array([[10 ** n for n in row] for row in dice[index].tolist()],
                             dtype=object)[:, :, None, None]
-        return (10 ** dice[index])[:, :, None, None]  # each fits: at most the block's bound
+        powers: np.ndarray = 10 ** dice[index]  # each fits: at most the block's bound
+        return powers[:, :, None, None]
 
     bounds = _bounds(engine, pools, specials)
     big = [wants_big_ints(b) for b in bounds]
@@ -243,7 +256,7 @@ def grid_blocks(engine: Engine, pools, specials, difficulties, on_big=None):
         yield np.array([i]), block, dens(np.array([i]), block)
 
 
-def _grid_scratch(n: int, crit_bonus: int, top: int, n_classes: int) -> tuple:
+def _grid_scratch(n: int, crit_bonus: int, top: int, n_classes: int) -> tuple[np.ndarray, ...]:
     """Scratch arrays for :func:`kernels.special.special_grid_class_ways_into` over pools of at most
     ``n`` dice (the kernel allocates nothing itself, so loading it stays light)."""
     s_top = n + crit_bonus * (n // 2) + 1
@@ -253,19 +266,26 @@ def _grid_scratch(n: int, crit_bonus: int, top: int, n_classes: int) -> tuple:
             np.empty((s_top + top + 1, n_classes), dtype=np.int64))
 
 
-def _bounds(engine: Engine, pools, specials) -> list:
+def _bounds(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> list[int]:
     """Each pool's bound on every count the grid kernel holds for it (Python ints)."""
     w_n, w_s, _, _ = engine.arrays()
     return _ks.special_grid_pool_bounds(pools, specials, int(engine.special_replaces), w_n, w_s)
 
 
-def big_pools(engine: Engine, pools, specials) -> int:
+def big_pools(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> int:
     """How many of ``pools`` :func:`grid_blocks` counts in Python ints (one ``on_big`` call per
     special dice value each): for a progress bar's total."""
     return sum(wants_big_ints(b) for b in _bounds(engine, pools, specials))
 
 
-def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
+@overload
+def grid_ways(engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int],
+              finish: None = None) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def grid_ways(engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int],
+              finish: Finish) -> np.ndarray: ...
+def grid_ways(engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int],
+              finish: Finish | None = None) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)),
     object arrays of Python ints (:func:`grid_blocks` put together).
 
@@ -275,10 +295,10 @@ def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
     whole grid, each block finished in its own arithmetic.
     """
     raw = finish is None
-    if raw:
-        def finish(ways, dens):
+    if finish is None:
+        def finish(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
             return counts_only(ways.astype(object), dens.astype(object))
-    out = None
+    out: np.ndarray | None = None
     for index, ways, dens in grid_blocks(engine, pools, specials, difficulties):
         values = finish(ways, dens)
         if out is None:
@@ -292,7 +312,7 @@ def grid_ways(engine: Engine, pools, specials, difficulties, finish=None):
     return out
 
 
-def counts_only(ways, dens):
+def counts_only(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
     """The counts themselves, each cell's denominator last (what :func:`grid_ways` gives without ``finish``)."""
     return np.concatenate([ways, np.broadcast_to(dens, ways.shape[:-1] + (1,)).astype(ways.dtype)], axis=-1)
 
@@ -305,7 +325,7 @@ def counts_only(ways, dens):
 # dice costs O(n) big-integer operations per polynomial, not n**2 states
 # times n primes.
 
-def _binomial_power(m: int, f0: int, f1: int) -> list:
+def _binomial_power(m: int, f0: int, f1: int) -> list[int]:
     """Coefficients of ``(f0 + f1 x) ** m``: ``C(m, i) f1**i f0**(m - i)``, exactly."""
     out = [f0 ** m]
     if f1 == 0:
@@ -315,7 +335,7 @@ def _binomial_power(m: int, f0: int, f1: int) -> list:
     return out
 
 
-def _sparse_power(terms: dict, n: int) -> list:
+def _sparse_power(terms: dict[int, int], n: int) -> list[int]:
     """Coefficients of ``P(w) ** n`` for a polynomial ``P`` with ``P(0) != 0``.
 
     ``terms`` maps exponents to integer coefficients.  The coefficients come
@@ -348,7 +368,8 @@ def clear_caches() -> None:
 
 
 @lru_cache(maxsize=64)
-def _normal_parts(n_normal: int, w_normal: tuple, crit_bonus: int):
+def _normal_parts(n_normal: int, w_normal: tuple[int, ...],
+                  crit_bonus: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Success generating functions of ``n_normal`` normal dice, as object arrays.
 
     Returns ``(from_even, from_odd, no_ten, one_ten)``: ways by the successes
@@ -378,7 +399,7 @@ def _normal_parts(n_normal: int, w_normal: tuple, crit_bonus: int):
     odd = odd_w[::2]                                                       # O, in x
     length = n + cb * ((n + 1) // 2) + 1
 
-    def poly(parts):
+    def poly(parts: list[tuple[int, Any]]) -> np.ndarray:  # (shift, coefficients: a list, then an array)
         out = np.zeros(length, dtype=object)
         for shift, coef in parts:
             coef = np.array(coef[:max(length - shift, 0)], dtype=object)
@@ -394,12 +415,12 @@ def _normal_parts(n_normal: int, w_normal: tuple, crit_bonus: int):
     return from_even, from_odd, no_ten, one_ten
 
 
-def _special_outcomes(n_special: int, w_special) -> dict:
+def _special_outcomes(n_special: int, w_special: Iterable[int]) -> dict[tuple[int, int, int], int]:
     """Ways of the special dice alone: ``{(successes below ten, tens, capped marks): ways}``."""
     from math import comb
 
     marks, fails, succ, tens = (int(v) for v in w_special)
-    out = {}
+    out: dict[tuple[int, int, int], int] = {}
     n = int(n_special)
     for e in range(n + 1):
         for o in range(n - e + 1):
@@ -413,7 +434,8 @@ def _special_outcomes(n_special: int, w_special) -> dict:
     return out
 
 
-def big_pool_ways(n_normal: int, n_special: int, w_normal, w_special, crit_bonus: int) -> np.ndarray:
+def big_pool_ways(n_normal: int, n_special: int, w_normal: Iterable[int], w_special: Iterable[int],
+                  crit_bonus: int) -> np.ndarray:
     """Exact ways by (successes, pair, capped special tens, capped special marks), in Python ints.
 
     The same numbers as :func:`kernels.special.special_pool_ways`, for pools
@@ -430,7 +452,7 @@ def big_pool_ways(n_normal: int, n_special: int, w_normal, w_special, crit_bonus
     ways = np.zeros((size_s, 2, CAP + 1, CAP + 1), dtype=object)
     ways[...] = 0
 
-    def add(pair, ec, oc, shift, vector, weight):
+    def add(pair: int, ec: int, oc: int, shift: int, vector: np.ndarray, weight: int) -> None:
         top = min(len(vector), size_s - shift)
         if top > 0:
             ways[shift:shift + top, pair, ec, oc] += vector[:top] * weight
@@ -447,7 +469,8 @@ def big_pool_ways(n_normal: int, n_special: int, w_normal, w_special, crit_bonus
     return ways
 
 
-def classify_big(ways: np.ndarray, difficulties, mark_bonus, table, n_classes: int) -> np.ndarray:
+def classify_big(ways: np.ndarray, difficulties: Sequence[int] | np.ndarray, mark_bonus: Iterable[int],
+                 table: npt.ArrayLike, n_classes: int) -> np.ndarray:
     """Ways per class for each Difficulty from Python-int ways (as :func:`kernels.special.special_classify`).
 
     Returns an object array ``(D, n_classes)`` of Python ints.
@@ -482,7 +505,7 @@ def classify_big(ways: np.ndarray, difficulties, mark_bonus, table, n_classes: i
 
 
 @lru_cache(maxsize=64)
-def _normal_suffixes(n_normal: int, w_normal: tuple, crit_bonus: int) -> np.ndarray:
+def _normal_suffixes(n_normal: int, w_normal: tuple[int, ...], crit_bonus: int) -> np.ndarray:
     """Suffix sums of :func:`_normal_parts`, read-only: ``out[part, k] = sum(parts[part][k:])``,
     an object array of shape (4, L + 1) whose last column is 0, so that the
     ways of any run of successes are one lookup."""
@@ -495,7 +518,8 @@ def _normal_suffixes(n_normal: int, w_normal: tuple, crit_bonus: int) -> np.ndar
     return out
 
 
-def _column_terms(n_special: int, w_special, crit_bonus: int) -> list:
+def _column_terms(n_special: int, w_special: Iterable[int],
+                  crit_bonus: int) -> list[tuple[int, int, int, int, int, int]]:
     """How the ways of each (pair, capped special tens, capped marks) column are made.
 
     A list of ``(pair, ec, oc, shift, part, weight)``: the column gains
@@ -503,7 +527,7 @@ def _column_terms(n_special: int, w_special, crit_bonus: int) -> list:
     an odd start, 2 no ten, 3 one ten; see :func:`_normal_parts`) moved up
     by ``shift`` successes.  The same sums :func:`big_pool_ways` makes.
     """
-    terms = []
+    terms: list[tuple[int, int, int, int, int, int]] = []
     cb = int(crit_bonus)
     for (g, e, oc), w in _special_outcomes(n_special, w_special).items():
         ec = min(e, CAP)
@@ -517,22 +541,24 @@ def _column_terms(n_special: int, w_special, crit_bonus: int) -> list:
 
 
 @lru_cache(maxsize=64)
-def _columns(n_special: int, w_special: tuple, crit_bonus: int) -> dict:
+def _columns(n_special: int, w_special: tuple[int, ...],
+             crit_bonus: int) -> dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]]:
     """:func:`_column_terms` by column, terms of the same shift and part merged:
     ``{(pair, ec, oc): ((shift, part, weight), ...)}``."""
-    merged = {}
+    merged: dict[tuple[tuple[int, int, int], int, int], int] = {}
     for pair, ec, oc, shift, part, w in _column_terms(n_special, w_special, crit_bonus):
         key = ((pair, ec, oc), shift, part)
         merged[key] = merged.get(key, 0) + w
-    columns = {}
+    columns: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
     for (column, shift, part), w in merged.items():
         if w:
             columns.setdefault(column, []).append((shift, part, w))
     return {column: tuple(terms) for column, terms in columns.items()}
 
 
-def big_pool_classes(n_normal: int, n_special: int, w_normal, w_special, crit_bonus: int,
-                     difficulties, mark_bonus, table, n_classes: int) -> np.ndarray:
+def big_pool_classes(n_normal: int, n_special: int, w_normal: Iterable[int], w_special: Iterable[int],
+                     crit_bonus: int, difficulties: Iterable[int], mark_bonus: Iterable[int],
+                     table: npt.ArrayLike, n_classes: int) -> np.ndarray:
     """Ways per class for each Difficulty, in Python ints, without the full ways array.
 
     Equal to ``classify_big(big_pool_ways(...), ...)``, but each class sum is

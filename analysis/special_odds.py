@@ -17,7 +17,11 @@ class Reading:
     ``RollReading`` dataclasses, which have ``successes``, ``difficulty`` and
     ``outcome``, and name their winning classes in ``WIN_CLASSES``)."""
 
-    WIN_CLASSES: tuple = ()
+    WIN_CLASSES: tuple[str, ...] = ()
+    # declared for the type checker only: the dataclasses that mix this in hold the fields
+    successes: int
+    difficulty: int
+    outcome: str
 
     @property
     def margin(self) -> int:

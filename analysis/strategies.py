@@ -9,20 +9,27 @@ Willpower.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, TypeVar
+
 from .validate import did_you_mean
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+_Strategy = TypeVar("_Strategy")
 
 #: The name standing for "no Willpower spent".
 NONE = "none"
 
 
-def unknown(name, known) -> ValueError:
+def unknown(name: object, known: Iterable[str]) -> ValueError:
     """The one-sentence error for a strategy name that is not known, with a "did you mean"."""
     names = [NONE] + [k for k in known if k != NONE]
     hint = did_you_mean(name, names)
     return ValueError(f"unknown Willpower strategy {name!r}; choose from {', '.join(names)}{hint}")
 
 
-def named(strategy, known: dict, kind: type):
+def named(strategy: object, known: Mapping[str, _Strategy], kind: type[_Strategy]) -> _Strategy:
     """``strategy`` itself when it is a ``kind`` (a system's strategy type), else the strategy of
     that name in ``known``; any other value is refused with :func:`unknown`'s sentence."""
     if isinstance(strategy, kind):
@@ -32,7 +39,7 @@ def named(strategy, known: dict, kind: type):
     raise unknown(strategy, known)
 
 
-def parse(spec, strategy_of, known) -> tuple:
+def parse(spec: object, strategy_of: Callable[[Any], Any], known: Iterable[str]) -> tuple[list[Any], bool]:
     """``(strategies, side_by_side)`` of a ``strategy=`` value.
 
     ``strategies`` is a list of strategy objects (``strategy_of(name)``),
@@ -42,7 +49,7 @@ def parse(spec, strategy_of, known) -> tuple:
     one sentence naming the valid ones.
     """
     if isinstance(spec, str):
-        items = [s.strip() for s in spec.split(",")]
+        items: list[Any] = [s.strip() for s in spec.split(",")]
         many = len(items) > 1
     elif isinstance(spec, (list, tuple)):
         items, many = list(spec), True
@@ -71,7 +78,8 @@ def parse(spec, strategy_of, known) -> tuple:
     return out, many
 
 
-def combine(frames, axes, side_by_side: bool, exact: bool):
+def combine(frames: Iterable[tuple[Any, pd.DataFrame]], axes: Sequence[str], side_by_side: bool,
+            exact: bool) -> pd.DataFrame:
     """One table of the per-strategy tables ``frames``: ``[(strategy or None, DataFrame)]``.
 
     Each DataFrame holds Fractions and starts with the ``axes`` columns.  Side

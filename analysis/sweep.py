@@ -18,6 +18,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -146,7 +147,7 @@ class _NoBar:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> Literal[False]:
         return False
 
 
@@ -220,12 +221,14 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
             results[futures[fut]] = fut.result()
             bar.update()
     except BrokenProcessPool:
-        pool = _stop(pool)
+        _stop(pool)
+        del pool  # dropped before the error travels up
         raise ValueError(f"the {jobs} worker processes stopped before the end (out of "
                          f"memory, or a program read from stdin that they cannot "
                          f"re-import); try fewer jobs, a smaller grid or jobs=1") from None
     except BaseException:
-        pool = _stop(pool)
+        _stop(pool)
+        del pool
         raise
     pool.shutdown()
 
@@ -246,7 +249,7 @@ def _quiet_tracker() -> None:
             os.environ["PYTHONWARNINGS"] = old
 
 
-def _stop(pool) -> None:  # returns None: the caller drops its reference to the pool
+def _stop(pool) -> None:  # the caller drops its reference to the pool then
     """Drop a pool's queued work and terminate its worker processes now."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for p in processes:

@@ -32,6 +32,23 @@ import pkgutil
 import re
 import types
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    import pandas as pd
+
+    from .rules import Rules
+
+    #: A reference to code: ``"module:attribute"`` (see :func:`resolve`) or the object itself.
+    Ref = str | Callable[..., Any]
+    #: ``(name, one-line text)`` pairs, as :class:`System` holds them ...
+    Pairs = tuple[tuple[str, str], ...]
+    #: ... and as a system may give them: a dict or pairs.
+    PairsIn = Mapping[str, str] | Iterable[tuple[str, str]]
+    #: ``(lowest, highest or None)`` of an axis.
+    Limit = tuple[int, int | None]
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*$")
 _AXIS = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -41,7 +58,7 @@ _PREFIX = re.compile(r"^[a-z][a-z0-9_]*_$")
 RESERVED = ("system", "name", "description", "mechanic")
 
 
-def resolve(ref, package: str | None = None):
+def resolve(ref: object, package: str | None = None) -> Any:
     """A ``"module:attribute"`` string imported (a leading dot: relative to ``package``), or the object itself."""
     if not isinstance(ref, str):
         return ref
@@ -129,29 +146,43 @@ class System:
         is lowercase and ends with ``_``.
     """
 
+    # The fields as __post_init__ leaves them (dicts made pairs, sequences tuples); the
+    # constructor also takes the other forms listed above, which the __init__ below states.
     name: str
-    rules: object
-    table: object
-    axes: tuple
+    rules: str | type[Rules]
+    table: str | Callable[..., pd.DataFrame]
+    axes: Pairs
     title: str = ""
-    classes: tuple = ()
-    outcomes: tuple | None = None
-    odds: object = None
-    strategies: object = None
+    classes: Pairs = ()
+    outcomes: tuple[str, ...] | None = None
+    odds: Ref | None = None
+    strategies: str | Mapping[str, Any] | None = None
     package: str = ""
-    terms: object = ()
+    terms: Pairs = ()
     order: int = 100
-    aliases: tuple = field(default=())
-    sub_rules: object = ()
-    limits: object = ()
-    cli: object = None
-    column_prefixes: object = ()
-    distribution: object = None
+    aliases: tuple[str, ...] = field(default=())
+    sub_rules: tuple[tuple[str, str | type[Rules]], ...] = ()
+    limits: tuple[tuple[str, Limit], ...] = ()
+    cli: str | types.ModuleType | None = None
+    column_prefixes: Pairs = ()
+    distribution: str | Callable[..., pd.DataFrame] | None = None
 
-    def __post_init__(self):
+    if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
+        def __init__(self, name: str, rules: str | type[Rules], table: str | Callable[..., pd.DataFrame],
+                     axes: PairsIn, title: str = "", classes: PairsIn = (),
+                     outcomes: str | Iterable[str] | None = None, odds: Ref | None = None,
+                     strategies: str | Mapping[str, Any] | None = None, package: str = "",
+                     terms: PairsIn = (), order: int = 100, aliases: Iterable[str] = (),
+                     sub_rules: Mapping[str, str | type[Rules]] | Iterable[tuple[str, str | type[Rules]]] = (),
+                     limits: Mapping[str, Limit] | Iterable[tuple[str, Limit]] = (),
+                     cli: str | types.ModuleType | None = None, column_prefixes: PairsIn = (),
+                     distribution: str | Callable[..., pd.DataFrame] | None = None) -> None: ...
+
+    def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.match(self.name):
             raise ValueError(f"a system name is lowercase letters and digits, got {self.name!r}")
-        axes = self.axes
+        # until set below, each field holds what the constructor was given (any form it takes)
+        axes: Any = self.axes
         pairs = tuple(axes.items()) if isinstance(axes, dict) else tuple(tuple(p) for p in axes)
         if not pairs:
             raise ValueError(f"system {self.name!r} needs at least one axis")
@@ -175,7 +206,7 @@ class System:
         object.__setattr__(self, "aliases", tuple(self.aliases))
         terms = tuple(self.terms.items()) if isinstance(self.terms, dict) else tuple(self.terms)
         object.__setattr__(self, "terms", terms)
-        subs = self.sub_rules
+        subs: Any = self.sub_rules
         subs = tuple(subs.items()) if isinstance(subs, dict) else tuple(tuple(p) for p in subs)
         for pair in subs:
             if len(pair) != 2 or not isinstance(pair[0], str) or not _AXIS.match(pair[0]) \
@@ -185,7 +216,7 @@ class System:
         if len({n for n, _ in subs}) != len(subs):
             raise ValueError(f"system {self.name!r} names a sub_rules table twice")
         object.__setattr__(self, "sub_rules", subs)
-        limits = tuple(self.limits.items()) if isinstance(self.limits, dict) else tuple(self.limits)
+        limits: tuple[Any, ...] = tuple(self.limits.items()) if isinstance(self.limits, dict) else tuple(self.limits)
         for pair in limits:
             if (len(pair) != 2 or pair[0] not in self.axis_names or len(pair[1]) != 2
                     or not isinstance(pair[1][0], int)
@@ -198,7 +229,7 @@ class System:
                 not isinstance(cli, str) or not cli.strip(".") or ":" in cli):
             raise ValueError(f"cli of system {self.name!r} is a module (\".cli\" or a module name), "
                              f"got {self.cli!r}")
-        prefixes = self.column_prefixes
+        prefixes: Any = self.column_prefixes
         prefixes = tuple(prefixes.items()) if isinstance(prefixes, dict) else tuple(tuple(p) for p in prefixes)
         for pair in prefixes:
             if (len(pair) != 2 or not isinstance(pair[0], str) or not _PREFIX.match(pair[0])
@@ -208,60 +239,60 @@ class System:
         object.__setattr__(self, "column_prefixes", prefixes)
 
     # ------------------------------------------------------------ code
-    def _get(self, ref):
+    def _get(self, ref: object) -> Any:
         return resolve(ref, self.package or None)
 
     @property
-    def rules_class(self) -> type:
+    def rules_class(self) -> type[Rules]:
         return self._get(self.rules)
 
     @property
-    def sub_rule_names(self) -> tuple:
+    def sub_rule_names(self) -> tuple[str, ...]:
         """The TOML sub-table names of the other mechanics' rules (imports nothing)."""
         return tuple(n for n, _ in self.sub_rules)
 
     @property
-    def sub_rules_classes(self) -> dict:
+    def sub_rules_classes(self) -> dict[str, type[Rules]]:
         """``{table name: rules class}`` of the system's other mechanics, in declaration order."""
         return {n: self._get(ref) for n, ref in self.sub_rules}
 
     @property
-    def table_function(self):
+    def table_function(self) -> Callable[..., pd.DataFrame]:
         return self._get(self.table)
 
     @property
-    def distribution_function(self):
+    def distribution_function(self) -> Callable[..., pd.DataFrame] | None:
         """The system's distribution of successes (see ``distribution``), or None."""
         return None if self.distribution is None else self._get(self.distribution)
 
     @property
-    def odds_function(self):
+    def odds_function(self) -> Callable[..., Any] | None:
         return None if self.odds is None else self._get(self.odds)
 
     @property
-    def cli_module(self):
+    def cli_module(self) -> types.ModuleType | None:
         """The imported module that builds the system's own commands, or None (see ``cli``)."""
         return None if self.cli is None else self._get(self.cli)
 
     @property
-    def strategy_map(self) -> dict:
+    def strategy_map(self) -> dict[str, Any]:
         """``{name: strategy}`` (empty where the system has no strategies)."""
         return {} if self.strategies is None else dict(self._get(self.strategies))
 
     # ------------------------------------------------------------ grid
     @property
-    def axis_names(self) -> tuple:
+    def axis_names(self) -> tuple[str, ...]:
         return tuple(a for a, _ in self.axes)
 
-    def default_grid(self) -> dict:
+    def default_grid(self) -> dict[str, str]:
         """``{axis: SPEC}`` of the grid used when none is given."""
         return dict(self.axes)
 
-    def class_meanings(self) -> dict:
+    def class_meanings(self) -> dict[str, str]:
         """``{class: one-line meaning}`` of the outcome classes."""
         return dict(self.classes)
 
-    def outcome_columns(self, df) -> list:
+    def outcome_columns(self, df: pd.DataFrame) -> list[str]:
         """The columns of a table of this system that ``compare`` compares."""
         import pandas as pd
 
@@ -274,14 +305,14 @@ class System:
                 if c not in self.axis_names and not pd.api.types.is_integer_dtype(df[c])]
 
     # ------------------------------------------------------------ rules
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, Any]:
         """``{field: default}`` of the rules dataclass, in declaration order."""
         cls = self.rules_class
         defaults = cls()
         return {f.name: getattr(defaults, f.name) for f in dataclasses.fields(cls)}
 
     # ------------------------------------------------------------ files
-    def _submodules(self, folder: str) -> list:
+    def _submodules(self, folder: str) -> list[tuple[str, types.ModuleType]]:
         if not self.package:
             return []
         try:
@@ -291,15 +322,15 @@ class System:
         names = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
         return [(n, importlib.import_module(f"{pkg.__name__}.{n}")) for n in names]
 
-    def published_modules(self) -> list:
+    def published_modules(self) -> list[tuple[str, types.ModuleType]]:
         """``[(name, module)]`` of the modules under ``published/`` (each has ``make_tables()``)."""
         return self._submodules("published")
 
-    def figure_modules(self) -> list:
+    def figure_modules(self) -> list[tuple[str, types.ModuleType]]:
         """``[(name, module)]`` of the modules under ``figures/`` (each has ``make_figure()``)."""
         return self._submodules("figures")
 
-    def variant_files(self) -> list:
+    def variant_files(self) -> list[Traversable]:
         """The shipped rule-set files (``variants/*.toml``), sorted by name."""
         if not self.package:
             return []
@@ -314,14 +345,14 @@ class System:
         return sorted((p for p in folder.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
 
 
-def lazy_exports(package: str, module: str):
+def lazy_exports(package: str, module: str) -> Callable[[str], Any]:
     """A module ``__getattr__`` that serves the public names of ``module`` (relative to ``package``) on first use.
 
     A system package re-exports its main module this way, so that
     ``from analysis.systems import v5; v5.odds(...)`` works while discovering
     the systems imports no numerical code.
     """
-    def __getattr__(name):
+    def __getattr__(name: str) -> Any:
         if not name.startswith("_"):
             target = importlib.import_module(module, package)
             if hasattr(target, name):

@@ -85,7 +85,8 @@ def check_probability(name: str, value) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a probability 0..1, got {_shown(value)}")
     try:
-        p = Fraction(value)
+        # any numbers.Real converts; typeshed's Fraction lists only the built-in ones
+        p = Fraction(value)  # type: ignore[call-overload]
     except (ValueError, OverflowError):  # NaN, inf
         raise ValueError(f"{name} must be a probability 0..1, got {_shown(value)}") from None
     if not 0 <= p <= 1:
@@ -111,6 +112,7 @@ def materialise(name: str, values, what: str = "a list", most: int = MAX_SPEC_VA
 
     if isinstance(values, (str, bytes, dict, set, frozenset)) or not hasattr(values, "__iter__"):
         raise ValueError(f"{name} must be {what}, got {_shown(values)}")
+    size: int | None
     try:
         size, exact_size = len(values), True
     except (TypeError, OverflowError):  # no length, or one past sys.maxsize (a huge range)
@@ -158,7 +160,7 @@ def parse_spec(name: str, text: str, lo: int | None = None, hi: int | None = Non
         raise ValueError(
             f"{name}: expected a number, a range like 1-20 or a list like 3,5,7, got {text!r}"
         )
-    ranges = []
+    ranges: list[tuple[int, int]] = []
     total = 0
     for part in text.split(","):
         m = _SPEC_PART.match(part)

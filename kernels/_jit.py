@@ -12,17 +12,25 @@ a damaged file never reaches LLVM, whose bitcode reader aborts the process
 only numba's runtime, not its compiler (:mod:`kernels._lightload`), which
 keeps a second process's start-up short.
 """
+from __future__ import annotations
+
 import hashlib
 import os
 import pickle
 import sys
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import numba
+import numpy as np
+import numpy.typing as npt
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core import config as _numba_config
 
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
 
-def _cache_log(msg, *args):
+
+def _cache_log(msg: str, *args: object) -> None:
     """A line of numba's cache log (``NUMBA_DEBUG_CACHE=1``), as numba's own loader writes it."""
     if getattr(_numba_config, "DEBUG_CACHE", False):
         print(msg % args)
@@ -32,7 +40,11 @@ from ._lightload import light_load
 #: The options every kernel is compiled with (``cache`` is handled by
 #: :func:`kernel`, which wraps numba's disk cache so a cache failure only
 #: costs a compile).
-JIT_OPTIONS = dict(cache=True, nogil=True)
+JIT_OPTIONS: dict[str, Any] = dict(cache=True, nogil=True)
+
+#: The arrays the kernels take and fill: int64 throughout (``mod == 0``) or
+#: residues modulo a prime below 2**31 (``mod > 0``), see ``kernels.multiset``.
+IntArray = npt.NDArray[np.int64]
 
 _noted = False
 
@@ -71,7 +83,7 @@ class _Sealed:
 
     __slots__ = ("data",)
 
-    def __init__(self, data):
+    def __init__(self, data: object) -> None:
         self.data = data
 
 
@@ -85,16 +97,16 @@ class _CheckedCacheFile(IndexDataCacheFile):
     match raises :class:`CacheDamaged`.
     """
 
-    def _save_data(self, name, data):
+    def _save_data(self, name: str, data: object) -> None:
         super()._save_data(name, _Sealed(data))  # numba's writer, with _dump adding the checksum
 
-    def _dump(self, obj):
+    def _dump(self, obj: object) -> bytes:
         if isinstance(obj, _Sealed):
             payload = super()._dump(obj.data)
             return _MAGIC + hashlib.sha256(payload).digest() + payload
         return super()._dump(obj)
 
-    def _load_data(self, name):
+    def _load_data(self, name: str) -> object:
         path = self._data_path(name)
         with open(path, "rb") as f:
             raw = f.read()
@@ -111,14 +123,14 @@ class _CheckedCacheFile(IndexDataCacheFile):
 class _GuardedCache(FunctionCache):
     """numba's per-function disk cache, with loading and saving failures turned into a compile."""
 
-    def __init__(self, py_func):
+    def __init__(self, py_func: Callable[..., Any]) -> None:
         super().__init__(py_func)
         plain = self._cache_file
         checked = _CheckedCacheFile.__new__(_CheckedCacheFile)
         checked.__dict__.update(plain.__dict__)  # the same paths, source stamp and version
         self._cache_file = checked
 
-    def load_overload(self, sig, target_context):
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
         try:
             return light_load(self, sig, target_context, super().load_overload)
         except Exception as exc:  # a damaged or unreadable entry: compile it again
@@ -129,7 +141,7 @@ class _GuardedCache(FunctionCache):
 
     def _drop_bad_index(self) -> None:
         """Remove this function's index file if it cannot be read, so the next save writes a fresh one."""
-        cache_file = getattr(self, "_cache_file", None)
+        cache_file: Any = getattr(self, "_cache_file", None)  # None fails below as AttributeError
         try:
             cache_file._load_index()
         except Exception:
@@ -138,7 +150,7 @@ class _GuardedCache(FunctionCache):
             except (OSError, AttributeError):
                 pass
 
-    def save_overload(self, sig, data):
+    def save_overload(self, sig: Any, data: Any) -> None:
         try:
             super().save_overload(sig, data)
         except Exception as exc:  # a full disk, a read-only folder: the kernel still runs
@@ -146,8 +158,16 @@ class _GuardedCache(FunctionCache):
                   f"they will be compiled again in the next run")
 
 
-def kernel(fn):
-    """Compile ``fn`` with the project's jit options (nopython, nogil, cached on disk when possible)."""
+_Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
+
+
+def kernel(fn: _Kernel) -> Dispatcher[_Kernel]:
+    """Compile ``fn`` with the project's jit options (nopython, nogil, cached on disk when possible).
+
+    numba's stubs give the dispatcher ``fn``'s parameters, so callers are
+    checked against the kernel's annotations (which numba itself ignores: it
+    compiles for the types it is called with).
+    """
     options = {k: v for k, v in JIT_OPTIONS.items() if k != "cache"}
     dispatcher = numba.njit(**options)(fn)
     if JIT_OPTIONS.get("cache"):

@@ -18,6 +18,8 @@ lacks the internals the loader relies on, numba's own loader is used.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 try:  # numba internals; checked, so that another numba only loses the shortcut
     from numba.core.runtime import rtsys
     from numba.core.caching import Cache
@@ -27,7 +29,8 @@ except ImportError:  # pragma: no cover - depends on the installed numba
     _USABLE = False
 
 
-def light_load(cache, sig, target_context, fallback):
+def light_load(cache: object, sig: Any, target_context: Any,
+               fallback: Callable[[Any, Any], Any]) -> Any:
     """Load ``sig`` from numba's disk ``cache`` with only the runtime set up.
 
     ``fallback(sig, target_context)`` (numba's own loader) is used where this

@@ -24,14 +24,18 @@ caller proves int64 suffices by checking ``10**(S + c*n)`` (``S`` the largest
 success count; :func:`beast_grid_ways_bound`, :func:`chance_die_ways_bound`)
 or passes a prime ``mod`` (see ``kernels.multiset``).
 """
+from __future__ import annotations
+
+from typing import Iterable
+
 import numpy as np
 
-from ._jit import kernel
+from ._jit import IntArray, kernel
 from .multiset import addmod, mulmod
 
 
 @kernel
-def submod(a, b, mod):
+def submod(a: int, b: int, mod: int) -> int:
     """Difference ``a - b`` (in 0..mod-1 when ``mod > 0``; the caller
     guarantees ``a >= b`` when ``mod == 0``)."""
     v = a - b
@@ -41,7 +45,7 @@ def submod(a, b, mod):
 
 
 @kernel
-def powmod(base, exp, mod):
+def powmod(base: int, exp: int, mod: int) -> int:
     """``base ** exp`` (reduced modulo ``mod`` when ``mod > 0``)."""
     v = 1
     b = base % mod if mod > 0 else base
@@ -51,7 +55,7 @@ def powmod(base, exp, mod):
 
 
 @kernel
-def fill_again_chain(success_face, again_face, mod, out):
+def fill_again_chain(success_face: int, again_face: int, mod: int, out: IntArray) -> None:
     """Successes of one freshly rolled again-die, at scale ``10**(s + 1)``.
 
     ``out[s] = 10**(s + 1) * P(s successes)`` for a die that succeeds on
@@ -91,8 +95,8 @@ def fill_again_chain(success_face, again_face, mod, out):
 
 
 @kernel
-def fill_face_polys(success_face, again_face, rote, beastly_value, mod,
-                    not_ten, ten, beastly_ten):
+def fill_face_polys(success_face: int, again_face: int, rote: int, beastly_value: int, mod: int,
+                    not_ten: IntArray, ten: IntArray, beastly_ten: IntArray) -> None:
     """One die's successes by the kind of its face, at scale ``10**(s + c)``.
 
     ``c`` is 1, or 2 for a rote die (a failed first roll is rolled once more
@@ -145,7 +149,7 @@ def fill_face_polys(success_face, again_face, rote, beastly_value, mod,
 
 
 @kernel
-def poly_mul(x, y, mod, out):
+def poly_mul(x: IntArray, y: IntArray, mod: int, out: IntArray) -> None:
     """Truncated product: ``out[s] = sum(x[i] * y[s - i])`` for ``s < len(out)``.
 
     Parameters
@@ -167,7 +171,7 @@ def poly_mul(x, y, mod, out):
 
 
 @kernel
-def fill_powers_poly(base, mod, out):
+def fill_powers_poly(base: IntArray, mod: int, out: IntArray) -> None:
     """``out[k] = base ** k`` (truncated polynomial powers), ``k = 0..K``.
 
     Parameters
@@ -185,8 +189,8 @@ def fill_powers_poly(base, mod, out):
 
 
 @kernel
-def beast_grid_ways(normal_dice, beast_dice, success_face, again_face, rote,
-                    beastly_value, mod, out):
+def beast_grid_ways(normal_dice: IntArray, beast_dice: IntArray, success_face: int, again_face: int,
+                    rote: int, beastly_value: int, mod: int, out: IntArray) -> None:
     """Ways of each number of successes for many pools of normal and Beast dice.
 
     A roll is a beastly critical when some Beast die's face is a 10 and no
@@ -243,8 +247,9 @@ def beast_grid_ways(normal_dice, beast_dice, success_face, again_face, rote,
 
 
 @kernel
-def chance_die_ways(success_face, again_face, chance_again, rote, beast,
-                    beastly_value, bestial_any_one, mod, out, flags):
+def chance_die_ways(success_face: int, again_face: int, chance_again: int, rote: int, beast: int,
+                    beastly_value: int, bestial_any_one: int, mod: int, out: IntArray,
+                    flags: IntArray) -> None:
     """Ways of one chance die: only a 10 succeeds, a 1 is a dramatic failure.
 
     Parameters
@@ -306,7 +311,8 @@ def chance_die_ways(success_face, again_face, chance_again, rote, beast,
 # hold, for ``analysis.exact.count``.  Each count is a probability times a
 # power of ten, so it is at most that power of ten.
 
-def beast_grid_ways_bound(normal_dice, beast_dice, max_successes, rote) -> int:
+def beast_grid_ways_bound(normal_dice: Iterable[int], beast_dice: Iterable[int], max_successes: int,
+                          rote: int) -> int:
     """Upper bound on every number :func:`beast_grid_ways` holds.
 
     Parameters
@@ -330,7 +336,7 @@ def beast_grid_ways_bound(normal_dice, beast_dice, max_successes, rote) -> int:
     return 10 ** (int(max_successes) + c * n)
 
 
-def chance_die_ways_bound(max_successes, rote) -> int:
+def chance_die_ways_bound(max_successes: int, rote: int) -> int:
     """Upper bound on every number :func:`chance_die_ways` holds.
 
     Parameters

@@ -14,9 +14,13 @@ kernels work in int64 without a ``mod`` argument.  A scene of several tests
 from one deck is counted over the deck's states (the bitmask of the cards
 still in it), which needs the ``mod`` argument for long scenes.
 """
+from __future__ import annotations
+
+from typing import Iterable
+
 import numpy as np
 
-from ._jit import kernel
+from ._jit import IntArray, kernel
 from .multiset import addmod, mulmod
 
 #: Outcome classes of a test (columns of the kernels' outputs), in order.
@@ -27,7 +31,7 @@ MAX_CARDS = 16
 
 
 @kernel
-def popcount(mask):
+def popcount(mask: int) -> int:
     """Number of set bits of ``mask`` (cards left in a deck)."""
     n = 0
     while mask:
@@ -37,7 +41,8 @@ def popcount(mask):
 
 
 @kernel
-def card_wins(card, base, target, values, auto_fail, win_on_tie):
+def card_wins(card: int, base: int, target: int, values: IntArray, auto_fail: IntArray,
+              win_on_tie: int) -> bool:
     """True if drawing ``card`` wins a test of ``base`` against ``target``.
 
     Parameters
@@ -60,7 +65,7 @@ def card_wins(card, base, target, values, auto_fail, win_on_tie):
 
 
 @kernel
-def classify(won, bestial):
+def classify(won: bool, bestial: bool) -> int:
     """Outcome class (module constants) of a test that was won or lost, bestial or not."""
     if bestial:
         return BESTIAL_SUCCESS if won else BESTIAL_FAILURE
@@ -68,8 +73,9 @@ def classify(won, bestial):
 
 
 @kernel
-def static_grid_ways(values, auto_fail, triggers, bases, difficulties, hungry,
-                     win_on_tie, fresh_confirmation, out):
+def static_grid_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases: IntArray,
+                     difficulties: IntArray, hungry: IntArray, win_on_tie: int, fresh_confirmation: int,
+                     out: IntArray) -> None:
     """Ways of each outcome class of a static test, for a grid of tests.
 
     Every ordered draw from a full deck is counted once: the first card,
@@ -111,8 +117,9 @@ def static_grid_ways(values, auto_fail, triggers, bases, difficulties, hungry,
 
 
 @kernel
-def opposed_grid_ways(values, auto_fail, triggers, bases, defenses, hungry,
-                      win_on_tie, fresh_confirmation, out):
+def opposed_grid_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases: IntArray,
+                      defenses: IntArray, hungry: IntArray, win_on_tie: int, fresh_confirmation: int,
+                      out: IntArray) -> None:
     """Ways of each outcome class of an opposed test, for a grid of tests.
 
     The initiator and the defender draw from two independent full decks.
@@ -162,9 +169,10 @@ def opposed_grid_ways(values, auto_fail, triggers, bases, defenses, hungry,
 
 
 @kernel
-def scene_ways(values, auto_fail, triggers, bases, difficulties, hungry, win_on_tie,
-               fresh_confirmation, reshuffle, weight_base, mod,
-               marginal_out, pair_out, count_out):
+def scene_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases: IntArray,
+               difficulties: IntArray, hungry: IntArray, win_on_tie: int, fresh_confirmation: int,
+               reshuffle: int, weight_base: int, mod: int, marginal_out: IntArray, pair_out: IntArray,
+               count_out: IntArray) -> None:
     """Ways of a scene: static tests one after another, over the deck's states.
 
     The state is the set of cards still in the scene deck (a bitmask), the
@@ -280,17 +288,17 @@ def scene_ways(values, auto_fail, triggers, bases, difficulties, hungry, win_on_
 # hold, for ``analysis.exact.count`` (the grid kernels, tiny, work in int64
 # only; their bounds let a caller check so).
 
-def static_grid_ways_bound(n_cards) -> int:
+def static_grid_ways_bound(n_cards: int) -> int:
     """Upper bound on every count of :func:`static_grid_ways`: ``N * N`` ordered draws."""
     return int(n_cards) ** 2
 
 
-def opposed_grid_ways_bound(n_cards) -> int:
+def opposed_grid_ways_bound(n_cards: int) -> int:
     """Upper bound on every count of :func:`opposed_grid_ways`: ``N ** 3`` ordered draws."""
     return int(n_cards) ** 3
 
 
-def scene_ways_bound(hungry, weight_base) -> int:
+def scene_ways_bound(hungry: Iterable[int], weight_base: int) -> int:
     """Upper bound on every number :func:`scene_ways` holds.
 
     Parameters

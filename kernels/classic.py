@@ -12,9 +12,13 @@ Every kernel takes ``mod`` as in ``kernels.multiset``: 0 for plain int64
 (the caller checked the bound function of the kernel it runs, e.g.
 :func:`classic_sum_ways_bound`, fits), else a prime below 2**31.
 """
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
 import numpy as np
 
-from ._jit import kernel
+from ._jit import IntArray, kernel
 from .multiset import addmod, mulmod
 
 #: Categories of a d10 against a difficulty, in the order of ``faces`` and ``values``.
@@ -26,7 +30,7 @@ HALVE_NONE, HALVE_DOWN, HALVE_UP = range(3)
 
 
 @kernel
-def classic_sum_ways(faces, values, mod, out):
+def classic_sum_ways(faces: IntArray, values: IntArray, mod: int, out: IntArray) -> None:
     """Ways of each total of per-die values, for every pool size at once.
 
     Parameters
@@ -65,7 +69,7 @@ def classic_sum_ways(faces, values, mod, out):
 
 
 @kernel
-def classic_botch_ways(faces, mod, out):
+def classic_botch_ways(faces: IntArray, mod: int, out: IntArray) -> None:
     """Ways of a botch (no success rolled, at least one 1) for every pool size.
 
     Parameters
@@ -91,7 +95,8 @@ def classic_botch_ways(faces, mod, out):
 
 
 @kernel
-def classic_classify(sums, lo, botch, mod, out, total_ways):
+def classic_classify(sums: IntArray, lo: int, botch: IntArray, mod: int, out: IntArray,
+                     total_ways: IntArray) -> None:
     """Botch / failure / success ways and the summed net successes, per pool size.
 
     Parameters
@@ -137,7 +142,8 @@ def classic_classify(sums, lo, botch, mod, out, total_ways):
 
 
 @kernel
-def levels_after_soak(damage, damage_lo, auto, soak, soak_lo, halve, mod, out):
+def levels_after_soak(damage: IntArray, damage_lo: int, auto: int, soak: IntArray, soak_lo: int, halve: int,
+                      mod: int, out: IntArray) -> None:
     """Add the ways of each number of health levels lost into ``out``.
 
     Levels = ``max(0, max(0, d) + auto - max(0, s))`` for a damage total
@@ -182,8 +188,8 @@ def levels_after_soak(damage, damage_lo, auto, soak, soak_lo, halve, mod, out):
 
 
 @kernel
-def attack_level_ways(attack, attack_lo, damage_rows, damage_lo, base_dice, auto,
-                      soak, soak_lo, halve, mod, out):
+def attack_level_ways(attack: IntArray, attack_lo: int, damage_rows: IntArray, damage_lo: int, base_dice: int,
+                      auto: int, soak: IntArray, soak_lo: int, halve: int, mod: int, out: IntArray) -> None:
     """Levels lost to one attack: attack roll, extra damage dice, damage, soak.
 
     A net of ``e >= 1`` attack successes hits and adds ``e - 1`` damage dice
@@ -249,7 +255,7 @@ def attack_level_ways(attack, attack_lo, damage_rows, damage_lo, base_dice, auto
 # Plain Python (not jitted): upper bounds on every number the kernels above
 # hold, for ``analysis.exact.count``.
 
-def classic_sum_ways_bound(n_max, faces, values=(0,)) -> int:
+def classic_sum_ways_bound(n_max: int, faces: Iterable[int], values: Iterable[int] = (0,)) -> int:
     """Upper bound on every number :func:`classic_sum_ways` holds.
 
     ``sum(faces) ** n_max`` (``10 ** n_max`` for a d10): row ``n`` counts
@@ -260,7 +266,7 @@ def classic_sum_ways_bound(n_max, faces, values=(0,)) -> int:
     return max([sum(int(f) for f in faces) ** max(int(n_max), 0)] + held)
 
 
-def classic_botch_ways_bound(n_max, faces) -> int:
+def classic_botch_ways_bound(n_max: int, faces: Sequence[int] | IntArray) -> int:
     """Upper bound on every number :func:`classic_botch_ways` holds.
 
     ``(ones + fails) ** (n_max + 1)``: the loop forms one power beyond
@@ -271,7 +277,7 @@ def classic_botch_ways_bound(n_max, faces) -> int:
     return max([formed] + [abs(int(f)) for f in faces])
 
 
-def classic_classify_bound(n_max, faces, values) -> int:
+def classic_classify_bound(n_max: int, faces: Iterable[int], values: Iterable[int]) -> int:
     """Upper bound on every number :func:`classic_classify` holds.
 
     The ways (at most ``sum(faces) ** n_max``) times the largest total
@@ -282,7 +288,7 @@ def classic_classify_bound(n_max, faces, values) -> int:
     return max(sum(int(f) for f in faces) ** n * top, classic_sum_ways_bound(n, faces, values))
 
 
-def levels_after_soak_bound(damage_total, soak_total, out_total=0) -> int:
+def levels_after_soak_bound(damage_total: int, soak_total: int, out_total: int = 0) -> int:
     """Upper bound on every number :func:`levels_after_soak` holds.
 
     Parameters
@@ -296,7 +302,7 @@ def levels_after_soak_bound(damage_total, soak_total, out_total=0) -> int:
     return int(out_total) + int(damage_total) * int(soak_total)
 
 
-def attack_level_ways_bound(attack_dice, damage_dice, soak_dice) -> int:
+def attack_level_ways_bound(attack_dice: int, damage_dice: int, soak_dice: int) -> int:
     """Upper bound on every number :func:`attack_level_ways` holds (d10s).
 
     Parameters

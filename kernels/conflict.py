@@ -1,10 +1,14 @@
 """Opposed rolls: ways of each margin between two independent success distributions."""
-from ._jit import kernel
+from __future__ import annotations
+
+from typing import Iterable
+
+from ._jit import IntArray, kernel
 from .multiset import addmod, mulmod
 
 
 @kernel
-def opposed_margin_ways(ways_a, ways_b, mod, out):
+def opposed_margin_ways(ways_a: IntArray, ways_b: IntArray, mod: int, out: IntArray) -> None:
     """Ways of every margin ``successes_a - successes_b`` of two independent rolls.
 
     Parameters
@@ -37,7 +41,7 @@ def opposed_margin_ways(ways_a, ways_b, mod, out):
             out[k] = addmod(out[k], mulmod(x, y, mod), mod)
 
 
-def opposed_margin_ways_bound(ways_a, ways_b) -> int:
+def opposed_margin_ways_bound(ways_a: Iterable[int], ways_b: Iterable[int]) -> int:
     """Upper bound on every number :func:`opposed_margin_ways` holds.
 
     Plain Python (not jitted), for ``analysis.exact.count``.

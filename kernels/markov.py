@@ -17,14 +17,20 @@ every count fits: with start mass 1 the ways after ``t`` steps are at most
 :func:`markov_run_bound` and :func:`markov_run_steps_bound`), and
 ``mod > 0`` is a prime below 2**31 for the modular exact path.
 """
-import numpy as np
+from __future__ import annotations
 
-from ._jit import kernel
+from typing import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ._jit import IntArray, kernel
 from .multiset import addmod, mulmod
 
 
 @kernel
-def markov_step(indptr, indices, weight_ids, weights, mod, v, out):
+def markov_step(indptr: IntArray, indices: IntArray, weight_ids: IntArray, weights: IntArray, mod: int,
+                v: IntArray, out: IntArray) -> None:
     """One step of the chain: ``out = v @ T`` in integer ways.
 
     Parameters
@@ -57,7 +63,7 @@ def markov_step(indptr, indices, weight_ids, weights, mod, v, out):
 
 
 @kernel
-def markov_group_ways(v, groups, mod, out):
+def markov_group_ways(v: IntArray, groups: IntArray, mod: int, out: IntArray) -> None:
     """Ways of being in each group of states: ``out[g] = sum_s groups[g, s] * v[s]``.
 
     Parameters
@@ -80,7 +86,8 @@ def markov_group_ways(v, groups, mod, out):
 
 
 @kernel
-def markov_run(start, indptr, indices, weight_ids, weights, groups, mod, out_groups, out_final):
+def markov_run(start: IntArray, indptr: IntArray, indices: IntArray, weight_ids: IntArray, weights: IntArray,
+               groups: IntArray, mod: int, out_groups: IntArray, out_final: IntArray) -> None:
     """Run the chain for ``T`` steps, recording the ways of each group after every step.
 
     Parameters
@@ -115,7 +122,8 @@ def markov_run(start, indptr, indices, weight_ids, weights, groups, mod, out_gro
 
 
 @kernel
-def markov_run_steps(start, ptr, to, w, mod, out):
+def markov_run_steps(start: IntArray, ptr: IntArray, to: IntArray, w: IntArray, mod: int,
+                     out: IntArray) -> None:
     """Run a sequence of different steps, keeping the distribution after each.
 
     Step ``t`` has its own CSR matrix (rows summing to its own denominator
@@ -148,7 +156,8 @@ def markov_run_steps(start, ptr, to, w, mod, out):
 
 
 @kernel
-def markov_run_all(start, indptr, indices, weight_ids, weights, mod, out):
+def markov_run_all(start: IntArray, indptr: IntArray, indices: IntArray, weight_ids: IntArray,
+                   weights: IntArray, mod: int, out: IntArray) -> None:
     """Run one chain for ``T`` steps, keeping the ways of every state after each.
 
     Parameters
@@ -175,19 +184,20 @@ def markov_run_all(start, indptr, indices, weight_ids, weights, mod, out):
 # hold, for ``analysis.exact.count``.  They are worked out from the chain
 # itself (the largest row sum), not from the denominator it promises.
 
-def _exact_ints(name, values) -> list:
+def _exact_ints(name: str, values: npt.ArrayLike) -> list[int]:
     out = [int(v) for v in np.asarray(values, dtype=object).ravel().tolist()]
     if min(out, default=0) < 0:
         raise ValueError(f"{name} must be ways (0 or more), got a negative one")
     return out
 
 
-def _row_sums(indptr, weight_of_entry) -> list:
+def _row_sums(indptr: npt.ArrayLike, weight_of_entry: Sequence[int]) -> list[int]:
     ptr = [int(p) for p in np.asarray(indptr).tolist()]
     return [sum(weight_of_entry[ptr[r]:ptr[r + 1]]) for r in range(len(ptr) - 1)]
 
 
-def markov_run_bound(start, indptr, weight_ids, weights, steps) -> int:
+def markov_run_bound(start: npt.ArrayLike, indptr: npt.ArrayLike, weight_ids: npt.ArrayLike,
+                     weights: npt.ArrayLike, steps: int) -> int:
     """Upper bound on every number :func:`markov_run` holds.
 
     Parameters
@@ -216,7 +226,7 @@ def markov_run_bound(start, indptr, weight_ids, weights, steps) -> int:
     return max([mass, mass * top ** int(steps)] + start + weights)
 
 
-def markov_run_steps_bound(start, ptr, w) -> int:
+def markov_run_steps_bound(start: npt.ArrayLike, ptr: IntArray, w: npt.ArrayLike) -> int:
     """Upper bound on every number :func:`markov_run_steps` holds.
 
     Parameters

@@ -19,14 +19,18 @@ show), so a flat offset never wraps.  :func:`mechanic_ways_capped` instead
 holds each statistic at its axis's last cell (saturation), for statistics
 the rules only compare with a bound.
 """
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
 import numpy as np
 
-from ._jit import kernel
+from ._jit import IntArray, kernel
 from .multiset import addmod, fill_powers, mulmod
 
 
 @kernel
-def _first_composition(n, parts, c):
+def _first_composition(n: int, parts: int, c: IntArray) -> None:
     """Set ``c[:parts]`` to the first composition of ``n`` (all in the last part)."""
     for i in range(parts):
         c[i] = 0
@@ -34,7 +38,7 @@ def _first_composition(n, parts, c):
 
 
 @kernel
-def _next_composition(parts, c):
+def _next_composition(parts: int, c: IntArray) -> bool:
     """Step ``c[:parts]`` to the next composition of the same total; False after the last.
 
     Compositions are walked in reverse lexicographic order of ``c[parts-1]``
@@ -56,7 +60,8 @@ def _next_composition(parts, c):
 
 
 @kernel
-def mechanic_ways(dice, faces, marks, contrib, strides, mod, binom, out):
+def mechanic_ways(dice: IntArray, faces: IntArray, marks: IntArray, contrib: IntArray, strides: IntArray,
+                  mod: int, binom: IntArray, out: IntArray) -> int:
     """Add the ways of every roll of the pool into the statistics grid ``out``.
 
     Parameters
@@ -158,7 +163,8 @@ def mechanic_ways(dice, faces, marks, contrib, strides, mod, binom, out):
 
 
 @kernel
-def mechanic_ways_capped(dice, faces, marks, contrib, shape, mod, binom, out):
+def mechanic_ways_capped(dice: IntArray, faces: IntArray, marks: IntArray, contrib: IntArray, shape: IntArray,
+                         mod: int, binom: IntArray, out: IntArray) -> int:
     """:func:`mechanic_ways` on a grid whose axes saturate: a statistic never passes its last cell.
 
     Parameters are those of :func:`mechanic_ways`, except ``shape`` (int64[S],
@@ -240,7 +246,8 @@ def mechanic_ways_capped(dice, faces, marks, contrib, shape, mod, binom, out):
 
 
 @kernel
-def mechanic_classify(ways, classes, n_classes, mod, out, bad):
+def mechanic_classify(ways: IntArray, classes: IntArray, n_classes: int, mod: int, out: IntArray,
+                      bad: IntArray) -> None:
     """Sum the ways of a statistics grid into classes, for several class tables at once.
 
     Parameters
@@ -278,7 +285,7 @@ def mechanic_classify(ways, classes, n_classes, mod, out, bad):
 
 
 @kernel
-def mechanic_values(ways, values, mod, out):
+def mechanic_values(ways: IntArray, values: IntArray, mod: int, out: IntArray) -> None:
     """Ways of each value of a count over a statistics grid (a histogram).
 
     Parameters
@@ -306,8 +313,9 @@ def mechanic_values(ways, values, mod, out):
 
 
 @kernel
-def mechanic_chain(start, kind, faces, marks, contrib, shape, emit, classes, values, mod,
-                   out_classes, out_values, bad):
+def mechanic_chain(start: IntArray, kind: int, faces: IntArray, marks: IntArray, contrib: IntArray,
+                   shape: IntArray, emit: IntArray, classes: IntArray, values: IntArray, mod: int,
+                   out_classes: IntArray, out_values: IntArray, bad: IntArray) -> None:
     """Add dice of one kind to a statistics grid one at a time, classifying at the counts asked.
 
     Every pool of a table that differs only in one kind's dice is counted in
@@ -401,7 +409,8 @@ def mechanic_chain(start, kind, faces, marks, contrib, shape, emit, classes, val
 from .multiset import binomials_bound, powers_bound  # noqa: E402
 
 
-def mechanic_ways_bound(dice, faces, marks, binom_size=None) -> int:
+def mechanic_ways_bound(dice: Iterable[int], faces: Sequence[Iterable[int]] | IntArray,
+                        marks: Sequence[int] | IntArray, binom_size: int | None = None) -> int:
     """Upper bound on every number :func:`mechanic_ways`, :func:`mechanic_classify` and
     :func:`mechanic_values` hold.
 
@@ -436,7 +445,8 @@ def mechanic_ways_bound(dice, faces, marks, binom_size=None) -> int:
     return max(total, powers, binomials_bound(size))
 
 
-def mechanic_ways_capped_bound(dice, faces, marks, binom_size=None) -> int:
+def mechanic_ways_capped_bound(dice: Iterable[int], faces: Sequence[Iterable[int]] | IntArray,
+                               marks: Sequence[int] | IntArray, binom_size: int | None = None) -> int:
     """Upper bound on every number :func:`mechanic_ways_capped` (and the classifying kernels after it) hold.
 
     Saturation only gathers the ways of disjoint sets of ordered rolls into
@@ -448,7 +458,7 @@ def mechanic_ways_capped_bound(dice, faces, marks, binom_size=None) -> int:
     return mechanic_ways_bound(dice, faces, marks, binom_size)
 
 
-def mechanic_chain_bound(start_bound, sides, dice) -> int:
+def mechanic_chain_bound(start_bound: int, sides: Iterable[int], dice: Iterable[int]) -> int:
     """Upper bound on every number :func:`mechanic_chain` holds, walking up to ``dice`` of each kind.
 
     Each cell after a die is a number of ordered rolls of the dice so far,

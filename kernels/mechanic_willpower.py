@@ -27,9 +27,14 @@ expected value of a reroll is ``sum(value * ways)`` over the same ``L`` as
 keeping the roll (``value * L``).  :func:`mechanic_willpower_bound` checks
 that these fit before any call.
 """
-import numpy as np
+from __future__ import annotations
 
-from ._jit import kernel
+from typing import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ._jit import IntArray, kernel
 from .multiset import addmod, fill_powers, mulmod
 
 #: Strategy modes of :func:`willpower_ways`.
@@ -38,7 +43,7 @@ MODE_FAILURES = 1  #: a roll that is not a win rerolls up to R of its failed dic
 
 
 @kernel
-def fill_compositions(n, parts, out):
+def fill_compositions(n: int, parts: int, out: IntArray) -> int:
     """Every composition of ``n`` into ``parts`` parts, one per row of ``out``.
 
     Parameters
@@ -86,7 +91,7 @@ def fill_compositions(n, parts, out):
 
 
 @kernel
-def composition_weights(comps, faces, mod, binom, out):
+def composition_weights(comps: IntArray, faces: IntArray, mod: int, binom: IntArray, out: IntArray) -> None:
     """Ways of each category-count vector of one kind: a multinomial times the face powers.
 
     Parameters
@@ -129,7 +134,9 @@ def composition_weights(comps, faces, mod, binom, out):
 
 
 @kernel
-def _check_plan(res_n, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n, cls, max_reroll, G):
+def _check_plan(res_n: int, st_avail: IntArray, st_off: IntArray, opt_counts: IntArray, opt_off: IntArray,
+                opt_v: IntArray, out_off: IntArray, out_w: IntArray, out_n: IntArray, cls: IntArray,
+                max_reroll: int, G: int) -> None:
     """Refuse (ValueError) plan arrays that do not fit one another: never index past a buffer."""
     P = st_avail.shape[0]
     C = st_avail.shape[1]
@@ -164,8 +171,11 @@ def _check_plan(res_n, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, ou
 
 
 @kernel
-def willpower_choices(res_idx, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n,
-                      cls, values, wins, forbid, fail_cats, mode, max_reroll, common, choice, bad):
+def willpower_choices(res_idx: IntArray, st_avail: IntArray, st_off: IntArray, opt_counts: IntArray,
+                      opt_off: IntArray, opt_v: IntArray, out_off: IntArray, out_w: IntArray, out_n: IntArray,
+                      cls: IntArray, values: IntArray, wins: IntArray, forbid: IntArray, fail_cats: IntArray,
+                      mode: int, max_reroll: int, common: int, choice: npt.NDArray[np.int32],
+                      bad: IntArray) -> None:
     """The strategy's reroll for every landed roll and context (the same in every arithmetic).
 
     Parameters
@@ -318,8 +328,11 @@ def willpower_choices(res_idx, st_avail, st_off, opt_counts, opt_off, opt_v, out
 
 
 @kernel
-def willpower_add(res_ways, res_idx, st_w, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n,
-                  cls, succ, choice, max_reroll, common, mod, class_out, succ_out, spent):
+def willpower_add(res_ways: IntArray, res_idx: IntArray, st_w: IntArray, st_avail: IntArray, st_off: IntArray,
+                  opt_counts: IntArray, opt_off: IntArray, opt_v: IntArray, out_off: IntArray,
+                  out_w: IntArray, out_n: IntArray, cls: IntArray, succ: IntArray,
+                  choice: npt.NDArray[np.int32], max_reroll: int, common: int, mod: int, class_out: IntArray,
+                  succ_out: IntArray, spent: IntArray) -> None:
     """Add the ways of every final roll after the rerolls ``choice`` holds, by class and successes.
 
     Parameters
@@ -424,7 +437,9 @@ def willpower_add(res_ways, res_idx, st_w, st_avail, st_off, opt_counts, opt_off
 from .mechanic import mechanic_ways_bound  # noqa: E402
 
 
-def mechanic_willpower_bound(dice, faces, marks, common, values, binom_size=None) -> int:
+def mechanic_willpower_bound(dice: Iterable[int], faces: Sequence[Iterable[int]] | IntArray,
+                             marks: Sequence[int] | IntArray, common: int, values: Iterable[int],
+                             binom_size: int | None = None) -> int:
     """Upper bound on every number :func:`willpower_choices`, :func:`willpower_add` and
     :func:`composition_weights` hold.
 

@@ -16,11 +16,13 @@ chosen by its ``mod`` argument:
   (``analysis.exact``).  This is the exact path for pools whose counts do
   not fit in 64 bits.
 """
-from ._jit import kernel
+from __future__ import annotations
+
+from ._jit import IntArray, kernel
 
 
 @kernel
-def mulmod(a, b, mod):
+def mulmod(a: int, b: int, mod: int) -> int:
     """Product ``a * b`` (reduced modulo ``mod`` when ``mod > 0``)."""
     if mod > 0:
         return (a * b) % mod
@@ -28,7 +30,7 @@ def mulmod(a, b, mod):
 
 
 @kernel
-def addmod(a, b, mod):
+def addmod(a: int, b: int, mod: int) -> int:
     """Sum ``a + b`` (reduced modulo ``mod`` when ``mod > 0``).
 
     Residues in ``[0, mod)`` (the common case) are reduced by one
@@ -46,7 +48,7 @@ def addmod(a, b, mod):
 
 
 @kernel
-def fill_binomials(mod, out):
+def fill_binomials(mod: int, out: IntArray) -> None:
     """Pascal's triangle: ``out[n, k] = C(n, k)`` (mod ``mod`` if > 0).
 
     Parameters
@@ -69,7 +71,7 @@ def fill_binomials(mod, out):
 
 
 @kernel
-def fill_powers(base, mod, out):
+def fill_powers(base: int, mod: int, out: IntArray) -> None:
     """``out[k] = base ** k`` (mod ``mod`` if > 0) for ``k`` in 0..len(out)-1.
 
     Parameters

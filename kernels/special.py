@@ -31,9 +31,13 @@ Willpower kernel and the Python ``read_roll`` of every system share:
 The kernels walk category-count vectors (compositions of the pool) weighted
 by multinomial coefficients times face counts, never the 10**n ordered rolls.
 """
+from __future__ import annotations
+
+from typing import Iterable
+
 import numpy as np
 
-from ._jit import kernel
+from ._jit import IntArray, kernel
 from .multiset import addmod, fill_powers, mulmod
 
 #: Special tens and special marks are counted up to this cap (0, 1, 2 or more).
@@ -43,7 +47,7 @@ BAND_NONE, BAND_SHORT, BAND_WIN = range(3)
 
 
 @kernel
-def band_of(s, difficulty):
+def band_of(s: int, difficulty: int) -> int:
     """The band of ``s`` successes against ``difficulty``: win, short with successes, or none."""
     if s >= difficulty:
         return BAND_WIN
@@ -53,13 +57,14 @@ def band_of(s, difficulty):
 
 
 @kernel
-def class_of(s, pair, ec, oc, difficulty, table):
+def class_of(s: int, pair: int, ec: int, oc: int, difficulty: int, table: IntArray) -> int:
     """The class of a roll whose successes ``s`` already include the mark bonus."""
     return table[band_of(s, difficulty), pair, ec, oc]
 
 
 @kernel
-def classify_one(s, pair, ec, oc, difficulty, mark_bonus, table):
+def classify_one(s: int, pair: int, ec: int, oc: int, difficulty: int, mark_bonus: IntArray,
+                 table: IntArray) -> int:
     """The class index of one roll's features (see the module docstring).
 
     Parameters
@@ -81,7 +86,7 @@ def classify_one(s, pair, ec, oc, difficulty, mark_bonus, table):
 
 
 @kernel
-def normal_part_ways(n_normal, w_normal, mod, binom, out):
+def normal_part_ways(n_normal: int, w_normal: IntArray, mod: int, binom: IntArray, out: IntArray) -> None:
     """Ways of the normal dice alone, by successes below ten and tens.
 
     Parameters
@@ -97,7 +102,8 @@ def normal_part_ways(n_normal, w_normal, mod, binom, out):
 
 
 @kernel
-def normal_part_ways_into(n_normal, w_normal, mod, binom, out, pn):
+def normal_part_ways_into(n_normal: int, w_normal: IntArray, mod: int, binom: IntArray, out: IntArray,
+                          pn: IntArray) -> None:
     """:func:`normal_part_ways` with its scratch given: ``pn`` int64[3, >= n_normal + 1] (overwritten)."""
     nn = n_normal
     for i in range(3):
@@ -111,7 +117,7 @@ def normal_part_ways_into(n_normal, w_normal, mod, binom, out, pn):
 
 
 @kernel
-def special_part_ways(n_special, w_special, mod, binom, out):
+def special_part_ways(n_special: int, w_special: IntArray, mod: int, binom: IntArray, out: IntArray) -> None:
     """Ways of the special dice alone, by successes below ten, tens and marks.
 
     Parameters
@@ -127,7 +133,8 @@ def special_part_ways(n_special, w_special, mod, binom, out):
 
 
 @kernel
-def special_part_ways_into(n_special, w_special, mod, binom, out, ph):
+def special_part_ways_into(n_special: int, w_special: IntArray, mod: int, binom: IntArray, out: IntArray,
+                           ph: IntArray) -> None:
     """:func:`special_part_ways` with its scratch given: ``ph`` int64[4, >= n_special + 1] (overwritten)."""
     nh = n_special
     for i in range(4):
@@ -145,7 +152,8 @@ def special_part_ways_into(n_special, w_special, mod, binom, out, ph):
 
 
 @kernel
-def special_pool_ways(n_normal, n_special, w_normal, w_special, crit_bonus, mod, binom, out):
+def special_pool_ways(n_normal: int, n_special: int, w_normal: IntArray, w_special: IntArray, crit_bonus: int,
+                      mod: int, binom: IntArray, out: IntArray) -> None:
     """Add the ways of every roll of the given dice into ``out``.
 
     Parameters
@@ -177,8 +185,9 @@ def special_pool_ways(n_normal, n_special, w_normal, w_special, crit_bonus, mod,
 
 
 @kernel
-def special_pool_ways_into(n_normal, n_special, w_normal, w_special, crit_bonus, mod, binom, out,
-                           normal_buf, special_buf, pn, ph):
+def special_pool_ways_into(n_normal: int, n_special: int, w_normal: IntArray, w_special: IntArray,
+                           crit_bonus: int, mod: int, binom: IntArray, out: IntArray, normal_buf: IntArray,
+                           special_buf: IntArray, pn: IntArray, ph: IntArray) -> None:
     """:func:`special_pool_ways` with its scratch given, allocating nothing.
 
     ``normal_buf`` int64[>= n_normal + 1, >= n_normal + 1] and
@@ -220,7 +229,8 @@ def special_pool_ways_into(n_normal, n_special, w_normal, w_special, crit_bonus,
 
 
 @kernel
-def special_classify(ways, difficulties, mark_bonus, table, mod, out):
+def special_classify(ways: IntArray, difficulties: IntArray, mark_bonus: IntArray, table: IntArray, mod: int,
+                     out: IntArray) -> None:
     """Sum a pool's ways into outcome classes, per Difficulty.
 
     Parameters
@@ -246,7 +256,8 @@ def special_classify(ways, difficulties, mark_bonus, table, mod, out):
 
 
 @kernel
-def special_classify_into(ways, difficulties, mark_bonus, table, mod, out, win_buf, fail_buf):
+def special_classify_into(ways: IntArray, difficulties: IntArray, mark_bonus: IntArray, table: IntArray,
+                          mod: int, out: IntArray, win_buf: IntArray, fail_buf: IntArray) -> None:
     """:func:`special_classify` with its scratch given, allocating nothing: ``win_buf`` and
     ``fail_buf`` int64[>= S + max(mark_bonus) + 1, K] (overwritten)."""
     n_classes = out.shape[1]
@@ -293,8 +304,9 @@ def special_classify_into(ways, difficulties, mark_bonus, table, mod, out, win_b
 
 
 @kernel
-def special_grid_class_ways(pools, specials, difficulties, w_normal, w_special, crit_bonus,
-                            mark_bonus, table, special_replaces, mod, binom, out):
+def special_grid_class_ways(pools: IntArray, specials: IntArray, difficulties: IntArray, w_normal: IntArray,
+                            w_special: IntArray, crit_bonus: int, mark_bonus: IntArray, table: IntArray,
+                            special_replaces: int, mod: int, binom: IntArray, out: IntArray) -> None:
     """Class ways for a whole grid of (pool, special dice, Difficulty) in one call.
 
     Parameters
@@ -327,7 +339,8 @@ def special_grid_class_ways(pools, specials, difficulties, w_normal, w_special, 
 
 
 @kernel
-def grid_scratch_sizes(pools, specials, special_replaces, crit_bonus, mark_bonus):
+def grid_scratch_sizes(pools: IntArray, specials: IntArray, special_replaces: int, crit_bonus: int,
+                       mark_bonus: IntArray) -> tuple[int, int, int]:
     """``(n, s_top, top)`` for :func:`special_grid_class_ways_into`'s scratch: the most dice of a
     (pool, special dice) of the grid, the most successes plus one (pairs of 10s with their bonus),
     and the largest mark bonus."""
@@ -343,9 +356,11 @@ def grid_scratch_sizes(pools, specials, special_replaces, crit_bonus, mark_bonus
 
 
 @kernel
-def special_grid_class_ways_into(pools, specials, difficulties, w_normal, w_special, crit_bonus, mark_bonus,
-                                 table, special_replaces, mod, binom, out,
-                                 ways_buf, normal_buf, special_buf, pn, ph, win_buf, fail_buf):
+def special_grid_class_ways_into(pools: IntArray, specials: IntArray, difficulties: IntArray, w_normal: IntArray,
+                                 w_special: IntArray, crit_bonus: int, mark_bonus: IntArray, table: IntArray,
+                                 special_replaces: int, mod: int, binom: IntArray, out: IntArray,
+                                 ways_buf: IntArray, normal_buf: IntArray, special_buf: IntArray, pn: IntArray,
+                                 ph: IntArray, win_buf: IntArray, fail_buf: IntArray) -> None:
     """:func:`special_grid_class_ways` with its scratch given, allocating nothing (so that loading it
     from numba's cache imports none of numba's array-creation code: a quicker start-up).
 
@@ -383,7 +398,7 @@ def special_grid_class_ways_into(pools, specials, difficulties, w_normal, w_spec
 from .multiset import binomials_bound, powers_bound  # noqa: E402
 
 
-def _part_base(faces, tails) -> int:
+def _part_base(faces: Iterable[int], tails: Iterable[int]) -> int:
     """Base ``B`` with every count of a part of ``k`` dice at most ``B ** k``.
 
     A partial product of a part (a multinomial coefficient times powers of
@@ -397,7 +412,8 @@ def _part_base(faces, tails) -> int:
     return total if all(int(t) >= 1 for t in tails) else total + 1
 
 
-def special_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=None) -> int:
+def special_pool_ways_bound(n_normal: int, n_hunger: int, w_normal: Iterable[int], w_hunger: Iterable[int],
+                            binom_size: int | None = None) -> int:
     """Upper bound on every number :func:`special_pool_ways` and :func:`special_classify` hold
     (``n_hunger``, ``w_hunger``: the special dice).
 
@@ -431,8 +447,9 @@ def special_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=N
                binomials_bound(size))
 
 
-def special_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_hunger,
-                                  binom_size=None) -> int:
+def special_grid_class_ways_bound(pools: Iterable[int], hungers: Iterable[int], hunger_replaces: int,
+                                  w_normal: Iterable[int], w_hunger: Iterable[int],
+                                  binom_size: int | None = None) -> int:
     """Upper bound on every number :func:`special_grid_class_ways` holds (``hungers``: special dice).
 
     Parameters
@@ -463,7 +480,8 @@ def special_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_h
     return max(special_pool_ways_bound(nn, nh, w_normal, w_hunger, size) for nn, nh in dice)
 
 
-def special_grid_pool_bounds(pools, hungers, hunger_replaces, w_normal, w_hunger) -> list:
+def special_grid_pool_bounds(pools: Iterable[int], hungers: Iterable[int], hunger_replaces: int,
+                             w_normal: Iterable[int], w_hunger: Iterable[int]) -> list[int]:
     """``[special_grid_class_ways_bound([p], hungers, ...) for p in pools]``, computed in one pass.
 
     The same bound, term for term (:func:`special_pool_ways_bound` with each

@@ -298,7 +298,7 @@ def test_every_transition_structure_is_stochastic(side_a, side_b, rules, until, 
     # the one-turn outcome tables are stochastic too
     for ia in (False, True):
         for ib in (False, True):
-            rows, den = c._outcome_ways(combatant(a, ha, track), combatant(b, hb, track),
+            rows, den = c.outcome_ways(combatant(a, ha, track), combatant(b, hb, track),
                                         rules, track, ia, ib)
             assert sum(w for *_, w in rows) == den
 

@@ -284,6 +284,20 @@ def test_ctrl_c_stops_a_sweep_and_its_workers(jobs, tmp_path):
     assert left == []
 
 
+def _worker_dies(*args, **kwargs):
+    os._exit(1)  # in the worker process: as if it were killed, out of memory
+
+
+def test_a_dead_worker_stops_the_sweep_in_one_sentence_and_leaves_no_worker():
+    import multiprocessing
+    from types import SimpleNamespace
+
+    system = SimpleNamespace(table_function=_worker_dies, axis_names=("pool",))
+    with pytest.raises(ValueError, match=r"^the 1 worker processes stopped before the end"):
+        sweep._in_workers(system, [None], [(0, {"pool": [1]})], [None], False, 1, sweep._NoBar())
+    assert not multiprocessing.active_children()
+
+
 def test_cli_ctrl_c_exits_130(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

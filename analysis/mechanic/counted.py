@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from . import engine as _engine
 from . import willpower as _willpower
+
+if TYPE_CHECKING:
+    from analysis.system import System
 
 
 @lru_cache(maxsize=256)
@@ -38,7 +42,7 @@ class CountedRules:
     written once there.
     """
 
-    SYSTEM = None  # the analysis.system.System, set by the subclass
+    SYSTEM: System | None = None  # the analysis.system.System, set by the subclass
 
     def mechanic(self) -> _engine.MechanicRules:
         """These rules as the mechanic engine reads them: the shipped ``mechanic.toml``, these fields as its
@@ -79,6 +83,7 @@ def cell_ways(rules: _engine.MechanicRules, cell: dict, strategy=None):
     :class:`~analysis.mechanic.willpower.Strategy`, and the ways after it
     (:class:`~analysis.mechanic.willpower.CellWays`, with ``spent``).
     """
+    ways: _engine.CellWays | _willpower.CellWays
     if is_none(strategy):
         (ways,) = _engine.count_cells(rules, [cell])
         return ways, None

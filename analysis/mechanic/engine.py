@@ -21,11 +21,29 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, Sized, cast
 
 import numpy as np
 
 from .spec import Mechanic, MechanicError
-from .stats import _Stats, _stats, _where
+from .stats import Stats as _Stats, stats_of as _stats, where as _where
+
+if TYPE_CHECKING:  # (the kernels are imported when first counted)
+    import pandas as pd
+
+    from kernels._jit import IntArray
+
+    from .expr import Expr
+
+    #: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`_layout`).
+    Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
+    #: (class table, successes table or None, lowest successes) over a grid (:func:`_tables`).
+    Tables = tuple[IntArray, IntArray | None, int]
+
+#: Faces of each kind by mark: ``((count per mark), ...)`` (:func:`faces_of`).
+Faces = tuple[tuple[int, ...], ...]
+#: The ``(axis, value)`` pairs of the axes the rules read (:func:`_context`).
+Context = tuple[tuple[str, int], ...]
 
 #: Most dice of one kind in a roll.
 MAX_DICE = 1000
@@ -45,22 +63,23 @@ class MechanicRules:
     """
 
     mechanic: Mechanic
-    values: tuple
+    values: tuple[tuple[str, bool | int], ...]
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, bool | int]:
         return dict(self.values)
 
-    def changes(self) -> dict:
+    def changes(self) -> dict[str, bool | int]:
         """The parameters that differ from the file's defaults."""
         d = self.mechanic.defaults()
         return {k: v for k, v in self.values if d[k] != v}
 
-    def meanings(self) -> dict:
+    def meanings(self) -> dict[str, str]:
         return self.mechanic.meanings(self.params)
 
 
-def rules_of(mechanic: Mechanic, changes: dict | None = None, source: str = "rules") -> MechanicRules:
+def rules_of(mechanic: Mechanic, changes: Mapping[str, object] | None = None,
+             source: str = "rules") -> MechanicRules:
     """The rule set of ``mechanic`` with ``changes`` to its parameters (each checked)."""
     values = mechanic.check_values(changes, source)
     return MechanicRules(mechanic, tuple(values.items()))
@@ -68,9 +87,9 @@ def rules_of(mechanic: Mechanic, changes: dict | None = None, source: str = "rul
 
 # ------------------------------------------------------------------ dice and faces
 
-def dice_of(mech: Mechanic, env: dict) -> tuple:
+def dice_of(mech: Mechanic, env: Mapping[str, Any]) -> tuple[int, ...]:
     """Dice of each kind for these axis and parameter values."""
-    out = []
+    out: list[int] = []
     for k in mech.kinds:
         n = int(k.dice.evaluate(env))
         if not 0 <= n <= MAX_DICE:
@@ -80,17 +99,18 @@ def dice_of(mech: Mechanic, env: dict) -> tuple:
     return tuple(out)
 
 
-def dice_table(mech: Mechanic, params: dict, cells: list) -> dict:
+def dice_table(mech: Mechanic, params: Mapping[str, bool | int],
+               cells: Sequence[Mapping[str, int]]) -> dict[tuple[int, ...], tuple[int, ...]]:
     """``{values of the pool axes: dice of each kind}`` for the cells, the dice expressions evaluated
     once over all of them (numpy), each count checked as :func:`dice_of` does."""
     axes = _pool_axes(mech)
     combos = list(dict.fromkeys(tuple(c[a] for a in axes) for c in cells))
     if not combos:
         return {}
-    env = dict(params)
+    env: dict[str, Any] = dict(params)
     for j, a in enumerate(axes):
         env[a] = np.array([c[j] for c in combos], dtype=np.int64)
-    columns = []
+    columns: list[list[int]] = []
     for k in mech.kinds:
         n = np.broadcast_to(np.asarray(k.dice.evaluate(env), dtype=np.int64), (len(combos),))
         bad = np.flatnonzero((n < 0) | (n > MAX_DICE))
@@ -102,12 +122,12 @@ def dice_table(mech: Mechanic, params: dict, cells: list) -> dict:
     return {combo: tuple(col[i] for col in columns) for i, combo in enumerate(combos)}
 
 
-def faces_of(mech: Mechanic, env: dict) -> tuple:
+def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
     """Faces of each kind by mark, ``((count per mark), ...)``, checked: every face carries one mark."""
-    out = []
+    out: list[tuple[int, ...]] = []
     for k in mech.kinds:
-        owner = [None] * (k.sides + 1)
-        counts = []
+        owner: list[str | None] = [None] * (k.sides + 1)
+        counts: list[int] = []
         for mark, ranges in k.faces:
             n = 0
             for lo_e, hi_e in ranges:
@@ -131,9 +151,9 @@ def faces_of(mech: Mechanic, env: dict) -> tuple:
 
 
 @lru_cache(maxsize=64)
-def _pool_axes(mech: Mechanic) -> tuple:
+def _pool_axes(mech: Mechanic) -> tuple[str, ...]:
     """The axes that the dice counts and the faces read."""
-    read = set()
+    read: set[str] = set()
     for k in mech.kinds:
         read |= set(k.dice.names)
         for _, ranges in k.faces:
@@ -143,9 +163,9 @@ def _pool_axes(mech: Mechanic) -> tuple:
 
 
 @lru_cache(maxsize=64)
-def _face_axes(mech: Mechanic) -> tuple:
+def _face_axes(mech: Mechanic) -> tuple[str, ...]:
     """The axes that the faces read (a classic difficulty)."""
-    read = set()
+    read: set[str] = set()
     for k in mech.kinds:
         for _, ranges in k.faces:
             for lo, hi in ranges:
@@ -153,7 +173,7 @@ def _face_axes(mech: Mechanic) -> tuple:
     return tuple(a for a in mech.axis_names if a in read)
 
 
-def _layout(mech: Mechanic, stats: _Stats, faces: tuple, dice_max: tuple):
+def _layout(mech: Mechanic, stats: _Stats, faces: Faces, dice_max: tuple[int, ...]) -> Layout:
     """Kernel inputs for one face layout: merged marks per kind, contributions, grid shape.
 
     Marks of a kind that count towards the same statistics alike are merged
@@ -163,9 +183,9 @@ def _layout(mech: Mechanic, stats: _Stats, faces: tuple, dice_max: tuple):
     its cap.
     """
     n_stats = len(stats.names)
-    groups = []  # per kind: list of (contrib tuple, faces)
+    groups: list[list[tuple[tuple[int, ...], int]]] = []  # per kind: list of (contrib tuple, faces)
     for ki, k in enumerate(mech.kinds):
-        merged: dict = {}
+        merged: dict[tuple[int, ...], int] = {}
         for mi in range(len(k.marks)):
             key = tuple(stats.weight(s, (ki, mi)) for s in range(n_stats))
             merged[key] = merged.get(key, 0) + faces[ki][mi]
@@ -180,15 +200,15 @@ def _layout(mech: Mechanic, stats: _Stats, faces: tuple, dice_max: tuple):
         for mi, (key, f) in enumerate(g):
             faces_arr[ki, mi] = f
             contrib[ki, mi, :n_stats] = key
-    shape = []
+    sizes = []
     for s in range(n_stats):
         top = 0
         for ki in range(n_kinds):
             top += dice_max[ki] * max((w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == ki),
                                       default=0)
         cap = stats.caps[s] if stats.caps else None
-        shape.append((top if cap is None else min(top, cap)) + 1)
-    shape = tuple(shape) or (1,)
+        sizes.append((top if cap is None else min(top, cap)) + 1)
+    shape = tuple(sizes) or (1,)
     if n_stats == 0:
         contrib = contrib[:, :, :1] * 0
     strides = np.array([int(np.prod(shape[s + 1:], dtype=np.int64)) for s in range(len(shape))],
@@ -196,7 +216,9 @@ def _layout(mech: Mechanic, stats: _Stats, faces: tuple, dice_max: tuple):
     return faces_arr, marks_arr, contrib, shape, strides
 
 
-def _count_ways(stats: _Stats, dice_arr, faces_arr, marks_arr, contrib, shape, strides, mod, binom, out):
+def _count_ways(stats: _Stats, dice_arr: IntArray, faces_arr: IntArray, marks_arr: IntArray,
+                contrib: IntArray, shape: tuple[int, ...], strides: IntArray, mod: int, binom: IntArray,
+                out: IntArray) -> None:
     """Kernel call: the ways of every cell of the statistics grid into ``out`` (saturating capped axes)."""
     from kernels import mechanic as _k
 
@@ -207,7 +229,8 @@ def _count_ways(stats: _Stats, dice_arr, faces_arr, marks_arr, contrib, shape, s
         _k.mechanic_ways(dice_arr, faces_arr, marks_arr, contrib, strides, mod, binom, out)
 
 
-def _ways_bound(stats: _Stats, dice, faces_arr, marks_arr, binom_size=None) -> int:
+def _ways_bound(stats: _Stats, dice: Sequence[int], faces_arr: IntArray, marks_arr: IntArray,
+                binom_size: int | None = None) -> int:
     """Bound on every number :func:`_count_ways` and the classifying kernels hold (with a binomial
     table of ``binom_size`` rows, by default ``max(dice) + 1``)."""
     from kernels import mechanic as _k
@@ -218,9 +241,9 @@ def _ways_bound(stats: _Stats, dice, faces_arr, marks_arr, binom_size=None) -> i
 
 # ------------------------------------------------------------------ classifying
 
-def _grid_env(stats: _Stats, shape: tuple) -> dict:
+def _grid_env(stats: _Stats, shape: tuple[int, ...]) -> dict[str, np.ndarray]:
     """Each statistic's values along its axis (a capped axis ends at its cap, standing for all above)."""
-    env = {}
+    env: dict[str, np.ndarray] = {}
     for s, name in enumerate(stats.names):
         view = [1] * len(shape)
         view[s] = shape[s]
@@ -228,7 +251,8 @@ def _grid_env(stats: _Stats, shape: tuple) -> dict:
     return env
 
 
-def _eval_counts(mech: Mechanic, env: dict, ranges: dict, counts=None) -> dict:
+def _eval_counts(mech: Mechanic, env: dict[str, Any], ranges: dict[str, tuple[int, int]],
+                 counts: Iterable[tuple[str, Expr]] | None = None) -> dict[str, Any]:
     """Add the mechanic's counts (or ``counts``) to ``env`` (checked against 64-bit overflow first)."""
     for cname, e in (mech.counts if counts is None else counts):
         e.check_range(ranges)
@@ -238,7 +262,8 @@ def _eval_counts(mech: Mechanic, env: dict, ranges: dict, counts=None) -> dict:
     return env
 
 
-def _ranges(params: dict, context: dict, stats: _Stats, shape: tuple) -> dict:
+def _ranges(params: Mapping[str, bool | int], context: Mapping[str, int], stats: _Stats,
+            shape: tuple[int, ...]) -> dict[str, tuple[int, int]]:
     ranges = {k: (int(v), int(v)) for k, v in {**params, **context}.items()}
     for s, name in enumerate(stats.names):
         ranges[name] = (0, shape[s] - 1)
@@ -246,7 +271,7 @@ def _ranges(params: dict, context: dict, stats: _Stats, shape: tuple) -> dict:
 
 
 @lru_cache(maxsize=256)
-def _tables(rules: MechanicRules, shape: tuple, context: tuple, reduced: bool = True):
+def _tables(rules: MechanicRules, shape: tuple[int, ...], context: Context, reduced: bool = True) -> Tables:
     """(class table, successes table, lowest successes) over the statistics grid, for one context.
 
     ``context`` holds ``(axis, value)`` pairs of the axes the rules read.
@@ -274,7 +299,8 @@ def _tables(rules: MechanicRules, shape: tuple, context: tuple, reduced: bool = 
         cls[hit & (cls < 0)] = index[o.name]
         if not (cls < 0).any():
             break
-    succ, low = None, 0
+    succ: IntArray | None = None
+    low = 0
     if mech.successes is not None:
         values = np.broadcast_to(np.asarray(env[mech.successes], dtype=np.int64), shape)
         low = int(values.min())
@@ -286,12 +312,12 @@ def _tables(rules: MechanicRules, shape: tuple, context: tuple, reduced: bool = 
     return out, succ, low
 
 
-def _mechanic_tables(rules: MechanicRules, shape: tuple, context: tuple):
+def _mechanic_tables(rules: MechanicRules, shape: tuple[int, ...], context: Context) -> Tables:
     """:func:`_tables` over the mechanic's own statistics (one per mark read, uncapped)."""
     return _tables(rules, shape, context, False)
 
 
-def _state_text(mech: Mechanic, stats: _Stats, shape: tuple, flat: int) -> str:
+def _state_text(mech: Mechanic, stats: _Stats, shape: tuple[int, ...], flat: int) -> str:
     coords = np.unravel_index(int(flat), shape)
     caps = stats.caps or (None,) * len(stats.names)
     return ", ".join(f"{n}>={int(c)}" if cap is not None and int(c) == cap else f"{n}={int(c)}"
@@ -304,17 +330,18 @@ def _state_text(mech: Mechanic, stats: _Stats, shape: tuple, flat: int) -> str:
 class CellWays:
     """Exact ways of one cell: per class, per success value, and the denominator."""
 
-    class_ways: tuple
-    success_ways: dict
+    class_ways: tuple[int, ...]
+    success_ways: dict[int, int]
     denominator: int
-    dice: tuple
+    dice: tuple[int, ...]
 
 
-def _context(stats: _Stats, env: dict) -> tuple:
+def _context(stats: _Stats, env: Mapping[str, Any]) -> Context:
     return tuple((a, int(env[a])) for a in stats.rule_axes)
 
 
-def count_cells(rules: MechanicRules, cells: list, progress=None, general: bool = False) -> list:
+def count_cells(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
+                progress: Callable[[int], object] | None = None, general: bool = False) -> list[CellWays]:
     """Exact :class:`CellWays` for each cell (a dict of axis values), grouped so each pool is counted once.
 
     A mechanic of the pair-of-tens shape is counted by :mod:`analysis.mechanic.pairs` (any pool, by
@@ -328,16 +355,16 @@ def count_cells(rules: MechanicRules, cells: list, progress=None, general: bool 
         if progress is not None:
             progress(len(cells))
         return fast
-    out = [None] * len(cells)
+    out: list[CellWays | None] = [None] * len(cells)
     for block in _count_general(rules, cells, progress):
         for i, t in zip(block.members.tolist(), block.context_of.tolist()):
-            succ = {}
+            succ: dict[int, int] = {}
             if block.hist is not None:
                 low = block.lows[t]
                 succ = {v + low: int(w) for v, w in enumerate(block.hist[t].tolist()) if w}
             out[i] = CellWays(tuple(int(w) for w in block.by_class[t].tolist()), succ, block.denominator,
                               block.dice)
-    return out
+    return cast("list[CellWays]", out)  # every cell is in one block
 
 
 @dataclass(frozen=True)
@@ -348,12 +375,14 @@ class _Block:
     context_of: np.ndarray  # each member's row in by_class and hist
     by_class: np.ndarray    # (contexts, classes): ways per class, int64 or Python ints
     hist: np.ndarray | None  # (contexts, values): ways of each successes value less its low
-    lows: list              # per context, the successes value of the hist's first column
+    lows: list[int]         # per context, the successes value of the hist's first column
     denominator: int
-    dice: tuple
+    dice: tuple[int, ...]
 
 
-def _count_general(rules: MechanicRules, cells: list, progress=None, histograms: bool = True):
+def _count_general(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
+                   progress: Callable[[int], object] | None = None,
+                   histograms: bool = True) -> Iterator[_Block]:
     """Count the cells on the statistics grid, yielding one :class:`_Block` per dice rolled.
 
     Cells are grouped by the faces they roll and the dice of each kind; each
@@ -375,9 +404,10 @@ def _count_general(rules: MechanicRules, cells: list, progress=None, histograms:
     pool_axes = _pool_axes(mech)
     face_axes = _face_axes(mech)
     dice_of_cell = dice_table(mech, params, cells)
-    faces_known: dict = {}
-    contexts: dict = {}   # per face layout: its contexts, each with its row
-    groups: dict = {}     # per (faces, dice): [(cell position, context row)]
+    faces_known: dict[tuple[int, ...], Faces] = {}
+    contexts: dict[Faces, dict[Context, int]] = {}   # per face layout: its contexts, each with its row
+    # per (faces, dice): [(cell position, context row)]
+    groups: dict[tuple[Faces, tuple[int, ...]], list[tuple[int, int]]] = {}
     for i, cell in enumerate(cells):
         at_faces = tuple(cell[a] for a in face_axes)
         faces = faces_known.get(at_faces)
@@ -400,7 +430,7 @@ def _count_general(rules: MechanicRules, cells: list, progress=None, histograms:
         tables = [_tables(rules, shape, context) for context in rows]
         cls = np.stack([t[0] for t in tables])
         if has_succ:
-            vals = np.stack([t[1] for t in tables])
+            vals = np.stack([cast("IntArray", t[1]) for t in tables])  # the mechanic has successes
             n_vals = int(vals.max()) + 1
         lows = [t[2] for t in tables]
         sides = [int(faces_arr[k, :marks_arr[k]].sum()) for k in range(len(top))]
@@ -411,7 +441,7 @@ def _count_general(rules: MechanicRules, cells: list, progress=None, histograms:
         # the dice of one kind are added one at a time (kernels.mechanic.mechanic_chain): the pools
         # of the layout that differ in that kind's dice alone are counted in one walk
         walked = max(range(len(top)), key=lambda k: len({d[k] for d, _ in mine}))
-        chains: dict = {}
+        chains: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], list[tuple[int, int]]]]] = {}
         for dice, members in mine:
             base = dice[:walked] + (0,) + dice[walked + 1:]
             chains.setdefault(base, []).append((dice[walked], dice, members))
@@ -452,11 +482,11 @@ def _count_general(rules: MechanicRules, cells: list, progress=None, histograms:
                     den = 1
                     for k, n in zip(mech.kinds, dice):
                         den *= k.sides ** n
-                    members = np.array(members, dtype=np.int64).reshape(-1, 2)
-                    yield _Block(members[:, 0], members[:, 1], by_class[e], hist[e] if has_succ else None,
+                    at = np.array(members, dtype=np.int64).reshape(-1, 2)
+                    yield _Block(at[:, 0], at[:, 1], by_class[e], hist[e] if has_succ else None,
                                  lows, den, dice)
                     if progress is not None:
-                        progress(len(members))
+                        progress(len(at))
 
 
 # ------------------------------------------------------------------ results
@@ -466,10 +496,10 @@ class MechanicOdds:
     """The exact odds of one roll of a mechanic: Fractions over ``denominator`` (every way the dice land)."""
 
     rules: MechanicRules
-    cell: tuple           # ((axis, value), ...)
-    dice: tuple           # dice of each kind
-    class_ways: dict
-    success_ways: dict
+    cell: tuple[tuple[str, int], ...]
+    dice: tuple[int, ...]     # dice of each kind
+    class_ways: dict[str, int]
+    success_ways: dict[int, int]
     denominator: int
 
     def probability(self, outcome: str) -> Fraction:
@@ -483,11 +513,11 @@ class MechanicOdds:
 
         raise ValueError(f"unknown outcome {outcome!r}{did_you_mean(outcome, list(self.class_ways) + list(cols))}")
 
-    def classes(self) -> dict:
+    def classes(self) -> dict[str, Fraction]:
         """Every class as ``{name: Fraction}``, in table order (they sum to exactly 1)."""
         return {c: Fraction(w, self.denominator) for c, w in self.class_ways.items()}
 
-    def columns(self) -> dict:
+    def columns(self) -> dict[str, Fraction]:
         """Every derived ``p_`` column as ``{name: Fraction}``."""
         return {c.name: self.probability(c.name) for c in self.rules.mechanic.columns}
 
@@ -497,7 +527,7 @@ class MechanicOdds:
                    Fraction(0))
 
     @property
-    def successes(self) -> dict:
+    def successes(self) -> dict[int, Fraction]:
         """Exact distribution of the mechanic's successes ``{n: Fraction}`` (non-zero only)."""
         if self.rules.mechanic.successes is None:
             raise ValueError(f"the {self.rules.mechanic.name} mechanic names no successes count")
@@ -522,11 +552,11 @@ class MechanicOdds:
     __repr__ = __str__
 
 
-def check_cell(mech: Mechanic, values: dict) -> dict:
+def check_cell(mech: Mechanic, values: Mapping[str, object]) -> dict[str, int]:
     """The axis values of one cell, each a whole number in its range; every axis needed."""
     from analysis.validate import check_int
 
-    out = {}
+    out: dict[str, int] = {}
     for a in mech.axes:
         if a.name not in values:
             raise ValueError(f"the {mech.name} mechanic needs a value for {a.name}")
@@ -540,7 +570,7 @@ def check_cell(mech: Mechanic, values: dict) -> dict:
     return out
 
 
-def odds(rules: MechanicRules, **cell) -> MechanicOdds:
+def odds(rules: MechanicRules, **cell: object) -> MechanicOdds:
     """Exact odds of one cell, e.g. ``odds(rules, pool=7, hunger=2, difficulty=3)``."""
     mech = rules.mechanic
     values = check_cell(mech, cell)
@@ -549,7 +579,8 @@ def odds(rules: MechanicRules, **cell) -> MechanicOdds:
                         ways.success_ways, ways.denominator)
 
 
-def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
+def resolve_grid(mech: Mechanic, axes: Mapping[str, object],
+                 at_least: object = None) -> tuple[dict[str, list[int]], list[dict[str, int]], list[int]]:
     """``(grid, cells, tops)`` of a table: ``{axis: values}`` (an axis left out takes its default SPEC),
     every cell as a dict in the grid's product order, and the ``at_least`` values (a list, maybe empty),
     each checked; an unknown axis gets a did-you-mean."""
@@ -557,7 +588,8 @@ def resolve_grid(mech: Mechanic, axes: dict, at_least=None) -> tuple:
     return grid, _cells_of(grid), tops
 
 
-def _grid_of(mech: Mechanic, axes: dict, at_least=None) -> tuple:
+def _grid_of(mech: Mechanic, axes: Mapping[str, object],
+             at_least: object = None) -> tuple[dict[str, list[int]], list[int]]:
     """``(grid, tops)`` of :func:`resolve_grid`, without the cells."""
     from analysis.validate import as_values, did_you_mean
 
@@ -569,7 +601,7 @@ def _grid_of(mech: Mechanic, axes: dict, at_least=None) -> tuple:
     from analysis.sweep import check_cells
 
     n_cells = check_cells({a: len(v) for a, v in grid.items()})  # before the cells are listed
-    tops = []
+    tops: list[int] = []
     if at_least is not None:
         from analysis import at_least as _al
 
@@ -580,12 +612,12 @@ def _grid_of(mech: Mechanic, axes: dict, at_least=None) -> tuple:
     return grid, tops
 
 
-def _cells_of(grid: dict) -> list:
+def _cells_of(grid: Mapping[str, Sequence[int]]) -> list[dict[str, int]]:
     """Every cell of a grid as a dict, in the grid's product order."""
     return [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
 
 
-def check_at_least_dice(rules: MechanicRules, cells: list) -> None:
+def check_at_least_dice(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> None:
     """Refuse at-least columns whose distributions of successes (each pool's, counted in full) would
     hold too many dice (:func:`analysis.at_least.check_dice`), before any counting."""
     from analysis.at_least import check_dice
@@ -595,7 +627,7 @@ def check_at_least_dice(rules: MechanicRules, cells: list) -> None:
     check_dice(sum(dice_of(mech, {**rules.params, **c})) for c in rolls.values())
 
 
-def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
+def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **axes: object) -> pd.DataFrame:
     """A tidy odds table over a grid: one row per cell, one column per axis, class and ``p_`` column.
 
     Parameters
@@ -617,7 +649,7 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     mech = rules.mechanic
     grid, tops = _grid_of(mech, axes, at_least)
     cells = _cells_of(grid) if tops else None  # listed once, for the check and the count
-    if tops:
+    if cells is not None:  # (listed where tops asks for at-least columns)
         check_at_least_dice(rules, cells)
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
     frame = _TABLES.get(key)
@@ -625,13 +657,14 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
         _TABLES[key] = _TABLES.pop(key)  # most recently used last
         return frame.copy()
     names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
-    values = None
+    values: np.ndarray | None = None
     if not tops:
         from . import pairs
 
         picks = [[mech.classes.index(c) for c in col.classes] for col in mech.columns]
 
-        def finish(num, den):  # the classes, then each p_ column's sum, over the denominator
+        def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+            # the classes, then each p_ column's sum, over the denominator
             num = np.concatenate([num] + [num[..., p].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
             return fractions_over(num, den) if exact else float_ratios(num, den)
 
@@ -649,7 +682,8 @@ def table(rules: MechanicRules, exact: bool = False, at_least=None, **axes):
     return frame
 
 
-def _general_values(rules: MechanicRules, cells: list, tops: list, exact: bool) -> np.ndarray:
+def _general_values(rules: MechanicRules, cells: Sequence[Mapping[str, int]], tops: Sequence[int],
+                    exact: bool) -> np.ndarray:
     """The values of a table's cells (classes, ``p_`` columns, ``p_at_least_N``) counted cell group by
     cell group: the pair-of-tens path where the mechanic has that shape, else the statistics grid, whose
     blocks of counts are finished (int64 ones vectorised) without a per-cell object."""
@@ -664,21 +698,23 @@ def _general_values(rules: MechanicRules, cells: list, tops: list, exact: bool) 
     width = len(mech.classes) + len(picks) + len(tops)
     fast = pairs.count(rules, cells)
     if fast is not None:
-        rows = []
+        lines = []
         for w in fast:
-            row = list(w.class_ways)
-            row += [sum(w.class_ways[i] for i in p) for p in picks]
-            row += ways_at_least(w.success_ways, tops)
-            rows.append(row)
-        num = np.array(rows, dtype=object).reshape(len(cells), width)
+            line = list(w.class_ways)
+            line += [sum(w.class_ways[i] for i in p) for p in picks]
+            line += ways_at_least(w.success_ways, tops)
+            lines.append(line)
+        num = np.array(lines, dtype=object).reshape(len(cells), width)
         den = np.array([w.denominator for w in fast], dtype=object)[:, None]
         return fractions_over(num, den) if exact else float_ratios(num, den)
-    parts = {False: ([], [], []), True: ([], [], [])}  # int64 or Python ints: positions, rows, denominators
+    # int64 or Python ints: positions, rows, denominators
+    parts: dict[bool, tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]] = {False: ([], [], []),
+                                                                                     True: ([], [], [])}
     for block in _count_general(rules, cells, histograms=bool(tops)):
         by = block.by_class[block.context_of]
         extra = [by[:, p].sum(axis=1, keepdims=True) for p in picks]
         if tops:  # ways of at least n successes: a suffix sum of the histogram
-            hist = block.hist[block.context_of]
+            hist = cast(np.ndarray, block.hist)[block.context_of]  # counted with histograms
             tail = np.concatenate([np.cumsum(hist[:, ::-1], axis=1)[:, ::-1],
                                    np.zeros((len(hist), 1), dtype=hist.dtype)], axis=1)
             lows = np.array(block.lows, dtype=np.int64)[block.context_of]
@@ -714,11 +750,11 @@ def clear_caches() -> None:
 
 
 #: Tables kept, computed, for a second call with the same rules and grid (each call gets a copy).
-_TABLES: dict = {}
+_TABLES: dict[tuple[Any, ...], pd.DataFrame] = {}
 _TABLES_KEPT = 32
 
 
-def _prod(grid: dict, axis: str, before: bool) -> int:
+def _prod(grid: Mapping[str, Sized], axis: str, before: bool) -> int:
     """The number of cells of the axes before (or after) ``axis`` in the grid's order."""
     names = list(grid)
     i = names.index(axis)
@@ -736,12 +772,12 @@ class MechanicReading:
     """What one landed roll means: its counts and its outcome class."""
 
     outcome: str
-    counts: dict
+    counts: dict[str, int]
     successes: int | None
     won: bool
 
 
-def read_roll(rules: MechanicRules, faces: dict, **cell) -> MechanicReading:
+def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: object) -> MechanicReading:
     """Read landed dice by the mechanic's rules, e.g. ``read_roll(r, {"normal": [3, 10], "hunger": [1]}, difficulty=2)``.
 
     ``faces`` maps each kind to the faces its dice show (a kind left out
@@ -761,25 +797,25 @@ def read_roll(rules: MechanicRules, faces: dict, **cell) -> MechanicReading:
 
             raise ValueError(f"the {mech.name} mechanic has no kind of die {name!r}"
                              f"{did_you_mean(str(name), list(kinds))}")
-    ctx = {}
+    ctx: dict[str, int] = {}
     for a in mech.axes:
         if a.name in cell:
             ctx[a.name] = check_int(a.name, cell[a.name], a.range[0], a.range[1])
         elif a.name in stats.rule_axes:
             raise ValueError(f"reading a roll of the {mech.name} mechanic needs {a.name}")
     params = rules.params
-    env = {**params, **ctx}
+    env: dict[str, Any] = {**params, **ctx}
     # faces by mark need the axes the faces read (a classic difficulty): those given
     face_env = {**env, **{a.name: ctx.get(a.name, a.range[0]) for a in mech.axes}}
     layout = faces_of(mech, face_env)
-    marks_of = {}
+    marks_of: dict[int, dict[str, int]] = {}
     for ki, k in enumerate(mech.kinds):
         shown = [check_int(f"a {k.name} die", f, 1, k.sides) for f in (faces.get(k.name) or [])]
         if len(shown) > MAX_DICE:
             raise ValueError(f"at most {MAX_DICE} {k.name} dice")
-        per_mark = {}
+        per_mark: dict[str, int] = {}
         for mark, ranges in k.faces:
-            face_set = set()
+            face_set: set[int] = set()
             for lo_e, hi_e in ranges:
                 face_set |= set(range(int(lo_e.evaluate(face_env)), int(hi_e.evaluate(face_env)) + 1))
             per_mark[mark] = sum(f in face_set for f in shown)
@@ -787,9 +823,9 @@ def read_roll(rules: MechanicRules, faces: dict, **cell) -> MechanicReading:
     del layout
     for s, name in enumerate(stats.names):
         env[name] = sum(marks_of[ki][mech.kinds[ki].marks[mi]] for ki, mi in stats.members[s])
-    ranges = {k: (int(v), int(v)) for k, v in env.items()}
-    _eval_counts(mech, env, ranges)
-    outcome = None
+    bounds = {k: (int(v), int(v)) for k, v in env.items()}
+    _eval_counts(mech, env, bounds)
+    outcome: str | None = None
     for o in mech.outcomes:
         if o.applies is not None and not bool(o.applies.evaluate(params)):
             continue

@@ -30,6 +30,7 @@ import unicodedata
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -84,6 +85,10 @@ _REFUSED = {
     ast.Yield: "'yield' is not allowed",
     ast.YieldFrom: "'yield' is not allowed",
 }
+
+
+#: A checked tree: nested tuples ``(op, position, *children)`` (see :attr:`Expr.tree`).
+Tree = tuple[Any, ...]
 
 
 class ExprError(ValueError):
@@ -142,7 +147,7 @@ class _Reader:
         self.fresh = 0
 
     # errors and positions
-    def fail(self, problem: str, pos: str = ""):
+    def fail(self, problem: str, pos: str = "") -> NoReturn:
         raise ExprError(_message(self.where, problem, self.text, pos))
 
     def pos(self, node) -> str:
@@ -213,7 +218,7 @@ class _Reader:
         down = depth + 1
 
         if isinstance(node, ast.Constant):
-            value = node.value
+            value: object = node.value
             if isinstance(value, bool):
                 return ("const", pos, value), BOOL
             if isinstance(value, int):
@@ -288,12 +293,12 @@ class _Reader:
 
         if isinstance(node, ast.Compare):
             ops = []
-            for op in node.ops:
-                if isinstance(op, (ast.Is, ast.IsNot)):
+            for cmp_op in node.ops:
+                if isinstance(cmp_op, (ast.Is, ast.IsNot)):
                     self.fail("'is' is not allowed (compare numbers with == or !=)", pos)
-                if isinstance(op, (ast.In, ast.NotIn)):
+                if isinstance(cmp_op, (ast.In, ast.NotIn)):
                     self.fail("'in' is not allowed", pos)
-                ops.append(_COMPARE[type(op)])
+                ops.append(_COMPARE[type(cmp_op)])
             operands = []
             for value, symbol in zip([node.left, *node.comparators], [ops[0], *ops]):
                 tree, term = self.read(value, down)
@@ -714,25 +719,25 @@ class Expr:
 
     text: str
     type: str
-    names: frozenset
-    _tree: tuple = field(default=("const", "", 0), repr=False, compare=False)
-    _types: tuple = field(default=(), repr=False, compare=False)
+    names: frozenset[str]
+    _tree: Tree = field(default=("const", "", 0), repr=False, compare=False)
+    _types: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
     _where: str = field(default="expression", repr=False, compare=False)
 
     @property
-    def tree(self) -> tuple:
+    def tree(self) -> Tree:
         """The checked tree: nested tuples ``(op, position, *children)`` (read by the engine's analyses)."""
         return self._tree
 
     @property
-    def name_types(self) -> dict:
+    def name_types(self) -> dict[str, str]:
         """``{name: "int" or "bool"}``: the kind of every variable it reads."""
         return dict(self._types)
 
-    def _fail(self, problem: str, pos: str = ""):
+    def _fail(self, problem: str, pos: str = "") -> NoReturn:
         raise ExprError(_message(self._where, problem, self.text, pos))
 
-    def evaluate(self, env):
+    def evaluate(self, env: Mapping[str, Any]) -> Any:
         """Count the expression for every value of its variables at once.
 
         Parameters
@@ -764,7 +769,7 @@ class Expr:
         quick = _scalar_value(self, env)
         if quick is not None:
             return quick
-        values = {}
+        values: dict[str, np.ndarray] = {}
         for name, kind in self._types:
             if name not in env:
                 self._fail(f"no value for {_name(name)}")
@@ -782,7 +787,7 @@ class Expr:
         out = np.array(np.broadcast_to(out, shape), dtype=bool if self.type == BOOL else np.int64)
         return out[()] if out.ndim == 0 else out
 
-    def _value(self, name: str, kind: str, value):
+    def _value(self, name: str, kind: str, value: object) -> np.ndarray:
         try:
             array = np.asarray(value)
         except (ValueError, TypeError, OverflowError):
@@ -797,7 +802,7 @@ class Expr:
             self._fail(f"{_name(name)} has values beyond 64-bit integers")
         return array.astype(np.int64, copy=False)
 
-    def _ranges(self, ranges) -> dict:
+    def _ranges(self, ranges: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
         out = {}
         for name, kind in self._types:
             if kind == BOOL:
@@ -814,7 +819,7 @@ class Expr:
             out[name] = (lo, hi)
         return out
 
-    def interval(self, ranges):
+    def interval(self, ranges: Mapping[str, Any]) -> tuple[int, int]:
         """Bounds on every value the expression can take.
 
         Parameters
@@ -840,7 +845,7 @@ class Expr:
             return (0, 1)
         return _interval(self._tree, checked, dict(self._types), None)
 
-    def check_range(self, ranges, limit=2**62):
+    def check_range(self, ranges: Mapping[str, Any], limit: int = 2**62) -> tuple[int, int]:
         """Refuse an expression whose values, or any intermediate value, may overflow.
 
         Parameters
@@ -874,14 +879,14 @@ class Expr:
         return (0, 1) if self.type == BOOL else out
 
 
-def evaluate_tree(tree: tuple, env, where: str = "expression"):
+def evaluate_tree(tree: Tree, env: Mapping[str, Any], where: str = "expression") -> Any:
     """The value of a subtree of a checked expression (see :attr:`Expr.tree`) under ``env``.
 
     ``env`` maps the names the subtree reads to ints, bools or numpy arrays,
     as for :meth:`Expr.evaluate`; a division by zero raises :class:`ExprError`.
     """
     holder = Expr("(part of an expression)", INT, frozenset(), tree, (), where)
-    values = {}
+    values: dict[str, np.ndarray] = {}
     for k, v in env.items():
         array = np.asarray(v)
         values[k] = holder._value(k, BOOL if array.dtype.kind == "b" else INT, array)

@@ -36,11 +36,20 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence, cast, overload
 
 import numpy as np
 
 from . import engine as _engine
 from .spec import Mechanic
+
+if TYPE_CHECKING:
+    from kernels._jit import IntArray
+
+    from analysis.special_dice import Engine, Finish
+
+    from .engine import CellWays, Context
+    from .expr import Tree
 
 #: The special dice's 10s and marks are told apart up to this many (0, 1, 2 or more).
 CAP = 2
@@ -66,31 +75,31 @@ class Form:
     success: str         # the bare marks S and T
     ten: str
     count: str           # the successes count
-    pair_factor: tuple   # the tree of k in k * floor(T / 2), or None for k = 1
-    bonus: tuple         # trees of the bonus terms
+    pair_factor: Tree | None  # the tree of k in k * floor(T / 2), or None for k = 1
+    bonus: tuple[Tree, ...]   # trees of the bonus terms
     difficulty: str      # the axis D
     special_ten: str | None   # "kind.mark" statistics read of the special dice
     special_mark: str | None
 
 
-def _names(node) -> set:
+def _names(node: Tree) -> set[str]:
     if node[0] == "name":
         return {node[2]}
-    out = set()
+    out: set[str] = set()
     for kid in node[2:]:
         if _is_node(kid):
             out |= _names(kid)
     return out
 
 
-def _occurrences(node, name: str) -> int:
+def _occurrences(node: Tree, name: str) -> int:
     """How many times ``name`` is read in a tree."""
     if node[0] == "name":
         return int(node[2] == name)
     return sum(_occurrences(k, name) for k in node[2:] if _is_node(k))
 
 
-def _band_atoms(node, count: str, difficulty: str) -> int:
+def _band_atoms(node: Tree, count: str, difficulty: str) -> int:
     """How many ``count >= difficulty``-like comparisons a tree holds."""
     if node[0] == "cmp" and len(node[2]) == 1:
         pair = {(node[3][0], node[3][2] if node[3][0] == "name" else None),
@@ -99,33 +108,34 @@ def _band_atoms(node, count: str, difficulty: str) -> int:
     return sum(_band_atoms(k, count, difficulty) for k in node[2:] if _is_node(k))
 
 
-def _is_node(x) -> bool:
+def _is_node(x: object) -> bool:
     return isinstance(x, tuple) and len(x) >= 2 and isinstance(x[0], str) and isinstance(x[1], str)
 
 
-def _terms(node) -> list:
+def _terms(node: Tree) -> list[Tree]:
     """The terms of a chain of additions."""
     if node[0] == "add":
         return _terms(node[2]) + _terms(node[3])
     return [node]
 
 
-def _pair_term(node, ten: str):
+def _pair_term(node: Tree, ten: str) -> Tree | Literal[False] | None:
     """``k`` (a tree, None for 1) if ``node`` is ``floor(ten / 2)`` times ``k``, else False."""
-    def is_half(n):
-        return n[0] == "floordiv" and n[2] == ("name", n[2][1], ten) and n[3][0] == "const" and n[3][2] == 2
+    def is_half(n: Tree) -> bool:
+        return cast(bool, n[0] == "floordiv" and n[2] == ("name", n[2][1], ten) and n[3][0] == "const"
+                    and n[3][2] == 2)
 
     if is_half(node):
         return None
     if node[0] == "mul":
         if is_half(node[3]) and ten not in _names(node[2]):
-            return node[2]
+            return cast("Tree", node[2])
         if is_half(node[2]) and ten not in _names(node[3]):
-            return node[3]
+            return cast("Tree", node[3])
     return False
 
 
-def _atoms_ok(node, count: str, ten: str, success: str, axes: tuple, found: set) -> bool:
+def _atoms_ok(node: Tree, count: str, ten: str, success: str, axes: tuple[str, ...], found: set[str]) -> bool:
     """Whether an outcome rule reads the successes, tens and successes marks only in the allowed atoms."""
     touched = _names(node) & {count, ten, success}
     if not touched:
@@ -168,21 +178,22 @@ def form(mech: Mechanic) -> Form | None:
     stats = _engine.statistics(mech)
     bare = [n for n in stats.names if "." not in n]
     # T: the bare mark halved by a pair term; S: the other bare mark
-    ten = pair_factor = None
+    ten: str | None = None
+    pair_factor: Tree | None = None
     for t in terms:
         for candidate in bare:
-            k = _pair_term(t, candidate)
-            if k is not False:
+            term = _pair_term(t, candidate)
+            if term is not False:
                 if ten is not None:
                     return None
-                ten, pair_factor = candidate, k
+                ten, pair_factor = candidate, term
     if ten is None or len(bare) != 2:
         return None
     success = next(n for n in bare if n != ten)
     if any(ten not in k.marks for k in mech.kinds):
         return None
     dotted = [n for n in stats.names if "." in n]
-    special = None
+    special: int | None = None
     for n in dotted:
         kind = n.split(".")[0]
         index = [k.name for k in mech.kinds].index(kind)
@@ -193,7 +204,8 @@ def form(mech: Mechanic) -> Form | None:
     if special is None:
         special = 1
     normal = 1 - special
-    special_ten = special_mark = None
+    special_ten: str | None = None
+    special_mark: str | None = None
     for n in dotted:
         mark = n.split(".")[1]
         if mark == ten:
@@ -204,7 +216,7 @@ def form(mech: Mechanic) -> Form | None:
             special_mark = n
     # the successes count: S + T + k * floor(T / 2) + bonus terms reading no S, T or successes
     seen = {"s": 0, "t": 0, "pair": 0}
-    bonus = []
+    bonus: list[Tree] = []
     for t in terms:
         if t[0] == "name" and t[2] == success:
             seen["s"] += 1
@@ -228,7 +240,7 @@ def form(mech: Mechanic) -> Form | None:
         if _names(t) & {count}:
             return None
     axes = mech.axis_names
-    found: set = set()
+    found: set[str] = set()
     for o in mech.outcomes:
         if o.when is not None and not _atoms_ok(o.when.tree, count, ten, success, axes, found):
             return None
@@ -252,14 +264,14 @@ def form(mech: Mechanic) -> Form | None:
                 special_ten, special_mark)
 
 
-def _value(tree, env):
+def _value(tree: Tree, env: Mapping[str, Any]) -> Any:
     """The value of a subtree under ``env`` (through the expression module's public evaluator)."""
     from .expr import evaluate_tree
 
     return evaluate_tree(tree, env)
 
 
-def _most_special(mech: Mechanic, f: Form, params: dict) -> int:
+def _most_special(mech: Mechanic, f: Form, params: Mapping[str, bool | int]) -> int:
     """The most special dice any cell of the axes' ranges can roll."""
     ranges = {k: (int(v), int(v)) for k, v in params.items()}
     for a in mech.axes:
@@ -267,7 +279,8 @@ def _most_special(mech: Mechanic, f: Form, params: dict) -> int:
     return int(mech.kinds[f.special].dice.interval(ranges)[1])
 
 
-def _faces(mech: Mechanic, f: Form, params: dict) -> tuple:
+def _faces(mech: Mechanic, f: Form,
+           params: Mapping[str, bool | int]) -> tuple[tuple[int, int, int], tuple[int, int, int, int]]:
     """(normal faces (fail, S, T), special faces (mark, other, S, T)) under these parameters."""
     env = {**params, **{a.name: a.range[0] for a in mech.axes}}
     faces = _engine.faces_of(mech, env)
@@ -281,7 +294,7 @@ def _faces(mech: Mechanic, f: Form, params: dict) -> tuple:
 
 
 @lru_cache(maxsize=MAX_SPECIAL + 1)
-def _points(top: int) -> tuple:
+def _points(top: int) -> tuple[IntArray, ...]:
     """Every point the exhaustive check evaluates, as read-only columns ``(ec, oc, band, successes,
     difficulty, pair, tens)``: special 10s ``ec`` and marks ``oc`` the dice can show (up to ``top``
     special dice), each band's representatives (its table index, then successes and Difficulty), and
@@ -297,7 +310,7 @@ def _points(top: int) -> tuple:
 
 
 @lru_cache(maxsize=256)
-def _engine_of(rules, f: Form, context: tuple):
+def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context) -> Engine | None:
     """The :class:`analysis.special_dice.Engine` of these rules in one context, or None where the check fails."""
     from analysis.special_dice import Engine
 
@@ -314,11 +327,11 @@ def _engine_of(rules, f: Form, context: tuple):
     active = [o for o in mech.outcomes if o.applies is None or bool(o.applies.evaluate(params))]
     index = {c: i for i, c in enumerate(mech.classes)}
     table = np.zeros((3, 2, CAP + 1, CAP + 1), dtype=np.int64)
-    bonus = [None] * (CAP + 1)
+    bonus: list[int | None] = [None] * (CAP + 1)
     # every point at once (numpy), special 10s and marks the rules do not read too: the kernel
     # tells them apart all the same, and each needs its class
     ec, oc, band, succ, diff, pair, tens = _points(top)
-    env = dict(base)
+    env: dict[str, Any] = dict(base)
     if f.special_ten:
         env[f.special_ten] = ec
     if f.special_mark:
@@ -352,12 +365,12 @@ def _engine_of(rules, f: Form, context: tuple):
     if (low[seen] != high[seen]).any():
         return None
     table.ravel()[seen] = high[seen]
-    bonus = [b if b is not None else 0 for b in bonus]
+    mark_bonus = [b if b is not None else 0 for b in bonus]
     normal_faces, special_faces = _faces(mech, f, params)
-    return Engine.of(normal_faces, special_faces, factor, bonus, table, len(mech.classes), True)
+    return Engine.of(normal_faces, special_faces, factor, mark_bonus, table, len(mech.classes), True)
 
 
-def special_engine(rules, context: tuple = ()):
+def special_engine(rules: _engine.MechanicRules, context: Iterable[tuple[str, int]] = ()) -> Engine | None:
     """The :class:`analysis.special_dice.Engine` that counts these rules by the pair-of-tens path
     in one context (the (axis, value) pairs the outcome rules read besides the Difficulty), or None
     where the mechanic or these rules do not have that shape."""
@@ -365,7 +378,7 @@ def special_engine(rules, context: tuple = ()):
     return None if f is None else _engine_of(rules, f, tuple(context))
 
 
-def count(rules, cells: list) -> list | None:
+def count(rules: _engine.MechanicRules, cells: Sequence[Mapping[str, int]]) -> list[CellWays] | None:
     """Exact :class:`analysis.mechanic.engine.CellWays` of each cell by the pair-of-tens engine, or None
     (the mechanic or these rules do not have that shape: count with the general engine)."""
     from analysis import special_dice as _sd
@@ -376,22 +389,22 @@ def count(rules, cells: list) -> list | None:
         return None
     stats = _engine.statistics(mech)
     params = rules.params
-    groups: dict = {}
+    groups: dict[tuple[tuple[int, ...], Context], list[tuple[int, int]]] = {}
     pool_axes = _engine.pool_axes(mech)
     known = _engine.dice_table(mech, params, cells)
     for i, cell in enumerate(cells):
         dice = known[tuple(cell[a] for a in pool_axes)]
         context = tuple((a, int(cell[a])) for a in stats.rule_axes if a != f.difficulty)
         groups.setdefault((dice, context), []).append((i, int(cell[f.difficulty])))
-    engines = {}
+    engines: dict[Context, Engine | None] = {}
     for _, context in groups:
         if context not in engines:
             engines[context] = _engine_of(rules, f, context)
             if engines[context] is None:
                 return None
-    out = [None] * len(cells)
+    out: list[CellWays | None] = [None] * len(cells)
     for (dice, context), members in groups.items():
-        eng = engines[context]
+        eng = cast("Engine", engines[context])  # None returned above
         nn, ns = dice[f.normal], dice[f.special]
         diffs = tuple(sorted({d for _, d in members}))
         ways, classes, den = _sd.counts(eng, nn, ns, diffs)
@@ -400,10 +413,10 @@ def count(rules, cells: list) -> list | None:
         for i, d in members:
             by_class = tuple(int(w) for w in classes[row[d]])
             out[i] = _engine.CellWays(by_class, succ, den, dice)
-    return out
+    return cast("list[CellWays]", out)  # every cell is in one group
 
 
-def _success_ways(eng, nn: int, ns: int, ways) -> dict:
+def _success_ways(eng: Engine, nn: int, ns: int, ways: np.ndarray) -> dict[int, int]:
     """``{successes: ways}`` of a pool (cached with the pool's ways, which they only read)."""
     key = (eng, nn, ns)
     got = _SUCCESS.get(key)
@@ -416,7 +429,7 @@ def _success_ways(eng, nn: int, ns: int, ways) -> dict:
     return dict(got[1])
 
 
-_SUCCESS: dict = {}
+_SUCCESS: dict[tuple[Engine, int, int], tuple[np.ndarray, dict[int, int]]] = {}
 
 
 def clear_caches() -> None:
@@ -425,7 +438,14 @@ def clear_caches() -> None:
     _engine_of.cache_clear()
 
 
-def class_grid(rules, grid: dict, finish=None):
+@overload
+def class_grid(rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]],
+               finish: None = None) -> tuple[np.ndarray, np.ndarray] | None: ...
+@overload
+def class_grid(rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]],
+               finish: Finish) -> np.ndarray | None: ...
+def class_grid(rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]],
+               finish: Finish | None = None) -> np.ndarray | tuple[np.ndarray, np.ndarray] | None:
     """Values of a whole grid from its class ways, in one kernel call per context, or None.
 
     ``grid`` is ``{axis: values}`` in the mechanic's axis order.  Where the
@@ -460,8 +480,9 @@ def class_grid(rules, grid: dict, finish=None):
     if set(others) & {a_name, b_name}:
         return None
     counts_only = finish is None
-    if counts_only:
-        def finish(ways, dens):  # the counts as Python ints, each cell's denominator last
+    if finish is None:
+        def finish(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
+            # the counts as Python ints, each cell's denominator last
             return _sd.counts_only(ways.astype(object), dens.astype(object))
     blocks = []
     for ctx_values in itertools.product(*(grid[a] for a in others)):
@@ -479,13 +500,14 @@ def class_grid(rules, grid: dict, finish=None):
     return (values[:, :-1], values[:, -1]) if counts_only else values
 
 
-def _dice_shape(mech: Mechanic, f: Form, params: dict, pool_axes: tuple, grid: dict):
+def _dice_shape(mech: Mechanic, f: Form, params: Mapping[str, bool | int], pool_axes: tuple[str, ...],
+                grid: Mapping[str, Sequence[int]]) -> tuple[str, str, bool] | None:
     """``(A, B, replaces)``: the dice axes such that every (A, B) of the grid rolls
     ``(A - min(B, A), min(B, A))`` normal and special dice (``replaces``) or ``(A, B)``;
     None if neither holds (the dice expressions evaluated over the whole grid at once)."""
     mesh = np.meshgrid(*(np.asarray(grid[a], dtype=np.int64) for a in pool_axes), indexing="ij")
     env = {**params, **dict(zip(pool_axes, mesh))}
-    dice = []
+    dice: list[np.ndarray] = []
     for k in (f.normal, f.special):
         n = np.broadcast_to(np.asarray(mech.kinds[k].dice.evaluate(env), dtype=np.int64), mesh[0].shape)
         if ((n < 0) | (n > _engine.MAX_DICE)).any():

@@ -61,6 +61,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping, cast
 
 from . import expr as _expr
 
@@ -87,15 +88,15 @@ class Parameter:
     """A rule knob: its default, range (numbers) and a one-line help."""
 
     name: str
-    default: object
+    default: bool | int
     help: str
-    range: tuple | None = None
+    range: tuple[int, int] | None = None
 
     @property
     def is_bool(self) -> bool:
         return isinstance(self.default, bool)
 
-    def check(self, value, source: str = "rules"):
+    def check(self, value: object, source: str = "rules") -> bool | int:
         """``value`` if allowed for this parameter, else a MechanicError naming it."""
         if self.is_bool:
             if type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
@@ -113,7 +114,7 @@ class Parameter:
                     raise TypeError
             except TypeError:
                 raise MechanicError(f"{source}: {self.name} must be a whole number, got {_shown(value)}") from None
-        lo, hi = self.range
+        lo, hi = cast("tuple[int, int]", self.range)  # every whole-number parameter has one
         if not lo <= value <= hi:
             raise MechanicError(f"{source}: {self.name} must be {lo}..{hi}, got {_shown(value)}")
         return value
@@ -125,7 +126,7 @@ class Axis:
 
     name: str
     default: str
-    range: tuple
+    range: tuple[int, int]
     help: str
 
 
@@ -136,10 +137,10 @@ class Kind:
     name: str
     dice: _expr.Expr
     sides: int
-    faces: tuple  # ((mark, ((lo Expr, hi Expr), ...)), ...)
+    faces: tuple[tuple[str, tuple[tuple[_expr.Expr, _expr.Expr], ...]], ...]  # ((mark, ((lo, hi), ...)), ...)
 
     @property
-    def marks(self) -> tuple:
+    def marks(self) -> tuple[str, ...]:
         return tuple(m for m, _ in self.faces)
 
 
@@ -159,7 +160,7 @@ class Column:
     """A derived column: the sum of some classes."""
 
     name: str
-    classes: tuple
+    classes: tuple[str, ...]
     meaning: str
 
 
@@ -172,9 +173,9 @@ class Willpower:
     """
 
     dice: int
-    kinds: tuple
-    marks: tuple
-    failures: tuple = ()
+    kinds: tuple[str, ...]
+    marks: tuple[str, ...]
+    failures: tuple[str, ...] = ()
     keeps_kind: bool = True
 
 
@@ -186,40 +187,41 @@ class Mechanic:
     title: str
     description: str
     source: str
-    parameters: tuple
-    axes: tuple
-    kinds: tuple
-    counts: tuple  # ((name, Expr), ...)
-    outcomes: tuple
-    classes: tuple
-    columns: tuple
+    parameters: tuple[Parameter, ...]
+    axes: tuple[Axis, ...]
+    kinds: tuple[Kind, ...]
+    counts: tuple[tuple[str, _expr.Expr], ...]
+    outcomes: tuple[Outcome, ...]
+    classes: tuple[str, ...]
+    columns: tuple[Column, ...]
     successes: str | None
     willpower: Willpower | None = None
     origin: str = field(default="mechanic", compare=False)
 
     # ------------------------------------------------------------ names
     @property
-    def parameter_map(self) -> dict:
+    def parameter_map(self) -> dict[str, Parameter]:
         return {p.name: p for p in self.parameters}
 
     @property
-    def axis_names(self) -> tuple:
+    def axis_names(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.axes)
 
     @property
-    def win_classes(self) -> tuple:
+    def win_classes(self) -> tuple[str, ...]:
         wins = {o.name for o in self.outcomes if o.win}
         return tuple(c for c in self.classes if c in wins)
 
     @property
-    def column_names(self) -> tuple:
+    def column_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.columns)
 
-    def defaults(self) -> dict:
+    def defaults(self) -> dict[str, bool | int]:
         """``{parameter: default}``, in file order."""
         return {p.name: p.default for p in self.parameters}
 
-    def check_values(self, values: dict | None = None, source: str = "rules") -> dict:
+    def check_values(self, values: Mapping[str, object] | None = None,
+                     source: str = "rules") -> dict[str, bool | int]:
         """The parameter values: the defaults with ``values`` applied, each checked."""
         out = self.defaults()
         pmap = self.parameter_map
@@ -232,7 +234,7 @@ class Mechanic:
             out[key] = pmap[key].check(value, source)
         return out
 
-    def meanings(self, values: dict | None = None) -> dict:
+    def meanings(self, values: Mapping[str, object] | None = None) -> dict[str, str]:
         """``{class or column: one-line meaning}`` under these parameter values (defaults if None).
 
         A class's meaning joins the meanings of its rules that apply under
@@ -240,7 +242,7 @@ class Mechanic:
         true under a house rule.
         """
         values = self.check_values(values)
-        out = {}
+        out: dict[str, str] = {}
         for o in self.outcomes:
             if o.applies is not None and not bool(o.applies.evaluate(values)):
                 continue
@@ -259,7 +261,7 @@ class Mechanic:
         return out
 
 
-def fill(template: str, values: dict) -> str:
+def fill(template: str, values: Mapping[str, object]) -> str:
     """``template`` with each ``{parameter}`` replaced by its value (true/false for flags)."""
     def one(m):
         v = values[m.group(1)]
@@ -361,7 +363,7 @@ class _Reader:
         lo = self.whole(value[0], f"{where} range", lowest, highest if lowest_top is None else lowest_top)
         return lo, self.whole(value[1], f"{where} range", lo, highest)
 
-    def expression(self, text, where: str, names, type_: str) -> _expr.Expr:
+    def expression(self, text, where: str, names, type_: str | None) -> _expr.Expr:
         if isinstance(text, bool):
             text = "true" if text else "false"
         elif isinstance(text, int):
@@ -505,7 +507,7 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         where = f"count {_shown(cname)}"
         r.name(cname, where)
         if cname in mark_names:
-            r.fail(where, f"the name is already used by a mark")
+            r.fail(where, "the name is already used by a mark")
         claim(cname, where, where)
         counts.append((cname, r.expression(text, where, roll_names, None)))
         roll_names.append(cname)
@@ -516,7 +518,7 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     if not isinstance(odata, list) or not odata:
         r.fail("[[outcomes]]", "must be a list of outcome rules ([[outcomes]] tables)")
     r.count_limit(odata, "outcomes", "[[outcomes]]")
-    outcomes = []
+    outcomes: list[Outcome] = []
     for i, spec in enumerate(odata, 1):
         where = f"outcome rule {i}"
         spec = r.table(spec, where, ("name", "when", "applies", "meaning", "win"), ("name",))
@@ -582,8 +584,8 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     from .engine import faces_of
 
     try:
-        ranges = {a.name: a.range[0] for a in axes}
-        faces_of(mech, {**mech.defaults(), **ranges})
+        lowest = {a.name: a.range[0] for a in axes}
+        faces_of(mech, {**mech.defaults(), **lowest})
     except MechanicError:
         raise
     return mech

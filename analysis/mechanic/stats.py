@@ -2,7 +2,7 @@
 
 A roll's outcome depends only on a few statistics: the number of dice
 showing each (kind, mark) pair a rule reads, or a mark summed over every
-kind that has it.  :func:`_stats` lists them for a mechanic; for a rule set
+kind that has it.  :func:`stats_of` lists them for a mechanic; for a rule set
 (its parameters fixed) it simplifies the rules and fuses, caps or drops
 statistics, so that the engine (:mod:`analysis.mechanic.engine`) counts a
 smaller grid with the same ways per class and per success value.
@@ -11,12 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-
+from typing import TYPE_CHECKING, Callable, Collection, Container, Iterable, Mapping, cast
 
 from .spec import Mechanic
 
+if TYPE_CHECKING:
+    from .expr import Expr, Tree
 
-def _where(mech: Mechanic, env: dict) -> str:
+#: The linear sums of :func:`_linear_terms`: ``(kinds, occurrences)``, ``kinds[root]`` "zero" or None,
+#: ``occurrences[statistic]`` its ``(root, coefficient)`` pairs.
+_Roots = tuple[list[str | None], dict[str, list[tuple[int, int]]]]
+
+
+def where(mech: Mechanic, env: Mapping[str, object]) -> str:
     shown = [f"{a}={env[a]}" for a in mech.axis_names if a in env]
     changed = [f"{p.name}={env[p.name]}" for p in mech.parameters
                if p.name in env and env[p.name] != p.default]
@@ -26,12 +33,12 @@ def _where(mech: Mechanic, env: dict) -> str:
 # ------------------------------------------------------------------ statistics
 
 @dataclass(frozen=True)
-class _Stats:
+class Stats:
     """What the rules read of a roll: named statistics, each a weighted set of (kind, mark) pairs.
 
-    The statistics of a mechanic (``_stats(mech)``) are one per mark read,
+    The statistics of a mechanic (``stats_of(mech)``) are one per mark read,
     each pair weighing 1, uncapped, read by the file's own expressions.  The
-    statistics of a rule set (``_stats(mech, values)``) are those of the
+    statistics of a rule set (``stats_of(mech, values)``) are those of the
     rules with the parameters substituted and simplified (see
     :func:`_reduce`): some fused into one axis (``success+ten``: the sum of
     its members), some capped (``cap``: every value from ``cap`` up reads
@@ -39,15 +46,17 @@ class _Stats:
     rewritten to read them.
     """
 
-    names: tuple        # e.g. ("ten", "hunger.one", "success+ten")
-    members: tuple      # per statistic: tuple of (kind index, mark index)
-    rule_axes: tuple    # axes the counts, outcomes or successes read
-    weights: tuple = () # per statistic, per member: what a die showing it adds (1 unless fused over a shared pair)
-    caps: tuple = ()    # per statistic: None, or the value standing for every value from it up
-    counts: tuple = ()  # ((name, Expr), ...): the counts as the grid evaluates them
-    whens: tuple = ()   # per outcome rule: its ``when`` as the grid evaluates it (or None)
+    names: tuple[str, ...]                          # e.g. ("ten", "hunger.one", "success+ten")
+    members: tuple[tuple[tuple[int, int], ...], ...]  # per statistic: tuple of (kind index, mark index)
+    rule_axes: tuple[str, ...]                      # axes the counts, outcomes or successes read
+    weights: tuple[tuple[int, ...], ...] = ()       # per statistic, per member: what a die showing it adds
+                                                    # (1 unless fused over a shared pair)
+    caps: tuple[int | None, ...] = ()               # per statistic: None, or the value standing for every
+                                                    # value from it up
+    counts: tuple[tuple[str, Expr], ...] = ()       # the counts as the grid evaluates them
+    whens: tuple[Expr | None, ...] = ()             # per outcome rule: its ``when`` as the grid evaluates it
 
-    def weight(self, s: int, pair) -> int:
+    def weight(self, s: int, pair: tuple[int, int]) -> int:
         """What a die showing ``pair`` (kind index, mark index) adds to statistic ``s``."""
         for p, w in zip(self.members[s], self.weights[s]):
             if p == pair:
@@ -59,8 +68,8 @@ class _Stats:
         return any(c is not None for c in self.caps)
 
 
-def _read_names(mech: Mechanic, counts, whens) -> set:
-    read = set()
+def _read_names(mech: Mechanic, counts: Iterable[tuple[str, Expr]], whens: Iterable[Expr | None]) -> set[str]:
+    read: set[str] = set()
     for e in [e for _, e in counts] + [w for w in whens if w is not None]:
         read |= set(e.names)
     if mech.successes is not None:
@@ -69,13 +78,14 @@ def _read_names(mech: Mechanic, counts, whens) -> set:
 
 
 @lru_cache(maxsize=64)
-def _stats(mech: Mechanic, values: tuple | None = None) -> _Stats:
+def stats_of(mech: Mechanic, values: tuple[tuple[str, bool | int], ...] | None = None) -> Stats:
     """The statistics of a mechanic (``values`` None), or of one rule set (``values``: parameter pairs)."""
     if values is not None:
         return _reduce(mech, dict(values))
     whens = tuple(o.when for o in mech.outcomes)
     read = _read_names(mech, mech.counts, whens)
-    names, members = [], []
+    names: list[str] = []
+    members: list[tuple[tuple[int, int], ...]] = []
     for ki, k in enumerate(mech.kinds):
         for mi, m in enumerate(k.marks):
             if f"{k.name}.{m}" in read:
@@ -86,7 +96,7 @@ def _stats(mech: Mechanic, values: tuple | None = None) -> _Stats:
             names.append(m)
             members.append(tuple((ki, k.marks.index(m)) for ki, k in enumerate(mech.kinds) if m in k.marks))
     rule_axes = tuple(a for a in mech.axis_names if a in read)
-    return _Stats(tuple(names), tuple(members), rule_axes, tuple(tuple(1 for _ in m) for m in members),
+    return Stats(tuple(names), tuple(members), rule_axes, tuple(tuple(1 for _ in m) for m in members),
                   tuple(None for _ in names), tuple(mech.counts), whens)
 
 
@@ -121,11 +131,12 @@ def _stats(mech: Mechanic, values: tuple | None = None) -> _Stats:
 
 _LINEAR = ("add", "sub", "neg")
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-            ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
-def _is_const(node, kind=None) -> bool:
+def _is_const(node: Tree, kind: type | None = None) -> bool:
     if node[0] != "const":
         return False
     if kind is bool:
@@ -135,7 +146,7 @@ def _is_const(node, kind=None) -> bool:
     return True
 
 
-def _fold(node, params: dict):
+def _fold(node: Tree, params: Mapping[str, bool | int]) -> Tree:
     """``node`` with the parameters substituted and constant parts folded (same value everywhere).
 
     A part that is dropped is never one whose evaluation could refuse
@@ -166,7 +177,7 @@ def _fold(node, params: dict):
         return ("if", pos, *kids)
     if op in ("and", "or"):
         decisive = op == "or"  # the constant that decides an 'or' is true, an 'and' false
-        keep = []
+        keep: list[Tree] = []
         for k in kids:
             if _is_const(k, bool):
                 if k[2] == decisive:
@@ -193,7 +204,7 @@ def _fold(node, params: dict):
                  "min": lambda: min(vals), "max": lambda: max(vals)}[op]()
         return ("const", pos, value)
     a = kids[0]
-    b = kids[1] if len(kids) > 1 else None
+    b = cast("Tree", kids[1] if len(kids) > 1 else None)  # None only for a one-operand op, which reads no b
     if op == "add":
         if _is_const(a, int) and a[2] == 0:
             return b
@@ -209,7 +220,7 @@ def _fold(node, params: dict):
     return (op, pos, *kids)
 
 
-def _tree_names(node, out: set) -> set:
+def _tree_names(node: Tree, out: set[str]) -> set[str]:
     if node[0] == "name":
         out.add(node[2])
     for k in (node[3:] if node[0] == "cmp" else node[2:]):
@@ -218,7 +229,7 @@ def _tree_names(node, out: set) -> set:
     return out
 
 
-def _with_tree(e, tree, types: dict):
+def _with_tree(e: Expr, tree: Tree, types: Mapping[str, str]) -> Expr:
     """An :class:`Expr` like ``e`` (its text, for messages) counting ``tree`` instead."""
     from .expr import Expr
 
@@ -228,12 +239,12 @@ def _with_tree(e, tree, types: dict):
                 _where=getattr(e, "_where", "expression"))
 
 
-def _linear(node) -> bool:
+def _linear(node: Tree) -> bool:
     op = node[0]
     return op in _LINEAR or (op == "mul" and (_is_const(node[2], int) or _is_const(node[3], int)))
 
 
-def _positive_sum(node, stat_names) -> bool:
+def _positive_sum(node: Tree, stat_names: Container[str]) -> bool:
     """Whether ``node`` is a sum of statistics with positive constant coefficients (and nothing else)."""
     op = node[0]
     if op == "name":
@@ -252,7 +263,8 @@ def _zero_test(op: str, k: int) -> bool:
     return k <= 1 if op in (">=", "<") else k <= 0
 
 
-def _linear_terms(node, stat_names, roots: tuple, lin=None):
+def _linear_terms(node: Tree, stat_names: Container[str], roots: _Roots,
+                  lin: tuple[int, int] | None = None) -> None:
     """Record each statistic read in ``node``: ``(root id, coefficient)`` of the linear sum it is a term of.
 
     ``roots`` is ``(kinds, occurrences)``: ``kinds[root]`` is "zero" for a
@@ -301,7 +313,7 @@ def _linear_terms(node, stat_names, roots: tuple, lin=None):
         _linear_terms(other, stat_names, roots, (root, coef * const[2]))
 
 
-def _substitute(node, mapping: dict):
+def _substitute(node: Tree, mapping: Mapping[str, str | int]) -> Tree:
     """``node`` with statistic names replaced: ``mapping[name]`` is a new name, or 0."""
     op = node[0]
     if op == "name" and node[2] in mapping:
@@ -314,7 +326,7 @@ def _substitute(node, mapping: dict):
     return (op, node[1], *(_substitute(k, mapping) for k in node[2:]))
 
 
-def _fusions(names, roots) -> list:
+def _fusions(names: Collection[str], roots: _Roots) -> list[tuple[str, list[tuple[str, int]]]]:
     """``[(fused name, [(member, weight), ...])]``: the statistics to fuse, each group's weights.
 
     Statistics A, B, ... fuse into L = wA*A + wB*B + ... (weights positive,
@@ -327,9 +339,9 @@ def _fusions(names, roots) -> list:
     from math import gcd
 
     kinds, occurrences = roots
-    signature = {}
+    signature: dict[str, tuple[tuple[object, ...], int]] = {}
     for n in names:
-        per_root: dict = {}
+        per_root: dict[int, int] = {}
         for root, coef in occurrences.get(n, []):
             if root in per_root:
                 per_root = {}
@@ -348,7 +360,7 @@ def _fusions(names, roots) -> list:
             signature[n] = ((norm, sign, zero), abs(regular[0][1]))
         else:
             signature[n] = (((), 1, zero), 1)
-    by_sig: dict = {}
+    by_sig: dict[tuple[object, ...], list[str]] = {}
     for n in names:
         if n in signature:
             by_sig.setdefault(signature[n][0], []).append(n)
@@ -367,7 +379,8 @@ def _fusions(names, roots) -> list:
     return out
 
 
-def _interval_of(tree, types: dict, ranges: dict) -> tuple:
+def _interval_of(tree: Tree, types: Mapping[str, str],
+                 ranges: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
     """``(lo, hi)`` of a statistic-free part of a tree, over the given ranges."""
     from .expr import Expr
 
@@ -382,18 +395,18 @@ def _cap_of(op: str, hi: int) -> int:
     return hi if op in (">=", "<") else hi + 1
 
 
-def _reduce(mech: Mechanic, params: dict) -> _Stats:
+def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
     """The statistics of one rule set: simplified, fused, capped (see the comment above)."""
     from .expr import BOOL
 
-    raw = _stats(mech)
+    raw = stats_of(mech)
     applies = [o.applies is None or bool(o.applies.evaluate(params)) for o in mech.outcomes]
-    types: dict = {}
-    counts = []
+    types: dict[str, str] = {}
+    counts: list[tuple[str, Expr, Tree]] = []
     for cname, e in mech.counts:
         types.update(e.name_types)
         counts.append((cname, e, _fold(e.tree, params)))
-    whens = []
+    whens: list[tuple[Expr | None, Tree | None]] = []
     for o, ok in zip(mech.outcomes, applies):
         if o.when is None or not ok:
             whens.append((o.when, None))
@@ -401,7 +414,7 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
             types.update(o.when.name_types)
             whens.append((o.when, _fold(o.when.tree, params)))
     trees = [t for _, _, t in counts] + [t for _, t in whens if t is not None]
-    read = set()
+    read: set[str] = set()
     for t in trees:
         _tree_names(t, read)
     bare = {mech.successes} if mech.successes is not None else set()
@@ -409,7 +422,7 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
     names = {raw.names[s]: s for s in keep}
 
     # fusion: statistics read only as one weighted sum
-    roots = ([], {})
+    roots: _Roots = ([], {})
     for t in trees:
         _linear_terms(t, names, roots)
     for n in bare:
@@ -417,8 +430,8 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
             roots[1].setdefault(n, []).append((len(roots[0]), 1))
             roots[0].append(None)
     fused = _fusions(names, roots)
-    groups = {}
-    mapping = {}
+    groups: dict[str, str] = {}
+    mapping: dict[str, str | int] = {}
     for gname, parts in fused:
         lead = next(m for m, w in parts if w == 1)
         for m, _ in parts:
@@ -428,7 +441,9 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
         counts = [(c, e, _fold(_substitute(t, mapping), {})) for c, e, t in counts]
         whens = [(e, None if t is None else _fold(_substitute(t, mapping), {})) for e, t in whens]
     # the statistics now: unfused ones in file order, then the fused ones
-    stat_names, stat_members, stat_weights = [], [], []
+    stat_names: list[str] = []
+    stat_members: list[tuple[tuple[int, int], ...]] = []
+    stat_weights: list[tuple[int, ...]] = []
     for s in keep:
         n = raw.names[s]
         if n not in groups:
@@ -436,7 +451,7 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
             stat_members.append(raw.members[s])
             stat_weights.append(raw.weights[s])
     for gname, parts in fused:
-        weight: dict = {}
+        weight: dict[tuple[int, int], int] = {}
         for m, w in parts:
             for pair in raw.members[names[m]]:
                 weight[pair] = weight.get(pair, 0) + w
@@ -459,7 +474,7 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
             ranges[cname] = _with_tree(e, t, types).interval(ranges)
     caps = {n: 0 for n in stat_set if n not in bare}
 
-    def scan(node, parent_ok):
+    def scan(node: Tree, parent_ok: bool) -> None:
         op = node[0]
         if op == "name":
             if node[2] in caps and not parent_ok:
@@ -492,8 +507,9 @@ def _reduce(mech: Mechanic, params: dict) -> _Stats:
     for t in trees:
         scan(t, False)
     reduced_counts = tuple((c, _with_tree(e, t, types)) for c, e, t in counts)
-    reduced_whens = tuple(e if t is None else _with_tree(e, t, types) for e, t in whens)
+    reduced_whens = tuple(e if t is None else _with_tree(cast("Expr", e), t, types)  # t from e's tree
+                          for e, t in whens)
     read = _read_names(mech, reduced_counts, reduced_whens)
     rule_axes = tuple(a for a in mech.axis_names if a in read)
-    return _Stats(tuple(stat_names), tuple(stat_members), rule_axes, tuple(stat_weights),
+    return Stats(tuple(stat_names), tuple(stat_members), rule_axes, tuple(stat_weights),
                   tuple(caps.get(n) for n in stat_names), reduced_counts, reduced_whens)

@@ -16,9 +16,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import engine as _engine
 from .spec import Mechanic, MechanicError, load
+
+if TYPE_CHECKING:
+    from analysis.system import System
 
 
 def _camel(name: str) -> str:

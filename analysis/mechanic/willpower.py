@@ -50,12 +50,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping, Sequence, cast, overload
 
 import numpy as np
 
 from . import engine as _engine
-from .engine import MechanicOdds, MechanicRules
-from .spec import MechanicError
+from .engine import Context, Faces, MechanicOdds, MechanicRules
+from .spec import Mechanic, MechanicError, Willpower
+
+if TYPE_CHECKING:  # (the kernels are imported when first counted)
+    import numpy.typing as npt
+    import pandas as pd
+
+    from kernels._jit import IntArray
+
+    from .engine import Layout
 
 #: Most steps (landed rolls x reroll outcomes weighed x contexts) one pool
 #: may take; more is refused, with the estimate, before any work.
@@ -68,6 +77,8 @@ MAX_OPTIONS = 200_000
 MAX_CHOICES = 25_000_000
 #: The named strategies.
 NAMES = ("none", "reroll_failures", "maximize_win")
+#: A class's value in a strategy: a whole number, a Fraction or a decimal.
+_Number = Fraction | int | float
 
 
 # ------------------------------------------------------------------ strategies
@@ -98,15 +109,23 @@ class Strategy:
         ``[willpower]`` lists).
     """
 
+    # the fields as __post_init__ leaves them; the constructor also takes a dict of values and lists,
+    # which the __init__ below states
     name: str = "custom"
-    values: tuple = ()
+    values: tuple[tuple[str, Fraction], ...] = ()
     win: bool = False
     reroll_failures: bool = False
     keep: bool = False
-    forbid: tuple = ()
-    kinds: tuple | None = None
+    forbid: tuple[str, ...] = ()
+    kinds: tuple[str, ...] | None = None
 
-    def __post_init__(self):
+    if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
+        def __init__(self, name: str = "custom",
+                     values: Mapping[str, _Number] | Sequence[tuple[str, _Number]] = (), win: bool = False,
+                     reroll_failures: bool = False, keep: bool = False, forbid: Sequence[str] = (),
+                     kinds: Sequence[str] | None = None) -> None: ...
+
+    def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"a strategy's name is text, got {self.name!r}")
         values = self.values
@@ -152,7 +171,7 @@ class Strategy:
     def mode(self) -> str:
         return "keep" if self.keep else "failures" if self.reroll_failures else "best"
 
-    def integer_values(self, mech) -> np.ndarray:
+    def integer_values(self, mech: Mechanic) -> IntArray:
         """The value of each class of ``mech`` (in its class order) as exact integers (a common scale)."""
         classes = mech.classes
         if self.win:
@@ -168,7 +187,7 @@ class Strategy:
             raise ValueError("the strategy's values are too finely divided or too large; use simpler numbers")
         return np.array(ints, dtype=np.int64)
 
-    def check(self, mech) -> None:
+    def check(self, mech: Mechanic) -> None:
         """Refuse (one sentence) a strategy that names a class or kind ``mech`` does not have."""
         wp = _willpower_of(mech)
         for k in self.forbid:
@@ -187,7 +206,7 @@ class Strategy:
             self.integer_values(mech)
 
 
-def _unknown_class(mech, k) -> str:
+def _unknown_class(mech: Mechanic, k: str) -> str:
     from analysis.validate import did_you_mean
 
     return (f"unknown outcome class {k!r} of the {mech.name} mechanic; choose from "
@@ -201,7 +220,7 @@ STRATEGIES = {
 }
 
 
-def strategy_of(strategy) -> Strategy:
+def strategy_of(strategy: str | Strategy | None) -> Strategy:
     """A :class:`Strategy` from a name in :data:`STRATEGIES` (``None`` is ``none``) or a Strategy itself."""
     if strategy is None:
         return STRATEGIES["none"]
@@ -210,7 +229,7 @@ def strategy_of(strategy) -> Strategy:
     return named(strategy, STRATEGIES, Strategy)
 
 
-def _willpower_of(mech):
+def _willpower_of(mech: Mechanic) -> Willpower:
     if mech.willpower is None:
         raise ValueError(f"the {mech.name} mechanic has no Willpower reroll (its file has no [willpower] table)")
     return mech.willpower
@@ -218,15 +237,19 @@ def _willpower_of(mech):
 
 # ------------------------------------------------------------------ the plan of one pool
 
+#: A rerollable kind of a plan: (kind index, its dice, its categories as (faces, offset step, rerollable
+#: category or -1), its sides).
+_Kind = tuple[int, int, tuple[tuple[int, int, int], ...], int]
+
 @dataclass(frozen=True)
 class _Plan:
     """Everything about one pool that does not depend on the arithmetic: what the kernel reads."""
 
-    layout: tuple        # engine layout: faces_arr, marks_arr, contrib, shape, strides
+    layout: Layout       # engine layout: faces_arr, marks_arr, contrib, shape, strides
     res_dice: np.ndarray
     res_idx: np.ndarray  # int64[R]: the grid cells the dice never rerolled reach
-    kinds: tuple         # per rerollable kind: (kind index, n dice, faces of its categories)
-    comps: tuple         # per rerollable kind: int64[Q, M] compositions
+    kinds: tuple[_Kind, ...]  # per rerollable kind: (kind index, n dice, its categories, sides)
+    comps: tuple[IntArray, ...]  # per rerollable kind: int64[Q, M] compositions
     st_index: np.ndarray  # int64[P, Kr]: composition of each kind in each state
     st_avail: np.ndarray
     st_off: np.ndarray
@@ -245,7 +268,7 @@ def _compositions_count(n: int, parts: int) -> int:
     return comb(n + parts - 1, parts - 1) if parts > 0 else int(n == 0)
 
 
-def _descending(counts_cap: list, k: int):
+def _descending(counts_cap: list[int], k: int) -> Iterator[tuple[int, ...]]:
     """Vectors ``x`` with ``x[i] <= counts_cap[i]`` summing to ``k``, in lexicographic descending order."""
     if not counts_cap:
         if k == 0:
@@ -260,12 +283,18 @@ def _descending(counts_cap: list, k: int):
             yield (x,) + tail
 
 
-def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n_contexts: int,
-          estimate: bool = False):
+@overload
+def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int,
+          estimate: Literal[False] = False) -> _Plan: ...
+@overload
+def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int,
+          estimate: Literal[True]) -> int: ...
+def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int,
+          estimate: bool = False) -> _Plan | int:
     """The plan of one pool's kernel calls; ``estimate=True``: only its steps per context (an int), every
     limit checked, nothing that grows with the pool built."""
     mech = rules.mechanic
-    wp = mech.willpower
+    wp = cast(Willpower, mech.willpower)  # the callers checked it (_willpower_of)
     stats = _engine.statistics(mech)
     layout = _engine.layout(mech, stats, faces, dice)
     faces_arr, marks_arr, contrib, shape, strides = layout
@@ -275,36 +304,39 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
         raise MechanicError(f"{mech.origin}: {sum(dice)} dice make {grid:,} count states "
                             f"(limit {_engine.MAX_GRID:,} for the general engine); ask for a smaller pool")
 
-    def step(ki, mi):
+    def step(ki: int, mi: int) -> int:
         return sum(int(strides[s]) for s in range(len(stats.names)) if (ki, mi) in stats.members[s])
 
     allowed = set(strategy.kinds) if strategy.kinds is not None else set(wp.kinds)
     index = {k.name: i for i, k in enumerate(mech.kinds)}
-    kinds, cats = [], []  # cats: (kind slot, faces, step, failure?) of the rerollable categories
-    outcome_groups = []
+    kinds: list[_Kind] = []
+    # cats: (kind slot, faces, step, failure?, allowed?) of the rerollable categories
+    cats: list[tuple[int, int, int, bool, bool]] = []
+    outcome_groups: list[tuple[tuple[int, int], ...]] = []
     for slot, kname in enumerate(wp.kinds):
         ki = index[kname]
         kind = mech.kinds[ki]
-        row, other = [], {}
+        cat_row: list[tuple[int, int, int]] = []
+        other: dict[int, int] = {}
         for mark in wp.marks:
             if mark in kind.marks:
                 mi = kind.marks.index(mark)
                 if faces[ki][mi] > 0:
-                    row.append((faces[ki][mi], step(ki, mi), len(cats)))
+                    cat_row.append((faces[ki][mi], step(ki, mi), len(cats)))
                     cats.append((slot, faces[ki][mi], step(ki, mi), mark in wp.failures and kname in allowed,
                                  kname in allowed))
         for mi, mark in enumerate(kind.marks):
             if mark not in wp.marks and faces[ki][mi] > 0:
                 s = step(ki, mi)
                 other[s] = other.get(s, 0) + faces[ki][mi]
-        row += [(f, s, -1) for s, f in other.items()]
-        groups: dict = {}
+        cat_row += [(f, s, -1) for s, f in other.items()]
+        by_step: dict[int, int] = {}
         for mi in range(len(kind.marks)):
             if faces[ki][mi] > 0:
                 s = step(ki, mi)
-                groups[s] = groups.get(s, 0) + faces[ki][mi]
-        outcome_groups.append(tuple(groups.items()))
-        kinds.append((ki, dice[ki], tuple(row), kind.sides))
+                by_step[s] = by_step.get(s, 0) + faces[ki][mi]
+        outcome_groups.append(tuple(by_step.items()))
+        kinds.append((ki, dice[ki], tuple(cat_row), kind.sides))
     rerollable = {ki for ki, *_ in kinds}
     res_dice = np.array([0 if ki in rerollable else n for ki, n in enumerate(dice)], dtype=np.int64)
 
@@ -324,10 +356,10 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
             for c, x in zip(usable, vec):
                 per_kind[cats[c][0]] += x
             if all(per_kind[s] <= cap_kind[s] for s in range(len(kinds))):
-                full = [0] * len(cats)
+                taken = [0] * len(cats)
                 for c, x in zip(usable, vec):
-                    full[c] = x
-                options.append((tuple(full), tuple(per_kind)))
+                    taken[c] = x
+                options.append((tuple(taken), tuple(per_kind)))
     vs = sorted({pk for _, pk in options}, key=lambda pk: (sum(pk), tuple(-x for x in pk)))
     common = 1
     for pk in vs:
@@ -372,12 +404,12 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
         if n == 0:
             continue
         m = int(marks_arr[ki])
-        groups = [g for g in range(m) if faces_arr[ki, g] > 0]
+        present = [g for g in range(m) if faces_arr[ki, g] > 0]
         steps_k = np.array([int(contrib[ki, g, :len(strides)] @ strides) if len(stats.names) else 0
-                            for g in groups], dtype=np.int64)
-        c = np.zeros((_compositions_count(n, len(groups)), len(groups)), dtype=np.int64)
-        _kw.fill_compositions(n, len(groups), c)
-        reach = np.unique(np.add.outer(reach, c @ steps_k).ravel())
+                            for g in present], dtype=np.int64)
+        comp_rows = np.zeros((_compositions_count(n, len(present)), len(present)), dtype=np.int64)
+        _kw.fill_compositions(n, len(present), comp_rows)
+        reach = np.unique(np.add.outer(reach, comp_rows @ steps_k).ravel())
     res_idx = np.ascontiguousarray(reach, dtype=np.int64)
 
     # the outcomes of each count of rerolled dice per kind, merged by offset
@@ -390,10 +422,10 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
                 continue
             den *= kinds[slot][3] ** n
             groups = outcome_groups[slot]
-            nxt: dict = {}
-            for c in _all_compositions(n, len(groups)):
+            nxt: dict[int, int] = {}
+            for comp in _all_compositions(n, len(groups)):
                 w, left, off = 1, n, 0
-                for (s, f), x in zip(groups, c):
+                for (s, f), x in zip(groups, comp):
                     w *= comb(left, x) * f ** x
                     left -= x
                     off += x * s
@@ -406,9 +438,9 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
     out_off = np.zeros((len(vs), width), dtype=np.int64)
     out_w = np.zeros((len(vs), width), dtype=np.int64)
     out_n = np.zeros(len(vs), dtype=np.int64)
-    for v, row in enumerate(out_rows):
-        out_n[v] = len(row)
-        for j, (o, w) in enumerate(row):
+    for v, outs in enumerate(out_rows):
+        out_n[v] = len(outs)
+        for j, (o, w) in enumerate(outs):
             out_off[v, j] = o
             out_w[v, j] = w
     v_index = {pk: v for v, pk in enumerate(vs)}
@@ -444,7 +476,7 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple, faces: tuple, n
                  opt_v, out_off, out_w, out_n, fail_cats, common, steps)
 
 
-def _all_compositions(n: int, parts: int):
+def _all_compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
     for cut in itertools.combinations(range(n + parts - 1), parts - 1):
         prev, out = -1, []
         for x in cut + (n + parts - 1,):
@@ -459,21 +491,25 @@ def _all_compositions(n: int, parts: int):
 class CellWays:
     """Exact ways of one cell after a strategy: per class, per success value, Willpower spent, denominator."""
 
-    class_ways: tuple
-    success_ways: dict
+    class_ways: tuple[int, ...]
+    success_ways: dict[int, int]
     spent: int
     denominator: int
-    dice: tuple
+    dice: tuple[int, ...]
 
 
-def _groups(rules: MechanicRules, cells: list) -> dict:
+#: The cells of each pool: ``{(dice, faces): [(cell index, context)]}`` (:func:`_groups`).
+_Groups = dict[tuple[tuple[int, ...], Faces], list[tuple[int, Context]]]
+
+
+def _groups(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> _Groups:
     """``{(dice, faces): [(cell index, context)]}``: the cells of each pool, and what the rules read of them."""
     mech = rules.mechanic
     stats = _engine.statistics(mech)
     params = rules.params
     pool_axes = _engine.pool_axes(mech)
-    groups: dict = {}
-    known: dict = {}
+    groups: _Groups = {}
+    known: dict[tuple[int, ...], tuple[tuple[int, ...], Faces]] = {}
     for i, cell in enumerate(cells):
         env = {**params, **cell}
         at = tuple(cell[a] for a in pool_axes)
@@ -484,7 +520,7 @@ def _groups(rules: MechanicRules, cells: list) -> dict:
     return groups
 
 
-def _rerolling(mech, strategy):
+def _rerolling(mech: Mechanic, strategy: str | Strategy | None) -> Strategy | None:
     """The strategy, checked against the mechanic's Willpower table, or None where it rerolls nothing."""
     strategy = strategy_of(strategy)
     _willpower_of(mech)
@@ -492,7 +528,8 @@ def _rerolling(mech, strategy):
     return None if strategy.keep else strategy
 
 
-def check_work(rules: MechanicRules, strategy, cells: list, groups: dict | None = None) -> int:
+def check_work(rules: MechanicRules, strategy: str | Strategy | None, cells: Sequence[Mapping[str, int]],
+               groups: _Groups | None = None) -> int:
     """The estimated steps of counting ``cells`` after ``strategy``, each pool's estimated from its sizes alone
     (nothing that grows with the pool is built): a pool past :data:`MAX_WORK` (or the engine's other limits),
     or a total past :data:`MAX_TABLE_WORK`, is refused with the estimate before any counting."""
@@ -510,7 +547,8 @@ def check_work(rules: MechanicRules, strategy, cells: list, groups: dict | None 
     return total
 
 
-def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
+def count_cells(rules: MechanicRules, strategy: str | Strategy | None,
+                cells: Sequence[Mapping[str, int]]) -> list[CellWays]:
     """Exact :class:`CellWays` after ``strategy`` for each cell (a dict of axis values), each pool counted once.
 
     The work is estimated (:func:`check_work`) before any pool is counted."""
@@ -527,11 +565,11 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
     params = rules.params
     groups = _groups(rules, cells)
     check_work(rules, strategy, cells, groups)
-    plans = {}
+    plans: dict[tuple[tuple[int, ...], Faces], _Plan] = {}
     for (dice, faces), members in groups.items():
         contexts = list(dict.fromkeys(c for _, c in members))
         plans[(dice, faces)] = _plan_cached(rules, strategy, dice, faces, len(contexts))
-    out = [None] * len(cells)
+    out: list[CellWays | None] = [None] * len(cells)
     for (dice, faces), members in groups.items():
         plan = plans[(dice, faces)]
         contexts = list(dict.fromkeys(c for _, c in members))
@@ -554,18 +592,19 @@ def count_cells(rules: MechanicRules, strategy, cells: list) -> list:
             den *= k.sides ** n
         for i, c in members:
             t = contexts.index(c)
-            succ_ways = {}
+            succ_ways: dict[int, int] = {}
             if has_succ:
                 low = tables[t][2]
                 succ_ways = {v + low: int(w) for v, w in enumerate(hist[t].tolist()) if w}
             out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ_ways, int(spent[t]), den, dice)
-    return out
+    return cast("list[CellWays]", out)  # every cell is in one group
 
 
 class _Call:
     """The kernel call of one pool after a strategy: its arguments for any arithmetic, and its bound."""
 
-    def __init__(self, rules: MechanicRules, strategy: Strategy, plan: _Plan, dice: tuple, contexts: list):
+    def __init__(self, rules: MechanicRules, strategy: Strategy, plan: _Plan, dice: tuple[int, ...],
+                 contexts: list[Context]) -> None:
         from kernels import mechanic_willpower as _kw
 
         mech = rules.mechanic
@@ -575,7 +614,8 @@ class _Call:
         self.tables = [_engine.class_tables(rules, shape, c) for c in contexts]
         self.cls = np.ascontiguousarray(np.stack([t[0] for t in self.tables]))
         if mech.successes is not None:
-            self.succ = np.ascontiguousarray(np.stack([t[1] for t in self.tables]))
+            # the mechanic names its successes: every table has them
+            self.succ = np.ascontiguousarray(np.stack([cast("IntArray", t[1]) for t in self.tables]))
             self.n_vals = int(self.succ.max()) + 1
         else:
             self.succ = np.zeros((len(contexts), self.size), dtype=np.int64)
@@ -588,7 +628,7 @@ class _Call:
         self.mode = _kw.MODE_FAILURES if strategy.reroll_failures else _kw.MODE_BEST
         self.binom_size = max(max(dice, default=0), 1) + 1
         self.bad = np.full(len(contexts), -1, dtype=np.int64)
-        self._choice = None
+        self._choice: npt.NDArray[np.int32] | None = None
 
     def bound(self) -> int:
         from kernels import mechanic_willpower as _kw
@@ -597,7 +637,7 @@ class _Call:
         return _kw.mechanic_willpower_bound(self.dice, faces_arr, marks_arr, self.plan.common, self.values,
                                             self.binom_size)
 
-    def choice_arguments(self) -> list:
+    def choice_arguments(self) -> list[Any]:
         """The arguments of :func:`kernels.mechanic_willpower.willpower_choices` (fresh outputs)."""
         plan = self.plan
         T = len(self.contexts)
@@ -610,17 +650,17 @@ class _Call:
     def max_reroll(self) -> int:
         return int(self.plan.opt_counts.sum(axis=1).max(initial=1))
 
-    def choices(self) -> np.ndarray:
+    def choices(self) -> npt.NDArray[np.int32]:
         """The reroll taken for every (context, landed cell, state): decided once, for every arithmetic."""
         if self._choice is None:
             from kernels import mechanic_willpower as _kw
 
             args = self.choice_arguments()
             _kw.willpower_choices(*args)
-            self._choice = args[-2]
+            self._choice = cast("npt.NDArray[np.int32]", args[-2])
         return self._choice
 
-    def add_arguments(self, mod: int) -> list:
+    def add_arguments(self, mod: int) -> list[Any]:
         """The arguments of :func:`kernels.mechanic_willpower.willpower_add` (fresh outputs) for ``mod``."""
         from analysis.special_dice import binomials
         from kernels import mechanic as _km
@@ -654,7 +694,7 @@ class _Call:
         return np.concatenate([class_out.ravel(), succ_out.ravel(), spent])
 
 
-def kernel_call(rules: MechanicRules, strategy, **cell) -> _Call:
+def kernel_call(rules: MechanicRules, strategy: str | Strategy | None, **cell: object) -> _Call:
     """The kernel calls of one cell (for tests and benchmarks: ``call.choice_arguments()``,
     ``call.add_arguments(mod)``, ``call.bound()``)."""
     mech = rules.mechanic
@@ -669,16 +709,18 @@ def kernel_call(rules: MechanicRules, strategy, **cell) -> _Call:
 
 
 @lru_cache(maxsize=256)
-def _plan_cached(rules, strategy, dice, faces, n_contexts):
+def _plan_cached(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces,
+                 n_contexts: int) -> _Plan:
     return _plan(rules, strategy, dice, faces, n_contexts)
 
 
 @lru_cache(maxsize=4096)
-def _steps_cached(rules, strategy, dice, faces, n_contexts) -> int:
+def _steps_cached(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces,
+                  n_contexts: int) -> int:
     return _plan(rules, strategy, dice, faces, n_contexts, estimate=True)
 
 
-def work(rules: MechanicRules, strategy, **cell) -> int:
+def work(rules: MechanicRules, strategy: str | Strategy | None, **cell: object) -> int:
     """The estimated steps of counting one cell after ``strategy`` (refused beyond :data:`MAX_WORK`)."""
     mech = rules.mechanic
     strategy = _rerolling(mech, strategy)
@@ -711,7 +753,8 @@ class WillpowerOdds(MechanicOdds):
     __repr__ = __str__
 
 
-def odds(rules: MechanicRules, strategy="maximize_win", **cell) -> WillpowerOdds:
+def odds(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win",
+         **cell: object) -> WillpowerOdds:
     """Exact odds of one cell after a Willpower strategy, e.g. ``odds(rules, "maximize_win", pool=7, hunger=2, difficulty=3)``.
 
     ``strategy`` is a name (``none``, ``reroll_failures``, ``maximize_win``)
@@ -725,7 +768,8 @@ def odds(rules: MechanicRules, strategy="maximize_win", **cell) -> WillpowerOdds
                          ways.success_ways, ways.denominator, strategy.name, ways.spent)
 
 
-def table(rules: MechanicRules, strategy="maximize_win", exact: bool = False, at_least=None, **axes):
+def table(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win", exact: bool = False,
+          at_least: object = None, **axes: object) -> pd.DataFrame:
     """A tidy odds table after a Willpower strategy: one row per cell.
 
     Columns: the axes, the classes and ``p_`` columns (after the reroll),
@@ -745,7 +789,8 @@ def table(rules: MechanicRules, strategy="maximize_win", exact: bool = False, at
     strategy = strategy_of(strategy)
     grid, cells, tops = _engine.resolve_grid(mech, axes, at_least)
     after = count_cells(rules, strategy, cells)
-    before = after if strategy.keep else _engine.count_cells(rules, cells)
+    before: Sequence[CellWays | _engine.CellWays] = (after if strategy.keep
+                                                     else _engine.count_cells(rules, cells))
     index = {c: i for i, c in enumerate(mech.classes)}
     wins = [index[c] for c in mech.win_classes]
     cols = {a: np.array([c[a] for c in cells], dtype=np.int64) for a in grid}
@@ -769,6 +814,6 @@ def table(rules: MechanicRules, strategy="maximize_win", exact: bool = False, at
         num = np.array([ways_at_least(w.success_ways, tops) for w in after],
                        dtype=object).reshape(len(cells), len(tops))
         values = fractions_over(num, den) if exact else float_ratios(num, den)
-        for j, n in enumerate(tops):
-            cols[f"p_at_least_{n}"] = values[:, j]
+        for j, top in enumerate(tops):
+            cols[f"p_at_least_{top}"] = values[:, j]
     return pd.DataFrame(cols)

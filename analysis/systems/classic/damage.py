@@ -234,7 +234,7 @@ def sum_rows(n_max: int, faces: np.ndarray, values: np.ndarray, mod: int):
 
 
 @lru_cache(maxsize=4096)
-def _level_ways(attack_dice: int, attack_difficulty: int, specialty: bool, base_dice: int,
+def level_ways(attack_dice: int, attack_difficulty: int, specialty: bool, base_dice: int,
                 auto: int, soak: int, halve: int, rules: DamageRules):
     """Exact (ways per level, denominator) of one attack.
 
@@ -318,7 +318,7 @@ def damage(dice: int, auto: int = 0, stamina: int = 0, kind: str = "bashing",
     taken = resolve_kind(kind, target, firearm=firearm, aim=aim, rules=rules)
     n_soak = soak_dice(taken, target, stamina, fortitude)
     halve = halving(rules, target, taken)
-    ways, den = _level_ways(-1, 6, False, dice, auto, n_soak, halve, rules)
+    ways, den = level_ways(-1, 6, False, dice, auto, n_soak, halve, rules)
     desc = (f"{dice} damage dice + {auto} automatic vs {n_soak} soak dice: "
             f"{taken} damage to a {target}" + (" (halved)" if halve != NO_HALVING else ""))
     return LevelOdds(description=desc, kind=taken, denominator=den, level_ways=ways)

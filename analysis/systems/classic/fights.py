@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -14,7 +15,7 @@ from analysis.validate import check_bool, check_choice, check_int
 from analysis import display as _display
 
 from analysis.systems.classic.damage import (AIMS, CREATURES, KINDS, MAX_TRAIT, NO_HALVING, OFFICIAL, DamageRules,
-                                             LevelOdds, _level_ways, halving, resolve_kind, soak_dice)
+                                             LevelOdds, level_ways, halving, resolve_kind, soak_dice)
 from analysis.systems.classic.track import Health, take_damage
 
 #: Where a chain of blows or a fight stops, mildest first.  For a mortal,
@@ -145,11 +146,11 @@ def blow(attack: Attack, victim: Fighter, penalty: int = 0,
     if rules.wound_penalty_on_damage:
         base = max(0, base - penalty)
     if attack.attack_pool is None:
-        ways, den = _level_ways(-1, 6, False, base, attack.auto, n_soak, halve, rules)
+        ways, den = level_ways(-1, 6, False, base, attack.auto, n_soak, halve, rules)
         roll = "every blow hits"
     else:
         pool = max(0, attack.attack_pool - penalty)
-        ways, den = _level_ways(pool, attack.difficulty, attack.specialty, base, attack.auto,
+        ways, den = level_ways(pool, attack.difficulty, attack.specialty, base, attack.auto,
                                 n_soak, halve, rules)
         roll = f"attack {pool} dice at difficulty {attack.difficulty}"
     desc = (f"{roll}; {base} damage dice + {attack.auto} automatic vs {n_soak} soak dice: "
@@ -179,7 +180,7 @@ def _distribution(ways: list, states, den: int) -> dict:
 def _ways(chain: ExactChain, steps: int, what: str) -> tuple:
     """Integer ways of every state after 0..steps steps from state 0 (the
     start), over ``chain.denominator ** k``: counted by the chain's kernel."""
-    ways = chain.run(0, steps, what=what, smaller="use smaller pools").ways
+    ways = cast(np.ndarray, chain.run(0, steps, what=what, smaller="use smaller pools").ways)  # (no groups)
     return tuple(tuple(row) for row in ways.tolist())
 
 
@@ -270,7 +271,7 @@ class Blows:
         (cumulative: Incapacitated or worse includes torpor and death; a
         mortal's death counts for torpor and final_death)."""
         exact = check_bool("exact", exact)
-        rows = {"blows": np.arange(self.max_blows + 1)}
+        rows: dict[str, Any] = {"blows": np.arange(self.max_blows + 1)}
         for sev, name in enumerate(TABLE_CONDITIONS, start=1):
             vals = []
             for k, ways in enumerate(self.ways):
@@ -329,8 +330,8 @@ def blows(attack: Attack, victim: Fighter, max_blows: int = 20,
     per = blow(attack, victim, 0, rules)
     dist = per.levels
 
-    def moves(h):
-        out: dict = {}
+    def moves(h: Health) -> dict[Health, Fraction | int]:
+        out: dict[Health, Fraction | int] = {}
         for n, p in dist.items():
             t = take_damage(h, n, per.kind, victim.creature)
             out[t] = out.get(t, 0) + p
@@ -406,8 +407,8 @@ class Fight:
         the fight has ended that way by each turn, or is still going on."""
         exact = check_bool("exact", exact)
         a_out, b_out, both = self._sets()
-        cols = {"turn": np.arange(self.turns + 1), "a_wins": [], "b_wins": [], "both": [],
-                "going_on": []}
+        cols: dict[str, Any] = {"turn": np.arange(self.turns + 1), "a_wins": [], "b_wins": [], "both": [],
+                                "going_on": []}
         for k, ways in enumerate(self.ways):
             den = self.chain.denominator**k
             pa, pb, pboth = (Fraction(sum(ways[i] for i in s), den) for s in (b_out, a_out, both))
@@ -477,11 +478,11 @@ def fight(a: Fighter, b: Fighter, first: str = "a", until: str = "incapacitated"
             out[t] = out.get(t, 0) + p
         return out
 
-    def moves(s):
+    def moves(s: tuple[Health, Health]) -> dict[tuple[Health, Health], Fraction | int]:
         ha, hb = s
         if ha.severity >= sev or hb.severity >= sev:
             return {s: Fraction(1)}
-        out: dict = {}
+        out: dict[tuple[Health, Health], Fraction | int] = {}
         if first == "simultaneous":
             for hb2, p in strike(a, ha, b, hb).items():
                 for ha2, q in strike(b, hb, a, ha).items():

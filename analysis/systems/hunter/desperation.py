@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 from analysis.mechanic import counted as _counted
 from analysis.mechanic import engine as _engine
@@ -274,8 +275,9 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
     rules = HunterRules.require(rules)
     reading = _engine.read_roll(rules.mechanic(), {"normal": normal, "desperation": desperation},
                                 difficulty=difficulty)
-    return RollReading(reading.successes, (normal + desperation).count(10), desperation.count(1), difficulty,
-                       reading.outcome)
+    # the mechanic names its successes
+    return RollReading(cast(int, reading.successes), (normal + desperation).count(10), desperation.count(1),
+                       difficulty, reading.outcome)
 
 
 def distribution_table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL,

@@ -122,6 +122,8 @@ class AgainOddsMixin:
     the exact success distribution up to ``max_successes`` and its tail.
     A result holds ``counts`` (a :class:`Counts`) and ``rules``."""
 
+    counts: Counts  # declared for the type checker only: the dataclasses that mix this in hold it
+
     def _ways(self):
         return class_ways(self.counts, self.rules.exceptional_successes)
 

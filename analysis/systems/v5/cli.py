@@ -2,6 +2,8 @@
 ``fight``, and ``versus`` (La Soif or ten-card tests against V5)."""
 from __future__ import annotations
 
+from typing import cast
+
 from analysis.cli import grid
 from analysis.cli.common import (RulesOptions, SPEC_HELP, add_output_options, add_progress_options,
                                  add_rules_options, check_output_options, counts_exactly, given, one_number,
@@ -149,7 +151,8 @@ def _side_from(args, side: str, pool: int, hunger: int, **trackers):
     from .conflict import Combatant
 
     return Combatant(pool, hunger=hunger, vampire=not getattr(args, f"mortal_{side}"),
-                     weapon=one_number(f"--weapon-{side}", getattr(args, f"weapon_{side}")),
+                     weapon=cast(int, one_number(f"--weapon-{side}",  # never None: its default is 0
+                                                 getattr(args, f"weapon_{side}"))),
                      damage=getattr(args, f"damage_{side}"),
                      attacks=not getattr(args, f"defends_{side}"),
                      name=f"side {side.upper()}", **trackers)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -248,7 +249,8 @@ class Combatant:
 
     def tracker(self, track: str = "health") -> Tracker:
         """The Health or Willpower tracker."""
-        return self.health if check_choice("track", track, TRACKS) == "health" else self.willpower
+        return cast(Tracker, self.health if check_choice("track", track, TRACKS) == "health"
+                    else self.willpower)  # both set by __post_init__
 
     @property
     def out_word(self) -> str:
@@ -341,7 +343,7 @@ def _pool(c: Combatant, impaired: bool, rules: ConflictRules) -> int:
     return max(0, c.pool - rules.impairment_penalty) if impaired else c.pool
 
 
-def _outcome_ways(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
+def outcome_ways(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
                   impaired_a: bool, impaired_b: bool):
     """One turn's rows ``(margin, damage to A, damage to B, ways)`` and the denominator.
 
@@ -369,7 +371,8 @@ def _outcome_ways(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
     return rows, den
 
 
-def _check_sides(a, b, rules, track):
+def check_sides(a, b, rules, track):
+    """``(a, b, rules, track)`` checked for a conflict or a fight, each refusal one sentence."""
     a = _check_combatant("a", a)
     b = _check_combatant("b", b)
     rules = ConflictRules.require(rules)
@@ -400,8 +403,8 @@ def damage_distribution(a: Combatant, b: Combatant, rules: ConflictRules = OFFIC
         ``{(damage to A, damage to B): Fraction}``, as marked on the
         trackers; non-zero entries only, summing to exactly 1.
     """
-    a, b, rules, track = _check_sides(a, b, rules, track)
-    rows, den = _outcome_ways(a, b, rules, track, a.tracker(track).impaired,
+    a, b, rules, track = check_sides(a, b, rules, track)
+    rows, den = outcome_ways(a, b, rules, track, a.tracker(track).impaired,
                               b.tracker(track).impaired)
     out: dict = {}
     for _, to_a, to_b, w in rows:
@@ -420,9 +423,9 @@ def conflict_table(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
         ``tie``), ``damage_to_a``, ``damage_to_b`` (as marked, after halving)
         and ``probability`` (float, or Fraction with ``exact=True``).
     """
-    a, b, rules, track = _check_sides(a, b, rules, track)
+    a, b, rules, track = check_sides(a, b, rules, track)
     check_bool("exact", exact)
-    rows, den = _outcome_ways(a, b, rules, track, a.tracker(track).impaired,
+    rows, den = outcome_ways(a, b, rules, track, a.tracker(track).impaired,
                               b.tracker(track).impaired)
     ways = np.array([r[3] for r in rows], dtype=object)
     probs = fractions_over(ways, den)
@@ -441,7 +444,7 @@ def conflict_table(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
 _FIGHT_NAMES = ("FightChain", "FightResult", "fight", "fight_chain")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _FIGHT_NAMES:
         from analysis.systems.v5 import fight
 

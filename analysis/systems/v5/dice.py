@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 
 from analysis.rules import Rules, rule
@@ -163,4 +164,5 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     reachable = most_successes(len(normal) + len(hunger), rules) + 1
     got = engine.read_roll(mechanic_rules(rules), {"normal": normal, "hunger": hunger},
                            difficulty=min(difficulty, reachable))
-    return RollReading(got.successes, tens, h_tens, h_ones, difficulty, got.outcome)
+    # V5's mechanic names its successes
+    return RollReading(cast(int, got.successes), tens, h_tens, h_ones, difficulty, got.outcome)

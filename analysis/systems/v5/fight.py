@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, cast
 from math import gcd
 
 import numpy as np
@@ -13,8 +14,9 @@ from analysis.markov import ExactChain
 from analysis.exact import fractions_over
 from analysis.validate import check_bool, check_choice, check_int
 from analysis import display as _display
+
 from analysis.systems.v5.conflict import (FIGHT_COLUMNS, MAX_TURNS, MAX_WORK, OFFICIAL, UNTIL, Combatant,
-                                          ConflictRules, Tracker, _check_sides, _outcome_ways)
+                                          ConflictRules, Tracker, check_sides, outcome_ways)
 
 
 # ------------------------------------------------------------ fight chain
@@ -103,7 +105,8 @@ class FightChain(ExactChain):
             raise ValueError(
                 f"this fight can go on forever: from {stuck[0]} no roll deals any damage "
                 f"(check attacks, pools and tie_damage)")
-        return self.expected_steps(np.flatnonzero(self.stopped).tolist(), start=self.start)
+        # finite: no state is stuck, so every roll reaches a stopped state
+        return cast(Fraction, self.expected_steps(np.flatnonzero(self.stopped).tolist(), start=self.start))
 
     __repr__ = _display.text
     _repr_html_ = _display.html
@@ -134,7 +137,7 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
     for ka in (False, True):
         for kb in (False, True):
             if ((imp_a == ka) & ~stop_a).any() and ((imp_b == kb) & ~stop_b).any():
-                classes[(ka, kb)] = _outcome_ways(a, b, rules, track, ka, kb)
+                classes[(ka, kb)] = outcome_ways(a, b, rules, track, ka, kb)
     den = max((d for _, d in classes.values()), default=1)
     cap_a, cap_b = apply_a.shape[1] - 1, apply_b.shape[1] - 1
     scaled = {}
@@ -150,7 +153,7 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
             g = gcd(g, w)
     den //= g
 
-    table: dict = {den: 0}  # distinct weights -> id; the stopped states' self-loop first
+    table: dict[int, int] = {den: 0}  # distinct weights -> id; the stopped states' self-loop first
     rows_l, cols_l, ids_l = [], [], []
     ia_all = np.repeat(np.arange(na), nb)
     ib_all = np.tile(np.arange(nb), na)
@@ -177,7 +180,7 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
     np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
     pot_a = np.array([t.superficial + 2 * t.aggravated for t in states_a])
     pot_b = np.array([t.superficial + 2 * t.aggravated for t in states_b])
-    weights = tuple(sorted(table, key=table.get))
+    weights = tuple(sorted(table, key=table.__getitem__))
     potential = (pot_a[:, None] + pot_b[None, :]).ravel()
     for arr in (absorbing, potential):
         arr.setflags(write=False)
@@ -203,7 +206,7 @@ def fight_chain(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
         ``"out"``: the fight stops when a side's track is all Aggravated
         (torpor or death); ``"impaired"``: when a side is first Impaired.
     """
-    a, b, rules, track = _check_sides(a, b, rules, track)
+    a, b, rules, track = check_sides(a, b, rules, track)
     until = check_choice("until", until, UNTIL)
     return _cached_chain(a, b, rules, track, until)
 
@@ -259,7 +262,7 @@ class FightResult:
     def table(self, exact: bool = False) -> pd.DataFrame:
         """One row per turn 0..turns, columns ``FIGHT_COLUMNS`` (floats or Fractions)."""
         check_bool("exact", exact)
-        data = {"turn": list(range(self.turns + 1))}
+        data: dict[str, list[Any]] = {"turn": list(range(self.turns + 1))}
         for c in FIGHT_COLUMNS[1:]:
             data[c] = list(self.columns[c]) if exact else [float(p) for p in self.columns[c]]
         return pd.DataFrame(data)
@@ -344,7 +347,7 @@ def fight(a: Combatant, b: Combatant, turns: int = 10, rules: ConflictRules = OF
     >>> r.probability("b_out_first") > r.probability("a_out_first")
     True
     """
-    a, b, rules, track = _check_sides(a, b, rules, track)
+    a, b, rules, track = check_sides(a, b, rules, track)
     until = check_choice("until", until, UNTIL)
     turns = check_int("turns", turns, 1, MAX_TURNS)
     check_bool("joint", joint)

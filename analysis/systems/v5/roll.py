@@ -201,6 +201,7 @@ def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy
     """The engine's exact ways of one cell (:class:`analysis.mechanic.engine.CellWays`, or
     :class:`analysis.mechanic.willpower.CellWays` after a Willpower strategy)."""
     cell = dict(pool=pool, hunger=hunger, difficulty=difficulty)
+    ways: _engine.CellWays | _mwp.CellWays
     if strategy is None:
         (ways,) = _engine.count_cells(mechanic_rules(rules), [cell])
     else:

@@ -26,6 +26,7 @@ Every value is counted exactly; ``exact=False`` gives ``float(Fraction)``.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -181,10 +182,10 @@ def _soif(side, v5_rules, pairing, difficulties, pool, hunger, names) -> tuple:
     searched = pools if pairing == "rating" else range(1, SEARCH_TOP + 1)
     soif = beast.table(list(dict.fromkeys(searched)), hungers, side.rules, exact=True)
     by_cell = {(int(r.pool), int(r.soif)): r for r in soif.itertuples(index=False)}
-    by_level = {}
+    chances: dict[int, list[tuple[int, Fraction]]] = {}
     for (p, s), r in by_cell.items():
-        by_level.setdefault(s, []).append((p, r.p_success))
-    by_level = {s: _Nearest(c) for s, c in by_level.items()}
+        chances.setdefault(s, []).append((p, r.p_success))
+    by_level = {s: _Nearest(c) for s, c in chances.items()}
     rows, capped = [], 0
     for r in fifth.itertuples(index=False):
         level = int(r.hunger)
@@ -225,7 +226,7 @@ def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill
                  for r in _v5_rows(pools, hungers, difficulties, v5_rules).itertuples(index=False)}
         card = {(int(r.base), int(r.difficulty), int(r.hunger)): r
                 for r in deck.table(bases, card_diffs, hungers, rules, exact=True).itertuples(index=False)}
-        cells = [(a, s, h, d, cd) for a, s in sheets for h in hungers for d in difficulties for cd in card_diffs]
+        cells: list[tuple[Any, ...]] = [(a, s, h, d, cd) for a, s in sheets for h in hungers for d in difficulties for cd in card_diffs]
     else:
         from .dice import MAX_POOL
 

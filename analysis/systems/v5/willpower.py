@@ -69,7 +69,7 @@ class Strategy(Rules):
         return out
 
     @classmethod
-    def from_dict(cls, data: dict, prefix: str = ""):
+    def from_dict(cls, data: object, prefix: str = ""):
         """As :meth:`Rules.from_dict`; ``values`` is a table of ``class = number`` (``"1/2"`` for a fraction)."""
         if isinstance(data, dict) and "values" in data:
             raw = data["values"]

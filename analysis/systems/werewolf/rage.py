@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import cast
 
 from analysis.mechanic import counted as _counted
 from analysis.mechanic import engine as _engine
@@ -289,8 +290,9 @@ def read_roll(normal, rage, difficulty: int, violent: bool = False,
     rules = WerewolfRules.require(rules)
     reading = _engine.read_roll(rules.mechanic(), {"normal": normal, "rage": rage}, difficulty=difficulty,
                                 violent=int(violent))
-    return RollReading(reading.successes, (normal + rage).count(10), sum(f in BRUTAL_FACES for f in rage),
-                       difficulty, violent, reading.outcome)
+    # the mechanic names its successes
+    return RollReading(cast(int, reading.successes), (normal + rage).count(10),
+                       sum(f in BRUTAL_FACES for f in rage), difficulty, violent, reading.outcome)
 
 
 # ------------------------------------------------------------ Rage checks
@@ -315,7 +317,7 @@ def rage_after_checks(rage: int, checks: int, rules: WerewolfRules = OFFICIAL) -
     rage = check_int("rage", rage, 0, MAX_RAGE)
     checks = check_int("checks", checks, 0, 1000)
     q = rage_check(rules)
-    out = {}
+    out: dict[int, Fraction] = {}
     for lost in range(checks + 1):
         left = max(0, rage - lost)
         out[left] = out.get(left, Fraction(0)) + comb(checks, lost) * q**lost * (1 - q) ** (checks - lost)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, Callable
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -31,9 +32,10 @@ def make_figure(dice=range(1, 11), soaks=range(0, 9)) -> Figure:
         # each cell's text from the exact value (a Fraction), its colour from the float
         mean = np.array([[o.mean_levels for o in row] for row in odds], dtype=object)
         any_level = np.array([[o.at_least(1) for o in row] for row in odds], dtype=object)
-        for row, (exact, label, fmt, cmap, vmax, scale) in enumerate((
-                (mean, "mean health levels lost", _one_decimal, "Reds", 5, 1),
-                (any_level, "chance of at least one level (%)", percent_text, "Oranges", 100, 100))):
+        rows: tuple[tuple[np.ndarray, str, Callable[[Any], str], str, int, int], ...] = (
+            (mean, "mean health levels lost", _one_decimal, "Reds", 5, 1),
+            (any_level, "chance of at least one level (%)", percent_text, "Oranges", 100, 100))
+        for row, (exact, label, fmt, cmap, vmax, scale) in enumerate(rows):
             grid = exact.astype(float) * scale
             ax = axes[row, col]
             im = ax.imshow(grid, origin="lower", aspect="auto", cmap=cmap, vmin=0, vmax=vmax,
