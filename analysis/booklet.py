@@ -29,6 +29,8 @@ rename), so a failed build leaves any earlier booklet intact.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import base64
 import html
 import io
@@ -302,7 +304,8 @@ def pivot_html(df, rows: str, columns: str, value, *, where: dict | None = None,
 
 def _markdown_html(text: str, legend_extra: dict | None = None, system=None) -> str:
     """A table already laid out as Markdown text: pipe tables and paragraphs to HTML, with a legend."""
-    out, rows = [], []
+    out: list[str] = []
+    rows: list[list[str]] = []
 
     def flush():
         if rows:
@@ -446,7 +449,7 @@ def _pivots_html(df, axes, system, value=None, extra=None, every=()) -> str:
         vals = sorted(df[a].unique().tolist())
         return vals if a in every else None
 
-    combos = [{}]  # later axes: both values of a switch (violent 0 and 1), else the first value
+    combos: list[dict[str, Any]] = [{}]  # later axes: both values of a switch (violent 0 and 1), else the first value
     for a in rest[1:]:
         vals = sorted(df[a].unique().tolist())
         pick = shown(a) or (vals if len(vals) <= 2 else vals[:1])

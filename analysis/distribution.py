@@ -23,6 +23,7 @@ rolls before any counting, the rows before the table is made.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, Sequence
 
 #: The columns a distribution adds after the axes.
 COLUMNS = ("successes", "p_exactly", "p_at_least", "p_more", "mean_successes")
@@ -87,7 +88,7 @@ def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes
         spans.append((low, high))
     check_rows(sum(max(h - lo + 1, 0) for lo, h in spans), name)
     value = (lambda n, d: Fraction(n, d)) if exact else (lambda n, d: n / d)
-    cols = {k: [] for k in keys}
+    cols: dict[str, list[int]] = {k: [] for k in keys}
     succ, exactly, at_least, more, mean = [], [], [], [], []
     memo: dict = {}
     for i, (w, den, (low, high)) in enumerate(zip(ways, denominators, spans)):
@@ -164,6 +165,7 @@ def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None
         willpower.check_work(rules, strategy, cells)
     if check_only:
         return None
+    counted: Sequence[Any]  # each cell's ways: success_ways and the denominator
     if strategy is not None:
         counted = willpower.count_cells(rules, strategy, cells)
     else:

@@ -99,7 +99,7 @@ def terms() -> dict:
     from . import rulesets
 
     out = dict(TERMS)
-    owner = {}
+    owner: dict[str, str] = {}
     for system in rulesets.SYSTEMS.values():
         if system.name in rulesets.MECHANIC_FILES:
             continue

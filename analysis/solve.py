@@ -18,6 +18,8 @@ meets is an answer too: the row says so in ``note``, its value is None.
 """
 from __future__ import annotations
 
+from typing import cast
+
 import dataclasses
 import re
 from dataclasses import dataclass
@@ -146,8 +148,11 @@ def _values_of(system, find: str, within, names: dict) -> _Search:
     if within is None and info.range is None:
         raise ValueError(f"{n('find', 'find')} {find}: that rule field has no range; give the values "
                          f"to search with {n('within', 'within')}")
+    if within is None and hi is None:
+        raise ValueError(f"{n('find', 'find')} {find}: that rule field has no highest value; give the values "
+                         f"to search with {n('within', 'within')}")
     values = (as_values(n("within", "within"), within, lo, hi) if within is not None
-              else list(range(lo, hi + 1)))
+              else list(range(lo, cast(int, hi) + 1)))
     values = list(dict.fromkeys(values))
     if len(values) > MAX_RULE_VALUES:
         raise ValueError(f"{n('find', 'find')} {find} would search {len(values):,} values (limit "

@@ -22,6 +22,7 @@ import argparse
 import errno
 import os
 import sys
+from typing import Mapping
 
 from .. import __version__
 
@@ -32,6 +33,8 @@ DESCRIPTION = ("Exact odds for the dice and card systems of vampire tabletop gam
 
 
 class _Parser(argparse.ArgumentParser):
+    commands: Mapping[str, argparse.ArgumentParser]  # the top parser's {command: its parser}, for option_names
+
     def error(self, message):  # one clear sentence, exit code 2
         self.exit(2, f"beastodds: error: {message}\n")
 

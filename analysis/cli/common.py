@@ -16,6 +16,8 @@ means the same thing everywhere:
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import argparse
 import dataclasses
 import re
@@ -195,6 +197,10 @@ def rule_set_used(rules, base=None, start=None):
 
 class _Legend(str):
     """A command's ``--help`` epilog: its columns and their meanings, worked out when help is shown."""
+
+    parser: Any
+    example: str | None
+    columns: Any
 
     def __new__(cls, parser, example, columns):
         self = super().__new__(cls, "")
@@ -457,7 +463,7 @@ class RulesOptions:
     title: str
     system: str | None = None
     sub: str | None = None
-    wrap: object = None
+    wrap: Callable[[Any], Any] | None = None
     rules_help: str = ""
 
     def reads_table(self) -> bool:
@@ -662,12 +668,12 @@ def rules_from_args(args, flags: dict | None = None):
     options: RulesOptions = args.rules_options
     cls = options.rules_class
     ref = getattr(args, "rules", None) if options.takes_rules() else None
-    if ref is not None:
+    if ref is not None and options.system is not None:  # takes_rules: a system is named
         rs = rulesets.load(ref)
         if rs.system != rulesets.system(options.system).name:
             raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a "
                              f"{options.system} rule set")
-        if options.reads_table():
+        if options.reads_table() and options.sub is not None:
             base = rs.sub(options.sub)
             # a sub-table whose rolls use the system's dice (a conflict's `dice`) rolls the rule
             # set's own dice, unless the sub-table names dice of its own

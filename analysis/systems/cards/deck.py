@@ -728,12 +728,13 @@ def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFI
     bases = tuple(range(lo, card_difficulty + 1))
     ways = _static_ways(bases, (card_difficulty,), (0,), rules)[:, 0, 0]
     den = _denominator(rules)
-    best = None
+    best: tuple[Fraction, Fraction, int] | None = None
     for b, w in zip(bases, ways):
         q = Fraction(int(w[_decks.SUCCESS] + w[_decks.BESTIAL_SUCCESS]), den)
         key = (abs(q - p), q, b)
         if best is None or key < best:
             best = key
+    assert best is not None  # bases runs up to the card difficulty: never empty
     return best[2]
 
 
