@@ -1,6 +1,6 @@
 # beastodds: `make` sets up .venv and regenerates the odds tables and figures;
 # `make test` runs the fast tier of the tests (everything not marked slow),
-# `make test-all` the whole suite (CI), `make lint` the type check.  `make help` lists every target.
+# `make test-all` the whole suite (CI), `make lint` ruff and the type check.  `make help` lists every target.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -37,7 +37,9 @@ test-all: $(STAMP) ## the whole suite: the fast tier, then the slow one
 test-slow: $(STAMP) ## the slow tier alone: notebooks, booklet and page in Chromium, big references (CI runs it after make test)
 	$(PY) -m pytest -m slow
 
-lint: $(STAMP) ## type check: mypy over analysis/ and kernels/ (configured in pyproject.toml: strict for the engines)
+lint: $(STAMP) ## ruff (lint and format check) over analysis/, kernels/ and tests/, then mypy (strict for the engines)
+	$(PY) -m ruff check analysis kernels tests
+	$(PY) -m ruff format --check analysis kernels tests
 	$(PY) -m mypy
 
 bench: $(STAMP) ## benchmarks: our kernels against icepool and a pure-Python count, in one run

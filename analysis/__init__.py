@@ -9,5 +9,6 @@ tables and formats (``analysis.tables``), sweeps, comparisons, solving and
 booklets, and the ``beastodds`` command (``analysis.cli``).  Every
 probability is an exact ``fractions.Fraction``; floats are for display.
 """
+
 #: The one place the version is written (``pyproject.toml`` reads it from here).
 __version__ = "0.1.0"

@@ -1,4 +1,5 @@
 """Exploding-dice engine: exact success counts of d10 pools whose high faces are rolled again."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -124,8 +125,7 @@ def count_rolls(rolls: tuple[Roll, ...], max_successes: int, engine: Engine) -> 
 
         def run(mod: int, index: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
             out = np.empty((len(index), n_s), dtype=np.int64)
-            _k.beast_grid_ways(nn[index], nb[index], success_face, again_face, int(rote),
-                               beastly_value, mod, out)
+            _k.beast_grid_ways(nn[index], nb[index], success_face, again_face, int(rote), beastly_value, mod, out)
             return out
 
         bounds = [_k.beast_grid_ways_bound([a], [b], max_successes, rote) for a, b in pools]
@@ -134,8 +134,12 @@ def count_rolls(rolls: tuple[Roll, ...], max_successes: int, engine: Engine) -> 
                 a, b = pools[i]
                 bestial, beastly = _flag_ways(a, b, success_face, rote, bestial_any)
                 result[(a + b, b, False)] = Counts(
-                    scale=c * (a + b), success_ways=tuple(int(x) for x in ways[row].tolist()),
-                    dramatic=0, bestial=bestial, beastly=beastly)
+                    scale=c * (a + b),
+                    success_ways=tuple(int(x) for x in ways[row].tolist()),
+                    dramatic=0,
+                    bestial=bestial,
+                    beastly=beastly,
+                )
     for d, b, chance in set(rolls):
         if not chance:
             continue
@@ -144,15 +148,29 @@ def count_rolls(rolls: tuple[Roll, ...], max_successes: int, engine: Engine) -> 
         def run_chance(mod: int, b: int = b) -> npt.NDArray[np.int64]:
             out = np.empty(n_s, dtype=np.int64)
             flags = np.empty(3, dtype=np.int64)
-            _k.chance_die_ways(success_face, again_face, int(chance_again), int(rote_chance), b,
-                               beastly_value, int(bestial_any), mod, out, flags)
+            _k.chance_die_ways(
+                success_face,
+                again_face,
+                int(chance_again),
+                int(rote_chance),
+                b,
+                beastly_value,
+                int(bestial_any),
+                mod,
+                out,
+                flags,
+            )
             return np.concatenate([out, flags])
 
         flat = _exact.count(run_chance, _k.chance_die_ways_bound(max_successes, rote_chance))
         values = [int(x) for x in flat.tolist()]
-        result[(d, b, True)] = Counts(scale=cc, success_ways=tuple(values[:n_s]),
-                                      dramatic=values[n_s], bestial=values[n_s + 1],
-                                      beastly=values[n_s + 2])
+        result[(d, b, True)] = Counts(
+            scale=cc,
+            success_ways=tuple(values[:n_s]),
+            dramatic=values[n_s],
+            bestial=values[n_s + 1],
+            beastly=values[n_s + 2],
+        )
     return tuple(result[r] for r in rolls)
 
 
@@ -208,8 +226,9 @@ def to_values(ways: npt.ArrayLike, dens: npt.ArrayLike, exact: bool) -> np.ndarr
         return fractions_over(ways, dens)
     out = np.empty(np.broadcast_shapes(ways.shape, dens.shape), dtype=np.float64)
     flat = out.reshape(-1)
-    for i, (w, d) in enumerate(zip(np.broadcast_to(ways, out.shape).ravel().tolist(),
-                                   np.broadcast_to(dens, out.shape).ravel().tolist())):
+    for i, (w, d) in enumerate(
+        zip(np.broadcast_to(ways, out.shape).ravel().tolist(), np.broadcast_to(dens, out.shape).ravel().tolist())
+    ):
         flat[i] = w / d  # Python ints: correctly rounded
     return out
 
@@ -228,7 +247,7 @@ def truncate(counts: Counts, max_successes: int) -> Counts:
     -------
     Counts
     """
-    return dataclasses.replace(counts, success_ways=counts.success_ways[:max_successes + 1])
+    return dataclasses.replace(counts, success_ways=counts.success_ways[: max_successes + 1])
 
 
 def mean_successes(roll: Roll, engine: Engine) -> Fraction:
@@ -257,10 +276,11 @@ def mean_successes(roll: Roll, engine: Engine) -> Fraction:
         return p_ten * (1 + chain if chance_again and again_face <= 10 else 1)
     q_success = Fraction(10 + fail, 100) if rote else Fraction(1, 10)  # each face from success_face up
     a = 1 - q_success  # A(1): the face is not a 10
-    a_mean = sum((q_success * (1 + chain if face >= again_face else 1) for face in range(success_face, 10)),
-                 Fraction(0))
+    a_mean = sum(
+        (q_success * (1 + chain if face >= again_face else 1) for face in range(success_face, 10)), Fraction(0)
+    )
     ten = 1 + chain if again_face <= 10 else Fraction(1)
     ab = a_mean + q_success * ten
     ac = a_mean + q_success * beastly_value
     nn, nb = dice - beast_dice, beast_dice
-    return (nn + nb) * ab + a ** nn * nb * (ac - ab)
+    return (nn + nb) * ab + a**nn * nb * (ac - ab)

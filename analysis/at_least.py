@@ -7,6 +7,7 @@ and Hunter: a pair of 10s with its bonus; Requiem: 10-again; classic: after
 1s cancel).  These are derived columns, not outcome classes: they overlap
 each other and the classes.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -33,8 +34,10 @@ def check_size(cells: int, ns, name: str = "at_least") -> None:
     """Refuse, before any counting, a table whose ``cells`` rows times the N of ``ns`` pass :data:`MAX_VALUES`."""
     values = cells * len(ns)
     if values > MAX_VALUES:
-        raise ValueError(f"{name} asks for {len(ns):,} columns over {cells:,} cells, {values:,} values "
-                         f"(limit {MAX_VALUES:,}); ask for fewer N or a smaller grid")
+        raise ValueError(
+            f"{name} asks for {len(ns):,} columns over {cells:,} cells, {values:,} values "
+            f"(limit {MAX_VALUES:,}); ask for fewer N or a smaller grid"
+        )
 
 
 #: Most dice the distributions of successes behind the columns may hold, summed over the distinct
@@ -49,8 +52,10 @@ def check_dice(dice, name: str = "at_least") -> None:
     dice = list(dice)
     total = sum(dice)
     if total > MAX_DICE:
-        raise ValueError(f"{name} needs the distributions of successes of {len(dice):,} rolls, {total:,} "
-                         f"dice in all (limit {MAX_DICE:,}); ask for fewer or smaller pools")
+        raise ValueError(
+            f"{name} needs the distributions of successes of {len(dice):,} rolls, {total:,} "
+            f"dice in all (limit {MAX_DICE:,}); ask for fewer or smaller pools"
+        )
 
 
 #: Again-dice (Requiem, La Soif) have no largest count: a roll's distribution is counted up to the
@@ -65,9 +70,11 @@ def check_dice_successes(dice, top: int, name: str = "at_least") -> None:
     dice = list(dice)
     total = sum(dice) * (top + 1)
     if total > MAX_DICE_SUCCESSES:
-        raise ValueError(f"{name} needs the distributions of {len(dice):,} rolls of again-dice up to {top:,} "
-                         f"successes, {total:,} dice x successes (limit {MAX_DICE_SUCCESSES:,}); ask for "
-                         f"a smaller largest N or smaller pools")
+        raise ValueError(
+            f"{name} needs the distributions of {len(dice):,} rolls of again-dice up to {top:,} "
+            f"successes, {total:,} dice x successes (limit {MAX_DICE_SUCCESSES:,}); ask for "
+            f"a smaller largest N or smaller pools"
+        )
 
 
 def column(n: int) -> str:

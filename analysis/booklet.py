@@ -27,6 +27,7 @@ The page inlines its CSS and its figures (base64 PNG data URIs): it reads
 offline, as one file.  It is written atomically (a temporary file, then a
 rename), so a failed build leaves any earlier booklet intact.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -103,8 +104,8 @@ footer { margin-top: 48px; color: var(--muted); font-size: 13px; border-top: 1px
 """
 
 
-
 # ------------------------------------------------------------ words
+
 
 def escape(text) -> str:
     """Text as HTML: ``<>&"'`` escaped, on one line, control characters shown as ``?``.
@@ -160,7 +161,7 @@ def meaning(column, system=None) -> str:
 def _strip_name(column, text: str) -> str:
     """A meaning without a leading repeat of the column's own name (``chance to win: the sum ...``)."""
     lead = label(column).lower() + ":"
-    return text[len(lead):].strip() if text.lower().startswith(lead) else text
+    return text[len(lead) :].strip() if text.lower().startswith(lead) else text
 
 
 def _percent(value) -> str:
@@ -180,8 +181,7 @@ def _percent(value) -> str:
 
 def _legend(lines) -> str:
     """``<ul class="legend">`` of ``(name, text)`` lines."""
-    items = "".join(f"<li><b>{_esc(n)}</b>: {_esc(t)}</li>" if t else f"<li><b>{_esc(n)}</b></li>"
-                    for n, t in lines)
+    items = "".join(f"<li><b>{_esc(n)}</b>: {_esc(t)}</li>" if t else f"<li><b>{_esc(n)}</b></li>" for n, t in lines)
     return f'<ul class="legend">{items}</ul>'
 
 
@@ -196,6 +196,7 @@ def _column_legend(columns, system=None, extra=None) -> list:
 
 
 # ------------------------------------------------------------ tables
+
 
 def _is_probability(series) -> bool:
     """Whether a column holds probabilities: floats or Fractions, and not a mean (``mean_levels``)."""
@@ -235,7 +236,7 @@ def _long_table_html(df, keys, system=None, legend_extra=None, caption: str = ""
                 cells.append(f"<td>{_esc(v)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    table = (f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    table = f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     if len(df) > LONG_ROWS:
         table = f'<div class="scroll">{table}</div>'
     extra = dict(legend_extra or {})
@@ -259,13 +260,27 @@ def pivot_frame(df, rows: str, columns: str, value, where: dict | None = None):
         sub = sub[sub[k] == v]
     grids = [pivot(sub, rows, columns, v, key_columns=[rows, columns]) for v in values]
     rv, cv = list(grids[0].index), list(grids[0].columns)
-    cells = {(r, c): " / ".join(_percent(g.at[r, c]) for g in grids)
-             for r in rv for c in cv if all(g.at[r, c] == g.at[r, c] for g in grids)}  # NaN: no such row
+    cells = {
+        (r, c): " / ".join(_percent(g.at[r, c]) for g in grids)
+        for r in rv
+        for c in cv
+        if all(g.at[r, c] == g.at[r, c] for g in grids)
+    }  # NaN: no such row
     return rv, cv, cells
 
 
-def pivot_html(df, rows: str, columns: str, value, *, where: dict | None = None, system=None,
-               caption: str = "", extra: dict | None = None, same: dict | None = None) -> str:
+def pivot_html(
+    df,
+    rows: str,
+    columns: str,
+    value,
+    *,
+    where: dict | None = None,
+    system=None,
+    caption: str = "",
+    extra: dict | None = None,
+    same: dict | None = None,
+) -> str:
     """A pivoted table (see :func:`pivot_frame`) with its caption and its legend, one line per column.
 
     ``extra``: ``{column: meaning}`` that overrides the glossary in the legend.
@@ -279,27 +294,37 @@ def pivot_html(df, rows: str, columns: str, value, *, where: dict | None = None,
 
     values = [value] if isinstance(value, str) else list(value)
     rv, cv, cells = pivot_frame(df, rows, columns, values, where)
-    head = (f'<tr><th rowspan="2">{_esc(label(rows))}</th><th colspan="{len(cv)}" class="group">'
-            f"{_esc(label(columns))}</th></tr><tr>" + "".join(f"<th>{_esc(c)}</th>" for c in cv) + "</tr>")
-    body = "".join("<tr><th>" + _esc(r) + "</th>" + "".join(f"<td>{_esc(cells.get((r, c), ''))}</td>"
-                                                           for c in cv) + "</tr>" for r in rv)
+    head = (
+        f'<tr><th rowspan="2">{_esc(label(rows))}</th><th colspan="{len(cv)}" class="group">'
+        f"{_esc(label(columns))}</th></tr><tr>" + "".join(f"<th>{_esc(c)}</th>" for c in cv) + "</tr>"
+    )
+    body = "".join(
+        "<tr><th>" + _esc(r) + "</th>" + "".join(f"<td>{_esc(cells.get((r, c), ''))}</td>" for c in cv) + "</tr>"
+        for r in rv
+    )
     cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
     what = " / ".join(label(v).lower() if i else label(v) for i, v in enumerate(values))
-    cell_text = "; ".join(f"{label(v).lower()}: {_strip_name(v, means(v)) or 'a probability'}"
-                          for v in values)
-    lines = [(label(rows), means(rows) or "the rows"),
-             (f"{label(columns)} {cv[0]} … {cv[-1]}" if len(cv) > 1 else f"{label(columns)} {cv[0]}",
-              (means(columns) or "the columns")),
-             ("Each cell" + (f" ({what})" if len(values) > 1 else ""),
-              ("in percent, the " if len(values) == 1 else "percentages, in this order: ") + cell_text)]
+    cell_text = "; ".join(f"{label(v).lower()}: {_strip_name(v, means(v)) or 'a probability'}" for v in values)
+    lines = [
+        (label(rows), means(rows) or "the rows"),
+        (
+            f"{label(columns)} {cv[0]} … {cv[-1]}" if len(cv) > 1 else f"{label(columns)} {cv[0]}",
+            (means(columns) or "the columns"),
+        ),
+        (
+            "Each cell" + (f" ({what})" if len(values) > 1 else ""),
+            ("in percent, the " if len(values) == 1 else "percentages, in this order: ") + cell_text,
+        ),
+    ]
     if where:
         lines.append(("Fixed", ", ".join(f"{label(k)} {v}" for k, v in where.items())))
     for axis, vals in (same or {}).items():
-        lines.append((f"Any {label(axis)}", f"{label(axis)} {_span(vals)} give exactly the same "
-                                            "numbers in every cell"))
+        lines.append((f"Any {label(axis)}", f"{label(axis)} {_span(vals)} give exactly the same numbers in every cell"))
     wide = " wide" if len(cv) > 14 else ""
-    return (f'<div class="block"><table class="pivot{wide}">{cap}<thead>{head}</thead>'
-            f"<tbody>{body}</tbody></table>{_legend(lines)}</div>")
+    return (
+        f'<div class="block"><table class="pivot{wide}">{cap}<thead>{head}</thead>'
+        f"<tbody>{body}</tbody></table>{_legend(lines)}</div>"
+    )
 
 
 def _markdown_html(text: str, legend_extra: dict | None = None, system=None) -> str:
@@ -310,10 +335,13 @@ def _markdown_html(text: str, legend_extra: dict | None = None, system=None) -> 
     def flush():
         if rows:
             head, body = rows[0], [r for r in rows[1:] if not all(set(c) <= set(":- ") for c in r)]
-            out.append("<table><thead><tr>" + "".join(f"<th>{_esc(c)}</th>" for c in head)
-                       + "</tr></thead><tbody>"
-                       + "".join("<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in r) + "</tr>"
-                                 for r in body) + "</tbody></table>")
+            out.append(
+                "<table><thead><tr>"
+                + "".join(f"<th>{_esc(c)}</th>" for c in head)
+                + "</tr></thead><tbody>"
+                + "".join("<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in r) + "</tr>" for r in body)
+                + "</tbody></table>"
+            )
             extra = dict(legend_extra or {})
             groups = []  # consecutive "Hunger 0", "Hunger 1", ... make one line "Hunger 0 … 5"
             for c in head:
@@ -325,9 +353,15 @@ def _markdown_html(text: str, legend_extra: dict | None = None, system=None) -> 
             lines = []
             for word, first, last in groups:
                 name = word if first is None else f"{word} {first}" + (f" … {last}" if last else "")
-                lines.append((name, extra.pop(name, None) or meaning(word.lower(), system)
-                              or meaning(word.lower().replace(" ", "_"), system)
-                              or "see the heading above"))
+                lines.append(
+                    (
+                        name,
+                        extra.pop(name, None)
+                        or meaning(word.lower(), system)
+                        or meaning(word.lower().replace(" ", "_"), system)
+                        or "see the heading above",
+                    )
+                )
             lines += list(extra.items())
             out.append(_legend(lines))
             rows.clear()
@@ -350,7 +384,7 @@ def _few(values, count: int = SLICES) -> list:
     if len(values) <= count:
         return values
     if len(values) <= 2 * count + 1:
-        return values[1:1 + count]
+        return values[1 : 1 + count]
     return [values[len(values) * (i + 1) // (count + 1)] for i in range(count)]
 
 
@@ -371,8 +405,7 @@ def _span(values) -> str:
     """Values of an axis for a sentence: ``0 … 5``, ``0 and 1``, ``2, 4 and 7`` or ``3``."""
     raw = list(values)
     values = [str(v) for v in raw]
-    if (len(raw) > 2 and all(isinstance(v, int) for v in raw)
-            and raw == list(range(raw[0], raw[0] + len(raw)))):
+    if len(raw) > 2 and all(isinstance(v, int) for v in raw) and raw == list(range(raw[0], raw[0] + len(raw))):
         return f"{values[0]} … {values[-1]}"
     return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
 
@@ -381,8 +414,9 @@ def _is_exact(series) -> bool:
     """Whether a column holds exact values only (Fractions or whole numbers, not floats)."""
     import numbers
 
-    return len(series) > 0 and all(isinstance(v, (Fraction, numbers.Integral)) and not isinstance(v, bool)
-                                   for v in series)
+    return len(series) > 0 and all(
+        isinstance(v, (Fraction, numbers.Integral)) and not isinstance(v, bool) for v in series
+    )
 
 
 def flat_axes(df, value: str, axes) -> list:
@@ -412,9 +446,11 @@ def _flat_note(value: str, flat: list, kept: list, df) -> str:
     names = " and ".join(label(a) for a in flat)
     at = " and ".join(label(a).lower() for a in kept)
     spans = "; ".join(f"{label(a)} {_span(sorted(df[a].unique().tolist()))}" for a in flat)
-    return (f'<p class="note">{_esc(names)} never {"changes" if len(flat) == 1 else "change"} the '
-            f"{_esc(label(value).lower())} here: at every {_esc(at)} shown, {_esc(spans)} give "
-            f"exactly the same chance (compared as exact fractions), so it is shown once.</p>")
+    return (
+        f'<p class="note">{_esc(names)} never {"changes" if len(flat) == 1 else "change"} the '
+        f"{_esc(label(value).lower())} here: at every {_esc(at)} shown, {_esc(spans)} give "
+        f"exactly the same chance (compared as exact fractions), so it is shown once.</p>"
+    )
 
 
 def _pivots_html(df, axes, system, value=None, extra=None, every=()) -> str:
@@ -441,8 +477,9 @@ def _pivots_html(df, axes, system, value=None, extra=None, every=()) -> str:
     if len(axes) < 2:  # only the rows are left: one column
         cap = label(value) + "".join(f", any {label(a)}" for a in same)
         sub = df[[axes[0], value]].reset_index(drop=True)
-        return note + (f'<div class="block">' + _long_table_html(sub, (axes[0],), system, extra or {},
-                                                                  caption=cap) + "</div>")
+        return note + (
+            '<div class="block">' + _long_table_html(sub, (axes[0],), system, extra or {}, caption=cap) + "</div>"
+        )
     rows, cols, rest = axes[0], axes[1], axes[2:]
 
     def shown(a):
@@ -460,14 +497,17 @@ def _pivots_html(df, axes, system, value=None, extra=None, every=()) -> str:
         where = dict(fixed)
         if s is not None:
             where[rest[0]] = s
-        cap = label(value) + (" at " + ", ".join(f"{label(k)} {v}" for k, v in where.items())
-                              if where else "") + "".join(f", any {label(a)}" for a in same)
-        parts.append(pivot_html(df, rows, cols, value, where=where, system=system, caption=cap,
-                                extra=extra, same=same))
+        cap = (
+            label(value)
+            + (" at " + ", ".join(f"{label(k)} {v}" for k, v in where.items()) if where else "")
+            + "".join(f", any {label(a)}" for a in same)
+        )
+        parts.append(pivot_html(df, rows, cols, value, where=where, system=system, caption=cap, extra=extra, same=same))
     return note + "".join(parts)
 
 
 # ------------------------------------------------------------ rule sets
+
 
 def _field_help(rs, dotted: str) -> str:
     """The one-line help of a (dotted) rules field, or ``""``."""
@@ -494,12 +534,20 @@ def _describe(rs: rulesets.RuleSet, short: bool = False) -> str:
         text += f": {_esc(rs.description)}"
     changes = rs.changes()
     if changes:
-        text += " Changed from the official rules: " + "; ".join(
-            f"<code>{_esc(k)} = {_esc(rulesets.show_value(v))}</code> (official "
-            f"{_esc(rulesets.show_value(d))})" for k, (d, v) in changes.items()) + "."
+        text += (
+            " Changed from the official rules: "
+            + "; ".join(
+                f"<code>{_esc(k)} = {_esc(rulesets.show_value(v))}</code> (official {_esc(rulesets.show_value(d))})"
+                for k, (d, v) in changes.items()
+            )
+            + "."
+        )
     else:
-        text += " Fields: " + ", ".join(f"<code>{_esc(k)} = {_esc(rulesets.show_value(v))}</code>"
-                                        for k, v in rs.fields().items()) + "."
+        text += (
+            " Fields: "
+            + ", ".join(f"<code>{_esc(k)} = {_esc(rulesets.show_value(v))}</code>" for k, v in rs.fields().items())
+            + "."
+        )
     return text
 
 
@@ -527,7 +575,7 @@ def source_of(rs: rulesets.RuleSet) -> str:
     """Where a rule set comes from, for people: ``shipped with beastodds (NAME.toml)``, its file, or Python."""
     source = rs.source or ""
     if source.startswith("shipped:"):
-        return f"shipped with beastodds ({source[len('shipped:'):]})"
+        return f"shipped with beastodds ({source[len('shipped:') :]})"
     return f"the file {source}" if source else "given in Python"
 
 
@@ -542,22 +590,35 @@ def _changes_html(rs: rulesets.RuleSet) -> str:
     official = rulesets.official(rs.system)
     changes = rs.changes()
     if not changes:
-        return (f'<p class="note">No change: these are the official rules ({_esc(official.name)}).</p>')
-    rows = "".join(f"<tr><td>{_esc(_field_label(rs, k))}<br><code class=\"name\">{_esc(k)}</code></td>"
-                   f"<td>{_esc(rulesets.show_value(d))}</td><td><b>{_esc(rulesets.show_value(v))}</b></td></tr>"
-                   for k, (d, v) in changes.items())
+        return f'<p class="note">No change: these are the official rules ({_esc(official.name)}).</p>'
+    rows = "".join(
+        f"<tr><td>{_esc(_field_label(rs, k))}<br><code class=\"name\">{_esc(k)}</code></td>"
+        f"<td>{_esc(rulesets.show_value(d))}</td><td><b>{_esc(rulesets.show_value(v))}</b></td></tr>"
+        for k, (d, v) in changes.items()
+    )
     own = title_of(rs)
-    table = ('<table class="changes"><thead><tr><th>Rule</th><th>Official</th>'
-             f"<th>{_esc(own)}</th></tr></thead><tbody>{rows}</tbody></table>")
-    legend = _legend([("Rule", "what the rule sets, in the words of its rules; under it, its name in a "
-                               "rule-set TOML file (a dotted name is a rule of another mechanic, such as "
-                               "[rouse])"),
-                      ("Official", f"its value in the official rules ({official.name})"),
-                      (own, "its value in this rule set")])
+    table = (
+        '<table class="changes"><thead><tr><th>Rule</th><th>Official</th>'
+        f"<th>{_esc(own)}</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+    legend = _legend(
+        [
+            (
+                "Rule",
+                "what the rule sets, in the words of its rules; under it, its name in a "
+                "rule-set TOML file (a dotted name is a rule of another mechanic, such as "
+                "[rouse])",
+            ),
+            ("Official", f"its value in the official rules ({official.name})"),
+            (own, "its value in this rule set"),
+        ]
+    )
     note = ""
     if rs.rules == official.rules:
-        note = ('<p class="note">The dice odds below are those of the official rules: this rule '
-                "set changes another mechanic only.</p>")
+        note = (
+            '<p class="note">The dice odds below are those of the official rules: this rule '
+            "set changes another mechanic only.</p>"
+        )
     return table + legend + note
 
 
@@ -565,8 +626,10 @@ def _figure_of(fig, anchor: str, caption: str) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return (f'<figure id="{_esc(anchor)}"><img alt="{_esc(caption)}" '
-            f'src="data:image/png;base64,{data}"><figcaption>{_esc(caption)}</figcaption></figure>')
+    return (
+        f'<figure id="{_esc(anchor)}"><img alt="{_esc(caption)}" '
+        f'src="data:image/png;base64,{data}"><figcaption>{_esc(caption)}</figcaption></figure>'
+    )
 
 
 #: Words of the outcome classes a player fears (drawn beside the chance to win).
@@ -609,22 +672,36 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     spec = {a: ",".join(str(v) for v in vs) for a, vs in cells.items()}
     same = rs.rules == official.rules  # the official rules (a mechanic file's own): one set of curves
     sets = [rs] if same else [official, rs]
-    fig = plots.variant_curves(sets, outcomes, x=axes[0], panel=axes[1] if len(axes) > 1 else None,
-                               grid=spec, columns=3)
+    fig = plots.variant_curves(
+        sets, outcomes, x=axes[0], panel=axes[1] if len(axes) > 1 else None, grid=spec, columns=3
+    )
     per = f", a panel per {label(axes[1]).lower()}" if len(axes) > 1 else ""
-    figs.append(_figure_of(fig, _anchor("figure", rs.name, "curves"),
-                           f"{title_of(rs)}: " + ", ".join(label(o).lower() for o in outcomes)
-                           + f" against {label(axes[0]).lower()}{per}"
-                           + ("" if same else f", beside {official.name}")))
+    figs.append(
+        _figure_of(
+            fig,
+            _anchor("figure", rs.name, "curves"),
+            f"{title_of(rs)}: "
+            + ", ".join(label(o).lower() for o in outcomes)
+            + f" against {label(axes[0]).lower()}{per}"
+            + ("" if same else f", beside {official.name}"),
+        )
+    )
     if rs.rules != official.rules:
         full = {a: ",".join(str(v) for v in grid[a]) for a in axes}
         cmp = compare(official, rs, full, exact=True)
         fig = plots.difference_heatmap(cmp, x=axes[0], y=axes[1] if len(axes) > 1 else None)
-        where = (f", at the {' and '.join(label(a).lower() for a in axes[2:])} where it changes most"
-                 if any(len(grid[a]) > 1 for a in axes[2:]) else "")
-        figs.append(_figure_of(fig, _anchor("figure", rs.name, "heatmap"),
-                               f"{title_of(rs)} minus {official.name}: the change of every outcome class, "
-                               f"in percentage points{where}"))
+        where = (
+            f", at the {' and '.join(label(a).lower() for a in axes[2:])} where it changes most"
+            if any(len(grid[a]) > 1 for a in axes[2:])
+            else ""
+        )
+        figs.append(
+            _figure_of(
+                fig,
+                _anchor("figure", rs.name, "heatmap"),
+                f"{title_of(rs)} minus {official.name}: the change of every outcome class, in percentage points{where}",
+            )
+        )
     return figs
 
 
@@ -650,13 +727,16 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
 
     mech = getattr(type(rs.rules), "MECHANIC", None) or shipped(system)
     book = f", from {_esc(mech.source)}" if mech is not None and mech.source else ""
-    body = [f'<section id="{_esc(sid)}"><h2>{_esc(title)}{name}</h2>',
-            f'<p class="lead">{_esc(description) if description else "(no description)"}</p>',
-            f'<p class="rules">System: <b>{_esc(system.title)}</b>{book}. Rule set '
-            f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}.</p>",
-            f'<h3 id="{_esc(sid)}-changes">Changes from the official rules</h3>', _changes_html(rs),
-            f'<h3 id="{_esc(sid)}-tables">{_esc(label(head))}</h3>',
-            _pivots_html(df, axes, system.name, head, extra=own, every=given)]
+    body = [
+        f'<section id="{_esc(sid)}"><h2>{_esc(title)}{name}</h2>',
+        f'<p class="lead">{_esc(description) if description else "(no description)"}</p>',
+        f'<p class="rules">System: <b>{_esc(system.title)}</b>{book}. Rule set '
+        f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}.</p>",
+        f'<h3 id="{_esc(sid)}-changes">Changes from the official rules</h3>',
+        _changes_html(rs),
+        f'<h3 id="{_esc(sid)}-tables">{_esc(label(head))}</h3>',
+        _pivots_html(df, axes, system.name, head, extra=own, every=given),
+    ]
     classes = [c for c, _ in system.classes if c in df.columns]
     mid = {}
     for a in axes[2:]:
@@ -665,22 +745,27 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
     if len(axes) >= 2 and classes:
         where = " at " + ", ".join(f"{label(k)} {v}" for k, v in mid.items()) if mid else ""
         body.append(f'<h3 id="{_esc(sid)}-classes">Every outcome class{_esc(where)}</h3>')
-        body.append('<p class="note">The classes of one roll: they exclude each other and sum to '
-                    "100% in every cell.</p>")
+        body.append(
+            '<p class="note">The classes of one roll: they exclude each other and sum to 100% in every cell.</p>'
+        )
         for c in classes:
-            body.append(pivot_html(df, axes[0], axes[1], c, where=mid, system=system.name,
-                                   caption=label(c), extra=own))
-    body.append(f"<details><summary>The whole table: {len(df)} rows, one per cell of the grid "
-                f"{_esc(', '.join(f'{a} {_spec(v)}' for a, v in cells.items()))}</summary>"
-                + _long_table_html(df, tuple(axes), system.name,
-                                   legend_extra={c: f"{_strip_name(c, m)} (percent)" for c, m in own.items()})
-                + "</details>")
+            body.append(pivot_html(df, axes[0], axes[1], c, where=mid, system=system.name, caption=label(c), extra=own))
+    body.append(
+        f"<details><summary>The whole table: {len(df)} rows, one per cell of the grid "
+        f"{_esc(', '.join(f'{a} {_spec(v)}' for a, v in cells.items()))}</summary>"
+        + _long_table_html(
+            df, tuple(axes), system.name, legend_extra={c: f"{_strip_name(c, m)} (percent)" for c, m in own.items()}
+        )
+        + "</details>"
+    )
     body.append(f'<h3 id="{_esc(sid)}-figures">Figures</h3>')
     body += _ruleset_figures(rs, official, system, cells, df)
     body.append("</section>")
-    toc = (f'<li><a href="#{_esc(sid)}">{_esc(title)}</a>'
-           + (f' <span class="note">({_esc(system.title)})</span>' if system.title != title else "")
-           + "</li>")
+    toc = (
+        f'<li><a href="#{_esc(sid)}">{_esc(title)}</a>'
+        + (f' <span class="note">({_esc(system.title)})</span>' if system.title != title else "")
+        + "</li>"
+    )
     return toc, "\n".join(body)
 
 
@@ -691,6 +776,7 @@ def _spec(values) -> str:
 
 
 # ------------------------------------------------------------ page
+
 
 def _page(title: str, lead: str, toc: list, sections: list, footer: str) -> str:
     return f"""<!DOCTYPE html>
@@ -725,9 +811,11 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
-_EXACT_NOTE = ("Percentages are rounded for reading (a cell never shows 0 or 100% unless it is "
-               "exactly that); every number is an exact fraction, counted over every way the dice "
-               "or cards can land, never simulated (<code>beastodds ... --exact</code>).")
+_EXACT_NOTE = (
+    "Percentages are rounded for reading (a cell never shows 0 or 100% unless it is "
+    "exactly that); every number is an exact fraction, counted over every way the dice "
+    "or cards can land, never simulated (<code>beastodds ... --exact</code>)."
+)
 
 
 def _grids(sets, grid: dict | None, names: dict | None) -> list:
@@ -742,18 +830,24 @@ def _grids(sets, grid: dict | None, names: dict | None) -> list:
     systems = {rs.system: rulesets.system(rs.system) for rs in sets}
     unknown = [a for a in grid if not any(a in s.axis_names for s in systems.values())]
     if unknown:
+
         def axes_of(s):
             return ", ".join(names.get(a, a) for a in s.axis_names)
 
         where = "; ".join(f"{s.name}: {axes_of(s)}" for s in systems.values())
         one = len(systems) == 1
-        raise ValueError(f"{names.get(unknown[0], unknown[0])} is not an axis of "
-                         f"{'the system ' + next(iter(systems)) if one else 'any of these rule sets'}"
-                         f"; {'its' if one else 'their'} axes are "
-                         f"{axes_of(next(iter(systems.values()))) if one else where}")
-    return [sweep.resolve_grid(systems[rs.system], {a: v for a, v in grid.items()
-                                                    if a in systems[rs.system].axis_names}, names)
-            for rs in sets]
+        raise ValueError(
+            f"{names.get(unknown[0], unknown[0])} is not an axis of "
+            f"{'the system ' + next(iter(systems)) if one else 'any of these rule sets'}"
+            f"; {'its' if one else 'their'} axes are "
+            f"{axes_of(next(iter(systems.values()))) if one else where}"
+        )
+    return [
+        sweep.resolve_grid(
+            systems[rs.system], {a: v for a, v in grid.items() if a in systems[rs.system].axis_names}, names
+        )
+        for rs in sets
+    ]
 
 
 def check_grid(refs, grid: dict | None = None, names: dict | None = None) -> None:
@@ -782,8 +876,7 @@ def _rebuild_command(sets, refs, grid: dict, names: dict, output: str) -> str:
     return "beastodds booklet " + " ".join(shlex.quote(w) for w in words + ["-o", output])
 
 
-def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = False,
-                   names: dict | None = None) -> Path:
+def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = False, names: dict | None = None) -> Path:
     """Write a booklet of one or more rule sets; return its path.
 
     Parameters
@@ -835,19 +928,24 @@ def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = Fal
         bar.close()
     titles = [title_of(rs) for rs in sets]
     title = "Odds booklet: " + ", ".join(titles)
-    lead = ("Exact odds of " + ", ".join(f"<b>{_esc(n)}</b>" for n in titles) + ": for each rule "
-            "set, its changes from the official rules, the chance to win pivoted by the system's "
-            "axes, every outcome class, and figures. " + _EXACT_NOTE)
+    lead = (
+        "Exact odds of " + ", ".join(f"<b>{_esc(n)}</b>" for n in titles) + ": for each rule "
+        "set, its changes from the official rules, the chance to win pivoted by the system's "
+        "axes, every outcome class, and figures. " + _EXACT_NOTE
+    )
     listed = "; ".join(f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}" for rs in sets)
     ranges = ", ".join(f"{label(a).lower()} {spec}" for a, spec in grid.items())
     command = _rebuild_command(sets, refs, grid, names, Path(path).name)
-    footer = (f"beastodds {_esc(__version__)}. Rule sets: {listed}."
-              + (f" Chosen ranges: {_esc(ranges)} (other axes: each system's defaults)." if ranges else "")
-              + (f" Built by <code>{_esc(command)}</code>." if command else ""))
+    footer = (
+        f"beastodds {_esc(__version__)}. Rule sets: {listed}."
+        + (f" Chosen ranges: {_esc(ranges)} (other axes: each system's defaults)." if ranges else "")
+        + (f" Built by <code>{_esc(command)}</code>." if command else "")
+    )
     return _write(Path(path), _page(title, lead, toc, sections, footer))
 
 
 # ------------------------------------------------------------ the shipped booklet
+
 
 def _rule_statement(module, table_name: str, system_name: str) -> str:
     """The ``<p class="rules">`` stated above a published table."""
@@ -855,8 +953,14 @@ def _rule_statement(module, table_name: str, system_name: str) -> str:
     if declared is not None:
         items = [declared] if isinstance(declared, str) else list(declared)
         shipped = set(rulesets.names())
-        parts = [_describe(rulesets.load(i)) if isinstance(i, str) and i in shipped
-                 else _describe(i) if isinstance(i, rulesets.RuleSet) else _esc(i) for i in items]
+        parts = [
+            _describe(rulesets.load(i))
+            if isinstance(i, str) and i in shipped
+            else _describe(i)
+            if isinstance(i, rulesets.RuleSet)
+            else _esc(i)
+            for i in items
+        ]
         return f'<p class="rules">Rule set: {" ".join(parts)}</p>'
     official = rulesets.official(system_name)
     return f'<p class="rules">Rule set: {_describe(official, short=True)}</p>'
@@ -881,9 +985,12 @@ def _published_html(module, tname: str, df, keys, system_name: str) -> str:
         pivots = _pivots_html(df if exact is None else exact, axes, system_name, extra=extra)
     except ValueError:  # its keys do not pivot into one grid: the long form only
         pivots = ""
-    folded = (f"<details><summary>The whole table: {len(df)} rows (long form, also in "
-              f"<code>figures/tables/{_esc(tname)}.csv</code>)</summary>"
-              + _long_table_html(df, keys, system_name, extra) + "</details>")
+    folded = (
+        f"<details><summary>The whole table: {len(df)} rows (long form, also in "
+        f"<code>figures/tables/{_esc(tname)}.csv</code>)</summary>"
+        + _long_table_html(df, keys, system_name, extra)
+        + "</details>"
+    )
     if not pivots:
         return folded
     return pivots + folded
@@ -907,8 +1014,7 @@ def _exact_twin(module, tname: str, df, keys, system_name: str):
     if system.table is None or list(keys) != axes or not set(axes) <= set(df.columns):
         return None
     try:
-        cells = sweep.resolve_grid(system, {a: ",".join(str(v) for v in sorted(df[a].unique().tolist()))
-                                            for a in axes})
+        cells = sweep.resolve_grid(system, {a: ",".join(str(v) for v in sorted(df[a].unique().tolist())) for a in axes})
         exact = sweep.tables(system, [rulesets.official(system).rules], cells, exact=True)[0]
     except ValueError:
         return None
@@ -932,8 +1038,10 @@ def _glance_html(system) -> str:
     pivots = _pivots_html(df, list(system.axis_names), system.name)
     if not pivots:
         return ""
-    return (f'<h3 id="{_anchor(system.name, "glance")}">At a glance</h3>'
-            f'<p class="rules">Rule set: {_describe(official, short=True)}</p>' + pivots)
+    return (
+        f'<h3 id="{_anchor(system.name, "glance")}">At a glance</h3>'
+        f'<p class="rules">Rule set: {_describe(official, short=True)}</p>' + pivots
+    )
 
 
 def _variants_html(system) -> str:
@@ -945,28 +1053,39 @@ def _variants_html(system) -> str:
         return ""
     grid = system.default_grid()
     grid_text = ", ".join(f"{a} {spec}" for a, spec in grid.items())
-    parts = [f'<h3 id="{_anchor(system.name, "variants")}">House-rule variants</h3>',
-             f'<p class="note">Each shipped variant against <b>{_esc(official.name)}</b>: the '
-             f"{VARIANT_ROWS} cells of the grid {_esc(grid_text)} where it changes an outcome "
-             f"most (per cell, the outcome that moves most). A booklet of one variant: "
-             f"<code>beastodds booklet NAME -o FILE</code>; any two rule sets: "
-             f"<code>beastodds compare A B</code>.</p>"]
+    parts = [
+        f'<h3 id="{_anchor(system.name, "variants")}">House-rule variants</h3>',
+        f'<p class="note">Each shipped variant against <b>{_esc(official.name)}</b>: the '
+        f"{VARIANT_ROWS} cells of the grid {_esc(grid_text)} where it changes an outcome "
+        f"most (per cell, the outcome that moves most). A booklet of one variant: "
+        f"<code>beastodds booklet NAME -o FILE</code>; any two rule sets: "
+        f"<code>beastodds compare A B</code>.</p>",
+    ]
     for rs in others:
         cmp = compare(official, rs, grid, exact=True)
         top = cmp.top(VARIANT_ROWS)
         parts.append(f'<h4 id="{_anchor("variant", rs.name)}">{_esc(rs.name)}</h4>')
-        parts.append(f'<p class="rules">Rule sets: a = {_describe(official, short=True)}<br>'
-                     f"b = {_describe(rs)}</p>")
+        parts.append(f'<p class="rules">Rule sets: a = {_describe(official, short=True)}<br>b = {_describe(rs)}</p>')
         if len(top):
             top = top.assign(outcome=[label(o) for o in top["outcome"]])
-            parts.append(_long_table_html(top, cmp.key_columns, system.name, {
-                "outcome": "the outcome class that moves most in this cell",
-                "a": f"its chance under {official.name} (percent)",
-                "b": f"its chance under {rs.name} (percent)",
-                "difference": "b - a, in percentage points"}))
+            parts.append(
+                _long_table_html(
+                    top,
+                    cmp.key_columns,
+                    system.name,
+                    {
+                        "outcome": "the outcome class that moves most in this cell",
+                        "a": f"its chance under {official.name} (percent)",
+                        "b": f"its chance under {rs.name} (percent)",
+                        "difference": "b - a, in percentage points",
+                    },
+                )
+            )
         elif rs.rules == official.rules:
-            parts.append('<p class="note">The odds of this table are the same: the variant changes '
-                         'the rules of another mechanic only.</p>')
+            parts.append(
+                '<p class="note">The odds of this table are the same: the variant changes '
+                'the rules of another mechanic only.</p>'
+            )
         else:
             parts.append('<p class="note">No change anywhere on this grid.</p>')
     return "\n".join(parts)
@@ -974,8 +1093,7 @@ def _variants_html(system) -> str:
 
 def _groups() -> list:
     """``[(system name, title, [published modules], [figure modules])]`` in listing order."""
-    return [(s.name, s.title, s.published_modules(), s.figure_modules())
-            for s in rulesets.SYSTEMS.values()]
+    return [(s.name, s.title, s.published_modules(), s.figure_modules()) for s in rulesets.SYSTEMS.values()]
 
 
 def build(path=None, *, progress: bool = False, only=None) -> Path:
@@ -1000,8 +1118,9 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
     if only:
         unknown = sorted(set(only) - {g[0] for g in groups})
         if unknown:
-            raise ValueError(f"no booklet section {', '.join(unknown)}; the sections are "
-                             f"{', '.join(g[0] for g in groups)}")
+            raise ValueError(
+                f"no booklet section {', '.join(unknown)}; the sections are {', '.join(g[0] for g in groups)}"
+            )
         groups = [g for g in groups if g[0] in only]
     steps = sum(len(p) + len(f) + 1 for _, _, p, f in groups)
     bar = progress_bar(steps, "booklet", "part", progress)
@@ -1012,8 +1131,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
             body = [f'<section id="{_anchor("system", name)}"><h2>{_esc(title)}</h2>']
             sub = []
             official = rulesets.official(name)
-            body.append(f'<p class="lead">Unless a table says otherwise, the rule set is '
-                        f"{_describe(official)}</p>")
+            body.append(f'<p class="lead">Unless a table says otherwise, the rule set is {_describe(official)}</p>')
             # the official odds at a glance where no published table shows them already
             glance = _glance_html(system) if system.table is not None and not pubs else ""
             if glance:
@@ -1025,8 +1143,10 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
                 for mname, module in pubs:
                     bar.set_postfix_str(mname)
                     for tname, (df, keys) in module.make_tables().items():
-                        body.append(f'<h4 id="{_anchor("table", tname)}">{_esc(table_title(module, tname))}'
-                                    f'<code class="name">{_esc(tname)}</code></h4>')
+                        body.append(
+                            f'<h4 id="{_anchor("table", tname)}">{_esc(table_title(module, tname))}'
+                            f'<code class="name">{_esc(tname)}</code></h4>'
+                        )
                         body.append(_rule_statement(module, tname, name))
                         body.append(_published_html(module, tname, df, keys, name))
                     bar.update()
@@ -1035,8 +1155,11 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
                 sub.append((_anchor(name, "figures"), "Figures"))
                 for fname, module in figs:
                     bar.set_postfix_str(fname)
-                    body.append(_figure_of(module.make_figure(), _anchor("figure", fname),
-                                           _first_line(module.__doc__) or label(fname)))
+                    body.append(
+                        _figure_of(
+                            module.make_figure(), _anchor("figure", fname), _first_line(module.__doc__) or label(fname)
+                        )
+                    )
                     bar.update()
             variants = _variants_html(system)
             if variants:
@@ -1045,16 +1168,22 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
             bar.update()
             body.append("</section>")
             sections.append("\n".join(body))
-            toc.append(f'<li><a href="#{_anchor("system", name)}">{_esc(title)}</a>'
-                       + ("<ul>" + "".join(f'<li><a href="#{a}">{_esc(t)}</a></li>' for a, t in sub)
-                          + "</ul>" if sub else "") + "</li>")
+            toc.append(
+                f'<li><a href="#{_anchor("system", name)}">{_esc(title)}</a>'
+                + ("<ul>" + "".join(f'<li><a href="#{a}">{_esc(t)}</a></li>' for a, t in sub) + "</ul>" if sub else "")
+                + "</li>"
+            )
     finally:
         bar.close()
-    lead = ("Exact odds for the dice and card systems of vampire tabletop games. One section per "
-            "system: the published tables or the official odds at a glance (the rule set stated above "
-            "each, a legend under it), figures, and the shipped house-rule variants. " + _EXACT_NOTE)
-    footer = (f"beastodds {_esc(__version__)}. Built by <code>make booklet</code> from every published "
-              "table and figure of every system; the same tables are in <code>figures/tables/</code> "
-              "as CSV and Markdown. A booklet of your own rule set: <code>beastodds booklet "
-              "mine.toml -o mine.html</code>.")
+    lead = (
+        "Exact odds for the dice and card systems of vampire tabletop games. One section per "
+        "system: the published tables or the official odds at a glance (the rule set stated above "
+        "each, a legend under it), figures, and the shipped house-rule variants. " + _EXACT_NOTE
+    )
+    footer = (
+        f"beastodds {_esc(__version__)}. Built by <code>make booklet</code> from every published "
+        "table and figure of every system; the same tables are in <code>figures/tables/</code> "
+        "as CSV and Markdown. A booklet of your own rule set: <code>beastodds booklet "
+        "mine.toml -o mine.html</code>."
+    )
     return _write(path, _page("The odds booklet", lead, toc, sections, footer))

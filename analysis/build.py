@@ -12,6 +12,7 @@ first and then written atomically (:mod:`analysis.safeio`), so a run that
 fails (an error in one table, a full disk, Ctrl-C) leaves each old file
 whole: no half-written table or figure.
 """
+
 from __future__ import annotations
 
 import sys
@@ -33,15 +34,13 @@ def _modules(kind: str, only=None):
         listing = system.published_modules() if kind == "published" else system.figure_modules()
         for name, module in listing:
             if name in found:
-                raise ValueError(f"two {kind} modules are named {name}: {found[name].__name__} "
-                                 f"and {module.__name__}")
+                raise ValueError(f"two {kind} modules are named {name}: {found[name].__name__} and {module.__name__}")
             found[name] = module
     names = sorted(found)
     if only:
         unknown = sorted(set(only) - set(names))
         if unknown:
-            raise SystemExit(f"unknown {kind} module(s): {', '.join(unknown)}; "
-                             f"choose from {', '.join(names)}")
+            raise SystemExit(f"unknown {kind} module(s): {', '.join(unknown)}; choose from {', '.join(names)}")
         names = [n for n in names if n in only]
     for name in names:
         yield name, found[name]
@@ -68,8 +67,14 @@ def build_tables(only=None) -> list[Path]:
                     if text is None:
                         continue
                 else:
-                    text = render(df, fmt, key_columns=keys, percent=(fmt == "markdown"), system=system,
-                                  meanings=legends.get(name))
+                    text = render(
+                        df,
+                        fmt,
+                        key_columns=keys,
+                        percent=(fmt == "markdown"),
+                        system=system,
+                        meanings=legends.get(name),
+                    )
                 texts[path] = text
     TABLES.mkdir(parents=True, exist_ok=True)
     return [atomic_write(path, text) for path, text in texts.items()]
@@ -103,8 +108,11 @@ def main(argv=None) -> int:
     what = argv[0] if argv else "all"
     only = argv[1:] or None
     if what not in ("tables", "figures", "booklet", "all"):
-        print("usage: python -m analysis.build [tables|figures|all] [MODULE ...]\n"
-              "       python -m analysis.build booklet [SYSTEM ...]", file=sys.stderr)
+        print(
+            "usage: python -m analysis.build [tables|figures|all] [MODULE ...]\n"
+            "       python -m analysis.build booklet [SYSTEM ...]",
+            file=sys.stderr,
+        )
         return 2
     start = time.perf_counter()
     paths = []

@@ -1,4 +1,5 @@
 """Card-deck engine: exact ways of tests drawn without replacement from a small deck."""
+
 from __future__ import annotations
 
 import math
@@ -62,8 +63,15 @@ def _arrays(deck: Deck) -> tuple[IntArray, IntArray, IntArray]:
 
 
 @lru_cache(maxsize=256)
-def grid_ways(opposed: bool, deck: Deck, bases: tuple[int, ...], others: tuple[int, ...],
-              hungry: tuple[int, ...], win_on_tie: int, fresh_confirmation: int) -> np.ndarray:
+def grid_ways(
+    opposed: bool,
+    deck: Deck,
+    bases: tuple[int, ...],
+    others: tuple[int, ...],
+    hungry: tuple[int, ...],
+    win_on_tie: int,
+    fresh_confirmation: int,
+) -> np.ndarray:
     """Ways per class over (base, difficulty or defense, hungry): the static
     or the opposed grid kernel.
 
@@ -95,8 +103,15 @@ def grid_ways(opposed: bool, deck: Deck, bases: tuple[int, ...], others: tuple[i
 
     def compute(mod: int) -> np.ndarray:
         out = np.empty((len(bases), len(others), len(hungry), _k.N_CLASSES), dtype=np.int64)
-        grid_kernel(*_arrays(deck), np.array(bases, dtype=np.int64), np.array(others, dtype=np.int64),
-                    np.array(hungry, dtype=np.int64), win_on_tie, fresh_confirmation, out)
+        grid_kernel(
+            *_arrays(deck),
+            np.array(bases, dtype=np.int64),
+            np.array(others, dtype=np.int64),
+            np.array(hungry, dtype=np.int64),
+            win_on_tie,
+            fresh_confirmation,
+            out,
+        )
         return out
 
     out = _exact.int64_counts(compute, bound)
@@ -105,8 +120,9 @@ def grid_ways(opposed: bool, deck: Deck, bases: tuple[int, ...], others: tuple[i
 
 
 @lru_cache(maxsize=64)
-def scene_counts(deck: Deck, tests: tuple[tuple[int, int, int], ...], win_on_tie: int, fresh_confirmation: int,
-                 reshuffle: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, ...]]:
+def scene_counts(
+    deck: Deck, tests: tuple[tuple[int, int, int], ...], win_on_tie: int, fresh_confirmation: int, reshuffle: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, ...]]:
     """Exact ways of a scene: tests drawn one after another from one deck.
 
     Parameters
@@ -133,24 +149,35 @@ def scene_counts(deck: Deck, tests: tuple[tuple[int, int, int], ...], win_on_tie
     n = len(tests)
     weight = weight_base(len(deck[0]))
     slots = [2 if h >= 1 else 1 for _, _, h in tests]
-    dens = [weight ** sum(slots[:t + 1]) for t in range(n)]
+    dens = [weight ** sum(slots[: t + 1]) for t in range(n)]
     bases = np.array([t[0] for t in tests], dtype=np.int64)
     diffs = np.array([t[1] for t in tests], dtype=np.int64)
     hungry = np.array([1 if t[2] >= 1 else 0 for t in tests], dtype=np.int64)
     n_pairs = max(n - 1, 1)
-    sizes = (n * _k.N_CLASSES, n_pairs * _k.N_CLASSES ** 2, (n + 1) ** 2)
+    sizes = (n * _k.N_CLASSES, n_pairs * _k.N_CLASSES**2, (n + 1) ** 2)
 
     def compute(mod: int) -> np.ndarray:
         marg = np.empty((n, _k.N_CLASSES), dtype=np.int64)
         pair = np.empty((n_pairs, _k.N_CLASSES, _k.N_CLASSES), dtype=np.int64)
         count = np.empty((n + 1, n + 1), dtype=np.int64)
-        _k.scene_ways(*_arrays(deck), bases, diffs, hungry, win_on_tie,
-                      fresh_confirmation, int(reshuffle), weight, mod,
-                      marg, pair, count)
+        _k.scene_ways(
+            *_arrays(deck),
+            bases,
+            diffs,
+            hungry,
+            win_on_tie,
+            fresh_confirmation,
+            int(reshuffle),
+            weight,
+            mod,
+            marg,
+            pair,
+            count,
+        )
         return np.concatenate([marg.ravel(), pair.ravel(), count.ravel()])
 
     flat = _exact.count(compute, _k.scene_ways_bound(hungry, weight))
-    marg = flat[:sizes[0]].reshape(n, _k.N_CLASSES)
-    pair = flat[sizes[0]:sizes[0] + sizes[1]].reshape(n_pairs, _k.N_CLASSES, _k.N_CLASSES)
-    count = flat[sizes[0] + sizes[1]:].reshape(n + 1, n + 1)
+    marg = flat[: sizes[0]].reshape(n, _k.N_CLASSES)
+    pair = flat[sizes[0] : sizes[0] + sizes[1]].reshape(n_pairs, _k.N_CLASSES, _k.N_CLASSES)
+    count = flat[sizes[0] + sizes[1] :].reshape(n + 1, n + 1)
     return marg, pair, count, tuple(dens)

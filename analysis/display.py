@@ -17,6 +17,7 @@ and ``{key: Fraction}`` distributions in the rows, outcome classes
 Probabilities are shown as percentages of ``float(Fraction)`` (correctly
 rounded), the HTML table adds the exact fraction when it is short.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -24,8 +25,23 @@ import html as _html
 from fractions import Fraction
 
 #: Fields never shown (internals: counts, chains, engines).
-_SKIP = {"denominator", "chain", "ways", "columns", "joint", "absorbing", "potential", "win_classes",
-         "success_ways", "level_ways", "engine", "per_blow", "start", "counts", "max_successes"}
+_SKIP = {
+    "denominator",
+    "chain",
+    "ways",
+    "columns",
+    "joint",
+    "absorbing",
+    "potential",
+    "win_classes",
+    "success_ways",
+    "level_ways",
+    "engine",
+    "per_blow",
+    "start",
+    "counts",
+    "max_successes",
+}
 #: At most this many rows in a ``repr`` (the HTML table shows them all).
 TEXT_ROWS = 12
 #: Exact fractions longer than this are left out of the HTML table.
@@ -66,9 +82,15 @@ def _default_rows(obj) -> tuple:
                 rows += list(found.items())
                 break
     if rows:  # then the derived probabilities: p_win first, every other p_... property, flags
-        derived = sorted((n for n in dir(type(obj)) if isinstance(getattr(type(obj), n, None), property)
-                          and (n.startswith("p_") or n in ("beastly_critical", "willpower_spent"))),
-                         key=lambda n: (n != "p_win", n != "p_success", n))
+        derived = sorted(
+            (
+                n
+                for n in dir(type(obj))
+                if isinstance(getattr(type(obj), n, None), property)
+                and (n.startswith("p_") or n in ("beastly_critical", "willpower_spent"))
+            ),
+            key=lambda n: (n != "p_win", n != "p_success", n),
+        )
         for extra in derived:
             value = getattr(obj, extra, None)
             if isinstance(value, Fraction) and not ("willpower_spent" in extra and not value):
@@ -99,8 +121,9 @@ def _default_rows(obj) -> tuple:
         elif getattr(type(v), "_repr_html_", None) is html:  # a nested result: its rows, prefixed
             _, sub_head, sub_rows = parts(v)
             if sub_head:
-                head.append(f"{name}: {' '.join(sub_head)}" if len(sub_head) == 1
-                            else f"{name} ({', '.join(sub_head)})")
+                head.append(
+                    f"{name}: {' '.join(sub_head)}" if len(sub_head) == 1 else f"{name} ({', '.join(sub_head)})"
+                )
             rows += [(f"{name}: {n}", x) for n, x in sub_rows]
     return head, rows
 
@@ -143,9 +166,10 @@ def html(obj) -> str:
         if isinstance(value, Fraction):
             t = f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value)
             exact = t if len(t) <= FRACTION_CHARS else ""
-        body.append(f"<tr><th style='text-align:left'>{esc(str(name))}</th>"
-                    f"<td style='text-align:right'>{esc(_show(value))}</td>"
-                    f"<td style='text-align:right;color:#666'>{esc(exact)}</td></tr>")
+        body.append(
+            f"<tr><th style='text-align:left'>{esc(str(name))}</th>"
+            f"<td style='text-align:right'>{esc(_show(value))}</td>"
+            f"<td style='text-align:right;color:#666'>{esc(exact)}</td></tr>"
+        )
     caption = f"<b>{esc(title)}</b>" + (f" ({esc(', '.join(head))})" if head else "")
-    return (f"<table><caption style='text-align:left'>{caption}</caption>"
-            f"<tbody>{''.join(body)}</tbody></table>")
+    return f"<table><caption style='text-align:left'>{caption}</caption><tbody>{''.join(body)}</tbody></table>"

@@ -20,6 +20,7 @@ and a designer's file that names its ``successes``) share
 as for ``--at-least`` (:mod:`analysis.at_least`): the dice of the distinct
 rolls before any counting, the rows before the table is made.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -36,17 +37,23 @@ def no_count(system) -> ValueError:
     """The one sentence for a system that counts no successes."""
     mech = getattr(getattr(system, "rules_class", None), "MECHANIC", None)
     if mech is not None:
-        return ValueError(f"--distribution: the {system.name} mechanic names no successes count "
-                          f"(successes in its [mechanic] table), so it has no distribution of successes")
-    return ValueError(f"--distribution: the {system.name} system counts no successes (its outcome is one "
-                      f"of its classes, not a count), so it has no distribution of successes")
+        return ValueError(
+            f"--distribution: the {system.name} mechanic names no successes count "
+            f"(successes in its [mechanic] table), so it has no distribution of successes"
+        )
+    return ValueError(
+        f"--distribution: the {system.name} system counts no successes (its outcome is one "
+        f"of its classes, not a count), so it has no distribution of successes"
+    )
 
 
 def check_rows(rows: int, name: str = "distribution") -> None:
     """Refuse a distribution table of more than :data:`MAX_ROWS` rows."""
     if rows > MAX_ROWS:
-        raise ValueError(f"{name} asks for {rows:,} rows (cells times success counts; limit "
-                         f"{MAX_ROWS:,}); ask for a smaller grid or a smaller largest count")
+        raise ValueError(
+            f"{name} asks for {rows:,} rows (cells times success counts; limit "
+            f"{MAX_ROWS:,}); ask for a smaller grid or a smaller largest count"
+        )
 
 
 def check_max(max_successes, name: str = "max_successes"):
@@ -59,8 +66,7 @@ def check_max(max_successes, name: str = "max_successes"):
     return check_int(name, max_successes, 0, MAX_AT_LEAST)
 
 
-def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes=None,
-          name: str = "distribution"):
+def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes=None, name: str = "distribution"):
     """The long table of the distributions ``ways`` (one ``{successes: ways}`` per cell).
 
     Parameters
@@ -133,8 +139,9 @@ def one_strategy(strategy, strategy_of, known):
     return chosen[0]
 
 
-def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None, check_only: bool = False,
-                   strategy=None):
+def mechanic_table(
+    rules, axes: dict, *, exact: bool = False, max_successes=None, check_only: bool = False, strategy=None
+):
     """The distribution table of a mechanic's rules (:class:`analysis.mechanic.engine.MechanicRules`).
 
     ``axes``: ``{axis: SPEC or values}`` (an axis left out takes its default SPEC).  Checked before any
@@ -152,8 +159,10 @@ def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None
     max_successes = check_max(max_successes)
     mech = rules.mechanic
     if mech.successes is None:
-        raise ValueError(f"the {mech.name} mechanic names no successes count (successes in its "
-                         f"[mechanic] table), so it has no distribution of successes")
+        raise ValueError(
+            f"the {mech.name} mechanic names no successes count (successes in its "
+            f"[mechanic] table), so it has no distribution of successes"
+        )
     grid, cells, _ = engine.resolve_grid(mech, axes)
     check_rows(len(cells))
     pools = engine.pool_axes(mech)
@@ -171,8 +180,7 @@ def mechanic_table(rules, axes: dict, *, exact: bool = False, max_successes=None
     else:
         counted = engine.count_cells(rules, cells)
     keys = {a: [c[a] for c in cells] for a in grid}
-    return frame(keys, [w.success_ways for w in counted], [w.denominator for w in counted], exact,
-                 max_successes)
+    return frame(keys, [w.success_ways for w in counted], [w.denominator for w in counted], exact, max_successes)
 
 
 def complete(df, keys):

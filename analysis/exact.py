@@ -1,4 +1,5 @@
 """The exact path: int64 where it provably fits, primes and CRT beyond."""
+
 from __future__ import annotations
 
 import gc
@@ -116,8 +117,7 @@ def wants_big_ints(bound: int) -> bool:
     return bound > INT64_MAX and passes(bound) > MODULAR_MAX_PASSES
 
 
-def count(compute: Callable[[int], np.ndarray], bound: int, *,
-          force_modular: bool = False) -> np.ndarray:
+def count(compute: Callable[[int], np.ndarray], bound: int, *, force_modular: bool = False) -> np.ndarray:
     """Run a counting kernel exactly, whatever the size of its counts.
 
     The one door to the exact path: int64 when ``bound`` fits, else primes
@@ -151,8 +151,12 @@ def count(compute: Callable[[int], np.ndarray], bound: int, *,
     return crt([compute(p) for p in primes], primes)
 
 
-def count_blocks(compute: Callable[[int, np.ndarray], np.ndarray], bounds: Iterable[int], *,
-                 on_pass: Callable[[], None] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+def count_blocks(
+    compute: Callable[[int, np.ndarray], np.ndarray],
+    bounds: Iterable[int],
+    *,
+    on_pass: Callable[[], None] | None = None,
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Run one kernel over many items, each exactly, in as few runs as possible.
 
     The items whose bound fits in int64 are counted together in a single
@@ -194,7 +198,7 @@ def count_blocks(compute: Callable[[int, np.ndarray], np.ndarray], bounds: Itera
                 residues[i].append(r)
             if on_pass is not None:
                 on_pass()
-        blocks.append((big, np.stack([crt(residues[int(i)], primes[:needs[int(i)]]) for i in big])))
+        blocks.append((big, np.stack([crt(residues[int(i)], primes[: needs[int(i)]]) for i in big])))
     return blocks
 
 
@@ -205,9 +209,7 @@ def int64_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray
     would not fit in int64: the caller should use :func:`count`.
     """
     if _check_bound(bound) > INT64_MAX:
-        raise OverflowError(
-            f"counts up to {bound} do not fit in int64; use the exact (modular) path"
-        )
+        raise OverflowError(f"counts up to {bound} do not fit in int64; use the exact (modular) path")
     return compute(0)
 
 
@@ -292,8 +294,7 @@ def _fractions_one_denominator(ways: np.ndarray, denominator: int) -> np.ndarray
     if uniq.dtype == object:
         from math import gcd
 
-        made = [_from_coprime(w // g, denominator // g)
-                for w in uniq.tolist() for g in (gcd(w, denominator),)]
+        made = [_from_coprime(w // g, denominator // g) for w in uniq.tolist() for g in (gcd(w, denominator),)]
     else:
         g = np.gcd(uniq, np.int64(denominator))
         made = list(map(_from_coprime, (uniq // g).tolist(), (denominator // g).tolist()))
@@ -328,8 +329,7 @@ def fractions_over(ways: npt.ArrayLike, denominators: npt.ArrayLike) -> np.ndarr
     return out.reshape(shape)
 
 
-def _fill_fractions(out: np.ndarray, flat_ways: np.ndarray, dens: np.ndarray,
-                    shape: tuple[int, ...]) -> None:
+def _fill_fractions(out: np.ndarray, flat_ways: np.ndarray, dens: np.ndarray, shape: tuple[int, ...]) -> None:
     for d in set(dens.ravel().tolist()):
         idx = np.flatnonzero(np.broadcast_to(dens == d, shape))
         w = flat_ways[idx]
@@ -351,9 +351,7 @@ class ClassWays:
     def probability(self, outcome: str) -> Fraction:
         """Exact probability of one outcome class."""
         if outcome not in self.class_ways:
-            raise ValueError(
-                f"unknown outcome class {outcome!r}; choose from {', '.join(self.class_ways)}"
-            )
+            raise ValueError(f"unknown outcome class {outcome!r}; choose from {', '.join(self.class_ways)}")
         return Fraction(self.class_ways[outcome], self.denominator)
 
     def classes(self) -> dict[str, Fraction]:

@@ -5,6 +5,7 @@ its outcome classes), so every discovered system gets one with no code of
 its own, and so does a designer's mechanic file (its defaults, and the rule
 sets given).  Needs ``ipywidgets`` (installed with the dev extras by ``make``).
 """
+
 from __future__ import annotations
 
 from . import rulesets
@@ -54,21 +55,26 @@ class Explorer:
         self.controls = {}
         for axis, spec in s.axes:
             values = parse_spec(axis, spec)
-            self.controls[axis] = widgets.IntSlider(value=values[len(values) // 2], min=min(values),
-                                                    max=max(values), description=axis)
-        self.controls["variant"] = widgets.Dropdown(options=names, value=(changed or names)[0],
-                                                    description="variant")
-        self.controls["baseline"] = widgets.Dropdown(options=names, value=official if official in names
-                                                     else names[0], description="against")
+            self.controls[axis] = widgets.IntSlider(
+                value=values[len(values) // 2], min=min(values), max=max(values), description=axis
+            )
+        self.controls["variant"] = widgets.Dropdown(options=names, value=(changed or names)[0], description="variant")
+        self.controls["baseline"] = widgets.Dropdown(
+            options=names, value=official if official in names else names[0], description="against"
+        )
         outcomes = [c for c, _ in s.classes] or list(s.outcomes or ())
-        self.controls["outcome"] = widgets.Dropdown(options=outcomes, value=outcomes[-1],
-                                                    description="plot")
+        self.controls["outcome"] = widgets.Dropdown(options=outcomes, value=outcomes[-1], description="plot")
         self.shown: dict = {}
         out = widgets.interactive_output(self._show, self.controls)
         axes = [self.controls[a] for a in s.axis_names]
-        self.widget = widgets.VBox([widgets.HTML(f"<b>{s.title}</b>"), widgets.HBox(axes),
-                                    widgets.HBox([self.controls[k] for k in ("variant", "baseline", "outcome")]),
-                                    out])
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(f"<b>{s.title}</b>"),
+                widgets.HBox(axes),
+                widgets.HBox([self.controls[k] for k in ("variant", "baseline", "outcome")]),
+                out,
+            ]
+        )
 
     def _show(self, variant, baseline, outcome, **cell):
         from IPython.display import display
@@ -88,8 +94,9 @@ class Explorer:
         self.shown.update(cell, odds=here)
         print(", ".join(f"{a} {v}" for a, v in cell.items()) + f": {variant} against {baseline}")
         display((here * 100).round(2).astype(str) + " %")
-        fig = variant_curves([sets[baseline], sets[variant]] if baseline != variant else [sets[variant]],
-                             outcome, x=self.x, grid=grid)
+        fig = variant_curves(
+            [sets[baseline], sets[variant]] if baseline != variant else [sets[variant]], outcome, x=self.x, grid=grid
+        )
         fig.axes[0].axvline(cell[self.x], color="0.5", lw=1, ls=":")
         display(fig)
 
@@ -117,4 +124,3 @@ def explorer(system: str | None = None, x: str | None = None, rule_sets=()) -> E
 def systems() -> list:
     """The names of the systems an explorer can show (every discovered system with rule sets)."""
     return [name for name in rulesets.SYSTEMS if rulesets.variants(name)]
-

@@ -7,6 +7,7 @@ a Willpower strategy.  A system adds only what is its own (its ``SYSTEM``'s
 that every axis, class and column of every system's table is a term of
 :func:`terms`.
 """
+
 from __future__ import annotations
 
 #: ``{term: one-line meaning}``, by theme.
@@ -27,16 +28,18 @@ TERMS: dict[str, str] = {
     # --- outcome classes (mutually exclusive, each system's sum to exactly 1)
     "total_failure": "5th-edition dice: no success, and no Hunger 1, Brutal outcome or Desperation 1",
     "failure": "the roll fails, nothing worse: 5th-edition dice: some successes but fewer than the "
-               "Difficulty (the Storyteller may offer a win at a cost); Requiem, classic: no success; "
-               "ten-card: the total falls short",
+    "Difficulty (the Storyteller may offer a win at a cost); Requiem, classic: no success; "
+    "ten-card: the total falls short",
     "plain_win": "5th-edition dice: successes reach the Difficulty, no pair of 10s, nothing special",
     "critical_win": "5th-edition dice: a win with a pair of 10s (V5: no Hunger 10 among them)",
     "messy_critical": "V5: a win with a pair of 10s, a Hunger die showing 10",
-    "bestial_failure": "not a win, and a Hunger or Beast die shows 1 (V5, La Soif); ten-card: a failure confirmed bestial",
+    "bestial_failure": (
+        "not a win, and a Hunger or Beast die shows 1 (V5, La Soif); ten-card: a failure confirmed bestial"
+    ),
     "dramatic_failure": "Requiem: the chance die shows 1",
     "plain_success": "Requiem: 1 to 4 successes (an exceptional success is its own class)",
     "success": "classic: at least one success left after 1s cancel; ten-card: the total reaches the "
-               "difficulty, not bestial",
+    "difficulty, not bestial",
     "exceptional_success": "Requiem: 5 or more successes",
     "bestial_success": "ten-card: a success confirmed bestial by the Hunger card",
     "botch": "classic: no success rolled and at least one 1",
@@ -45,7 +48,7 @@ TERMS: dict[str, str] = {
     "p_success": "chance to succeed (Requiem: plain + exceptional success; ten-card: success + bestial_success)",
     "p_beastly_critical": "La Soif: chance of a beastly critical (10s only on Beast dice); part of the successes",
     "p_at_least_N": "chance of N or more successes after the system's rules (one column per N asked "
-                    "with --at-least; ten-card: a total of N or more)",
+    "with --at-least; ten-card: a total of N or more)",
     "p_win_gain": "p_win with the Willpower strategy minus p_win without Willpower (exact)",
     "mean_successes": "expected successes",
     "successes": "successes counted (pairs of 10s with their bonus)",
@@ -55,7 +58,7 @@ TERMS: dict[str, str] = {
     "final_death": "classic blows: chance of Final Death (a mortal: death) by that blow",
     # --- Willpower
     "strategy": "a Willpower strategy: how a player picks the dice to reroll (none, reroll_failures, "
-                "maximize_win, ...)",
+    "maximize_win, ...)",
     "willpower_spent": "chance that the strategy spends Willpower (rerolls)",
     # --- rules
     "rules": "a system's rules dataclass: every house-rule knob, official defaults",
@@ -67,8 +70,13 @@ TERMS: dict[str, str] = {
 
 
 #: Readable names of the columns whose snake_case name reads badly (:func:`label`).
-LABELS: dict[str, str] = {"p_win": "chance to win", "p_success": "chance of a success",
-                          "mean_successes": "mean successes", "soif": "Soif", "v5_win": "V5 win"}
+LABELS: dict[str, str] = {
+    "p_win": "chance to win",
+    "p_success": "chance of a success",
+    "mean_successes": "mean successes",
+    "soif": "Soif",
+    "v5_win": "V5 win",
+}
 
 
 def label(name) -> str:
@@ -107,8 +115,10 @@ def terms() -> dict:
             if term in TERMS:
                 continue
             if term in owner and out[term] != text:
-                raise ValueError(f"{system.name} and {owner[term]} give the term {term!r} two meanings; "
-                                 f"name one of them otherwise, or move it to analysis/glossary.py")
+                raise ValueError(
+                    f"{system.name} and {owner[term]} give the term {term!r} two meanings; "
+                    f"name one of them otherwise, or move it to analysis/glossary.py"
+                )
             owner.setdefault(term, system.name)
             out[term] = text
     return out

@@ -22,6 +22,7 @@ int64 the kernel runs once in int64, beyond it runs once per prime below
 would take too long is refused, before it starts, with a sentence saying
 how many steps would do.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -29,15 +30,26 @@ import contextvars
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import (Any, Callable, Hashable, Iterable, Iterator, Mapping, NoReturn, Self, Sequence, TypeVar,
-                    cast, overload)
+from typing import (
+    Any,
+    Callable,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    NoReturn,
+    Self,
+    Sequence,
+    TypeVar,
+    cast,
+    overload,
+)
 
 import numpy as np
 import numpy.typing as npt
 
 from kernels._jit import IntArray
-from kernels.markov import (markov_run, markov_run_all, markov_run_bound, markov_run_steps,
-                            markov_run_steps_bound)
+from kernels.markov import markov_run, markov_run_all, markov_run_bound, markov_run_steps, markov_run_steps_bound
 
 from .exact import INT64_MAX, count, fractions_over, passes
 from . import display as _display
@@ -53,8 +65,9 @@ MAX_WORK = 1_000_000_000
 #: 10 million): a bigger result is refused before the run starts.
 MAX_DIGITS = 100_000_000
 
-_REPORT: contextvars.ContextVar[tuple[bool, str] | None] = contextvars.ContextVar("beastodds_markov_report",
-                                                                                   default=None)
+_REPORT: contextvars.ContextVar[tuple[bool, str] | None] = contextvars.ContextVar(
+    "beastodds_markov_report", default=None
+)
 
 #: A start of a run: a state index, or ``{state index: probability}`` summing to 1.
 Start = int | dict[int, Fraction | int]
@@ -98,10 +111,12 @@ def _counted(compute: Callable[[int], np.ndarray], bound: int, force_modular: bo
     """:func:`analysis.exact.count` with a progress bar over its kernel passes."""
     k = 1 if bound <= INT64_MAX and not force_modular else passes(int(bound))
     with _bar(k, "pass") as update:
+
         def each(mod: int) -> np.ndarray:
             out = compute(mod)
             update()
             return out
+
         return count(each, bound, force_modular=force_modular)
 
 
@@ -114,11 +129,13 @@ def result_digits(dens: Iterable[int], n_states: int) -> int:
 def _refuse_digits(digits: int, steps: int, fits: int, what: str, smaller: str) -> NoReturn:
     unit = what.split()[0]
     hint = f"ask for at most {fits} {unit}" if fits else smaller
-    raise ValueError(f"the exact result of {steps} {what} would hold about {digits:,} digits "
-                     f"(limit {MAX_DIGITS:,}); {hint}")
+    raise ValueError(
+        f"the exact result of {steps} {what} would hold about {digits:,} digits (limit {MAX_DIGITS:,}); {hint}"
+    )
 
 
 # ------------------------------------------------------------ the exact path
+
 
 def _work(bound: int, counts: int, kernel_work: int) -> int:
     """Multiply-adds of an exact run of ``counts`` counts up to ``bound``: the
@@ -153,7 +170,8 @@ def _refuse(steps: int, fits: int, n_states: int, den: int, what: str, smaller: 
     hint = f"ask for at most {fits} {unit}" if fits else smaller
     raise ValueError(
         f"counting {steps} {what} exactly would take too long "
-        f"({n_states} states, a {len(str(den))}-digit denominator each {unit.rstrip('s')}); {hint}")
+        f"({n_states} states, a {len(str(den))}-digit denominator each {unit.rstrip('s')}); {hint}"
+    )
 
 
 def _start_ways(start: object, n_states: int) -> tuple[IntArray, int]:
@@ -177,6 +195,7 @@ def _start_ways(start: object, n_states: int) -> tuple[IntArray, int]:
 
 
 # --------------------------------------------------------------- the chain
+
 
 class ExactChain:
     """A finite Markov chain whose transition probabilities are exact.
@@ -236,8 +255,9 @@ class ExactChain:
                 indices.append(j)
                 ids.append(table.setdefault(w, len(table)))
             indptr[i + 1] = len(indices)
-        self._set(states, indptr, np.array(indices, dtype=np.int64), np.array(ids, dtype=np.int64),
-                  tuple(table), denominator)
+        self._set(
+            states, indptr, np.array(indices, dtype=np.int64), np.array(ids, dtype=np.int64), tuple(table), denominator
+        )
         self._rows = clean
 
     @classmethod
@@ -257,8 +277,15 @@ class ExactChain:
         return cls(states, int_rows, den)
 
     @classmethod
-    def from_csr(cls, states: Iterable[Hashable], indptr: npt.ArrayLike, indices: npt.ArrayLike,
-                 weight_ids: npt.ArrayLike, weights: Iterable[int], denominator: int) -> Self:
+    def from_csr(
+        cls,
+        states: Iterable[Hashable],
+        indptr: npt.ArrayLike,
+        indices: npt.ArrayLike,
+        weight_ids: npt.ArrayLike,
+        weights: Iterable[int],
+        denominator: int,
+    ) -> Self:
         """A chain from compressed sparse rows, as the kernels take it.
 
         Row ``r`` moves to ``indices[k]`` with ``weights[weight_ids[k]]``
@@ -271,8 +298,13 @@ class ExactChain:
         indptr, indices, weight_ids = (np.array(a, dtype=np.int64) for a in (indptr, indices, weight_ids))
         weights = tuple(int(w) for w in weights)
         n = len(states)
-        if indptr.shape != (n + 1,) or indptr[0] != 0 or np.any(np.diff(indptr) < 0) \
-                or indptr[-1] != len(indices) or len(weight_ids) != len(indices):
+        if (
+            indptr.shape != (n + 1,)
+            or indptr[0] != 0
+            or np.any(np.diff(indptr) < 0)
+            or indptr[-1] != len(indices)
+            or len(weight_ids) != len(indices)
+        ):
             raise ValueError(f"the sparse rows do not describe a chain of {n} states")
         if len(indices) and (indices.min() < 0 or indices.max() >= n):
             raise ValueError("a row of the chain leads to an unknown state")
@@ -308,8 +340,15 @@ class ExactChain:
         idx = {s: i for i, s in enumerate(order)}
         return cls.from_fractions(order, [{idx[t]: p for t, p in rows[s].items()} for s in order])
 
-    def _set(self, states: tuple[Any, ...], indptr: IntArray, indices: IntArray, weight_ids: IntArray,
-             weights: tuple[int, ...], denominator: int) -> None:
+    def _set(
+        self,
+        states: tuple[Any, ...],
+        indptr: IntArray,
+        indices: IntArray,
+        weight_ids: IntArray,
+        weights: tuple[int, ...],
+        denominator: int,
+    ) -> None:
         self.states = states
         self.index = {s: i for i, s in enumerate(states)}
         if len(self.index) != len(states):
@@ -345,14 +384,15 @@ class ExactChain:
 
     def transitions(self) -> dict[Any, dict[Any, Fraction]]:
         """``{state: {next state: Fraction}}`` by state label."""
-        return {s: {self.states[j]: Fraction(w, self.denominator) for j, w in row.items()}
-                for s, row in zip(self.states, self.rows)}
+        return {
+            s: {self.states[j]: Fraction(w, self.denominator) for j, w in row.items()}
+            for s, row in zip(self.states, self.rows)
+        }
 
     def row_sums(self) -> list[Fraction]:
         """Each row's total as a Fraction (all 1 in a chain)."""
-        w = np.array(self.weights, dtype=object)[self.weight_ids] if len(self.weight_ids) \
-            else np.zeros(0, dtype=object)
-        sums = [sum(w[self.indptr[r]:self.indptr[r + 1]].tolist()) for r in range(len(self))]
+        w = np.array(self.weights, dtype=object)[self.weight_ids] if len(self.weight_ids) else np.zeros(0, dtype=object)
+        sums = [sum(w[self.indptr[r] : self.indptr[r + 1]].tolist()) for r in range(len(self))]
         return [Fraction(s, self.denominator) for s in sums]
 
     def stay_ways(self) -> list[int]:
@@ -375,7 +415,7 @@ class ExactChain:
         todo = [start]
         while todo:
             r = todo.pop()
-            for c in self.indices[self.indptr[r]:self.indptr[r + 1]].tolist():
+            for c in self.indices[self.indptr[r] : self.indptr[r + 1]].tolist():
                 if not seen[c]:
                     seen[c] = True
                     todo.append(c)
@@ -467,8 +507,9 @@ class ExactChain:
     def expected_steps(self, targets: Iterable[int], start: None = None) -> list[Fraction | None]: ...
     @overload
     def expected_steps(self, targets: Iterable[int], start: int) -> Fraction | None: ...
-    def expected_steps(self, targets: Iterable[int],
-                       start: int | None = None) -> list[Fraction | None] | Fraction | None:
+    def expected_steps(
+        self, targets: Iterable[int], start: int | None = None
+    ) -> list[Fraction | None] | Fraction | None:
         """Exact expected steps to reach ``targets`` from each state.
 
         ``None`` where the targets may never be reached (the expectation is
@@ -497,9 +538,18 @@ class ExactChain:
 
     # ------------------------------------------------------ exact by kernel
 
-    def run(self, start: Start, steps: int, groups: npt.ArrayLike | None = None, final: bool = False, *,
-            max_work: int = MAX_WORK, what: str = "steps of this chain",
-            smaller: str = "use a smaller chain", force_modular: bool = False) -> "ChainRun":
+    def run(
+        self,
+        start: Start,
+        steps: int,
+        groups: npt.ArrayLike | None = None,
+        final: bool = False,
+        *,
+        max_work: int = MAX_WORK,
+        what: str = "steps of this chain",
+        smaller: str = "use a smaller chain",
+        force_modular: bool = False,
+    ) -> "ChainRun":
         """Push a start distribution through ``steps`` steps, exactly, in the kernel.
 
         Parameters
@@ -539,8 +589,7 @@ class ExactChain:
 
         def work(t: int) -> int:
             counts = (t + 1) * width + (n if final else 0)
-            return _work(start_den * den ** t, counts,
-                         (t + 1) * (edges + (n if groups is None else groups.size)))
+            return _work(start_den * den**t, counts, (t + 1) * (edges + (n if groups is None else groups.size)))
 
         if work(steps) > max_work:
             _refuse(steps, _most_steps(work, steps, max_work), n, den, what, smaller)
@@ -554,8 +603,7 @@ class ExactChain:
                 last[:] = out[steps]
             else:
                 out = np.empty((steps + 1, groups.shape[0]), dtype=np.int64)
-                markov_run(start_ways, self.indptr, self.indices, self.weight_ids, w, groups,
-                           mod, out, last)
+                markov_run(start_ways, self.indptr, self.indices, self.weight_ids, w, groups, mod, out, last)
             return np.concatenate([out.ravel(), last]) if final else out.ravel()
 
         # markov_run_all holds the same numbers as markov_run (every state, not groups)
@@ -564,7 +612,7 @@ class ExactChain:
         cut = (steps + 1) * width
         table = flat[:cut].reshape(steps + 1, width)
         return ChainRun(
-            denominators=tuple(start_den * den ** s for s in range(steps + 1)),
+            denominators=tuple(start_den * den**s for s in range(steps + 1)),
             ways=table if groups is None else None,
             group_ways=table if groups is not None else None,
             final=flat[cut:] if final else None,
@@ -577,8 +625,7 @@ class ExactChain:
         more than its kernel.  ``refusal``: ``max_work``, ``what``,
         ``smaller`` as for :meth:`run`.
         """
-        r = self.run(start, steps, groups=np.zeros((0, len(self)), dtype=np.int64), final=True,
-                     **refusal)
+        r = self.run(start, steps, groups=np.zeros((0, len(self)), dtype=np.int64), final=True, **refusal)
         return r.probabilities("final")
 
     def distributions(self, start: int, steps: int) -> list[list[int]]:
@@ -609,8 +656,9 @@ class ExactChain:
             indptr.append(len(indices))
         return ExactChain.from_csr(self.states, indptr, indices, ids, tuple(table), self.denominator)
 
-    def first_passage(self, start: int, targets: Iterable[int],
-                      steps: int) -> tuple[list[Fraction], Fraction, Fraction]:
+    def first_passage(
+        self, start: int, targets: Iterable[int], steps: int
+    ) -> tuple[list[Fraction], Fraction, Fraction]:
         """Distribution of the first step at which ``targets`` is reached.
 
         Returns ``(pmf, tail, never)``: ``pmf[k]`` for ``k = 0..steps`` (a
@@ -681,9 +729,16 @@ class ChainRun:
         return ([f"{len(self.denominators) - 1} steps", "kept " + ", ".join(kept)], [])
 
 
-def run(start: Start, chains: Sequence[ExactChain], n_states: int, *, max_work: int = MAX_WORK,
-        what: str = "steps of this chain", smaller: str = "use fewer steps",
-        keep: Iterable[int] | None = None) -> list[np.ndarray | None]:
+def run(
+    start: Start,
+    chains: Sequence[ExactChain],
+    n_states: int,
+    *,
+    max_work: int = MAX_WORK,
+    what: str = "steps of this chain",
+    smaller: str = "use fewer steps",
+    keep: Iterable[int] | None = None,
+) -> list[np.ndarray | None]:
     """Exact distribution after each chain in turn.
 
     Parameters
@@ -715,12 +770,12 @@ def run(start: Start, chains: Sequence[ExactChain], n_states: int, *, max_work: 
     for c in chains:
         dens.append(dens[-1] * c.denominator)
     n_edges = max([len(c.indices) for c in chains] + [1])
+
     def work(t: int) -> int:
         return _work(dens[t], (t + 1) * n_states, (t + 1) * (n_edges + n_states))
 
     if work(T) > max_work:
-        _refuse(T, _most_steps(work, T, max_work), n_states, max(c.denominator for c in chains),
-                what, smaller)
+        _refuse(T, _most_steps(work, T, max_work), n_states, max(c.denominator for c in chains), what, smaller)
     kept = sorted(set(range(T + 1) if keep is None else (int(t) for t in keep)))
     if kept and not 0 <= kept[0] <= kept[-1] <= T:
         raise ValueError(f"keep names a step outside 0..{T}")
@@ -737,19 +792,19 @@ def run(start: Start, chains: Sequence[ExactChain], n_states: int, *, max_work: 
     to = np.zeros((T, n_edges), dtype=np.int64)
     for t, c in enumerate(chains):
         ptr[t] = c.indptr
-        to[t, :len(c.indices)] = c.indices
+        to[t, : len(c.indices)] = c.indices
 
     def compute(mod: int) -> np.ndarray:
         w = np.zeros((T, n_edges), dtype=np.int64)
         for t, c in enumerate(chains):
-            w[t, :len(c.indices)] = _reduced(c.weights, mod)[c.weight_ids]
+            w[t, : len(c.indices)] = _reduced(c.weights, mod)[c.weight_ids]
         out = np.empty((T + 1, n_states), dtype=np.int64)
         markov_run_steps(start_ways, ptr, to, w, mod, out)
         return out
 
     exact_w = np.zeros((T, n_edges), dtype=object)
     for t, c in enumerate(chains):
-        exact_w[t, :len(c.indices)] = [c.weights[i] for i in c.weight_ids]
+        exact_w[t, : len(c.indices)] = [c.weights[i] for i in c.weight_ids]
     ways = _counted(compute, markov_run_steps_bound(start_ways, ptr, exact_w))
     out: list[np.ndarray | None] = [None] * (T + 1)
     with _bar(len(kept), "step") as update:

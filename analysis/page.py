@@ -27,6 +27,7 @@ script writes text only through ``textContent``.  A Content-Security-Policy
 allows the page's own script and style alone (by their hashes) and no fetch
 of any kind.
 """
+
 from __future__ import annotations
 
 import base64
@@ -419,7 +420,7 @@ def percent_text(value) -> str:
     if value == 1:
         return "100%"
     text = fixed(value * 100, DIGITS)
-    step = Fraction(1, 10 ** DIGITS)
+    step = Fraction(1, 10**DIGITS)
     if Fraction(text) == 0:
         return f"<{fixed(step, DIGITS)}%"
     if Fraction(text) == 100:
@@ -454,13 +455,15 @@ def _check_axes(grid_axes, sets, names: dict) -> None:
     for axis in grid_axes:
         if axis not in known:
             systems = {rs.system: rulesets.system(rs.system) for rs in sets}
-            said = "; ".join(f"{name}: {', '.join(names.get(a, a) for a in s.axis_names)}"
-                             for name, s in systems.items())
+            said = "; ".join(
+                f"{name}: {', '.join(names.get(a, a) for a in s.axis_names)}" for name, s in systems.items()
+            )
             raise ValueError(f"{names.get(axis, axis)} is not an axis of any rule set given ({said})")
 
 
-def page_data(refs, grid: dict | None = None, *, jobs: int = 1, progress: bool = False,
-              names: dict | None = None) -> dict:
+def page_data(
+    refs, grid: dict | None = None, *, jobs: int = 1, progress: bool = False, names: dict | None = None
+) -> dict:
     """The data a page shows: per rule set, its axes, columns and every cell's exact values.
 
     Parameters
@@ -511,19 +514,19 @@ def page_data(refs, grid: dict | None = None, *, jobs: int = 1, progress: bool =
     cells = []
     for rs in sets:
         system = rulesets.system(rs.system)
-        cells.append(sweep.resolve_grid(system, {k: v for k, v in grid.items() if k in system.axis_names},
-                                        names))
+        cells.append(sweep.resolve_grid(system, {k: v for k, v in grid.items() if k in system.axis_names}, names))
     total = sum(math.prod(len(v) for v in c.values()) for c in cells)
     if total > MAX_CELLS:
-        axis, most = max(((names.get(a, a), len(v)) for c in cells for a, v in c.items()),
-                         key=lambda pair: pair[1])
-        raise ValueError(f"this page has {total:,} cells (limit {MAX_CELLS:,}); narrow a SPEC "
-                         f"({axis} has {most:,} values)")
+        axis, most = max(((names.get(a, a), len(v)) for c in cells for a, v in c.items()), key=lambda pair: pair[1])
+        raise ValueError(
+            f"this page has {total:,} cells (limit {MAX_CELLS:,}); narrow a SPEC ({axis} has {most:,} values)"
+        )
     out = []
     for rs, resolved in zip(sets, cells):
         system = rulesets.system(rs.system)
-        df = sweep.tables(system, [rs.rules], resolved, exact=True, jobs=jobs, progress=progress,
-                          desc=rs.name, names=names)[0]
+        df = sweep.tables(
+            system, [rs.rules], resolved, exact=True, jobs=jobs, progress=progress, desc=rs.name, names=names
+        )[0]
         axes = list(system.axis_names)
         own = rule_meanings(rs)
         classes = [c for c, _ in system.classes if c in df.columns]
@@ -536,13 +539,19 @@ def page_data(refs, grid: dict | None = None, *, jobs: int = 1, progress: bool =
                 kind = "count"
             else:
                 kind = "chance" if is_probability(c) else "mean"
-            entry = {"name": c, "label": one_line(label(c)),
-                     "meaning": one_line(own.get(c) or booklet.meaning(c, system.name)), "kind": kind}
+            entry = {
+                "name": c,
+                "label": one_line(label(c)),
+                "meaning": one_line(own.get(c) or booklet.meaning(c, system.name)),
+                "kind": kind,
+            }
             if kind == "class":
                 entry["color"] = classes.index(c)
             columns.append(entry)
-        rows = {tuple(int(v) for v in key): row for key, row in
-                zip(df[axes].itertuples(index=False, name=None), df.itertuples(index=False))}
+        rows = {
+            tuple(int(v) for v in key): row
+            for key, row in zip(df[axes].itertuples(index=False, name=None), df.itertuples(index=False))
+        }
         positions = {c: i for i, c in enumerate(df.columns)}
         data_cells = []
         for key in itertools.product(*(resolved[a] for a in axes)):
@@ -550,19 +559,32 @@ def page_data(refs, grid: dict | None = None, *, jobs: int = 1, progress: bool =
             if row is None:
                 raise RuntimeError(f"the {system.name} table has no row for the cell {dict(zip(axes, key))}")
             data_cells.append([_value(row[positions[c["name"]]], c["kind"]) for c in columns])
-        out.append({
-            "name": one_line(rs.name), "system": system.name, "system_title": one_line(system.title),
-            "description": one_line(rs.description),
-            "source": _source(rs),
-            "changes": [[one_line(k), one_line(rulesets.show_value(d)), one_line(rulesets.show_value(v))]
-                        for k, (d, v) in rs.changes().items()],
-            "axes": [{"name": a, "label": one_line(label(a)),
-                      "meaning": one_line(own.get(a) or booklet.meaning(a, system.name)),
-                      "values": resolved[a], "start": resolved[a][len(resolved[a]) // 2]} for a in axes],
-            "columns": columns,
-            "headline": booklet.headline(df, system.name),
-            "cells": data_cells,
-        })
+        out.append(
+            {
+                "name": one_line(rs.name),
+                "system": system.name,
+                "system_title": one_line(system.title),
+                "description": one_line(rs.description),
+                "source": _source(rs),
+                "changes": [
+                    [one_line(k), one_line(rulesets.show_value(d)), one_line(rulesets.show_value(v))]
+                    for k, (d, v) in rs.changes().items()
+                ],
+                "axes": [
+                    {
+                        "name": a,
+                        "label": one_line(label(a)),
+                        "meaning": one_line(own.get(a) or booklet.meaning(a, system.name)),
+                        "values": resolved[a],
+                        "start": resolved[a][len(resolved[a]) // 2],
+                    }
+                    for a in axes
+                ],
+                "columns": columns,
+                "headline": booklet.headline(df, system.name),
+                "cells": data_cells,
+            }
+        )
     return {"keys": {"rule_set": RULE_SET_KEY, "chart": CHART_KEY}, "rule_sets": out}
 
 
@@ -607,8 +629,9 @@ def html_text(data: dict) -> str:
     names = [rs["name"] for rs in data["rule_sets"]]
     title = "Odds: " + ", ".join(names)
     body = script_json(data)
-    policy = (f"default-src 'none'; script-src {_hash(SCRIPT)}; style-src {_hash(CSS)}; "
-              "base-uri 'none'; form-action 'none'")
+    policy = (
+        f"default-src 'none'; script-src {_hash(SCRIPT)}; style-src {_hash(CSS)}; base-uri 'none'; form-action 'none'"
+    )
     text = f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -668,13 +691,16 @@ Turn it on to read them: the page fetches nothing, every number is in the file.<
 """
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
-        raise ValueError(f"this page would be {size:,} bytes (limit {MAX_BYTES:,}): narrow a SPEC "
-                         f"(a bigger pool has longer fractions)")
+        raise ValueError(
+            f"this page would be {size:,} bytes (limit {MAX_BYTES:,}): narrow a SPEC "
+            f"(a bigger pool has longer fractions)"
+        )
     return text
 
 
-def page(refs, path=None, *, grid: dict | None = None, jobs: int = 1, progress: bool = False,
-         names: dict | None = None) -> str:
+def page(
+    refs, path=None, *, grid: dict | None = None, jobs: int = 1, progress: bool = False, names: dict | None = None
+) -> str:
     """A page to share: the HTML text of the exact odds of ``refs``, written to ``path`` when given.
 
     Parameters

@@ -4,6 +4,7 @@ Each function returns a ``matplotlib.figure.Figure`` built without pyplot,
 so it renders headless and shows in Jupyter; save one with
 ``analysis.safeio.savefig(fig, path)``, which writes the file atomically.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,12 +18,15 @@ from . import rulesets, sweep
 from .tables import Comparison, spec_text
 
 #: One line style per variant, so overlapping curves stay visible.
-_STYLES = [dict(color="black", lw=2.6, ls="-"), dict(color="#c0392b", lw=1.8, ls="--", marker="o", ms=3),
-           dict(color="#2471a3", lw=1.8, ls="-.", marker="s", ms=3),
-           dict(color="#27ae60", lw=1.8, ls=":", marker="^", ms=4),
-           dict(color="#8e44ad", lw=1.5, ls="--", marker="v", ms=3),
-           dict(color="#e67e22", lw=1.5, ls="-.", marker="D", ms=3),
-           dict(color="#7f8c8d", lw=1.5, ls=":", marker="x", ms=4)]
+_STYLES = [
+    dict(color="black", lw=2.6, ls="-"),
+    dict(color="#c0392b", lw=1.8, ls="--", marker="o", ms=3),
+    dict(color="#2471a3", lw=1.8, ls="-.", marker="s", ms=3),
+    dict(color="#27ae60", lw=1.8, ls=":", marker="^", ms=4),
+    dict(color="#8e44ad", lw=1.5, ls="--", marker="v", ms=3),
+    dict(color="#e67e22", lw=1.5, ls="-.", marker="D", ms=3),
+    dict(color="#7f8c8d", lw=1.5, ls=":", marker="x", ms=4),
+]
 
 
 def _label(name: str) -> str:
@@ -115,8 +119,7 @@ def slice_values(comparison: Comparison, x: str, y: str | None, at: dict | None)
         if axis not in comparison.grid:
             raise ValueError(f"the comparison has no axis {axis!r}; its axes are {', '.join(comparison.axes)}")
         if at[axis] not in comparison.grid[axis]:
-            raise ValueError(f"{axis} {at[axis]!r} is not in the compared grid "
-                             f"({spec_text(comparison.grid[axis])})")
+            raise ValueError(f"{axis} {at[axis]!r} is not in the compared grid ({spec_text(comparison.grid[axis])})")
     df = comparison.table
     size = df["difference"].map(lambda d: abs(float(d)))
     for axis in comparison.axes:
@@ -131,8 +134,9 @@ def slice_values(comparison: Comparison, x: str, y: str | None, at: dict | None)
     return at
 
 
-def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | None = None,
-                       at: dict | None = None, outcomes=None) -> Figure:
+def difference_heatmap(
+    comparison: Comparison, x: str | None = None, y: str | None = None, at: dict | None = None, outcomes=None
+) -> Figure:
     """One heatmap per outcome class of ``b - a`` in percentage points.
 
     Parameters
@@ -198,8 +202,13 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
     for ax, outcome in zip(grid_axes, shown):
         values, given = grids[outcome]
         limit = float(np.abs(values).max())
-        im = ax.imshow(values, origin="lower", aspect="auto", **_colour_scale(values),
-                       extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5))
+        im = ax.imshow(
+            values,
+            origin="lower",
+            aspect="auto",
+            **_colour_scale(values),
+            extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5),
+        )
         moved = {d for d in given.ravel() if d != 0}
         title = _label(outcome) + ("" if moved else ": no change")
         if len(moved) == 1 and np.count_nonzero(values) > 1:
@@ -209,8 +218,15 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
             written = True
             for (i, j), d in np.ndenumerate(given):
                 if d != 0:  # no change stays blank; a tiny one reads <0.1, never +0.0
-                    ax.text(j, i, points_text(d), ha="center", va="center", fontsize=7,
-                            color="white" if abs(values[i, j]) > 0.6 * limit else "black")
+                    ax.text(
+                        j,
+                        i,
+                        points_text(d),
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="white" if abs(values[i, j]) > 0.6 * limit else "black",
+                    )
         step = max(1, math.ceil(len(xs) / 15))
         ax.set_xticks(range(0, len(xs), step), [str(v) for v in xs[::step]], fontsize=9)
         ax.set_yticks(range(len(ys)), [str(v) for v in ys] if y else [""], fontsize=9)
@@ -220,15 +236,15 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
         ax.set_title(title, fontsize=10)
         cb = fig.colorbar(im, ax=ax, shrink=0.85)
         cb.ax.tick_params(labelsize=9)
-    for ax in grid_axes[len(shown):]:
+    for ax in grid_axes[len(shown) :]:
         ax.set_visible(False)
     where = ", ".join(f"{_label(a)} {v}" for a, v in at.items())
-    title = (f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points"
-             + (f" ({where})" if where else ""))
+    title = f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points" + (
+        f" ({where})" if where else ""
+    )
     import textwrap
 
-    fig.suptitle(textwrap.fill(title, int(width * 10), break_on_hyphens=False, break_long_words=False),
-                 fontsize=11)
+    fig.suptitle(textwrap.fill(title, int(width * 10), break_on_hyphens=False, break_long_words=False), fontsize=11)
     notes = []
     if changed and unchanged:
         notes.append("no change anywhere: " + ", ".join(_label(o).lower() for o in unchanged))
@@ -239,8 +255,14 @@ def difference_heatmap(comparison: Comparison, x: str | None = None, y: str | No
     return fig
 
 
-def variant_curves(variants, outcomes, x: str | None = None, panel: str | None = None,
-                   grid: dict | None = None, columns: int | None = None) -> Figure:
+def variant_curves(
+    variants,
+    outcomes,
+    x: str | None = None,
+    panel: str | None = None,
+    grid: dict | None = None,
+    columns: int | None = None,
+) -> Figure:
     """Curves of outcome classes against one axis (pool, base, ...), one line per variant.
 
     Parameters
@@ -287,8 +309,7 @@ def variant_curves(variants, outcomes, x: str | None = None, panel: str | None =
             values = cells[axis]
             cells[axis] = [values[len(values) // 2]]
         elif len(cells[axis]) != 1:
-            raise ValueError(f"{axis} must be one value here (it is neither x nor panel), "
-                             f"got {spec_text(cells[axis])}")
+            raise ValueError(f"{axis} must be one value here (it is neither x nor panel), got {spec_text(cells[axis])}")
     frames = sweep.tables(system, sets, cells)
     for o in outcomes:
         if o not in frames[0].columns:
@@ -308,8 +329,7 @@ def variant_curves(variants, outcomes, x: str | None = None, panel: str | None =
                 ax.sharey(first)
             for k, (rs, df) in enumerate(zip(sets, frames)):
                 sub = df if panel is None else df[df[panel] == pv]
-                ax.plot(sub[x], sub[outcome].astype(float) * 100, label=_name(rs.name),
-                        **_STYLES[k % len(_STYLES)])
+                ax.plot(sub[x], sub[outcome].astype(float) * 100, label=_name(rs.name), **_STYLES[k % len(_STYLES)])
             ax.grid(alpha=0.3)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             if panel and (row == 0 or per > 1):

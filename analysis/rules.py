@@ -20,6 +20,7 @@ sub-tables).  A check that involves two fields goes in the class's
 Every error is a ``ValueError`` of one sentence that names the field:
 ``crit_bonus must be 0..20, got 25``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -89,10 +90,18 @@ class FieldInfo:
         return _expect(self, toml)
 
 
-def rule(default: Any, *, help: str, range: tuple[Any, Any] | None = None,
-         choices: Iterable[Any] | None = None, none: bool | str | None = None,
-         type: type | None = None, length: int | None = None, item_range: tuple[int, int] | None = None,
-         items: type | None = int) -> Any:
+def rule(
+    default: Any,
+    *,
+    help: str,
+    range: tuple[Any, Any] | None = None,
+    choices: Iterable[Any] | None = None,
+    none: bool | str | None = None,
+    type: type | None = None,
+    length: int | None = None,
+    item_range: tuple[int, int] | None = None,
+    items: type | None = int,
+) -> Any:
     """A field of a :class:`Rules` class: its default, what it may be and a one-line help.
 
     Parameters
@@ -131,12 +140,16 @@ def rule(default: Any, *, help: str, range: tuple[Any, Any] | None = None,
         none = ""
     elif none is False:
         none = None
-    spec = {"type": kind, "help": help.strip(),
-            "range": tuple(range) if range is not None else None,
-            "choices": tuple(choices) if choices is not None else None,
-            "none": none, "length": length,
-            "item_range": tuple(item_range) if item_range is not None else None,
-            "items": items}
+    spec = {
+        "type": kind,
+        "help": help.strip(),
+        "range": tuple(range) if range is not None else None,
+        "choices": tuple(choices) if choices is not None else None,
+        "none": none,
+        "length": length,
+        "item_range": tuple(item_range) if item_range is not None else None,
+        "items": items,
+    }
     return dataclasses.field(default=default, metadata={"rule": spec})
 
 
@@ -174,9 +187,20 @@ class Rules:
                 spec = f.metadata.get("rule")
                 if spec is None:
                     raise TypeError(f"{cls.__name__}.{f.name} is not made with rule(...)")
-                out.append(FieldInfo(f.name, spec["type"], f.default, spec["help"], spec["range"],
-                                     spec["choices"], spec["none"], spec["length"],
-                                     spec["item_range"], spec["items"]))
+                out.append(
+                    FieldInfo(
+                        f.name,
+                        spec["type"],
+                        f.default,
+                        spec["help"],
+                        spec["range"],
+                        spec["choices"],
+                        spec["none"],
+                        spec["length"],
+                        spec["item_range"],
+                        spec["items"],
+                    )
+                )
             infos = _INFO_CACHE[cls] = tuple(out)
         return infos
 
@@ -247,9 +271,11 @@ class Rules:
         values: dict[str, Any] = {}
         for key, raw in data.items():
             if key not in infos:
-                raise ValueError(unknown_field(str(key), list(infos),
-                                               f"in [{table}]" if prefix else f"of {cls.__name__}",
-                                               prefix=prefix))
+                raise ValueError(
+                    unknown_field(
+                        str(key), list(infos), f"in [{table}]" if prefix else f"of {cls.__name__}", prefix=prefix
+                    )
+                )
             values[key] = value_from_toml(infos[key], raw, prefix + key)
         try:
             return cls(**values)
@@ -261,6 +287,7 @@ class Rules:
 
 # ---------------------------------------------------------------- helpers
 
+
 def unknown_field(key: str, allowed: Iterable[str], where: str, also: str = "", prefix: str = "") -> str:
     """The sentence for a key that is no field: what was meant, and the fields there are.
 
@@ -269,8 +296,9 @@ def unknown_field(key: str, allowed: Iterable[str], where: str, also: str = "", 
     """
     allowed = list(allowed)
     hint = did_you_mean(key, allowed, prefix)
-    return (f"unknown field {prefix + key!r} {where}{hint}; the fields are {', '.join(allowed)}"
-            + (f" ({also})" if also else ""))
+    return f"unknown field {prefix + key!r} {where}{hint}; the fields are {', '.join(allowed)}" + (
+        f" ({also})" if also else ""
+    )
 
 
 def diff(a: Rules, b: Rules, prefix: str = "") -> dict[str, tuple[Any, Any]]:
@@ -335,8 +363,7 @@ def _expect(info: FieldInfo, toml: bool = False) -> str:
 
 
 def _fail(info: FieldInfo, label: str, value: object, toml: bool) -> NoReturn:
-    got = "None" if value is None and not toml else (_show(value, toml) if not isinstance(value, str)
-                                                     else repr(value))
+    got = "None" if value is None and not toml else (_show(value, toml) if not isinstance(value, str) else repr(value))
     if info.nested:
         got = builtins_type(value).__name__
     raise ValueError(f"{label} must be {_expect(info, toml)}, got {got}")
@@ -392,8 +419,7 @@ def check_value(info: FieldInfo, value: Any, label: str, toml: bool = False) -> 
                 raise ValueError(f"each of {label} must be a whole number, got {item!r}")
             item = int(item)
             if info.item_range is not None and not info.item_range[0] <= item <= info.item_range[1]:
-                raise ValueError(f"each of {label} must be {info.item_range[0]}..{info.item_range[1]}, "
-                                 f"got {item}")
+                raise ValueError(f"each of {label} must be {info.item_range[0]}..{info.item_range[1]}, got {item}")
             checked.append(item)
         return tuple(checked)
     if info.range is not None and not info.range[0] <= value <= info.range[1]:
@@ -431,17 +457,21 @@ def value_from_toml(info: FieldInfo, raw: object, label: str) -> Any:
     """A field's value from what TOML read (``"none"``, arrays, tables), checked; errors name ``label``."""
     if info.nested:
         if not isinstance(raw, dict):
-            raise ValueError(f"field {label!r} must be a table of {info.type.__name__} fields "
-                             f"([{label}]), got {toml_kind(raw)}")
+            raise ValueError(
+                f"field {label!r} must be a table of {info.type.__name__} fields ([{label}]), got {toml_kind(raw)}"
+            )
         return cast("type[Rules]", info.type).from_dict(raw, prefix=label + ".")
-    if (info.none is not None and info.type is not str and isinstance(raw, str)
-            and raw.strip().lower() == NONE_TEXT):
+    if info.none is not None and info.type is not str and isinstance(raw, str) and raw.strip().lower() == NONE_TEXT:
         return None
     if not _TOML_OK[info.type](raw):
-        kind_text = {bool: "true or false", int: "a whole number", float: "a number",
-                     str: "a text in quotes", tuple: "an array of whole numbers"}[info.type]
+        kind_text = {
+            bool: "true or false",
+            int: "a whole number",
+            float: "a number",
+            str: "a text in quotes",
+            tuple: "an array of whole numbers",
+        }[info.type]
         if info.none is not None:
             kind_text += f' or "{NONE_TEXT}"'
-        raise ValueError(f"field {label!r} must be {kind_text}, got {toml_kind(raw)} "
-                         f"({label}: {info.help})")
+        raise ValueError(f"field {label!r} must be {kind_text}, got {toml_kind(raw)} ({label}: {info.help})")
     return check_value(info, raw, label, toml=True)

@@ -30,6 +30,7 @@ must return a tidy DataFrame with one column per axis.  Its other columns
 that are not integers (or the ``outcomes=`` named) are the outcomes
 compared by :func:`analysis.tables.compare`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -62,8 +63,9 @@ SYSTEMS: dict[str, System] = discover()
 MECHANIC_FILES: dict[str, str] = {}
 
 
-def register(name: str, rules, table, axes, title: str | None = None, *,
-             outcomes=None, sub_rules=None, replace: bool = False) -> System:
+def register(
+    name: str, rules, table, axes, title: str | None = None, *, outcomes=None, sub_rules=None, replace: bool = False
+) -> System:
     """Register a game system with the workbench.
 
     Parameters
@@ -94,10 +96,10 @@ def register(name: str, rules, table, axes, title: str | None = None, *,
     if name in SYSTEMS and not replace:
         raise ValueError(f"system {name!r} is already registered")
     if isinstance(rules, type) and not issubclass(rules, Rules):
-        raise ValueError(f"the rules of system {name!r} must be a dataclass derived from "
-                         f"analysis.rules.Rules, got {rules.__name__}")
-    system = System(name, rules, table, axes, title or name, outcomes=outcomes,
-                    sub_rules=sub_rules or ())
+        raise ValueError(
+            f"the rules of system {name!r} must be a dataclass derived from analysis.rules.Rules, got {rules.__name__}"
+        )
+    system = System(name, rules, table, axes, title or name, outcomes=outcomes, sub_rules=sub_rules or ())
     SYSTEMS[name] = system
     return system
 
@@ -139,11 +141,11 @@ def _owner_of(rules: object) -> tuple[System, str | None]:
         for name, cls in s.sub_rules_classes.items():
             if type(rules) is cls:
                 return s, name
-    raise ValueError(f"{type(rules).__name__} is not the rules of any registered system "
-                     f"({', '.join(SYSTEMS)})")
+    raise ValueError(f"{type(rules).__name__} is not the rules of any registered system ({', '.join(SYSTEMS)})")
 
 
 # ---------------------------------------------------------------- rule sets
+
 
 def _sub_pairs(system_name: str, subs) -> tuple:
     """``subs`` (a dict or pairs) checked against the system, defaults dropped, in the system's order."""
@@ -157,8 +159,13 @@ def _sub_pairs(system_name: str, subs) -> tuple:
             raise ValueError(f"sub_rules are (table name, rules) pairs, got {pair!r}")
         name, value = pair
         if name not in classes:
-            raise ValueError(unknown_field(str(name), list(classes), f"among the {system_name} sub-rules"
-                                           if classes else f"(system {system_name} has no sub-rules)"))
+            raise ValueError(
+                unknown_field(
+                    str(name),
+                    list(classes),
+                    f"among the {system_name} sub-rules" if classes else f"(system {system_name} has no sub-rules)",
+                )
+            )
         kept[name] = classes[name].require(value, f"the [{name}] rules")
     return tuple((n, kept[n]) for n in classes if n in kept and kept[n] != classes[n]())
 
@@ -168,8 +175,11 @@ def _flat_changes(rules, prefix: str = "") -> dict:
     if isinstance(rules, Rules):
         return rules.flat_changes(prefix)
     base = type(rules)()
-    return {prefix + f.name: (getattr(base, f.name), getattr(rules, f.name))
-            for f in dataclasses.fields(rules) if getattr(rules, f.name) != getattr(base, f.name)}
+    return {
+        prefix + f.name: (getattr(base, f.name), getattr(rules, f.name))
+        for f in dataclasses.fields(rules)
+        if getattr(rules, f.name) != getattr(base, f.name)
+    }
 
 
 @dataclass(frozen=True)
@@ -203,8 +213,16 @@ class RuleSet:
     sub_rules: tuple[tuple[str, Rules], ...] = ()  # as __post_init__ leaves them (a dict is taken too)
 
     if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
-        def __init__(self, system: str, name: str, rules: Rules, description: str = "", source: str = "",
-                     sub_rules: Mapping[str, Rules] | Iterable[tuple[str, Rules]] = ()) -> None: ...
+
+        def __init__(
+            self,
+            system: str,
+            name: str,
+            rules: Rules,
+            description: str = "",
+            source: str = "",
+            sub_rules: Mapping[str, Rules] | Iterable[tuple[str, Rules]] = (),
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sub_rules", _sub_pairs(self.system, self.sub_rules))
@@ -213,8 +231,13 @@ class RuleSet:
         """The rules of one other mechanic (``"rouse"``): as set here, else its defaults."""
         classes = system(self.system).sub_rules_classes
         if name not in classes:
-            raise ValueError(unknown_field(str(name), list(classes), f"among the {self.system} sub-rules"
-                                           if classes else f"(system {self.system} has no sub-rules)"))
+            raise ValueError(
+                unknown_field(
+                    str(name),
+                    list(classes),
+                    f"among the {self.system} sub-rules" if classes else f"(system {self.system} has no sub-rules)",
+                )
+            )
         return dict(self.sub_rules).get(name) or classes[name]()
 
     def subs(self) -> dict:
@@ -250,8 +273,7 @@ class RuleSet:
         changes = self.changes()
         if not changes:
             return f"{self.name} ({self.system} defaults: {_fields_text(self.fields())})"
-        text = "; ".join(f"{k} = {show_value(v)} (default {show_value(d)})"
-                         for k, (d, v) in changes.items())
+        text = "; ".join(f"{k} = {show_value(v)} (default {show_value(d)})" for k, (d, v) in changes.items())
         return f"{self.name} ({self.system}: {text})"
 
     def to_dict(self) -> dict:
@@ -268,8 +290,10 @@ class RuleSet:
 
     def to_toml(self) -> str:
         """The rule set as TOML text that :func:`from_toml` reads back to an equal rule set."""
-        head = (f"# beastodds rule set for {self.system}; a field or table left out takes its default, "
-                f'and "{NONE_TEXT}" stands for an absent value\n')
+        head = (
+            f"# beastodds rule set for {self.system}; a field or table left out takes its default, "
+            f'and "{NONE_TEXT}" stands for an absent value\n'
+        )
         from .validate import escape_controls
 
         # tomli_w leaves C1 controls and bidirectional overrides raw: written as \uXXXX, read back the same
@@ -316,15 +340,14 @@ _INT_ARRAY = re.compile(r"\[\n((?:[ \t]*-?\d+,\n)+)[ \t]*\]")
 
 def _one_line_arrays(text: str) -> str:
     """TOML text with each array of whole numbers on one line (``[0, 1, 1]``)."""
-    return _INT_ARRAY.sub(lambda m: "[" + ", ".join(x.strip().rstrip(",")
-                                                  for x in m.group(1).splitlines()) + "]", text)
+    return _INT_ARRAY.sub(lambda m: "[" + ", ".join(x.strip().rstrip(",") for x in m.group(1).splitlines()) + "]", text)
 
 
 def show_value(v) -> str:
     """A field's value as it reads in a TOML file: ``true``, ``2``, ``"high"``, ``"none"``, ``[0, 1]``."""
     if isinstance(v, Rules):
         return "{" + ", ".join(f"{k} = {show_value(x)}" for k, x in v.field_values().items()) + "}"
-    return _one_line_arrays(tomli_w.dumps({"x": _toml_value(v)})).strip()[len("x = "):]
+    return _one_line_arrays(tomli_w.dumps({"x": _toml_value(v)})).strip()[len("x = ") :]
 
 
 def _fields_text(fields: dict) -> str:
@@ -334,8 +357,10 @@ def _fields_text(fields: dict) -> str:
 def _rules_class(sys_: System) -> type[Rules]:
     cls = sys_.rules_class
     if not (isinstance(cls, type) and issubclass(cls, Rules)):
-        raise ValueError(f"the rules of system {sys_.name!r} are {getattr(cls, '__name__', cls)!r}, "
-                         f"not a rules class made with analysis.rules.Rules, so they cannot be read from TOML")
+        raise ValueError(
+            f"the rules of system {sys_.name!r} are {getattr(cls, '__name__', cls)!r}, "
+            f"not a rules class made with analysis.rules.Rules, so they cannot be read from TOML"
+        )
     return cls
 
 
@@ -380,14 +405,14 @@ def register_file(path) -> None:
 
         register(path)
     elif "mechanic" in data:
+
         def fail(message):
             raise ValueError(f"{path}: {message}")
 
         _mechanic_of(data["mechanic"], path.parent, fail)
 
 
-def from_dict(data: dict, source: str = "rule set", default_name: str | None = None,
-              base=None) -> RuleSet:
+def from_dict(data: dict, source: str = "rule set", default_name: str | None = None, base=None) -> RuleSet:
     """Build and validate a :class:`RuleSet` from a parsed TOML document.
 
     Top-level keys are ``system``, ``name``, ``description`` and the fields
@@ -400,6 +425,7 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
     ValueError that starts with ``source`` and names the offending key
     (dotted inside a table) and what it may be.
     """
+
     def fail(message):
         raise ValueError(f"{source}: {message}")
 
@@ -410,11 +436,15 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
         mech = _mechanic_of(data.pop("mechanic"), base, fail)
         data.setdefault("system", mech)
         if data["system"] != mech:
-            fail(f"system = {toml_kind(data['system'])} but its mechanic file names the system {mech!r}; "
-                 f"give system = {mech!r} or leave it out")
+            fail(
+                f"system = {toml_kind(data['system'])} but its mechanic file names the system {mech!r}; "
+                f"give system = {mech!r} or leave it out"
+            )
     if "system" not in data:
-        fail(f'no "system" key; say which system the rules are for, e.g. system = "{next(iter(SYSTEMS))}" '
-             f"(the systems are {', '.join(SYSTEMS)})")
+        fail(
+            f'no "system" key; say which system the rules are for, e.g. system = "{next(iter(SYSTEMS))}" '
+            f"(the systems are {', '.join(SYSTEMS)})"
+        )
     name_of_system = data.pop("system")
     if isinstance(name_of_system, str):
         name_of_system = _canonical(name_of_system)
@@ -444,7 +474,8 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
             subs[key] = value
         else:
             also = "and system, name, description" + (
-                f"; tables {', '.join(f'[{t}]' for t in tables)}" if tables else "")
+                f"; tables {', '.join(f'[{t}]' for t in tables)}" if tables else ""
+            )
             fail(unknown_field(str(key), list(main_fields) + tables, f"for a {sys_.name} rule set", also))
     try:
         rules = cls.from_dict(main)
@@ -453,8 +484,9 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
         for key, value in subs.items():
             sub_cls = classes[key]
             if not isinstance(value, dict):
-                raise ValueError(f"field {key!r} must be a table of {sub_cls.__name__} fields ([{key}]), "
-                                 f"got {toml_kind(value)}")
+                raise ValueError(
+                    f"field {key!r} must be a table of {sub_cls.__name__} fields ([{key}]), got {toml_kind(value)}"
+                )
             sub_rules[key] = sub_cls.from_dict(value, prefix=f"{key}.")
     except (ValueError, TypeError) as exc:
         fail(str(exc))
@@ -473,16 +505,16 @@ def toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
     return msg
 
 
-def from_toml(text: str, source: str = "rule set", default_name: str | None = None,
-              base=None) -> RuleSet:
+def from_toml(text: str, source: str = "rule set", default_name: str | None = None, base=None) -> RuleSet:
     """Parse and validate TOML text (see the module docstring for the layout; ``base``: see :func:`from_dict`)."""
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{source}: not valid TOML: {toml_error(text, exc)}") from None
     except RecursionError:
-        raise ValueError(f"{source}: its arrays or tables are nested too deeply to read "
-                         f"(a rule set needs two or three levels)") from None
+        raise ValueError(
+            f"{source}: its arrays or tables are nested too deeply to read (a rule set needs two or three levels)"
+        ) from None
     return from_dict(data, source, default_name, base)
 
 
@@ -517,8 +549,9 @@ def read_text(path) -> str:
         if not stat.S_ISREG(st.st_mode):
             raise ValueError(f"{path}: not a regular file (a device or a pipe), so not a rule-set file")
         if st.st_size > MAX_FILE_BYTES:
-            raise ValueError(f"{path}: {st.st_size} bytes is too big for a rule-set file "
-                             f"(at most {MAX_FILE_BYTES} bytes)")
+            raise ValueError(
+                f"{path}: {st.st_size} bytes is too big for a rule-set file (at most {MAX_FILE_BYTES} bytes)"
+            )
         with os.fdopen(fd, "rb") as f:
             fd = None
             data = f.read(MAX_FILE_BYTES + 1)
@@ -532,8 +565,9 @@ def read_text(path) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-                         f"save the rule set as UTF-8") from None
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the rule set as UTF-8"
+        ) from None
 
 
 def load_file(path) -> RuleSet:
@@ -551,12 +585,12 @@ def load_file(path) -> RuleSet:
 
         if is_mechanic_text(text):
             system_ = register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
-            return RuleSet(system_.name, path.stem, system_.rules_class(),
-                           system_.title, str(path))
+            return RuleSet(system_.name, path.stem, system_.rules_class(), system_.title, str(path))
     return from_toml(text, str(path), default_name=path.stem, base=path.parent)
 
 
 # ------------------------------------------------------- shipped variants
+
 
 def _shipped_files() -> list:
     """Every system's shipped rule-set files (``analysis/systems/*/variants/*.toml``)."""
@@ -571,9 +605,7 @@ def _shipped_system(path) -> str | None:
 
 
 def variants(system_name: str | None = None) -> list:
-    """The shipped rule sets of every registered system (or of one), defaults first.
-
-    """
+    """The shipped rule sets of every registered system (or of one), defaults first."""
     if system_name is not None:
         system(system_name)
     out = []
@@ -581,8 +613,7 @@ def variants(system_name: str | None = None) -> list:
         sname = _shipped_system(path)
         if sname not in SYSTEMS or (system_name is not None and sname != system_name):
             continue
-        rs = from_toml(read_text(path), f"shipped rule set {path.name}",
-                       default_name=path.name[:-5])
+        rs = from_toml(read_text(path), f"shipped rule set {path.name}", default_name=path.name[:-5])
         out.append(dataclasses.replace(rs, source=f"shipped:{path.name}"))
     order = list(SYSTEMS)
     return sorted(out, key=lambda r: (order.index(r.system), bool(r.changes()), r.name))
@@ -635,8 +666,10 @@ def load(ref) -> RuleSet:
         if _canonical(ref) in SYSTEMS:  # a system's name: its official rules
             return official(ref)
         hint = did_you_mean(ref, list(shipped) + list(SYSTEMS))
-        raise ValueError(f"unknown rule set {ref!r}{hint}: not a .toml file, a system's name nor a shipped "
-                         f"variant; the shipped ones are {', '.join(shipped)}")
+        raise ValueError(
+            f"unknown rule set {ref!r}{hint}: not a .toml file, a system's name nor a shipped "
+            f"variant; the shipped ones are {', '.join(shipped)}"
+        )
     if dataclasses.is_dataclass(ref) and not isinstance(ref, type):
         sys_, table = _owner_of(ref)
         rules = cast(Rules, ref)  # an instance of one of the system's rules classes (_owner_of)

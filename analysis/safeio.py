@@ -14,6 +14,7 @@ folder, a block device, a socket or any other node is refused with an
 :class:`OSError` naming it.  Errors name the path given, never the temporary
 file.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -58,8 +59,7 @@ def _target_kind(path, real: Path) -> str | None:
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(errno.EISDIR, "it is a folder", str(path))
     what = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "another kind of node"
-    raise OSError(errno.EINVAL, f"it is {what}, not a regular file, a character device or a named pipe",
-                  str(path))
+    raise OSError(errno.EINVAL, f"it is {what}, not a regular file, a character device or a named pipe", str(path))
 
 
 @contextlib.contextmanager

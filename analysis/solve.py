@@ -16,6 +16,7 @@ read and compared exactly, as Fractions.  Other axes given several values
 make a table: one row per cell of them.  A target that no value searched
 meets is an answer too: the row says so in ``note``, its value is None.
 """
+
 from __future__ import annotations
 
 from typing import cast
@@ -43,8 +44,7 @@ COLUMNS = ("float", "note")
 
 _TARGET = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|~)\s*(\S*)\s*$")
 _NUMBER = re.compile(r"^[+-]?(?:\d+/\d+|\d+(?:\.\d*)?|\.\d+)%?$")
-_FORMS = ("COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), X a decimal, a fraction such as 7/10 "
-          "or a percentage such as 70%")
+_FORMS = "COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), X a decimal, a fraction such as 7/10 or a percentage such as 70%"
 
 
 def _text(value) -> str:
@@ -85,8 +85,7 @@ def parse_target(text, name: str = "target") -> Target:
     try:
         value = Fraction(number[:-1]) / 100 if number.endswith("%") else Fraction(number)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{name}: {number!r} is not a number (a fraction's denominator is not 0)") \
-            from None
+        raise ValueError(f"{name}: {number!r} is not a number (a fraction's denominator is not 0)") from None
     return Target(m.group(1), m.group(2), value)
 
 
@@ -108,10 +107,10 @@ def rule_set(rules) -> rulesets.RuleSet:
 
 @dataclass(frozen=True)
 class _Search:
-    kind: str            # "axis" or "field"
-    values: list         # in the order searched
-    capped: str | None   # why the default search of an axis stops below its highest value, in words
-    numeric: bool        # "smallest" by value; else "first" in the order of the choices
+    kind: str  # "axis" or "field"
+    values: list  # in the order searched
+    capped: str | None  # why the default search of an axis stops below its highest value, in words
+    numeric: bool  # "smallest" by value; else "first" in the order of the choices
 
 
 def _values_of(system, find: str, within, names: dict) -> _Search:
@@ -119,44 +118,54 @@ def _values_of(system, find: str, within, names: dict) -> _Search:
     if find in system.axis_names:
         lo, hi = dict(system.limits).get(find, (0, None))
         if within is not None:
-            return _Search("axis", list(dict.fromkeys(as_values(n("within", "within"), within, lo, hi))),
-                           None, True)
+            return _Search("axis", list(dict.fromkeys(as_values(n("within", "within"), within, lo, hi))), None, True)
         lo = max(lo, 0)  # a Requiem pool below 0 (a chance die, as 0) is searched only when asked for
         top = SEARCH_TOP if hi is None else min(hi, SEARCH_TOP)
         top = max(top, lo)
-        capped = (f"{find} has no highest value" if hi is None
-                  else f"{find} goes to {hi}" if hi > top else None)
+        capped = f"{find} has no highest value" if hi is None else f"{find} goes to {hi}" if hi > top else None
         return _Search("axis", list(range(lo, top + 1)), capped, True)
     infos = {i.name: i for i in system.rules_class.fields_info()}
     if find not in infos:
         fields = [k for k, i in infos.items() if _searchable(i)]
         hint = did_you_mean(find, list(system.axis_names) + fields)
-        raise ValueError(f"{n('find', 'find')} takes an axis ({', '.join(system.axis_names)}) or a rule "
-                         f"field ({', '.join(fields) or 'none'}) of {system.name}, got {find!r}{hint}")
+        raise ValueError(
+            f"{n('find', 'find')} takes an axis ({', '.join(system.axis_names)}) or a rule "
+            f"field ({', '.join(fields) or 'none'}) of {system.name}, got {find!r}{hint}"
+        )
     info = infos[find]
     if not _searchable(info):
-        raise ValueError(f"{n('find', 'find')} {find}: that rule field holds "
-                         f"{'a group of rules' if info.nested else 'a ' + info.type.__name__} with no "
-                         f"range or choices to search")
+        raise ValueError(
+            f"{n('find', 'find')} {find}: that rule field holds "
+            f"{'a group of rules' if info.nested else 'a ' + info.type.__name__} with no "
+            f"range or choices to search"
+        )
     if info.choices is not None or info.type is bool:
         if within is not None:
-            raise ValueError(f"{n('within', 'within')} gives numbers to search; {find} is searched "
-                             f"over its choices ({info.allowed()})")
-        return _Search("field", list(info.choices) if info.choices is not None else [False, True],
-                       None, False)
+            raise ValueError(
+                f"{n('within', 'within')} gives numbers to search; {find} is searched "
+                f"over its choices ({info.allowed()})"
+            )
+        return _Search("field", list(info.choices) if info.choices is not None else [False, True], None, False)
     lo, hi = info.range if info.range is not None else (0, None)
     if within is None and info.range is None:
-        raise ValueError(f"{n('find', 'find')} {find}: that rule field has no range; give the values "
-                         f"to search with {n('within', 'within')}")
+        raise ValueError(
+            f"{n('find', 'find')} {find}: that rule field has no range; give the values "
+            f"to search with {n('within', 'within')}"
+        )
     if within is None and hi is None:
-        raise ValueError(f"{n('find', 'find')} {find}: that rule field has no highest value; give the values "
-                         f"to search with {n('within', 'within')}")
-    values = (as_values(n("within", "within"), within, lo, hi) if within is not None
-              else list(range(lo, cast(int, hi) + 1)))
+        raise ValueError(
+            f"{n('find', 'find')} {find}: that rule field has no highest value; give the values "
+            f"to search with {n('within', 'within')}"
+        )
+    values = (
+        as_values(n("within", "within"), within, lo, hi) if within is not None else list(range(lo, cast(int, hi) + 1))
+    )
     values = list(dict.fromkeys(values))
     if len(values) > MAX_RULE_VALUES:
-        raise ValueError(f"{n('find', 'find')} {find} would search {len(values):,} values (limit "
-                         f"{MAX_RULE_VALUES:,}); narrow them with {n('within', 'within')}")
+        raise ValueError(
+            f"{n('find', 'find')} {find} would search {len(values):,} values (limit "
+            f"{MAX_RULE_VALUES:,}); narrow them with {n('within', 'within')}"
+        )
     return _Search("field", values, None, True)
 
 
@@ -182,12 +191,25 @@ def _columns(system, rules, grid: dict) -> list:
     """The value columns of the system's table (counted for one cell, the first of the grid)."""
     one = {a: [v[0]] for a, v in grid.items()}
     df = sweep.tables(system, [rules], one, exact=True)[0]
-    return [c for c in df.columns if c not in system.axis_names and c != "strategy"
-            and not pd.api.types.is_integer_dtype(df[c])]
+    return [
+        c
+        for c in df.columns
+        if c not in system.axis_names and c != "strategy" and not pd.api.types.is_integer_dtype(df[c])
+    ]
 
 
-def solve(rules, find: str, target, *, within=None, at_least=None, jobs: int = 1,
-          progress: bool = False, names: dict | None = None, **axes) -> pd.DataFrame:
+def solve(
+    rules,
+    find: str,
+    target,
+    *,
+    within=None,
+    at_least=None,
+    jobs: int = 1,
+    progress: bool = False,
+    names: dict | None = None,
+    **axes,
+) -> pd.DataFrame:
     """The value of ``find`` that meets ``target``, counted exactly, for every cell of the other axes.
 
     Parameters
@@ -248,8 +270,10 @@ def solve(rules, find: str, target, *, within=None, at_least=None, jobs: int = 1
         raise ValueError(f"{n('find', 'find')} takes the name of an axis or a rule field, got {find!r}")
     goal = parse_target(target, n("target", "target"))
     if find in axes:
-        raise ValueError(f"{n(find, find)} and {n('find', 'find')} {find} both give the {find}: leave "
-                         f"{n(find, find)} out (give the values to search with {n('within', 'within')})")
+        raise ValueError(
+            f"{n(find, find)} and {n('find', 'find')} {find} both give the {find}: leave "
+            f"{n(find, find)} out (give the values to search with {n('within', 'within')})"
+        )
     search = _values_of(system, find, within, names)
     if at_least is not None:
         system, ns = _with_at_least(system, at_least, n("at_least", "at_least"))
@@ -265,31 +289,36 @@ def solve(rules, find: str, target, *, within=None, at_least=None, jobs: int = 1
     if search.kind == "axis":
         grid[find] = search.values
     # each value of a rule field is checked as the rules are made (a refusal is one sentence naming it)
-    rules_list = ([dataclasses.replace(rs.rules, **{find: v}) for v in search.values]
-                  if search.kind == "field" else [])
+    rules_list = [dataclasses.replace(rs.rules, **{find: v}) for v in search.values] if search.kind == "field" else []
     searched = list(search.values)
     columns = _columns(system, rs.rules, grid)
     if goal.column not in columns:
-        raise ValueError(f"{n('target', 'target')}: the {system.name} table has no column "
-                         f"{goal.column!r}{did_you_mean(goal.column, columns)}; its columns are "
-                         f"{', '.join(columns)}")
+        raise ValueError(
+            f"{n('target', 'target')}: the {system.name} table has no column "
+            f"{goal.column!r}{did_you_mean(goal.column, columns)}; its columns are "
+            f"{', '.join(columns)}"
+        )
     if search.kind == "axis":
-        table = sweep.tables(system, [rs.rules], grid, exact=True, jobs=jobs, progress=progress,
-                             desc=f"solve {rs.name}", names=names)[0]
+        table = sweep.tables(
+            system, [rs.rules], grid, exact=True, jobs=jobs, progress=progress, desc=f"solve {rs.name}", names=names
+        )[0]
     else:
-        frames = sweep.tables(system, rules_list, grid, exact=True, jobs=jobs, progress=progress,
-                              desc=f"solve {rs.name}", names=names)
+        frames = sweep.tables(
+            system, rules_list, grid, exact=True, jobs=jobs, progress=progress, desc=f"solve {rs.name}", names=names
+        )
         for v, df in zip(searched, frames):
             df.insert(0, find, pd.Series([v] * len(df), index=df.index, dtype=object))
         table = pd.concat(frames, ignore_index=True)
     out = _pick(table, others, find, goal, searched, search, grid)
     where = _spec(searched, search.numeric)
     how = ("smallest" if search.numeric else "first") if goal.op != "~" else None
-    question = (f"the {how} {find} in {where} with {goal.column} {goal.op} {_text(goal.value)}"
-                if how else f"the {find} in {where} whose {goal.column} is nearest {_text(goal.value)} "
-                            f"(the {'smallest' if search.numeric else 'first'} on a tie)")
-    out.attrs.update(rule_set=rs, find=find, target=goal, searched=searched,
-                     capped=search.capped, question=question)
+    question = (
+        f"the {how} {find} in {where} with {goal.column} {goal.op} {_text(goal.value)}"
+        if how
+        else f"the {find} in {where} whose {goal.column} is nearest {_text(goal.value)} "
+        f"(the {'smallest' if search.numeric else 'first'} on a tie)"
+    )
+    out.attrs.update(rule_set=rs, find=find, target=goal, searched=searched, capped=search.capped, question=question)
     return out
 
 
@@ -301,8 +330,9 @@ def _spec(values, numeric: bool) -> str:
     return ", ".join(rulesets.show_value(v) for v in values)
 
 
-def _pick(table: pd.DataFrame, others: list, find: str, goal: Target, searched: list,
-          search: _Search, grid: dict) -> pd.DataFrame:
+def _pick(
+    table: pd.DataFrame, others: list, find: str, goal: Target, searched: list, search: _Search, grid: dict
+) -> pd.DataFrame:
     """One row per cell of the ``others`` axes: the value of ``find`` chosen, its column, a note."""
     order = {v: i for i, v in enumerate(searched)}
     key = (lambda v: v) if search.numeric else order.__getitem__
@@ -319,8 +349,9 @@ def _pick(table: pd.DataFrame, others: list, find: str, goal: Target, searched: 
         found, note = _choose(got, goal, find, key, search.numeric)
         row = dict(zip(others, (c.item() if hasattr(c, "item") else c for c in cell)))
         value = got[found] if found is not None else None
-        row.update({find: found, goal.column: value,
-                    "float": float(value) if value is not None else None, "note": note})
+        row.update(
+            {find: found, goal.column: value, "float": float(value) if value is not None else None, "note": note}
+        )
         rows.append(row)
     out = pd.DataFrame(rows, columns=[*others, find, goal.column, *COLUMNS])
     if search.numeric and out[find].notna().all():
@@ -341,10 +372,8 @@ def _choose(got: dict, goal: Target, find: str, key, numeric: bool) -> tuple:
         if len(tied) == 1:
             return tied[0], ""
         if len(set(got[v] for v in tied)) == 1:
-            same = ("every " + what if len(tied) == len(got)
-                    else f"{find} {_spec(tied, numeric)}")
-            return tied[0], (f"tie: {same} gives the same {goal.column} "
-                             f"{_text(got[tied[0]])}; the {least} is given")
+            same = "every " + what if len(tied) == len(got) else f"{find} {_spec(tied, numeric)}"
+            return tied[0], (f"tie: {same} gives the same {goal.column} {_text(got[tied[0]])}; the {least} is given")
         shown = ", ".join(f"{rulesets.show_value(v)} ({goal.column} {_text(got[v])})" for v in tied)
         return tied[0], (f"tie: {find} {shown} are as near {_text(goal.value)}; the {least} is given")
     hits = sorted((v for v, x in got.items() if goal.meets(x)), key=key)
@@ -353,6 +382,7 @@ def _choose(got: dict, goal: Target, find: str, key, numeric: bool) -> tuple:
     first = hits[0]
     later = sorted((v for v, x in got.items() if key(v) > key(first) and not goal.meets(x)), key=key)
     if later:
-        return first, (f"not every {'larger' if numeric else 'later'} {find} meets it: "
-                       f"{rulesets.show_value(later[0])} does not")
+        return first, (
+            f"not every {'larger' if numeric else 'later'} {find} meets it: {rulesets.show_value(later[0])} does not"
+        )
     return first, ""

@@ -9,6 +9,7 @@ description: the ways by roll features, the ways by class for a grid of
 int64 where the count provably fits (``10 ** dice``) and the modular
 (CRT) path beyond.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -64,17 +65,31 @@ class Engine:
     special_replaces: bool
 
     @classmethod
-    def of(cls, normal_faces: Iterable[int], special_faces: Iterable[int], crit_bonus: int,
-           mark_bonus: Iterable[int], table: npt.ArrayLike, n_classes: int, special_replaces: bool) -> Self:
+    def of(
+        cls,
+        normal_faces: Iterable[int],
+        special_faces: Iterable[int],
+        crit_bonus: int,
+        mark_bonus: Iterable[int],
+        table: npt.ArrayLike,
+        n_classes: int,
+        special_replaces: bool,
+    ) -> Self:
         """An Engine from arrays or sequences (the table is checked and frozen to tuples)."""
         table = np.asarray(table, dtype=np.int64)
         if table.shape != (3, 2, CAP + 1, CAP + 1) or table.min() < 0 or table.max() >= n_classes:
             raise ValueError("a class table has shape (3, 2, 3, 3) and holds class indices")
         if sum(normal_faces) != 10 or sum(special_faces) != 10:
             raise ValueError("the faces of a die must add up to ten")
-        return cls(tuple(int(x) for x in normal_faces), tuple(int(x) for x in special_faces),
-                   int(crit_bonus), tuple(int(x) for x in mark_bonus), _deep_tuple(table.tolist()),
-                   int(n_classes), bool(special_replaces))
+        return cls(
+            tuple(int(x) for x in normal_faces),
+            tuple(int(x) for x in special_faces),
+            int(crit_bonus),
+            tuple(int(x) for x in mark_bonus),
+            _deep_tuple(table.tolist()),
+            int(n_classes),
+            bool(special_replaces),
+        )
 
     def dice(self, pool: int, special: int) -> tuple[int, int]:
         """(normal dice, special dice) rolled for ``pool`` with ``special`` special dice."""
@@ -87,18 +102,21 @@ class Engine:
         """(w_normal, w_special, mark_bonus, table) as int64 arrays for the kernels."""
         return _arrays(self)
 
-    def classify(self, successes: int, tens: int, special_tens: int, special_marks: int,
-                 difficulty: int) -> int:
+    def classify(self, successes: int, tens: int, special_tens: int, special_marks: int, difficulty: int) -> int:
         """The class index of one landed roll, by the engine's one class lookup.
 
         ``successes`` counts pairs of 10s with their bonus, before the mark bonus.
         """
         _, _, bonus, table = self.arrays()
-        return int(_ks.classify_one(successes, int(tens >= 2), min(special_tens, CAP),
-                                    min(special_marks, CAP), difficulty, bonus, table))
+        return int(
+            _ks.classify_one(
+                successes, int(tens >= 2), min(special_tens, CAP), min(special_marks, CAP), difficulty, bonus, table
+            )
+        )
 
-    def successes(self, normal_faces: Iterable[int], special_faces: Iterable[int],
-                  success_face: int) -> tuple[int, int, int, int]:
+    def successes(
+        self, normal_faces: Iterable[int], special_faces: Iterable[int], success_face: int
+    ) -> tuple[int, int, int, int]:
         """(successes before the mark bonus, tens, special tens, special marks) of landed dice.
 
         A special die's mark is a face in ``1..special_faces[0]`` (its lowest faces).
@@ -116,8 +134,12 @@ def _deep_tuple(x: Any) -> Any:
 
 @lru_cache(maxsize=64)
 def _arrays(engine: Engine) -> Arrays:
-    out = (np.array(engine.normal_faces, dtype=np.int64), np.array(engine.special_faces, dtype=np.int64),
-           np.array(engine.mark_bonus, dtype=np.int64), np.array(engine.table, dtype=np.int64))
+    out = (
+        np.array(engine.normal_faces, dtype=np.int64),
+        np.array(engine.special_faces, dtype=np.int64),
+        np.array(engine.mark_bonus, dtype=np.int64),
+        np.array(engine.table, dtype=np.int64),
+    )
     for a in out:
         a.setflags(write=False)
     return out
@@ -149,8 +171,9 @@ SMALL_BINOMIALS = 64
 
 
 @lru_cache(maxsize=4096)
-def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple[int, ...],
-           force_modular: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
+def counts(
+    engine: Engine, n_normal: int, n_special: int, difficulties: tuple[int, ...], force_modular: bool = False
+) -> tuple[np.ndarray, np.ndarray, int]:
     """Exact (ways by (s, pair, e, o), ways by class per Difficulty, denominator).
 
     ``s`` counts successes before the mark bonus; the class ways include it.
@@ -167,8 +190,7 @@ def counts(engine: Engine, n_normal: int, n_special: int, difficulties: tuple[in
 
     def compute(mod: int) -> np.ndarray:
         ways = np.zeros((size_s, 2, CAP + 1, CAP + 1), dtype=np.int64)
-        _ks.special_pool_ways(n_normal, n_special, w_n, w_s, engine.crit_bonus, mod,
-                              binomials(n + 1, mod), ways)
+        _ks.special_pool_ways(n_normal, n_special, w_n, w_s, engine.crit_bonus, mod, binomials(n + 1, mod), ways)
         classes = np.empty((len(diffs), engine.n_classes), dtype=np.int64)
         _ks.special_classify(ways, diffs, bonus, table, mod, classes)
         return np.concatenate([ways.ravel(), classes.ravel()])
@@ -202,8 +224,13 @@ def success_ways(engine: Engine, ways: npt.ArrayLike) -> tuple[int, ...]:
     return tuple(out) if any(out) else (0,)
 
 
-def grid_blocks(engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int],
-                on_big: Callable[[], object] | None = None) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def grid_blocks(
+    engine: Engine,
+    pools: Sequence[int],
+    specials: Sequence[int],
+    difficulties: Sequence[int],
+    on_big: Callable[[], object] | None = None,
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Exact class ways for a grid, block by block, each block in its own arithmetic.
 
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
@@ -220,24 +247,37 @@ def grid_blocks(engine: Engine, pools: Sequence[int], specials: Sequence[int], d
     diffs = np.array(difficulties, dtype=np.int64)
     pools_arr = np.array(pools, dtype=np.int64)
     shape = (len(pools), len(specials))
-    nh = np.minimum(specials_arr[None, :], pools_arr[:, None]) if engine.special_replaces else \
-        np.broadcast_to(specials_arr[None, :], shape)
+    nh = (
+        np.minimum(specials_arr[None, :], pools_arr[:, None])
+        if engine.special_replaces
+        else np.broadcast_to(specials_arr[None, :], shape)
+    )
     nn = pools_arr[:, None] - nh if engine.special_replaces else np.broadcast_to(pools_arr[:, None], shape)
     dice = nn + nh
 
     def run(index: np.ndarray, mod: int) -> np.ndarray:
         out = np.empty((len(index), len(specials), len(diffs), engine.n_classes), dtype=np.int64)
         n = int(dice[index].max(initial=0))
-        _ks.special_grid_class_ways_into(pools_arr[index], specials_arr, diffs, w_n, w_s,
-                                         engine.crit_bonus, bonus, table, int(engine.special_replaces), mod,
-                                         binomials(n + 1, mod), out,
-                                         *_grid_scratch(n, engine.crit_bonus, max(0, int(bonus.max())), engine.n_classes))
+        _ks.special_grid_class_ways_into(
+            pools_arr[index],
+            specials_arr,
+            diffs,
+            w_n,
+            w_s,
+            engine.crit_bonus,
+            bonus,
+            table,
+            int(engine.special_replaces),
+            mod,
+            binomials(n + 1, mod),
+            out,
+            *_grid_scratch(n, engine.crit_bonus, max(0, int(bonus.max())), engine.n_classes),
+        )
         return out
 
     def dens(index: np.ndarray, block: np.ndarray) -> np.ndarray:
         if block.dtype == object:
-            return np.array([[10 ** n for n in row] for row in dice[index].tolist()],
-                            dtype=object)[:, :, None, None]
+            return np.array([[10**n for n in row] for row in dice[index].tolist()], dtype=object)[:, :, None, None]
         powers: np.ndarray = 10 ** dice[index]  # each fits: at most the block's bound
         return powers[:, :, None, None]
 
@@ -249,8 +289,9 @@ def grid_blocks(engine: Engine, pools: Sequence[int], specials: Sequence[int], d
     for i in (i for i, b in enumerate(big) if b):
         block = np.empty((1, len(specials), len(diffs), engine.n_classes), dtype=object)
         for hi, h in enumerate(specials):
-            block[0, hi] = big_pool_classes(*engine.dice(pools[i], h), w_n, w_s, engine.crit_bonus, diffs,
-                                            bonus, table, engine.n_classes)
+            block[0, hi] = big_pool_classes(
+                *engine.dice(pools[i], h), w_n, w_s, engine.crit_bonus, diffs, bonus, table, engine.n_classes
+            )
             if on_big is not None:
                 on_big()
         yield np.array([i]), block, dens(np.array([i]), block)
@@ -260,10 +301,15 @@ def _grid_scratch(n: int, crit_bonus: int, top: int, n_classes: int) -> tuple[np
     """Scratch arrays for :func:`kernels.special.special_grid_class_ways_into` over pools of at most
     ``n`` dice (the kernel allocates nothing itself, so loading it stays light)."""
     s_top = n + crit_bonus * (n // 2) + 1
-    return (np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64), np.empty((n + 1, n + 1), dtype=np.int64),
-            np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64), np.empty((3, n + 1), dtype=np.int64),
-            np.empty((4, n + 1), dtype=np.int64), np.empty((s_top + top + 1, n_classes), dtype=np.int64),
-            np.empty((s_top + top + 1, n_classes), dtype=np.int64))
+    return (
+        np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64),
+        np.empty((n + 1, n + 1), dtype=np.int64),
+        np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64),
+        np.empty((3, n + 1), dtype=np.int64),
+        np.empty((4, n + 1), dtype=np.int64),
+        np.empty((s_top + top + 1, n_classes), dtype=np.int64),
+        np.empty((s_top + top + 1, n_classes), dtype=np.int64),
+    )
 
 
 def _bounds(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> list[int]:
@@ -279,13 +325,20 @@ def big_pools(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> 
 
 
 @overload
-def grid_ways(engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int],
-              finish: None = None) -> tuple[np.ndarray, np.ndarray]: ...
+def grid_ways(
+    engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int], finish: None = None
+) -> tuple[np.ndarray, np.ndarray]: ...
 @overload
-def grid_ways(engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int],
-              finish: Finish) -> np.ndarray: ...
-def grid_ways(engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int],
-              finish: Finish | None = None) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+def grid_ways(
+    engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int], finish: Finish
+) -> np.ndarray: ...
+def grid_ways(
+    engine: Engine,
+    pools: Sequence[int],
+    specials: Sequence[int],
+    difficulties: Sequence[int],
+    finish: Finish | None = None,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)),
     object arrays of Python ints (:func:`grid_blocks` put together).
 
@@ -296,8 +349,10 @@ def grid_ways(engine: Engine, pools: Sequence[int], specials: Sequence[int], dif
     """
     raw = finish is None
     if finish is None:
+
         def finish(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
             return counts_only(ways.astype(object), dens.astype(object))
+
     out: np.ndarray | None = None
     for index, ways, dens in grid_blocks(engine, pools, specials, difficulties):
         values = finish(ways, dens)
@@ -305,8 +360,10 @@ def grid_ways(engine: Engine, pools: Sequence[int], specials: Sequence[int], dif
             out = np.empty((len(pools),) + values.shape[1:], dtype=values.dtype)
         out[index] = values
     if out is None:  # no pool: nothing counted
-        out = finish(np.empty((0, len(specials), len(difficulties), engine.n_classes), dtype=np.int64),
-                     np.empty((0, len(specials), 1, 1), dtype=np.int64))
+        out = finish(
+            np.empty((0, len(specials), len(difficulties), engine.n_classes), dtype=np.int64),
+            np.empty((0, len(specials), 1, 1), dtype=np.int64),
+        )
     if raw:
         return out[..., :-1], out[:, :, :1, -1:]
     return out
@@ -325,9 +382,10 @@ def counts_only(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
 # dice costs O(n) big-integer operations per polynomial, not n**2 states
 # times n primes.
 
+
 def _binomial_power(m: int, f0: int, f1: int) -> list[int]:
     """Coefficients of ``(f0 + f1 x) ** m``: ``C(m, i) f1**i f0**(m - i)``, exactly."""
-    out = [f0 ** m]
+    out = [f0**m]
     if f1 == 0:
         return out
     for k in range(m):
@@ -346,7 +404,7 @@ def _sparse_power(terms: dict[int, int], n: int) -> list[int]:
     p0 = terms[0]
     others = [(i, c) for i, c in sorted(terms.items()) if i > 0 and c != 0]
     degree = n * max([i for i, _ in others], default=0)
-    q = [p0 ** n]
+    q = [p0**n]
     for k in range(1, degree + 1):
         acc = 0
         for i, c in others:
@@ -368,8 +426,9 @@ def clear_caches() -> None:
 
 
 @lru_cache(maxsize=64)
-def _normal_parts(n_normal: int, w_normal: tuple[int, ...],
-                  crit_bonus: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _normal_parts(
+    n_normal: int, w_normal: tuple[int, ...], crit_bonus: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Success generating functions of ``n_normal`` normal dice, as object arrays.
 
     Returns ``(from_even, from_odd, no_ten, one_ten)``: ways by the successes
@@ -394,16 +453,16 @@ def _normal_parts(n_normal: int, w_normal: tuple[int, ...],
     size = max(len(plus), len(minus))
     plus = plus + [0] * (size - len(plus))
     minus = minus + [0] * (size - len(minus))
-    even = [(a + b) // 2 for a, b in zip(plus[::2], minus[::2])]          # E, in x
-    odd_w = [(a - b) // 2 for a, b in zip(plus, minus)][half:]             # O * w**0, in w
-    odd = odd_w[::2]                                                       # O, in x
+    even = [(a + b) // 2 for a, b in zip(plus[::2], minus[::2])]  # E, in x
+    odd_w = [(a - b) // 2 for a, b in zip(plus, minus)][half:]  # O * w**0, in w
+    odd = odd_w[::2]  # O, in x
     length = n + cb * ((n + 1) // 2) + 1
 
     def poly(parts: list[tuple[int, Any]]) -> np.ndarray:  # (shift, coefficients: a list, then an array)
         out = np.zeros(length, dtype=object)
         for shift, coef in parts:
-            coef = np.array(coef[:max(length - shift, 0)], dtype=object)
-            out[shift:shift + len(coef)] += coef
+            coef = np.array(coef[: max(length - shift, 0)], dtype=object)
+            out[shift : shift + len(coef)] += coef
         return out
 
     from_even = poly([(0, even), (1, [f2 * v for v in odd])])
@@ -426,16 +485,16 @@ def _special_outcomes(n_special: int, w_special: Iterable[int]) -> dict[tuple[in
         for o in range(n - e + 1):
             for g in range(n - e - o + 1):
                 f = n - e - o - g
-                w = (comb(n, e) * comb(n - e, o) * comb(n - e - o, g)
-                     * tens ** e * marks ** o * succ ** g * fails ** f)
+                w = comb(n, e) * comb(n - e, o) * comb(n - e - o, g) * tens**e * marks**o * succ**g * fails**f
                 if w:
                     key = (g, e, min(o, CAP))
                     out[key] = out.get(key, 0) + w
     return out
 
 
-def big_pool_ways(n_normal: int, n_special: int, w_normal: Iterable[int], w_special: Iterable[int],
-                  crit_bonus: int) -> np.ndarray:
+def big_pool_ways(
+    n_normal: int, n_special: int, w_normal: Iterable[int], w_special: Iterable[int], crit_bonus: int
+) -> np.ndarray:
     """Exact ways by (successes, pair, capped special tens, capped special marks), in Python ints.
 
     The same numbers as :func:`kernels.special.special_pool_ways`, for pools
@@ -455,7 +514,7 @@ def big_pool_ways(n_normal: int, n_special: int, w_normal: Iterable[int], w_spec
     def add(pair: int, ec: int, oc: int, shift: int, vector: np.ndarray, weight: int) -> None:
         top = min(len(vector), size_s - shift)
         if top > 0:
-            ways[shift:shift + top, pair, ec, oc] += vector[:top] * weight
+            ways[shift : shift + top, pair, ec, oc] += vector[:top] * weight
 
     for (g, e, oc), w in _special_outcomes(ns, w_special).items():
         ec = min(e, CAP)
@@ -469,8 +528,13 @@ def big_pool_ways(n_normal: int, n_special: int, w_normal: Iterable[int], w_spec
     return ways
 
 
-def classify_big(ways: np.ndarray, difficulties: Sequence[int] | np.ndarray, mark_bonus: Iterable[int],
-                 table: npt.ArrayLike, n_classes: int) -> np.ndarray:
+def classify_big(
+    ways: np.ndarray,
+    difficulties: Sequence[int] | np.ndarray,
+    mark_bonus: Iterable[int],
+    table: npt.ArrayLike,
+    n_classes: int,
+) -> np.ndarray:
     """Ways per class for each Difficulty from Python-int ways (as :func:`kernels.special.special_classify`).
 
     Returns an object array ``(D, n_classes)`` of Python ints.
@@ -488,15 +552,14 @@ def classify_big(ways: np.ndarray, difficulties: Sequence[int] | np.ndarray, mar
                 k_win = int(table[_ks.BAND_WIN, pair, ec, oc])
                 k_short = int(table[_ks.BAND_SHORT, pair, ec, oc])
                 k_none = int(table[_ks.BAND_NONE, pair, ec, oc])
-                win[shift:shift + len(column), k_win] += column
+                win[shift : shift + len(column), k_win] += column
                 if shift == 0:
                     fail[0, k_none] += column[0]
-                    fail[1:len(column), k_short] += column[1:]
+                    fail[1 : len(column), k_short] += column[1:]
                 else:
-                    fail[shift:shift + len(column), k_short] += column
+                    fail[shift : shift + len(column), k_short] += column
     win_suffix = np.cumsum(win[::-1], axis=0)[::-1]
-    fail_prefix = np.concatenate([np.zeros((1, n_classes), dtype=object),
-                                  np.cumsum(fail, axis=0)[:-1]])
+    fail_prefix = np.concatenate([np.zeros((1, n_classes), dtype=object), np.cumsum(fail, axis=0)[:-1]])
     out = np.empty((len(difficulties), n_classes), dtype=object)
     for di, d in enumerate(difficulties):
         d = min(int(d), n_s)
@@ -513,13 +576,14 @@ def _normal_suffixes(n_normal: int, w_normal: tuple[int, ...], crit_bonus: int) 
     length = max(len(p) for p in parts)
     out = np.zeros((len(parts), length + 1), dtype=object)
     for i, part in enumerate(parts):
-        out[i, :len(part)] = np.cumsum(part[::-1])[::-1]
+        out[i, : len(part)] = np.cumsum(part[::-1])[::-1]
     out.setflags(write=False)
     return out
 
 
-def _column_terms(n_special: int, w_special: Iterable[int],
-                  crit_bonus: int) -> list[tuple[int, int, int, int, int, int]]:
+def _column_terms(
+    n_special: int, w_special: Iterable[int], crit_bonus: int
+) -> list[tuple[int, int, int, int, int, int]]:
     """How the ways of each (pair, capped special tens, capped marks) column are made.
 
     A list of ``(pair, ec, oc, shift, part, weight)``: the column gains
@@ -541,8 +605,9 @@ def _column_terms(n_special: int, w_special: Iterable[int],
 
 
 @lru_cache(maxsize=64)
-def _columns(n_special: int, w_special: tuple[int, ...],
-             crit_bonus: int) -> dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]]:
+def _columns(
+    n_special: int, w_special: tuple[int, ...], crit_bonus: int
+) -> dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]]:
     """:func:`_column_terms` by column, terms of the same shift and part merged:
     ``{(pair, ec, oc): ((shift, part, weight), ...)}``."""
     merged: dict[tuple[tuple[int, int, int], int, int], int] = {}
@@ -556,9 +621,17 @@ def _columns(n_special: int, w_special: tuple[int, ...],
     return {column: tuple(terms) for column, terms in columns.items()}
 
 
-def big_pool_classes(n_normal: int, n_special: int, w_normal: Iterable[int], w_special: Iterable[int],
-                     crit_bonus: int, difficulties: Iterable[int], mark_bonus: Iterable[int],
-                     table: npt.ArrayLike, n_classes: int) -> np.ndarray:
+def big_pool_classes(
+    n_normal: int,
+    n_special: int,
+    w_normal: Iterable[int],
+    w_special: Iterable[int],
+    crit_bonus: int,
+    difficulties: Iterable[int],
+    mark_bonus: Iterable[int],
+    table: npt.ArrayLike,
+    n_classes: int,
+) -> np.ndarray:
     """Ways per class for each Difficulty, in Python ints, without the full ways array.
 
     Equal to ``classify_big(big_pool_ways(...), ...)``, but each class sum is
@@ -572,7 +645,7 @@ def big_pool_classes(n_normal: int, n_special: int, w_normal: Iterable[int], w_s
     parts = _normal_parts(int(n_normal), tuple(int(v) for v in w_normal), int(crit_bonus))
     columns = _columns(int(n_special), tuple(int(v) for v in w_special), int(crit_bonus))
     last = suffixes.shape[1] - 1
-    d = np.array([min(int(x), 2 ** 40) for x in difficulties], dtype=np.int64)
+    d = np.array([min(int(x), 2**40) for x in difficulties], dtype=np.int64)
     out = np.zeros((len(d), n_classes), dtype=object)
     for (pair, ec, oc), terms in columns.items():
         shift = np.array([t[0] for t in terms], dtype=np.int64)

@@ -6,6 +6,7 @@ hold numbers only: the counting is done elsewhere (the mechanic engine,
 :mod:`analysis.mechanic.engine`, for Werewolf and Hunter), so importing this
 module imports no kernels.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -7,6 +7,7 @@ table, ``none`` standing for no Willpower spent.  Both add ``p_win_gain``:
 the exact chance to win with the strategy minus the chance without
 Willpower.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, TypeVar
@@ -56,8 +57,7 @@ def parse(spec: object, strategy_of: Callable[[Any], Any], known: Iterable[str])
     else:
         items, many = [spec], False
     if not items or any(i == "" for i in items):
-        raise ValueError(f"strategy takes names separated by commas, such as none,maximize_win; "
-                         f"got {spec!r}")
+        raise ValueError(f"strategy takes names separated by commas, such as none,maximize_win; got {spec!r}")
     out, names, seen = [], [], set()
     for item in items:
         if item is None or item == NONE:
@@ -78,8 +78,9 @@ def parse(spec: object, strategy_of: Callable[[Any], Any], known: Iterable[str])
     return out, many
 
 
-def combine(frames: Iterable[tuple[Any, pd.DataFrame]], axes: Sequence[str], side_by_side: bool,
-            exact: bool) -> pd.DataFrame:
+def combine(
+    frames: Iterable[tuple[Any, pd.DataFrame]], axes: Sequence[str], side_by_side: bool, exact: bool
+) -> pd.DataFrame:
     """One table of the per-strategy tables ``frames``: ``[(strategy or None, DataFrame)]``.
 
     Each DataFrame holds Fractions and starts with the ``axes`` columns.  Side
@@ -103,6 +104,8 @@ def combine(frames: Iterable[tuple[Any, pd.DataFrame]], axes: Sequence[str], sid
         # one frame made at once: a column set at a time fragments a wide table
         n = len(axes) + int(side_by_side)
         floats = np.array([[float(x) for x in out[c]] for c in out.columns[n:]], dtype=float).T
-        out = pd.concat([out.iloc[:, :n], pd.DataFrame(floats.reshape(len(out), -1), index=out.index,
-                                                       columns=out.columns[n:])], axis=1)
+        out = pd.concat(
+            [out.iloc[:, :n], pd.DataFrame(floats.reshape(len(out), -1), index=out.index, columns=out.columns[n:])],
+            axis=1,
+        )
     return out

@@ -4,6 +4,7 @@ The exact answer does not depend on how the grid is cut: every cell is
 counted on its own, so ``jobs=4`` gives the very same table (the same
 Fractions, the same floats) as ``jobs=1``.
 """
+
 from __future__ import annotations
 
 import gc
@@ -54,8 +55,9 @@ def check_cells(counts: dict, limit: int = MAX_CELLS, what: str = "grid") -> int
     cells = math.prod(counts.values())
     if cells > limit:
         name, most = max(counts.items(), key=lambda kv: kv[1])
-        raise ValueError(f"this {what} has {cells:,} cells (limit {limit:,}); narrow a SPEC "
-                         f"({name} has {most:,} values)")
+        raise ValueError(
+            f"this {what} has {cells:,} cells (limit {limit:,}); narrow a SPEC ({name} has {most:,} values)"
+        )
     return cells
 
 
@@ -77,8 +79,9 @@ def resolve_grid(system, grid=None, names: dict | None = None) -> dict:
     names = {} if names is None else names
     unknown = [k for k in grid if k not in system.axis_names]
     if unknown:
-        raise ValueError(f"a {system.name} grid has no axis {unknown[0]!r}; its axes are "
-                         f"{', '.join(system.axis_names)}")
+        raise ValueError(
+            f"a {system.name} grid has no axis {unknown[0]!r}; its axes are {', '.join(system.axis_names)}"
+        )
     limits = dict(system.limits)
     out = {}
     for axis, default in system.axes:
@@ -166,8 +169,15 @@ def progress_bar(total: int, desc: str, unit: str, show: bool, leave: bool = Tru
     from .validate import one_line
 
     size = shutil.get_terminal_size()
-    return tqdm(total=total, desc=one_line(desc), unit=unit, file=sys.stderr, leave=leave,
-                ncols=min(size.columns, 100), nrows=max(size.lines, 2))
+    return tqdm(
+        total=total,
+        desc=one_line(desc),
+        unit=unit,
+        file=sys.stderr,
+        leave=leave,
+        ncols=min(size.columns, 100),
+        nrows=max(size.lines, 2),
+    )
 
 
 def _chunks(grid: dict, most: int = MAX_CHUNKS) -> list:
@@ -223,9 +233,11 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     except BrokenProcessPool:
         _stop(pool)
         del pool  # dropped before the error travels up
-        raise ValueError(f"the {jobs} worker processes stopped before the end (out of "
-                         f"memory, or a program read from stdin that they cannot "
-                         f"re-import); try fewer jobs, a smaller grid or jobs=1") from None
+        raise ValueError(
+            f"the {jobs} worker processes stopped before the end (out of "
+            f"memory, or a program read from stdin that they cannot "
+            f"re-import); try fewer jobs, a smaller grid or jobs=1"
+        ) from None
     except BaseException:
         _stop(pool)
         del pool
@@ -279,8 +291,17 @@ def _in_grid_order(frames: list, grid: dict) -> pd.DataFrame:
     return df.iloc[order].reset_index(drop=True)
 
 
-def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
-           progress: bool = False, desc: str | None = None, names: dict | None = None) -> list:
+def tables(
+    system,
+    rules_list,
+    grid=None,
+    *,
+    exact: bool = False,
+    jobs: int = 1,
+    progress: bool = False,
+    desc: str | None = None,
+    names: dict | None = None,
+) -> list:
     """The tidy tables of several rule sets of one system over one grid.
 
     Everything (the axis values and their limits, the grid's size, the
@@ -322,8 +343,7 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
     rules_list = [r.rules if isinstance(r, rulesets.RuleSet) else r for r in rules_list]
     for r in rules_list:
         if type(r) is not system.rules_class:
-            raise ValueError(f"a {system.name} sweep needs {system.rules_class.__name__} rules, "
-                             f"got {type(r).__name__}")
+            raise ValueError(f"a {system.name} sweep needs {system.rules_class.__name__} rules, got {type(r).__name__}")
     if jobs == 1:
         out = []
         for r in rules_list:
@@ -339,7 +359,7 @@ def tables(system, rules_list, grid=None, *, exact: bool = False, jobs: int = 1,
     finally:
         bar.close()
     n = len(chunks)
-    return [_in_grid_order(results[i * n:(i + 1) * n], grid) for i in range(len(rules_list))]
+    return [_in_grid_order(results[i * n : (i + 1) * n], grid) for i in range(len(rules_list))]
 
 
 def _here(system, rules, grid: dict, exact: bool, show: bool, desc: str) -> list:
@@ -360,9 +380,12 @@ def _here(system, rules, grid: dict, exact: bool, show: bool, desc: str) -> list
     try:
         i = 0
         while i < len(values):
-            batch = values[i:i + size]
-            parts = ([{**grid, first: batch, axes[1]: [v]} for v in grid[axes[1]]]
-                     if split and len(axes) > 2 else [{**grid, first: batch}])
+            batch = values[i : i + size]
+            parts = (
+                [{**grid, first: batch, axes[1]: [v]} for v in grid[axes[1]]]
+                if split and len(axes) > 2
+                else [{**grid, first: batch}]
+            )
             start = time.monotonic()
             for part in parts:
                 frames.append(_table(system, rules, part, exact))
@@ -382,5 +405,4 @@ def _here(system, rules, grid: dict, exact: bool, show: bool, desc: str) -> list
 def table(rules, grid=None, *, exact: bool = False, jobs: int = 1, progress: bool = False) -> pd.DataFrame:
     """The tidy odds table of one rule set (a shipped name, a TOML path or a rules object) over a grid."""
     rs = rulesets.load(rules)
-    return tables(rs.system, [rs.rules], grid, exact=exact, jobs=jobs, progress=progress,
-                  desc=rs.name)[0]
+    return tables(rs.system, [rs.rules], grid, exact=exact, jobs=jobs, progress=progress, desc=rs.name)[0]

@@ -24,6 +24,7 @@ References to code are ``"module:attribute"`` strings, a leading dot meaning
 the system's own package (``".roll:V5Rules"``), imported when first used:
 discovering the systems imports no numerical code.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -168,15 +169,28 @@ class System:
     distribution: str | Callable[..., pd.DataFrame] | None = None
 
     if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
-        def __init__(self, name: str, rules: str | type[Rules], table: str | Callable[..., pd.DataFrame],
-                     axes: PairsIn, title: str = "", classes: PairsIn = (),
-                     outcomes: str | Iterable[str] | None = None, odds: Ref | None = None,
-                     strategies: str | Mapping[str, Any] | None = None, package: str = "",
-                     terms: PairsIn = (), order: int = 100, aliases: Iterable[str] = (),
-                     sub_rules: Mapping[str, str | type[Rules]] | Iterable[tuple[str, str | type[Rules]]] = (),
-                     limits: Mapping[str, Limit] | Iterable[tuple[str, Limit]] = (),
-                     cli: str | types.ModuleType | None = None, column_prefixes: PairsIn = (),
-                     distribution: str | Callable[..., pd.DataFrame] | None = None) -> None: ...
+
+        def __init__(
+            self,
+            name: str,
+            rules: str | type[Rules],
+            table: str | Callable[..., pd.DataFrame],
+            axes: PairsIn,
+            title: str = "",
+            classes: PairsIn = (),
+            outcomes: str | Iterable[str] | None = None,
+            odds: Ref | None = None,
+            strategies: str | Mapping[str, Any] | None = None,
+            package: str = "",
+            terms: PairsIn = (),
+            order: int = 100,
+            aliases: Iterable[str] = (),
+            sub_rules: Mapping[str, str | type[Rules]] | Iterable[tuple[str, str | type[Rules]]] = (),
+            limits: Mapping[str, Limit] | Iterable[tuple[str, Limit]] = (),
+            cli: str | types.ModuleType | None = None,
+            column_prefixes: PairsIn = (),
+            distribution: str | Callable[..., pd.DataFrame] | None = None,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.match(self.name):
@@ -209,33 +223,49 @@ class System:
         subs: Any = self.sub_rules
         subs = tuple(subs.items()) if isinstance(subs, dict) else tuple(tuple(p) for p in subs)
         for pair in subs:
-            if len(pair) != 2 or not isinstance(pair[0], str) or not _AXIS.match(pair[0]) \
-                    or pair[0] in RESERVED:
-                raise ValueError(f"sub_rules of system {self.name!r} are (table name, rules class) "
-                                 f"pairs with lowercase names, got {pair!r}")
+            if len(pair) != 2 or not isinstance(pair[0], str) or not _AXIS.match(pair[0]) or pair[0] in RESERVED:
+                raise ValueError(
+                    f"sub_rules of system {self.name!r} are (table name, rules class) "
+                    f"pairs with lowercase names, got {pair!r}"
+                )
         if len({n for n, _ in subs}) != len(subs):
             raise ValueError(f"system {self.name!r} names a sub_rules table twice")
         object.__setattr__(self, "sub_rules", subs)
         limits: tuple[Any, ...] = tuple(self.limits.items()) if isinstance(self.limits, dict) else tuple(self.limits)
         for pair in limits:
-            if (len(pair) != 2 or pair[0] not in self.axis_names or len(pair[1]) != 2
-                    or not isinstance(pair[1][0], int)
-                    or not (pair[1][1] is None or isinstance(pair[1][1], int))):
-                raise ValueError(f"limits of system {self.name!r} are (axis, (lowest, highest or "
-                                 f"None)) pairs naming its axes, got {pair!r}")
+            if (
+                len(pair) != 2
+                or pair[0] not in self.axis_names
+                or len(pair[1]) != 2
+                or not isinstance(pair[1][0], int)
+                or not (pair[1][1] is None or isinstance(pair[1][1], int))
+            ):
+                raise ValueError(
+                    f"limits of system {self.name!r} are (axis, (lowest, highest or "
+                    f"None)) pairs naming its axes, got {pair!r}"
+                )
         object.__setattr__(self, "limits", tuple((a, tuple(lh)) for a, lh in limits))
         cli = self.cli
-        if cli is not None and not isinstance(cli, types.ModuleType) and (
-                not isinstance(cli, str) or not cli.strip(".") or ":" in cli):
-            raise ValueError(f"cli of system {self.name!r} is a module (\".cli\" or a module name), "
-                             f"got {self.cli!r}")
+        if (
+            cli is not None
+            and not isinstance(cli, types.ModuleType)
+            and (not isinstance(cli, str) or not cli.strip(".") or ":" in cli)
+        ):
+            raise ValueError(f"cli of system {self.name!r} is a module (\".cli\" or a module name), got {self.cli!r}")
         prefixes: Any = self.column_prefixes
         prefixes = tuple(prefixes.items()) if isinstance(prefixes, dict) else tuple(tuple(p) for p in prefixes)
         for pair in prefixes:
-            if (len(pair) != 2 or not isinstance(pair[0], str) or not _PREFIX.match(pair[0])
-                    or not isinstance(pair[1], str) or not pair[1].strip()):
-                raise ValueError(f"column_prefixes of system {self.name!r} are (prefix, name) pairs, "
-                                 f"a prefix lowercase and ending with _, got {pair!r}")
+            if (
+                len(pair) != 2
+                or not isinstance(pair[0], str)
+                or not _PREFIX.match(pair[0])
+                or not isinstance(pair[1], str)
+                or not pair[1].strip()
+            ):
+                raise ValueError(
+                    f"column_prefixes of system {self.name!r} are (prefix, name) pairs, "
+                    f"a prefix lowercase and ending with _, got {pair!r}"
+                )
         object.__setattr__(self, "column_prefixes", prefixes)
 
     # ------------------------------------------------------------ code
@@ -301,8 +331,7 @@ class System:
             if missing:
                 raise ValueError(f"the {self.name} table has no column {missing[0]!r}")
             return list(self.outcomes)
-        return [c for c in df.columns
-                if c not in self.axis_names and not pd.api.types.is_integer_dtype(df[c])]
+        return [c for c in df.columns if c not in self.axis_names and not pd.api.types.is_integer_dtype(df[c])]
 
     # ------------------------------------------------------------ rules
     def fields(self) -> dict[str, Any]:
@@ -352,6 +381,7 @@ def lazy_exports(package: str, module: str) -> Callable[[str], Any]:
     ``from analysis.systems import v5; v5.odds(...)`` works while discovering
     the systems imports no numerical code.
     """
+
     def __getattr__(name: str) -> Any:
         if not name.startswith("_"):
             target = importlib.import_module(module, package)

@@ -18,6 +18,7 @@ and LaTeX's special characters, HTML's ``<>&``), and a CSV text cell that
 starts with ``= + - @`` gets a leading ``'`` so that no spreadsheet reads it
 as a formula.
 """
+
 from __future__ import annotations
 
 import html
@@ -75,7 +76,7 @@ def fixed(value, digits: int) -> str:
     q = _exact(value)
     if q is None:
         return str(value)
-    scaled = abs(q) * 10 ** digits
+    scaled = abs(q) * 10**digits
     n = int(scaled + Fraction(1, 2))  # half up, on the exact value
     sign = "-" if q < 0 and n else ""
     text = str(abs(n)).rjust(digits + 1, "0")
@@ -144,8 +145,16 @@ def _value_columns(df: pd.DataFrame, key_columns) -> list:
     return [c for c in df.columns if c not in key_columns]
 
 
-def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, digits: int | None,
-                   text: bool, sign: bool = False, rows_named_by: str = "outcome") -> pd.DataFrame:
+def _display_frame(
+    df: pd.DataFrame,
+    key_columns,
+    exact: bool,
+    percent: bool,
+    digits: int | None,
+    text: bool,
+    sign: bool = False,
+    rows_named_by: str = "outcome",
+) -> pd.DataFrame:
     """The value columns made ready to print.
 
     ``exact``: reduced fractions.  Else ``percent`` multiplies the
@@ -178,8 +187,9 @@ def _display_frame(df: pd.DataFrame, key_columns, exact: bool, percent: bool, di
                 cells.append(_number(q))
         shown_columns[c] = pd.Series(cells, index=df.index, dtype=object)
     # one frame made at once (a column set at a time fragments a wide frame, and pandas warns)
-    out = pd.DataFrame({i: shown_columns[c] if c in shown_columns else df[c] for i, c in enumerate(df.columns)},
-                       index=df.index)
+    out = pd.DataFrame(
+        {i: shown_columns[c] if c in shown_columns else df[c] for i, c in enumerate(df.columns)}, index=df.index
+    )
     out.columns = df.columns
     return out
 
@@ -203,8 +213,9 @@ def markdown_text(text, line_start: bool = False) -> str:
     """
     text = _MARKDOWN_SPECIAL.sub(lambda m: "\\" + m.group(), one_line(text))
     if line_start:
-        text = _MARKDOWN_BLOCK.sub(lambda m: (m.group(1) or m.group(3) or "") + "\\"
-                                   + (m.group(2) or m.group(4)), text, count=1)
+        text = _MARKDOWN_BLOCK.sub(
+            lambda m: (m.group(1) or m.group(3) or "") + "\\" + (m.group(2) or m.group(4)), text, count=1
+        )
     return text
 
 
@@ -234,10 +245,21 @@ def _markdown(df: pd.DataFrame) -> str:
 
 #: LaTeX's special characters and what prints each as itself.  ``^`` is among them: TeX
 #: reads ``^^5c`` as a backslash, so an unescaped ``^^5cinput`` would be ``\input``.
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "%": r"\%",
-                  "&": r"\&", "#": r"\#", "$": r"\$", "^": r"\textasciicircum{}",
-                  "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}",
-                  "|": r"\textbar{}"}
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "_": r"\_",
+    "%": r"\%",
+    "&": r"\&",
+    "#": r"\#",
+    "$": r"\$",
+    "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+}
 _LATEX_PATTERN = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 
 
@@ -254,8 +276,12 @@ def latex_text(text) -> str:
 
 def _latex(df: pd.DataFrame, caption: str | None, none: str | None = None) -> str:
     esc = _latex_escape
-    lines = [r"\begin{tabular}{" + "r" * len(df.columns) + "}", r"\hline",
-             " & ".join(esc(c) for c in df.columns) + r" \\", r"\hline"]
+    lines = [
+        r"\begin{tabular}{" + "r" * len(df.columns) + "}",
+        r"\hline",
+        " & ".join(esc(c) for c in df.columns) + r" \\",
+        r"\hline",
+    ]
     lines += [" & ".join(_latex_cell(v) for v in row) + r" \\" for row in df.itertuples(index=False)]
     if none:
         lines.append(r"\multicolumn{" + str(max(len(df.columns), 1)) + "}{c}{" + esc(none) + r"} \\")
@@ -266,6 +292,7 @@ def _latex(df: pd.DataFrame, caption: str | None, none: str | None = None) -> st
 
 
 # ------------------------------------------------------------ rule sets named
+
 
 def _rule_sets(rule_set) -> list:
     """``rule_set`` as a list of (name, description, official) triples (one, or two for a comparison)."""
@@ -286,8 +313,9 @@ def _rule_sets(rule_set) -> list:
 def _check_frame(df, what: str) -> None:
     """A TypeError of one sentence unless ``df`` is a pandas DataFrame."""
     if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"{what} takes an odds table (a pandas DataFrame, as a system's table() "
-                        f"returns), got {type(df).__name__}")
+        raise TypeError(
+            f"{what} takes an odds table (a pandas DataFrame, as a system's table() returns), got {type(df).__name__}"
+        )
 
 
 def rule_set_columns(rule_set) -> dict:
@@ -298,8 +326,7 @@ def rule_set_columns(rule_set) -> dict:
     named = _rule_sets(rule_set)
     if len(named) == 1:
         return {"rule_set": one_line(named[0][0])}
-    return {f"rule_set_{'ab'[i] if len(named) == 2 else i + 1}": one_line(n)
-            for i, (n, _, _) in enumerate(named)}
+    return {f"rule_set_{'ab'[i] if len(named) == 2 else i + 1}": one_line(n) for i, (n, _, _) in enumerate(named)}
 
 
 def caption(rule_set) -> str | None:
@@ -325,6 +352,7 @@ def caption(rule_set) -> str | None:
 
 
 # ------------------------------------------------------------ render
+
 
 def pivot_axes(spec) -> tuple:
     """``"pool x hunger"`` (or ``(rows, columns)``) as ``([rows], [columns])``; a ValueError otherwise."""
@@ -413,8 +441,7 @@ def _legend_lines(df_columns, key_columns, system, pivoted, meanings=None) -> li
     keys, labels, value, across, fixed, derived = pivoted
     lines = legend(list(keys), system, meanings)
     meaning = legend([value], system, meanings)[0].split(": ", 1)[1]
-    lines.append(f"{' x '.join(f'{a}=N' for a in across)}: {value} ({meaning}) at that "
-                 f"{' and '.join(across)}")
+    lines.append(f"{' x '.join(f'{a}=N' for a in across)}: {value} ({meaning}) at that {' and '.join(across)}")
     for line in legend(list(fixed), system, meanings):
         name, text = line.split(": ", 1)
         lines.append(f"{name}: {fixed[name]} throughout ({text})")
@@ -430,11 +457,25 @@ def derived_text(name: str, by) -> str:
     return by[0] if len(by) == 1 else ", ".join(by[:-1]) + " and " + by[-1]
 
 
-def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool = False,
-           percent: bool = False, digits: int | None = None, pivot=None, value: str | None = None,
-           columns=None, system=None, rule_set=None, legend: bool = True,
-           empty: str = "no rows", meanings: dict | None = None, _rows_named_by: str = "outcome",
-           _percent_rows: bool = False) -> str:
+def render(
+    df: pd.DataFrame,
+    fmt: str = "table",
+    *,
+    key_columns=(),
+    exact: bool = False,
+    percent: bool = False,
+    digits: int | None = None,
+    pivot=None,
+    value: str | None = None,
+    columns=None,
+    system=None,
+    rule_set=None,
+    legend: bool = True,
+    empty: str = "no rows",
+    meanings: dict | None = None,
+    _rows_named_by: str = "outcome",
+    _percent_rows: bool = False,
+) -> str:
     """Render a tidy odds table.
 
     Parameters
@@ -486,20 +527,17 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     from .validate import check_bool
 
-    exact, percent, legend = (check_bool("exact", exact), check_bool("percent", percent),
-                              check_bool("legend", legend))
+    exact, percent, legend = (check_bool("exact", exact), check_bool("percent", percent), check_bool("legend", legend))
     if exact and percent:
         raise ValueError("--exact and --percent cannot be combined: exact values are fractions")
     if digits is not None:
         if exact:
             raise ValueError("--digits and --exact cannot be combined: exact values are fractions")
-        if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) \
-                or not 0 <= digits <= MAX_DIGITS:
+        if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 0 <= digits <= MAX_DIGITS:
             raise ValueError(f"--digits must be a whole number from 0 to {MAX_DIGITS}, got {digits!r}")
         digits = int(digits)
     if pivot is not None and columns is not None:
-        raise ValueError("--pivot and --columns cannot be combined: --pivot shows the one column "
-                         "--value")
+        raise ValueError("--pivot and --columns cannot be combined: --pivot shows the one column --value")
     if (pivot is None) != (value is None):
         raise ValueError("--pivot and --value go together: --pivot 'ROWS x COLS' --value COLUMN")
     keys = tuple(c for c in df.columns if c in set(key_columns))
@@ -509,13 +547,24 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
         twice = first_repeat(values)
         if twice is not None:
             raise ValueError(f"--value names {twice!r} twice")
-        return _render_blocks(df, fmt, values, keys=keys, exact=exact, percent=percent, digits=digits,
-                              pivot=pivot, system=system, rule_set=rule_set, legend=legend, empty=empty)
+        return _render_blocks(
+            df,
+            fmt,
+            values,
+            keys=keys,
+            exact=exact,
+            percent=percent,
+            digits=digits,
+            pivot=pivot,
+            system=system,
+            rule_set=rule_set,
+            legend=legend,
+            empty=empty,
+        )
     if pivot is not None:
         rows, across = pivot_axes(pivot)
         # axes of one value leave the pivoted table: the legend still says where it stands
-        fixed = {k: df[k].iloc[0] for k in keys
-                 if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
+        fixed = {k: df[k].iloc[0] for k in keys if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
         df, keys, labels = _flat_pivot(df, rows, across, value, keys, _derivable(keys, system, df))
         derived = df.attrs.get("derived", {})
         if "outcome" in df.columns and "outcome" not in keys:
@@ -536,40 +585,51 @@ def render(df: pd.DataFrame, fmt: str = "table", *, key_columns=(), exact: bool 
                 df = df.rename(columns=renamed)
                 keys = tuple(renamed.get(k, k) for k in keys)
             extra = {k: csv_text(v) for k, v in extra.items()}
-        shown = _display_frame(df, keys, exact, percent or _percent_rows, digits, text=(fmt == "csv"),
-                               rows_named_by=_rows_named_by)
+        shown = _display_frame(
+            df, keys, exact, percent or _percent_rows, digits, text=(fmt == "csv"), rows_named_by=_rows_named_by
+        )
         for name, text in extra.items():
             shown[name] = text
         if fmt == "csv":
             buf = io.StringIO()
             shown.to_csv(buf, index=False, lineterminator="\n")
             return buf.getvalue()
-        records = [{str(k): (v.item() if hasattr(v, "item") else v) for k, v in rec.items()}
-                   for rec in shown.to_dict(orient="records")]
+        records = [
+            {str(k): (v.item() if hasattr(v, "item") else v) for k, v in rec.items()}
+            for rec in shown.to_dict(orient="records")
+        ]
         return json.dumps(records, indent=1) + "\n"
     if digits is None:
         digits = 2 if percent else 4
     shown = _display_frame(df, keys, exact, percent, digits, text=True, sign=True)
-    notes = (_legend_lines(shown.columns, keys, system, pivoted, {**rule_meanings(rule_set), **(meanings or {})})
-             if legend else [])
+    notes = (
+        _legend_lines(shown.columns, keys, system, pivoted, {**rule_meanings(rule_set), **(meanings or {})})
+        if legend
+        else []
+    )
     none = f"({one_line(empty)})" if len(shown) == 0 else None
     if fmt == "markdown":
         head = f"{markdown_text(title)}\n\n" if title else ""
-        tail = ("\n" + "\n".join(f"- {markdown_text(line, line_start=True)}" for line in notes)
-                + "\n") if notes else ""
+        tail = ("\n" + "\n".join(f"- {markdown_text(line, line_start=True)}" for line in notes) + "\n") if notes else ""
         return head + _markdown(shown) + (f"\n{markdown_text(none)}\n" if none else "") + tail
     if fmt == "latex":
         return _latex(shown, title, none)
     if fmt == "html":
         table = shown.to_html(index=False, border=0, classes="odds")
         if none:
-            table = table.replace("<tbody>\n", f'<tbody>\n    <tr><td colspan="{max(len(shown.columns), 1)}">'
-                                  f"{html.escape(none)}</td></tr>\n", 1)
+            table = table.replace(
+                "<tbody>\n",
+                f'<tbody>\n    <tr><td colspan="{max(len(shown.columns), 1)}">{html.escape(none)}</td></tr>\n',
+                1,
+            )
         if title:
             table = table.replace(">", f">\n  <caption>{html.escape(title)}</caption>", 1)
         if notes:
-            items = "".join(f"\n  <li><code>{html.escape(one_line(n.split(': ', 1)[0]))}</code>: "
-                            f"{html.escape(one_line(n.split(': ', 1)[1]))}</li>" for n in notes)
+            items = "".join(
+                f"\n  <li><code>{html.escape(one_line(n.split(': ', 1)[0]))}</code>: "
+                f"{html.escape(one_line(n.split(': ', 1)[1]))}</li>"
+                for n in notes
+            )
             table += f'\n<ul class="legend">{items}\n</ul>'
         return table + "\n"
     if none:
@@ -600,8 +660,9 @@ def _derivable(keys, system, df=None) -> tuple:
             system = rulesets.system(system)
         except ValueError:
             return own
-    return own + tuple(k for k in keys if k not in system.axis_names and k not in ("outcome", "strategy")
-                       and k not in own)
+    return own + tuple(
+        k for k in keys if k not in system.axis_names and k not in ("outcome", "strategy") and k not in own
+    )
 
 
 def stacked_pivot(df: pd.DataFrame, pivot, values, key_columns, system=None) -> tuple:
@@ -609,33 +670,55 @@ def stacked_pivot(df: pd.DataFrame, pivot, values, key_columns, system=None) -> 
     row's value, then the pivot's rows and one column per value of its columns (as one CSV or JSON)."""
     rows, across = pivot_axes(pivot)
     if VALUE_COLUMN in df.columns:
-        raise ValueError(f"--value with several columns adds a column {VALUE_COLUMN!r}, which the table has "
-                         f"already; give one --value at a time")
+        raise ValueError(
+            f"--value with several columns adds a column {VALUE_COLUMN!r}, which the table has "
+            f"already; give one --value at a time"
+        )
     frames, keys = [], ()
     for v in values:
         flat, keys, _ = _flat_pivot(df, rows, across, v, key_columns, _derivable(key_columns, system, df))
         flat.insert(0, VALUE_COLUMN, v)
         frames.append(flat)
     out = pd.concat(frames, ignore_index=True)
-    for c in out.columns[len(keys) + 1:]:
+    for c in out.columns[len(keys) + 1 :]:
         out[c] = pd.Series(list(out[c]), dtype=object)  # floats or Fractions as they were, never NaN-cast
     return out, (VALUE_COLUMN,) + tuple(keys)
 
 
-def _render_blocks(df, fmt, values, *, keys, exact, percent, digits, pivot, system, rule_set, legend,
-                   empty) -> str:
+def _render_blocks(df, fmt, values, *, keys, exact, percent, digits, pivot, system, rule_set, legend, empty) -> str:
     """``--pivot`` with several ``--value``: one block per value (CSV and JSON: one stacked table)."""
     if fmt in ("csv", "json"):
         stacked, skeys = stacked_pivot(df, pivot, values, keys, system)
-        text = render(stacked, fmt, key_columns=skeys, exact=exact, percent=False, digits=digits,
-                      rule_set=rule_set, legend=legend, empty=empty, _rows_named_by=VALUE_COLUMN,
-                      _percent_rows=percent)
+        text = render(
+            stacked,
+            fmt,
+            key_columns=skeys,
+            exact=exact,
+            percent=False,
+            digits=digits,
+            rule_set=rule_set,
+            legend=legend,
+            empty=empty,
+            _rows_named_by=VALUE_COLUMN,
+            _percent_rows=percent,
+        )
         return text
     blocks = []
     for i, v in enumerate(values):
-        text = render(df, fmt, key_columns=keys, exact=exact, percent=percent, digits=digits, pivot=pivot,
-                      value=v, system=system, rule_set=rule_set if i == 0 else None, legend=legend,
-                      empty=empty)
+        text = render(
+            df,
+            fmt,
+            key_columns=keys,
+            exact=exact,
+            percent=percent,
+            digits=digits,
+            pivot=pivot,
+            value=v,
+            system=system,
+            rule_set=rule_set if i == 0 else None,
+            legend=legend,
+            empty=empty,
+        )
         if fmt == "table" and not text.startswith(f"{v} at "):
             text = f"{v}\n" + text
         blocks.append(text)
@@ -648,8 +731,18 @@ def _render_blocks(df, fmt, values, *, keys, exact, percent, digits, pivot, syst
 XLSX_SHEETS = ("values", "fractions", "legend")
 
 
-def xlsx_bytes(df: pd.DataFrame, *, key_columns=(), percent: bool = False, digits: int | None = None,
-               pivot=None, value=None, columns=None, system=None, rule_set=None) -> bytes:
+def xlsx_bytes(
+    df: pd.DataFrame,
+    *,
+    key_columns=(),
+    percent: bool = False,
+    digits: int | None = None,
+    pivot=None,
+    value=None,
+    columns=None,
+    system=None,
+    rule_set=None,
+) -> bytes:
     """An odds table as an Excel workbook (pandas' Excel writer, openpyxl), its bytes.
 
     Three sheets: ``values`` (each value ``float()`` of the exact fraction, or as ``percent`` and
@@ -668,15 +761,13 @@ def xlsx_bytes(df: pd.DataFrame, *, key_columns=(), percent: bool = False, digit
         values = _names("--value", value)
         if len(values) > 1:
             rows, across = pivot_axes(pivot)
-            fixed = {k: df[k].iloc[0] for k in keys
-                     if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
+            fixed = {k: df[k].iloc[0] for k in keys if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
             stacked_notes = legend(values, system, rule_meanings(rule_set))
             df, keys = stacked_pivot(df, pivot, values, keys, system)
             rows_by = VALUE_COLUMN
         else:
             rows, across = pivot_axes(pivot)
-            fixed = {k: df[k].iloc[0] for k in keys
-                     if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
+            fixed = {k: df[k].iloc[0] for k in keys if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
             df, keys, labels = _flat_pivot(df, rows, across, values[0], keys, _derivable(keys, system, df))
             pivoted = (keys, labels, values[0], across, fixed, df.attrs.get("derived", {}))
             if percent and not is_probability(values[0]):
@@ -706,8 +797,13 @@ def xlsx_bytes(df: pd.DataFrame, *, key_columns=(), percent: bool = False, digit
         notes.append((csv_text(name), csv_text(text)))
     for name in extra:
         notes.append((name, TABLE_TERMS[name]))
-    notes.append(("fractions", "the sheet 'fractions' holds every value as its exact reduced fraction; "
-                               "'values' holds float() of it" + (" (percentages)" if percent else "")))
+    notes.append(
+        (
+            "fractions",
+            "the sheet 'fractions' holds every value as its exact reduced fraction; "
+            "'values' holds float() of it" + (" (percentages)" if percent else ""),
+        )
+    )
     buf = io.BytesIO()
     with pd.ExcelWriter(buf, engine="openpyxl") as writer:
         shown.rename(columns=renamed).to_excel(writer, sheet_name="values", index=False)
@@ -791,20 +887,25 @@ class Comparison:
         """A few lines naming the two rule sets, what differs and the grid."""
         from .rulesets import show_value
 
-        lines = [f"compare {self.system} rule sets: a = {one_line(self.a.name)}, "
-                 f"b = {one_line(self.b.name)}"]
+        lines = [f"compare {self.system} rule sets: a = {one_line(self.a.name)}, b = {one_line(self.b.name)}"]
         changes = self.changes()
         if changes:
-            lines.append("  changed: " + "; ".join(
-                f"{k} {one_line(show_value(x))} -> {one_line(show_value(y))}"
-                for k, (x, y) in changes.items()))
+            lines.append(
+                "  changed: "
+                + "; ".join(
+                    f"{k} {one_line(show_value(x))} -> {one_line(show_value(y))}" for k, (x, y) in changes.items()
+                )
+            )
         else:
             lines.append("  the two rule sets are the same: every difference is 0")
         cells = 1
         for v in self.grid.values():
             cells *= len(v)
-        lines.append("  grid: " + ", ".join(f"{a} {spec_text(v)}" for a, v in self.grid.items())
-                     + f" ({cells} cell{'s' if cells != 1 else ''}); difference = b - a")
+        lines.append(
+            "  grid: "
+            + ", ".join(f"{a} {spec_text(v)}" for a, v in self.grid.items())
+            + f" ({cells} cell{'s' if cells != 1 else ''}); difference = b - a"
+        )
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -818,12 +919,21 @@ class Comparison:
 
         top = self.top(10)
         head = "".join(f"<th>{_html.escape(str(c))}</th>" for c in top.columns)
-        body = "".join("<tr>" + "".join(
-            f"<td>{_html.escape(percent(v) if c in ('a', 'b', 'difference') else str(v))}</td>"
-            for c, v in zip(top.columns, row)) + "</tr>" for row in top.itertuples(index=False))
+        body = "".join(
+            "<tr>"
+            + "".join(
+                f"<td>{_html.escape(percent(v) if c in ('a', 'b', 'difference') else str(v))}</td>"
+                for c, v in zip(top.columns, row)
+            )
+            + "</tr>"
+            for row in top.itertuples(index=False)
+        )
         text = "<br>".join(_html.escape(line) for line in self.describe().splitlines())
-        return (f"<p>{text}</p><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-                if len(top) else f"<p>{text}</p>")
+        return (
+            f"<p>{text}</p><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            if len(top)
+            else f"<p>{text}</p>"
+        )
 
 
 def spec_text(values) -> str:
@@ -834,8 +944,17 @@ def spec_text(values) -> str:
     return ",".join(str(v) for v in values)
 
 
-def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bool = False,
-            names: dict | None = None, outcomes=None) -> Comparison:
+def compare(
+    a,
+    b,
+    grid=None,
+    *,
+    exact: bool = False,
+    jobs: int = 1,
+    progress: bool = False,
+    names: dict | None = None,
+    outcomes=None,
+) -> Comparison:
     """Compare two rule sets of the same system over a grid, outcome class by outcome class.
 
     Parameters
@@ -881,8 +1000,10 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
     exact, progress = check_bool("exact", exact), check_bool("progress", progress)
     ra, rb = rulesets.load(a), rulesets.load(b)
     if ra.system != rb.system:
-        raise ValueError(f"{ra.name} is a {ra.system} rule set and {rb.name} a {rb.system} one: "
-                         f"compare needs two rule sets of the same system")
+        raise ValueError(
+            f"{ra.name} is a {ra.system} rule set and {rb.name} a {rb.system} one: "
+            f"compare needs two rule sets of the same system"
+        )
     system = rulesets.system(ra.system)
     cells = sweep.resolve_grid(system, grid, names)
     jobs = sweep.check_jobs(jobs)
@@ -898,12 +1019,22 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
             if name not in known:
                 from .validate import did_you_mean
 
-                raise ValueError(f"--outcome: the {system.name} rule sets have no outcome {name!r}"
-                                 f"{did_you_mean(name, known)}; they are {', '.join(known)}")
+                raise ValueError(
+                    f"--outcome: the {system.name} rule sets have no outcome {name!r}"
+                    f"{did_you_mean(name, known)}; they are {', '.join(known)}"
+                )
     # counted exactly whatever ``exact``: the difference is b - a of the fractions, then
     # (without ``exact``) each cell is float() of its fraction, correctly rounded
-    ta, tb = sweep.tables(system, [ra.rules, rb.rules], cells, exact=True, jobs=jobs,
-                          progress=progress, desc=f"{ra.name} vs {rb.name}", names=names)
+    ta, tb = sweep.tables(
+        system,
+        [ra.rules, rb.rules],
+        cells,
+        exact=True,
+        jobs=jobs,
+        progress=progress,
+        desc=f"{ra.name} vs {rb.name}",
+        names=names,
+    )
     axes = list(cells)
     outcomes = system.outcome_columns(ta)
     if wanted is not None:
@@ -917,8 +1048,9 @@ def compare(a, b, grid=None, *, exact: bool = False, jobs: int = 1, progress: bo
     if exact:
         out["a"], out["b"], out["difference"] = (np.array(c, dtype=object) for c in (va, vb, diff))
     else:
-        out["a"], out["b"], out["difference"] = (np.array([float(v) for v in c], dtype=np.float64)
-                                                 for c in (va, vb, diff))
+        out["a"], out["b"], out["difference"] = (
+            np.array([float(v) for v in c], dtype=np.float64) for c in (va, vb, diff)
+        )
     return Comparison(system.name, ra, rb, cells, pd.DataFrame(out), outcomes, exact)
 
 
@@ -940,16 +1072,16 @@ TABLE_TERMS = {
     "FIND": "the value found of the --find axis or rule field (- or empty when no value meets the target)",
     "COLUMN": "the --target column's value there (a fraction with --exact)",
     "note": "a tie (for ~), that no value searched meets the target, or that a larger value does not "
-            "meet it, in words; empty otherwise",
+    "meet it, in words; empty otherwise",
     # the columns of `beastodds versus`
     "attribute": "the character's attribute (dots), the same on both sides",
     "skill": "the character's skill (dots), the same on both sides",
     "win_difference": "the other system's chance of success minus V5's chance to win, exactly (above 0: the "
-                      "other system is easier)",
+    "other system is easier)",
     "bestial_difference": "the other system's chance of a bestial failure minus V5's, exactly (above 0: the "
-                          "other system is harsher)",
+    "other system is harsher)",
     "bestial_ratio": "the other system's chance of a bestial failure over V5's, exactly (above 1: the other "
-                     "system is harsher; - when V5's is 0)",
+    "system is harsher; - when V5's is 0)",
     "paired": "what the two rolls of the row share (the V5 Difficulty and the pairing), in words",
     # the columns of the commands that print more than a system's odds table
     "reroll": "each Rouse check may be rerolled (two dice, keep the better)",
@@ -1048,8 +1180,9 @@ def _unknown(what: str, name: str, known) -> ValueError:
     from .validate import did_you_mean
 
     hint = did_you_mean(name, known)
-    return ValueError(f"{what}: the table has no column {name!r}{hint}; its columns are "
-                      f"{', '.join(str(k) for k in known)}")
+    return ValueError(
+        f"{what}: the table has no column {name!r}{hint}; its columns are {', '.join(str(k) for k in known)}"
+    )
 
 
 def _is_key(series: pd.Series) -> bool:
@@ -1065,8 +1198,7 @@ def _first_seen(df: pd.DataFrame, names: list) -> pd.Index:
     """The distinct combinations of ``names`` in ``df``, each level in the order its values first appear."""
     combos = df[names].drop_duplicates()
     ranks = [{v: i for i, v in enumerate(pd.unique(df[n]))} for n in names]
-    order = sorted(range(len(combos)), key=lambda i: tuple(
-        ranks[j][combos.iat[i, j]] for j in range(len(names))))
+    order = sorted(range(len(combos)), key=lambda i: tuple(ranks[j][combos.iat[i, j]] for j in range(len(names))))
     combos = combos.iloc[order]
     if len(names) == 1:
         return pd.Index(combos[names[0]], name=names[0])
@@ -1138,12 +1270,15 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None, deri
     else:
         keys = [c for c in known if c in set(key_columns)]
     if value in keys or value in used:
-        raise ValueError(f"--value {value} is a key column; give a value column such as "
-                         + ", ".join(str(c) for c in known if c not in keys and c not in used))
+        raise ValueError(
+            f"--value {value} is a key column; give a value column such as "
+            + ", ".join(str(c) for c in known if c not in keys and c not in used)
+        )
     not_keys = [n for n in used if n not in keys]
     if not_keys:
-        raise ValueError(f"--pivot {not_keys[0]} is a value column, not an axis; the axes are "
-                         + ", ".join(str(k) for k in keys))
+        raise ValueError(
+            f"--pivot {not_keys[0]} is a value column, not an axis; the axes are " + ", ".join(str(k) for k in keys)
+        )
     extra = [k for k in keys if k not in used and df[k].nunique(dropna=False) > 1]
     # a key the others decide (La Soif's beast_dice, from pool and soif) would only split the grid:
     # it is left out, and the result says so (attrs["derived"])
@@ -1156,8 +1291,9 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None, deri
     index = extra + rows
     cells = df[index + columns]
     if cells.duplicated().any():
-        raise ValueError(f"the table has several rows per cell of {' x '.join(index + columns)}; "
-                         f"add the other axes to --pivot")
+        raise ValueError(
+            f"the table has several rows per cell of {' x '.join(index + columns)}; add the other axes to --pivot"
+        )
     out = df.set_index(index + columns)[value].unstack(columns)
     out = out.reindex(index=_first_seen(df, index), columns=_first_seen(df, columns))
     out.attrs["derived"] = {k: [c for c in index + columns] for k in derived}
@@ -1169,8 +1305,7 @@ def _column_prefixes() -> list:
     side, as each system declares them (``SYSTEM.column_prefixes``)."""
     from . import rulesets
 
-    return [(prefix, who, system) for system in rulesets.SYSTEMS.values()
-            for prefix, who in system.column_prefixes]
+    return [(prefix, who, system) for system in rulesets.SYSTEMS.values() for prefix, who in system.column_prefixes]
 
 
 def _axis_meanings(system) -> dict:
@@ -1246,13 +1381,12 @@ def legend(columns, system=None, meanings=None) -> list:
         text = own.get(name) or known.get(name) or TABLE_TERMS.get(name)
         for prefix, who, owner in prefixes:
             if text is None and name.startswith(prefix):
-                word = name[len(prefix):]
-                rest = _SHORT.get(word) or _class_meaning(owner, word) or known.get(word) \
-                    or TABLE_TERMS.get(word)
+                word = name[len(prefix) :]
+                rest = _SHORT.get(word) or _class_meaning(owner, word) or known.get(word) or TABLE_TERMS.get(word)
                 if rest:
                     text = f"{who}: {rest}"
         if text is None:
             m = re.match(r"^hunger_(\d+)$", name)
-            text = (f"chance that Hunger ends at {m.group(1)}" if m else "(no meaning recorded)")
+            text = f"chance that Hunger ends at {m.group(1)}" if m else "(no meaning recorded)"
         lines.append(f"{name}: {text}")
     return lines

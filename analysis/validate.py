@@ -1,4 +1,5 @@
 """Input checks and SPEC parsing shared by every system: errors a player understands."""
+
 from __future__ import annotations
 
 import numbers
@@ -98,8 +99,9 @@ def check_probability(name: str, value) -> Fraction:
 MAX_SPEC_VALUES = 100_000
 
 
-def materialise(name: str, values, what: str = "a list", most: int = MAX_SPEC_VALUES,
-                too_many: str | None = None) -> list:
+def materialise(
+    name: str, values, what: str = "a list", most: int = MAX_SPEC_VALUES, too_many: str | None = None
+) -> list:
     """The items of ``values`` as a list, read once (a generator is consumed here, and only here).
 
     Texts, dicts and sets are refused: a text is no list of numbers, a dict
@@ -140,10 +142,12 @@ def _whole(name: str, digits: str, lo, hi) -> int:
     if len(digits) > 30 and (finite or len(digits) > _MAX_SPEC_DIGITS):
         if finite:  # as check_int says it (the size of a number past 4,000 digits is given as "about")
             size = len(digits) if len(digits) <= _MAX_SPEC_DIGITS else f"about {len(digits)}"
-            raise ValueError(f"{name} must be {-MAX_WHOLE if lo is None else lo}..{bound}, "
-                             f"got a number of {size} digits")
-        raise ValueError(f"{name} must be a number of at most {_MAX_SPEC_DIGITS:,} digits, "
-                         f"got one of {len(digits)} digits")
+            raise ValueError(
+                f"{name} must be {-MAX_WHOLE if lo is None else lo}..{bound}, got a number of {size} digits"
+            )
+        raise ValueError(
+            f"{name} must be a number of at most {_MAX_SPEC_DIGITS:,} digits, got one of {len(digits)} digits"
+        )
     return int(digits)
 
 
@@ -157,17 +161,14 @@ def parse_spec(name: str, text: str, lo: int | None = None, hi: int | None = Non
     work is linear in the number of values.
     """
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(
-            f"{name}: expected a number, a range like 1-20 or a list like 3,5,7, got {text!r}"
-        )
+        raise ValueError(f"{name}: expected a number, a range like 1-20 or a list like 3,5,7, got {text!r}")
     ranges: list[tuple[int, int]] = []
     total = 0
     for part in text.split(","):
         m = _SPEC_PART.match(part)
         if not m:
             raise ValueError(
-                f"{name}: {part.strip()!r} is not a whole number >= 0, a range like 1-20 "
-                f"or a list like 3,5,7"
+                f"{name}: {part.strip()!r} is not a whole number >= 0, a range like 1-20 or a list like 3,5,7"
             )
         a = _whole(name, m.group(1), lo, hi)
         b = _whole(name, m.group(2), lo, hi) if m.group(2) is not None else a
@@ -201,8 +202,7 @@ def as_values(name: str, spec, lo: int | None = None, hi: int | None = None) -> 
     elif getattr(spec, "ndim", 1) == 0:  # a numpy scalar or 0-d array
         values = [spec.item() if hasattr(spec, "item") else spec]
     else:
-        values = materialise(name, spec, "a whole number, a SPEC such as \"3-5\" or a list of "
-                                         "whole numbers")
+        values = materialise(name, spec, "a whole number, a SPEC such as \"3-5\" or a list of whole numbers")
         if not values:
             raise ValueError(f"{name}: the list of values is empty")
     return [check_int(name, v, lo, hi) for v in values]
@@ -225,8 +225,9 @@ def check_count(name: str, count: int, most: int, dice: str, track: str) -> None
     ``"Hunger"``): a roll shows one such die per point of the track.
     """
     if count > most:
-        raise ValueError(f"{name} holds {count} {dice}; a roll has at most {most} "
-                         f"(one per point of {track}, 0..{most})")
+        raise ValueError(
+            f"{name} holds {count} {dice}; a roll has at most {most} (one per point of {track}, 0..{most})"
+        )
 
 
 def did_you_mean(name, known, prefix: str = "") -> str:
@@ -247,8 +248,8 @@ def rename(message: str, names: dict) -> str:
     or a comma) is replaced; a message starting with none is returned as it is.
     """
     for name in sorted(names, key=len, reverse=True):
-        if message.startswith(name) and message[len(name):len(name) + 1] in (" ", ":", ",", "("):
-            return names[name] + message[len(name):]
+        if message.startswith(name) and message[len(name) : len(name) + 1] in (" ", ":", ",", "("):
+            return names[name] + message[len(name) :]
     return message
 
 

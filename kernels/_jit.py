@@ -12,6 +12,7 @@ a damaged file never reaches LLVM, whose bitcode reader aborts the process
 only numba's runtime, not its compiler (:mod:`kernels._lightload`), which
 keeps a second process's start-up short.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,7 +36,8 @@ def _cache_log(msg: str, *args: object) -> None:
     if getattr(_numba_config, "DEBUG_CACHE", False):
         print(msg % args)
 
-from ._lightload import light_load
+
+from ._lightload import light_load  # noqa: E402 (after _cache_log, which it does not need: kept beside its use)
 
 #: The options every kernel is compiled with (``cache`` is handled by
 #: :func:`kernel`, which wraps numba's disk cache so a cache failure only
@@ -112,7 +114,7 @@ class _CheckedCacheFile(IndexDataCacheFile):
             raw = f.read()
         if not raw.startswith(_MAGIC):
             return None  # written without a checksum (an older beastodds): compile it again, and seal it
-        digest, payload = raw[len(_MAGIC):len(_MAGIC) + _DIGEST], raw[len(_MAGIC) + _DIGEST:]
+        digest, payload = raw[len(_MAGIC) : len(_MAGIC) + _DIGEST], raw[len(_MAGIC) + _DIGEST :]
         if len(digest) != _DIGEST or hashlib.sha256(payload).digest() != digest:
             raise CacheDamaged(f"{name} does not match its checksum")
         data = pickle.loads(payload)
@@ -134,8 +136,10 @@ class _GuardedCache(FunctionCache):
         try:
             return light_load(self, sig, target_context, super().load_overload)
         except Exception as exc:  # a damaged or unreadable entry: compile it again
-            _note(f"a numba cache file in {self._cache_path} is damaged or unreadable ({_why(exc)}); "
-                  f"compiling the kernel again and replacing it")
+            _note(
+                f"a numba cache file in {self._cache_path} is damaged or unreadable ({_why(exc)}); "
+                f"compiling the kernel again and replacing it"
+            )
             self._drop_bad_index()
             return None
 
@@ -154,8 +158,10 @@ class _GuardedCache(FunctionCache):
         try:
             super().save_overload(sig, data)
         except Exception as exc:  # a full disk, a read-only folder: the kernel still runs
-            _note(f"cannot save compiled kernels in the numba cache in {self._cache_path} ({_why(exc)}); "
-                  f"they will be compiled again in the next run")
+            _note(
+                f"cannot save compiled kernels in the numba cache in {self._cache_path} ({_why(exc)}); "
+                f"they will be compiled again in the next run"
+            )
 
 
 _Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
@@ -174,6 +180,8 @@ def kernel(fn: _Kernel) -> Dispatcher[_Kernel]:
         try:
             dispatcher._cache = _GuardedCache(fn)
         except Exception as exc:  # numba: "cannot cache function ...: no locator available"
-            _note(f"no writable folder for the numba cache ({type(exc).__name__} for {fn.__name__}); "
-                  f"kernels are compiled in every run (set NUMBA_CACHE_DIR to a writable folder to keep them)")
+            _note(
+                f"no writable folder for the numba cache ({type(exc).__name__} for {fn.__name__}); "
+                f"kernels are compiled in every run (set NUMBA_CACHE_DIR to a writable folder to keep them)"
+            )
     return dispatcher

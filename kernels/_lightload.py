@@ -16,6 +16,7 @@ runs its full refresh itself, so compiling is unaffected; other programs'
 numba functions in the same process keep numba's own loader.  If this numba
 lacks the internals the loader relies on, numba's own loader is used.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -23,14 +24,15 @@ from typing import Any, Callable
 try:  # numba internals; checked, so that another numba only loses the shortcut
     from numba.core.runtime import rtsys
     from numba.core.caching import Cache
-    _USABLE = all(hasattr(Cache, name) for name in
-                  ("load_overload", "_load_overload", "_guard_against_spurious_io_errors"))
+
+    _USABLE = all(
+        hasattr(Cache, name) for name in ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
+    )
 except ImportError:  # pragma: no cover - depends on the installed numba
     _USABLE = False
 
 
-def light_load(cache: object, sig: Any, target_context: Any,
-               fallback: Callable[[Any, Any], Any]) -> Any:
+def light_load(cache: object, sig: Any, target_context: Any, fallback: Callable[[Any, Any], Any]) -> Any:
     """Load ``sig`` from numba's disk ``cache`` with only the runtime set up.
 
     ``fallback(sig, target_context)`` (numba's own loader) is used where this

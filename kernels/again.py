@@ -24,6 +24,7 @@ caller proves int64 suffices by checking ``10**(S + c*n)`` (``S`` the largest
 success count; :func:`beast_grid_ways_bound`, :func:`chance_die_ways_bound`)
 or passes a prime ``mod`` (see ``kernels.multiset``).
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -95,8 +96,16 @@ def fill_again_chain(success_face: int, again_face: int, mod: int, out: IntArray
 
 
 @kernel
-def fill_face_polys(success_face: int, again_face: int, rote: int, beastly_value: int, mod: int,
-                    not_ten: IntArray, ten: IntArray, beastly_ten: IntArray) -> None:
+def fill_face_polys(
+    success_face: int,
+    again_face: int,
+    rote: int,
+    beastly_value: int,
+    mod: int,
+    not_ten: IntArray,
+    ten: IntArray,
+    beastly_ten: IntArray,
+) -> None:
     """One die's successes by the kind of its face, at scale ``10**(s + c)``.
 
     ``c`` is 1, or 2 for a rote die (a failed first roll is rolled once more
@@ -124,7 +133,7 @@ def fill_face_polys(success_face: int, again_face: int, rote: int, beastly_value
     fail = success_face - 1
     if rote == 1:
         w_success = 10 + fail  # a face shows on the first roll, or after a failed one
-        w_fail = fail          # only after a failed first roll
+        w_fail = fail  # only after a failed first roll
     else:
         w_success = 1
         w_fail = 1
@@ -189,8 +198,16 @@ def fill_powers_poly(base: IntArray, mod: int, out: IntArray) -> None:
 
 
 @kernel
-def beast_grid_ways(normal_dice: IntArray, beast_dice: IntArray, success_face: int, again_face: int,
-                    rote: int, beastly_value: int, mod: int, out: IntArray) -> None:
+def beast_grid_ways(
+    normal_dice: IntArray,
+    beast_dice: IntArray,
+    success_face: int,
+    again_face: int,
+    rote: int,
+    beastly_value: int,
+    mod: int,
+    out: IntArray,
+) -> None:
     """Ways of each number of successes for many pools of normal and Beast dice.
 
     A roll is a beastly critical when some Beast die's face is a 10 and no
@@ -247,9 +264,18 @@ def beast_grid_ways(normal_dice: IntArray, beast_dice: IntArray, success_face: i
 
 
 @kernel
-def chance_die_ways(success_face: int, again_face: int, chance_again: int, rote: int, beast: int,
-                    beastly_value: int, bestial_any_one: int, mod: int, out: IntArray,
-                    flags: IntArray) -> None:
+def chance_die_ways(
+    success_face: int,
+    again_face: int,
+    chance_again: int,
+    rote: int,
+    beast: int,
+    beastly_value: int,
+    bestial_any_one: int,
+    mod: int,
+    out: IntArray,
+    flags: IntArray,
+) -> None:
     """Ways of one chance die: only a 10 succeeds, a 1 is a dramatic failure.
 
     Parameters
@@ -285,9 +311,9 @@ def chance_die_ways(success_face: int, again_face: int, chance_again: int, rote:
     for s in range(n):
         out[s] = 0
     if rote == 1:
-        w_ten = 19    # 10 first (10/100), or 1..9 then 10 (9/100)
-        w_one = 9     # 1..9 then 1
-        w_zero = 81   # 1..9 then 1..9
+        w_ten = 19  # 10 first (10/100), or 1..9 then 10 (9/100)
+        w_one = 9  # 1..9 then 1
+        w_zero = 81  # 1..9 then 1..9
     else:
         w_ten = 1
         w_one = 1
@@ -311,8 +337,8 @@ def chance_die_ways(success_face: int, again_face: int, chance_again: int, rote:
 # hold, for ``analysis.exact.count``.  Each count is a probability times a
 # power of ten, so it is at most that power of ten.
 
-def beast_grid_ways_bound(normal_dice: Iterable[int], beast_dice: Iterable[int], max_successes: int,
-                          rote: int) -> int:
+
+def beast_grid_ways_bound(normal_dice: Iterable[int], beast_dice: Iterable[int], max_successes: int, rote: int) -> int:
     """Upper bound on every number :func:`beast_grid_ways` holds.
 
     Parameters

@@ -14,6 +14,7 @@ kernels work in int64 without a ``mod`` argument.  A scene of several tests
 from one deck is counted over the deck's states (the bitmask of the cards
 still in it), which needs the ``mod`` argument for long scenes.
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -41,8 +42,7 @@ def popcount(mask: int) -> int:
 
 
 @kernel
-def card_wins(card: int, base: int, target: int, values: IntArray, auto_fail: IntArray,
-              win_on_tie: int) -> bool:
+def card_wins(card: int, base: int, target: int, values: IntArray, auto_fail: IntArray, win_on_tie: int) -> bool:
     """True if drawing ``card`` wins a test of ``base`` against ``target``.
 
     Parameters
@@ -73,9 +73,17 @@ def classify(won: bool, bestial: bool) -> int:
 
 
 @kernel
-def static_grid_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases: IntArray,
-                     difficulties: IntArray, hungry: IntArray, win_on_tie: int, fresh_confirmation: int,
-                     out: IntArray) -> None:
+def static_grid_ways(
+    values: IntArray,
+    auto_fail: IntArray,
+    triggers: IntArray,
+    bases: IntArray,
+    difficulties: IntArray,
+    hungry: IntArray,
+    win_on_tie: int,
+    fresh_confirmation: int,
+    out: IntArray,
+) -> None:
     """Ways of each outcome class of a static test, for a grid of tests.
 
     Every ordered draw from a full deck is counted once: the first card,
@@ -117,9 +125,17 @@ def static_grid_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, 
 
 
 @kernel
-def opposed_grid_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases: IntArray,
-                      defenses: IntArray, hungry: IntArray, win_on_tie: int, fresh_confirmation: int,
-                      out: IntArray) -> None:
+def opposed_grid_ways(
+    values: IntArray,
+    auto_fail: IntArray,
+    triggers: IntArray,
+    bases: IntArray,
+    defenses: IntArray,
+    hungry: IntArray,
+    win_on_tie: int,
+    fresh_confirmation: int,
+    out: IntArray,
+) -> None:
     """Ways of each outcome class of an opposed test, for a grid of tests.
 
     The initiator and the defender draw from two independent full decks.
@@ -159,8 +175,7 @@ def opposed_grid_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray,
                         elif auto_fail[d] == 1:
                             won = True
                         else:
-                            won = card_wins(a, bases[bi], defenses[ei] + values[d], values,
-                                           auto_fail, win_on_tie)
+                            won = card_wins(a, bases[bi], defenses[ei] + values[d], values, auto_fail, win_on_tie)
                         for c in range(n):
                             if c == a and fresh_confirmation == 0:
                                 continue
@@ -169,10 +184,22 @@ def opposed_grid_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray,
 
 
 @kernel
-def scene_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases: IntArray,
-               difficulties: IntArray, hungry: IntArray, win_on_tie: int, fresh_confirmation: int,
-               reshuffle: int, weight_base: int, mod: int, marginal_out: IntArray, pair_out: IntArray,
-               count_out: IntArray) -> None:
+def scene_ways(
+    values: IntArray,
+    auto_fail: IntArray,
+    triggers: IntArray,
+    bases: IntArray,
+    difficulties: IntArray,
+    hungry: IntArray,
+    win_on_tie: int,
+    fresh_confirmation: int,
+    reshuffle: int,
+    weight_base: int,
+    mod: int,
+    marginal_out: IntArray,
+    pair_out: IntArray,
+    count_out: IntArray,
+) -> None:
     """Ways of a scene: static tests one after another, over the deck's states.
 
     The state is the set of cards still in the scene deck (a bitmask), the
@@ -241,8 +268,7 @@ def scene_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases:
                             if (deck >> a) & 1 == 0:
                                 continue
                             left = deck & ~(1 << a)
-                            won = card_wins(a, bases[t], difficulties[t], values, auto_fail,
-                                           win_on_tie)
+                            won = card_wins(a, bases[t], difficulties[t], values, auto_fail, win_on_tie)
                             s2 = s + 1 if won else s
                             if hungry[t] == 1 and triggers[a] == 1:
                                 if fresh_confirmation == 1:
@@ -262,8 +288,7 @@ def scene_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases:
                                     nxt[after, cls, s2, b2] = addmod(nxt[after, cls, s2, b2], w2, mod)
                                     marginal_out[t, cls] = addmod(marginal_out[t, cls], w2, mod)
                                     if t > 0:
-                                        pair_out[t - 1, pc, cls] = addmod(pair_out[t - 1, pc, cls],
-                                                                          w2, mod)
+                                        pair_out[t - 1, pc, cls] = addmod(pair_out[t - 1, pc, cls], w2, mod)
                             else:
                                 w2 = mulmod(w1, weight_base, mod) if hungry[t] == 1 else w1
                                 cls = SUCCESS if won else FAILURE
@@ -272,8 +297,7 @@ def scene_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases:
                                 nxt[left, cls, s2, b] = addmod(nxt[left, cls, s2, b], w2, mod)
                                 marginal_out[t, cls] = addmod(marginal_out[t, cls], w2, mod)
                                 if t > 0:
-                                    pair_out[t - 1, pc, cls] = addmod(pair_out[t - 1, pc, cls],
-                                                                      w2, mod)
+                                    pair_out[t - 1, pc, cls] = addmod(pair_out[t - 1, pc, cls], w2, mod)
         cur = nxt
     for mask in range(full + 1):
         for pc in range(N_CLASSES):
@@ -287,6 +311,7 @@ def scene_ways(values: IntArray, auto_fail: IntArray, triggers: IntArray, bases:
 # Plain Python (not jitted): upper bounds on every number the kernels above
 # hold, for ``analysis.exact.count`` (the grid kernels, tiny, work in int64
 # only; their bounds let a caller check so).
+
 
 def static_grid_ways_bound(n_cards: int) -> int:
     """Upper bound on every count of :func:`static_grid_ways`: ``N * N`` ordered draws."""

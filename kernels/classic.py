@@ -12,6 +12,7 @@ Every kernel takes ``mod`` as in ``kernels.multiset``: 0 for plain int64
 (the caller checked the bound function of the kernel it runs, e.g.
 :func:`classic_sum_ways_bound`, fits), else a prime below 2**31.
 """
+
 from __future__ import annotations
 
 from typing import Iterable, Sequence
@@ -95,8 +96,7 @@ def classic_botch_ways(faces: IntArray, mod: int, out: IntArray) -> None:
 
 
 @kernel
-def classic_classify(sums: IntArray, lo: int, botch: IntArray, mod: int, out: IntArray,
-                     total_ways: IntArray) -> None:
+def classic_classify(sums: IntArray, lo: int, botch: IntArray, mod: int, out: IntArray, total_ways: IntArray) -> None:
     """Botch / failure / success ways and the summed net successes, per pool size.
 
     Parameters
@@ -142,8 +142,9 @@ def classic_classify(sums: IntArray, lo: int, botch: IntArray, mod: int, out: In
 
 
 @kernel
-def levels_after_soak(damage: IntArray, damage_lo: int, auto: int, soak: IntArray, soak_lo: int, halve: int,
-                      mod: int, out: IntArray) -> None:
+def levels_after_soak(
+    damage: IntArray, damage_lo: int, auto: int, soak: IntArray, soak_lo: int, halve: int, mod: int, out: IntArray
+) -> None:
     """Add the ways of each number of health levels lost into ``out``.
 
     Levels = ``max(0, max(0, d) + auto - max(0, s))`` for a damage total
@@ -188,8 +189,19 @@ def levels_after_soak(damage: IntArray, damage_lo: int, auto: int, soak: IntArra
 
 
 @kernel
-def attack_level_ways(attack: IntArray, attack_lo: int, damage_rows: IntArray, damage_lo: int, base_dice: int,
-                      auto: int, soak: IntArray, soak_lo: int, halve: int, mod: int, out: IntArray) -> None:
+def attack_level_ways(
+    attack: IntArray,
+    attack_lo: int,
+    damage_rows: IntArray,
+    damage_lo: int,
+    base_dice: int,
+    auto: int,
+    soak: IntArray,
+    soak_lo: int,
+    halve: int,
+    mod: int,
+    out: IntArray,
+) -> None:
     """Levels lost to one attack: attack roll, extra damage dice, damage, soak.
 
     A net of ``e >= 1`` attack successes hits and adds ``e - 1`` damage dice
@@ -254,6 +266,7 @@ def attack_level_ways(attack: IntArray, attack_lo: int, damage_rows: IntArray, d
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): upper bounds on every number the kernels above
 # hold, for ``analysis.exact.count``.
+
 
 def classic_sum_ways_bound(n_max: int, faces: Iterable[int], values: Iterable[int] = (0,)) -> int:
     """Upper bound on every number :func:`classic_sum_ways` holds.

@@ -1,4 +1,5 @@
 """Opposed rolls: ways of each margin between two independent success distributions."""
+
 from __future__ import annotations
 
 from typing import Iterable

@@ -17,6 +17,7 @@ every count fits: with start mass 1 the ways after ``t`` steps are at most
 :func:`markov_run_bound` and :func:`markov_run_steps_bound`), and
 ``mod > 0`` is a prime below 2**31 for the modular exact path.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -29,8 +30,9 @@ from .multiset import addmod, mulmod
 
 
 @kernel
-def markov_step(indptr: IntArray, indices: IntArray, weight_ids: IntArray, weights: IntArray, mod: int,
-                v: IntArray, out: IntArray) -> None:
+def markov_step(
+    indptr: IntArray, indices: IntArray, weight_ids: IntArray, weights: IntArray, mod: int, v: IntArray, out: IntArray
+) -> None:
     """One step of the chain: ``out = v @ T`` in integer ways.
 
     Parameters
@@ -86,8 +88,17 @@ def markov_group_ways(v: IntArray, groups: IntArray, mod: int, out: IntArray) ->
 
 
 @kernel
-def markov_run(start: IntArray, indptr: IntArray, indices: IntArray, weight_ids: IntArray, weights: IntArray,
-               groups: IntArray, mod: int, out_groups: IntArray, out_final: IntArray) -> None:
+def markov_run(
+    start: IntArray,
+    indptr: IntArray,
+    indices: IntArray,
+    weight_ids: IntArray,
+    weights: IntArray,
+    groups: IntArray,
+    mod: int,
+    out_groups: IntArray,
+    out_final: IntArray,
+) -> None:
     """Run the chain for ``T`` steps, recording the ways of each group after every step.
 
     Parameters
@@ -122,8 +133,7 @@ def markov_run(start: IntArray, indptr: IntArray, indices: IntArray, weight_ids:
 
 
 @kernel
-def markov_run_steps(start: IntArray, ptr: IntArray, to: IntArray, w: IntArray, mod: int,
-                     out: IntArray) -> None:
+def markov_run_steps(start: IntArray, ptr: IntArray, to: IntArray, w: IntArray, mod: int, out: IntArray) -> None:
     """Run a sequence of different steps, keeping the distribution after each.
 
     Step ``t`` has its own CSR matrix (rows summing to its own denominator
@@ -156,8 +166,15 @@ def markov_run_steps(start: IntArray, ptr: IntArray, to: IntArray, w: IntArray, 
 
 
 @kernel
-def markov_run_all(start: IntArray, indptr: IntArray, indices: IntArray, weight_ids: IntArray,
-                   weights: IntArray, mod: int, out: IntArray) -> None:
+def markov_run_all(
+    start: IntArray,
+    indptr: IntArray,
+    indices: IntArray,
+    weight_ids: IntArray,
+    weights: IntArray,
+    mod: int,
+    out: IntArray,
+) -> None:
     """Run one chain for ``T`` steps, keeping the ways of every state after each.
 
     Parameters
@@ -184,6 +201,7 @@ def markov_run_all(start: IntArray, indptr: IntArray, indices: IntArray, weight_
 # hold, for ``analysis.exact.count``.  They are worked out from the chain
 # itself (the largest row sum), not from the denominator it promises.
 
+
 def _exact_ints(name: str, values: npt.ArrayLike) -> list[int]:
     out = [int(v) for v in np.asarray(values, dtype=object).ravel().tolist()]
     if min(out, default=0) < 0:
@@ -193,11 +211,12 @@ def _exact_ints(name: str, values: npt.ArrayLike) -> list[int]:
 
 def _row_sums(indptr: npt.ArrayLike, weight_of_entry: Sequence[int]) -> list[int]:
     ptr = [int(p) for p in np.asarray(indptr).tolist()]
-    return [sum(weight_of_entry[ptr[r]:ptr[r + 1]]) for r in range(len(ptr) - 1)]
+    return [sum(weight_of_entry[ptr[r] : ptr[r + 1]]) for r in range(len(ptr) - 1)]
 
 
-def markov_run_bound(start: npt.ArrayLike, indptr: npt.ArrayLike, weight_ids: npt.ArrayLike,
-                     weights: npt.ArrayLike, steps: int) -> int:
+def markov_run_bound(
+    start: npt.ArrayLike, indptr: npt.ArrayLike, weight_ids: npt.ArrayLike, weights: npt.ArrayLike, steps: int
+) -> int:
     """Upper bound on every number :func:`markov_run` holds.
 
     Parameters

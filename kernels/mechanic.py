@@ -19,6 +19,7 @@ show), so a flat offset never wraps.  :func:`mechanic_ways_capped` instead
 holds each statistic at its axis's last cell (saturation), for statistics
 the rules only compare with a bound.
 """
+
 from __future__ import annotations
 
 from typing import Iterable, Sequence
@@ -60,8 +61,16 @@ def _next_composition(parts: int, c: IntArray) -> bool:
 
 
 @kernel
-def mechanic_ways(dice: IntArray, faces: IntArray, marks: IntArray, contrib: IntArray, strides: IntArray,
-                  mod: int, binom: IntArray, out: IntArray) -> int:
+def mechanic_ways(
+    dice: IntArray,
+    faces: IntArray,
+    marks: IntArray,
+    contrib: IntArray,
+    strides: IntArray,
+    mod: int,
+    binom: IntArray,
+    out: IntArray,
+) -> int:
     """Add the ways of every roll of the pool into the statistics grid ``out``.
 
     Parameters
@@ -163,8 +172,16 @@ def mechanic_ways(dice: IntArray, faces: IntArray, marks: IntArray, contrib: Int
 
 
 @kernel
-def mechanic_ways_capped(dice: IntArray, faces: IntArray, marks: IntArray, contrib: IntArray, shape: IntArray,
-                         mod: int, binom: IntArray, out: IntArray) -> int:
+def mechanic_ways_capped(
+    dice: IntArray,
+    faces: IntArray,
+    marks: IntArray,
+    contrib: IntArray,
+    shape: IntArray,
+    mod: int,
+    binom: IntArray,
+    out: IntArray,
+) -> int:
     """:func:`mechanic_ways` on a grid whose axes saturate: a statistic never passes its last cell.
 
     Parameters are those of :func:`mechanic_ways`, except ``shape`` (int64[S],
@@ -246,8 +263,9 @@ def mechanic_ways_capped(dice: IntArray, faces: IntArray, marks: IntArray, contr
 
 
 @kernel
-def mechanic_classify(ways: IntArray, classes: IntArray, n_classes: int, mod: int, out: IntArray,
-                      bad: IntArray) -> None:
+def mechanic_classify(
+    ways: IntArray, classes: IntArray, n_classes: int, mod: int, out: IntArray, bad: IntArray
+) -> None:
     """Sum the ways of a statistics grid into classes, for several class tables at once.
 
     Parameters
@@ -313,9 +331,21 @@ def mechanic_values(ways: IntArray, values: IntArray, mod: int, out: IntArray) -
 
 
 @kernel
-def mechanic_chain(start: IntArray, kind: int, faces: IntArray, marks: IntArray, contrib: IntArray,
-                   shape: IntArray, emit: IntArray, classes: IntArray, values: IntArray, mod: int,
-                   out_classes: IntArray, out_values: IntArray, bad: IntArray) -> None:
+def mechanic_chain(
+    start: IntArray,
+    kind: int,
+    faces: IntArray,
+    marks: IntArray,
+    contrib: IntArray,
+    shape: IntArray,
+    emit: IntArray,
+    classes: IntArray,
+    values: IntArray,
+    mod: int,
+    out_classes: IntArray,
+    out_values: IntArray,
+    bad: IntArray,
+) -> None:
     """Add dice of one kind to a statistics grid one at a time, classifying at the counts asked.
 
     Every pool of a table that differs only in one kind's dice is counted in
@@ -409,8 +439,12 @@ def mechanic_chain(start: IntArray, kind: int, faces: IntArray, marks: IntArray,
 from .multiset import binomials_bound, powers_bound  # noqa: E402
 
 
-def mechanic_ways_bound(dice: Iterable[int], faces: Sequence[Iterable[int]] | IntArray,
-                        marks: Sequence[int] | IntArray, binom_size: int | None = None) -> int:
+def mechanic_ways_bound(
+    dice: Iterable[int],
+    faces: Sequence[Iterable[int]] | IntArray,
+    marks: Sequence[int] | IntArray,
+    binom_size: int | None = None,
+) -> int:
     """Upper bound on every number :func:`mechanic_ways`, :func:`mechanic_classify` and
     :func:`mechanic_values` hold.
 
@@ -436,17 +470,22 @@ def mechanic_ways_bound(dice: Iterable[int], faces: Sequence[Iterable[int]] | In
     dice = [int(d) for d in dice]
     total = 1
     for k, n in enumerate(dice):
-        row = [int(f) for f in list(faces[k])[:int(marks[k])]]
+        row = [int(f) for f in list(faces[k])[: int(marks[k])]]
         total *= sum(row) ** n
     top = max(dice, default=0)
     size = top + 1 if binom_size is None else int(binom_size)
-    powers = max((powers_bound(int(f), top + 1) for k in range(len(dice))
-                  for f in list(faces[k])[:int(marks[k])]), default=1)
+    powers = max(
+        (powers_bound(int(f), top + 1) for k in range(len(dice)) for f in list(faces[k])[: int(marks[k])]), default=1
+    )
     return max(total, powers, binomials_bound(size))
 
 
-def mechanic_ways_capped_bound(dice: Iterable[int], faces: Sequence[Iterable[int]] | IntArray,
-                               marks: Sequence[int] | IntArray, binom_size: int | None = None) -> int:
+def mechanic_ways_capped_bound(
+    dice: Iterable[int],
+    faces: Sequence[Iterable[int]] | IntArray,
+    marks: Sequence[int] | IntArray,
+    binom_size: int | None = None,
+) -> int:
     """Upper bound on every number :func:`mechanic_ways_capped` (and the classifying kernels after it) hold.
 
     Saturation only gathers the ways of disjoint sets of ordered rolls into

@@ -27,6 +27,7 @@ expected value of a reroll is ``sum(value * ways)`` over the same ``L`` as
 keeping the roll (``value * L``).  :func:`mechanic_willpower_bound` checks
 that these fit before any call.
 """
+
 from __future__ import annotations
 
 from typing import Iterable, Sequence
@@ -134,9 +135,20 @@ def composition_weights(comps: IntArray, faces: IntArray, mod: int, binom: IntAr
 
 
 @kernel
-def _check_plan(res_n: int, st_avail: IntArray, st_off: IntArray, opt_counts: IntArray, opt_off: IntArray,
-                opt_v: IntArray, out_off: IntArray, out_w: IntArray, out_n: IntArray, cls: IntArray,
-                max_reroll: int, G: int) -> None:
+def _check_plan(
+    res_n: int,
+    st_avail: IntArray,
+    st_off: IntArray,
+    opt_counts: IntArray,
+    opt_off: IntArray,
+    opt_v: IntArray,
+    out_off: IntArray,
+    out_w: IntArray,
+    out_n: IntArray,
+    cls: IntArray,
+    max_reroll: int,
+    G: int,
+) -> None:
     """Refuse (ValueError) plan arrays that do not fit one another: never index past a buffer."""
     P = st_avail.shape[0]
     C = st_avail.shape[1]
@@ -171,11 +183,27 @@ def _check_plan(res_n: int, st_avail: IntArray, st_off: IntArray, opt_counts: In
 
 
 @kernel
-def willpower_choices(res_idx: IntArray, st_avail: IntArray, st_off: IntArray, opt_counts: IntArray,
-                      opt_off: IntArray, opt_v: IntArray, out_off: IntArray, out_w: IntArray, out_n: IntArray,
-                      cls: IntArray, values: IntArray, wins: IntArray, forbid: IntArray, fail_cats: IntArray,
-                      mode: int, max_reroll: int, common: int, choice: npt.NDArray[np.int32],
-                      bad: IntArray) -> None:
+def willpower_choices(
+    res_idx: IntArray,
+    st_avail: IntArray,
+    st_off: IntArray,
+    opt_counts: IntArray,
+    opt_off: IntArray,
+    opt_v: IntArray,
+    out_off: IntArray,
+    out_w: IntArray,
+    out_n: IntArray,
+    cls: IntArray,
+    values: IntArray,
+    wins: IntArray,
+    forbid: IntArray,
+    fail_cats: IntArray,
+    mode: int,
+    max_reroll: int,
+    common: int,
+    choice: npt.NDArray[np.int32],
+    bad: IntArray,
+) -> None:
     """The strategy's reroll for every landed roll and context (the same in every arithmetic).
 
     Parameters
@@ -328,11 +356,28 @@ def willpower_choices(res_idx: IntArray, st_avail: IntArray, st_off: IntArray, o
 
 
 @kernel
-def willpower_add(res_ways: IntArray, res_idx: IntArray, st_w: IntArray, st_avail: IntArray, st_off: IntArray,
-                  opt_counts: IntArray, opt_off: IntArray, opt_v: IntArray, out_off: IntArray,
-                  out_w: IntArray, out_n: IntArray, cls: IntArray, succ: IntArray,
-                  choice: npt.NDArray[np.int32], max_reroll: int, common: int, mod: int, class_out: IntArray,
-                  succ_out: IntArray, spent: IntArray) -> None:
+def willpower_add(
+    res_ways: IntArray,
+    res_idx: IntArray,
+    st_w: IntArray,
+    st_avail: IntArray,
+    st_off: IntArray,
+    opt_counts: IntArray,
+    opt_off: IntArray,
+    opt_v: IntArray,
+    out_off: IntArray,
+    out_w: IntArray,
+    out_n: IntArray,
+    cls: IntArray,
+    succ: IntArray,
+    choice: npt.NDArray[np.int32],
+    max_reroll: int,
+    common: int,
+    mod: int,
+    class_out: IntArray,
+    succ_out: IntArray,
+    spent: IntArray,
+) -> None:
     """Add the ways of every final roll after the rerolls ``choice`` holds, by class and successes.
 
     Parameters
@@ -437,9 +482,14 @@ def willpower_add(res_ways: IntArray, res_idx: IntArray, st_w: IntArray, st_avai
 from .mechanic import mechanic_ways_bound  # noqa: E402
 
 
-def mechanic_willpower_bound(dice: Iterable[int], faces: Sequence[Iterable[int]] | IntArray,
-                             marks: Sequence[int] | IntArray, common: int, values: Iterable[int],
-                             binom_size: int | None = None) -> int:
+def mechanic_willpower_bound(
+    dice: Iterable[int],
+    faces: Sequence[Iterable[int]] | IntArray,
+    marks: Sequence[int] | IntArray,
+    common: int,
+    values: Iterable[int],
+    binom_size: int | None = None,
+) -> int:
     """Upper bound on every number :func:`willpower_choices`, :func:`willpower_add` and
     :func:`composition_weights` hold.
 
@@ -472,7 +522,9 @@ def mechanic_willpower_bound(dice: Iterable[int], faces: Sequence[Iterable[int]]
     common = int(common)
     top = max([1] + [abs(int(v)) for v in values])
     if top * common > 2**63 - 1:
-        raise ValueError(f"a Willpower reroll over {common} equally likely outcomes, with outcome values as "
-                         f"large as {top}, is too big to weigh exactly; use fewer dice or simpler values")
+        raise ValueError(
+            f"a Willpower reroll over {common} equally likely outcomes, with outcome values as "
+            f"large as {top}, is too big to weigh exactly; use fewer dice or simpler values"
+        )
     landed = mechanic_ways_bound(dice, faces, marks, binom_size)
     return max(landed * common, top * common, common)

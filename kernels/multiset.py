@@ -16,6 +16,7 @@ chosen by its ``mod`` argument:
   (``analysis.exact``).  This is the exact path for pools whose counts do
   not fit in 64 bits.
 """
+
 from __future__ import annotations
 
 from ._jit import IntArray, kernel
@@ -93,6 +94,7 @@ def fill_powers(base: int, mod: int, out: IntArray) -> None:
 # Plain Python (not jitted), exact: each returns a Python int at least as
 # large as every number the kernel beside it holds or forms in plain int64,
 # so that ``analysis.exact.count`` can pick int64 or primes safely.
+
 
 def binomials_bound(size: int) -> int:
     """Largest entry of :func:`fill_binomials`'s table with ``size`` rows.

@@ -31,6 +31,7 @@ Willpower kernel and the Python ``read_roll`` of every system share:
 The kernels walk category-count vectors (compositions of the pool) weighted
 by multinomial coefficients times face counts, never the 10**n ordered rolls.
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -63,8 +64,7 @@ def class_of(s: int, pair: int, ec: int, oc: int, difficulty: int, table: IntArr
 
 
 @kernel
-def classify_one(s: int, pair: int, ec: int, oc: int, difficulty: int, mark_bonus: IntArray,
-                 table: IntArray) -> int:
+def classify_one(s: int, pair: int, ec: int, oc: int, difficulty: int, mark_bonus: IntArray, table: IntArray) -> int:
     """The class index of one roll's features (see the module docstring).
 
     Parameters
@@ -102,12 +102,13 @@ def normal_part_ways(n_normal: int, w_normal: IntArray, mod: int, binom: IntArra
 
 
 @kernel
-def normal_part_ways_into(n_normal: int, w_normal: IntArray, mod: int, binom: IntArray, out: IntArray,
-                          pn: IntArray) -> None:
+def normal_part_ways_into(
+    n_normal: int, w_normal: IntArray, mod: int, binom: IntArray, out: IntArray, pn: IntArray
+) -> None:
     """:func:`normal_part_ways` with its scratch given: ``pn`` int64[3, >= n_normal + 1] (overwritten)."""
     nn = n_normal
     for i in range(3):
-        fill_powers(w_normal[i], mod, pn[i, :nn + 1])
+        fill_powers(w_normal[i], mod, pn[i, : nn + 1])
     for c in range(nn + 1):
         wc = mulmod(binom[nn, c], pn[2, c], mod)
         r = nn - c
@@ -133,12 +134,13 @@ def special_part_ways(n_special: int, w_special: IntArray, mod: int, binom: IntA
 
 
 @kernel
-def special_part_ways_into(n_special: int, w_special: IntArray, mod: int, binom: IntArray, out: IntArray,
-                           ph: IntArray) -> None:
+def special_part_ways_into(
+    n_special: int, w_special: IntArray, mod: int, binom: IntArray, out: IntArray, ph: IntArray
+) -> None:
     """:func:`special_part_ways` with its scratch given: ``ph`` int64[4, >= n_special + 1] (overwritten)."""
     nh = n_special
     for i in range(4):
-        fill_powers(w_special[i], mod, ph[i, :nh + 1])
+        fill_powers(w_special[i], mod, ph[i, : nh + 1])
     for e in range(nh + 1):
         we = mulmod(binom[nh, e], ph[3, e], mod)
         r1 = nh - e
@@ -152,8 +154,16 @@ def special_part_ways_into(n_special: int, w_special: IntArray, mod: int, binom:
 
 
 @kernel
-def special_pool_ways(n_normal: int, n_special: int, w_normal: IntArray, w_special: IntArray, crit_bonus: int,
-                      mod: int, binom: IntArray, out: IntArray) -> None:
+def special_pool_ways(
+    n_normal: int,
+    n_special: int,
+    w_normal: IntArray,
+    w_special: IntArray,
+    crit_bonus: int,
+    mod: int,
+    binom: IntArray,
+    out: IntArray,
+) -> None:
     """Add the ways of every roll of the given dice into ``out``.
 
     Parameters
@@ -178,16 +188,37 @@ def special_pool_ways(n_normal: int, n_special: int, w_normal: IntArray, w_speci
         to roll ``s`` successes, with (``p = 1``) or without a pair of tens,
         ``min(special tens, 2) = e`` and ``min(special marks, 2) = o``.
     """
-    special_pool_ways_into(n_normal, n_special, w_normal, w_special, crit_bonus, mod, binom, out,
-                           np.zeros((n_normal + 1, n_normal + 1), dtype=np.int64),
-                           np.zeros((n_special + 1, n_special + 1, CAP + 1), dtype=np.int64),
-                           np.empty((3, n_normal + 1), dtype=np.int64), np.empty((4, n_special + 1), dtype=np.int64))
+    special_pool_ways_into(
+        n_normal,
+        n_special,
+        w_normal,
+        w_special,
+        crit_bonus,
+        mod,
+        binom,
+        out,
+        np.zeros((n_normal + 1, n_normal + 1), dtype=np.int64),
+        np.zeros((n_special + 1, n_special + 1, CAP + 1), dtype=np.int64),
+        np.empty((3, n_normal + 1), dtype=np.int64),
+        np.empty((4, n_special + 1), dtype=np.int64),
+    )
 
 
 @kernel
-def special_pool_ways_into(n_normal: int, n_special: int, w_normal: IntArray, w_special: IntArray,
-                           crit_bonus: int, mod: int, binom: IntArray, out: IntArray, normal_buf: IntArray,
-                           special_buf: IntArray, pn: IntArray, ph: IntArray) -> None:
+def special_pool_ways_into(
+    n_normal: int,
+    n_special: int,
+    w_normal: IntArray,
+    w_special: IntArray,
+    crit_bonus: int,
+    mod: int,
+    binom: IntArray,
+    out: IntArray,
+    normal_buf: IntArray,
+    special_buf: IntArray,
+    pn: IntArray,
+    ph: IntArray,
+) -> None:
     """:func:`special_pool_ways` with its scratch given, allocating nothing.
 
     ``normal_buf`` int64[>= n_normal + 1, >= n_normal + 1] and
@@ -204,8 +235,8 @@ def special_pool_ways_into(n_normal: int, n_special: int, w_normal: IntArray, w_
         for j in range(nh + 1):
             for k in range(CAP + 1):
                 special_buf[i, j, k] = 0
-    normal_ways = normal_buf[:nn + 1, :nn + 1]
-    special_ways = special_buf[:nh + 1, :nh + 1]
+    normal_ways = normal_buf[: nn + 1, : nn + 1]
+    special_ways = special_buf[: nh + 1, : nh + 1]
     normal_part_ways_into(nn, w_normal, mod, binom, normal_ways, pn)
     special_part_ways_into(nh, w_special, mod, binom, special_ways, ph)
 
@@ -229,8 +260,9 @@ def special_pool_ways_into(n_normal: int, n_special: int, w_normal: IntArray, w_
 
 
 @kernel
-def special_classify(ways: IntArray, difficulties: IntArray, mark_bonus: IntArray, table: IntArray, mod: int,
-                     out: IntArray) -> None:
+def special_classify(
+    ways: IntArray, difficulties: IntArray, mark_bonus: IntArray, table: IntArray, mod: int, out: IntArray
+) -> None:
     """Sum a pool's ways into outcome classes, per Difficulty.
 
     Parameters
@@ -250,14 +282,29 @@ def special_classify(ways: IntArray, difficulties: IntArray, mark_bonus: IntArra
     for i in range(CAP + 1):
         top = max(top, mark_bonus[i])
     n_s = ways.shape[0] + top
-    special_classify_into(ways, difficulties, mark_bonus, table, mod, out,
-                          np.empty((n_s + 1, out.shape[1]), dtype=np.int64),
-                          np.empty((n_s + 1, out.shape[1]), dtype=np.int64))
+    special_classify_into(
+        ways,
+        difficulties,
+        mark_bonus,
+        table,
+        mod,
+        out,
+        np.empty((n_s + 1, out.shape[1]), dtype=np.int64),
+        np.empty((n_s + 1, out.shape[1]), dtype=np.int64),
+    )
 
 
 @kernel
-def special_classify_into(ways: IntArray, difficulties: IntArray, mark_bonus: IntArray, table: IntArray,
-                          mod: int, out: IntArray, win_buf: IntArray, fail_buf: IntArray) -> None:
+def special_classify_into(
+    ways: IntArray,
+    difficulties: IntArray,
+    mark_bonus: IntArray,
+    table: IntArray,
+    mod: int,
+    out: IntArray,
+    win_buf: IntArray,
+    fail_buf: IntArray,
+) -> None:
     """:func:`special_classify` with its scratch given, allocating nothing: ``win_buf`` and
     ``fail_buf`` int64[>= S + max(mark_bonus) + 1, K] (overwritten)."""
     n_classes = out.shape[1]
@@ -271,8 +318,8 @@ def special_classify_into(ways: IntArray, difficulties: IntArray, mark_bonus: In
         for k in range(n_classes):
             win_buf[s, k] = 0
             fail_buf[s, k] = 0
-    win_ways = win_buf[:n_s + 1, :n_classes]
-    fail_ways = fail_buf[:n_s + 1, :n_classes]
+    win_ways = win_buf[: n_s + 1, :n_classes]
+    fail_ways = fail_buf[: n_s + 1, :n_classes]
     for s0 in range(ways.shape[0]):
         for pair in range(2):
             for ec in range(CAP + 1):
@@ -304,9 +351,20 @@ def special_classify_into(ways: IntArray, difficulties: IntArray, mark_bonus: In
 
 
 @kernel
-def special_grid_class_ways(pools: IntArray, specials: IntArray, difficulties: IntArray, w_normal: IntArray,
-                            w_special: IntArray, crit_bonus: int, mark_bonus: IntArray, table: IntArray,
-                            special_replaces: int, mod: int, binom: IntArray, out: IntArray) -> None:
+def special_grid_class_ways(
+    pools: IntArray,
+    specials: IntArray,
+    difficulties: IntArray,
+    w_normal: IntArray,
+    w_special: IntArray,
+    crit_bonus: int,
+    mark_bonus: IntArray,
+    table: IntArray,
+    special_replaces: int,
+    mod: int,
+    binom: IntArray,
+    out: IntArray,
+) -> None:
     """Class ways for a whole grid of (pool, special dice, Difficulty) in one call.
 
     Parameters
@@ -328,19 +386,33 @@ def special_grid_class_ways(pools: IntArray, specials: IntArray, difficulties: I
         Overwritten with the ways per class.
     """
     n, s_top, top = grid_scratch_sizes(pools, specials, special_replaces, crit_bonus, mark_bonus)
-    special_grid_class_ways_into(pools, specials, difficulties, w_normal, w_special, crit_bonus, mark_bonus,
-                                 table, special_replaces, mod, binom, out,
-                                 np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64),
-                                 np.empty((n + 1, n + 1), dtype=np.int64),
-                                 np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64),
-                                 np.empty((3, n + 1), dtype=np.int64), np.empty((4, n + 1), dtype=np.int64),
-                                 np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64),
-                                 np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64))
+    special_grid_class_ways_into(
+        pools,
+        specials,
+        difficulties,
+        w_normal,
+        w_special,
+        crit_bonus,
+        mark_bonus,
+        table,
+        special_replaces,
+        mod,
+        binom,
+        out,
+        np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64),
+        np.empty((n + 1, n + 1), dtype=np.int64),
+        np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64),
+        np.empty((3, n + 1), dtype=np.int64),
+        np.empty((4, n + 1), dtype=np.int64),
+        np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64),
+        np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64),
+    )
 
 
 @kernel
-def grid_scratch_sizes(pools: IntArray, specials: IntArray, special_replaces: int, crit_bonus: int,
-                       mark_bonus: IntArray) -> tuple[int, int, int]:
+def grid_scratch_sizes(
+    pools: IntArray, specials: IntArray, special_replaces: int, crit_bonus: int, mark_bonus: IntArray
+) -> tuple[int, int, int]:
     """``(n, s_top, top)`` for :func:`special_grid_class_ways_into`'s scratch: the most dice of a
     (pool, special dice) of the grid, the most successes plus one (pairs of 10s with their bonus),
     and the largest mark bonus."""
@@ -356,11 +428,27 @@ def grid_scratch_sizes(pools: IntArray, specials: IntArray, special_replaces: in
 
 
 @kernel
-def special_grid_class_ways_into(pools: IntArray, specials: IntArray, difficulties: IntArray, w_normal: IntArray,
-                                 w_special: IntArray, crit_bonus: int, mark_bonus: IntArray, table: IntArray,
-                                 special_replaces: int, mod: int, binom: IntArray, out: IntArray,
-                                 ways_buf: IntArray, normal_buf: IntArray, special_buf: IntArray, pn: IntArray,
-                                 ph: IntArray, win_buf: IntArray, fail_buf: IntArray) -> None:
+def special_grid_class_ways_into(
+    pools: IntArray,
+    specials: IntArray,
+    difficulties: IntArray,
+    w_normal: IntArray,
+    w_special: IntArray,
+    crit_bonus: int,
+    mark_bonus: IntArray,
+    table: IntArray,
+    special_replaces: int,
+    mod: int,
+    binom: IntArray,
+    out: IntArray,
+    ways_buf: IntArray,
+    normal_buf: IntArray,
+    special_buf: IntArray,
+    pn: IntArray,
+    ph: IntArray,
+    win_buf: IntArray,
+    fail_buf: IntArray,
+) -> None:
     """:func:`special_grid_class_ways` with its scratch given, allocating nothing (so that loading it
     from numba's cache imports none of numba's array-creation code: a quicker start-up).
 
@@ -380,14 +468,15 @@ def special_grid_class_ways_into(pools: IntArray, specials: IntArray, difficulti
                 nh = specials[hi]
                 nn = pool
             n = nn + nh
-            ways = ways_buf[:n + crit_bonus * (n // 2) + 1]
+            ways = ways_buf[: n + crit_bonus * (n // 2) + 1]
             for s in range(ways.shape[0]):
                 for p in range(2):
                     for e in range(CAP + 1):
                         for o in range(CAP + 1):
                             ways[s, p, e, o] = 0
-            special_pool_ways_into(nn, nh, w_normal, w_special, crit_bonus, mod, binom, ways,
-                                   normal_buf, special_buf, pn, ph)
+            special_pool_ways_into(
+                nn, nh, w_normal, w_special, crit_bonus, mod, binom, ways, normal_buf, special_buf, pn, ph
+            )
             special_classify_into(ways, difficulties, mark_bonus, table, mod, out[pi, hi], win_buf, fail_buf)
 
 
@@ -412,8 +501,9 @@ def _part_base(faces: Iterable[int], tails: Iterable[int]) -> int:
     return total if all(int(t) >= 1 for t in tails) else total + 1
 
 
-def special_pool_ways_bound(n_normal: int, n_hunger: int, w_normal: Iterable[int], w_hunger: Iterable[int],
-                            binom_size: int | None = None) -> int:
+def special_pool_ways_bound(
+    n_normal: int, n_hunger: int, w_normal: Iterable[int], w_hunger: Iterable[int], binom_size: int | None = None
+) -> int:
     """Upper bound on every number :func:`special_pool_ways` and :func:`special_classify` hold
     (``n_hunger``, ``w_hunger``: the special dice).
 
@@ -438,18 +528,24 @@ def special_pool_ways_bound(n_normal: int, n_hunger: int, w_normal: Iterable[int
     # enumeration order: normal tens, then successes and failures together;
     # Hunger tens, then ones, then successes and failures together
     normal = _part_base(w_normal, (w_normal[0] + w_normal[1],))
-    hunger = _part_base(w_hunger, (w_hunger[0] + w_hunger[1] + w_hunger[2],
-                                   w_hunger[1] + w_hunger[2]))
+    hunger = _part_base(w_hunger, (w_hunger[0] + w_hunger[1] + w_hunger[2], w_hunger[1] + w_hunger[2]))
     size = max(nn, nh) + 1 if binom_size is None else int(binom_size)
-    return max(normal ** nn * hunger ** nh,
-               max(powers_bound(w, nn + 1) for w in w_normal),
-               max(powers_bound(w, nh + 1) for w in w_hunger),
-               binomials_bound(size))
+    return max(
+        normal**nn * hunger**nh,
+        max(powers_bound(w, nn + 1) for w in w_normal),
+        max(powers_bound(w, nh + 1) for w in w_hunger),
+        binomials_bound(size),
+    )
 
 
-def special_grid_class_ways_bound(pools: Iterable[int], hungers: Iterable[int], hunger_replaces: int,
-                                  w_normal: Iterable[int], w_hunger: Iterable[int],
-                                  binom_size: int | None = None) -> int:
+def special_grid_class_ways_bound(
+    pools: Iterable[int],
+    hungers: Iterable[int],
+    hunger_replaces: int,
+    w_normal: Iterable[int],
+    w_hunger: Iterable[int],
+    binom_size: int | None = None,
+) -> int:
     """Upper bound on every number :func:`special_grid_class_ways` holds (``hungers``: special dice).
 
     Parameters
@@ -480,8 +576,9 @@ def special_grid_class_ways_bound(pools: Iterable[int], hungers: Iterable[int], 
     return max(special_pool_ways_bound(nn, nh, w_normal, w_hunger, size) for nn, nh in dice)
 
 
-def special_grid_pool_bounds(pools: Iterable[int], hungers: Iterable[int], hunger_replaces: int,
-                             w_normal: Iterable[int], w_hunger: Iterable[int]) -> list[int]:
+def special_grid_pool_bounds(
+    pools: Iterable[int], hungers: Iterable[int], hunger_replaces: int, w_normal: Iterable[int], w_hunger: Iterable[int]
+) -> list[int]:
     """``[special_grid_class_ways_bound([p], hungers, ...) for p in pools]``, computed in one pass.
 
     The same bound, term for term (:func:`special_pool_ways_bound` with each
@@ -495,8 +592,7 @@ def special_grid_pool_bounds(pools: Iterable[int], hungers: Iterable[int], hunge
     w_normal = [int(w) for w in w_normal]
     w_hunger = [int(w) for w in w_hunger]
     normal = _part_base(w_normal, (w_normal[0] + w_normal[1],))
-    hunger = _part_base(w_hunger, (w_hunger[0] + w_hunger[1] + w_hunger[2],
-                                   w_hunger[1] + w_hunger[2]))
+    hunger = _part_base(w_hunger, (w_hunger[0] + w_hunger[1] + w_hunger[2], w_hunger[1] + w_hunger[2]))
     top_n, top_h = max(abs(w) for w in w_normal), max(abs(w) for w in w_hunger)
     hungers = [int(h) for h in hungers]
     out = []
@@ -504,9 +600,12 @@ def special_grid_pool_bounds(pools: Iterable[int], hungers: Iterable[int], hunge
         if not hungers:
             out.append(1)
             continue
-        dice = [(pool - min(h, pool), min(h, pool)) if int(hunger_replaces) == 1 else (pool, h)
-                for h in hungers]
+        dice = [(pool - min(h, pool), min(h, pool)) if int(hunger_replaces) == 1 else (pool, h) for h in hungers]
         m = max(nn + nh for nn, nh in dice)  # the binomial table's rows, less one
-        out.append(max(comb(m, m // 2), *(max(normal ** nn * hunger ** nh, top_n ** (nn + 1),
-                                                top_h ** (nh + 1), 1) for nn, nh in dice)))
+        out.append(
+            max(
+                comb(m, m // 2),
+                *(max(normal**nn * hunger**nh, top_n ** (nn + 1), top_h ** (nh + 1), 1) for nn, nh in dice),
+            )
+        )
     return out

@@ -6,13 +6,16 @@ every figure module's ``make_figure()`` runs once (``built_figures``), and
 figure, so the figures test and the booklet test render them without
 computing them again.
 """
+
 import contextlib
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "beastodds", max_examples=60, deadline=None,
+    "beastodds",
+    max_examples=60,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("beastodds")
@@ -92,4 +95,4 @@ def refused(capsys, *argv) -> str:
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("beastodds: error: "), err
-    return lines[0][len("beastodds: error: "):]
+    return lines[0][len("beastodds: error: ") :]

@@ -3,6 +3,7 @@
 None of these import ``kernels`` or the counting code of ``analysis``; they
 restate docs/rules.md directly so that agreement means something.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -14,8 +15,17 @@ from math import factorial
 CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "messy_critical", "bestial_failure")
 
 
-def classify_v5(successes, tens, hunger_tens, hunger_ones, difficulty, *,
-                messy_hunger_tens=1, bestial_hunger_ones=1, hunger_one_taints_win=False):
+def classify_v5(
+    successes,
+    tens,
+    hunger_tens,
+    hunger_ones,
+    difficulty,
+    *,
+    messy_hunger_tens=1,
+    bestial_hunger_ones=1,
+    hunger_one_taints_win=False,
+):
     """docs/rules.md, restated: the outcome class of one V5 roll."""
     if successes >= difficulty:
         if tens >= 2:
@@ -42,9 +52,18 @@ def _brute_features(normal, hunger, success_face, crit_bonus, replaces):
     return feats
 
 
-def brute_force_v5(pool, hunger, difficulty, *, success_face=6, crit_bonus=2,
-                   messy_hunger_tens=1, bestial_hunger_ones=1,
-                   hunger_one_taints_win=False, hunger_replaces_dice=True):
+def brute_force_v5(
+    pool,
+    hunger,
+    difficulty,
+    *,
+    success_face=6,
+    crit_bonus=2,
+    messy_hunger_tens=1,
+    bestial_hunger_ones=1,
+    hunger_one_taints_win=False,
+    hunger_replaces_dice=True,
+):
     """Exact class probabilities by enumerating every ordered roll (small pools only)."""
     if hunger_replaces_dice:
         h = min(hunger, pool)
@@ -55,10 +74,18 @@ def brute_force_v5(pool, hunger, difficulty, *, success_face=6, crit_bonus=2,
     total = 10 ** (normal + h)
     out = dict.fromkeys(CLASSES, 0)
     for (succ, tens, htens, hones), n in feats.items():
-        out[classify_v5(succ, tens, htens, hones, difficulty,
-                        messy_hunger_tens=messy_hunger_tens,
-                        bestial_hunger_ones=bestial_hunger_ones,
-                        hunger_one_taints_win=hunger_one_taints_win)] += n
+        out[
+            classify_v5(
+                succ,
+                tens,
+                htens,
+                hones,
+                difficulty,
+                messy_hunger_tens=messy_hunger_tens,
+                bestial_hunger_ones=bestial_hunger_ones,
+                hunger_one_taints_win=hunger_one_taints_win,
+            )
+        ] += n
     return {c: Fraction(w, total) for c, w in out.items()}
 
 
@@ -93,8 +120,12 @@ def multinomial_v5_table(pools, hungers, difficulties):
                         for o in range(h - e + 1):
                             for g in range(h - e - o + 1):
                                 f = h - e - o - g
-                                wh = (factorial(h) // (factorial(e) * factorial(o) * factorial(g) * factorial(f))
-                                      * 4**g * 4**f)
+                                wh = (
+                                    factorial(h)
+                                    // (factorial(e) * factorial(o) * factorial(g) * factorial(f))
+                                    * 4**g
+                                    * 4**f
+                                )
                                 t = c + e
                                 feats[(b + g + t + 2 * (t // 2), t, e, o)] += wn * wh
             total = 10**pool
@@ -107,6 +138,7 @@ def multinomial_v5_table(pools, hungers, difficulties):
 
 
 # ---------------------------------------------------------------- icepool
+
 
 def icepool_v5_evaluator():
     """An icepool MultisetEvaluator for a V5 roll, reusable across calls.

@@ -1,10 +1,12 @@
 """Independent references for Requiem dice and La Soif: brute force and icepool.
 
-Nothing here imports ``kernels`` or ``analysis``.  The rules of docs/rules.md are restated directly: every face of every die is enumerated with
+Nothing here imports ``kernels`` or ``analysis``.  The rules of docs/rules.md are
+restated directly: every face of every die is enumerated with
 ``itertools.product``, again-rolls are enumerated face by face down to a
 depth, and the mass cut at that depth is kept, so that every success count
 up to the depth is exact and the cut mass is accounted for.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -71,8 +73,7 @@ def _die_records(rote: bool, failed=lambda f: f < 8):
     return sorted(rec.items()), (100 if rote else 10)
 
 
-def dice_for(pool, soif, *, tempt=False, frenzy=False, frenzy_bonus_beast=False,
-             chance_die_is_beast=True):
+def dice_for(pool, soif, *, tempt=False, frenzy=False, frenzy_bonus_beast=False, chance_die_is_beast=True):
     """``(dice, beast dice, chance)`` restated from docs/rules.md."""
     total = pool + (soif if (tempt or frenzy) else 0)
     if total <= 0:
@@ -81,10 +82,23 @@ def dice_for(pool, soif, *, tempt=False, frenzy=False, frenzy_bonus_beast=False,
     return total, min(wanted, total), False
 
 
-def brute_force(pool, soif=0, *, again=10, rote=False, chance_die_again=True,
-                rote_chance_die=False, chance_die_is_beast=True, beastly_ten_successes=2,
-                bestial_counts_rerolled_ones=False, tempt=False, frenzy=False,
-                frenzy_bonus_beast=False, exceptional_successes=5, depth=8):
+def brute_force(
+    pool,
+    soif=0,
+    *,
+    again=10,
+    rote=False,
+    chance_die_again=True,
+    rote_chance_die=False,
+    chance_die_is_beast=True,
+    beastly_ten_successes=2,
+    bestial_counts_rerolled_ones=False,
+    tempt=False,
+    frenzy=False,
+    frenzy_bonus_beast=False,
+    exceptional_successes=5,
+    depth=8,
+):
     """Exact odds by enumeration.
 
     Returns a dict: ``dice``, ``beast_dice``, ``chance``; ``successes``
@@ -94,9 +108,14 @@ def brute_force(pool, soif=0, *, again=10, rote=False, chance_die_again=True,
     exceptional_successes``.
     """
     assert depth >= exceptional_successes
-    n, nb, chance = dice_for(pool, soif, tempt=tempt, frenzy=frenzy,
-                             frenzy_bonus_beast=frenzy_bonus_beast,
-                             chance_die_is_beast=chance_die_is_beast)
+    n, nb, chance = dice_for(
+        pool,
+        soif,
+        tempt=tempt,
+        frenzy=frenzy,
+        frenzy_bonus_beast=frenzy_bonus_beast,
+        chance_die_is_beast=chance_die_is_beast,
+    )
     # (base successes, dice rolled again, beastly?, bestial 1?, dramatic?) -> p
     keys: Counter = Counter()
     if chance:
@@ -120,7 +139,7 @@ def brute_force(pool, soif=0, *, again=10, rote=False, chance_die_again=True,
             for _, w in combo:
                 p *= w
             faces = [face for (face, _), _ in combo]
-            normal, beast = faces[:n - nb], faces[n - nb:]
+            normal, beast = faces[: n - nb], faces[n - nb :]
             beastly = 10 in beast and 10 not in normal
             base = again_count = 0
             for i, face in enumerate(faces):
@@ -132,8 +151,7 @@ def brute_force(pool, soif=0, *, again=10, rote=False, chance_die_again=True,
                 base += 1
                 if again is not None and face >= again:
                     again_count += 1
-            ones = [f == 1 or (bestial_counts_rerolled_ones and one)
-                    for (f, one), _ in combo[n - nb:]]
+            ones = [f == 1 or (bestial_counts_rerolled_ones and one) for (f, one), _ in combo[n - nb :]]
             int_keys[(base, again_count, beastly, any(ones), False)] += p
         for key, w in int_keys.items():
             keys[key] = Fraction(w, unit**n)
@@ -162,7 +180,9 @@ def brute_force(pool, soif=0, *, again=10, rote=False, chance_die_again=True,
             classes[name] += p * q
         classes["exceptional_success"] += p * cut
     return {
-        "dice": n, "beast_dice": nb, "chance": chance,
+        "dice": n,
+        "beast_dice": nb,
+        "chance": chance,
         "successes": {s: successes[s] for s in range(depth + 1)},
         "beyond": beyond,
         "classes": classes,
@@ -194,8 +214,7 @@ def icepool_requiem(pool: int, again: int | None = 10, rote: bool = False, depth
         again_die = icepool.Die(faces, again_depth=depth, again_end=BIG)
     if rote:
         first = icepool.d10.reroll(lambda f: f < 8, depth=1)
-        die = first.map(lambda f: 0 if f < 8 else (1 + again_die if again is not None and f >= again
-                                                   else 1))
+        die = first.map(lambda f: 0 if f < 8 else (1 + again_die if again is not None and f >= again else 1))
     else:
         die = again_die
     total = pool @ die

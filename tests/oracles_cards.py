@@ -5,6 +5,7 @@ directly and every ordered draw is enumerated with itertools (or, for scenes
 whose deck runs out, by a memoised recursion over the cards left), so that
 agreement with the kernels means something.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -59,8 +60,7 @@ def _first_and_confirmation(confirmation):
     return itertools.product(DECK, DECK)
 
 
-def brute_static(base, difficulty, hunger, *, ace="fails", ties="initiator",
-                 confirmation="same_deck") -> dict:
+def brute_static(base, difficulty, hunger, *, ace="fails", ties="initiator", confirmation="same_deck") -> dict:
     """Class probabilities of one static test over every ordered draw."""
     counts = Counter()
     total = 0
@@ -72,8 +72,7 @@ def brute_static(base, difficulty, hunger, *, ace="fails", ties="initiator",
     return {c: Fraction(counts[c], total) for c in CLASSES}
 
 
-def brute_opposed(base, defense, hunger, *, ace="fails", ties="initiator",
-                  confirmation="same_deck") -> dict:
+def brute_opposed(base, defense, hunger, *, ace="fails", ties="initiator", confirmation="same_deck") -> dict:
     """Class probabilities of the initiator's side of an opposed test.
 
     The two sides draw from independent full decks.
@@ -90,6 +89,7 @@ def brute_opposed(base, defense, hunger, *, ace="fails", ties="initiator",
 
 # ------------------------------------------------------------------ scenes
 
+
 def _play(tests, scene_cards, fresh_cards, *, ace, ties, confirmation):
     """The classes of a scene, drawing from iterators of cards."""
     result = []
@@ -104,8 +104,7 @@ def _play(tests, scene_cards, fresh_cards, *, ace, ties, confirmation):
     return tuple(result)
 
 
-def brute_scene(tests, *, ace="fails", ties="initiator", confirmation="same_deck",
-                reshuffle=True) -> dict:
+def brute_scene(tests, *, ace="fails", ties="initiator", confirmation="same_deck", reshuffle=True) -> dict:
     """``{tuple of classes: Fraction}`` over every ordered draw of a scene.
 
     Not reshuffled: one deck, its first cards enumerated with
@@ -125,8 +124,7 @@ def brute_scene(tests, *, ace="fails", ties="initiator", confirmation="same_deck
             fresh_iter = iter(fresh_cards)
             classes = ()
             for t, cards in zip(tests, own):  # each test reads its own full deck
-                classes += _play([t], iter(cards), fresh_iter, ace=ace, ties=ties,
-                                 confirmation=confirmation)
+                classes += _play([t], iter(cards), fresh_iter, ace=ace, ties=ties, confirmation=confirmation)
             counts[classes] += 1
     else:
         needed = sum(per_test if t[2] >= 1 else 1 for t in tests)
@@ -134,8 +132,9 @@ def brute_scene(tests, *, ace="fails", ties="initiator", confirmation="same_deck
             raise ValueError("the scene can need more cards than the deck holds; use recursive_scene")
         for prefix in itertools.permutations(DECK, needed):
             for fresh_cards in itertools.product(DECK, repeat=fresh):
-                counts[_play(tests, iter(prefix), iter(fresh_cards), ace=ace, ties=ties,
-                             confirmation=confirmation)] += 1
+                counts[
+                    _play(tests, iter(prefix), iter(fresh_cards), ace=ace, ties=ties, confirmation=confirmation)
+                ] += 1
     total = sum(counts.values())
     return {k: Fraction(v, total) for k, v in counts.items()}
 

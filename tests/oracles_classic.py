@@ -1,8 +1,10 @@
 """Brute-force references for classic pools, damage, soak and the health track.
 
-Nothing here imports ``kernels`` or ``analysis``: the rules of docs/rules.md are restated directly and every ordered roll is enumerated with
+Nothing here imports ``kernels`` or ``analysis``: the rules of docs/rules.md are
+restated directly and every ordered roll is enumerated with
 ``itertools.product`` (small pools only), so that agreement means something.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -38,14 +40,12 @@ def outcome(roll, difficulty, specialty=False, ones_cancel=True):
 @lru_cache(maxsize=None)
 def brute_successes(pool, difficulty, specialty=False, ones_cancel=True):
     """Counter of net successes over all 10**pool ordered rolls."""
-    return Counter(net_successes(r, difficulty, specialty, ones_cancel)
-                   for r in itertools.product(FACES, repeat=pool))
+    return Counter(net_successes(r, difficulty, specialty, ones_cancel) for r in itertools.product(FACES, repeat=pool))
 
 
 def brute_pool(pool, difficulty, specialty=False, ones_cancel=True):
     """{botch, failure, success} Fractions and the mean, by enumerating every ordered roll."""
-    counts = Counter(outcome(r, difficulty, specialty, ones_cancel)
-                     for r in itertools.product(FACES, repeat=pool))
+    counts = Counter(outcome(r, difficulty, specialty, ones_cancel) for r in itertools.product(FACES, repeat=pool))
     total = 10**pool
     succ = brute_successes(pool, difficulty, specialty, ones_cancel)
     mean = Fraction(sum(s * n for s, n in succ.items()), total)
@@ -61,8 +61,12 @@ def multinomial_pool(pool, difficulty, specialty=False, ones_cancel=True):
         for t in range(pool - o + 1):
             for s in range(pool - o - t + 1):
                 f = pool - o - t - s
-                ways = (factorial(pool) // (factorial(o) * factorial(t) * factorial(s) * factorial(f))
-                        * f_succ**s * f_fail**f)
+                ways = (
+                    factorial(pool)
+                    // (factorial(o) * factorial(t) * factorial(s) * factorial(f))
+                    * f_succ**s
+                    * f_fail**f
+                )
                 if ways == 0:
                     continue
                 rolled = s + (2 if specialty else 1) * t
@@ -78,12 +82,17 @@ def multinomial_pool(pool, difficulty, specialty=False, ones_cancel=True):
 
 # ------------------------------------------------------------ damage and soak
 
+
 def taken_kind(kind, target, firearm=False, aim="body", vital_spot_lethal="off"):
     """docs/rules.md: the kind the target actually takes."""
     if firearm and target == "vampire" and kind == "lethal" and aim != "head":
         kind = "bashing"
-    if aim == "vital" and kind == "bashing" and not firearm and (
-            vital_spot_lethal == "everyone" or (vital_spot_lethal == "mortals" and target == "mortal")):
+    if (
+        aim == "vital"
+        and kind == "bashing"
+        and not firearm
+        and (vital_spot_lethal == "everyone" or (vital_spot_lethal == "mortals" and target == "mortal"))
+    ):
         kind = "lethal"
     if target == "mortal" and kind == "aggravated":
         kind = "lethal"
@@ -96,9 +105,19 @@ def soak_pool(kind, target, stamina, fortitude):
     return fortitude if kind == "aggravated" else stamina + fortitude
 
 
-def levels_through(damage_roll, auto, soak_roll, kind, target, *, damage_difficulty=6,
-                   soak_difficulty=6, damage_ones_cancel=False, soak_ones_cancel=True,
-                   vampire_bashing="halve_down"):
+def levels_through(
+    damage_roll,
+    auto,
+    soak_roll,
+    kind,
+    target,
+    *,
+    damage_difficulty=6,
+    soak_difficulty=6,
+    damage_ones_cancel=False,
+    soak_ones_cancel=True,
+    vampire_bashing="halve_down",
+):
     """Levels lost to one damage roll and one soak roll (both given as faces)."""
     dmg = net_successes(damage_roll, damage_difficulty, False, damage_ones_cancel) + auto
     soak = net_successes(soak_roll, soak_difficulty, False, soak_ones_cancel)
@@ -111,9 +130,23 @@ def levels_through(damage_roll, auto, soak_roll, kind, target, *, damage_difficu
     return through
 
 
-def brute_damage(dice, auto, stamina, kind, target, fortitude=0, *, firearm=False, aim="body",
-                 vital_spot_lethal="off", damage_difficulty=6, soak_difficulty=6,
-                 damage_ones_cancel=False, soak_ones_cancel=True, vampire_bashing="halve_down"):
+def brute_damage(
+    dice,
+    auto,
+    stamina,
+    kind,
+    target,
+    fortitude=0,
+    *,
+    firearm=False,
+    aim="body",
+    vital_spot_lethal="off",
+    damage_difficulty=6,
+    soak_difficulty=6,
+    damage_ones_cancel=False,
+    soak_ones_cancel=True,
+    vampire_bashing="halve_down",
+):
     """{levels: Fraction} over every ordered damage roll and soak roll.
 
     The damage rolls and the soak rolls are each enumerated in full and
@@ -122,10 +155,12 @@ def brute_damage(dice, auto, stamina, kind, target, fortitude=0, *, firearm=Fals
     """
     kind = taken_kind(kind, target, firearm, aim, vital_spot_lethal)
     n_soak = soak_pool(kind, target, stamina, fortitude)
-    dmg = Counter(net_successes(r, damage_difficulty, False, damage_ones_cancel)
-                  for r in itertools.product(FACES, repeat=dice))
-    soak = Counter(net_successes(r, soak_difficulty, False, soak_ones_cancel)
-                   for r in itertools.product(FACES, repeat=n_soak))
+    dmg = Counter(
+        net_successes(r, damage_difficulty, False, damage_ones_cancel) for r in itertools.product(FACES, repeat=dice)
+    )
+    soak = Counter(
+        net_successes(r, soak_difficulty, False, soak_ones_cancel) for r in itertools.product(FACES, repeat=n_soak)
+    )
     counts = Counter()
     for d, nd in dmg.items():
         for s, ns in soak.items():
@@ -143,13 +178,13 @@ def brute_damage(dice, auto, stamina, kind, target, fortitude=0, *, firearm=Fals
 @lru_cache(maxsize=None)
 def _tally(n, difficulty, specialty, ones_cancel):
     """Counter of net successes over every ordered roll of n dice."""
-    return Counter(net_successes(r, difficulty, specialty, ones_cancel)
-                   for r in itertools.product(FACES, repeat=n))
+    return Counter(net_successes(r, difficulty, specialty, ones_cancel) for r in itertools.product(FACES, repeat=n))
 
 
 @lru_cache(maxsize=None)
-def brute_attack(attack_pool, attack_difficulty, specialty, base_dice, auto, n_soak, kind, target,
-                 vampire_bashing="halve_down"):
+def brute_attack(
+    attack_pool, attack_difficulty, specialty, base_dice, auto, n_soak, kind, target, vampire_bashing="halve_down"
+):
     """{levels: Fraction} of an attack roll, then (on a hit) base + extra
     successes - 1 damage dice, then soak; every roll of each step enumerated."""
     out = Counter()
@@ -164,14 +199,14 @@ def brute_attack(attack_pool, attack_difficulty, specialty, base_dice, auto, n_s
             for s, ns in soak.items():
                 through = max(0, d + auto - s)
                 if target == "vampire" and kind == "bashing":
-                    through = {"halve_down": through // 2, "halve_up": -(-through // 2)}.get(
-                        vampire_bashing, through)
+                    through = {"halve_down": through // 2, "halve_up": -(-through // 2)}.get(vampire_bashing, through)
                 out[through] += p_e * Fraction(nd * ns, 10 ** (n + n_soak))
     assert sum(out.values()) == 1
     return dict(sorted(out.items()))
 
 
 # ---------------------------------------------------------------- health track
+
 
 def apply_levels(track, levels, kind, target):
     """The track after losing levels; a track is (boxes, condition), boxes a
@@ -226,6 +261,7 @@ def brute_fight(a, b, turns, until=1, order="a"):
     difficulty, damage_dice, auto, kind.  Each side's attack pool loses its
     wound penalty; a side at or past ``until`` ends the fight.
     """
+
     def hit(att, att_track, vic, vic_track):
         if severity(att_track) or severity(vic_track) >= until:
             return {vic_track: Fraction(1)}
@@ -234,8 +270,9 @@ def brute_fight(a, b, turns, until=1, order="a"):
             return {vic_track: Fraction(1)}
         kind = taken_kind(att["kind"], vic["creature"])
         n_soak = soak_pool(kind, vic["creature"], vic["stamina"], vic["fortitude"])
-        dist = brute_attack(pool, att["difficulty"], False, att["damage_dice"], att["auto"], n_soak,
-                            kind, vic["creature"])
+        dist = brute_attack(
+            pool, att["difficulty"], False, att["damage_dice"], att["auto"], n_soak, kind, vic["creature"]
+        )
         out = Counter()
         for levels, p in dist.items():
             out[apply_levels(vic_track, levels, kind, vic["creature"])] += p

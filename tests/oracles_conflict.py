@@ -1,6 +1,7 @@
 """Independent references for V5 conflicts: brute force over ordered rolls and a Fraction chain.
 
-Nothing here imports ``kernels`` or ``analysis``: the rules of docs/rules.md (Conflict, Trackers) are restated directly, so that agreement
+Nothing here imports ``kernels`` or ``analysis``: the rules of docs/rules.md
+(Conflict, Trackers) are restated directly, so that agreement
 with the toolkit means something.  Sides and rules are plain dicts:
 
 side: ``pool, boxes, superficial, aggravated, vampire, weapon, damage
@@ -12,6 +13,7 @@ Official dice only: a die succeeds on 6..10 and each pair of 10s adds two
 successes.  A Hunger die is still a d10 with the same faces, so Hunger does
 not change successes and the oracle ignores it.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -19,8 +21,7 @@ from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 
-OFFICIAL = dict(tie_damage=1, tie_adds_weapon=False, tie_needs_successes=False,
-                halve=True, round_up=True, penalty=2)
+OFFICIAL = dict(tie_damage=1, tie_adds_weapon=False, tie_needs_successes=False, halve=True, round_up=True, penalty=2)
 
 
 def roll_successes(faces) -> int:
@@ -32,8 +33,7 @@ def roll_successes(faces) -> int:
 @lru_cache(maxsize=None)
 def success_counts(pool: int) -> tuple:
     """Counter items (successes, ordered rolls) over all 10**pool rolls."""
-    return tuple(sorted(Counter(roll_successes(r)
-                                for r in itertools.product(range(1, 11), repeat=pool)).items()))
+    return tuple(sorted(Counter(roll_successes(r) for r in itertools.product(range(1, 11), repeat=pool)).items()))
 
 
 def brute_margin(pool_a: int, pool_b: int) -> dict:
@@ -89,8 +89,7 @@ def turn_damage(a: dict, b: dict, pool_a: int, pool_b: int, rules: dict, physica
     return {k: Fraction(n, total) for k, n in out.items()}
 
 
-def fraction_fight(a: dict, b: dict, turns: int, rules: dict = OFFICIAL, until="out",
-                   physical=True) -> dict:
+def fraction_fight(a: dict, b: dict, turns: int, rules: dict = OFFICIAL, until="out", physical=True) -> dict:
     """Per-turn columns of a fight by a plain Fraction Markov chain with history flags.
 
     The state carries both trackers, who was Impaired first, who was out
@@ -99,6 +98,7 @@ def fraction_fight(a: dict, b: dict, turns: int, rules: dict = OFFICIAL, until="
     ``analysis.systems.v5.conflict.FIGHT_COLUMNS``, plus ``"joint"``: the final
     ``{((A sup, A agg), (B sup, B agg)): Fraction}``.
     """
+
     def impaired(t, side):
         return t[0] + t[1] == side["boxes"]
 
@@ -117,20 +117,30 @@ def fraction_fight(a: dict, b: dict, turns: int, rules: dict = OFFICIAL, until="
 
     ta0 = (a["superficial"], a["aggravated"])
     tb0 = (b["superficial"], b["aggravated"])
-    s0 = (ta0, tb0, first(None, impaired(ta0, a), impaired(tb0, b)),
-          first(None, out(ta0, a), out(tb0, b)))
+    s0 = (ta0, tb0, first(None, impaired(ta0, a), impaired(tb0, b)), first(None, out(ta0, a), out(tb0, b)))
     dist = {s0 + (stopped(ta0, tb0),): Fraction(1)}
-    cols = {c: [] for c in ("a_impaired", "b_impaired", "a_impaired_first", "b_impaired_first",
-                            "both_impaired_together", "a_out_first", "b_out_first",
-                            "both_out_together", "over")}
+    cols = {
+        c: []
+        for c in (
+            "a_impaired",
+            "b_impaired",
+            "a_impaired_first",
+            "b_impaired_first",
+            "both_impaired_together",
+            "a_out_first",
+            "b_out_first",
+            "both_out_together",
+            "over",
+        )
+    }
 
     def record():
         def p(pred):
             return sum((q for s, q in dist.items() if pred(s)), Fraction(0))
+
         cols["a_impaired"].append(p(lambda s: impaired(s[0], a)))
         cols["b_impaired"].append(p(lambda s: impaired(s[1], b)))
-        for name, who in (("a_impaired_first", "a"), ("b_impaired_first", "b"),
-                          ("both_impaired_together", "both")):
+        for name, who in (("a_impaired_first", "a"), ("b_impaired_first", "b"), ("both_impaired_together", "both")):
             cols[name].append(p(lambda s, who=who: s[2] == who))
         for name, who in (("a_out_first", "a"), ("b_out_first", "b"), ("both_out_together", "both")):
             cols[name].append(p(lambda s, who=who: s[3] == who))
@@ -148,8 +158,13 @@ def fraction_fight(a: dict, b: dict, turns: int, rules: dict = OFFICIAL, until="
             for (da, db), r in turn_damage(a, b, pa, pb, rules, physical).items():
                 na = take(*ta, a["boxes"], da, b["damage"])
                 nb = take(*tb, b["boxes"], db, a["damage"])
-                key = (na, nb, first(fi, impaired(na, a), impaired(nb, b)),
-                       first(fo, out(na, a), out(nb, b)), stopped(na, nb))
+                key = (
+                    na,
+                    nb,
+                    first(fi, impaired(na, a), impaired(nb, b)),
+                    first(fo, out(na, a), out(nb, b)),
+                    stopped(na, nb),
+                )
                 new[key] += q * r
         dist = dict(new)
         record()
@@ -160,9 +175,9 @@ def fraction_fight(a: dict, b: dict, turns: int, rules: dict = OFFICIAL, until="
     return cols
 
 
-def fraction_expected_turns(a: dict, b: dict, rules: dict = OFFICIAL, until="out",
-                            physical=True) -> Fraction:
+def fraction_expected_turns(a: dict, b: dict, rules: dict = OFFICIAL, until="out", physical=True) -> Fraction:
     """Expected turns until the fight stops, by first-step analysis with memoised recursion."""
+
     def stop(ta, tb):
         if until == "out":
             return ta[1] == a["boxes"] or tb[1] == b["boxes"]

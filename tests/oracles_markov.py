@@ -6,6 +6,7 @@ denominator ``den``) and every step is taken with Python integers, which
 never overflow, so that agreement with ``analysis.markov`` (numba kernel,
 int64 or primes and the Chinese remainder theorem) means something.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction

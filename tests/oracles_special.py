@@ -4,6 +4,7 @@ None of these import ``kernels`` or the counting code of ``analysis``; they
 restate the rules of Werewolf: the Apocalypse 5th edition and Hunter: the
 Reckoning 5th edition directly, so that agreement means something.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -38,16 +39,29 @@ def classify_werewolf(succ, tens, brutal_dice, difficulty, violent, *, brutal_ra
     return "total_failure" if succ == 0 else "failure"
 
 
-def brute_force_werewolf(pool, rage, difficulty, violent=False, *, success_face=6, crit_bonus=2,
-                         brutal_rage_dice=2, brutal_bonus=4, rage_replaces_dice=True):
+def brute_force_werewolf(
+    pool,
+    rage,
+    difficulty,
+    violent=False,
+    *,
+    success_face=6,
+    crit_bonus=2,
+    brutal_rage_dice=2,
+    brutal_bonus=4,
+    rage_replaces_dice=True,
+):
     """Exact class probabilities by enumerating every ordered roll (small pools only)."""
     r = min(rage, pool) if rage_replaces_dice else rage
     normal = pool - r if rage_replaces_dice else pool
     feats = _features(normal, r, success_face, crit_bonus, 2)
     out = dict.fromkeys(WEREWOLF_CLASSES, 0)
     for (succ, tens, lows), n in feats.items():
-        out[classify_werewolf(succ, tens, lows, difficulty, violent, brutal_rage_dice=brutal_rage_dice,
-                              brutal_bonus=brutal_bonus)] += n
+        out[
+            classify_werewolf(
+                succ, tens, lows, difficulty, violent, brutal_rage_dice=brutal_rage_dice, brutal_bonus=brutal_bonus
+            )
+        ] += n
     return {c: Fraction(w, 10 ** (normal + r)) for c, w in out.items()}
 
 
@@ -63,16 +77,33 @@ def classify_hunter(succ, tens, ones, difficulty, *, despair_ones=1, critical_ig
     return "total_failure" if succ == 0 else "failure"
 
 
-def brute_force_hunter(pool, desperation, difficulty, *, success_face=6, crit_bonus=2, despair_ones=1,
-                       desperation_replaces_dice=False, critical_ignores_desperation=False):
+def brute_force_hunter(
+    pool,
+    desperation,
+    difficulty,
+    *,
+    success_face=6,
+    crit_bonus=2,
+    despair_ones=1,
+    desperation_replaces_dice=False,
+    critical_ignores_desperation=False,
+):
     """Exact class probabilities by enumerating every ordered roll (small pools only)."""
     d = min(desperation, pool) if desperation_replaces_dice else desperation
     normal = pool - d if desperation_replaces_dice else pool
     feats = _features(normal, d, success_face, crit_bonus, 1)
     out = dict.fromkeys(HUNTER_CLASSES, 0)
     for (succ, tens, ones), n in feats.items():
-        out[classify_hunter(succ, tens, ones, difficulty, despair_ones=despair_ones,
-                            critical_ignores_desperation=critical_ignores_desperation)] += n
+        out[
+            classify_hunter(
+                succ,
+                tens,
+                ones,
+                difficulty,
+                despair_ones=despair_ones,
+                critical_ignores_desperation=critical_ignores_desperation,
+            )
+        ] += n
     return {c: Fraction(w, 10 ** (normal + d)) for c, w in out.items()}
 
 
@@ -93,8 +124,7 @@ def _after_reroll(kept_normal, kept_rage, k_normal, k_rage, difficulty, violent)
     """{class: ways out of 10**(k_normal + k_rage)} after rerolling those dice, by brute force."""
     out = Counter()
     for faces in itertools.product(range(1, 11), repeat=k_normal + k_rage):
-        out[_werewolf_class_of(kept_normal + faces[:k_normal], kept_rage + faces[k_normal:],
-                               difficulty, violent)] += 1
+        out[_werewolf_class_of(kept_normal + faces[:k_normal], kept_rage + faces[k_normal:], difficulty, violent)] += 1
     return out
 
 
@@ -123,9 +153,8 @@ def _werewolf_decision(normal, rage, difficulty, violent, rage_rerolls):
         k = sum(choice)
         if k == 0 or k > 3:
             continue
-        kept_n = tuple(f for i, g in enumerate(groups) for f in g[choice[i]:])
-        kept_r = tuple(f for f in rage if f <= 2) + tuple(
-            f for i, g in enumerate(rgroups) for f in g[choice[3 + i]:])
+        kept_n = tuple(f for i, g in enumerate(groups) for f in g[choice[i] :])
+        kept_r = tuple(f for f in rage if f <= 2) + tuple(f for i, g in enumerate(rgroups) for f in g[choice[3 + i] :])
         if not rage_rerolls:
             kept_r = tuple(rage)
         kn, kr = sum(choice[:3]), sum(choice[3:])
@@ -159,6 +188,7 @@ def brute_force_werewolf_willpower(pool, rage, difficulty, violent=False, rage_r
 
 # ---------------------------------------------------------------- reroll_failures and Hunter Willpower
 
+
 def brute_force_werewolf_reroll_failures(pool, rage, difficulty, violent=False):
     """Exact class probabilities and P(Willpower spent) when a roll that is not a win rerolls up to
     three failed dice: normal dice showing 1-5 first, then Rage dice showing 3-5 (a Rage 1 or 2 stays)."""
@@ -166,7 +196,7 @@ def brute_force_werewolf_reroll_failures(pool, rage, difficulty, violent=False):
     n = pool - r
     out = dict.fromkeys(WEREWOLF_CLASSES, Fraction(0))
     spent = Fraction(0)
-    p_roll = Fraction(1, 10 ** pool)
+    p_roll = Fraction(1, 10**pool)
     for faces in itertools.product(range(1, 11), repeat=pool):
         normal, rolled = tuple(sorted(faces[:n])), tuple(sorted(faces[n:]))
         now = _werewolf_class_of(list(normal), list(rolled), difficulty, violent)
@@ -226,7 +256,7 @@ def _hunter_decision(normal, desperation, difficulty, strategy):
         k = sum(choice)
         if k == 0 or k > 3:
             continue
-        kept = tuple(f for i, g in enumerate(groups) for f in g[choice[i]:])
+        kept = tuple(f for i, g in enumerate(groups) for f in g[choice[i] :])
         dist = _hunter_after_reroll(kept, desperation, k, difficulty)
         ev = sum(w for c, w in dist.items() if c in _HUNTER_WINS) * 10 ** (3 - k)
         key = (-ev, k, tuple(-x for x in choice))
@@ -249,5 +279,5 @@ def brute_force_hunter_willpower(pool, desperation, difficulty, strategy):
             continue
         spent += p_roll
         for c, w in _hunter_after_reroll(kept, desp, k, difficulty).items():
-            out[c] += p_roll * Fraction(w, 10 ** k)
+            out[c] += p_roll * Fraction(w, 10**k)
     return out, spent

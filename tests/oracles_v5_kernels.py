@@ -27,13 +27,25 @@ Decisions compare expected values in exact small integers (ways of the
 rerolled dice times integer values of the outcome classes), whatever the
 arithmetic (``mod``) used to accumulate the ways of the landed rolls.
 """
+
 import numpy as np
 
 from kernels._jit import kernel
 from kernels.multiset import addmod, mulmod
-from kernels.special import (BAND_NONE, BAND_SHORT, BAND_WIN, CAP, classify_one, normal_part_ways,
-                             special_classify, special_grid_class_ways, special_grid_class_ways_bound,
-                             special_part_ways, special_pool_ways, special_pool_ways_bound)
+from kernels.special import (
+    BAND_NONE,
+    BAND_SHORT,
+    BAND_WIN,
+    CAP,
+    classify_one,
+    normal_part_ways,
+    special_classify,
+    special_grid_class_ways,
+    special_grid_class_ways_bound,
+    special_part_ways,
+    special_pool_ways,
+    special_pool_ways_bound,
+)
 
 #: Class columns of :func:`v5_classify`'s output, in order.
 TOTAL_FAILURE, WIN_AT_COST, WIN, CRITICAL_WIN, MESSY_CRITICAL, BESTIAL_FAILURE = range(6)
@@ -102,13 +114,25 @@ def v5_classify(ways, difficulties, messy_tens, bestial_ones, taint_win, mod, ou
     out : int64[D, 6]
         Overwritten: ways per class, in the order of the module constants.
     """
-    special_classify(ways, difficulties, v5_mark_bonus(),
-                     v5_class_table(messy_tens, bestial_ones, taint_win), mod, out)
+    special_classify(ways, difficulties, v5_mark_bonus(), v5_class_table(messy_tens, bestial_ones, taint_win), mod, out)
 
 
 @kernel
-def v5_grid_class_ways(pools, hungers, difficulties, w_normal, w_hunger, crit_bonus,
-                       messy_tens, bestial_ones, taint_win, hunger_replaces, mod, binom, out):
+def v5_grid_class_ways(
+    pools,
+    hungers,
+    difficulties,
+    w_normal,
+    w_hunger,
+    crit_bonus,
+    messy_tens,
+    bestial_ones,
+    taint_win,
+    hunger_replaces,
+    mod,
+    binom,
+    out,
+):
     """Class ways for a whole grid of (pool, Hunger, Difficulty) in one call.
 
     Parameters
@@ -128,14 +152,26 @@ def v5_grid_class_ways(pools, hungers, difficulties, w_normal, w_hunger, crit_bo
     out : int64[P, H, D, 6]
         Overwritten with the ways per class.
     """
-    special_grid_class_ways(pools, hungers, difficulties, w_normal, w_hunger, crit_bonus,
-                            v5_mark_bonus(), v5_class_table(messy_tens, bestial_ones, taint_win),
-                            hunger_replaces, mod, binom, out)
+    special_grid_class_ways(
+        pools,
+        hungers,
+        difficulties,
+        w_normal,
+        w_hunger,
+        crit_bonus,
+        v5_mark_bonus(),
+        v5_class_table(messy_tens, bestial_ones, taint_win),
+        hunger_replaces,
+        mod,
+        binom,
+        out,
+    )
 
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): the engine's bounds (``kernels.special``) under
 # the V5 names, for ``analysis.exact.count``.
+
 
 def v5_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=None) -> int:
     """Upper bound on every number :func:`v5_pool_ways` and :func:`v5_classify` hold
@@ -143,8 +179,7 @@ def v5_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=None) 
     return special_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size)
 
 
-def v5_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_hunger,
-                             binom_size=None) -> int:
+def v5_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_hunger, binom_size=None) -> int:
     """Upper bound on every number :func:`v5_grid_class_ways` holds
     (:func:`kernels.special.special_grid_class_ways_bound`)."""
     return special_grid_class_ways_bound(pools, hungers, hunger_replaces, w_normal, w_hunger, binom_size)
@@ -163,9 +198,25 @@ def _successes(b, t, g, crit_bonus):
 
 
 @kernel
-def special_willpower_ways(n_normal, n_special, w_normal, w_special, crit_bonus, difficulty,
-                           mark_bonus, table, wins, mode, values, forbidden_class,
-                           max_reroll, mod, binom, out, spent):
+def special_willpower_ways(
+    n_normal,
+    n_special,
+    w_normal,
+    w_special,
+    crit_bonus,
+    difficulty,
+    mark_bonus,
+    table,
+    wins,
+    mode,
+    values,
+    forbidden_class,
+    max_reroll,
+    mod,
+    binom,
+    out,
+    spent,
+):
     """Ways of every final roll after a Willpower strategy, at one Difficulty.
 
     Parameters
@@ -281,9 +332,15 @@ def special_willpower_ways(n_normal, n_special, w_normal, w_special, crit_bonus,
                                         for j in range(n_out[k]):
                                             bf = b - rs + out_b[k, j]
                                             tf = c - rt + out_c[k, j] + e
-                                            cls = classify_one(_successes(bf, tf, g, crit_bonus),
-                                                               1 if tf >= 2 else 0, ec, oc,
-                                                               difficulty, mark_bonus, table)
+                                            cls = classify_one(
+                                                _successes(bf, tf, g, crit_bonus),
+                                                1 if tf >= 2 else 0,
+                                                ec,
+                                                oc,
+                                                difficulty,
+                                                mark_bonus,
+                                                table,
+                                            )
                                             if cls == forbidden_class:
                                                 makes_forbidden = True
                                             ev += values[cls] * out_w[k, j] * scale[k]
@@ -311,9 +368,25 @@ def special_willpower_ways(n_normal, n_special, w_normal, w_special, crit_bonus,
 
 
 @kernel
-def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, difficulty,
-                      messy_tens, bestial_ones, taint_win, mode, values, forbid_new_messy,
-                      max_reroll, mod, binom, out, spent):
+def v5_willpower_ways(
+    n_normal,
+    n_hunger,
+    w_normal,
+    w_hunger,
+    crit_bonus,
+    difficulty,
+    messy_tens,
+    bestial_ones,
+    taint_win,
+    mode,
+    values,
+    forbid_new_messy,
+    max_reroll,
+    mod,
+    binom,
+    out,
+    spent,
+):
     """V5's Willpower reroll: :func:`special_willpower_ways` with the V5 class table.
 
     Parameters
@@ -331,9 +404,25 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
     wins[CRITICAL_WIN] = 1
     wins[MESSY_CRITICAL] = 1
     forbidden = MESSY_CRITICAL if forbid_new_messy == 1 else -1
-    special_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, difficulty,
-                           v5_mark_bonus(), v5_class_table(messy_tens, bestial_ones, taint_win),
-                           wins, mode, values, forbidden, max_reroll, mod, binom, out, spent)
+    special_willpower_ways(
+        n_normal,
+        n_hunger,
+        w_normal,
+        w_hunger,
+        crit_bonus,
+        difficulty,
+        v5_mark_bonus(),
+        v5_class_table(messy_tens, bestial_ones, taint_win),
+        wins,
+        mode,
+        values,
+        forbidden,
+        max_reroll,
+        mod,
+        binom,
+        out,
+        spent,
+    )
 
 
 # ------------------------------------------------------------------ bounds
@@ -341,8 +430,7 @@ def v5_willpower_ways(n_normal, n_hunger, w_normal, w_hunger, crit_bonus, diffic
 # holds, for ``analysis.exact.count``.
 
 
-def v5_willpower_ways_bound(n_normal, n_hunger, w_normal, w_hunger, max_reroll, values,
-                            binom_size=None) -> int:
+def v5_willpower_ways_bound(n_normal, n_hunger, w_normal, w_hunger, max_reroll, values, binom_size=None) -> int:
     """Upper bound on every number :func:`v5_willpower_ways` holds.
 
     Parameters

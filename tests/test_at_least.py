@@ -1,4 +1,5 @@
 """At-least-N columns (``at_least=`` / ``--at-least``): exact against brute-force enumeration of small pools."""
+
 from collections import Counter
 from fractions import Fraction
 
@@ -55,8 +56,7 @@ def test_werewolf_against_brute_force(violent):
     df = werewolf.table("1-4", "0,2,3", 2, violent, exact=True, at_least=NS)
     for row in df.itertuples():
         r = min(row.rage, row.pool)
-        dist = _special_dist(row.pool - r, r, 2,
-                             lambda succ, marks: 4 if violent and marks >= 2 else 0)
+        dist = _special_dist(row.pool - r, r, 2, lambda succ, marks: 4 if violent and marks >= 2 else 0)
         for n in range(10):
             assert getattr(row, f"p_at_least_{n}") == _at_least(dist, n), (row, n)
 
@@ -73,7 +73,7 @@ def test_classic_against_brute_force():
     df = classic.table("0-4", "4,6,9", exact=True, at_least="1-5")
     for row in df.itertuples():
         counts = oracles_classic.brute_successes(row.pool, row.difficulty)
-        dist = {s: Fraction(c, 10 ** row.pool) for s, c in counts.items()}
+        dist = {s: Fraction(c, 10**row.pool) for s, c in counts.items()}
         for n in range(1, 6):
             assert getattr(row, f"p_at_least_{n}") == _at_least({max(s, 0): p for s, p in dist.items()}, n)
         assert row.p_at_least_1 == row.success
@@ -101,6 +101,7 @@ def test_bad_at_least_is_refused(capsys):
     with pytest.raises(ValueError, match="at_least"):
         v5.table(3, 0, 1, at_least="-1")
     from analysis import cli
+
     assert cli.main(["hunter", "--pool", "3", "--at-least", "x"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("beastodds: error:") and "Traceback" not in err
@@ -108,8 +109,11 @@ def test_bad_at_least_is_refused(capsys):
 
 def test_cli_at_least_columns(capsys):
     from analysis import cli
-    assert cli.main(["classic", "--pool", "2", "--difficulty", "6", "--at-least", "1,2",
-                     "--format", "csv", "--exact"]) == 0
+
+    assert (
+        cli.main(["classic", "--pool", "2", "--difficulty", "6", "--at-least", "1,2", "--format", "csv", "--exact"])
+        == 0
+    )
     header, row = capsys.readouterr().out.strip().splitlines()
     assert header.endswith(",p_at_least_1,p_at_least_2,rule_set")
     o = classic.odds(2, 6)
@@ -118,5 +122,6 @@ def test_cli_at_least_columns(capsys):
 
 def test_at_least_does_not_go_with_a_distribution(capsys):
     from analysis import cli
+
     assert cli.main(["beast", "--pool", "3", "--distribution", "3", "--at-least", "2"]) == 2
     assert "--at-least" in capsys.readouterr().err

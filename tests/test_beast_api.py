@@ -1,4 +1,5 @@
 """La Soif's public API: the house rule's examples, exactness, tables, character view, comparison."""
+
 from fractions import Fraction
 
 import pytest
@@ -45,8 +46,7 @@ def test_one_beast_die_by_hand():
     assert o.bestial_failure == Fraction(1, 10)
     assert o.failure == Fraction(6, 10)
     assert o.p_beastly_critical == Fraction(1, 10)
-    assert o.successes == {0: Fraction(7, 10), 1: Fraction(2, 10), 2: Fraction(1, 10),
-                           **{s: 0 for s in range(3, 21)}}
+    assert o.successes == {0: Fraction(7, 10), 1: Fraction(2, 10), 2: Fraction(1, 10), **{s: 0 for s in range(3, 21)}}
     assert o.tail == 0
 
 
@@ -75,8 +75,7 @@ def test_float_table_is_the_exact_table_rounded():
     assert list(approx.columns) == list(beast.TABLE_COLUMNS)
 
 
-@given(pool=st.integers(-3, 40), soif=st.integers(0, 5), again=st.sampled_from([10, 9, 8, None]),
-       rote=st.booleans())
+@given(pool=st.integers(-3, 40), soif=st.integers(0, 5), again=st.sampled_from([10, 9, 8, None]), rote=st.booleans())
 def test_beast_dice_do_not_change_the_chance_of_success(pool, soif, again, rote):
     """Beast dice replace normal dice without changing how often no die succeeds:
     only the kind of failure and of success moves."""
@@ -93,8 +92,7 @@ def test_more_soif_more_beast(pool, soif):
     assert high.bestial_failure >= low.bestial_failure
 
 
-@given(pool=st.integers(-2, 60), soif=st.integers(0, 5), tempt=st.booleans(),
-       bound=st.integers(0, 45))
+@given(pool=st.integers(-2, 60), soif=st.integers(0, 5), tempt=st.booleans(), bound=st.integers(0, 45))
 def test_distribution_and_tail_sum_to_one(pool, soif, tempt, bound):
     o = odds(pool, soif, tempt=tempt, max_successes=bound)
     assert sum(o.successes.values()) + o.tail == 1
@@ -108,8 +106,16 @@ def test_distribution_and_tail_sum_to_one(pool, soif, tempt, bound):
 
 def test_distribution_table():
     df = beast.distribution_table("1-6", "0,3", 12, exact=True)
-    assert list(df.columns) == ["pool", "soif", "beast_dice", "successes",
-                                "p_exactly", "p_at_least", "p_more", "mean_successes"]
+    assert list(df.columns) == [
+        "pool",
+        "soif",
+        "beast_dice",
+        "successes",
+        "p_exactly",
+        "p_at_least",
+        "p_more",
+        "mean_successes",
+    ]
     for (pool, soif), rows in df.groupby(["pool", "soif"]):
         o = odds(pool, soif, max_successes=12)
         assert rows.p_exactly.tolist() == list(o.successes.values())
@@ -130,6 +136,7 @@ def test_table_rows_are_odds():
 
 
 # ------------------------------------------------------------ chance die
+
 
 def test_chance_die_normal():
     o = odds(0, 0)
@@ -173,6 +180,7 @@ def test_frenzy_risk():
 
 # ------------------------------------------------------------ character view and comparison
 
+
 def test_character_table_follows_the_ladder():
     ladder = beast.soif_ladder(11, 3, 2, 2)
     df = beast.character_table(ladder, 6, exact=True)
@@ -202,34 +210,36 @@ def test_compare_table():
     level0 = df[df.level == 0]
     assert (level0.la_soif_exceptional == level0.requiem_exceptional).all()
     assert (df.la_soif_exceptional != df.requiem_exceptional).any()
-    assert beast.compare_table(3, 2, v5_difficulty=3).v5_win.tolist() == \
-        v5.table(3, 2, 3).p_win.tolist()
+    assert beast.compare_table(3, 2, v5_difficulty=3).v5_win.tolist() == v5.table(3, 2, 3).p_win.tolist()
 
 
 # ------------------------------------------------------------ bad input
 
-@pytest.mark.parametrize("call,message", [
-    (lambda: odds(3, 7), "soif must be 0..5, got 7"),
-    (lambda: odds(3, -1), "soif must be 0..5, got -1"),
-    (lambda: odds(3.5, 1), "pool must be a whole number, got 3.5"),
-    (lambda: odds(500, 1), "pool must be -200..200, got 500"),
-    (lambda: odds(3, 1, max_successes=-1), "max_successes must be 0..200, got -1"),
-    (lambda: odds(3, 1, rules=requiem.OFFICIAL), "rules must be a BeastRules"),
-    (lambda: odds(3, 1, tempt=True, frenzy=True), "tempt and frenzy cannot be combined"),
-    (lambda: odds(3, 1, tempt="yes"), "tempt must be True or False"),
-    (lambda: BeastRules(again=7), "again must be 10, 9, 8 or None"),
-    (lambda: BeastRules(again=True), "again must be 10, 9, 8 or None"),
-    (lambda: BeastRules(rote=1), "rote must be True or False, got 1"),
-    (lambda: BeastRules(beastly_ten_successes=0), "beastly_ten_successes must be 1..10, got 0"),
-    (lambda: BeastRules(exceptional_successes=0), "exceptional_successes must be 1..20, got 0"),
-    (lambda: beast.table("1-5", "0-7"), "soif must be 0..5, got 7"),
-    (lambda: beast.table("5-1", 0), "pool: the range 5-1 runs backwards"),
-    (lambda: beast.character_table("11/3/2/2", 5), "ladder must be a SoifLadder"),
-    (lambda: beast.compare_table(0, 1), "pool must be 1..200, got 0"),
-    (lambda: beast.frenzy_risk(0, 2, 1), "resolve must be 1..10, got 0"),
-    (lambda: requiem.odds(3, beast.OFFICIAL.requiem(), max_successes=201),
-     "max_successes must be 0..200, got 201"),
-])
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: odds(3, 7), "soif must be 0..5, got 7"),
+        (lambda: odds(3, -1), "soif must be 0..5, got -1"),
+        (lambda: odds(3.5, 1), "pool must be a whole number, got 3.5"),
+        (lambda: odds(500, 1), "pool must be -200..200, got 500"),
+        (lambda: odds(3, 1, max_successes=-1), "max_successes must be 0..200, got -1"),
+        (lambda: odds(3, 1, rules=requiem.OFFICIAL), "rules must be a BeastRules"),
+        (lambda: odds(3, 1, tempt=True, frenzy=True), "tempt and frenzy cannot be combined"),
+        (lambda: odds(3, 1, tempt="yes"), "tempt must be True or False"),
+        (lambda: BeastRules(again=7), "again must be 10, 9, 8 or None"),
+        (lambda: BeastRules(again=True), "again must be 10, 9, 8 or None"),
+        (lambda: BeastRules(rote=1), "rote must be True or False, got 1"),
+        (lambda: BeastRules(beastly_ten_successes=0), "beastly_ten_successes must be 1..10, got 0"),
+        (lambda: BeastRules(exceptional_successes=0), "exceptional_successes must be 1..20, got 0"),
+        (lambda: beast.table("1-5", "0-7"), "soif must be 0..5, got 7"),
+        (lambda: beast.table("5-1", 0), "pool: the range 5-1 runs backwards"),
+        (lambda: beast.character_table("11/3/2/2", 5), "ladder must be a SoifLadder"),
+        (lambda: beast.compare_table(0, 1), "pool must be 1..200, got 0"),
+        (lambda: beast.frenzy_risk(0, 2, 1), "resolve must be 1..10, got 0"),
+        (lambda: requiem.odds(3, beast.OFFICIAL.requiem(), max_successes=201), "max_successes must be 0..200, got 201"),
+    ],
+)
 def test_bad_input_is_a_value_error(call, message):
     with pytest.raises(ValueError, match=message.replace(".", r"\.")):
         call()

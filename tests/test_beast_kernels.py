@@ -1,4 +1,5 @@
 """The again-dice kernels: the int64 and modular paths agree, overflow is never silent."""
+
 from fractions import Fraction
 
 import numba
@@ -13,8 +14,7 @@ from kernels import again as k
 
 def grid(nn, nb, s, mod, again_face=10, rote=0):
     out = np.empty((len(nn), s + 1), dtype=np.int64)
-    k.beast_grid_ways(np.array(nn, dtype=np.int64), np.array(nb, dtype=np.int64), 8, again_face,
-                      rote, 2, mod, out)
+    k.beast_grid_ways(np.array(nn, dtype=np.int64), np.array(nb, dtype=np.int64), 8, again_face, rote, 2, mod, out)
     return out
 
 

@@ -1,4 +1,5 @@
 """The Soif ladder: the house rule's examples, both modes, ghouls, bad traits."""
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,10 +12,10 @@ from analysis.systems.requiem.beast import (
 )
 
 # The La Soif house rule (French), "La Soif pour un Vampire" and "La Soif pour les Goules".
-SEED_1 = "5/4/3/3/2/2/1/1"                                  # BP 2, Resolve 3, Composure 2, 11 Vitae
-SEED_2 = "5/5/5/4/4/4/3/3/3/3/2/2/2/2/1/1/1/1"              # BP 6, Resolve 4, Composure 4, 20 Vitae
+SEED_1 = "5/4/3/3/2/2/1/1"  # BP 2, Resolve 3, Composure 2, 11 Vitae
+SEED_2 = "5/5/5/4/4/4/3/3/3/3/2/2/2/2/1/1/1/1"  # BP 6, Resolve 4, Composure 4, 20 Vitae
 SEED_3_PRINTED = "5/5/5/5/5/4/4/4/4/4/3/3/3/3/2/2/2/2/1/1"  # same with Resolve 2, Composure 2
-SEED_GHOUL = "3/2/1"                                        # Size 5, Stamina 3, Resolve 2, Composure 3
+SEED_GHOUL = "3/2/1"  # Size 5, Stamina 3, Resolve 2, Composure 3
 
 
 @pytest.mark.parametrize("mode", ["written", "printed"])
@@ -66,8 +67,13 @@ def test_short_and_empty_ladders():
     assert none.soif_at(0) == 0 and none.soif_at(3) == 0
 
 
-@given(max_vitae=st.integers(1, 120), resolve=st.integers(1, 10), composure=st.integers(1, 10),
-       bp=st.integers(1, 10), mode=st.sampled_from(["written", "printed"]))
+@given(
+    max_vitae=st.integers(1, 120),
+    resolve=st.integers(1, 10),
+    composure=st.integers(1, 10),
+    bp=st.integers(1, 10),
+    mode=st.sampled_from(["written", "printed"]),
+)
 def test_ladder_shape(max_vitae, resolve, composure, bp, mode):
     resolve, composure = min(resolve, max(5, bp)), min(composure, max(5, bp))
     ladder = soif_ladder(max_vitae, resolve, composure, bp, mode=mode)
@@ -90,19 +96,22 @@ def test_blood_potency_table():
     assert soif_ladder(None, 3, 2, 2).max_vitae == VITAE_BY_BLOOD_POTENCY[2] == 11
 
 
-@pytest.mark.parametrize("call,message", [
-    (lambda: soif_ladder(-1, 3, 2, 2), "max_vitae must be 1..1000, got -1"),
-    (lambda: soif_ladder(11, 0, 2, 2), "resolve must be 1..5, got 0"),
-    (lambda: soif_ladder(11, 6, 2, 5), "resolve must be 1..5, got 6"),
-    (lambda: soif_ladder(11, 3, 9, 8), "composure must be 1..8, got 9"),
-    (lambda: soif_ladder(11, 3, 2, 11), "blood_potency must be 1..10, got 11"),
-    (lambda: soif_ladder(11, 3, 2, 2, mode="typo"), "mode must be 'written'"),
-    (lambda: soif_ladder(11.0, 3, 2, 2), "max_vitae must be a whole number"),
-    (lambda: ghoul_soif_ladder(0, 5, 2, 2), "stamina must be 1..5, got 0"),
-    (lambda: ghoul_soif_ladder(3, 11, 2, 2), "size must be 1..10, got 11"),
-    (lambda: soif_ladder(11, 3, 2, 2).soif_at(-1), "vitae must be 0..11, got -1"),
-    (lambda: soif_ladder(11, 3, 2, 2).soif_at(12), "vitae must be 0..11, got 12"),
-])
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: soif_ladder(-1, 3, 2, 2), "max_vitae must be 1..1000, got -1"),
+        (lambda: soif_ladder(11, 0, 2, 2), "resolve must be 1..5, got 0"),
+        (lambda: soif_ladder(11, 6, 2, 5), "resolve must be 1..5, got 6"),
+        (lambda: soif_ladder(11, 3, 9, 8), "composure must be 1..8, got 9"),
+        (lambda: soif_ladder(11, 3, 2, 11), "blood_potency must be 1..10, got 11"),
+        (lambda: soif_ladder(11, 3, 2, 2, mode="typo"), "mode must be 'written'"),
+        (lambda: soif_ladder(11.0, 3, 2, 2), "max_vitae must be a whole number"),
+        (lambda: ghoul_soif_ladder(0, 5, 2, 2), "stamina must be 1..5, got 0"),
+        (lambda: ghoul_soif_ladder(3, 11, 2, 2), "size must be 1..10, got 11"),
+        (lambda: soif_ladder(11, 3, 2, 2).soif_at(-1), "vitae must be 0..11, got -1"),
+        (lambda: soif_ladder(11, 3, 2, 2).soif_at(12), "vitae must be 0..11, got 12"),
+    ],
+)
 def test_impossible_traits_are_refused(call, message):
     with pytest.raises(ValueError, match=message.replace(".", r"\.").replace("(", r"\(")):
         call()

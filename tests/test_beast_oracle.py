@@ -1,4 +1,5 @@
 """La Soif and Requiem dice against independent references: brute force and icepool."""
+
 from fractions import Fraction
 
 import pytest
@@ -41,39 +42,63 @@ def test_other_again_rules_match_brute_force(pool, soif, again):
 @pytest.mark.parametrize("pool,soif", [(4, 0), (4, 2), (3, 3), (0, 1)])
 @pytest.mark.parametrize("rerolled_ones", [False, True])
 def test_rote_matches_brute_force(pool, soif, rerolled_ones):
-    check_against_brute(pool, soif, rote=True, bestial_counts_rerolled_ones=rerolled_ones,
-                        rote_chance_die=True)
+    check_against_brute(pool, soif, rote=True, bestial_counts_rerolled_ones=rerolled_ones, rote_chance_die=True)
 
 
-@pytest.mark.parametrize("pool,soif", [(2, 2), (3, 2), (0, 2), (-2, 3),
-                                       pytest.param(1, 5, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("pool,soif", [(2, 2), (3, 2), (0, 2), (-2, 3), pytest.param(1, 5, marks=pytest.mark.slow)])
 def test_tempting_matches_brute_force(pool, soif):
     check_against_brute(pool, soif, tempt=True)
 
 
 @settings(max_examples=40)
-@given(pool=st.integers(-2, 3), soif=st.integers(0, 5),
-       again=st.sampled_from([10, 9, 8, None]), rote=st.booleans(),
-       chance_die_again=st.booleans(), rote_chance_die=st.booleans(),
-       chance_die_is_beast=st.booleans(), beastly=st.integers(1, 4),
-       rerolled_ones=st.booleans(), bonus=st.sampled_from(["none", "tempt", "frenzy", "frenzy_beast"]),
-       exceptional=st.integers(1, 6))
-def test_any_rules_match_brute_force(pool, soif, again, rote, chance_die_again, rote_chance_die,
-                                     chance_die_is_beast, beastly, rerolled_ones, bonus, exceptional):
+@given(
+    pool=st.integers(-2, 3),
+    soif=st.integers(0, 5),
+    again=st.sampled_from([10, 9, 8, None]),
+    rote=st.booleans(),
+    chance_die_again=st.booleans(),
+    rote_chance_die=st.booleans(),
+    chance_die_is_beast=st.booleans(),
+    beastly=st.integers(1, 4),
+    rerolled_ones=st.booleans(),
+    bonus=st.sampled_from(["none", "tempt", "frenzy", "frenzy_beast"]),
+    exceptional=st.integers(1, 6),
+)
+def test_any_rules_match_brute_force(
+    pool,
+    soif,
+    again,
+    rote,
+    chance_die_again,
+    rote_chance_die,
+    chance_die_is_beast,
+    beastly,
+    rerolled_ones,
+    bonus,
+    exceptional,
+):
     # keep the enumeration small: at most 4 dice rolled (3 for a rote action)
     extra = soif if bonus != "none" else 0
     pool = min(pool, (3 if rote else 4) - extra)
     check_against_brute(
-        pool, soif, again=again, rote=rote, chance_die_again=chance_die_again,
-        rote_chance_die=rote_chance_die, chance_die_is_beast=chance_die_is_beast,
-        beastly_ten_successes=beastly, bestial_counts_rerolled_ones=rerolled_ones,
-        tempt=bonus == "tempt", frenzy=bonus.startswith("frenzy"),
-        frenzy_bonus_beast=bonus == "frenzy_beast", exceptional_successes=exceptional)
+        pool,
+        soif,
+        again=again,
+        rote=rote,
+        chance_die_again=chance_die_again,
+        rote_chance_die=rote_chance_die,
+        chance_die_is_beast=chance_die_is_beast,
+        beastly_ten_successes=beastly,
+        bestial_counts_rerolled_ones=rerolled_ones,
+        tempt=bonus == "tempt",
+        frenzy=bonus.startswith("frenzy"),
+        frenzy_bonus_beast=bonus == "frenzy_beast",
+        exceptional_successes=exceptional,
+    )
 
 
 @pytest.mark.parametrize("pool", [1, 2, 5, 8])
-@pytest.mark.parametrize("again,rote", [(10, False), (9, False), (8, False), (None, False),
-                                        (10, True), (8, True)])
+@pytest.mark.parametrize("again,rote", [(10, False), (9, False), (8, False), (None, False), (10, True), (8, True)])
 def test_plain_requiem_matches_icepool(pool, again, rote):
     depth = 12
     dist, beyond = icepool_requiem(pool, again, rote, depth)
@@ -81,12 +106,12 @@ def test_plain_requiem_matches_icepool(pool, again, rote):
     assert got.successes == dist
     assert got.tail == beyond
     # soif 0 is plain Requiem
-    assert beast.odds(pool, 0, beast.BeastRules(again=again, rote=rote),
-                      max_successes=depth).successes == dist
+    assert beast.odds(pool, 0, beast.BeastRules(again=again, rote=rote), max_successes=depth).successes == dist
 
 
-@pytest.mark.parametrize("pool", [12, pytest.param(20, marks=pytest.mark.slow),
-                                  pytest.param(30, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "pool", [12, pytest.param(20, marks=pytest.mark.slow), pytest.param(30, marks=pytest.mark.slow)]
+)
 def test_large_pools_match_icepool_on_the_exact_path(pool):
     """10**(S + pool) is far beyond int64 here: the modular path must be exact."""
     depth = 25

@@ -1,5 +1,6 @@
 """Big pools in Python ints (``analysis.special_dice.big_pool_ways``), correctly rounded floats,
 and the cached cube behind warm V5 tables."""
+
 import itertools
 from fractions import Fraction
 
@@ -15,8 +16,7 @@ from kernels import special as ks
 from kernels.multiset import fill_binomials
 from tests import oracles_v5_kernels as kv5
 
-FACES = [((5, 4, 1), (1, 4, 4, 1)), ((1, 8, 1), (1, 0, 8, 1)), ((8, 1, 1), (2, 6, 1, 1)),
-         ((9, 0, 1), (1, 8, 0, 1))]
+FACES = [((5, 4, 1), (1, 4, 4, 1)), ((1, 8, 1), (1, 0, 8, 1)), ((8, 1, 1), (2, 6, 1, 1)), ((9, 0, 1), (1, 8, 0, 1))]
 
 
 def _kernel_ways(nn, ns, w_n, w_s, bonus, force_modular=False):
@@ -74,8 +74,11 @@ def _features_at(n_normal, n_hunger, z, bonus=2):
         new = {}
         for (t, e, o), w in state.items():
             ten_gain = z ** (1 + (bonus if t in (1, 3) else 0))
-            moves = [((t, e, o), w * (4 if hunger else 5)), ((t, e, o), w * 4 * z),
-                     ((next_tens[t], min(e + hunger, 2), o), w * ten_gain)]
+            moves = [
+                ((t, e, o), w * (4 if hunger else 5)),
+                ((t, e, o), w * 4 * z),
+                ((next_tens[t], min(e + hunger, 2), o), w * ten_gain),
+            ]
             if hunger:
                 moves.append(((t, e, min(o + 1, 2)), w))
             for key, v in moves:
@@ -90,8 +93,8 @@ def _features_at(n_normal, n_hunger, z, bonus=2):
 
 def test_pool_1000_against_an_independent_big_int_count():
     odds = v5.odds(1000, 5, 333)
-    assert odds.denominator == 10 ** 1000
-    assert sum(odds.class_ways.values()) == 10 ** 1000
+    assert odds.denominator == 10**1000
+    assert sum(odds.class_ways.values()) == 10**1000
     # the ways the engine's pair-of-tens path counts for this cell (pairs.count makes this same call)
     from analysis.mechanic import pairs
 
@@ -100,12 +103,12 @@ def test_pool_1000_against_an_independent_big_int_count():
     assert ways.dtype == object
     for z in (1, 2, 3):
         want = _features_at(995, 5, z)
-        powers = [z ** s for s in range(ways.shape[0])]
+        powers = [z**s for s in range(ways.shape[0])]
         for (pair, ec, oc), w in want.items():
             got = sum(p * x for p, x in zip(powers, ways[:, pair, ec, oc].tolist()))
             assert got == w, (z, pair, ec, oc)
     # p_win against the success distribution, summed independently of the classes
-    assert odds.p_win == Fraction(sum(odds.success_ways[333:]), 10 ** 1000)
+    assert odds.p_win == Fraction(sum(odds.success_ways[333:]), 10**1000)
 
 
 def _special_features(n_normal, n_special, special_faces):
@@ -122,8 +125,11 @@ def _special_features(n_normal, n_special, special_faces):
         marks, fails = (special_faces[0], special_faces[1]) if special else (0, 5)
         new = {}
         for (s, t, o), w in state.items():
-            moves = [((s, t, o), w * fails), ((s + 1, t, o), w * 4),
-                     ((s + 1 + (2 if t in (1, 3) else 0), next_tens[t], o), w)]
+            moves = [
+                ((s, t, o), w * fails),
+                ((s + 1, t, o), w * 4),
+                ((s + 1 + (2 if t in (1, 3) else 0), next_tens[t], o), w),
+            ]
             if marks:
                 moves.append(((s, t, min(o + 1, 2)), w * marks))
             for key, v in moves:
@@ -156,17 +162,18 @@ def test_werewolf_and_hunter_big_pools_equal_an_independent_big_int_count(system
 
 def test_float_ratios_are_correctly_rounded():
     # 65535/65536 over 10**16: float(ways) / float(den) is one ulp off here
-    ways, den = 9999847412109375, 10 ** 16
+    ways, den = 9999847412109375, 10**16
     assert float(ways) / float(den) != float(Fraction(ways, den))
-    got = exact.float_ratios(np.array([ways, 3, 2 ** 60 + 1]), np.array([den, 7, 3 * 2 ** 60]))
-    assert got.tolist() == [float(Fraction(ways, den)), float(Fraction(3, 7)),
-                            float(Fraction(2 ** 60 + 1, 3 * 2 ** 60))]
-    objs = exact.float_ratios(np.array([10 ** 400, 1], dtype=object), np.array([3 * 10 ** 400, 3], dtype=object))
+    got = exact.float_ratios(np.array([ways, 3, 2**60 + 1]), np.array([den, 7, 3 * 2**60]))
+    assert got.tolist() == [float(Fraction(ways, den)), float(Fraction(3, 7)), float(Fraction(2**60 + 1, 3 * 2**60))]
+    objs = exact.float_ratios(np.array([10**400, 1], dtype=object), np.array([3 * 10**400, 3], dtype=object))
     assert objs.tolist() == [1 / 3, 1 / 3]
 
 
-@pytest.mark.parametrize("rules", [v5.OFFICIAL, v5.V5Rules(hunger_replaces_dice=False, crit_bonus=3, success_face=7,
-                                                          hunger_one_taints_win=True)])
+@pytest.mark.parametrize(
+    "rules",
+    [v5.OFFICIAL, v5.V5Rules(hunger_replaces_dice=False, crit_bonus=3, success_face=7, hunger_one_taints_win=True)],
+)
 @pytest.mark.parametrize("pools", ["0-22", "31,45"])
 def test_every_float_of_a_table_is_float_of_its_fraction(rules, pools):
     floats = v5.table(pools, "0-5", "0-12,30,99", rules=rules)
@@ -193,10 +200,13 @@ def test_warm_tables_are_the_counted_odds_and_the_cache_stays_read_only():
 
 @pytest.mark.parametrize("w_n,w_s", [FACES[0], *(pytest.param(*f, marks=pytest.mark.slow) for f in FACES[1:3])])
 def test_big_pool_classes_equal_the_classified_ways(w_n, w_s):
-    diffs = list(range(0, 45)) + [100, 10 ** 30]
+    diffs = list(range(0, 45)) + [100, 10**30]
     for bonus, (messy, bestial, taint), mark_bonus, (nn, ns) in itertools.product(
-            (0, 2, 3), itertools.product((1, 2), (1, 2), (0, 1)), ([0, 0, 0], [0, 0, 4], [0, 3, 4]),
-            [(0, 0), (3, 2), (7, 5), (30, 4), (12, 0), (0, 5)]):
+        (0, 2, 3),
+        itertools.product((1, 2), (1, 2), (0, 1)),
+        ([0, 0, 0], [0, 0, 4], [0, 3, 4]),
+        [(0, 0), (3, 2), (7, 5), (30, 4), (12, 0), (0, 5)],
+    ):
         table = kv5.v5_class_table(messy, bestial, taint)
         want = sd.classify_big(sd.big_pool_ways(nn, ns, w_n, w_s, bonus), diffs, mark_bonus, table, 6)
         got = sd.big_pool_classes(nn, ns, w_n, w_s, bonus, diffs, mark_bonus, table, 6)

@@ -5,6 +5,7 @@ tables and a legend under every table; they render in headless Chromium
 (the screenshot test needs Debian's ``chromium``; it is skipped without it,
 except under ``CI=true`` where it must run).
 """
+
 import dataclasses
 import os
 import re
@@ -147,8 +148,9 @@ def test_a_new_system_gets_its_section_without_code(monkeypatch, tmp_path):
         def figure_modules(self):
             return [("zombie_demo", fig)]
 
-    monkeypatch.setitem(rulesets.SYSTEMS, "zombie",
-                        Zombie("zombie", rules=_ZombieRules, table=None, axes={"pool": "1-2"}))
+    monkeypatch.setitem(
+        rulesets.SYSTEMS, "zombie", Zombie("zombie", rules=_ZombieRules, table=None, axes={"pool": "1-2"})
+    )
     path = booklet.build(tmp_path / "b.html", only=["zombie"])
     events = _outline(path.read_text())
     assert [v for k, v in events if k == "h2"] == ["zombie"]
@@ -162,8 +164,16 @@ def _chromium():
     return shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
 
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.mark.slow
@@ -172,13 +182,19 @@ def test_the_booklet_renders_in_headless_chromium(page, tmp_path):
     if exe is None:
         if os.environ.get("CI"):
             pytest.fail("chromium is missing in CI: .ci/run must install Debian's chromium package")
-        pytest.skip("chromium is not installed (apt-get install --no-install-recommends chromium); "
-                    "CI installs it and runs this test")
+        pytest.skip(
+            "chromium is not installed (apt-get install --no-install-recommends chromium); "
+            "CI installs it and runs this test"
+        )
     path, text = page
     shot = tmp_path / "booklet.png"
     common = [exe, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
-    done = subprocess.run([*common, f"--screenshot={shot}", "--window-size=1200,2000", path.as_uri()],
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [*common, f"--screenshot={shot}", "--window-size=1200,2000", path.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
@@ -192,8 +208,7 @@ def test_the_booklet_renders_in_headless_chromium(page, tmp_path):
         dark = sum(gray.histogram()[:128])
     assert dark > 0.01 * width * height, "the screenshot shows almost no text"
 
-    dom = subprocess.run([*common, "--dump-dom", path.as_uri()], capture_output=True, text=True,
-                         timeout=180)
+    dom = subprocess.run([*common, "--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=180)
     assert dom.returncode == 0, dom.stderr[-2000:]
     rendered = len(re.findall(r"<table\b", dom.stdout))
     assert rendered == len(re.findall(r"<table\b", text)) and rendered >= 20
@@ -203,8 +218,7 @@ def test_the_booklet_renders_in_headless_chromium(page, tmp_path):
 def test_make_has_the_booklet_and_figures_targets():
     out = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
     assert "make booklet" in out and "make figures" in out
-    dry = subprocess.run(["make", "-n", "booklet"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60).stdout
+    dry = subprocess.run(["make", "-n", "booklet"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
     assert "analysis.build booklet" in dry
 
 
@@ -257,8 +271,10 @@ def test_a_booklet_of_my_rule_sets_is_headed_by_each_name_and_description(mine):
     # the changes from the official rules: each rule in words (its help), its official and new value
     changes = text.split("Changes from the official rules")[1].split("</table>")[0]
     assert "<th>Rule</th><th>Official</th><th>my-table</th>" in changes
-    assert ("<td>Bonus successes for each pair of 10s, on any dice (0..20); official 2.<br>"
-            '<code class="name">crit_bonus</code></td><td>2</td><td><b>3</b>') in changes
+    assert (
+        "<td>Bonus successes for each pair of 10s, on any dice (0..20); official 2.<br>"
+        '<code class="name">crit_bonus</code></td><td>2</td><td><b>3</b>'
+    ) in changes
     assert '<code class="name">bestial_hunger_ones</code></td><td>1</td><td><b>2</b>' in changes
     assert "What it sets" not in changes
     # figures for the rule set: curves beside the official rules, and the difference heatmap
@@ -332,20 +348,27 @@ def test_the_booklet_command(tmp_path, capsys):
     assert [v for k, v in _outline(out.read_text(encoding="utf-8")) if k == "h2"] == ["classic-official"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["booklet", "v5-official", "-o", "out.txt"], "-o/--output must name an .html file"),
-    (["booklet", "v5-offical", "-o", "out.html"], "unknown rule set 'v5-offical' (did you mean v5-official?)"),
-    (["booklet", "v5-official", "-o", "no/such/folder/b.html"], "the folder 'no/such/folder' does not exist"),
-    (["booklet", "v5-official", "v5-official", "-o", "b.html"], "the rule set v5-official is named twice"),
-    # the ranges: an axis of no rule set's system, a value out of an axis' limits, a backward range
-    (["booklet", "v5-official", "--rage", "1-3", "-o", "b.html"],
-     "--rage is not an axis of the system v5; its axes are --pool, --hunger, --difficulty"),
-    (["booklet", "v5-official", "cards-official", "--rage", "1", "-o", "b.html"],
-     "--rage is not an axis of any of these rule sets; their axes are v5: --pool, --hunger, --difficulty; "
-     "cards: --base, --difficulty, --hunger"),
-    (["booklet", "v5-official", "--hunger", "7", "-o", "b.html"], "--hunger must be 0..5, got 7"),
-    (["booklet", "v5-official", "--pool", "3-1", "-o", "b.html"], "--pool: the range 3-1 runs backwards"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["booklet", "v5-official", "-o", "out.txt"], "-o/--output must name an .html file"),
+        (["booklet", "v5-offical", "-o", "out.html"], "unknown rule set 'v5-offical' (did you mean v5-official?)"),
+        (["booklet", "v5-official", "-o", "no/such/folder/b.html"], "the folder 'no/such/folder' does not exist"),
+        (["booklet", "v5-official", "v5-official", "-o", "b.html"], "the rule set v5-official is named twice"),
+        # the ranges: an axis of no rule set's system, a value out of an axis' limits, a backward range
+        (
+            ["booklet", "v5-official", "--rage", "1-3", "-o", "b.html"],
+            "--rage is not an axis of the system v5; its axes are --pool, --hunger, --difficulty",
+        ),
+        (
+            ["booklet", "v5-official", "cards-official", "--rage", "1", "-o", "b.html"],
+            "--rage is not an axis of any of these rule sets; their axes are v5: --pool, --hunger, --difficulty; "
+            "cards: --base, --difficulty, --hunger",
+        ),
+        (["booklet", "v5-official", "--hunger", "7", "-o", "b.html"], "--hunger must be 0..5, got 7"),
+        (["booklet", "v5-official", "--pool", "3-1", "-o", "b.html"], "--pool: the range 3-1 runs backwards"),
+    ],
+)
 def test_the_booklet_command_refuses_bad_input_in_one_sentence(argv, message, tmp_path, monkeypatch, capsys):
     from analysis.cli import main
 
@@ -385,12 +408,18 @@ def _screenshot(path, tmp_path, height=2000):
     if exe is None:
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail("chromium is missing in CI: .ci/run must install Debian's chromium package")
-        pytest.skip("chromium is not installed (apt-get install --no-install-recommends chromium); "
-                    "CI installs it and runs this test")
+        pytest.skip(
+            "chromium is not installed (apt-get install --no-install-recommends chromium); "
+            "CI installs it and runs this test"
+        )
     shot = tmp_path / "booklet.png"
     common = [exe, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
-    done = subprocess.run([*common, f"--screenshot={shot}", f"--window-size=1200,{height}", path.as_uri()],
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [*common, f"--screenshot={shot}", f"--window-size=1200,{height}", path.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
@@ -410,8 +439,7 @@ def test_my_booklet_renders_in_headless_chromium(mine, tmp_path):
     assert (width, height) == (1200, 2000)
     assert len(data) > 50_000, "the screenshot is suspiciously small (a blank page?)"
     assert dark > 0.01 * width * height, "the screenshot shows almost no text"
-    dom = subprocess.run([*common, "--dump-dom", path.as_uri()], capture_output=True, text=True,
-                         timeout=180)
+    dom = subprocess.run([*common, "--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=180)
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert len(re.findall(r"<table\b", dom.stdout)) == len(re.findall(r"<table\b", text))
     assert "Odds booklet: my-table, requiem-la-soif" in dom.stdout
@@ -420,8 +448,14 @@ def test_my_booklet_renders_in_headless_chromium(mine, tmp_path):
 # ------------------------------------------------------------ legends in a system's own words
 
 #: Words that name a system in a legend line.
-_SYSTEM_WORDS = {"v5": ("V5",), "cards": ("cards", "ten-card", "card test"), "classic": ("classic",),
-                 "requiem": ("Requiem",), "werewolf": ("Werewolf",), "hunter": ("Hunter",)}
+_SYSTEM_WORDS = {
+    "v5": ("V5",),
+    "cards": ("cards", "ten-card", "card test"),
+    "classic": ("classic",),
+    "requiem": ("Requiem",),
+    "werewolf": ("Werewolf",),
+    "hunter": ("Hunter",),
+}
 
 
 @pytest.mark.parametrize("name", list(_SYSTEM_WORDS))
@@ -452,8 +486,7 @@ MECHANIC = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
 def test_an_axis_is_shown_once_only_when_it_never_changes_the_value_exactly():
     from fractions import Fraction as F
 
-    df = pd.DataFrame({"pool": [1, 1, 2, 2], "hunger": [0, 1, 0, 1],
-                       "p_win": [F(1, 3), F(1, 3), F(1, 2), F(1, 2)]})
+    df = pd.DataFrame({"pool": [1, 1, 2, 2], "hunger": [0, 1, 0, 1], "p_win": [F(1, 3), F(1, 3), F(1, 2), F(1, 2)]})
     assert booklet.flat_axes(df, "p_win", ["pool", "hunger"]) == ["hunger"]
     # a difference of 10**-30 is a difference, though both round to the same float
     close = df.assign(p_win=[F(1, 3), F(1, 3) + F(1, 10**30), F(1, 2), F(1, 2)])
@@ -468,8 +501,7 @@ def test_hunger_columns_stay_where_a_house_rule_lets_hunger_change_the_chance(tm
 
     rs = rulesets.load("v5-hunger-one-taints-win")
     assert odds(4, 0, 1, rs.rules).p_win != odds(4, 2, 1, rs.rules).p_win
-    path = booklet.build_rulesets([rs], tmp_path / "t.html", grid={"pool": "1-4", "hunger": "0-2",
-                                                                    "difficulty": "1-2"})
+    path = booklet.build_rulesets([rs], tmp_path / "t.html", grid={"pool": "1-4", "hunger": "0-2", "difficulty": "1-2"})
     text = path.read_text(encoding="utf-8")
     assert "never changes" not in text and "any Hunger" not in text
     pivot = text.split("<caption>Chance to win at Difficulty 1</caption>")[1].split("</div>")[0]
@@ -480,8 +512,9 @@ def test_hunger_columns_stay_where_a_house_rule_lets_hunger_change_the_chance(tm
     assert "<b>v5-hunger-one-taints-win</b>, shipped with beastodds (v5-hunger-one-taints-win.toml)" in footer
     assert "RuleSet(" not in text and "Built by <code>beastodds booklet v5-hunger-one-taints-win " in footer
     custom = dataclasses.replace(rs, name="ours", source="")
-    path = booklet.build_rulesets([custom], tmp_path / "c.html", grid={"pool": "1-2", "hunger": "0-1",
-                                                                        "difficulty": "1"})
+    path = booklet.build_rulesets(
+        [custom], tmp_path / "c.html", grid={"pool": "1-2", "hunger": "0-1", "difficulty": "1"}
+    )
     footer = path.read_text(encoding="utf-8").split("<footer>")[1]
     assert "<b>ours</b>, given in Python" in footer and "Built by" not in footer
 
@@ -502,8 +535,7 @@ def test_the_curves_show_every_hunger_spread_when_many():
     assert booklet._spread([2, 4], 6) == [2, 4]
 
 
-def test_the_booklet_command_takes_ranges_for_shipped_rule_sets_and_mechanic_files(tmp_path, capsys,
-                                                                                  monkeypatch):
+def test_the_booklet_command_takes_ranges_for_shipped_rule_sets_and_mechanic_files(tmp_path, capsys, monkeypatch):
     """``booklet ... --pool 2-4 --difficulty 2-3``: each system's tables over those values; a mechanic
     file's section has its own title, description and axes (``--blood``)."""
     from analysis import plots
@@ -518,8 +550,20 @@ def test_the_booklet_command_takes_ranges_for_shipped_rule_sets_and_mechanic_fil
 
     monkeypatch.setattr(plots, "variant_curves", recording)
     out = tmp_path / "r.html"
-    code, _, err = run_cli(capsys, "booklet", "v5-two-hunger-ones-for-bestial", MECHANIC, "--pool", "2-4",
-                           "--difficulty", "2-3", "--blood", "1", "-o", out)
+    code, _, err = run_cli(
+        capsys,
+        "booklet",
+        "v5-two-hunger-ones-for-bestial",
+        MECHANIC,
+        "--pool",
+        "2-4",
+        "--difficulty",
+        "2-3",
+        "--blood",
+        "1",
+        "-o",
+        out,
+    )
     assert code == 0, err
     text = out.read_text(encoding="utf-8")
     _assert_readable(text)
@@ -543,5 +587,6 @@ def test_the_booklet_command_takes_ranges_for_shipped_rule_sets_and_mechanic_fil
     assert [g["hunger"] for g in drawn] == ["0,1,2,3,4,5", "0,1,2,3"]
     assert drawn[0]["pool"] == "2,3,4" and drawn[1]["blood"] == "1"
     footer = text.split("<footer>")[1]
-    assert (f"booklet v5-two-hunger-ones-for-bestial {MECHANIC} --pool 2-4 --difficulty 2-3 --blood 1 "
-            f"-o r.html") in footer
+    assert (
+        f"booklet v5-two-hunger-ones-for-bestial {MECHANIC} --pool 2-4 --difficulty 2-3 --blood 1 -o r.html"
+    ) in footer

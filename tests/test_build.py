@@ -1,4 +1,5 @@
 """`make tables` / `make figures`: every published table and figure builds, headless."""
+
 import pandas as pd
 import pytest
 

@@ -4,6 +4,7 @@ Each data file the kernels' cache writes carries a SHA-256 checksum of its
 contents (``kernels._jit``).  Damage in the middle of a file used to reach
 LLVM's bitcode reader, which aborted the process (exit 134) on every run.
 """
+
 import os
 import subprocess
 import sys
@@ -25,7 +26,7 @@ def damage(cache: Path) -> int:
     for path in files:
         raw = bytearray(path.read_bytes())
         middle = max(0, len(raw) // 2 - 32)
-        raw[middle:middle + 64] = bytes(64)
+        raw[middle : middle + 64] = bytes(64)
         path.write_bytes(bytes(raw))
     return len(files)
 
@@ -47,19 +48,22 @@ def test_a_data_file_is_written_with_its_checksum_and_checked(tmp_path):
     path.write_bytes(raw[:40])  # truncated inside the checksum
     with pytest.raises(_jit.CacheDamaged):
         cache.load("key")
-    path.write_bytes(raw[len(_jit._MAGIC) + 32:])  # numba's own bytes without a checksum: compiled again
+    path.write_bytes(raw[len(_jit._MAGIC) + 32 :])  # numba's own bytes without a checksum: compiled again
     assert cache.load("key") is None
 
 
 def test_a_damaged_kernel_is_compiled_again_and_the_cache_repaired(tmp_path):
     (tmp_path / "cachedmod.py").write_text(MODULE)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
-               NUMBA_CACHE_DIR=str(tmp_path / "cache"), NUMBA_DEBUG_CACHE="1")
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+        NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+        NUMBA_DEBUG_CACHE="1",
+    )
     script = ["-c", "import cachedmod; print(cachedmod.ways(4).tolist())"]
 
     def run():
-        done = subprocess.run([sys.executable, *script], env=env, capture_output=True, text=True,
-                              timeout=600)
+        done = subprocess.run([sys.executable, *script], env=env, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr
         assert "[1, 4, 6, 4, 1]" in done.stdout
         return done
@@ -79,8 +83,20 @@ def test_a_damaged_kernel_is_compiled_again_and_the_cache_repaired(tmp_path):
 @pytest.mark.slow
 def test_the_reported_command_answers_after_damage_and_repairs_the_cache(tmp_path):
     """The issue's reproduction: damage every .nbc, then a Willpower grid; it aborted with exit 134."""
-    argv = [sys.executable, "-m", "analysis.cli", "v5", "--pool", "1-4", "--hunger", "0-2",
-            "--difficulty", "1-3", "--strategy", "maximize_win"]
+    argv = [
+        sys.executable,
+        "-m",
+        "analysis.cli",
+        "v5",
+        "--pool",
+        "1-4",
+        "--hunger",
+        "0-2",
+        "--difficulty",
+        "1-3",
+        "--strategy",
+        "maximize_win",
+    ]
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
 
     def run():

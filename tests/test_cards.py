@@ -1,4 +1,5 @@
 """Ten-card tests (the ten-card test rules): single and opposed tests, the skill rule, errors, the CLI."""
+
 from __future__ import annotations
 
 import csv
@@ -17,8 +18,10 @@ from analysis.cli import main
 from kernels import cards as kc
 from tests import oracles_cards as oc
 
-ALL_RULES = [CardRules(ace=a, ties=t, confirmation=c)
-             for a, t, c in itertools.product(cards.ACE_RULES, cards.TIE_RULES, cards.CONFIRMATIONS)]
+ALL_RULES = [
+    CardRules(ace=a, ties=t, confirmation=c)
+    for a, t, c in itertools.product(cards.ACE_RULES, cards.TIE_RULES, cards.CONFIRMATIONS)
+]
 
 
 def _opts(rules: CardRules) -> dict:
@@ -26,6 +29,7 @@ def _opts(rules: CardRules) -> dict:
 
 
 # ------------------------------------------------------- the issue's figures
+
 
 @pytest.mark.parametrize("hunger", [1, 2, 5])
 @pytest.mark.parametrize("base,difficulty", [(0, 0), (0, 11), (5, 12), (9, 12), (3, 30), (12, 12)])
@@ -116,6 +120,7 @@ def test_opposed_defender_tie_rule():
 
 # ------------------------------------------------------- brute force
 
+
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.ace}-{r.ties}-{r.confirmation}")
 def test_static_table_matches_brute_force(rules):
     bases, diffs, hungers = range(0, 13), range(0, 24), (0, 1)
@@ -137,8 +142,9 @@ def test_opposed_matches_brute_force(rules):
         assert row.bestial_failure == want["bestial_failure"], row
 
 
-@given(base=st.integers(0, 40), difficulty=st.integers(0, 40), hunger=st.integers(0, 5),
-       rules=st.sampled_from(ALL_RULES))
+@given(
+    base=st.integers(0, 40), difficulty=st.integers(0, 40), hunger=st.integers(0, 5), rules=st.sampled_from(ALL_RULES)
+)
 def test_odds_match_brute_force(base, difficulty, hunger, rules):
     got = cards.odds(base, difficulty, hunger, rules)
     assert got.classes() == oc.brute_static(base, difficulty, hunger, **_opts(rules))
@@ -173,6 +179,7 @@ def test_kernel_table_and_scalar_agree():
 
 # ------------------------------------------------------- from the character sheet
 
+
 def test_skill_test_builds_the_base():
     # Dexterity 3 + 2 x Firearms 2 = 7, in dim light -3 (combat)
     o = cards.skill_test(3, 2, 10, skill_name="Firearms", light="dim", hunger=1)
@@ -193,8 +200,9 @@ def test_penalties_can_take_the_total_below_zero():
     assert o.classes() == want
 
 
-@pytest.mark.parametrize("skill", ["Athletics", "Melee", "Brawl", "Firearms", "athletik",
-                                   "NAHKAMPF", "Handgemenge", "schusswaffen"])
+@pytest.mark.parametrize(
+    "skill", ["Athletics", "Melee", "Brawl", "Firearms", "athletik", "NAHKAMPF", "Handgemenge", "schusswaffen"]
+)
 def test_combat_skills_may_be_tried_without_the_skill_and_lose_weapon_qualities(skill):
     assert cards.base_total(2, 0, skill_name=skill, weapon_bonus=2) == 2
     assert cards.base_total(2, 1, skill_name=skill, weapon_bonus=2) == 6
@@ -219,36 +227,41 @@ def test_opposed_test_from_the_sheets():
 
 # ------------------------------------------------------- bad input
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: cards.odds(-1, 5), "base must be 0..1000"),
-    (lambda: cards.odds(3, -2), "difficulty must be 0..1000"),
-    (lambda: cards.odds(3, 5, 6), "hunger must be 0..5"),
-    (lambda: cards.odds(3, 5, -1), "hunger must be 0..5"),
-    (lambda: cards.odds(3.5, 5), "whole number"),
-    (lambda: cards.odds(True, 5), "whole number"),
-    (lambda: cards.opposed(3, -1), "defense must be 0..1000"),
-    (lambda: cards.table("1-3", "x", 0), "difficulty"),
-    (lambda: cards.table([], 5), "empty"),
-    (lambda: cards.opposed_table(2, 3, 9), "hunger must be 0..5"),
-    (lambda: cards.base_total(-1, 2, skill_name="Melee"), "attribute must be 0..100"),
-    (lambda: cards.base_total(2, -1, skill_name="Melee"), "skill must be 0..100"),
-    (lambda: cards.base_total(2, 1, light="twilight"), "light must be one of"),
-    (lambda: cards.base_total(2, 1, penalty=-3), "penalty"),
-    (lambda: cards.base_total(2, 1, combat="yes"), "combat must be True or False"),
-    (lambda: cards.opposed_test(2, 1, -1, 3), "defender_attribute"),
-    (lambda: CardRules(ace="joker"), "ace must be one of fails, low, high"),
-    (lambda: CardRules(ties="coin"), "ties must be one of"),
-    (lambda: CardRules(confirmation="same-deck"), "confirmation must be one of"),
-    (lambda: CardRules(reshuffle="no"), "reshuffle must be True or False"),
-    (lambda: cards.odds(3, 5, rules="seed"), "rules must be a CardRules"),
-    (lambda: cards.odds(3, 5).probability("messy"), "unknown outcome class"),
-])
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: cards.odds(-1, 5), "base must be 0..1000"),
+        (lambda: cards.odds(3, -2), "difficulty must be 0..1000"),
+        (lambda: cards.odds(3, 5, 6), "hunger must be 0..5"),
+        (lambda: cards.odds(3, 5, -1), "hunger must be 0..5"),
+        (lambda: cards.odds(3.5, 5), "whole number"),
+        (lambda: cards.odds(True, 5), "whole number"),
+        (lambda: cards.opposed(3, -1), "defense must be 0..1000"),
+        (lambda: cards.table("1-3", "x", 0), "difficulty"),
+        (lambda: cards.table([], 5), "empty"),
+        (lambda: cards.opposed_table(2, 3, 9), "hunger must be 0..5"),
+        (lambda: cards.base_total(-1, 2, skill_name="Melee"), "attribute must be 0..100"),
+        (lambda: cards.base_total(2, -1, skill_name="Melee"), "skill must be 0..100"),
+        (lambda: cards.base_total(2, 1, light="twilight"), "light must be one of"),
+        (lambda: cards.base_total(2, 1, penalty=-3), "penalty"),
+        (lambda: cards.base_total(2, 1, combat="yes"), "combat must be True or False"),
+        (lambda: cards.opposed_test(2, 1, -1, 3), "defender_attribute"),
+        (lambda: CardRules(ace="joker"), "ace must be one of fails, low, high"),
+        (lambda: CardRules(ties="coin"), "ties must be one of"),
+        (lambda: CardRules(confirmation="same-deck"), "confirmation must be one of"),
+        (lambda: CardRules(reshuffle="no"), "reshuffle must be True or False"),
+        (lambda: cards.odds(3, 5, rules="seed"), "rules must be a CardRules"),
+        (lambda: cards.odds(3, 5).probability("messy"), "unknown outcome class"),
+    ],
+)
 def test_bad_input_is_a_clear_value_error(call, match):
     with pytest.raises(ValueError, match=match):
         call()
 
 
 # ------------------------------------------------------- CLI
+
 
 def _csv(capsys, argv):
     assert main(argv) == 0
@@ -257,8 +270,7 @@ def _csv(capsys, argv):
 
 
 def test_cli_static_csv(capsys):
-    rows = _csv(capsys, ["cards", "--base", "5,6", "--difficulty", "12", "--hunger", "0-1",
-                         "--format", "csv"])
+    rows = _csv(capsys, ["cards", "--base", "5,6", "--difficulty", "12", "--hunger", "0-1", "--format", "csv"])
     assert list(rows[0]) == list(cards.TABLE_COLUMNS) + ["rule_set"]
     assert len(rows) == 4
     for r in rows:
@@ -269,19 +281,29 @@ def test_cli_static_csv(capsys):
 
 
 def test_cli_static_exact(capsys):
-    rows = _csv(capsys, ["cards", "--base", "5", "--difficulty", "12", "--hunger", "1",
-                         "--format", "csv", "--exact"])
-    assert rows == [{"base": "5", "difficulty": "12", "hunger": "1", "success": "7/18",
-                     "failure": "53/90", "bestial_success": "1/90", "bestial_failure": "1/90",
-                     "p_success": "2/5", "rule_set": "cards-official"}]
+    rows = _csv(capsys, ["cards", "--base", "5", "--difficulty", "12", "--hunger", "1", "--format", "csv", "--exact"])
+    assert rows == [
+        {
+            "base": "5",
+            "difficulty": "12",
+            "hunger": "1",
+            "success": "7/18",
+            "failure": "53/90",
+            "bestial_success": "1/90",
+            "bestial_failure": "1/90",
+            "p_success": "2/5",
+            "rule_set": "cards-official",
+        }
+    ]
     want = oc.brute_static(5, 12, 1)
     assert {c: Fraction(rows[0][c]) for c in cards.CLASSES} == want
     assert Fraction(rows[0]["p_success"]) == want["success"] + want["bestial_success"]
 
 
 def test_cli_opposed_csv(capsys):
-    rows = _csv(capsys, ["cards", "--opposed", "--base", "7", "--defense", "6-8", "--hunger", "2",
-                         "--format", "csv", "--exact"])
+    rows = _csv(
+        capsys, ["cards", "--opposed", "--base", "7", "--defense", "6-8", "--hunger", "2", "--format", "csv", "--exact"]
+    )
     assert list(rows[0]) == list(cards.OPPOSED_COLUMNS) + ["rule_set"]
     for r in rows:
         want = oc.brute_opposed(7, int(r["defense"]), 2)
@@ -290,9 +312,27 @@ def test_cli_opposed_csv(capsys):
 
 
 def test_cli_house_rules(capsys):
-    rows = _csv(capsys, ["cards", "--base", "5", "--difficulty", "12", "--hunger", "1",
-                         "--confirmation", "fresh-deck", "--ace", "high", "--ties", "defender",
-                         "--format", "csv", "--exact"])
+    rows = _csv(
+        capsys,
+        [
+            "cards",
+            "--base",
+            "5",
+            "--difficulty",
+            "12",
+            "--hunger",
+            "1",
+            "--confirmation",
+            "fresh-deck",
+            "--ace",
+            "high",
+            "--ties",
+            "defender",
+            "--format",
+            "csv",
+            "--exact",
+        ],
+    )
     want = oc.brute_static(5, 12, 1, ace="high", ties="defender", confirmation="fresh_deck")
     assert {c: Fraction(rows[0][c]) for c in cards.CLASSES} == want
 
@@ -303,19 +343,22 @@ def test_cli_terminal_table(capsys):
     assert "bestial_failure" in out and "1.11%" in out
 
 
-@pytest.mark.parametrize("argv,match", [
-    (["cards", "--base=-1", "--difficulty", "5"], "base"),
-    (["cards", "--base", "3", "--difficulty", "5", "--hunger", "7"], "hunger must be 0..5"),
-    (["cards", "--base", "3", "--difficulty", "5", "--ace", "joker"], "ace must be one of"),
-    (["cards", "--base", "3", "--difficulty", "5", "--ties", "coin"], "ties must be one of"),
-    (["cards", "--base", "3", "--difficulty", "5", "--confirmation", "x"], "confirmation must be"),
-    (["cards", "--difficulty", "5"], "--base is required"),
-    (["cards", "--base", "3"], "--difficulty is required"),
-    (["cards", "--opposed", "--base", "3"], "--opposed needs --defense"),
-    (["cards", "--opposed", "--base", "3", "--defense", "4", "--difficulty", "5"], "drop --difficulty"),
-    (["cards", "--base", "3", "--defense", "4"], "add --opposed"),
-    (["cards", "--base", "3", "--difficulty", "5", "--exact", "--percent"], "cannot be combined"),
-])
+@pytest.mark.parametrize(
+    "argv,match",
+    [
+        (["cards", "--base=-1", "--difficulty", "5"], "base"),
+        (["cards", "--base", "3", "--difficulty", "5", "--hunger", "7"], "hunger must be 0..5"),
+        (["cards", "--base", "3", "--difficulty", "5", "--ace", "joker"], "ace must be one of"),
+        (["cards", "--base", "3", "--difficulty", "5", "--ties", "coin"], "ties must be one of"),
+        (["cards", "--base", "3", "--difficulty", "5", "--confirmation", "x"], "confirmation must be"),
+        (["cards", "--difficulty", "5"], "--base is required"),
+        (["cards", "--base", "3"], "--difficulty is required"),
+        (["cards", "--opposed", "--base", "3"], "--opposed needs --defense"),
+        (["cards", "--opposed", "--base", "3", "--defense", "4", "--difficulty", "5"], "drop --difficulty"),
+        (["cards", "--base", "3", "--defense", "4"], "add --opposed"),
+        (["cards", "--base", "3", "--difficulty", "5", "--exact", "--percent"], "cannot be combined"),
+    ],
+)
 def test_cli_bad_input_exits_2_with_one_sentence(capsys, argv, match):
     assert main(argv) == 2
     captured = capsys.readouterr()

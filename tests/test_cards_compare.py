@@ -1,4 +1,5 @@
 """Cards against V5, and the published card tables."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -26,8 +27,7 @@ def test_comparison_columns_and_v5_side(comparison):
     assert len(comparison) == 8 * 5 * 3
     for r in comparison.sample(20, random_state=1).itertuples(index=False):
         o = v5.odds(r.pool, r.hunger, r.difficulty)
-        assert (r.v5_win, r.v5_messy_critical, r.v5_bestial_failure) == (
-            o.p_win, o.messy_critical, o.bestial_failure)
+        assert (r.v5_win, r.v5_messy_critical, r.v5_bestial_failure) == (o.p_win, o.messy_critical, o.bestial_failure)
 
 
 def test_comparison_picks_the_nearest_card_test(comparison):
@@ -36,8 +36,7 @@ def test_comparison_picks_the_nearest_card_test(comparison):
         best = min(abs(_card_win(b, r.card_difficulty) - r.v5_win) for b in range(0, 13))
         assert abs(r.card_win - r.v5_win) == best
         brute = oc.brute_static(r.card_base, r.card_difficulty, r.hunger)
-        assert (r.card_bestial_success, r.card_bestial_failure) == (
-            brute["bestial_success"], brute["bestial_failure"])
+        assert (r.card_bestial_success, r.card_bestial_failure) == (brute["bestial_success"], brute["bestial_failure"])
         assert r.card_bestial_success + r.card_bestial_failure == (Fraction(1, 45) if r.hunger else 0)
 
 

@@ -1,4 +1,5 @@
 """Scenes of card tests, with and without reshuffling, against brute force over ordered draws."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -26,8 +27,7 @@ def _check_against(dist, s: cards.SceneOdds):
         assert s.classes(t + 1) == marginals[t], f"test {t + 1}"
     for t in range(n - 1):
         for (a, b), p in pairs[t].items():
-            got = Fraction(int(s.pair_ways[t, cards.CLASSES.index(a), cards.CLASSES.index(b)]),
-                           s.denominators[t + 1])
+            got = Fraction(int(s.pair_ways[t, cards.CLASSES.index(a), cards.CLASSES.index(b)]), s.denominators[t + 1])
             assert got == p, (t, a, b)
     den = s.denominators[-1]
     got_counts = {(w, b): Fraction(int(x), den) for (w, b), x in np.ndenumerate(s.count_ways) if x}
@@ -42,13 +42,19 @@ THREE_TEST_SCENES = [
 
 
 @pytest.mark.parametrize("tests", THREE_TEST_SCENES)
-@pytest.mark.parametrize("rules", [
-    NO_RESHUFFLE, pytest.param(CardRules(), marks=pytest.mark.slow),
-    CardRules(reshuffle=False, ace="high", ties="defender"),
-], ids=["scene-deck", "reshuffled", "scene-deck-house"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        NO_RESHUFFLE,
+        pytest.param(CardRules(), marks=pytest.mark.slow),
+        CardRules(reshuffle=False, ace="high", ties="defender"),
+    ],
+    ids=["scene-deck", "reshuffled", "scene-deck-house"],
+)
 def test_three_test_scene_matches_every_ordered_draw(tests, rules):
-    dist = oc.brute_scene(tests, ace=rules.ace, ties=rules.ties,
-                          confirmation=rules.confirmation, reshuffle=rules.reshuffle)
+    dist = oc.brute_scene(
+        tests, ace=rules.ace, ties=rules.ties, confirmation=rules.confirmation, reshuffle=rules.reshuffle
+    )
     _check_against(dist, cards.scene(tests, rules))
 
 
@@ -76,34 +82,42 @@ def test_a_scene_longer_than_the_deck_reshuffles_when_empty_and_takes_the_exact_
 
 def test_modular_twin_agrees_with_int64():
     tests = [(5, 12, 1), (3, 9, 0), (8, 15, 1)]  # 5 draw slots: 2520**5 fits in int64
-    args = (*cards.OFFICIAL.deck(), np.array([t[0] for t in tests]), np.array([t[1] for t in tests]),
-            np.array([1 if t[2] else 0 for t in tests]), 1, 0, 0, 2520)
+    args = (
+        *cards.OFFICIAL.deck(),
+        np.array([t[0] for t in tests]),
+        np.array([t[1] for t in tests]),
+        np.array([1 if t[2] else 0 for t in tests]),
+        1,
+        0,
+        0,
+        2520,
+    )
 
     def run(mod):
         m, p, c = np.empty((3, 4), np.int64), np.empty((2, 4, 4), np.int64), np.empty((4, 4), np.int64)
         kc.scene_ways(*args, mod, m, p, c)
         return np.concatenate([m.ravel(), p.ravel(), c.ravel()])
 
-    assert 2520 ** 5 <= INT64_MAX
+    assert 2520**5 <= INT64_MAX
     plain = run(0)
-    assert plain[:4].sum() == 2520 ** 2
+    assert plain[:4].sum() == 2520**2
     for prime in primes_for(2**70):
         assert (run(prime) == plain % prime).all()
 
 
 @settings(max_examples=25)
-@given(tests=st.lists(st.tuples(st.integers(0, 14), st.integers(0, 20), st.integers(0, 2)),
-                      min_size=1, max_size=4),
-       ace=st.sampled_from(cards.ACE_RULES), ties=st.sampled_from(cards.TIE_RULES),
-       confirmation=st.sampled_from(cards.CONFIRMATIONS))
+@given(
+    tests=st.lists(st.tuples(st.integers(0, 14), st.integers(0, 20), st.integers(0, 2)), min_size=1, max_size=4),
+    ace=st.sampled_from(cards.ACE_RULES),
+    ties=st.sampled_from(cards.TIE_RULES),
+    confirmation=st.sampled_from(cards.CONFIRMATIONS),
+)
 def test_random_scene_deck_matches_recursion(tests, ace, ties, confirmation):
     rules = CardRules(ace=ace, ties=ties, confirmation=confirmation, reshuffle=False)
-    _check_against(oc.recursive_scene(tests, ace=ace, ties=ties, confirmation=confirmation),
-                   cards.scene(tests, rules))
+    _check_against(oc.recursive_scene(tests, ace=ace, ties=ties, confirmation=confirmation), cards.scene(tests, rules))
 
 
-@given(tests=st.lists(st.tuples(st.integers(0, 14), st.integers(0, 20), st.integers(0, 2)),
-                      min_size=1, max_size=5))
+@given(tests=st.lists(st.tuples(st.integers(0, 14), st.integers(0, 20), st.integers(0, 2)), min_size=1, max_size=5))
 def test_reshuffled_tests_are_the_single_tests(tests):
     s = cards.scene(tests)
     for i, (b, d, h) in enumerate(tests, 1):
@@ -111,7 +125,7 @@ def test_reshuffled_tests_are_the_single_tests(tests):
     # independent: the pair odds are products
     for i in range(1, len(tests)):
         for given_ in ("win", "loss"):
-            if cards.scene(tests[i - 1:i]).classes(1)[{"win": "success", "loss": "failure"}[given_]]:
+            if cards.scene(tests[i - 1 : i]).classes(1)[{"win": "success", "loss": "failure"}[given_]]:
                 assert s.after(i + 1, given_, "success") == cards.odds(*tests[i]).success
 
 
@@ -147,19 +161,22 @@ def test_scene_table(capsys):
     assert str(cards.scene(tests, NO_RESHUFFLE)).startswith("Card scene of 2 tests")
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: cards.scene([]), "1..20 tests"),
-    (lambda: cards.scene([(5, 10)] * 21), "1..20 tests"),
-    (lambda: cards.scene("5,10"), "list of"),
-    (lambda: cards.scene([(5,)]), "test 1: expected"),
-    (lambda: cards.scene([(5, 10), (5, -1)]), "test 2: difficulty"),
-    (lambda: cards.scene([(5, 10, 9)]), "test 1: hunger must be 0..5"),
-    (lambda: cards.scene([{"base": 5, "diff": 3}]), "expected keys"),
-    (lambda: cards.scene([(5, 10)]).after(1, "win"), "no test before"),
-    (lambda: cards.scene([(5, 10), (5, 10)]).after(2, "bestial"), "cannot end in"),
-    (lambda: cards.scene([(5, 10), (5, 10)]).after(2, "messy"), "unknown outcome"),
-    (lambda: cards.scene([(5, 10)]).classes(2), "test must be 1..1"),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: cards.scene([]), "1..20 tests"),
+        (lambda: cards.scene([(5, 10)] * 21), "1..20 tests"),
+        (lambda: cards.scene("5,10"), "list of"),
+        (lambda: cards.scene([(5,)]), "test 1: expected"),
+        (lambda: cards.scene([(5, 10), (5, -1)]), "test 2: difficulty"),
+        (lambda: cards.scene([(5, 10, 9)]), "test 1: hunger must be 0..5"),
+        (lambda: cards.scene([{"base": 5, "diff": 3}]), "expected keys"),
+        (lambda: cards.scene([(5, 10)]).after(1, "win"), "no test before"),
+        (lambda: cards.scene([(5, 10), (5, 10)]).after(2, "bestial"), "cannot end in"),
+        (lambda: cards.scene([(5, 10), (5, 10)]).after(2, "messy"), "unknown outcome"),
+        (lambda: cards.scene([(5, 10)]).classes(2), "test must be 1..1"),
+    ],
+)
 def test_scene_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()

@@ -1,4 +1,5 @@
 """Classic (V20-style) pools: exact counts against brute force, the exact path, the table and CLI."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -14,8 +15,7 @@ from kernels import classic as k
 from .oracles_classic import brute_pool, brute_successes, multinomial_pool
 
 
-@given(pool=st.integers(0, 4), difficulty=st.integers(2, 10), specialty=st.booleans(),
-       ones_cancel=st.booleans())
+@given(pool=st.integers(0, 4), difficulty=st.integers(2, 10), specialty=st.booleans(), ones_cancel=st.booleans())
 def test_odds_match_brute_force(pool, difficulty, specialty, ones_cancel):
     rules = classic.ClassicRules(ones_cancel=ones_cancel)
     o = classic.odds(pool, difficulty, specialty, rules)
@@ -83,7 +83,11 @@ def test_table_columns_and_exact_values():
     for row in df.itertuples():
         o = classic.odds(row.pool, row.difficulty)
         assert (row.botch, row.failure, row.success, row.mean_successes) == (
-            o.botch, o.failure, o.success, o.mean_successes)
+            o.botch,
+            o.failure,
+            o.success,
+            o.mean_successes,
+        )
         assert row.botch + row.failure + row.success == 1
         assert "p_success" not in df.columns  # success is already the chance to succeed
     floats = classic.table("1-3", "6,8")
@@ -98,7 +102,11 @@ def test_table_near_and_past_int64_matches_odds(pools):
     for row, frow in zip(exact.itertuples(), floats.itertuples()):
         o = classic.odds(row.pool, row.difficulty, specialty=True)
         assert (row.botch, row.failure, row.success, row.mean_successes) == (
-            o.botch, o.failure, o.success, o.mean_successes)
+            o.botch,
+            o.failure,
+            o.success,
+            o.mean_successes,
+        )
         assert (frow.success, frow.mean_successes) == (float(o.success), float(o.mean_successes))
 
 
@@ -110,17 +118,20 @@ def test_table_with_a_big_pool_is_exact():
     assert floats.success.iloc[1] == float(df.success.iloc[1])
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: classic.odds(5, 11), "difficulty must be 2..10, got 11"),
-    (lambda: classic.odds(5, 1), "difficulty must be 2..10, got 1"),
-    (lambda: classic.odds(-1, 6), "pool must be 0..200, got -1"),
-    (lambda: classic.odds(2.5, 6), "pool must be a whole number"),
-    (lambda: classic.odds(3, 6, specialty="yes"), "specialty must be True or False"),
-    (lambda: classic.table("3-1", 6), "runs backwards"),
-    (lambda: classic.read_pool([0, 5]), "each face of dice must be 1..10, got 0"),
-    (lambda: classic.read_pool("8,6"), "list of faces"),
-    (lambda: classic.ClassicRules(ones_cancel=1), "ones_cancel must be True or False"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: classic.odds(5, 11), "difficulty must be 2..10, got 11"),
+        (lambda: classic.odds(5, 1), "difficulty must be 2..10, got 1"),
+        (lambda: classic.odds(-1, 6), "pool must be 0..200, got -1"),
+        (lambda: classic.odds(2.5, 6), "pool must be a whole number"),
+        (lambda: classic.odds(3, 6, specialty="yes"), "specialty must be True or False"),
+        (lambda: classic.table("3-1", 6), "runs backwards"),
+        (lambda: classic.read_pool([0, 5]), "each face of dice must be 1..10, got 0"),
+        (lambda: classic.read_pool("8,6"), "list of faces"),
+        (lambda: classic.ClassicRules(ones_cancel=1), "ones_cancel must be True or False"),
+    ],
+)
 def test_bad_input_is_a_clear_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
@@ -144,11 +155,14 @@ def test_cli_specialty_and_percent(capsys):
     assert '"mean_successes": 1.29' in capsys.readouterr().out  # a mean is never a percentage
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["classic", "--pool", "5", "--difficulty", "11"], "difficulty must be 2..10, got 11"),
-    (["classic", "--pool", "x"], "pool: 'x' is not a whole number"),
-    (["classic", "--pool", "201"], "pool must be 0..200, got 201"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["classic", "--pool", "5", "--difficulty", "11"], "difficulty must be 2..10, got 11"),
+        (["classic", "--pool", "x"], "pool: 'x' is not a whole number"),
+        (["classic", "--pool", "201"], "pool must be 0..200, got 201"),
+    ],
+)
 def test_cli_bad_input_exits_2_with_one_sentence(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -163,7 +177,7 @@ def test_kernels_can_be_called_from_a_users_njit_code():
     def success_ways_of_three_dice(faces, values):
         rows = np.zeros((4, 3 * 2 + 1), dtype=np.int64)
         k.classic_sum_ways(faces, values, 0, rows)
-        return rows[3, 3 + 1:].sum()  # totals >= 1 (index 3 is a total of 0)
+        return rows[3, 3 + 1 :].sum()  # totals >= 1 (index 3 is a total of 0)
 
     faces, values = classic.die(6, False, True)
     assert success_ways_of_three_dice(faces, values) == classic.odds(3, 6).class_ways["success"]
@@ -177,8 +191,9 @@ def test_every_float_is_the_float_of_its_fraction():
         assert [float(x) for x in exact[column]] == list(floats[column]), column
 
 
-@pytest.mark.parametrize("specialty,pools", [(False, [150, 199, 200]), (True, [60]),
-                                             pytest.param(True, [200], marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "specialty,pools", [(False, [150, 199, 200]), (True, [60]), pytest.param(True, [200], marks=pytest.mark.slow)]
+)
 def test_the_biggest_pools_are_exact(specialty, pools):
     """Up to 200 dice: the botch in closed form; without 1s cancelling, the success and the mean too."""
     df = classic.table(pools, "2,6,10", specialty=specialty, exact=True)
@@ -203,5 +218,4 @@ def test_the_whole_table_to_200_dice():
     for column in ("botch", "failure", "success", "mean_successes"):
         assert [float(x) for x in exact[column]] == list(floats[column]), column
     for row in exact.iloc[::97].itertuples():
-        assert row.botch == Fraction((row.difficulty - 1) ** row.pool - (row.difficulty - 2) ** row.pool,
-                                     10**row.pool)
+        assert row.botch == Fraction((row.difficulty - 1) ** row.pool - (row.difficulty - 2) ** row.pool, 10**row.pool)

@@ -1,4 +1,5 @@
 """Classic damage, soak and the health track: the health chapter's example, brute force, chains, errors."""
+
 from fractions import Fraction
 from math import comb
 
@@ -9,8 +10,18 @@ from hypothesis import strategies as st
 from analysis.systems.classic import health as hl
 from analysis.cli import main
 
-from .oracles_classic import (apply_levels, brute_attack, brute_blows, brute_damage, brute_fight,
-                              brute_pool, levels_through, severity, soak_pool, taken_kind)
+from .oracles_classic import (
+    apply_levels,
+    brute_attack,
+    brute_blows,
+    brute_damage,
+    brute_fight,
+    brute_pool,
+    levels_through,
+    severity,
+    soak_pool,
+    taken_kind,
+)
 
 
 def as_track(h: hl.Health):
@@ -20,19 +31,24 @@ def as_track(h: hl.Health):
 
 # ------------------------------------------------ the health chapter's example
 
+
 def test_seed_kincaid_hits_veronica():
     # 8, 6, 7, 9 + two Potence = six levels; Stamina 2 soaks 3, 8 = one; five bashing halved to two
-    r = hl.read_damage(damage_dice=[8, 6, 7, 9], auto=2, soak_dice=[3, 8], kind="bashing",
-                       target="vampire")
-    assert (r.damage_successes, r.levels_rolled, r.soak_successes, r.after_soak, r.halved,
-            r.levels) == (4, 6, 1, 5, True, 2)
+    r = hl.read_damage(damage_dice=[8, 6, 7, 9], auto=2, soak_dice=[3, 8], kind="bashing", target="vampire")
+    assert (r.damage_successes, r.levels_rolled, r.soak_successes, r.after_soak, r.halved, r.levels) == (
+        4,
+        6,
+        1,
+        5,
+        True,
+        2,
+    )
 
 
 def test_seed_veronica_hits_kincaid():
     # one die, a 9: one level; Kincaid's 4, 5, 1, 9, 3 soaks nothing (the 1 cancels the 9);
     # the one bashing level halves to nothing
-    r = hl.read_damage(damage_dice=[9], auto=0, soak_dice=[4, 5, 1, 9, 3], kind="bashing",
-                       target="vampire")
+    r = hl.read_damage(damage_dice=[9], auto=0, soak_dice=[4, 5, 1, 9, 3], kind="bashing", target="vampire")
     assert (r.levels_rolled, r.soak_successes, r.after_soak, r.levels) == (1, 0, 1, 0)
 
 
@@ -47,8 +63,22 @@ def test_seed_attacks_exact_distributions():
 
 
 def test_seed_example_on_the_cli(capsys):
-    argv = ["damage", "--dice", "4", "--auto", "2", "--soak", "2", "--kind", "bashing",
-            "--target", "vampire", "--format", "csv", "--exact"]
+    argv = [
+        "damage",
+        "--dice",
+        "4",
+        "--auto",
+        "2",
+        "--soak",
+        "2",
+        "--kind",
+        "bashing",
+        "--target",
+        "vampire",
+        "--format",
+        "csv",
+        "--exact",
+    ]
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "levels,probability,rule_set"
@@ -60,38 +90,57 @@ def test_seed_example_on_the_cli(capsys):
 
 # ---------------------------------------------------------- damage, brute force
 
-@given(dice=st.integers(0, 3), auto=st.integers(0, 2), stamina=st.integers(0, 3),
-       fortitude=st.integers(0, 2), kind=st.sampled_from(hl.KINDS),
-       target=st.sampled_from(hl.CREATURES), firearm=st.booleans(),
-       aim=st.sampled_from(hl.AIMS))
+
+@given(
+    dice=st.integers(0, 3),
+    auto=st.integers(0, 2),
+    stamina=st.integers(0, 3),
+    fortitude=st.integers(0, 2),
+    kind=st.sampled_from(hl.KINDS),
+    target=st.sampled_from(hl.CREATURES),
+    firearm=st.booleans(),
+    aim=st.sampled_from(hl.AIMS),
+)
 def test_damage_matches_brute_force(dice, auto, stamina, fortitude, kind, target, firearm, aim):
     if target == "mortal":
         fortitude = 0
     got = hl.damage(dice, auto, stamina, kind, target, fortitude, firearm=firearm, aim=aim)
-    assert got.levels == brute_damage(dice, auto, stamina, kind, target, fortitude,
-                                      firearm=firearm, aim=aim)
+    assert got.levels == brute_damage(dice, auto, stamina, kind, target, fortitude, firearm=firearm, aim=aim)
     assert got.mean_levels == sum(n * p for n, p in got.levels.items())
 
 
-@given(damage_difficulty=st.integers(2, 10), soak_difficulty=st.integers(2, 10),
-       damage_ones_cancel=st.booleans(), soak_ones_cancel=st.booleans(),
-       vampire_bashing=st.sampled_from(hl.VAMPIRE_BASHING), kind=st.sampled_from(hl.KINDS),
-       vital=st.sampled_from(hl.VITAL_SPOT_LETHAL), target=st.sampled_from(hl.CREATURES))
-def test_damage_house_rules_match_brute_force(damage_difficulty, soak_difficulty,
-                                              damage_ones_cancel, soak_ones_cancel,
-                                              vampire_bashing, kind, vital, target):
-    knobs = dict(damage_difficulty=damage_difficulty, soak_difficulty=soak_difficulty,
-                 damage_ones_cancel=damage_ones_cancel, soak_ones_cancel=soak_ones_cancel,
-                 vampire_bashing=vampire_bashing)
+@given(
+    damage_difficulty=st.integers(2, 10),
+    soak_difficulty=st.integers(2, 10),
+    damage_ones_cancel=st.booleans(),
+    soak_ones_cancel=st.booleans(),
+    vampire_bashing=st.sampled_from(hl.VAMPIRE_BASHING),
+    kind=st.sampled_from(hl.KINDS),
+    vital=st.sampled_from(hl.VITAL_SPOT_LETHAL),
+    target=st.sampled_from(hl.CREATURES),
+)
+def test_damage_house_rules_match_brute_force(
+    damage_difficulty, soak_difficulty, damage_ones_cancel, soak_ones_cancel, vampire_bashing, kind, vital, target
+):
+    knobs = dict(
+        damage_difficulty=damage_difficulty,
+        soak_difficulty=soak_difficulty,
+        damage_ones_cancel=damage_ones_cancel,
+        soak_ones_cancel=soak_ones_cancel,
+        vampire_bashing=vampire_bashing,
+    )
     rules = hl.DamageRules(vital_spot_lethal=vital, **knobs)
     fort = 1 if target == "vampire" else 0
     got = hl.damage(3, 1, 2, kind, target, fort, aim="vital", rules=rules)
-    assert got.levels == brute_damage(3, 1, 2, kind, target, fort, aim="vital",
-                                      vital_spot_lethal=vital, **knobs)
+    assert got.levels == brute_damage(3, 1, 2, kind, target, fort, aim="vital", vital_spot_lethal=vital, **knobs)
 
 
-@given(damage=st.lists(st.integers(1, 10), max_size=6), auto=st.integers(0, 3),
-       soak=st.lists(st.integers(1, 10), max_size=6), kind=st.sampled_from(hl.KINDS))
+@given(
+    damage=st.lists(st.integers(1, 10), max_size=6),
+    auto=st.integers(0, 3),
+    soak=st.lists(st.integers(1, 10), max_size=6),
+    kind=st.sampled_from(hl.KINDS),
+)
 def test_read_damage_matches_the_rules_restated(damage, auto, soak, kind):
     r = hl.read_damage(damage, auto, soak, kind, "vampire")
     assert r.levels == levels_through(tuple(damage), auto, tuple(soak), kind, "vampire")
@@ -101,9 +150,10 @@ def test_soak_follows_the_seed():
     for kind in hl.KINDS:
         for target in hl.CREATURES:
             fort = 2 if target == "vampire" else 0
-            assert hl.soak_dice(hl.resolve_kind(kind, target), target, 3, fort) == \
-                soak_pool(taken_kind(kind, target), target, 3, fort)
-    assert hl.soak_dice("lethal", "mortal", 3) == 0          # mortals can't soak lethal
+            assert hl.soak_dice(hl.resolve_kind(kind, target), target, 3, fort) == soak_pool(
+                taken_kind(kind, target), target, 3, fort
+            )
+    assert hl.soak_dice("lethal", "mortal", 3) == 0  # mortals can't soak lethal
     assert hl.soak_dice("aggravated", "vampire", 3, 2) == 2  # only Fortitude soaks aggravated
     assert hl.resolve_kind("lethal", "vampire", firearm=True) == "bashing"
     assert hl.resolve_kind("lethal", "vampire", firearm=True, aim="head") == "lethal"
@@ -114,18 +164,22 @@ def test_soak_follows_the_seed():
     assert hl.resolve_kind("bashing", "mortal", aim="vital") == "bashing"  # option off by default
 
 
-@pytest.mark.parametrize("pool, difficulty, specialty, base, auto, stamina, kind, target", [
-    (2, 6, False, 1, 0, 1, "bashing", "vampire"),
-    (2, 7, True, 1, 1, 1, "lethal", "vampire"),
-    (3, 6, False, 0, 1, 1, "bashing", "mortal"),
-    (2, 6, False, 2, 0, 0, "aggravated", "mortal"),
-])
+@pytest.mark.parametrize(
+    "pool, difficulty, specialty, base, auto, stamina, kind, target",
+    [
+        (2, 6, False, 1, 0, 1, "bashing", "vampire"),
+        (2, 7, True, 1, 1, 1, "lethal", "vampire"),
+        (3, 6, False, 0, 1, 1, "bashing", "mortal"),
+        (2, 6, False, 2, 0, 0, "aggravated", "mortal"),
+    ],
+)
 def test_attack_roll_matches_brute_force(pool, difficulty, specialty, base, auto, stamina, kind, target):
     attack = hl.Attack(base, kind, auto, attack_pool=pool, difficulty=difficulty, specialty=specialty)
     got = hl.blow(attack, hl.Fighter(target, stamina))
     taken = taken_kind(kind, target)
-    assert got.levels == brute_attack(pool, difficulty, specialty, base, auto,
-                                      soak_pool(taken, target, stamina, 0), taken, target)
+    assert got.levels == brute_attack(
+        pool, difficulty, specialty, base, auto, soak_pool(taken, target, stamina, 0), taken, target
+    )
 
 
 def test_big_damage_rolls_stay_exact():
@@ -138,12 +192,13 @@ def test_big_damage_rolls_stay_exact():
     for d in range(31):
         for o in range(11):
             for s_ in range(11 - o):
-                ways = comb(30, d) * 5**30 * comb(10, o) * comb(10 - o, s_) * 5**s_ * 4**(10 - o - s_)
+                ways = comb(30, d) * 5**30 * comb(10, o) * comb(10 - o, s_) * 5**s_ * 4 ** (10 - o - s_)
                 expected[max(0, d - max(0, s_ - o))] += ways
     assert list(odds.level_ways) == expected
 
 
 # ---------------------------------------------------------------- health track
+
 
 def test_take_damage_follows_the_seed():
     full_bashing = hl.Health(bashing=7)
@@ -160,9 +215,12 @@ def test_take_damage_follows_the_seed():
     assert [hl.Health(bashing=n).penalty() for n in range(8)] == [0, 0, 1, 1, 2, 2, 5, None]
 
 
-@given(start=st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 2)),
-       levels=st.integers(0, 9), kind=st.sampled_from(hl.KINDS),
-       target=st.sampled_from(hl.CREATURES))
+@given(
+    start=st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 2)),
+    levels=st.integers(0, 9),
+    kind=st.sampled_from(hl.KINDS),
+    target=st.sampled_from(hl.CREATURES),
+)
 def test_take_damage_matches_the_rules_restated(start, levels, kind, target):
     h = hl.Health(*start)
     got = hl.take_damage(h, levels, kind, target)
@@ -170,15 +228,17 @@ def test_take_damage_matches_the_rules_restated(start, levels, kind, target):
     assert got.severity == severity(as_track(got))
 
 
-@pytest.mark.parametrize("attack, victim, k", [
-    (hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 1), 4),
-    (hl.Attack(3, "bashing", 1), hl.Fighter("vampire", 1, 1), 4),
-    (hl.Attack(2, "aggravated", 2), hl.Fighter("vampire", 2, 1, hl.Health(bashing=3)), 3),
-])
+@pytest.mark.parametrize(
+    "attack, victim, k",
+    [
+        (hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 1), 4),
+        (hl.Attack(3, "bashing", 1), hl.Fighter("vampire", 1, 1), 4),
+        (hl.Attack(2, "aggravated", 2), hl.Fighter("vampire", 2, 1, hl.Health(bashing=3)), 3),
+    ],
+)
 def test_blows_match_brute_force(attack, victim, k):
     result = hl.blows(attack, victim, k)
-    per = brute_damage(attack.damage_dice, attack.auto, victim.stamina, attack.kind,
-                       victim.creature, victim.fortitude)
+    per = brute_damage(attack.damage_dice, attack.auto, victim.stamina, attack.kind, victim.creature, victim.fortitude)
     assert result.per_blow.levels == per
     kind = taken_kind(attack.kind, victim.creature)
     for n in range(k + 1):
@@ -225,8 +285,7 @@ def test_victim_penalties_feed_into_the_victims_own_roll():
     result = hl.blows(attack, victim, 3)
     per = brute_damage(2, 1, 1, "lethal", "mortal")
     pen = {0: 0, 1: 0, 2: 1, 3: 1, 4: 2, 5: 2, 6: 5}
-    expected = {"cannot_act": Fraction(0), "botch": Fraction(0), "failure": Fraction(0),
-                "success": Fraction(0)}
+    expected = {"cannot_act": Fraction(0), "botch": Fraction(0), "failure": Fraction(0), "success": Fraction(0)}
     for track, p in brute_blows(per, "lethal", "mortal", 3).items():
         if severity(track):
             expected["cannot_act"] += p
@@ -239,17 +298,21 @@ def test_victim_penalties_feed_into_the_victims_own_roll():
 
 
 FIGHTERS = [
-    dict(creature="vampire", stamina=1, fortitude=0, attack_pool=2, difficulty=6,
-         damage_dice=1, auto=1, kind="lethal"),
-    dict(creature="mortal", stamina=1, fortitude=0, attack_pool=3, difficulty=6,
-         damage_dice=1, auto=1, kind="bashing"),
+    dict(creature="vampire", stamina=1, fortitude=0, attack_pool=2, difficulty=6, damage_dice=1, auto=1, kind="lethal"),
+    dict(creature="mortal", stamina=1, fortitude=0, attack_pool=3, difficulty=6, damage_dice=1, auto=1, kind="bashing"),
 ]
 
 
 def _fighter(d, name):
-    return hl.Fighter(d["creature"], d["stamina"], d["fortitude"], name=name,
-                      attack=hl.Attack(d["damage_dice"], d["kind"], d["auto"],
-                                       attack_pool=d["attack_pool"], difficulty=d["difficulty"]))
+    return hl.Fighter(
+        d["creature"],
+        d["stamina"],
+        d["fortitude"],
+        name=name,
+        attack=hl.Attack(
+            d["damage_dice"], d["kind"], d["auto"], attack_pool=d["attack_pool"], difficulty=d["difficulty"]
+        ),
+    )
 
 
 @pytest.mark.parametrize("order", ["a", "simultaneous"])
@@ -282,16 +345,13 @@ def test_fight_b_first_is_the_mirror_of_a_first():
 
 
 def test_every_chain_is_stochastic_and_absorbing():
-    kincaid = hl.Fighter("vampire", 4, 1, name="Kincaid",
-                         attack=hl.Attack(4, "bashing", 2, attack_pool=6))
-    veronica = hl.Fighter("vampire", 2, 0, name="Veronica",
-                          attack=hl.Attack(1, "bashing", 0, attack_pool=5))
+    kincaid = hl.Fighter("vampire", 4, 1, name="Kincaid", attack=hl.Attack(4, "bashing", 2, attack_pool=6))
+    veronica = hl.Fighter("vampire", 2, 0, name="Veronica", attack=hl.Attack(1, "bashing", 0, attack_pool=5))
     chains = [hl.fight(kincaid, veronica, until=s, turns=2).chain for s in hl.UNTIL]
     chains += [hl.fight(veronica, kincaid, first="simultaneous", turns=2).chain]
     for kind in hl.KINDS:
         for target in hl.CREATURES:
-            chains.append(hl.blows(hl.Attack(3, kind, 1, attack_pool=4),
-                                   hl.Fighter(target, 2), 2).chain)
+            chains.append(hl.blows(hl.Attack(3, kind, 1, attack_pool=4), hl.Fighter(target, 2), 2).chain)
     for chain in chains:
         assert chain.is_stochastic() and chain.is_absorbing()
         for row in chain.rows:
@@ -300,10 +360,8 @@ def test_every_chain_is_stochastic_and_absorbing():
 
 
 def test_kincaid_against_veronica_is_a_rout():
-    kincaid = hl.Fighter("vampire", 4, 1, name="Kincaid",
-                         attack=hl.Attack(4, "bashing", 2, attack_pool=6))
-    veronica = hl.Fighter("vampire", 2, 0, name="Veronica",
-                          attack=hl.Attack(1, "bashing", 0, attack_pool=5))
+    kincaid = hl.Fighter("vampire", 4, 1, name="Kincaid", attack=hl.Attack(4, "bashing", 2, attack_pool=6))
+    veronica = hl.Fighter("vampire", 2, 0, name="Veronica", attack=hl.Attack(1, "bashing", 0, attack_pool=5))
     out = hl.fight(kincaid, veronica, turns=3).outcomes()
     assert out["a_wins"] > Fraction(999, 1000) and out["never"] == 0
     # Veronica needs four net attack successes (four extra dice) to push a level through Kincaid
@@ -319,38 +377,61 @@ def test_torpor_lookup():
 
 # ------------------------------------------------------------------ bad input
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: hl.damage(-1), "dice must be 0..200, got -1"),
-    (lambda: hl.damage(3, kind="fire"), "kind must be one of bashing, lethal, aggravated, got 'fire'"),
-    (lambda: hl.damage(3, target="werewolf"), "target must be one of vampire, mortal"),
-    (lambda: hl.damage(3, stamina=-2), "stamina must be 0..50, got -2"),
-    (lambda: hl.damage(3, target="mortal", fortitude=1), "a mortal has no Fortitude"),
-    (lambda: hl.damage(3, auto=1.5), "auto must be a whole number"),
-    (lambda: hl.read_damage([8], 0, [5], "lethal", "mortal"), "a mortal cannot soak lethal"),
-    (lambda: hl.read_damage([11], 0, []), "each face of dice must be 1..10, got 11"),
-    (lambda: hl.DamageRules(soak_difficulty=11), "soak_difficulty must be 2..10, got 11"),
-    (lambda: hl.DamageRules(vampire_bashing="halve"), "vampire_bashing must be one of"),
-    (lambda: hl.DamageRules(penalties=(0, 1)), "penalties must be 6 numbers"),
-    (lambda: hl.Attack(3, attack_pool=5, aim="head"), "difficulty 8 or more, got 6"),
-    (lambda: hl.Attack(3, difficulty=1), "difficulty must be 2..10, got 1"),
-    (lambda: hl.Health(bashing=5, lethal=3), "a health track has 7 boxes, got 8 marked"),
-    (lambda: hl.Fighter("mortal", health=hl.Health(condition="torpor")), "a mortal cannot be in torpor"),
-    (lambda: hl.blows(hl.Attack(2), hl.Fighter(), max_blows=-1), "max_blows must be 0..1000"),
-    (lambda: hl.fight(hl.Fighter(), hl.Fighter(), until="bored"), "until must be one of"),
-    (lambda: hl.torpor_length(11), "humanity must be 0..10, got 11"),
-])
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: hl.damage(-1), "dice must be 0..200, got -1"),
+        (lambda: hl.damage(3, kind="fire"), "kind must be one of bashing, lethal, aggravated, got 'fire'"),
+        (lambda: hl.damage(3, target="werewolf"), "target must be one of vampire, mortal"),
+        (lambda: hl.damage(3, stamina=-2), "stamina must be 0..50, got -2"),
+        (lambda: hl.damage(3, target="mortal", fortitude=1), "a mortal has no Fortitude"),
+        (lambda: hl.damage(3, auto=1.5), "auto must be a whole number"),
+        (lambda: hl.read_damage([8], 0, [5], "lethal", "mortal"), "a mortal cannot soak lethal"),
+        (lambda: hl.read_damage([11], 0, []), "each face of dice must be 1..10, got 11"),
+        (lambda: hl.DamageRules(soak_difficulty=11), "soak_difficulty must be 2..10, got 11"),
+        (lambda: hl.DamageRules(vampire_bashing="halve"), "vampire_bashing must be one of"),
+        (lambda: hl.DamageRules(penalties=(0, 1)), "penalties must be 6 numbers"),
+        (lambda: hl.Attack(3, attack_pool=5, aim="head"), "difficulty 8 or more, got 6"),
+        (lambda: hl.Attack(3, difficulty=1), "difficulty must be 2..10, got 1"),
+        (lambda: hl.Health(bashing=5, lethal=3), "a health track has 7 boxes, got 8 marked"),
+        (lambda: hl.Fighter("mortal", health=hl.Health(condition="torpor")), "a mortal cannot be in torpor"),
+        (lambda: hl.blows(hl.Attack(2), hl.Fighter(), max_blows=-1), "max_blows must be 0..1000"),
+        (lambda: hl.fight(hl.Fighter(), hl.Fighter(), until="bored"), "until must be one of"),
+        (lambda: hl.torpor_length(11), "humanity must be 0..10, got 11"),
+    ],
+)
 def test_bad_input_is_a_clear_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["damage", "--dice", "-1", "--kind", "lethal", "--target", "mortal"], "dice must be 0..200, got -1"),
-    (["damage", "--dice", "3", "--kind", "lethal", "--target", "mortal", "--fortitude", "2"],
-     "a mortal has no Fortitude"),
-    (["blows", "--dice", "3", "--kind", "lethal", "--target", "mortal", "--attack-difficulty", "11",
-      "--attack-pool", "3"], "difficulty must be 2..10, got 11"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["damage", "--dice", "-1", "--kind", "lethal", "--target", "mortal"], "dice must be 0..200, got -1"),
+        (
+            ["damage", "--dice", "3", "--kind", "lethal", "--target", "mortal", "--fortitude", "2"],
+            "a mortal has no Fortitude",
+        ),
+        (
+            [
+                "blows",
+                "--dice",
+                "3",
+                "--kind",
+                "lethal",
+                "--target",
+                "mortal",
+                "--attack-difficulty",
+                "11",
+                "--attack-pool",
+                "3",
+            ],
+            "difficulty must be 2..10, got 11",
+        ),
+    ],
+)
 def test_cli_bad_input_exits_2_with_one_sentence(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -366,15 +447,33 @@ def test_cli_unknown_kind_exits_2_with_one_sentence(capsys):
 
 
 def test_cli_blows(capsys):
-    argv = ["blows", "--dice", "2", "--auto", "1", "--soak", "3", "--kind", "lethal",
-            "--target", "mortal", "--max-blows", "8", "--format", "csv", "--exact"]
+    argv = [
+        "blows",
+        "--dice",
+        "2",
+        "--auto",
+        "1",
+        "--soak",
+        "3",
+        "--kind",
+        "lethal",
+        "--target",
+        "mortal",
+        "--max-blows",
+        "8",
+        "--format",
+        "csv",
+        "--exact",
+    ]
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "blows,incapacitated_or_worse,torpor_or_worse,final_death,rule_set"
     table = hl.blows(hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 3), 8).table(exact=True)
     assert len(lines) == 10 and lines[-1] == ",".join(
-        ["8"] + [str(table[c].iloc[-1]) for c in ("incapacitated_or_worse", "torpor_or_worse", "final_death")]
-        + ["classic-official"])
+        ["8"]
+        + [str(table[c].iloc[-1]) for c in ("incapacitated_or_worse", "torpor_or_worse", "final_death")]
+        + ["classic-official"]
+    )
 
 
 def test_penalty_knobs():

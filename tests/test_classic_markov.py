@@ -1,4 +1,5 @@
 """The exact Markov chain behind the health track: checks, first passage, hitting, expectations."""
+
 from fractions import Fraction
 
 import pytest
@@ -44,8 +45,7 @@ def test_hitting_and_expectation_solve_their_equations(chain, data):
         else:
             assert h[i] == step_h  # h = P h off the targets
             if h[i] == 1:
-                assert e[i] == 1 + sum(chain.probability(i, j) * e[j] for j in range(n)
-                                       if chain.probability(i, j))
+                assert e[i] == 1 + sum(chain.probability(i, j) * e[j] for j in range(n) if chain.probability(i, j))
             else:
                 assert e[i] is None
 
@@ -68,12 +68,13 @@ def test_distributions_and_first_passage_are_exact(chain, steps, data):
     if closed:
         for k in range(steps + 1):
             on_targets = Fraction(sum(dists[k][t] for t in targets), chain.denominator**k)
-            assert sum(pmf[:k + 1]) == on_targets
+            assert sum(pmf[: k + 1]) == on_targets
 
 
 def test_from_fractions_uses_the_least_common_denominator():
-    chain = ExactChain.from_fractions("abc", [{0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)},
-                                              {1: Fraction(1)}, {2: Fraction(1)}])
+    chain = ExactChain.from_fractions(
+        "abc", [{0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)}, {1: Fraction(1)}, {2: Fraction(1)}]
+    )
     assert chain.denominator == 6 and chain.rows[0] == {0: 3, 1: 2, 2: 1}
     assert chain.absorbing == (1, 2) and chain.is_absorbing()
     assert chain.hitting_probability([1]) == [Fraction(2, 3), 1, 0]

@@ -1,4 +1,5 @@
 """Classic published tables and figures: built from the exact API, and they draw."""
+
 from matplotlib.figure import Figure
 
 from analysis.systems.classic import health

@@ -1,4 +1,5 @@
 """The beastodds command: columns, formats, exact fractions, and clear errors with exit code 2."""
+
 import csv
 import io
 import json
@@ -30,8 +31,7 @@ def test_csv_columns_are_those_of_table(capsys):
 
 
 def test_exact_prints_reduced_fractions(capsys):
-    code, out, _ = run(capsys, "v5", "--pool", "3", "--hunger", "3", "--difficulty", "3",
-                       "--format", "csv", "--exact")
+    code, out, _ = run(capsys, "v5", "--pool", "3", "--hunger", "3", "--difficulty", "3", "--format", "csv", "--exact")
     assert code == 0
     row = next(csv.DictReader(io.StringIO(out)))
     assert row["bestial_failure"] == "67/250"
@@ -55,24 +55,28 @@ def test_every_format_renders(capsys, fmt):
 def test_percent(capsys):
     code, out, _ = run(capsys, "v5", "--pool", "3", "--hunger", "3", "--difficulty", "3", "--percent")
     assert code == 0 and "26.80%" in out
-    code, out, _ = run(capsys, "v5", "--pool", "3", "--hunger", "3", "--difficulty", "3",
-                       "--percent", "--format", "csv")
+    code, out, _ = run(
+        capsys, "v5", "--pool", "3", "--hunger", "3", "--difficulty", "3", "--percent", "--format", "csv"
+    )
     assert abs(float(next(csv.DictReader(io.StringIO(out)))["bestial_failure"]) - 26.8) < 1e-9
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--pool", "-1", "--difficulty", "3"], "pool"),
-    (["--pool", "3", "--hunger", "6", "--difficulty", "3"], "hunger must be 0..5, got 6"),
-    (["--pool", "3", "--difficulty", "-2"], "difficulty"),
-    (["--pool", "2.5", "--difficulty", "3"], "pool"),
-    (["--pool", "5-2", "--difficulty", "3"], "backwards"),
-    (["--pool", "1,,3", "--difficulty", "3"], "pool"),
-    (["--pool", "abc", "--difficulty", "3"], "pool"),
-    (["--pool", "3", "--difficulty", "3", "--exact", "--percent"], "cannot be combined"),
-    (["--pool", "3", "--difficulty", "3", "--format", "xml"], "format"),
-    (["--difficulty", "3"], "--pool"),
-    (["--pool", "1001", "--difficulty", "3"], "pool must be 0..1000"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--pool", "-1", "--difficulty", "3"], "pool"),
+        (["--pool", "3", "--hunger", "6", "--difficulty", "3"], "hunger must be 0..5, got 6"),
+        (["--pool", "3", "--difficulty", "-2"], "difficulty"),
+        (["--pool", "2.5", "--difficulty", "3"], "pool"),
+        (["--pool", "5-2", "--difficulty", "3"], "backwards"),
+        (["--pool", "1,,3", "--difficulty", "3"], "pool"),
+        (["--pool", "abc", "--difficulty", "3"], "pool"),
+        (["--pool", "3", "--difficulty", "3", "--exact", "--percent"], "cannot be combined"),
+        (["--pool", "3", "--difficulty", "3", "--format", "xml"], "format"),
+        (["--difficulty", "3"], "--pool"),
+        (["--pool", "1001", "--difficulty", "3"], "pool must be 0..1000"),
+    ],
+)
 def test_bad_input_one_sentence_exit_2(capsys, argv, words):
     try:
         code = cli.main(["v5", *argv])
@@ -87,9 +91,14 @@ def test_bad_input_one_sentence_exit_2(capsys, argv, words):
 
 
 def test_api_raises_value_error():
-    for bad in [dict(pool=-1, hunger=0, difficulty=1), dict(pool=3, hunger=6, difficulty=1),
-                dict(pool=3, hunger=0, difficulty=-1), dict(pool=3.0, hunger=0, difficulty=1),
-                dict(pool="3", hunger=0, difficulty=1), dict(pool=True, hunger=0, difficulty=1)]:
+    for bad in [
+        dict(pool=-1, hunger=0, difficulty=1),
+        dict(pool=3, hunger=6, difficulty=1),
+        dict(pool=3, hunger=0, difficulty=-1),
+        dict(pool=3.0, hunger=0, difficulty=1),
+        dict(pool="3", hunger=0, difficulty=1),
+        dict(pool=True, hunger=0, difficulty=1),
+    ]:
         with pytest.raises(ValueError):
             v5.odds(**bad)
     with pytest.raises(ValueError):
@@ -103,10 +112,15 @@ def test_api_raises_value_error():
 def test_console_script_runs_as_a_process():
     """The installed `beastodds` entry point, as a user runs it."""
     exe = [sys.executable, "-m", "analysis.cli"]
-    done = subprocess.run([*exe, "v5", "--pool", "7", "--hunger", "3", "--difficulty", "3",
-                           "--format", "csv", "--exact"], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [*exe, "v5", "--pool", "7", "--hunger", "3", "--difficulty", "3", "--format", "csv", "--exact"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "7,3,3,1/250,3241/25000" in done.stdout
-    bad = subprocess.run([*exe, "v5", "--pool", "7", "--hunger", "9", "--difficulty", "3"],
-                         capture_output=True, text=True, timeout=300)
+    bad = subprocess.run(
+        [*exe, "v5", "--pool", "7", "--hunger", "9", "--difficulty", "3"], capture_output=True, text=True, timeout=300
+    )
     assert bad.returncode == 2 and bad.stderr.strip() == "beastodds: error: --hunger must be 0..5, got 9"

@@ -1,4 +1,5 @@
 """The generated parts of the beastodds command: a grid command per system, --rules and --set everywhere."""
+
 import argparse
 import csv
 import dataclasses
@@ -36,8 +37,7 @@ def rows(capsys, *argv):
     code, out, err = run(capsys, *argv, "--format", "csv", "--exact")
     assert code == 0, err
     # the rule_set column names the rule set as given (a file's name, a shipped name, NAME-custom)
-    return [{k: v for k, v in r.items() if not k.startswith("rule_set")}
-            for r in csv.DictReader(io.StringIO(out))]
+    return [{k: v for k, v in r.items() if not k.startswith("rule_set")} for r in csv.DictReader(io.StringIO(out))]
 
 
 def subcommands() -> dict:
@@ -48,6 +48,7 @@ def subcommands() -> dict:
 
 # ------------------------------------------------------------- the command list
 
+
 def test_help_lists_every_command_with_one_line(capsys):
     choices, helps = subcommands()
     code, out, _ = run(capsys, "--help")
@@ -56,8 +57,22 @@ def test_help_lists_every_command_with_one_line(capsys):
         assert helps.get(name), f"{name} has no help line"
         assert "\n" not in helps[name]
         assert re.search(rf"^    {name} +\S", out, flags=re.M), f"{name} is not listed with its help"
-    for name in ("v5", "rouse", "conflict", "fight", "cards", "requiem", "beast", "soif", "classic",
-                 "damage", "blows", "compare", "table", "rules"):
+    for name in (
+        "v5",
+        "rouse",
+        "conflict",
+        "fight",
+        "cards",
+        "requiem",
+        "beast",
+        "soif",
+        "classic",
+        "damage",
+        "blows",
+        "compare",
+        "table",
+        "rules",
+    ):
         assert name in choices
 
 
@@ -84,9 +99,11 @@ def test_every_command_takes_set_and_the_rule_set_ones_take_rules():
 
 # ------------------------------------------------------------- the grid command
 
+
 def test_requiem_grid_command_is_the_table():
-    got = pd.read_csv(io.StringIO(_out(["requiem", "--pool", "0-3", "--soif", "0,2", "--format", "csv",
-                                        "--exact"])), dtype=str)
+    got = pd.read_csv(
+        io.StringIO(_out(["requiem", "--pool", "0-3", "--soif", "0,2", "--format", "csv", "--exact"])), dtype=str
+    )
     want = beast.table([0, 1, 2, 3], [0, 2], exact=True)
     assert list(got.columns) == list(want.columns) + ["rule_set"]
     for col in beast.CLASSES + ("p_success", "p_beastly_critical"):
@@ -117,8 +134,20 @@ def test_grid_command_rules_and_set(capsys, tmp_path):
     want = beast.odds(3, 1, beast.BeastRules(again=9))
     assert by_file == by_set
     assert Fraction(by_set[0]["exceptional_success"]) == want.exceptional_success
-    both = rows(capsys, "requiem", "--pool", "3", "--soif", "1", "--rules", file, "--set", "rote=true",
-                "--set", "beastly_ten_successes=3")
+    both = rows(
+        capsys,
+        "requiem",
+        "--pool",
+        "3",
+        "--soif",
+        "1",
+        "--rules",
+        file,
+        "--set",
+        "rote=true",
+        "--set",
+        "beastly_ten_successes=3",
+    )
     want = beast.odds(3, 1, beast.BeastRules(again=9, rote=True, beastly_ten_successes=3))
     assert Fraction(both[0]["p_success"]) == want.p_success
     none = rows(capsys, "requiem", "--pool", "3", "--soif", "1", "--set", "again=none")
@@ -131,12 +160,14 @@ except ImportError:
     Rules = None
 
 if Rules is not None:
+
     @dataclasses.dataclass(frozen=True)
     class CoinRules(Rules):
         """Rules of a toy coin system (a system with no CLI code of its own)."""
 
         heads_in: int = rule(5, range=(1, 9), help="A coin shows heads in this many of its 10 faces.")
 else:
+
     @dataclasses.dataclass(frozen=True)
     class CoinRules:
         """Rules of a toy coin system (a system with no CLI code of its own).
@@ -159,9 +190,15 @@ def coin_table(coins, needed, rules=CoinRules(), exact=False):
     p = Fraction(rules.heads_in, 10)
     for n in coins:
         for k in needed:
-            v = sum(comb(n, j) * p ** j * (1 - p) ** (n - j) for j in range(k, n + 1))
-            out.append({"coins": n, "needed": k, "success": v if exact else float(v),
-                        "failure": 1 - v if exact else float(1 - v)})
+            v = sum(comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k, n + 1))
+            out.append(
+                {
+                    "coins": n,
+                    "needed": k,
+                    "success": v if exact else float(v),
+                    "failure": 1 - v if exact else float(1 - v),
+                }
+            )
     return pd.DataFrame(out)
 
 
@@ -185,8 +222,14 @@ class _Odds:
 
 @pytest.fixture
 def coin_system(monkeypatch):
-    system = System("coin", CoinRules, coin_table, {"coins": "1-3", "needed": "1"}, "Coins",
-                    classes={"success": "enough heads", "failure": "too few heads"})
+    system = System(
+        "coin",
+        CoinRules,
+        coin_table,
+        {"coins": "1-3", "needed": "1"},
+        "Coins",
+        classes={"success": "enough heads", "failure": "too few heads"},
+    )
     monkeypatch.setitem(rulesets.SYSTEMS, "coin", system)
     return system
 
@@ -194,7 +237,10 @@ def coin_system(monkeypatch):
 def test_a_new_system_gets_its_command_from_system_alone(capsys, coin_system, tmp_path):
     got = rows(capsys, "coin")
     assert [(r["coins"], r["needed"], r["success"]) for r in got] == [
-        ("1", "1", "1/2"), ("2", "1", "3/4"), ("3", "1", "7/8")]
+        ("1", "1", "1/2"),
+        ("2", "1", "3/4"),
+        ("3", "1", "7/8"),
+    ]
     got = rows(capsys, "coin", "--coins", "2", "--needed", "1-2", "--set", "heads_in=3")
     assert [Fraction(r["success"]) for r in got] == [1 - Fraction(7, 10) ** 2, Fraction(9, 100)]
     file = tmp_path / "loaded.toml"
@@ -225,6 +271,7 @@ def test_a_system_whose_table_takes_willpower_gets_the_option(capsys, monkeypatc
 
 # --------------------------------------------------- --rules and --set, command by command
 
+
 def test_v5_rules_and_set(capsys):
     argv = ("v5", "--pool", "4", "--hunger", "2", "--difficulty", "1-3")
     got = rows(capsys, *argv, "--rules", "v5-two-hunger-ones-for-bestial", "--set", "crit_bonus=3")
@@ -240,10 +287,8 @@ def test_v5_rules_and_set(capsys):
 def test_cards_set_is_the_flags(capsys):
     argv = ("cards", "--base", "5", "--difficulty", "12", "--hunger", "1")
     by_flags = rows(capsys, *argv, "--ace", "high", "--ties", "defender", "--confirmation", "fresh-deck")
-    by_set = rows(capsys, *argv, "--set", "ace=high", "--set", 'ties="defender"',
-                  "--set", "confirmation=fresh_deck")
-    by_file = rows(capsys, *argv, "--rules", "cards-ace-high", "--set", "ties=defender",
-                   "--confirmation", "fresh-deck")
+    by_set = rows(capsys, *argv, "--set", "ace=high", "--set", 'ties="defender"', "--set", "confirmation=fresh_deck")
+    by_file = rows(capsys, *argv, "--rules", "cards-ace-high", "--set", "ties=defender", "--confirmation", "fresh-deck")
     assert by_flags == by_set == by_file
     opposed = rows(capsys, "cards", "--opposed", "--base", "7", "--defense", "6-7", "--set", "ace=low")
     want = cards.opposed_table(7, "6-7", 0, rules=cards.CardRules(ace="low"), exact=True)
@@ -278,8 +323,9 @@ def test_beast_and_soif_rules_and_set(capsys, tmp_path):
 
 
 def test_rouse_set(capsys):
-    got = rows(capsys, "rouse", "--hunger", "1", "--checks", "0-3", "--set", "success_face=7",
-               "--set", "frenzy_at_max=false")
+    got = rows(
+        capsys, "rouse", "--hunger", "1", "--checks", "0-3", "--set", "success_face=7", "--set", "frenzy_at_max=false"
+    )
     want = rouse.table(1, "0-3", rules=rouse.RouseRules(success_face=7, frenzy_at_max=False), exact=True)
     for h in rouse.HUNGER_COLUMNS:
         assert [Fraction(r[h]) for r in got] == list(want[h])
@@ -287,14 +333,19 @@ def test_rouse_set(capsys):
     assert code == 2 and "did you mean success_face?" in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("command, table, setting", [
-    (("rouse", "--hunger", "1", "--checks", "0-3"), "rouse", "success_face = 7"),
-    (("conflict", "--pool-a", "4", "--pool-b", "3"), "conflict", "tie_damage = 3"),
-    (("damage", "--dice", "4", "--soak", "1", "--kind", "bashing", "--target", "vampire"), "damage",
-     'vampire_bashing = "full"'),
-])
-def test_rules_of_a_mechanic_from_its_rule_set_table_once_files_carry_one(capsys, tmp_path, command,
-                                                                          table, setting):
+@pytest.mark.parametrize(
+    "command, table, setting",
+    [
+        (("rouse", "--hunger", "1", "--checks", "0-3"), "rouse", "success_face = 7"),
+        (("conflict", "--pool-a", "4", "--pool-b", "3"), "conflict", "tie_damage = 3"),
+        (
+            ("damage", "--dice", "4", "--soak", "1", "--kind", "bashing", "--target", "vampire"),
+            "damage",
+            'vampire_bashing = "full"',
+        ),
+    ],
+)
+def test_rules_of_a_mechanic_from_its_rule_set_table_once_files_carry_one(capsys, tmp_path, command, table, setting):
     """rouse, conflict and damage read --rules from a rule set's [rouse], [conflict], [damage] table
     when the system's rule sets carry that table; until then rouse and damage take --set only."""
     system = {"rouse": "v5", "conflict": "v5", "damage": "classic"}[table]
@@ -316,41 +367,73 @@ def test_conflict_and_fight_rules_and_set(capsys, tmp_path):
         file.write_text('system = "v5"\n[conflict.dice]\nsuccess_face = 8\n')
     else:  # until rule sets carry one: the v5 rule set's rules are the dice
         file.write_text('system = "v5"\nsuccess_face = 8\n')
-    got = rows(capsys, "conflict", "--pool-a", "4", "--pool-b", "3", "--rules", file,
-               "--set", "dice.crit_bonus=4", "--set", "tie_damage=2")
+    got = rows(
+        capsys,
+        "conflict",
+        "--pool-a",
+        "4",
+        "--pool-b",
+        "3",
+        "--rules",
+        file,
+        "--set",
+        "dice.crit_bonus=4",
+        "--set",
+        "tie_damage=2",
+    )
     rules = c.ConflictRules(tie_damage=2, dice=v5.V5Rules(success_face=8, crit_bonus=4))
     want = c.conflict_table(c.Combatant(4), c.Combatant(3), rules, exact=True)
     assert [Fraction(r["probability"]) for r in got] == list(want.probability)
     assert [int(r["damage_to_a"]) for r in got] == list(want.damage_to_a)
     fight = ("fight", "--pool-a", "4", "--pool-b", "4", "--turns", "3")
-    assert rows(capsys, *fight, "--set", "tie_damage=0", "--set", "impairment_penalty=1") == \
-        rows(capsys, *fight, "--tie-damage", "0", "--impairment-penalty", "1")
+    assert rows(capsys, *fight, "--set", "tie_damage=0", "--set", "impairment_penalty=1") == rows(
+        capsys, *fight, "--tie-damage", "0", "--impairment-penalty", "1"
+    )
 
 
 def test_damage_and_blows_set(capsys):
     argv = ("damage", "--dice", "4", "--soak", "1", "--kind", "bashing", "--target", "vampire")
-    assert rows(capsys, *argv, "--set", "vampire_bashing=full") == \
-        rows(capsys, *argv, "--vampire-bashing", "full")
+    assert rows(capsys, *argv, "--set", "vampire_bashing=full") == rows(capsys, *argv, "--vampire-bashing", "full")
     got = rows(capsys, *argv, "--set", "soak_difficulty=8", "--set", "damage_ones_cancel=true")
-    want = hl.damage(4, 0, 1, "bashing", "vampire",
-                     rules=hl.DamageRules(soak_difficulty=8, damage_ones_cancel=True)).table(exact=True)
+    want = hl.damage(
+        4, 0, 1, "bashing", "vampire", rules=hl.DamageRules(soak_difficulty=8, damage_ones_cancel=True)
+    ).table(exact=True)
     assert [Fraction(r["probability"]) for r in got] == list(want.probability)
-    got = rows(capsys, "blows", "--dice", "2", "--auto", "1", "--soak", "1", "--kind", "lethal",
-               "--target", "mortal", "--max-blows", "3", "--set", "penalties=[0, 0, 0, 0, 0, 0]")
-    want = hl.blows(hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 1), 3,
-                    rules=hl.DamageRules(penalties=(0,) * 6)).table(exact=True)
+    got = rows(
+        capsys,
+        "blows",
+        "--dice",
+        "2",
+        "--auto",
+        "1",
+        "--soak",
+        "1",
+        "--kind",
+        "lethal",
+        "--target",
+        "mortal",
+        "--max-blows",
+        "3",
+        "--set",
+        "penalties=[0, 0, 0, 0, 0, 0]",
+    )
+    want = hl.blows(
+        hl.Attack(2, "lethal", 1), hl.Fighter("mortal", 1), 3, rules=hl.DamageRules(penalties=(0,) * 6)
+    ).table(exact=True)
     assert [Fraction(r["incapacitated_or_worse"]) for r in got] == list(want.incapacitated_or_worse)
 
 
 def test_damage_sweeps_its_spec_options(capsys):
-    got = rows(capsys, "damage", "--dice", "3-4", "--soak", "1,3", "--kind", "lethal", "--target",
-               "vampire")
+    got = rows(capsys, "damage", "--dice", "3-4", "--soak", "1,3", "--kind", "lethal", "--target", "vampire")
     assert list(got[0])[:4] == ["dice", "stamina", "levels", "probability"]
     for dice in (3, 4):
         for soak in (1, 3):
             want = hl.damage(dice, 0, soak, "lethal", "vampire").levels
-            cell = {int(r["levels"]): Fraction(r["probability"]) for r in got
-                    if (r["dice"], r["stamina"]) == (str(dice), str(soak))}
+            cell = {
+                int(r["levels"]): Fraction(r["probability"])
+                for r in got
+                if (r["dice"], r["stamina"]) == (str(dice), str(soak))
+            }
             assert cell == {k: v for k, v in want.items() if v}
     single = rows(capsys, "damage", "--dice", "3", "--soak", "1", "--kind", "lethal", "--target", "vampire")
     assert list(single[0]) == ["levels", "probability"]
@@ -362,8 +445,19 @@ def test_workbench_set(capsys, tmp_path):
     copy = tmp_path / "copy.toml"
     copy.write_text(out)
     assert rulesets.load(copy).rules == v5.V5Rules(crit_bonus=3)
-    got = rows(capsys, "table", "cards-ace-high", "--base", "4", "--difficulty", "10", "--hunger", "1",
-               "--set", "ties=defender")
+    got = rows(
+        capsys,
+        "table",
+        "cards-ace-high",
+        "--base",
+        "4",
+        "--difficulty",
+        "10",
+        "--hunger",
+        "1",
+        "--set",
+        "ties=defender",
+    )
     want = cards.table(4, 10, 1, rules=cards.CardRules(ace="high", ties="defender"), exact=True)
     assert Fraction(got[0]["success"]) == want.success[0]
 
@@ -375,36 +469,58 @@ def test_compare_set_a_and_set_b(capsys, tmp_path):
     by_set = rows(capsys, "compare", "v5-official", "v5-official", "--set-b", "crit_bonus=3", *grid)
     by_file = rows(capsys, "compare", "v5-official", file, *grid)
     assert by_set == by_file and any(Fraction(r["difference"]) for r in by_set)
-    both = rows(capsys, "compare", "v5-official", "v5-official", "--set-a", "crit_bonus=3",
-                "--set-b", "crit_bonus=3", *grid)
+    both = rows(
+        capsys, "compare", "v5-official", "v5-official", "--set-a", "crit_bonus=3", "--set-b", "crit_bonus=3", *grid
+    )
     assert all(Fraction(r["difference"]) == 0 for r in both)
-    code, out, _ = run(capsys, "compare", "v5-official", "v5-official", "--set-b", "crit_bonus=3",
-                       "--pool", "4", "--hunger", "2", "--difficulty", "5")
+    code, out, _ = run(
+        capsys,
+        "compare",
+        "v5-official",
+        "v5-official",
+        "--set-b",
+        "crit_bonus=3",
+        "--pool",
+        "4",
+        "--hunger",
+        "2",
+        "--difficulty",
+        "5",
+    )
     assert code == 0 and "changed: crit_bonus 2 -> 3" in out
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonsu=3"], "did you mean crit_bonus?"),
-    (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonus"], "--set takes FIELD=VALUE"),
-    (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonus=true"],
-     "field 'crit_bonus' must be a whole number, got the boolean true"),
-    (["v5", "--pool", "3", "--difficulty", "2", "--set", "system=cards"], "system is not a field"),
-    (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonus=2", "--set", "crit_bonus=3"], "twice"),
-    (["v5", "--pool", "3", "--difficulty", "2", "--rules", "cards-official"],
-     "cards-official is a cards rule set; --rules here takes a v5 rule set"),
-    (["v5", "--pool", "3", "--difficulty", "2", "--rules", "v5-offical"], "did you mean v5-official?"),
-    (["cards", "--base", "3", "--difficulty", "5", "--ace", "low", "--set", "ace=high"],
-     "--ace and --set ace=... both set ace"),
-    (["conflict", "--pool-a", "3", "--pool-b", "3", "--set", "dice=2"], "dice is a group of rules"),
-    (["conflict", "--pool-a", "3", "--pool-b", "3", "--set", "dice.crit_bonsu=2"],
-     "did you mean crit_bonus?"),
-    (["damage", "--dice", "3", "--kind", "lethal", "--target", "mortal", "--set", "vampire_bashing=half"],
-     "vampire_bashing must be one of"),
-    (["damage", "--dice", "0-300", "--soak", "0-60", "--kind", "lethal", "--target", "mortal"],
-     "narrow a SPEC"),
-    (["rules", "--set", "crit_bonus=3"], "name one"),
-    (["requiem", "--pool", "3", "--soif", "9"], "soif"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonsu=3"], "did you mean crit_bonus?"),
+        (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonus"], "--set takes FIELD=VALUE"),
+        (
+            ["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonus=true"],
+            "field 'crit_bonus' must be a whole number, got the boolean true",
+        ),
+        (["v5", "--pool", "3", "--difficulty", "2", "--set", "system=cards"], "system is not a field"),
+        (["v5", "--pool", "3", "--difficulty", "2", "--set", "crit_bonus=2", "--set", "crit_bonus=3"], "twice"),
+        (
+            ["v5", "--pool", "3", "--difficulty", "2", "--rules", "cards-official"],
+            "cards-official is a cards rule set; --rules here takes a v5 rule set",
+        ),
+        (["v5", "--pool", "3", "--difficulty", "2", "--rules", "v5-offical"], "did you mean v5-official?"),
+        (
+            ["cards", "--base", "3", "--difficulty", "5", "--ace", "low", "--set", "ace=high"],
+            "--ace and --set ace=... both set ace",
+        ),
+        (["conflict", "--pool-a", "3", "--pool-b", "3", "--set", "dice=2"], "dice is a group of rules"),
+        (["conflict", "--pool-a", "3", "--pool-b", "3", "--set", "dice.crit_bonsu=2"], "did you mean crit_bonus?"),
+        (
+            ["damage", "--dice", "3", "--kind", "lethal", "--target", "mortal", "--set", "vampire_bashing=half"],
+            "vampire_bashing must be one of",
+        ),
+        (["damage", "--dice", "0-300", "--soak", "0-60", "--kind", "lethal", "--target", "mortal"], "narrow a SPEC"),
+        (["rules", "--set", "crit_bonus=3"], "name one"),
+        (["requiem", "--pool", "3", "--soif", "9"], "soif"),
+    ],
+)
 def test_bad_rules_one_sentence_exit_2(capsys, argv, words):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
@@ -431,8 +547,12 @@ def test_bespoke_options_reach_every_chunk_of_a_sweep():
     import sys
 
     def csv_of(*argv):
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", *argv, "--format", "csv", "--exact",
-                               "--jobs", "2"], capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-m", "analysis.cli", *argv, "--format", "csv", "--exact", "--jobs", "2"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stderr
         return pd.read_csv(io.StringIO(done.stdout), dtype=str).drop(columns="rule_set")
 

@@ -1,4 +1,5 @@
 """beastodds compare / table / rules: two V5 variants compared end to end from TOML files, and clear errors."""
+
 import csv
 import io
 import subprocess
@@ -14,8 +15,10 @@ from analysis.systems.v5 import roll as v5
 ROOT = Path(__file__).resolve().parent.parent
 
 OFFICIAL = 'system = "v5"\nname = "table-official"\n'
-TWO_ONES = ('system = "v5"\nname = "table-two-ones"\n'
-            'description = "Two Hunger 1s for a bestial failure."\nbestial_hunger_ones = 2\n')
+TWO_ONES = (
+    'system = "v5"\nname = "table-two-ones"\n'
+    'description = "Two Hunger 1s for a bestial failure."\nbestial_hunger_ones = 2\n'
+)
 
 
 def run(capsys, *argv):
@@ -38,13 +41,37 @@ def toml_files(tmp_path):
 def test_compare_two_v5_files_end_to_end_with_heatmap(capsys, toml_files, tmp_path):
     a, b = toml_files
     png = tmp_path / "diff.png"
-    code, out, err = run(capsys, "compare", a, b, "--pool", "1-6", "--hunger", "0-5", "--difficulty", "2",
-                         "--format", "csv", "--exact", "--heatmap", png)
+    code, out, err = run(
+        capsys,
+        "compare",
+        a,
+        b,
+        "--pool",
+        "1-6",
+        "--hunger",
+        "0-5",
+        "--difficulty",
+        "2",
+        "--format",
+        "csv",
+        "--exact",
+        "--heatmap",
+        png,
+    )
     assert code == 0, err
     assert err == f"wrote {png}\n"
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert tuple(rows[0]) == ("pool", "hunger", "difficulty", "outcome", "a", "b", "difference",
-                              "rule_set_a", "rule_set_b")
+    assert tuple(rows[0]) == (
+        "pool",
+        "hunger",
+        "difficulty",
+        "outcome",
+        "a",
+        "b",
+        "difference",
+        "rule_set_a",
+        "rule_set_b",
+    )
     assert len(rows) == 6 * 6 * 7
     for row in rows:
         p, h = int(row["pool"]), int(row["hunger"])
@@ -60,8 +87,9 @@ def test_compare_two_v5_files_end_to_end_with_heatmap(capsys, toml_files, tmp_pa
 
 def test_compare_table_format_names_both_rule_sets(capsys, toml_files):
     a, b = toml_files
-    code, out, _ = run(capsys, "compare", a, b, "--pool", "3-6", "--hunger", "3", "--difficulty", "2",
-                       "--top", "2", "--percent")
+    code, out, _ = run(
+        capsys, "compare", a, b, "--pool", "3-6", "--hunger", "3", "--difficulty", "2", "--top", "2", "--percent"
+    )
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "compare v5 rule sets: a = table-official, b = table-two-ones"
@@ -73,15 +101,28 @@ def test_compare_table_format_names_both_rule_sets(capsys, toml_files):
 
 
 def test_compare_shipped_names_defaults_and_formats(capsys):
-    code, out, _ = run(capsys, "compare", "v5-official", "v5-two-hunger-tens-for-messy", "--top", "3",
-                       "--format", "json")
+    code, out, _ = run(
+        capsys, "compare", "v5-official", "v5-two-hunger-tens-for-messy", "--top", "3", "--format", "json"
+    )
     assert code == 0
     import json
 
     rows = json.loads(out)
     assert len(rows) == 3 and {r["outcome"] for r in rows} <= {"messy_critical", "critical_win"}
-    code, out, _ = run(capsys, "compare", "cards-official", "cards-ace-high", "--base", "4",
-                       "--difficulty", "12", "--hunger", "1", "--format", "markdown")
+    code, out, _ = run(
+        capsys,
+        "compare",
+        "cards-official",
+        "cards-ace-high",
+        "--base",
+        "4",
+        "--difficulty",
+        "12",
+        "--hunger",
+        "1",
+        "--format",
+        "markdown",
+    )
     assert code == 0 and sum(line.startswith("|") for line in out.splitlines()) == 2 + 5  # four classes and p_success
     assert out.startswith("Rule sets: a = cards-official; b = cards-ace-high (")
 
@@ -89,8 +130,23 @@ def test_compare_shipped_names_defaults_and_formats(capsys):
 @pytest.mark.slow
 def test_jobs_from_the_command_line_give_the_same_table():
     """A real process with --jobs 2 (two worker processes), against --jobs 1."""
-    base = [sys.executable, "-m", "analysis.cli", "compare", "v5-official", "v5-hunger-one-taints-win",
-            "--pool", "2-8", "--hunger", "1-4", "--difficulty", "1-3", "--format", "csv", "--exact"]
+    base = [
+        sys.executable,
+        "-m",
+        "analysis.cli",
+        "compare",
+        "v5-official",
+        "v5-hunger-one-taints-win",
+        "--pool",
+        "2-8",
+        "--hunger",
+        "1-4",
+        "--difficulty",
+        "1-3",
+        "--format",
+        "csv",
+        "--exact",
+    ]
     one = subprocess.run(base + ["--jobs", "1"], capture_output=True, text=True, timeout=300)
     two = subprocess.run(base + ["--jobs", "2"], capture_output=True, text=True, timeout=300)
     assert one.returncode == two.returncode == 0, two.stderr
@@ -104,32 +160,48 @@ def test_jobs_with_a_mechanic_file_give_the_same_table():
     the rules, not the system, whose rules class is made at run time (the README's own example)."""
     three = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
     for extra in ([], ["--distribution"]):
-        base = [sys.executable, "-m", "analysis.cli", "table", str(three), "--pool", "1-12", "--format", "csv",
-                "--exact", *extra]
+        base = [
+            sys.executable,
+            "-m",
+            "analysis.cli",
+            "table",
+            str(three),
+            "--pool",
+            "1-12",
+            "--format",
+            "csv",
+            "--exact",
+            *extra,
+        ]
         one = subprocess.run(base + ["--jobs", "1"], capture_output=True, text=True, timeout=300, cwd=ROOT)
         two = subprocess.run(base + ["--jobs", "2"], capture_output=True, text=True, timeout=300, cwd=ROOT)
         assert one.returncode == two.returncode == 0, two.stderr
         assert one.stdout == two.stdout and one.stdout.count("\n") > 12
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["compare", "v5-official", "{bad}", "--pool", "3"], "not valid TOML"),
-    (["compare", "v5-official", "{unknown}", "--pool", "3"], "unknown field 'bestial_ones'"),
-    (["compare", "v5-official", "v5-offical"], "did you mean v5-official?"),
-    (["compare", "v5-official", "cards-official"], "same system"),
-    (["compare", "v5-official", "v5-official", "--base", "3"], "--base is not an axis of v5"),
-    (["compare", "v5-official", "v5-official", "--pool", "3", "--jobs", "-1"], "jobs must be 0..64"),
-    (["compare", "v5-official", "v5-official", "--top", "0"], "--top must be at least 1"),
-    (["compare", "v5-official", "v5-official", "--heatmap", "out.txt"], "--heatmap must name"),
-    (["compare", "v5-official", "v5-official", "--heatmap", "/no/such/dir/x.png", "--pool", "2"],
-     "cannot write /no/such/dir/x.png"),
-    (["compare", "v5-official", "v5-official", "--hunger", "7"], "hunger must be 0..5, got 7"),
-    (["compare", "v5-official"], "RULES_B"),
-    (["table", "{unknown}"], "unknown field"),
-    (["table", "v5-official", "--exact", "--percent"], "cannot be combined"),
-    (["table", "cards-ace-low", "--pool", "3"], "--pool is not an axis of cards"),
-    (["rules", "{bad}"], "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["compare", "v5-official", "{bad}", "--pool", "3"], "not valid TOML"),
+        (["compare", "v5-official", "{unknown}", "--pool", "3"], "unknown field 'bestial_ones'"),
+        (["compare", "v5-official", "v5-offical"], "did you mean v5-official?"),
+        (["compare", "v5-official", "cards-official"], "same system"),
+        (["compare", "v5-official", "v5-official", "--base", "3"], "--base is not an axis of v5"),
+        (["compare", "v5-official", "v5-official", "--pool", "3", "--jobs", "-1"], "jobs must be 0..64"),
+        (["compare", "v5-official", "v5-official", "--top", "0"], "--top must be at least 1"),
+        (["compare", "v5-official", "v5-official", "--heatmap", "out.txt"], "--heatmap must name"),
+        (
+            ["compare", "v5-official", "v5-official", "--heatmap", "/no/such/dir/x.png", "--pool", "2"],
+            "cannot write /no/such/dir/x.png",
+        ),
+        (["compare", "v5-official", "v5-official", "--hunger", "7"], "hunger must be 0..5, got 7"),
+        (["compare", "v5-official"], "RULES_B"),
+        (["table", "{unknown}"], "unknown field"),
+        (["table", "v5-official", "--exact", "--percent"], "cannot be combined"),
+        (["table", "cards-ace-low", "--pool", "3"], "--pool is not an axis of cards"),
+        (["rules", "{bad}"], "not valid TOML"),
+    ],
+)
 def test_bad_input_one_sentence_exit_2(capsys, tmp_path, argv, words):
     bad, unknown = tmp_path / "bad.toml", tmp_path / "unknown.toml"
     bad.write_text('system = "v5"\nbestial_hunger_ones 2\n')
@@ -143,8 +215,23 @@ def test_bad_input_one_sentence_exit_2(capsys, tmp_path, argv, words):
 
 def test_table_of_any_rule_set(capsys, toml_files):
     _, b = toml_files
-    code, out, _ = run(capsys, "table", b, "--pool", "1-5", "--hunger", "2", "--difficulty", "1-2",
-                       "--format", "csv", "--exact", "--jobs", "1", "--quiet")
+    code, out, _ = run(
+        capsys,
+        "table",
+        b,
+        "--pool",
+        "1-5",
+        "--hunger",
+        "2",
+        "--difficulty",
+        "1-2",
+        "--format",
+        "csv",
+        "--exact",
+        "--jobs",
+        "1",
+        "--quiet",
+    )
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
     assert tuple(rows[0]) == v5.TABLE_COLUMNS + ("rule_set",) and len(rows) == 10

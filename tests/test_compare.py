@@ -1,4 +1,5 @@
 """tables.compare and sweeps: exact differences, the cells that matter most, --jobs gives identical results."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -12,8 +13,12 @@ TWO_ONES = v5.V5Rules(bestial_hunger_ones=2)
 
 
 def test_compare_is_exact_cell_by_cell():
-    cmp = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial",
-                         {"pool": "1-6", "hunger": "0,3,5", "difficulty": "1-3"}, exact=True)
+    cmp = tables.compare(
+        "v5-official",
+        "v5-two-hunger-ones-for-bestial",
+        {"pool": "1-6", "hunger": "0,3,5", "difficulty": "1-3"},
+        exact=True,
+    )
     df = cmp.table
     assert tuple(df.columns) == ("pool", "hunger", "difficulty") + tables.COMPARE_COLUMNS
     assert cmp.outcomes == v5.CLASSES + ("p_win",)
@@ -57,22 +62,31 @@ def test_identical_rule_sets_change_nothing():
 
 
 def test_cards_compare_uses_the_card_axes():
-    cmp = tables.compare("cards-official", "cards-ace-high", {"base": "0-10", "difficulty": 12, "hunger": 1},
-                         exact=True)
+    cmp = tables.compare(
+        "cards-official", "cards-ace-high", {"base": "0-10", "difficulty": 12, "hunger": 1}, exact=True
+    )
     assert cmp.axes == ("base", "difficulty", "hunger") and cmp.outcomes == cards.CLASSES + ("p_success",)
     row = cmp.table[(cmp.table.base == 5) & (cmp.table.outcome == "success")].iloc[0]
     assert row.a == cards.odds(5, 12, 1).success
     assert row.b == cards.odds(5, 12, 1, rules=cards.CardRules(ace="high")).success
 
 
-@pytest.mark.parametrize("a, b, grid, words", [
-    ("v5-official", "cards-official", None, "compare needs two rule sets of the same system"),
-    ("v5-official", "v5-official", {"soif": "1"}, "a v5 grid has no axis 'soif'; its axes are pool, hunger, difficulty"),
-    ("v5-official", "v5-official", {"pool": "5-1"}, "backwards"),
-    ("v5-official", "v5-official", {"hunger": "9"}, "hunger must be 0..5, got 9"),
-    ("v5-official", "v5-official", {"pool": "0-1000", "difficulty": "0-1000"}, "narrow a SPEC"),
-    ("v5-official", "v5-nope", None, "unknown rule set 'v5-nope'"),
-])
+@pytest.mark.parametrize(
+    "a, b, grid, words",
+    [
+        ("v5-official", "cards-official", None, "compare needs two rule sets of the same system"),
+        (
+            "v5-official",
+            "v5-official",
+            {"soif": "1"},
+            "a v5 grid has no axis 'soif'; its axes are pool, hunger, difficulty",
+        ),
+        ("v5-official", "v5-official", {"pool": "5-1"}, "backwards"),
+        ("v5-official", "v5-official", {"hunger": "9"}, "hunger must be 0..5, got 9"),
+        ("v5-official", "v5-official", {"pool": "0-1000", "difficulty": "0-1000"}, "narrow a SPEC"),
+        ("v5-official", "v5-nope", None, "unknown rule set 'v5-nope'"),
+    ],
+)
 def test_compare_refuses_bad_input(a, b, grid, words):
     with pytest.raises(ValueError, match=words):
         tables.compare(a, b, grid)
@@ -119,7 +133,9 @@ def test_progress_bar_goes_to_stderr(capsys):
 def test_heatmap_and_curves_figures():
     from matplotlib.figure import Figure
 
-    cmp = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial", {"pool": "1-8", "hunger": "0-5", "difficulty": "2-4"})
+    cmp = tables.compare(
+        "v5-official", "v5-two-hunger-ones-for-bestial", {"pool": "1-8", "hunger": "0-5", "difficulty": "2-4"}
+    )
     fig = plots.difference_heatmap(cmp)
     assert isinstance(fig, Figure)
     shown = [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.get_title()]
@@ -129,8 +145,12 @@ def test_heatmap_and_curves_figures():
         plots.difference_heatmap(cmp, x="soif")
     with pytest.raises(ValueError, match="not in the compared grid"):
         plots.difference_heatmap(cmp, at={"difficulty": 9})
-    fig = plots.variant_curves(["v5-official", "v5-hunger-dice-added"], "p_win", panel="hunger",
-                               grid={"pool": "1-6", "hunger": "1,4", "difficulty": 2})
+    fig = plots.variant_curves(
+        ["v5-official", "v5-hunger-dice-added"],
+        "p_win",
+        panel="hunger",
+        grid={"pool": "1-6", "hunger": "1,4", "difficulty": 2},
+    )
     assert len(fig.axes) == 2 and len(fig.axes[0].lines) == 2
     with pytest.raises(ValueError, match="one system"):
         plots.variant_curves(["v5-official", "cards-official"], "p_win")

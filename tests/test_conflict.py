@@ -1,4 +1,5 @@
 """V5 conflicts: margins, damage, trackers and fight chains against brute force and a Fraction chain."""
+
 from fractions import Fraction
 
 import numba
@@ -48,11 +49,11 @@ def test_margin_is_the_difference_of_two_rolls(pool_a, pool_b, hunger_a, hunger_
 @given(st.integers(0, 8), st.integers(0, 8), st.integers(0, 5), st.integers(2, 10), st.integers(0, 3))
 def test_margin_follows_the_dice_rules(pool_a, pool_b, hunger, face, bonus):
     """Hunger dice added instead of replacing are just more dice of the same faces."""
-    added = c.ConflictRules(dice=v5.V5Rules(hunger_replaces_dice=False, success_face=face,
-                                            crit_bonus=bonus))
+    added = c.ConflictRules(dice=v5.V5Rules(hunger_replaces_dice=False, success_face=face, crit_bonus=bonus))
     plain = c.ConflictRules(dice=v5.V5Rules(success_face=face, crit_bonus=bonus))
-    assert c.margin_distribution(pool_a, pool_b, hunger, 0, added) == \
-        c.margin_distribution(pool_a + hunger, pool_b, 0, 0, plain)
+    assert c.margin_distribution(pool_a, pool_b, hunger, 0, added) == c.margin_distribution(
+        pool_a + hunger, pool_b, 0, 0, plain
+    )
     chain = c.fight_chain(c.Combatant(pool_a, hunger=hunger), c.Combatant(pool_b), added)
     assert all(s == 1 for s in chain.row_sums())
 
@@ -79,9 +80,14 @@ rules_st = st.builds(
 
 
 def oracle_rules(r: c.ConflictRules) -> dict:
-    return dict(tie_damage=r.tie_damage, tie_adds_weapon=r.tie_adds_weapon,
-                tie_needs_successes=r.tie_needs_successes, halve=r.halve_superficial,
-                round_up=r.halve_rounding == "up", penalty=r.impairment_penalty)
+    return dict(
+        tie_damage=r.tie_damage,
+        tie_adds_weapon=r.tie_adds_weapon,
+        tie_needs_successes=r.tie_needs_successes,
+        halve=r.halve_superficial,
+        round_up=r.halve_rounding == "up",
+        penalty=r.impairment_penalty,
+    )
 
 
 @st.composite
@@ -91,16 +97,30 @@ def sides(draw, max_pool=3, max_boxes=4):
     agg = draw(st.integers(0, boxes))
     sup = draw(st.integers(0, boxes - agg))
     vampire = draw(st.booleans())
-    side = dict(pool=draw(st.integers(0, max_pool)), boxes=boxes, superficial=sup, aggravated=agg,
-                vampire=vampire, weapon=draw(st.integers(0, 2)),
-                damage=draw(st.sampled_from(c.DAMAGE_KINDS)), attacks=draw(st.booleans()))
+    side = dict(
+        pool=draw(st.integers(0, max_pool)),
+        boxes=boxes,
+        superficial=sup,
+        aggravated=agg,
+        vampire=vampire,
+        weapon=draw(st.integers(0, 2)),
+        damage=draw(st.sampled_from(c.DAMAGE_KINDS)),
+        attacks=draw(st.booleans()),
+    )
     return side, draw(st.integers(0, 5)) if vampire else 0
 
 
 def combatant(side: dict, hunger: int, track: str) -> c.Combatant:
     tracker = c.Tracker(side["boxes"], side["superficial"], side["aggravated"])
-    return c.Combatant(side["pool"], hunger=hunger, vampire=side["vampire"], weapon=side["weapon"],
-                       damage=side["damage"], attacks=side["attacks"], **{track: tracker})
+    return c.Combatant(
+        side["pool"],
+        hunger=hunger,
+        vampire=side["vampire"],
+        weapon=side["weapon"],
+        damage=side["damage"],
+        attacks=side["attacks"],
+        **{track: tracker},
+    )
 
 
 @given(sides(max_pool=4), sides(max_pool=3), rules_st, st.sampled_from(c.TRACKS))
@@ -119,8 +139,9 @@ def test_damage_matches_brute_force(side_a, side_b, rules, track):
 def test_damage_rules_by_hand():
     def one_turn(**kw):
         # A's 3 dice against B's none: the row of margin 3 (A wins by 3)
-        df = c.conflict_table(c.Combatant(3, **kw.get("a", {})), c.Combatant(0, **kw.get("b", {})),
-                              kw.get("rules", c.OFFICIAL))
+        df = c.conflict_table(
+            c.Combatant(3, **kw.get("a", {})), c.Combatant(0, **kw.get("b", {})), kw.get("rules", c.OFFICIAL)
+        )
         return df.set_index("margin").loc[3, "damage_to_b"]
 
     assert one_turn() == 2  # a vampire halves 3 Superficial, rounding up
@@ -134,8 +155,9 @@ def test_damage_rules_by_hand():
     tie = c.conflict_table(c.Combatant(2, weapon=4), c.Combatant(2, vampire=False, weapon=3))
     row = tie[tie.winner == "tie"].iloc[0]
     assert (row.damage_to_a, row.damage_to_b) == (1, 1)
-    tie = c.conflict_table(c.Combatant(2, weapon=4), c.Combatant(2, vampire=False, weapon=3),
-                           c.ConflictRules(tie_adds_weapon=True))
+    tie = c.conflict_table(
+        c.Combatant(2, weapon=4), c.Combatant(2, vampire=False, weapon=3), c.ConflictRules(tie_adds_weapon=True)
+    )
     row = tie[tie.winner == "tie"].iloc[0]
     assert (row.damage_to_a, row.damage_to_b) == (2, 5)
 
@@ -171,9 +193,13 @@ def test_tracker_by_the_rules():
     assert (t.superficial, t.aggravated) == (2, 1)
 
 
-@given(st.integers(1, 8).flatmap(lambda n: st.tuples(
-    st.just(n), st.integers(0, n), st.integers(0, 20), st.integers(0, 20),
-    st.sampled_from(c.DAMAGE_KINDS))))
+@given(
+    st.integers(1, 8).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.integers(0, n), st.integers(0, 20), st.integers(0, 20), st.sampled_from(c.DAMAGE_KINDS)
+        )
+    )
+)
 def test_tracker_agrees_with_oracle_and_adds_up(args):
     boxes, sup, x, y, kind = args
     t = c.Tracker(boxes, superficial=sup)
@@ -184,16 +210,15 @@ def test_tracker_agrees_with_oracle_and_adds_up(args):
 
 # ------------------------------------------------------------- fights
 
+
 def small_fight_cases():
-    return st.tuples(sides(), sides(), rules_st, st.integers(1, 4), st.sampled_from(c.UNTIL),
-                     st.sampled_from(c.TRACKS))
+    return st.tuples(sides(), sides(), rules_st, st.integers(1, 4), st.sampled_from(c.UNTIL), st.sampled_from(c.TRACKS))
 
 
 @given(small_fight_cases())
 def test_fight_matches_fraction_chain(case):
     (a, ha), (b, hb), rules, turns, until, track = case
-    got = c.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track,
-                  joint=True)
+    got = c.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track, joint=True)
     want = oc.fraction_fight(a, b, turns, oracle_rules(rules), until, physical=track == "health")
     for col in c.FIGHT_COLUMNS[1:]:
         assert list(got.columns[col]) == want[col], col
@@ -201,30 +226,54 @@ def test_fight_matches_fraction_chain(case):
 
 
 def side(pool, boxes, vampire=True, weapon=0, damage="superficial", sup=0, agg=0, attacks=True):
-    return dict(pool=pool, boxes=boxes, superficial=sup, aggravated=agg, vampire=vampire,
-                weapon=weapon, damage=damage, attacks=attacks)
+    return dict(
+        pool=pool,
+        boxes=boxes,
+        superficial=sup,
+        aggravated=agg,
+        vampire=vampire,
+        weapon=weapon,
+        damage=damage,
+        attacks=attacks,
+    )
 
 
-@pytest.mark.parametrize("a, b, rules, until, track", [
-    (side(3, 3), side(2, 4, vampire=False, weapon=1), c.OFFICIAL, "out", "health"),
-    (side(3, 3, damage="aggravated"), side(3, 3, sup=1), c.OFFICIAL, "out", "health"),
-    (side(2, 3, weapon=2), side(3, 2, vampire=False), c.ConflictRules(tie_adds_weapon=True,
-                                                                       impairment_penalty=1),
-     "out", "willpower"),
-    (side(3, 4), side(3, 3), c.ConflictRules(halve_rounding="down", tie_damage=2), "impaired", "health"),
-])
+@pytest.mark.parametrize(
+    "a, b, rules, until, track",
+    [
+        (side(3, 3), side(2, 4, vampire=False, weapon=1), c.OFFICIAL, "out", "health"),
+        (side(3, 3, damage="aggravated"), side(3, 3, sup=1), c.OFFICIAL, "out", "health"),
+        (
+            side(2, 3, weapon=2),
+            side(3, 2, vampire=False),
+            c.ConflictRules(tie_adds_weapon=True, impairment_penalty=1),
+            "out",
+            "willpower",
+        ),
+        (side(3, 4), side(3, 3), c.ConflictRules(halve_rounding="down", tie_damage=2), "impaired", "health"),
+    ],
+)
 def test_longer_fights_match_fraction_chain(a, b, rules, until, track):
     """Fights long enough that one side is Impaired turns before the other goes out."""
     turns = 7
-    got = c.fight(combatant(a, 1, track), combatant(b, 0 if not b["vampire"] else 2, track), turns,
-                  rules, until, track, joint=True)
+    got = c.fight(
+        combatant(a, 1, track),
+        combatant(b, 0 if not b["vampire"] else 2, track),
+        turns,
+        rules,
+        until,
+        track,
+        joint=True,
+    )
     want = oc.fraction_fight(a, b, turns, oracle_rules(rules), until, physical=track == "health")
     for col in c.FIGHT_COLUMNS[1:]:
         assert list(got.columns[col]) == want[col], col
     assert got.joint == {k: p for k, p in want["joint"].items() if p}
     if until == "out":  # the case is not trivial: a side is Impaired after the other
-        assert want["a_impaired"][-1] + want["b_impaired"][-1] > want["a_impaired_first"][-1] \
-        + want["b_impaired_first"][-1] + 2 * want["both_impaired_together"][-1]
+        assert (
+            want["a_impaired"][-1] + want["b_impaired"][-1]
+            > want["a_impaired_first"][-1] + want["b_impaired_first"][-1] + 2 * want["both_impaired_together"][-1]
+        )
 
 
 def test_smallest_fight_by_hand():
@@ -269,8 +318,11 @@ def test_swapping_sides_swaps_columns(case):
     (a, ha), (b, hb), rules, turns, until, track = case
     ab = c.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track)
     ba = c.fight(combatant(b, hb, track), combatant(a, ha, track), turns, rules, until, track)
-    for x, y in (("a_impaired", "b_impaired"), ("a_impaired_first", "b_impaired_first"),
-                 ("a_out_first", "b_out_first")):
+    for x, y in (
+        ("a_impaired", "b_impaired"),
+        ("a_impaired_first", "b_impaired_first"),
+        ("a_out_first", "b_out_first"),
+    ):
         assert ab.columns[x] == ba.columns[y]
     for col in ("both_impaired_together", "both_out_together", "over"):
         assert ab.columns[col] == ba.columns[col]
@@ -279,8 +331,13 @@ def test_swapping_sides_swaps_columns(case):
 # ------------------------------------------------- stochastic and absorbing
 
 
-@given(sides(max_pool=6, max_boxes=6), sides(max_pool=6, max_boxes=6), rules_st,
-       st.sampled_from(c.UNTIL), st.sampled_from(c.TRACKS))
+@given(
+    sides(max_pool=6, max_boxes=6),
+    sides(max_pool=6, max_boxes=6),
+    rules_st,
+    st.sampled_from(c.UNTIL),
+    st.sampled_from(c.TRACKS),
+)
 def test_every_transition_structure_is_stochastic(side_a, side_b, rules, until, track):
     (a, ha), (b, hb) = side_a, side_b
     chain = c.fight_chain(combatant(a, ha, track), combatant(b, hb, track), rules, track, until)
@@ -298,17 +355,19 @@ def test_every_transition_structure_is_stochastic(side_a, side_b, rules, until, 
     # the one-turn outcome tables are stochastic too
     for ia in (False, True):
         for ib in (False, True):
-            rows, den = c.outcome_ways(combatant(a, ha, track), combatant(b, hb, track),
-                                        rules, track, ia, ib)
+            rows, den = c.outcome_ways(combatant(a, ha, track), combatant(b, hb, track), rules, track, ia, ib)
             assert sum(w for *_, w in rows) == den
 
 
-@pytest.mark.parametrize("a, b, until", [
-    (c.Combatant(6, hunger=2, stamina=3), c.Combatant(5, vampire=False, weapon=2), "out"),
-    (c.Combatant(4), c.Combatant(4), "out"),
-    (c.Combatant(5, damage="aggravated"), c.Combatant(7, stamina=3), "impaired"),
-    (c.Combatant(3, vampire=False, attacks=False), c.Combatant(5, vampire=False), "out"),
-])
+@pytest.mark.parametrize(
+    "a, b, until",
+    [
+        (c.Combatant(6, hunger=2, stamina=3), c.Combatant(5, vampire=False, weapon=2), "out"),
+        (c.Combatant(4), c.Combatant(4), "out"),
+        (c.Combatant(5, damage="aggravated"), c.Combatant(7, stamina=3), "impaired"),
+        (c.Combatant(3, vampire=False, attacks=False), c.Combatant(5, vampire=False), "out"),
+    ],
+)
 def test_fight_chains_are_absorbing(a, b, until):
     chain = c.fight_chain(a, b, until=until)
     assert chain.is_absorbing() and chain.stuck_states() == []
@@ -323,14 +382,11 @@ def test_fight_chains_are_absorbing(a, b, until):
 
 
 def test_expected_turns_matches_first_step_oracle():
-    a = dict(pool=3, boxes=3, superficial=0, aggravated=0, vampire=True, weapon=1,
-             damage="superficial", attacks=True)
-    b = dict(pool=2, boxes=4, superficial=1, aggravated=0, vampire=False, weapon=0,
-             damage="aggravated", attacks=True)
+    a = dict(pool=3, boxes=3, superficial=0, aggravated=0, vampire=True, weapon=1, damage="superficial", attacks=True)
+    b = dict(pool=2, boxes=4, superficial=1, aggravated=0, vampire=False, weapon=0, damage="aggravated", attacks=True)
     for until in c.UNTIL:
         want = oc.fraction_expected_turns(a, b, until=until)
-        got = c.fight(combatant(a, 2, "health"), combatant(b, 0, "health"), turns=1,
-                      until=until).expected_turns()
+        got = c.fight(combatant(a, 2, "health"), combatant(b, 0, "health"), turns=1, until=until).expected_turns()
         assert got == want
 
 
@@ -365,23 +421,22 @@ def run_kernel(chain, turns, mod):
 def test_int64_and_modular_chains_agree():
     chain = c.fight_chain(c.Combatant(2), c.Combatant(1, vampire=False))
     turns = 3
-    assert chain.denominator ** turns <= exact.INT64_MAX
-    plain = exact.int64_counts(lambda m: run_kernel(chain, turns, m), chain.denominator ** turns)
-    modular = exact.count(lambda m: run_kernel(chain, turns, m), chain.denominator ** turns,
-                                 force_modular=True)
+    assert chain.denominator**turns <= exact.INT64_MAX
+    plain = exact.int64_counts(lambda m: run_kernel(chain, turns, m), chain.denominator**turns)
+    modular = exact.count(lambda m: run_kernel(chain, turns, m), chain.denominator**turns, force_modular=True)
     assert plain.dtype == np.int64 and plain.tolist() == modular.tolist()
-    assert sum(plain[turns + 1:].tolist()) == chain.denominator ** turns
+    assert sum(plain[turns + 1 :].tolist()) == chain.denominator**turns
 
 
 def test_the_guard_matters_int64_would_wrap():
     chain = c.fight_chain(c.Combatant(6), c.Combatant(6))
     turns = 6
-    bound = chain.denominator ** turns
+    bound = chain.denominator**turns
     assert bound > exact.INT64_MAX
     with pytest.raises(OverflowError):
         exact.int64_counts(lambda m: run_kernel(chain, turns, m), bound)
     exact_ways = exact.count(lambda m: run_kernel(chain, turns, m), bound)
-    assert sum(exact_ways[turns + 1:].tolist()) == bound
+    assert sum(exact_ways[turns + 1 :].tolist()) == bound
     assert run_kernel(chain, turns, 0).tolist() != exact_ways.tolist()  # unchecked int64 wraps
     r = c.fight(c.Combatant(6), c.Combatant(6), turns=turns)
     assert r.columns["over"][turns] == Fraction(int(exact_ways[turns]), bound)
@@ -408,38 +463,41 @@ def test_markov_step_inside_a_users_njit():
 # ------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize("make, words", [
-    (lambda: c.Combatant(-1), "pool must be 0..100, got -1"),
-    (lambda: c.Combatant(101), "pool must be 0..100"),
-    (lambda: c.Combatant(3, hunger=6), "hunger must be 0..5, got 6"),
-    (lambda: c.Combatant(3, hunger=2, vampire=False), "a mortal has no Hunger"),
-    (lambda: c.Combatant(3, damage="fire"), "damage must be one of superficial, aggravated"),
-    (lambda: c.Combatant(3, weapon=-1), "weapon"),
-    (lambda: c.Combatant(3.5), "pool must be a whole number"),
-    (lambda: c.Combatant(3, health=7), "health must be a Tracker"),
-    (lambda: c.Combatant(3, stamina=0), "stamina"),
-    (lambda: c.Combatant(-2, name="Dario"), "Dario: pool"),
-    (lambda: c.Tracker(5, superficial=4, aggravated=2), "do not fit in 5 boxes"),
-    (lambda: c.Tracker(0), "boxes must be 1..20"),
-    (lambda: c.Tracker(5).take(-1), "damage must be at least 0"),
-    (lambda: c.Tracker(5).take(1, "bashing"), "damage kind"),
-    (lambda: c.ConflictRules(tie_damage=-1), "tie_damage"),
-    (lambda: c.ConflictRules(halve_rounding="nearest"), "halve_rounding must be one of up, down"),
-    (lambda: c.ConflictRules(halve_superficial=1), "True or False"),
-    (lambda: c.ConflictRules(dice="official"), "dice must be a V5Rules"),
-    (lambda: c.margin_distribution(3, 101), "pool_b must be 0..100"),
-    (lambda: c.margin_distribution(3, 3, hunger_a=-1), "hunger_a"),
-    (lambda: c.margin_distribution(3, 3, rules=v5.OFFICIAL), "rules must be a ConflictRules"),
-    (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=0), "turns must be 1..100, got 0"),
-    (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=101), "turns must be 1..100"),
-    (lambda: c.fight(c.Combatant(3), c.Combatant(3), until="dawn"), "until must be one of out, impaired"),
-    (lambda: c.fight(c.Combatant(3), c.Combatant(3), track="blood"), "track must be one of"),
-    (lambda: c.fight(c.Combatant(3), 3), "b must be a Combatant"),
-    (lambda: c.damage_distribution(c.Combatant(3), c.Combatant(3), rules=None), "rules"),
-    (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).probability("winner"), "unknown column"),
-    (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).joint_table(), "joint=True"),
-    (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).probability("over", 3), "turn must be 0..2"),
-])
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda: c.Combatant(-1), "pool must be 0..100, got -1"),
+        (lambda: c.Combatant(101), "pool must be 0..100"),
+        (lambda: c.Combatant(3, hunger=6), "hunger must be 0..5, got 6"),
+        (lambda: c.Combatant(3, hunger=2, vampire=False), "a mortal has no Hunger"),
+        (lambda: c.Combatant(3, damage="fire"), "damage must be one of superficial, aggravated"),
+        (lambda: c.Combatant(3, weapon=-1), "weapon"),
+        (lambda: c.Combatant(3.5), "pool must be a whole number"),
+        (lambda: c.Combatant(3, health=7), "health must be a Tracker"),
+        (lambda: c.Combatant(3, stamina=0), "stamina"),
+        (lambda: c.Combatant(-2, name="Dario"), "Dario: pool"),
+        (lambda: c.Tracker(5, superficial=4, aggravated=2), "do not fit in 5 boxes"),
+        (lambda: c.Tracker(0), "boxes must be 1..20"),
+        (lambda: c.Tracker(5).take(-1), "damage must be at least 0"),
+        (lambda: c.Tracker(5).take(1, "bashing"), "damage kind"),
+        (lambda: c.ConflictRules(tie_damage=-1), "tie_damage"),
+        (lambda: c.ConflictRules(halve_rounding="nearest"), "halve_rounding must be one of up, down"),
+        (lambda: c.ConflictRules(halve_superficial=1), "True or False"),
+        (lambda: c.ConflictRules(dice="official"), "dice must be a V5Rules"),
+        (lambda: c.margin_distribution(3, 101), "pool_b must be 0..100"),
+        (lambda: c.margin_distribution(3, 3, hunger_a=-1), "hunger_a"),
+        (lambda: c.margin_distribution(3, 3, rules=v5.OFFICIAL), "rules must be a ConflictRules"),
+        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=0), "turns must be 1..100, got 0"),
+        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=101), "turns must be 1..100"),
+        (lambda: c.fight(c.Combatant(3), c.Combatant(3), until="dawn"), "until must be one of out, impaired"),
+        (lambda: c.fight(c.Combatant(3), c.Combatant(3), track="blood"), "track must be one of"),
+        (lambda: c.fight(c.Combatant(3), 3), "b must be a Combatant"),
+        (lambda: c.damage_distribution(c.Combatant(3), c.Combatant(3), rules=None), "rules"),
+        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).probability("winner"), "unknown column"),
+        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).joint_table(), "joint=True"),
+        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).probability("over", 3), "turn must be 0..2"),
+    ],
+)
 def test_bad_input_is_a_value_error(make, words):
     with pytest.raises(ValueError, match=words):
         make()

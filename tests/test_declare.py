@@ -5,6 +5,7 @@ prefixes stand for its odds beside other systems' (``SYSTEM.column_prefixes``)
 are said by the system; the command line and the tables iterate what
 :func:`analysis.systems.discover` finds.
 """
+
 from __future__ import annotations
 
 import ast
@@ -27,9 +28,14 @@ def _system_names() -> set:
 
 def _docstrings(tree) -> set:
     kinds = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    return {id(node.body[0].value) for node in ast.walk(tree)
-            if isinstance(node, kinds) and node.body and isinstance(node.body[0], ast.Expr)
-            and isinstance(node.body[0].value, ast.Constant)}
+    return {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, kinds)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
 
 
 def names_of_systems(path: pathlib.Path, names, root: pathlib.Path = ROOT) -> list:
@@ -51,8 +57,9 @@ def names_of_systems(path: pathlib.Path, names, root: pathlib.Path = ROOT) -> li
                 found.append(f"{where}:{node.lineno}: {node.value[:60]!r}")
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
-            if package.search(module) or (module.split(".")[-1] == "systems"
-                                           and any(a.name in names for a in node.names)):
+            if package.search(module) or (
+                module.split(".")[-1] == "systems" and any(a.name in names for a in node.names)
+            ):
                 found.append(f"{where}:{node.lineno}: from {'.' * node.level}{module} import ...")
         elif isinstance(node, ast.Import):
             found += [f"{where}:{node.lineno}: import {a.name}" for a in node.names if package.search(a.name)]
@@ -67,14 +74,16 @@ def test_no_module_outside_the_systems_names_one():
 
 def test_the_scan_sees_every_form(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text('"""A docstring may say "v5"."""\n'
-                   'DEFAULT = "v5"\n'
-                   "HINT = 'write system = \"requiem\"'\n"
-                   'from analysis.systems.cards import deck\n'
-                   'from ..systems import classic\n'
-                   'import analysis.systems.v5.roll\n'
-                   'REF = "analysis.systems.v5.rouse:RouseRules"\n'
-                   'FINE = ("v5_win", "v5-official", "cards and dice", "systems")\n')
+    bad.write_text(
+        '"""A docstring may say "v5"."""\n'
+        'DEFAULT = "v5"\n'
+        "HINT = 'write system = \"requiem\"'\n"
+        'from analysis.systems.cards import deck\n'
+        'from ..systems import classic\n'
+        'import analysis.systems.v5.roll\n'
+        'REF = "analysis.systems.v5.rouse:RouseRules"\n'
+        'FINE = ("v5_win", "v5-official", "cards and dice", "systems")\n'
+    )
     found = names_of_systems(bad, {"v5", "requiem", "cards", "classic"}, tmp_path)
     assert sorted(int(line.split(":")[1]) for line in found) == [2, 3, 4, 5, 6, 7], found
 
@@ -102,10 +111,13 @@ def test_a_system_has_a_cli_module_exactly_when_it_declares_one():
 
 
 def test_column_prefixes_as_the_systems_declare_them():
-    declared = {prefix: (who, s.name) for s in rulesets.SYSTEMS.values()
-                for prefix, who in s.column_prefixes}
-    assert declared == {"v5_": ("V5", "v5"), "la_soif_": ("La Soif", "requiem"),
-                        "requiem_": ("plain Requiem", "requiem"), "card_": ("ten-card test", "cards")}
+    declared = {prefix: (who, s.name) for s in rulesets.SYSTEMS.values() for prefix, who in s.column_prefixes}
+    assert declared == {
+        "v5_": ("V5", "v5"),
+        "la_soif_": ("La Soif", "requiem"),
+        "requiem_": ("plain Requiem", "requiem"),
+        "card_": ("ten-card test", "cards"),
+    }
     lines = tables.legend(["v5_win", "la_soif_exceptional", "requiem_success", "card_bestial_failure"])
     assert lines[0] == "v5_win: V5: chance to win"
     assert lines[1].startswith("la_soif_exceptional: La Soif: ")
@@ -114,13 +126,16 @@ def test_column_prefixes_as_the_systems_declare_them():
     assert lines[3] == f"card_bestial_failure: ten-card test: {meaning}"
 
 
-@pytest.mark.parametrize("kwargs, words", [
-    ({"cli": "module:attribute"}, "cli of system 'x' is a module"),
-    ({"cli": 3}, "cli of system 'x' is a module"),
-    ({"column_prefixes": {"X_": "x"}}, "a prefix lowercase and ending with _"),
-    ({"column_prefixes": {"x": "x"}}, "a prefix lowercase and ending with _"),
-    ({"column_prefixes": {"x_": ""}}, "column_prefixes of system 'x'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"cli": "module:attribute"}, "cli of system 'x' is a module"),
+        ({"cli": 3}, "cli of system 'x' is a module"),
+        ({"column_prefixes": {"X_": "x"}}, "a prefix lowercase and ending with _"),
+        ({"column_prefixes": {"x": "x"}}, "a prefix lowercase and ending with _"),
+        ({"column_prefixes": {"x_": ""}}, "column_prefixes of system 'x'"),
+    ],
+)
 def test_bad_declarations_are_refused(kwargs, words):
     from analysis.system import System
 
@@ -147,8 +162,9 @@ def kernel_imports(path: pathlib.Path, root: pathlib.Path = ROOT) -> list:
             if node.module.split(".")[0] == "kernels":
                 found.append(f"{where}:{node.lineno}: from {node.module} import ...")
         elif isinstance(node, ast.Import):
-            found += [f"{where}:{node.lineno}: import {a.name}" for a in node.names
-                      if a.name.split(".")[0] == "kernels"]
+            found += [
+                f"{where}:{node.lineno}: import {a.name}" for a in node.names if a.name.split(".")[0] == "kernels"
+            ]
     return found
 
 
@@ -169,19 +185,22 @@ def test_systems_reach_the_kernels_only_through_engines():
 
 def test_the_kernel_allow_list_is_what_still_imports_kernels():
     assert all(reason.strip() for reason in KERNEL_IMPORTS_ALLOWED.values())
-    assert sorted(KERNEL_IMPORTS_ALLOWED) == sorted(_system_modules_importing_kernels()), \
+    assert sorted(KERNEL_IMPORTS_ALLOWED) == sorted(_system_modules_importing_kernels()), (
         "a module that no longer imports kernels leaves the allow-list"
+    )
 
 
 def test_the_kernel_scan_sees_every_form(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("import kernels\n"
-                   "from kernels import again\n"
-                   "import kernels.cards as kc\n"
-                   "def f():\n"
-                   "    from kernels.special import CAP\n"
-                   "from analysis import decks\n"
-                   "from . import kernels_notes\n"
-                   "import kernelsx\n")
+    bad.write_text(
+        "import kernels\n"
+        "from kernels import again\n"
+        "import kernels.cards as kc\n"
+        "def f():\n"
+        "    from kernels.special import CAP\n"
+        "from analysis import decks\n"
+        "from . import kernels_notes\n"
+        "import kernelsx\n"
+    )
     found = kernel_imports(bad, tmp_path)
     assert sorted(int(line.split(":")[1]) for line in found) == [1, 2, 3, 5], found

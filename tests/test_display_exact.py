@@ -5,6 +5,7 @@ negative difference) to N decimals, so ``--digits 20`` shows the fraction's
 own decimals and no float noise; ``--percent`` prints ``float(100 * F)``, not
 ``100 * float(F)``.  Every command counts exactly whenever it rounds or scales.
 """
+
 import csv
 import io
 import json
@@ -31,12 +32,27 @@ def rounded(q: Fraction, digits: int) -> str:
 def test_digits_15_rounds_the_exact_value_not_the_float(capsys):
     exact = Fraction(170479219, 204800000)
     assert repr(float(exact)) == "0.8324180615234374"  # the float rounds down: the trap
-    code, out, err = run(capsys, "v5", "--pool", 16, "--hunger", 0, "--difficulty", 7,
-                         "--columns", "p_win", "--digits", 15)
+    code, out, err = run(
+        capsys, "v5", "--pool", 16, "--hunger", 0, "--difficulty", 7, "--columns", "p_win", "--digits", 15
+    )
     assert code == 0, err
     assert out.split()[-1] == "0.832418061523438" == rounded(exact, 15)
-    code, out, _ = run(capsys, "v5", "--pool", 16, "--hunger", 0, "--difficulty", 7,
-                       "--columns", "p_win", "--digits", 15, "--format", "csv")
+    code, out, _ = run(
+        capsys,
+        "v5",
+        "--pool",
+        16,
+        "--hunger",
+        0,
+        "--difficulty",
+        7,
+        "--columns",
+        "p_win",
+        "--digits",
+        15,
+        "--format",
+        "csv",
+    )
     assert out.splitlines()[1].split(",")[3] == "0.832418061523438"
 
 
@@ -47,27 +63,26 @@ def test_digits_12_of_a_mean(capsys):
 
 
 def test_digits_20_shows_the_fractions_own_decimals(capsys):
-    code, out, _ = run(capsys, "v5", "--pool", 16, "--hunger", 0, "--difficulty", 7,
-                       "--columns", "p_win", "--digits", 20)
+    code, out, _ = run(
+        capsys, "v5", "--pool", 16, "--hunger", 0, "--difficulty", 7, "--columns", "p_win", "--digits", 20
+    )
     assert out.split()[-1] == "0.83241806152343750000"  # exact: 170479219/204800000 ends in ...375
-    code, out, _ = run(capsys, "classic", "--pool", 22, "--difficulty", 2, "--digits", 20,
-                       "--format", "csv", "--exact")
+    code, out, _ = run(capsys, "classic", "--pool", 22, "--difficulty", 2, "--digits", 20, "--format", "csv", "--exact")
     assert code == 2  # --digits and --exact cannot be combined
     code, out, _ = run(capsys, "classic", "--pool", 22, "--difficulty", 2, "--format", "csv", "--exact")
     means = {r["pool"]: Fraction(r["mean_successes"]) for r in csv.DictReader(io.StringIO(out))}
-    code, out, _ = run(capsys, "classic", "--pool", 22, "--difficulty", 2, "--digits", 20,
-                       "--format", "csv")
+    code, out, _ = run(capsys, "classic", "--pool", 22, "--difficulty", 2, "--digits", 20, "--format", "csv")
     assert [r["mean_successes"] for r in csv.DictReader(io.StringIO(out))] == [rounded(means["22"], 20)]
 
 
 def test_percent_is_the_float_of_100_times_the_fraction(capsys):
-    code, out, err = run(capsys, "cards", "--base", 5, "--difficulty", 12, "--hunger", 1,
-                         "--format", "csv", "--percent")
+    code, out, err = run(
+        capsys, "cards", "--base", 5, "--difficulty", 12, "--hunger", 1, "--format", "csv", "--percent"
+    )
     assert code == 0, err
     row = next(csv.DictReader(io.StringIO(out)))
     assert row["success"] == "38.888888888888886" == repr(float(100 * Fraction(7, 18)))
-    code, out, _ = run(capsys, "cards", "--base", 5, "--difficulty", 12, "--hunger", 1,
-                       "--format", "json", "--percent")
+    code, out, _ = run(capsys, "cards", "--base", 5, "--difficulty", 12, "--hunger", 1, "--format", "json", "--percent")
     assert json.loads(out)[0]["success"] == float(100 * Fraction(7, 18))
 
 
@@ -83,12 +98,20 @@ COMMANDS = [
     ("conflict", "--pool-a", "5", "--pool-b", "6"),
     ("fight", "--pool-a", "5", "--pool-b", "6", "--turns", "3"),
     ("damage", "--dice", "7", "--soak", "3", "--kind", "lethal", "--target", "mortal"),
-    ("blows", "--dice", "5", "--stamina", "2", "--max-blows", "3", "--kind", "lethal",
-     "--target", "mortal"),
+    ("blows", "--dice", "5", "--stamina", "2", "--max-blows", "3", "--kind", "lethal", "--target", "mortal"),
     ("soif", "--resolve", "3", "--composure", "2", "--blood-potency", "1", "--pool", "5"),
     ("table", "v5-official", "--pool", "17", "--hunger", "2", "--difficulty", "3"),
-    ("compare", "v5-official", "v5-two-hunger-ones-for-bestial", "--pool", "16,17", "--hunger", "3",
-     "--difficulty", "2"),
+    (
+        "compare",
+        "v5-official",
+        "v5-two-hunger-ones-for-bestial",
+        "--pool",
+        "16,17",
+        "--hunger",
+        "3",
+        "--difficulty",
+        "2",
+    ),
 ]
 
 
@@ -114,16 +137,25 @@ def test_every_command_rounds_and_scales_the_exact_value(capsys, argv):
     for e, r in zip(exact, _cells(out)):
         for c in values:
             if not (c.startswith("mean_") or c.startswith("expected_")) and not (
-                    "outcome" in e and (e["outcome"].startswith("mean_")
-                                        or e["outcome"].startswith("expected_"))):
+                "outcome" in e and (e["outcome"].startswith("mean_") or e["outcome"].startswith("expected_"))
+            ):
                 assert r[c] == repr(float(100 * Fraction(e[c]))), (c, e[c], r[c])
 
 
-@pytest.mark.parametrize("fmt,flags,exact", [
-    ("csv", (), False), ("json", (), False),  # every digit of float(F): the float count gives it
-    ("csv", ("--digits", "3"), True), ("json", ("--percent",), True), ("csv", ("--exact",), True),
-    ("table", (), True), ("markdown", (), True), ("latex", (), True), ("html", (), True),  # 4 decimals
-])
+@pytest.mark.parametrize(
+    "fmt,flags,exact",
+    [
+        ("csv", (), False),
+        ("json", (), False),  # every digit of float(F): the float count gives it
+        ("csv", ("--digits", "3"), True),
+        ("json", ("--percent",), True),
+        ("csv", ("--exact",), True),
+        ("table", (), True),
+        ("markdown", (), True),
+        ("latex", (), True),
+        ("html", (), True),  # 4 decimals
+    ],
+)
 def test_a_command_counts_exactly_whenever_it_rounds_or_scales(capsys, monkeypatch, fmt, flags, exact):
     from analysis import sweep
 

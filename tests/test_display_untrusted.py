@@ -7,6 +7,7 @@ CSV cell is no spreadsheet formula, no control character reaches a terminal,
 ``compare --top`` answers in the format asked when no cell differs, and a
 terminal that cannot show a character shows ``?``.
 """
+
 import csv
 import html.parser
 import io
@@ -24,8 +25,10 @@ from tests.conftest import run_cli
 
 #: A name and a description that try everything (TOML escapes: written as the characters).
 HOSTILE_NAME = "^^5cinput^^7b/etc/passwd^^7d ~ \\u001b[31mRED\\r=x \\u009b2J \\u202emirror <b>b</b>"
-HOSTILE_DESCRIPTION = ("Line one <script>alert(1)</script> [x](javascript:alert(1)) **bold**\\n\\n"
-                       "# Heading\\n| a | b |\\n|---|---|\\n\\u001b]0;title\\u0007 end\\r\\n\\tlast")
+HOSTILE_DESCRIPTION = (
+    "Line one <script>alert(1)</script> [x](javascript:alert(1)) **bold**\\n\\n"
+    "# Heading\\n| a | b |\\n|---|---|\\n\\u001b]0;title\\u0007 end\\r\\n\\tlast"
+)
 CONTROLS = ("\x1b", "\r", "\x07", "\x9b", "\u202e")
 GRID = ("--pool", "1-2", "--hunger", "1", "--difficulty", "1")
 
@@ -35,8 +38,9 @@ run = run_cli  # (exit code, stdout, stderr) of beastodds ARGV
 
 def rule_set_file(tmp_path, name=HOSTILE_NAME, description=HOSTILE_DESCRIPTION, stem="hostile"):
     path = tmp_path / f"{stem}.toml"
-    path.write_text(f'system = "v5"\nname = "{name}"\ndescription = "{description}"\ncrit_bonus = 3\n',
-                    encoding="utf-8")
+    path.write_text(
+        f'system = "v5"\nname = "{name}"\ndescription = "{description}"\ncrit_bonus = 3\n', encoding="utf-8"
+    )
     return path
 
 
@@ -49,6 +53,7 @@ def hostile(tmp_path):
 
 
 # ------------------------------------------------------------------ 12. LaTeX
+
 
 def test_latex_reads_no_hat_escape_no_tilde_and_one_caption_line(capsys, hostile):
     code, out, err = run(capsys, "table", hostile, *GRID, "--format", "latex")
@@ -64,10 +69,21 @@ def test_latex_reads_no_hat_escape_no_tilde_and_one_caption_line(capsys, hostile
     assert caption[0].count("{") == caption[0].count("}")
 
 
-@pytest.mark.parametrize("char,shown", [("\\", r"\textbackslash{}"), ("^", r"\textasciicircum{}"),
-                                        ("~", r"\textasciitilde{}"), ("{", r"\{"), ("}", r"\}"),
-                                        ("$", r"\$"), ("&", r"\&"), ("#", r"\#"), ("%", r"\%"),
-                                        ("_", r"\_")])
+@pytest.mark.parametrize(
+    "char,shown",
+    [
+        ("\\", r"\textbackslash{}"),
+        ("^", r"\textasciicircum{}"),
+        ("~", r"\textasciitilde{}"),
+        ("{", r"\{"),
+        ("}", r"\}"),
+        ("$", r"\$"),
+        ("&", r"\&"),
+        ("#", r"\#"),
+        ("%", r"\%"),
+        ("_", r"\_"),
+    ],
+)
 def test_latex_escapes_each_special_character(char, shown):
     df = tables.pd.DataFrame({"pool": [1], "p": [Fraction(1, 2)]})
     out = tables.render(df, "latex", key_columns=("pool",), rule_set=f"a{char}b")
@@ -76,8 +92,10 @@ def test_latex_escapes_each_special_character(char, shown):
 
 # ------------------------------------------------------------------ 13. Markdown
 
+
 def _markdown_html(text: str) -> str:
     import markdown_it
+
     return markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough").render(text)
 
 
@@ -110,6 +128,7 @@ def test_markdown_cells_and_legend_are_text(capsys, tmp_path):
 
 # ------------------------------------------------------------------ 14. CSV
 
+
 @pytest.mark.parametrize("name", ["=HYPERLINK(1)", "+1+cmd", "-2+3", "@SUM(A1)"])
 def test_csv_text_cells_are_never_formulas(capsys, tmp_path, name):
     path = rule_set_file(tmp_path, name=name.replace('"', '\\"'), description="=1+1")
@@ -117,8 +136,21 @@ def test_csv_text_cells_are_never_formulas(capsys, tmp_path, name):
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [r["rule_set"] for r in rows] == ["'" + name] * 2
-    code, out, err = run(capsys, "compare", path, "v5-official", "--pool", "2-3", "--hunger", 1,
-                         "--difficulty", 5, "--format", "csv", "--exact")
+    code, out, err = run(
+        capsys,
+        "compare",
+        path,
+        "v5-official",
+        "--pool",
+        "2-3",
+        "--hunger",
+        1,
+        "--difficulty",
+        5,
+        "--format",
+        "csv",
+        "--exact",
+    )
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     assert {r["rule_set_a"] for r in rows} == {"'" + name}
@@ -131,8 +163,7 @@ def test_csv_text_cells_are_never_formulas(capsys, tmp_path, name):
 def test_csv_numbers_stay_numbers_and_text_is_neutralised():
     df = tables.pd.DataFrame({"pool": [1, -1], "label": ["=cmd", "-1"], "p": [Fraction(-1, 3), -0.5]})
     out = tables.render(df, "csv", key_columns=("pool", "label"), rule_set="@evil")
-    assert out.splitlines() == ["pool,label,p,rule_set", "1,'=cmd,-0.3333333333333333,'@evil",
-                                "-1,-1,-0.5,'@evil"]
+    assert out.splitlines() == ["pool,label,p,rule_set", "1,'=cmd,-0.3333333333333333,'@evil", "-1,-1,-0.5,'@evil"]
     out = tables.render(df, "csv", key_columns=("pool", "label"), exact=True)
     assert out.splitlines()[1] == "1,'=cmd,-1/3"
     assert tables.csv_text("-1.5e3") == "-1.5e3" and tables.csv_text("-1+2") == "'-1+2"
@@ -155,14 +186,16 @@ FORMATS = ("table", "csv", "json", "markdown", "latex", "html")
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_no_control_character_reaches_any_format(capsys, hostile, fmt):
-    for argv in (("table", hostile, *GRID), ("compare", "v5-official", hostile, *GRID),
-                 ("compare", "v5-official", hostile, *GRID, "--top", 1)):
+    for argv in (
+        ("table", hostile, *GRID),
+        ("compare", "v5-official", hostile, *GRID),
+        ("compare", "v5-official", hostile, *GRID, "--top", 1),
+    ):
         code, out, err = run(capsys, *argv, "--format", fmt)
         assert code == 0, err
         assert not any(c in out + err for c in CONTROLS), (argv, out)
         if fmt == "json":
-            assert all("?[31mRED?=x ?2J ?mirror" in r.get("rule_set", r.get("rule_set_b", ""))
-                       for r in json.loads(out))
+            assert all("?[31mRED?=x ?2J ?mirror" in r.get("rule_set", r.get("rule_set_b", "")) for r in json.loads(out))
 
 
 def test_compare_header_and_messages_show_controls_as_question_marks(capsys, hostile, tmp_path):
@@ -210,10 +243,24 @@ def test_one_line():
 
 # ------------------------------------------------------------------ 16. compare --top, nothing differs
 
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_top_with_no_difference_answers_in_the_format_asked(capsys, hostile, fmt):
-    argv = ("compare", "v5-official", hostile, "--pool", 1, "--hunger", 1, "--difficulty", 1, "--top", 3,
-            "--format", fmt)
+    argv = (
+        "compare",
+        "v5-official",
+        hostile,
+        "--pool",
+        1,
+        "--hunger",
+        1,
+        "--difficulty",
+        1,
+        "--top",
+        3,
+        "--format",
+        fmt,
+    )
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     if fmt == "table":
@@ -252,13 +299,18 @@ class _Tags(html.parser.HTMLParser):
 
 # ------------------------------------------------------------------ 22. an ASCII terminal
 
+
 @pytest.mark.parametrize("fmt", ["markdown", "csv", "html", "latex", "json", "table"])
 def test_non_ascii_names_print_as_question_marks_on_an_ascii_terminal(tmp_path, fmt):
     path = rule_set_file(tmp_path, name="maison-\\u00e9t\\u00e9", description="R\\u00e8gle \\u2014 ok")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONIO"))}
     env.update(LC_ALL="POSIX", PYTHONUTF8="0")
-    done = subprocess.run([sys.executable, "-m", "analysis.cli", "table", str(path), *GRID,
-                           "--format", fmt], capture_output=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "analysis.cli", "table", str(path), *GRID, "--format", fmt],
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     out = done.stdout.decode("ascii")
     if fmt == "json":  # JSON writes \u00e9 itself
@@ -270,11 +322,25 @@ def test_non_ascii_names_print_as_question_marks_on_an_ascii_terminal(tmp_path, 
 
 # ------------------------------------------------------------------ figures
 
+
 def test_a_dollar_in_a_name_is_drawn_not_parsed_as_mathtext(capsys, tmp_path):
     path = rule_set_file(tmp_path, name="a $\\\\frac{$ b \\u001b", description="")
     out = tmp_path / "hm.png"
-    code, _, err = run(capsys, "compare", "v5-official", path, "--pool", "1-3", "--hunger", "0-1",
-                       "--difficulty", 5, "--heatmap", out, "--quiet")
+    code, _, err = run(
+        capsys,
+        "compare",
+        "v5-official",
+        path,
+        "--pool",
+        "1-3",
+        "--hunger",
+        "0-1",
+        "--difficulty",
+        5,
+        "--heatmap",
+        out,
+        "--quiet",
+    )
     assert code == 0, err
     assert out.stat().st_size > 0
     from analysis import plots

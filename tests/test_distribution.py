@@ -1,4 +1,5 @@
 """--distribution on every roll command: the exact chance of each success count per cell, and the mean."""
+
 import csv
 import io
 import itertools
@@ -24,7 +25,8 @@ def cells(df, axes):
     for row in df.itertuples(index=False):
         r = row._asdict()
         out.setdefault(tuple(r[a] for a in axes), []).append(
-            (r["successes"], r["p_exactly"], r["p_at_least"], r["p_more"], r.get("mean_successes")))
+            (r["successes"], r["p_exactly"], r["p_at_least"], r["p_more"], r.get("mean_successes"))
+        )
     return out
 
 
@@ -53,7 +55,7 @@ def v5_brute(pool, hunger, crit_bonus=2):
         tens = sum(f == 10 for f in faces)
         s = sum(6 <= f <= 9 for f in faces) + tens + crit_bonus * (tens // 2)
         ways[s] = ways.get(s, 0) + 1
-    return {s: Fraction(w, 10 ** pool) for s, w in ways.items()}
+    return {s: Fraction(w, 10**pool) for s, w in ways.items()}
 
 
 def test_v5_distribution_is_the_brute_force_and_the_api():
@@ -86,13 +88,14 @@ def test_at_least_columns_are_suffix_sums_of_the_distribution():
 
 def test_werewolf_hunter_classic_match_their_apis():
     for (pool, rage, difficulty, violent), rows in cells(
-            werewolf.distribution_table("0-4", "0-3", "2-3", "0-1", exact=True),
-            ("pool", "rage", "difficulty", "violent")).items():
+        werewolf.distribution_table("0-4", "0-3", "2-3", "0-1", exact=True), ("pool", "rage", "difficulty", "violent")
+    ).items():
         o = werewolf.odds(pool, rage, difficulty, bool(violent))
         check_cell(rows, o.mean_successes)
         assert {s: e for s, e, *_ in rows if e} == {s: p for s, p in o.successes.items() if p}
     for (pool, desperation, difficulty), rows in cells(
-            hunter.distribution_table("0-4", "0-2", 2, exact=True), ("pool", "desperation", "difficulty")).items():
+        hunter.distribution_table("0-4", "0-2", 2, exact=True), ("pool", "desperation", "difficulty")
+    ).items():
         o = hunter.odds(pool, desperation, difficulty)
         check_cell(rows, o.mean_successes)
         assert {s: e for s, e, *_ in rows if e} == {s: p for s, p in o.successes.items() if p}
@@ -100,8 +103,8 @@ def test_werewolf_hunter_classic_match_their_apis():
         table = classic.table("0-5", "3-9", specialty=specialty, exact=True)
         means = dict(zip(zip(table["pool"], table["difficulty"]), table["mean_successes"]))
         for (pool, difficulty), rows in cells(
-                classic.distribution_table("0-5", "3-9", specialty=specialty, exact=True),
-                ("pool", "difficulty")).items():
+            classic.distribution_table("0-5", "3-9", specialty=specialty, exact=True), ("pool", "difficulty")
+        ).items():
             o = classic.odds(pool, difficulty, specialty)
             check_cell(rows, means[(pool, difficulty)])
             assert {s: e for s, e, *_ in rows if e} == {s: p for s, p in o.successes.items() if p}
@@ -109,8 +112,9 @@ def test_werewolf_hunter_classic_match_their_apis():
 
 def test_a_largest_count_cuts_with_the_exact_tail():
     full = cells(v5.distribution_table(6, 2, 3, exact=True), ("pool", "hunger", "difficulty"))[(6, 2, 3)]
-    cut = cells(v5.distribution_table(6, 2, 3, exact=True, max_successes=3),
-                ("pool", "hunger", "difficulty"))[(6, 2, 3)]
+    cut = cells(v5.distribution_table(6, 2, 3, exact=True, max_successes=3), ("pool", "hunger", "difficulty"))[
+        (6, 2, 3)
+    ]
     assert cut == full[:4]
     assert cut[-1][3] == sum(r[1] for r in full[4:])
     check_cell(cut, full[0][4], full=False)
@@ -127,23 +131,32 @@ def test_the_size_is_checked_before_counting():
         v5.distribution_table(3, 1, 2, max_successes=-1)
 
 
-@pytest.mark.parametrize("argv, axes", [
-    (["v5", "--pool", "0-3", "--hunger", "0-2", "--difficulty", "2"], ("pool", "hunger", "difficulty")),
-    (["werewolf", "--pool", "2", "--rage", "1-2", "--difficulty", "3", "--violent", "0-1"],
-     ("pool", "rage", "difficulty", "violent")),
-    (["hunter", "--pool", "3", "--desperation", "0-2", "--difficulty", "2"], ("pool", "desperation", "difficulty")),
-    (["classic", "--pool", "0-3", "--difficulty", "6", "--specialty"], ("pool", "difficulty")),
-    (["table", "v5-official", "--pool", "2", "--hunger", "1", "--difficulty", "1"], ("pool", "hunger", "difficulty")),
-])
+@pytest.mark.parametrize(
+    "argv, axes",
+    [
+        (["v5", "--pool", "0-3", "--hunger", "0-2", "--difficulty", "2"], ("pool", "hunger", "difficulty")),
+        (
+            ["werewolf", "--pool", "2", "--rage", "1-2", "--difficulty", "3", "--violent", "0-1"],
+            ("pool", "rage", "difficulty", "violent"),
+        ),
+        (["hunter", "--pool", "3", "--desperation", "0-2", "--difficulty", "2"], ("pool", "desperation", "difficulty")),
+        (["classic", "--pool", "0-3", "--difficulty", "6", "--specialty"], ("pool", "difficulty")),
+        (
+            ["table", "v5-official", "--pool", "2", "--hunger", "1", "--difficulty", "1"],
+            ("pool", "hunger", "difficulty"),
+        ),
+    ],
+)
 def test_every_command_prints_the_exact_distribution(capsys, argv, axes):
     code, out, err = run_cli(capsys, *argv, "--distribution", "--exact", "--format", "csv")
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert list(rows[0])[:len(axes) + 5] == [*axes, *distribution.COLUMNS]
+    assert list(rows[0])[: len(axes) + 5] == [*axes, *distribution.COLUMNS]
     got = {}
     for r in rows:
         got.setdefault(tuple(r[a] for a in axes), []).append(
-            (int(r["successes"]), *(Fraction(r[c]) for c in distribution.COLUMNS[1:])))
+            (int(r["successes"]), *(Fraction(r[c]) for c in distribution.COLUMNS[1:]))
+        )
     for cell, rows_ in got.items():
         check_cell(rows_, rows_[0][4])
     code, floats, err = run_cli(capsys, *argv, "--distribution", "--format", "csv")
@@ -156,8 +169,9 @@ def test_every_command_prints_the_exact_distribution(capsys, argv, axes):
 def test_requiem_and_beast_share_the_distribution(capsys):
     want = beast.distribution_table(2, "0-1", 4, exact=True)
     for command in ("requiem", "beast"):
-        code, out, err = run_cli(capsys, command, "--pool", "2", "--soif", "0-1", "--distribution", "4",
-                                 "--exact", "--format", "csv")
+        code, out, err = run_cli(
+            capsys, command, "--pool", "2", "--soif", "0-1", "--distribution", "4", "--exact", "--format", "csv"
+        )
         assert code == 0, err
         rows = list(csv.DictReader(io.StringIO(out)))
         assert [Fraction(r["p_exactly"]) for r in rows] == list(want["p_exactly"])
@@ -170,11 +184,23 @@ def test_requiem_and_beast_share_the_distribution(capsys):
     assert "mean_successes" in out.splitlines()[0]
 
 
-@pytest.mark.parametrize("fields", [
-    {}, {"again": 9}, {"again": 8}, {"again": None}, {"rote": True}, {"rote": True, "again": 8},
-    {"chance_die_again": False}, {"rote_chance_die": True}, {"rote": True, "rote_chance_die": True, "again": 9},
-    {"chance_die_is_beast": False}, {"beastly_ten_successes": 3}, {"beastly_ten_successes": 1, "again": 8},
-])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},
+        {"again": 9},
+        {"again": 8},
+        {"again": None},
+        {"rote": True},
+        {"rote": True, "again": 8},
+        {"chance_die_again": False},
+        {"rote_chance_die": True},
+        {"rote": True, "rote_chance_die": True, "again": 9},
+        {"chance_die_is_beast": False},
+        {"beastly_ten_successes": 3},
+        {"beastly_ten_successes": 1, "again": 8},
+    ],
+)
 def test_the_again_dice_mean_is_exact(fields):
     """The mean of exploding dice, exact though their counts have no end: the distribution counted up to
     120 successes (its tail below 10**-30 here) falls short of it by less than 10**-30, never more."""
@@ -188,7 +214,7 @@ def test_the_again_dice_mean_is_exact(fields):
             mean = rows[0][4]
             assert all(r[4] == mean for r in rows)
             short = mean - sum(r[0] * r[1] for r in rows)
-            assert 0 <= short < Fraction(1, 10 ** 30), (fields, cell)
+            assert 0 <= short < Fraction(1, 10**30), (fields, cell)
     assert beast.distribution_table(1, 0, 2, exact=True)["mean_successes"][0] == Fraction(1, 3)  # one 10-again die
 
 
@@ -196,23 +222,40 @@ def test_a_mechanic_file_with_and_without_successes(capsys, tmp_path):
     from analysis.mechanic import engine, system
 
     path = EXAMPLES / "hunger-one-cancels.toml"
-    code, out, err = run_cli(capsys, "table", path, "--pool", "0-3", "--hunger", "0-2", "--difficulty", "1",
-                             "--distribution", "--exact", "--format", "csv")
+    code, out, err = run_cli(
+        capsys,
+        "table",
+        path,
+        "--pool",
+        "0-3",
+        "--hunger",
+        "0-2",
+        "--difficulty",
+        "1",
+        "--distribution",
+        "--exact",
+        "--format",
+        "csv",
+    )
     assert code == 0, err
     mech = system.register(path).rules_class.MECHANIC
     rules = engine.rules_of(mech, {})
     got = {}
     for r in csv.DictReader(io.StringIO(out)):
         got.setdefault((int(r["pool"]), int(r["hunger"])), []).append(
-            (int(r["successes"]), *(Fraction(r[c]) for c in distribution.COLUMNS[1:])))
+            (int(r["successes"]), *(Fraction(r[c]) for c in distribution.COLUMNS[1:]))
+        )
     assert len(got) == 12
     for (pool, hunger), rows in got.items():
         o = engine.odds(rules, pool=pool, hunger=hunger, difficulty=1)
         check_cell(rows, o.mean_successes)
         assert {s: e for s, e, *_ in rows if e} == o.successes
 
-    text = path.read_text().replace('successes = "successes"\n', "", 1).replace(
-        'name = "hungeronecancels"', 'name = "nocount"', 1)
+    text = (
+        path.read_text()
+        .replace('successes = "successes"\n', "", 1)
+        .replace('name = "hungeronecancels"', 'name = "nocount"', 1)
+    )
     assert "successes = " not in text.split("[parameters")[0]
     bare = tmp_path / "nocount.toml"
     bare.write_text(text)
@@ -226,13 +269,17 @@ def test_no_count_and_bad_input_in_one_sentence(capsys):
         (["cards", "--base", "5", "--difficulty", "10", "--distribution"], "the cards system counts no successes"),
         (["cards", "--base", "5", "--defense", "4", "--opposed", "--distribution"], "counts no successes"),
         (["table", "cards-official", "--distribution"], "counts no successes"),
-        (["v5", "--pool", "3", "--difficulty", "2", "--distribution", "--strategy", "none,maximize_win"],
-         "--strategy: a distribution of successes takes one strategy at a time"),
+        (
+            ["v5", "--pool", "3", "--difficulty", "2", "--distribution", "--strategy", "none,maximize_win"],
+            "--strategy: a distribution of successes takes one strategy at a time",
+        ),
         (["werewolf", "--pool", "3", "--distribution", "--strategy", "maximise_win"], "did you mean maximize_win"),
         (["v5", "--pool", "3", "--difficulty", "2", "--distribution", "--at-least", "2"], "already has p_at_least"),
         (["v5", "--pool", "3", "--difficulty", "2", "--distribution", "many"], "--distribution must be"),
-        (["v5", "--pool", "1-1000", "--hunger", "0-5", "--difficulty", "1", "--distribution"],
-         "--distribution needs the distributions of successes of 6,000 rolls"),
+        (
+            ["v5", "--pool", "1-1000", "--hunger", "0-5", "--difficulty", "1", "--distribution"],
+            "--distribution needs the distributions of successes of 6,000 rolls",
+        ),
         (["beast", "--pool", "3", "--distribution", "500"], "--distribution must be"),
     ]:
         code, out, err = run_cli(capsys, *argv)
@@ -240,12 +287,15 @@ def test_no_count_and_bad_input_in_one_sentence(capsys):
         assert err.startswith("beastodds: error: ") and err.count("\n") == 1 and said in err, (argv, err)
 
 
-@pytest.mark.parametrize("module, grid, strategy", [
-    (v5, ("0-4", "0-2", "1-3"), "maximize_win"),
-    (v5, ("1-3", "1", "2"), "reroll_failures"),
-    (werewolf, ("1-3", "0-2", "2", "0-1"), "normal_dice_only"),
-    (hunter, ("1-3", "0-1", "2"), "maximize_win"),
-])
+@pytest.mark.parametrize(
+    "module, grid, strategy",
+    [
+        (v5, ("0-4", "0-2", "1-3"), "maximize_win"),
+        (v5, ("1-3", "1", "2"), "reroll_failures"),
+        (werewolf, ("1-3", "0-2", "2", "0-1"), "normal_dice_only"),
+        (hunter, ("1-3", "0-1", "2"), "maximize_win"),
+    ],
+)
 def test_after_a_willpower_reroll_the_distribution_matches_the_at_least_columns(module, grid, strategy):
     dist = module.distribution_table(*grid, exact=True, strategy=strategy)
     table = module.table(*grid, exact=True, strategy=strategy, at_least="0-12")
@@ -261,13 +311,28 @@ def test_after_a_willpower_reroll_the_distribution_matches_the_at_least_columns(
     assert none.equals(module.distribution_table(*grid, exact=True))
 
 
-@pytest.mark.parametrize("argv", [["v5", "--pool", "1-3", "--hunger", "1", "--difficulty", "2"],
-                                  ["table", "v5-official", "--pool", "1-3", "--hunger", "1", "--difficulty", "2"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["v5", "--pool", "1-3", "--hunger", "1", "--difficulty", "2"],
+        ["table", "v5-official", "--pool", "1-3", "--hunger", "1", "--difficulty", "2"],
+    ],
+)
 def test_a_pivot_of_success_counts_shows_an_unreachable_count_as_zero(capsys, argv):
     """Pool 1 cannot roll 2 successes: its pivot cell is the exact 0 (and 1 for at least 0), never blank."""
     for value in ("p_exactly", "p_at_least", "p_more"):
-        code, out, err = run_cli(capsys, *argv, "--distribution", "--pivot", "successes x pool",
-                                 "--value", value, "--exact", "--format", "csv")
+        code, out, err = run_cli(
+            capsys,
+            *argv,
+            "--distribution",
+            "--pivot",
+            "successes x pool",
+            "--value",
+            value,
+            "--exact",
+            "--format",
+            "csv",
+        )
         assert code == 0, err
         assert "nan" not in out.lower()
         rows = list(csv.DictReader(io.StringIO(out)))
@@ -276,9 +341,11 @@ def test_a_pivot_of_success_counts_shows_an_unreachable_count_as_zero(capsys, ar
             brute = v5_brute(pool, 1)
             for r in rows:
                 s = int(r["successes"])
-                want = {"p_exactly": brute.get(s, Fraction(0)),
-                        "p_at_least": sum((p for k, p in brute.items() if k >= s), Fraction(0)),
-                        "p_more": sum((p for k, p in brute.items() if k > s), Fraction(0))}[value]
+                want = {
+                    "p_exactly": brute.get(s, Fraction(0)),
+                    "p_at_least": sum((p for k, p in brute.items() if k >= s), Fraction(0)),
+                    "p_more": sum((p for k, p in brute.items() if k > s), Fraction(0)),
+                }[value]
                 assert Fraction(r[f"pool={pool}"]) == want, (value, pool, s)
 
 

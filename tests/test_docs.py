@@ -1,4 +1,5 @@
 """docs/rules.md states every rule the code counts, and the project cites no text a user cannot read."""
+
 import re
 from fractions import Fraction
 import subprocess
@@ -70,6 +71,7 @@ def test_no_reference_a_user_cannot_read():
 
 
 # ------------------------------------------- the words say what is counted
+
 
 def _legend_meaning(rule_set_name, column):
     from analysis import tables

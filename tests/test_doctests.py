@@ -1,4 +1,5 @@
 """Every example in a docstring of the library runs, and prints what it says (the fast tier)."""
+
 import doctest
 import importlib
 import pkgutil
@@ -30,7 +31,8 @@ def test_the_examples_are_found():
 @pytest.mark.parametrize("name", WITH_EXAMPLES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False,
-                             report=True)
+    result = doctest.testmod(
+        module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False, report=True
+    )
     assert result.attempted > 0, f"{name}: no example ran"
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} examples failed (printed above)"

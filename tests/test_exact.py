@@ -1,4 +1,5 @@
 """The exact path: int64 and modular twins agree, overflow is refused, CRT rebuilds big counts."""
+
 from fractions import Fraction
 from math import prod
 
@@ -20,8 +21,7 @@ def pool_ways(n_normal, n_hunger, mod):
     out = np.zeros((n + 2 * (n // 2) + 1, 2, 3, 3), dtype=np.int64)
     binom = np.empty((n + 1, n + 1), dtype=np.int64)
     fill_binomials(mod, binom)
-    k.v5_pool_ways(n_normal, n_hunger, np.array(rules.normal_faces), np.array(rules.hunger_faces),
-                   2, mod, binom, out)
+    k.v5_pool_ways(n_normal, n_hunger, np.array(rules.normal_faces), np.array(rules.hunger_faces), 2, mod, binom, out)
     return out
 
 
@@ -80,7 +80,9 @@ def test_fractions_over_int64():
     ways = np.array([[0, 5, 10], [3, 7, 1000]], dtype=np.int64)
     dens = np.array([[10], [1000]], dtype=np.int64)
     assert exact.fractions_over(ways, dens).tolist() == [
-        [Fraction(0), Fraction(1, 2), Fraction(1)], [Fraction(3, 1000), Fraction(7, 1000), Fraction(1)]]
+        [Fraction(0), Fraction(1, 2), Fraction(1)],
+        [Fraction(3, 1000), Fraction(7, 1000), Fraction(1)],
+    ]
 
 
 @pytest.mark.slow
@@ -109,6 +111,7 @@ def test_count_takes_int64_within_the_kernels_bound_and_primes_beyond():
         def run(mod):
             calls.append(mod)
             return pool_ways(nn, nh, mod)
+
         return run
 
     small = exact.count(compute(13, 5), k.v5_pool_ways_bound(13, 5, *V5_FACES))
@@ -189,10 +192,22 @@ def _scene_counts(tests, mod):
     triggers = np.zeros(10, dtype=np.int64)
     triggers[[0, 9]] = 1
     count = np.zeros((tests + 1, tests + 1), dtype=np.int64)
-    cards.scene_ways(values, auto_fail, triggers, np.full(tests, 3), np.full(tests, 8),
-                     np.ones(tests, dtype=np.int64), 1, 1, 1, 2520, mod,
-                     np.zeros((tests, 4), dtype=np.int64), np.zeros((tests - 1, 4, 4), dtype=np.int64),
-                     count)
+    cards.scene_ways(
+        values,
+        auto_fail,
+        triggers,
+        np.full(tests, 3),
+        np.full(tests, 8),
+        np.ones(tests, dtype=np.int64),
+        1,
+        1,
+        1,
+        2520,
+        mod,
+        np.zeros((tests, 4), dtype=np.int64),
+        np.zeros((tests - 1, 4, 4), dtype=np.int64),
+        count,
+    )
     return count.ravel()
 
 
@@ -202,13 +217,12 @@ def _bounds():
     return {
         # bound of a size, the whole at the big size, the big size, a size int64 holds
         "classic": (lambda n: classic.classic_sum_ways_bound(n, [1, 4, 4, 1], [-1, 0, 1, 1]), 10**20, 20, 18),
-        "requiem": (lambda n: again.beast_grid_ways_bound([n], [0], 10, 0), 10**(10 + 12), 12, 8),
+        "requiem": (lambda n: again.beast_grid_ways_bound([n], [0], 10, 0), 10 ** (10 + 12), 12, 8),
         "cards": (lambda t: cards.scene_ways_bound([1] * t, 2520), 2520**6, 3, 2),
     }
 
 
-@pytest.mark.parametrize("name,run", [("classic", _classic_rows), ("requiem", _requiem_ways),
-                                      ("cards", _scene_counts)])
+@pytest.mark.parametrize("name,run", [("classic", _classic_rows), ("requiem", _requiem_ways), ("cards", _scene_counts)])
 def test_each_bound_guards_counts_that_int64_would_wrap(name, run):
     bound_of, total, size, safe = _bounds()[name]
     bound = bound_of(size)

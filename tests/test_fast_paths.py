@@ -1,5 +1,6 @@
 """The shortcuts of the first table of a rule set give what the long ways give: the grid bounds
 formed once, long-double quotients, and expressions of plain ints evaluated without numpy."""
+
 import random
 from fractions import Fraction
 
@@ -25,8 +26,9 @@ def test_grid_pool_bounds_equal_the_per_pool_bound():
         specials = [rng.randint(0, 8) for _ in range(rng.randint(1, 4))]
         replaces = rng.randint(0, 1)
         w_n, w_s = _faces(rng, 3), _faces(rng, 4)
-        assert ks.special_grid_pool_bounds(pools, specials, replaces, w_n, w_s) == \
-            [ks.special_grid_class_ways_bound([p], specials, replaces, w_n, w_s) for p in pools]
+        assert ks.special_grid_pool_bounds(pools, specials, replaces, w_n, w_s) == [
+            ks.special_grid_class_ways_bound([p], specials, replaces, w_n, w_s) for p in pools
+        ]
 
 
 def test_float_ratios_round_like_the_fraction_past_two_to_the_53():
@@ -39,9 +41,9 @@ def test_float_ratios_round_like_the_fraction_past_two_to_the_53():
     for _ in range(4000):  # exactly halfway between two float64s: the long-double quotient cannot tell
         m = rng.getrandbits(52) | (1 << 52)
         ways.append((2 * m + 1) << rng.randint(0, 8))
-        dens.append(2 ** 62)
+        dens.append(2**62)
         ways.append(-ways[-1])
-        dens.append(2 ** 62)
+        dens.append(2**62)
     got = exact.float_ratios(np.array(ways, dtype=np.int64), np.array(dens, dtype=np.int64))
     want = [float(Fraction(w, d)) for w, d in zip(ways, dens)]
     assert got.tolist() == want
@@ -52,15 +54,28 @@ def _expression(rng, depth):
     if depth == 0 or rng.random() < 0.3:
         return rng.choice(["a", "b", "c", str(rng.randint(-5, 12)), "999999"])
     x, y = _expression(rng, depth - 1), _expression(rng, depth - 1)
-    return rng.choice([f"({x} + {y})", f"({x} - {y})", f"({x} * {y})", f"({x} // {y})", f"({x} % {y})",
-                       f"min({x}, {y})", f"max({x}, {y}, 3)", f"({x} if {x} > {y} else {y})",
-                       f"abs({x})", f"(-{x})", f"ceil({x} / {y})"])
+    return rng.choice(
+        [
+            f"({x} + {y})",
+            f"({x} - {y})",
+            f"({x} * {y})",
+            f"({x} // {y})",
+            f"({x} % {y})",
+            f"min({x}, {y})",
+            f"max({x}, {y}, 3)",
+            f"({x} if {x} > {y} else {y})",
+            f"abs({x})",
+            f"(-{x})",
+            f"ceil({x} / {y})",
+        ]
+    )
 
 
 def _condition(rng, depth):
     x, y, z = (_expression(rng, depth) for _ in range(3))
-    return rng.choice([f"{x} < {y} <= {z}", f"({x} == {y}) and ({y} != {z})",
-                       f"not ({x} >= {y}) or {z} > 0", f"{x} > {y}"])
+    return rng.choice(
+        [f"{x} < {y} <= {z}", f"({x} == {y}) and ({y} != {z})", f"not ({x} >= {y}) or {z} > 0", f"{x} > {y}"]
+    )
 
 
 def _outcome(e, env):
@@ -82,8 +97,10 @@ def test_plain_ints_are_evaluated_as_arrays_are(seed):
     for i in range(1500):
         text = _expression(rng, 4) if i % 2 else _condition(rng, 3)
         e = E.parse(text, names=names)
-        env = {k: rng.randint(-6, 6) if rng.random() < 0.8 else rng.choice([2 ** 62, -2 ** 63, 2 ** 63 - 1, 3037000500])
-               for k in names}
+        env = {
+            k: rng.randint(-6, 6) if rng.random() < 0.8 else rng.choice([2**62, -(2**63), 2**63 - 1, 3037000500])
+            for k in names
+        }
         try:
             e.check_range({k: (v, v) for k, v in env.items()})
         except E.ExprError:

@@ -3,6 +3,7 @@
 Each test reads the text of a figure from its matplotlib objects (titles,
 tick labels, ``ax.texts``, legend handles), never from pixels.
 """
+
 from fractions import Fraction
 
 import matplotlib
@@ -21,11 +22,23 @@ def _cell_texts(ax) -> dict:
 
 # ------------------------------------------------------------ cell texts
 
-@pytest.mark.parametrize("p, text", [
-    (Fraction(0), "0"), (Fraction(1), "100"), (Fraction(1, 10**6), "<0.1"), (Fraction(999, 10**6), "<0.1"),
-    (Fraction(1, 1000), "0.1"), (Fraction(4, 1000), "0.4"), (Fraction(27, 100), "27"),
-    (Fraction(995, 1000), "99.5"), (1 - Fraction(1, 10**6), ">99.9"), (0.0, "0"), (0.5, "50"),
-])
+
+@pytest.mark.parametrize(
+    "p, text",
+    [
+        (Fraction(0), "0"),
+        (Fraction(1), "100"),
+        (Fraction(1, 10**6), "<0.1"),
+        (Fraction(999, 10**6), "<0.1"),
+        (Fraction(1, 1000), "0.1"),
+        (Fraction(4, 1000), "0.4"),
+        (Fraction(27, 100), "27"),
+        (Fraction(995, 1000), "99.5"),
+        (1 - Fraction(1, 10**6), ">99.9"),
+        (0.0, "0"),
+        (0.5, "50"),
+    ],
+)
 def test_a_percentage_is_zero_or_a_hundred_only_when_it_is_exactly(p, text):
     assert plots.percent_text(p) == text
 
@@ -39,10 +52,13 @@ def test_changes_and_signed_percentages_never_print_a_misleading_zero():
     assert plots.percent_text(Fraction(263, 1000), decimals=1) == "26.3"
 
 
-@pytest.mark.parametrize("module, frame, column, x, y", [
-    ("analysis.systems.v5.figures.v5_beast_heatmap", "v5", "bestial_failure", "pool", "hunger"),
-    ("analysis.systems.requiem.figures.beast_heatmap", "requiem", "bestial_failure", "pool", "soif"),
-])
+@pytest.mark.parametrize(
+    "module, frame, column, x, y",
+    [
+        ("analysis.systems.v5.figures.v5_beast_heatmap", "v5", "bestial_failure", "pool", "hunger"),
+        ("analysis.systems.requiem.figures.beast_heatmap", "requiem", "bestial_failure", "pool", "soif"),
+    ],
+)
 def test_heatmap_cells_print_0_only_for_exact_zeros(module, frame, column, x, y):
     import importlib
 
@@ -77,6 +93,7 @@ def test_the_classic_damage_heatmap_never_rounds_into_0_or_100():
 
 # ------------------------------------------------------------ Werewolf bars, the night's swatches
 
+
 def test_werewolf_bar_labels_are_percentages():
     from analysis.systems.werewolf.figures import werewolf_brutal
 
@@ -102,10 +119,16 @@ def test_the_night_legend_shows_hunger_0():
 
 # ------------------------------------------------------------ curves and difference heatmaps
 
+
 def test_variant_curves_read_at_a_glance():
-    fig = plots.variant_curves(["v5-official", "v5-critical-pairs-add-one"], ["p_win", "messy_critical"],
-                               x="pool", panel="hunger", grid={"pool": "1-6", "hunger": "0-5", "difficulty": 3},
-                               columns=3)
+    fig = plots.variant_curves(
+        ["v5-official", "v5-critical-pairs-add-one"],
+        ["p_win", "messy_critical"],
+        x="pool",
+        panel="hunger",
+        grid={"pool": "1-6", "hunger": "0-5", "difficulty": 3},
+        columns=3,
+    )
     axes = [ax for ax in fig.axes if ax.get_visible()]
     assert len(axes) == 12  # every Hunger 0..5, for both outcomes, three panels a row
     assert [ax.get_title() for ax in axes[:6]] == [f"Hunger {h}" for h in range(6)]
@@ -132,13 +155,15 @@ def test_a_change_that_is_the_same_everywhere_is_said_once():
 
 
 def test_difference_heatmap_cells_are_exact_changes():
-    cmp = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial",
-                         {"pool": "1-6", "hunger": "0-3", "difficulty": 3}, exact=True)
+    cmp = tables.compare(
+        "v5-official", "v5-two-hunger-ones-for-bestial", {"pool": "1-6", "hunger": "0-3", "difficulty": 3}, exact=True
+    )
     fig = plots.difference_heatmap(cmp)
     df = cmp.table
     for ax in fig.axes:
-        outcome = {"Bestial failure": "bestial_failure", "Failure": "failure",
-                   "Total failure": "total_failure"}.get(ax.get_title())
+        outcome = {"Bestial failure": "bestial_failure", "Failure": "failure", "Total failure": "total_failure"}.get(
+            ax.get_title()
+        )
         if outcome is None:
             continue
         sub = df[df["outcome"] == outcome]

@@ -1,4 +1,5 @@
 """One glossary: every axis, outcome class and table column of every system is a named term."""
+
 import pytest
 
 from analysis import glossary, rulesets
@@ -56,8 +57,11 @@ def test_classes_sum_to_one_on_many_cells_and_derived_columns_are_named_apart(na
     assert len(df) > 10
     for row in df[classes].itertuples(index=False):
         assert sum(row) == 1 and min(row) >= 0
-    derived = [c for c in df.columns if c not in classes and c not in system.axis_names
-               and not str(df[c].dtype).startswith("int")]
+    derived = [
+        c
+        for c in df.columns
+        if c not in classes and c not in system.axis_names and not str(df[c].dtype).startswith("int")
+    ]
     for c in derived:
         assert c.startswith(("p_", "mean_")), (name, c)
 

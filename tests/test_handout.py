@@ -1,4 +1,5 @@
 """Tables designers hand out: several --value blocks, compare --outcome, the La Soif pivot, --format xlsx."""
+
 import csv
 import io
 from fractions import Fraction
@@ -26,23 +27,50 @@ def blocks(text):
 
 def test_one_block_per_value_equal_to_the_table(capsys):
     df = v5.table("1-4", "0-2", 3, exact=True)
-    code, out, err = run_cli(capsys, "v5", "--pool", "1-4", "--hunger", "0-2", "--difficulty", "3",
-                             "--pivot", "pool x hunger", "--value", "p_win,bestial_failure,messy_critical",
-                             "--exact")
+    code, out, err = run_cli(
+        capsys,
+        "v5",
+        "--pool",
+        "1-4",
+        "--hunger",
+        "0-2",
+        "--difficulty",
+        "3",
+        "--pivot",
+        "pool x hunger",
+        "--value",
+        "p_win,bestial_failure,messy_critical",
+        "--exact",
+    )
     assert code == 0, err
     got = blocks(out)
     assert list(got) == ["p_win", "bestial_failure", "messy_critical"]
     for value, rows in got.items():
         grid = tables.pivot(df, "pool", "hunger", value)
-        assert [[int(r[0])] + [Fraction(c) for c in r[1:]] for r in rows] == \
-            [[pool] + list(grid.loc[pool]) for pool in grid.index]
+        assert [[int(r[0])] + [Fraction(c) for c in r[1:]] for r in rows] == [
+            [pool] + list(grid.loc[pool]) for pool in grid.index
+        ]
 
 
 def test_several_values_stack_in_csv_and_json(capsys):
     df = v5.table("1-3", "0-1", 2, exact=True)
-    code, out, err = run_cli(capsys, "v5", "--pool", "1-3", "--hunger", "0-1", "--difficulty", "2",
-                             "--pivot", "pool x hunger", "--value", "p_win,total_failure", "--format", "csv",
-                             "--exact")
+    code, out, err = run_cli(
+        capsys,
+        "v5",
+        "--pool",
+        "1-3",
+        "--hunger",
+        "0-1",
+        "--difficulty",
+        "2",
+        "--pivot",
+        "pool x hunger",
+        "--value",
+        "p_win,total_failure",
+        "--format",
+        "csv",
+        "--exact",
+    )
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     assert list(rows[0]) == ["value", "pool", "hunger=0", "hunger=1", "rule_set"]
@@ -50,41 +78,89 @@ def test_several_values_stack_in_csv_and_json(capsys):
     for r in rows:
         grid = tables.pivot(df, "pool", "hunger", r["value"])
         assert [Fraction(r["hunger=0"]), Fraction(r["hunger=1"])] == list(grid.loc[int(r["pool"])])
-    code, out, err = run_cli(capsys, "v5", "--pool", "1-3", "--hunger", "0-1", "--difficulty", "2",
-                             "--pivot", "pool x hunger", "--value", "p_win,total_failure", "--format", "json")
+    code, out, err = run_cli(
+        capsys,
+        "v5",
+        "--pool",
+        "1-3",
+        "--hunger",
+        "0-1",
+        "--difficulty",
+        "2",
+        "--pivot",
+        "pool x hunger",
+        "--value",
+        "p_win,total_failure",
+        "--format",
+        "json",
+    )
     assert code == 0 and '"value": "total_failure"' in out
 
 
 def test_a_distribution_pivots_per_value(capsys):
-    code, out, err = run_cli(capsys, "classic", "--pool", "1-2", "--difficulty", "6", "--distribution",
-                             "--pivot", "successes x pool", "--value", "p_exactly,p_at_least", "--exact")
+    code, out, err = run_cli(
+        capsys,
+        "classic",
+        "--pool",
+        "1-2",
+        "--difficulty",
+        "6",
+        "--distribution",
+        "--pivot",
+        "successes x pool",
+        "--value",
+        "p_exactly,p_at_least",
+        "--exact",
+    )
     assert code == 0, err
     got = blocks(out)
     assert got["p_exactly"] == [["0", "1/2", "7/20"], ["1", "1/2", "2/5"], ["2", "0", "1/4"]]  # 1 die: never 2
     assert got["p_at_least"] == [["0", "1", "1"], ["1", "1/2", "13/20"], ["2", "0", "1/4"]]
 
 
-@pytest.mark.parametrize("argv, said", [
-    (["--value", "p_win,p_wn"], "--value: the table has no column 'p_wn' (did you mean p_win?)"),
-    (["--value", "p_win,p_win"], "--value names 'p_win' twice"),
-])
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["--value", "p_win,p_wn"], "--value: the table has no column 'p_wn' (did you mean p_win?)"),
+        (["--value", "p_win,p_win"], "--value names 'p_win' twice"),
+    ],
+)
 def test_bad_values_in_one_sentence(capsys, argv, said):
     code, out, err = run_cli(capsys, "v5", "--pool", "1-2", "--difficulty", "2", "--pivot", "pool x hunger", *argv)
     assert code == 2 and out == "" and said in err and err.count("\n") == 1
 
 
 def test_compare_outcome_filters_the_outcomes(capsys):
-    whole = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial", {"pool": "2-3", "hunger": "2-3",
-                                                                            "difficulty": 3}, exact=True)
-    part = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial", {"pool": "2-3", "hunger": "2-3",
-                                                                           "difficulty": 3}, exact=True,
-                          outcomes="p_win,bestial_failure")
+    whole = tables.compare(
+        "v5-official", "v5-two-hunger-ones-for-bestial", {"pool": "2-3", "hunger": "2-3", "difficulty": 3}, exact=True
+    )
+    part = tables.compare(
+        "v5-official",
+        "v5-two-hunger-ones-for-bestial",
+        {"pool": "2-3", "hunger": "2-3", "difficulty": 3},
+        exact=True,
+        outcomes="p_win,bestial_failure",
+    )
     assert part.outcomes == ("bestial_failure", "p_win")  # in the system's order
     want = whole.table[whole.table["outcome"].isin(["p_win", "bestial_failure"])].reset_index(drop=True)
     assert part.table.equals(want)
-    code, out, err = run_cli(capsys, "compare", "v5-official", "v5-two-hunger-ones-for-bestial", "--pool", "2-3",
-                             "--hunger", "2-3", "--difficulty", "3", "--outcome", "bestial_failure",
-                             "--format", "csv", "--exact")
+    code, out, err = run_cli(
+        capsys,
+        "compare",
+        "v5-official",
+        "v5-two-hunger-ones-for-bestial",
+        "--pool",
+        "2-3",
+        "--hunger",
+        "2-3",
+        "--difficulty",
+        "3",
+        "--outcome",
+        "bestial_failure",
+        "--format",
+        "csv",
+        "--exact",
+    )
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     assert {r["outcome"] for r in rows} == {"bestial_failure"} and len(rows) == 4
@@ -107,15 +183,27 @@ def test_compare_outcome_for_every_system_and_a_mechanic_file(capsys):
 
 
 def test_compare_unknown_outcome_in_one_sentence(capsys):
-    code, out, err = run_cli(capsys, "compare", "v5-official", "v5-official", "--pool", "3",
-                             "--outcome", "p_win,bestal_failure")
+    code, out, err = run_cli(
+        capsys, "compare", "v5-official", "v5-official", "--pool", "3", "--outcome", "p_win,bestal_failure"
+    )
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "no outcome 'bestal_failure' (did you mean bestial_failure?)" in err
 
 
 def test_the_la_soif_pivot_is_a_full_grid(capsys):
-    code, out, err = run_cli(capsys, "requiem", "--pool", "1-3", "--soif", "0-2", "--pivot", "pool x soif",
-                             "--value", "plain_success", "--exact")
+    code, out, err = run_cli(
+        capsys,
+        "requiem",
+        "--pool",
+        "1-3",
+        "--soif",
+        "0-2",
+        "--pivot",
+        "pool x soif",
+        "--value",
+        "plain_success",
+        "--exact",
+    )
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "(beast_dice left out: pool and soif decide it)"
@@ -125,12 +213,25 @@ def test_the_la_soif_pivot_is_a_full_grid(capsys):
     for line in lines[2:]:
         pool, *cells = line.split()
         assert [Fraction(c) for c in cells] == [want[(int(pool), s)] for s in range(3)]
-    code, out, err = run_cli(capsys, "requiem", "--pool", "1-3", "--soif", "0-2", "--pivot", "pool x soif",
-                             "--value", "plain_success", "--format", "markdown")
+    code, out, err = run_cli(
+        capsys,
+        "requiem",
+        "--pool",
+        "1-3",
+        "--soif",
+        "0-2",
+        "--pivot",
+        "pool x soif",
+        "--value",
+        "plain_success",
+        "--format",
+        "markdown",
+    )
     assert "- beast_dice: left out, as pool and soif decide it" in out
     # an axis is never left out, even where the rows shown happen to decide it
-    top = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial",
-                         {"pool": "3", "hunger": "3", "difficulty": "2-3"}).top(2)
+    top = tables.compare(
+        "v5-official", "v5-two-hunger-ones-for-bestial", {"pool": "3", "hunger": "3", "difficulty": "2-3"}
+    ).top(2)
     grid = tables.pivot(top, "pool", "hunger", "difference", key_columns=("pool", "hunger", "difficulty", "outcome"))
     assert "difficulty" in grid.index.names
 
@@ -143,16 +244,19 @@ def read_xlsx(path):
     return {ws.title: [[c.value for c in row] for row in ws.iter_rows()] for ws in book}
 
 
-@pytest.mark.parametrize("argv, keys", [
-    (["v5", "--pool", "1-3", "--hunger", "0-2", "--difficulty", "2"], 3),
-    (["werewolf", "--pool", "2", "--rage", "1", "--difficulty", "2", "--violent", "0-1"], 4),
-    (["hunter", "--pool", "2", "--desperation", "0-1", "--difficulty", "2"], 3),
-    (["requiem", "--pool", "1-2", "--soif", "1"], 3),
-    (["cards", "--base", "5", "--difficulty", "10-11"], 3),
-    (["classic", "--pool", "2", "--difficulty", "6"], 2),
-    (["table", EXAMPLES / "hunger-one-cancels.toml", "--pool", "2", "--hunger", "1", "--difficulty", "1"], 3),
-    (["v5", "--pool", "2", "--hunger", "1", "--difficulty", "1", "--distribution"], 4),
-])
+@pytest.mark.parametrize(
+    "argv, keys",
+    [
+        (["v5", "--pool", "1-3", "--hunger", "0-2", "--difficulty", "2"], 3),
+        (["werewolf", "--pool", "2", "--rage", "1", "--difficulty", "2", "--violent", "0-1"], 4),
+        (["hunter", "--pool", "2", "--desperation", "0-1", "--difficulty", "2"], 3),
+        (["requiem", "--pool", "1-2", "--soif", "1"], 3),
+        (["cards", "--base", "5", "--difficulty", "10-11"], 3),
+        (["classic", "--pool", "2", "--difficulty", "6"], 2),
+        (["table", EXAMPLES / "hunger-one-cancels.toml", "--pool", "2", "--hunger", "1", "--difficulty", "1"], 3),
+        (["v5", "--pool", "2", "--hunger", "1", "--difficulty", "1", "--distribution"], 4),
+    ],
+)
 def test_xlsx_holds_the_values_the_fractions_and_a_legend(capsys, tmp_path, argv, keys):
     path = tmp_path / "odds.xlsx"
     code, out, err = run_cli(capsys, *argv, "--format", "xlsx", "-o", path)
@@ -175,9 +279,25 @@ def test_xlsx_holds_the_values_the_fractions_and_a_legend(capsys, tmp_path, argv
 
 def test_xlsx_of_a_pivot_with_several_values_and_percent(capsys, tmp_path):
     path = tmp_path / "p.xlsx"
-    code, out, err = run_cli(capsys, "v5", "--pool", "1-3", "--hunger", "0-1", "--difficulty", "2", "--pivot",
-                             "pool x hunger", "--value", "p_win,bestial_failure", "--percent", "--format", "xlsx",
-                             "-o", path)
+    code, out, err = run_cli(
+        capsys,
+        "v5",
+        "--pool",
+        "1-3",
+        "--hunger",
+        "0-1",
+        "--difficulty",
+        "2",
+        "--pivot",
+        "pool x hunger",
+        "--value",
+        "p_win,bestial_failure",
+        "--percent",
+        "--format",
+        "xlsx",
+        "-o",
+        path,
+    )
     assert code == 0, err
     sheets = read_xlsx(path)
     df = v5.table("1-3", "0-1", 2, exact=True)
@@ -195,8 +315,9 @@ def test_a_hostile_name_is_text_in_the_spreadsheet(capsys, tmp_path):
     rules = tmp_path / "evil.toml"
     rules.write_text('system = "v5"\nname = "=HYPERLINK(\\"http://x\\")"\ncrit_bonus = 3\n')
     path = tmp_path / "e.xlsx"
-    code, out, err = run_cli(capsys, "table", rules, "--pool", "2", "--hunger", "0", "--difficulty", "1",
-                             "--format", "xlsx", "-o", path)
+    code, out, err = run_cli(
+        capsys, "table", rules, "--pool", "2", "--hunger", "0", "--difficulty", "1", "--format", "xlsx", "-o", path
+    )
     assert code == 0, err
     import openpyxl
 
@@ -206,11 +327,17 @@ def test_a_hostile_name_is_text_in_the_spreadsheet(capsys, tmp_path):
     assert any(c.value == "'=HYPERLINK(\"http://x\")" for c in cells)
 
 
-@pytest.mark.parametrize("argv, said", [
-    (["--format", "xlsx"], "--format xlsx writes a spreadsheet, which cannot go to the terminal: give -o FILE.xlsx"),
-    (["--format", "xlsx", "-o", "odds.csv"], "--format xlsx writes an .xlsx file"),
-    (["--format", "xlsx", "-o", "odds.xlsx", "--exact"], "drop --exact"),
-])
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (
+            ["--format", "xlsx"],
+            "--format xlsx writes a spreadsheet, which cannot go to the terminal: give -o FILE.xlsx",
+        ),
+        (["--format", "xlsx", "-o", "odds.csv"], "--format xlsx writes an .xlsx file"),
+        (["--format", "xlsx", "-o", "odds.xlsx", "--exact"], "drop --exact"),
+    ],
+)
 def test_xlsx_refusals_in_one_sentence(capsys, tmp_path, monkeypatch, argv, said):
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "v5", "--pool", "2", "--difficulty", "2", *argv)
@@ -225,6 +352,7 @@ def test_an_output_file_is_written_atomically(capsys, tmp_path):
     _, printed, _ = run_cli(capsys, "v5", "--pool", "2", "--difficulty", "2", "--format", "csv")
     assert path.read_text() == printed
     path.write_text("old")
-    code, out, err = run_cli(capsys, "v5", "--pool", "2", "--difficulty", "99999999999999999999", "--format",
-                             "csv", "-o", path)
+    code, out, err = run_cli(
+        capsys, "v5", "--pool", "2", "--difficulty", "99999999999999999999", "--format", "csv", "-o", path
+    )
     assert code == 2 and path.read_text() == "old"

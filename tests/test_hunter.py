@@ -1,4 +1,5 @@
 """Hunter 5th edition Desperation dice: exact against brute force, the closed form, inputs."""
+
 from fractions import Fraction
 
 import pandas as pd
@@ -19,11 +20,16 @@ def test_matches_brute_force_small_pools():
                 assert got == oracles.brute_force_hunter(pool, desperation, difficulty), (pool, desperation)
 
 
-@pytest.mark.parametrize("field,value", [("despair_ones", 2),
-                                         pytest.param("success_face", 8, marks=pytest.mark.slow),
-                                         pytest.param("crit_bonus", 1, marks=pytest.mark.slow),
-                                         ("desperation_replaces_dice", True),
-                                         ("critical_ignores_desperation", True)])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("despair_ones", 2),
+        pytest.param("success_face", 8, marks=pytest.mark.slow),
+        pytest.param("crit_bonus", 1, marks=pytest.mark.slow),
+        ("desperation_replaces_dice", True),
+        ("critical_ignores_desperation", True),
+    ],
+)
 def test_house_rules_match_brute_force(field, value):
     rules = hunter.HunterRules(**{field: value})
     for pool, desperation, difficulty in [(3, 2, 2), (2, 3, 3), (4, 1, 5), (1, 2, 1), (0, 3, 2)]:
@@ -75,13 +81,21 @@ def test_read_roll():
     assert hunter.read_roll([2, 3], [], 1).outcome == "total_failure"
 
 
-@pytest.mark.parametrize("call", [
-    lambda: hunter.odds(5, 6, 2), lambda: hunter.odds(-1, 2, 2), lambda: hunter.odds(5, 2, -1),
-    lambda: hunter.odds("5", 2, 2), lambda: hunter.table("1-3", "0-6", 2),
-    lambda: hunter.read_roll([0], [], 1), lambda: hunter.read_roll(5, [], 1),
-    lambda: hunter.HunterRules(despair_ones=3), lambda: hunter.HunterRules(desperation_replaces_dice=1),
-    lambda: hunter.odds(5, 2, 2, rules=None),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: hunter.odds(5, 6, 2),
+        lambda: hunter.odds(-1, 2, 2),
+        lambda: hunter.odds(5, 2, -1),
+        lambda: hunter.odds("5", 2, 2),
+        lambda: hunter.table("1-3", "0-6", 2),
+        lambda: hunter.read_roll([0], [], 1),
+        lambda: hunter.read_roll(5, [], 1),
+        lambda: hunter.HunterRules(despair_ones=3),
+        lambda: hunter.HunterRules(desperation_replaces_dice=1),
+        lambda: hunter.odds(5, 2, 2, rules=None),
+    ],
+)
 def test_bad_input_is_a_value_error(call):
     with pytest.raises(ValueError):
         call()
@@ -102,6 +116,7 @@ def test_system_is_discovered_with_its_variants():
 
 
 # ------------------------------------------------------------------ Willpower
+
 
 @pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
 def test_willpower_matches_brute_force(strategy):
@@ -135,8 +150,9 @@ def test_willpower_never_hurts_and_never_rerolls_desperation_dice():
     # a house rule reaches the strategies too
     rules = hunter.HunterRules(success_face=8)
     assert hunter.odds(4, 1, 2, rules, strategy="maximize_win").p_win > hunter.odds(4, 1, 2, rules).p_win
-    assert hunter.odds(4, 1, 2, rules, strategy="maximize_win").p_win < hunter.odds(4, 1, 2,
-                                                                                    strategy="maximize_win").p_win
+    assert (
+        hunter.odds(4, 1, 2, rules, strategy="maximize_win").p_win < hunter.odds(4, 1, 2, strategy="maximize_win").p_win
+    )
 
 
 def test_willpower_table_and_strategies_side_by_side():
@@ -178,8 +194,22 @@ def test_willpower_shows_in_the_odds():
 def test_cli_strategy(capsys):
     from analysis import cli
 
-    code = cli.main(["hunter", "--pool", "3-4", "--desperation", "1", "--difficulty", "2", "--strategy",
-                     "maximize_win", "--format", "csv", "--exact"])
+    code = cli.main(
+        [
+            "hunter",
+            "--pool",
+            "3-4",
+            "--desperation",
+            "1",
+            "--difficulty",
+            "2",
+            "--strategy",
+            "maximize_win",
+            "--format",
+            "csv",
+            "--exact",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     import csv
@@ -191,8 +221,21 @@ def test_cli_strategy(capsys):
         o = hunter.odds(int(r["pool"]), 1, 2, strategy="maximize_win")
         assert Fraction(r["p_win"]) == o.p_win and Fraction(r["willpower_spent"]) == o.willpower_spent
         assert Fraction(r["p_win_gain"]) == o.p_win - hunter.odds(int(r["pool"]), 1, 2).p_win
-    code = cli.main(["hunter", "--pool", "3", "--desperation", "1", "--difficulty", "2", "--strategy",
-                     "none,reroll_failures", "--format", "csv"])
+    code = cli.main(
+        [
+            "hunter",
+            "--pool",
+            "3",
+            "--desperation",
+            "1",
+            "--difficulty",
+            "2",
+            "--strategy",
+            "none,reroll_failures",
+            "--format",
+            "csv",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     assert [r["strategy"] for r in csv.DictReader(io.StringIO(out))] == ["none", "reroll_failures"]

@@ -1,4 +1,5 @@
 """Kernels are cached on disk: a user's second process loads them and compiles nothing."""
+
 import os
 import subprocess
 import sys
@@ -22,8 +23,9 @@ def run_all():
     env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
     log = []
     for argv in COMMANDS:
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", *argv], env=env,
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-m", "analysis.cli", *argv], env=env, capture_output=True, text=True, timeout=600
+        )
         assert done.returncode == 0, done.stderr
         log.append(done.stdout + done.stderr)
     return "\n".join(log)

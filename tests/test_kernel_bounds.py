@@ -9,6 +9,7 @@ the bound function's value; where the int64-or-primes choice hangs on it,
 the bound must also be close to that largest number, not just safe.  The
 twin is checked against the compiled kernel, so it is the same computation.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -25,8 +26,7 @@ from kernels import again, cards, classic, conflict, markov, mechanic, mechanic_
 from tests import oracles_v5_kernels as v5
 from tests import oracles_v5_kernels as willpower
 
-KERNEL_MODULES = (multiset, special, v5, mechanic, mechanic_willpower, again, cards, classic, conflict,
-                  markov)
+KERNEL_MODULES = (multiset, special, v5, mechanic, mechanic_willpower, again, cards, classic, conflict, markov)
 KERNELS_DIR = os.path.dirname(os.path.abspath(kernels.__file__))
 #: Files whose frames the twin watches: the kernels, and V5's former kernels kept as a reference.
 WATCHED = (KERNELS_DIR, os.path.abspath(v5.__file__))
@@ -141,6 +141,7 @@ def twin():
     arguments hold the twin's results.  The kernel modules are patched only
     while the twin runs: outside it the compiled kernels are untouched.
     """
+
     def run(kernel, *args):
         tracker = _Tracker()
         _Recorded.tracker = tracker
@@ -195,13 +196,32 @@ def test_twin_records_unreduced_locals(twin):
     w_n, w_h = _v5_faces(6)
     vals = np.array([0, 0, 10**12, 10**12, 10**12, 0], dtype=np.int64)
     shape = (2, 2, 3, 3)
-    top, _ = twin(willpower.v5_willpower_ways, 1, 0, w_n, w_h, 2, 1, 1, 1, 0, willpower.MODE_OPTIMAL,
-                  vals, 0, 1, 0, _binom(2), np.zeros(shape, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    top, _ = twin(
+        willpower.v5_willpower_ways,
+        1,
+        0,
+        w_n,
+        w_h,
+        2,
+        1,
+        1,
+        1,
+        0,
+        willpower.MODE_OPTIMAL,
+        vals,
+        0,
+        1,
+        0,
+        _binom(2),
+        np.zeros(shape, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
     assert top >= 5 * 10**12
     assert top <= willpower.v5_willpower_ways_bound(1, 0, w_n, w_h, 1, vals, 2)
 
 
 # ---------------------------------------------------------------- multiset
+
 
 @pytest.mark.parametrize("size", [1, 2, 7, 12])
 def test_binomials_bound(twin, size):
@@ -218,6 +238,7 @@ def test_powers_bound(twin, base, length):
 
 
 # ---------------------------------------------------------------------- v5
+
 
 def _v5_faces(success_face):
     s = success_face
@@ -237,14 +258,14 @@ def test_v5_pool_ways_bound(twin, success_face, nn, nh):
     n = nn + nh
     size_s = n + 2 * (n // 2) + 1
     binom = _binom(n + 1)
-    top_ways, (*_, ways) = twin(v5.v5_pool_ways, nn, nh, w_n, w_h, 2, 0, binom,
-                                np.zeros((size_s, 2, 3, 3), dtype=np.int64))
+    top_ways, (*_, ways) = twin(
+        v5.v5_pool_ways, nn, nh, w_n, w_h, 2, 0, binom, np.zeros((size_s, 2, 3, 3), dtype=np.int64)
+    )
     real = np.zeros((size_s, 2, 3, 3), dtype=np.int64)
     v5.v5_pool_ways(nn, nh, w_n, w_h, 2, 0, binom, real)
     assert _ints(ways) == _ints(real)
     diffs = np.arange(0, size_s + 1, dtype=np.int64)
-    top_classes, _ = twin(v5.v5_classify, real, diffs, 1, 1, 1, 0,
-                          np.zeros((len(diffs), 6), dtype=np.int64))
+    top_classes, _ = twin(v5.v5_classify, real, diffs, 1, 1, 1, 0, np.zeros((len(diffs), 6), dtype=np.int64))
     bound = v5.v5_pool_ways_bound(nn, nh, w_n, w_h, n + 1)
     assert type(bound) is int
     assert max(top_ways, top_classes) <= bound
@@ -272,13 +293,24 @@ def test_v5_grid_class_ways_bound(twin):
 
 # --------------------------------------------------------------- willpower
 
-@pytest.mark.parametrize("mode,values", [
-    (willpower.MODE_OPTIMAL, [0, 0, 1, 1, 1, 0]),
-    (willpower.MODE_OPTIMAL, [-7, 2, 5, 5, 3, -9]),
-    (willpower.MODE_REROLL_FAILURES, [0] * 6),
-])
-@pytest.mark.parametrize("nn,nh,difficulty", [(1, 0, 1), (3, 1, 2), pytest.param(4, 2, 3, marks=pytest.mark.slow),
-                                             pytest.param(2, 3, 5, marks=pytest.mark.slow)])
+
+@pytest.mark.parametrize(
+    "mode,values",
+    [
+        (willpower.MODE_OPTIMAL, [0, 0, 1, 1, 1, 0]),
+        (willpower.MODE_OPTIMAL, [-7, 2, 5, 5, 3, -9]),
+        (willpower.MODE_REROLL_FAILURES, [0] * 6),
+    ],
+)
+@pytest.mark.parametrize(
+    "nn,nh,difficulty",
+    [
+        (1, 0, 1),
+        (3, 1, 2),
+        pytest.param(4, 2, 3, marks=pytest.mark.slow),
+        pytest.param(2, 3, 5, marks=pytest.mark.slow),
+    ],
+)
 def test_v5_willpower_ways_bound(twin, mode, values, nn, nh, difficulty):
     w_n, w_h = _v5_faces(6)
     n = nn + nh
@@ -287,15 +319,16 @@ def test_v5_willpower_ways_bound(twin, mode, values, nn, nh, difficulty):
     binom = _binom(max(n, r) + 1)
     shape = (n + 2 * (n // 2) + 1, 2, 3, 3)
     args = (nn, nh, w_n, w_h, 2, difficulty, 1, 1, 0, mode, vals, 0, r, 0, binom)
-    top, converted = twin(willpower.v5_willpower_ways, *args, np.zeros(shape, dtype=np.int64),
-                          np.zeros(1, dtype=np.int64))
+    top, converted = twin(
+        willpower.v5_willpower_ways, *args, np.zeros(shape, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    )
     real, spent = np.zeros(shape, dtype=np.int64), np.zeros(1, dtype=np.int64)
     willpower.v5_willpower_ways(*args, real, spent)
     assert _ints(converted[-2]) == _ints(real) and _ints(converted[-1]) == _ints(spent)
     assert int(real.sum()) == 10 ** (n + r)
     bound = willpower.v5_willpower_ways_bound(nn, nh, w_n, w_h, r, vals, max(n, r) + 1)
     assert type(bound) is int
-    assert top <= bound <= 10 ** (n + r) * 10 ** 2
+    assert top <= bound <= 10 ** (n + r) * 10**2
     assert bound <= 100 * top
 
 
@@ -307,20 +340,25 @@ def test_willpower_bound_refuses_values_that_cannot_be_weighed():
 
 # ------------------------------------------------------- mechanic Willpower
 
+
 def _mechanic_rules(system: str):
     from analysis.mechanic import engine, spec
 
-    return engine.rules_of(spec.load(os.path.join(os.path.dirname(KERNELS_DIR), "analysis", "systems", system,
-                                                  "mechanic.toml")))
+    return engine.rules_of(
+        spec.load(os.path.join(os.path.dirname(KERNELS_DIR), "analysis", "systems", system, "mechanic.toml"))
+    )
 
 
 @pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures", "values"])
-@pytest.mark.parametrize("system,cell", [
-    pytest.param("v5", dict(pool=3, hunger=1, difficulty=2), marks=pytest.mark.slow),
-    ("v5", dict(pool=4, hunger=0, difficulty=0)),  # every roll a win: nothing rerolled, the bound is tight
-    ("werewolf", dict(pool=3, rage=2, difficulty=3, violent=1)),
-    pytest.param("hunter", dict(pool=4, desperation=1, difficulty=3), marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    "system,cell",
+    [
+        pytest.param("v5", dict(pool=3, hunger=1, difficulty=2), marks=pytest.mark.slow),
+        ("v5", dict(pool=4, hunger=0, difficulty=0)),  # every roll a win: nothing rerolled, the bound is tight
+        ("werewolf", dict(pool=3, rage=2, difficulty=3, violent=1)),
+        pytest.param("hunter", dict(pool=4, desperation=1, difficulty=3), marks=pytest.mark.slow),
+    ],
+)
 def test_mechanic_willpower_bound(twin, strategy, system, cell):
     from analysis.mechanic import willpower as wp
 
@@ -348,14 +386,17 @@ def test_mechanic_willpower_bound(twin, strategy, system, cell):
         assert bound == total and 2 * top >= bound
 
 
-@pytest.mark.parametrize("dice,faces,contrib,shape", [
-    # two kinds; statistic 0 saturates at 1, statistic 1 (a fused sum, weights 1 and 2) does not
-    ((3, 2), [[5, 4, 1], [6, 3, 1]], [[[0, 0], [0, 1], [1, 2]], [[1, 0], [0, 1], [0, 2]]], (2, 13)),
-    # one kind, both statistics saturating, one of them at 0 (a single cell)
-    ((6,), [[1, 4, 5]], [[[1, 0], [0, 1], [0, 0]]], (1, 3)),
-    # nothing saturates: the grid of mechanic_ways
-    ((4,), [[2, 3, 5]], [[[1, 0], [0, 1], [0, 0]]], (5, 5)),
-])
+@pytest.mark.parametrize(
+    "dice,faces,contrib,shape",
+    [
+        # two kinds; statistic 0 saturates at 1, statistic 1 (a fused sum, weights 1 and 2) does not
+        ((3, 2), [[5, 4, 1], [6, 3, 1]], [[[0, 0], [0, 1], [1, 2]], [[1, 0], [0, 1], [0, 2]]], (2, 13)),
+        # one kind, both statistics saturating, one of them at 0 (a single cell)
+        ((6,), [[1, 4, 5]], [[[1, 0], [0, 1], [0, 0]]], (1, 3)),
+        # nothing saturates: the grid of mechanic_ways
+        ((4,), [[2, 3, 5]], [[[1, 0], [0, 1], [0, 0]]], (5, 5)),
+    ],
+)
 def test_mechanic_ways_capped_bound(twin, dice, faces, contrib, shape):
     dice_arr = np.array(dice, dtype=np.int64)
     faces_arr = np.array(faces, dtype=np.int64)
@@ -364,8 +405,17 @@ def test_mechanic_ways_capped_bound(twin, dice, faces, contrib, shape):
     shape_arr = np.array(shape, dtype=np.int64)
     size = int(np.prod(shape))
     binom = _binom(max(dice) + 1)
-    top, converted = twin(mechanic.mechanic_ways_capped, dice_arr, faces_arr, marks, contrib_arr, shape_arr, 0,
-                          binom, np.zeros(size, dtype=np.int64))
+    top, converted = twin(
+        mechanic.mechanic_ways_capped,
+        dice_arr,
+        faces_arr,
+        marks,
+        contrib_arr,
+        shape_arr,
+        0,
+        binom,
+        np.zeros(size, dtype=np.int64),
+    )
     real = np.zeros(size, dtype=np.int64)
     mechanic.mechanic_ways_capped(dice_arr, faces_arr, marks, contrib_arr, shape_arr, 0, binom, real)
     assert _ints(converted[-1]) == _ints(real)
@@ -374,9 +424,11 @@ def test_mechanic_ways_capped_bound(twin, dice, faces, contrib, shape):
     bound = mechanic.mechanic_ways_capped_bound(dice, faces_arr, marks, max(dice) + 1)
     assert top <= bound and bound == max(total, top)
     # saturation gathers: the same grid without caps, cut at the caps, gives the same ways
-    natural = [max(sum(dice[k] * max(c[m][s] for m in range(len(c))) for k, c in enumerate(contrib)) + 1, shape[s])
-               for s in range(len(shape))]
-    strides = np.array([int(np.prod(natural[s + 1:])) for s in range(len(natural))], dtype=np.int64)
+    natural = [
+        max(sum(dice[k] * max(c[m][s] for m in range(len(c))) for k, c in enumerate(contrib)) + 1, shape[s])
+        for s in range(len(shape))
+    ]
+    strides = np.array([int(np.prod(natural[s + 1 :])) for s in range(len(natural))], dtype=np.int64)
     full = np.zeros(int(np.prod(natural)), dtype=np.int64)
     mechanic.mechanic_ways(dice_arr, faces_arr, marks, contrib_arr, strides, 0, binom, full)
     full = full.reshape(natural)
@@ -393,13 +445,16 @@ def test_composition_weights_bound(twin, n, faces):
     mechanic_willpower.fill_compositions(n, parts, comps)
     f = np.array(faces, dtype=np.int64)
     binom = _binom(n + 1)
-    top, converted = twin(mechanic_willpower.composition_weights, comps, f, 0, binom, np.zeros(len(comps), dtype=np.int64))
+    top, converted = twin(
+        mechanic_willpower.composition_weights, comps, f, 0, binom, np.zeros(len(comps), dtype=np.int64)
+    )
     assert sum(_ints(converted[-1])) == sum(faces) ** n
     bound = mechanic_willpower.mechanic_willpower_bound((n,), f[None, :], np.array([parts]), 1, [1], n + 1)
     assert top <= bound
 
 
 # ------------------------------------------------------------ again dice
+
 
 @pytest.mark.parametrize("again_face", [8, 10, 11])
 @pytest.mark.parametrize("rote", [0, 1])
@@ -409,7 +464,7 @@ def test_beast_grid_ways_bound(twin, again_face, rote):
     s_max = 5
     tops = []
     for i in range(len(normal)):  # one configuration at a time: its own bound
-        args = (normal[i:i + 1], beast[i:i + 1], 8, again_face, rote, 2, 0)
+        args = (normal[i : i + 1], beast[i : i + 1], 8, again_face, rote, 2, 0)
         top, (*_, out) = twin(again.beast_grid_ways, *args, np.zeros((1, s_max + 1), dtype=np.int64))
         real = np.zeros((1, s_max + 1), dtype=np.int64)
         again.beast_grid_ways(*args, real)
@@ -418,8 +473,17 @@ def test_beast_grid_ways_bound(twin, again_face, rote):
         assert type(bound) is int and top <= bound
         tops.append(top)
     # the whole grid at once: the largest configuration's bound
-    top, _ = twin(again.beast_grid_ways, normal, beast, 8, again_face, rote, 2, 0,
-                  np.zeros((len(normal), s_max + 1), dtype=np.int64))
+    top, _ = twin(
+        again.beast_grid_ways,
+        normal,
+        beast,
+        8,
+        again_face,
+        rote,
+        2,
+        0,
+        np.zeros((len(normal), s_max + 1), dtype=np.int64),
+    )
     assert top <= again.beast_grid_ways_bound(normal.tolist(), beast.tolist(), s_max, rote)
 
 
@@ -436,8 +500,7 @@ def test_again_bound_is_the_scale_of_the_counts():
 @pytest.mark.parametrize("rote,beast,chance_again", [(0, 0, 1), (1, 0, 1), (1, 1, 0), (0, 1, 1)])
 def test_chance_die_ways_bound(twin, rote, beast, chance_again):
     args = (8, 10, chance_again, rote, beast, 2, 1, 0)
-    top, converted = twin(again.chance_die_ways, *args, np.zeros(6, dtype=np.int64),
-                          np.zeros(3, dtype=np.int64))
+    top, converted = twin(again.chance_die_ways, *args, np.zeros(6, dtype=np.int64), np.zeros(3, dtype=np.int64))
     real, flags = np.zeros(6, dtype=np.int64), np.zeros(3, dtype=np.int64)
     again.chance_die_ways(*args, real, flags)
     assert _ints(converted[-2]) == _ints(real)
@@ -445,6 +508,7 @@ def test_chance_die_ways_bound(twin, rote, beast, chance_again):
 
 
 # ------------------------------------------------------------------- cards
+
 
 def _small_deck(n=5):
     values = np.arange(n, dtype=np.int64)
@@ -461,10 +525,22 @@ def test_scene_ways_bound(twin, hungry, fresh, reshuffle):
     deck = _small_deck()
     t = len(hungry)
     weight_base = 60  # lcm(1..5)
-    args = (*deck, np.full(t, 1, dtype=np.int64), np.full(t, 3, dtype=np.int64),
-            np.array(hungry, dtype=np.int64), 1, fresh, reshuffle, weight_base, 0)
-    outs = (np.zeros((t, 4), dtype=np.int64), np.zeros((t - 1, 4, 4), dtype=np.int64),
-            np.zeros((t + 1, t + 1), dtype=np.int64))
+    args = (
+        *deck,
+        np.full(t, 1, dtype=np.int64),
+        np.full(t, 3, dtype=np.int64),
+        np.array(hungry, dtype=np.int64),
+        1,
+        fresh,
+        reshuffle,
+        weight_base,
+        0,
+    )
+    outs = (
+        np.zeros((t, 4), dtype=np.int64),
+        np.zeros((t - 1, 4, 4), dtype=np.int64),
+        np.zeros((t + 1, t + 1), dtype=np.int64),
+    )
     top, converted = twin(cards.scene_ways, *args, *outs)
     real = tuple(np.zeros_like(o) for o in outs)
     cards.scene_ways(*args, *real)
@@ -478,17 +554,20 @@ def test_scene_ways_bound(twin, hungry, fresh, reshuffle):
 def test_card_grid_bounds(twin, opposed):
     deck = _small_deck(6)
     kernel = cards.opposed_grid_ways if opposed else cards.static_grid_ways
-    bases, others, hungry = (np.array([0, 2], dtype=np.int64), np.array([1, 4], dtype=np.int64),
-                             np.array([0, 1], dtype=np.int64))
+    bases, others, hungry = (
+        np.array([0, 2], dtype=np.int64),
+        np.array([1, 4], dtype=np.int64),
+        np.array([0, 1], dtype=np.int64),
+    )
     for fresh in (0, 1):
-        top, (*_, out) = twin(kernel, *deck, bases, others, hungry, 1, fresh,
-                              np.zeros((2, 2, 2, 4), dtype=np.int64))
+        top, (*_, out) = twin(kernel, *deck, bases, others, hungry, 1, fresh, np.zeros((2, 2, 2, 4), dtype=np.int64))
         bound = (cards.opposed_grid_ways_bound if opposed else cards.static_grid_ways_bound)(6)
         assert top <= bound
         assert max(sum(_ints(out[i, j, h])) for i in range(2) for j in range(2) for h in range(2)) <= bound
 
 
 # ----------------------------------------------------------------- classic
+
 
 def _classic_die(difficulty, specialty, ones_cancel):
     faces = np.array([1, difficulty - 2, 10 - difficulty, 1], dtype=np.int64)
@@ -503,24 +582,32 @@ def _sum_rows(n_max, faces, values):
     return rows, n_max * lo
 
 
-@pytest.mark.parametrize("difficulty,specialty,ones_cancel", [(6, False, True), (3, True, False),
-                                                              (10, True, True), (2, False, False)])
+@pytest.mark.parametrize(
+    "difficulty,specialty,ones_cancel", [(6, False, True), (3, True, False), (10, True, True), (2, False, False)]
+)
 @pytest.mark.parametrize("n_max", [0, 1, 2, 6])
 def test_classic_pool_bounds(twin, difficulty, specialty, ones_cancel, n_max):
     faces, values = _classic_die(difficulty, specialty, ones_cancel)
     lo, hi = min(0, int(values.min())), max(0, int(values.max()))
-    top_sum, (*_, rows) = twin(classic.classic_sum_ways, faces, values, 0,
-                               np.zeros((n_max + 1, n_max * (hi - lo) + 1), dtype=np.int64))
+    top_sum, (*_, rows) = twin(
+        classic.classic_sum_ways, faces, values, 0, np.zeros((n_max + 1, n_max * (hi - lo) + 1), dtype=np.int64)
+    )
     real, _ = _sum_rows(n_max, faces, values)
     assert _ints(rows) == _ints(real)
     bound = classic.classic_sum_ways_bound(n_max, faces, values)
     assert top_sum <= bound <= 10 * top_sum
-    top_botch, (_, _, botch) = twin(classic.classic_botch_ways, faces, 0,
-                                    np.zeros(n_max + 1, dtype=np.int64))
+    top_botch, (_, _, botch) = twin(classic.classic_botch_ways, faces, 0, np.zeros(n_max + 1, dtype=np.int64))
     assert top_botch <= classic.classic_botch_ways_bound(n_max, faces) == top_botch
     botch = np.array(_ints(botch), dtype=np.int64)
-    top_cls, _ = twin(classic.classic_classify, real, lo, botch, 0,
-                      np.zeros((n_max + 1, 3), dtype=np.int64), np.zeros(n_max + 1, dtype=np.int64))
+    top_cls, _ = twin(
+        classic.classic_classify,
+        real,
+        lo,
+        botch,
+        0,
+        np.zeros((n_max + 1, 3), dtype=np.int64),
+        np.zeros(n_max + 1, dtype=np.int64),
+    )
     bound = classic.classic_classify_bound(n_max, faces, values)
     # the summed net successes, at most n_max * max(values) per roll
     assert top_cls <= bound <= 2 * max(n_max, 1) * max(top_cls, top_sum)
@@ -538,8 +625,7 @@ def test_classic_damage_bounds(twin, halve, attack_dice, base_dice, soak):
     dmg_rows, dmg_lo = _sum_rows(n_max, dmg_faces, dmg_values)
     soak_rows, soak_lo = _sum_rows(soak, soak_faces, soak_values)
     size = n_max * int(dmg_values.max()) + 1
-    args = (att_rows[attack_dice], att_lo, dmg_rows, dmg_lo, base_dice, 0, soak_rows[soak], soak_lo,
-            halve, 0)
+    args = (att_rows[attack_dice], att_lo, dmg_rows, dmg_lo, base_dice, 0, soak_rows[soak], soak_lo, halve, 0)
     top, (*_, out) = twin(classic.attack_level_ways, *args, np.zeros(size, dtype=np.int64))
     real = np.zeros(size, dtype=np.int64)
     classic.attack_level_ways(*args, real)
@@ -548,13 +634,23 @@ def test_classic_damage_bounds(twin, halve, attack_dice, base_dice, soak):
     assert sum(_ints(real)) == 10 ** (attack_dice + n_max + soak)
     assert top <= bound <= 10 * top
     # no attack roll: the damage roll against soak alone
-    top, (*_, out) = twin(classic.levels_after_soak, dmg_rows[base_dice], dmg_lo, 1, soak_rows[soak],
-                          soak_lo, halve, 0, np.zeros(size + 1, dtype=np.int64))
-    bound = classic.levels_after_soak_bound(10 ** base_dice, 10 ** soak)
+    top, (*_, out) = twin(
+        classic.levels_after_soak,
+        dmg_rows[base_dice],
+        dmg_lo,
+        1,
+        soak_rows[soak],
+        soak_lo,
+        halve,
+        0,
+        np.zeros(size + 1, dtype=np.int64),
+    )
+    bound = classic.levels_after_soak_bound(10**base_dice, 10**soak)
     assert top <= bound == sum(_ints(out))
 
 
 # ---------------------------------------------------------------- conflict
+
 
 @pytest.mark.parametrize("seed", range(6))
 def test_opposed_margin_ways_bound(twin, seed):
@@ -562,14 +658,14 @@ def test_opposed_margin_ways_bound(twin, seed):
     a = rng.integers(0, 10**6, size=int(rng.integers(1, 8)))
     b = rng.integers(0, 10**6, size=int(rng.integers(1, 8)))
     a[0] = max(a[0], 1)
-    top, (*_, out) = twin(conflict.opposed_margin_ways, a, b, 0,
-                          np.zeros(len(a) + len(b) - 1, dtype=np.int64))
+    top, (*_, out) = twin(conflict.opposed_margin_ways, a, b, 0, np.zeros(len(a) + len(b) - 1, dtype=np.int64))
     bound = conflict.opposed_margin_ways_bound(a.tolist(), b.tolist())
     assert sum(_ints(out)) == bound == sum(_ints(a)) * sum(_ints(b))
     assert top <= bound
 
 
 # ------------------------------------------------------------------ markov
+
 
 def _random_chain(rng, n_states, den):
     """CSR rows each summing to ``den``, possibly repeating a target."""
@@ -584,8 +680,12 @@ def _random_chain(rng, n_states, den):
         indptr.append(len(indices))
     distinct = sorted(set(weights))
     ids = [distinct.index(w) for w in weights]
-    return (np.array(indptr, dtype=np.int64), np.array(indices, dtype=np.int64),
-            np.array(ids, dtype=np.int64), np.array(distinct, dtype=np.int64))
+    return (
+        np.array(indptr, dtype=np.int64),
+        np.array(indices, dtype=np.int64),
+        np.array(ids, dtype=np.int64),
+        np.array(distinct, dtype=np.int64),
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -602,7 +702,7 @@ def test_markov_run_bound(twin, seed):
     markov.markov_run(start, indptr, indices, ids, weights, groups, 0, *real)
     assert [_ints(a) for a in converted[-2:]] == [_ints(a) for a in real]
     bound = markov.markov_run_bound(start, indptr, ids, weights.tolist(), steps)
-    assert bound == 3 * den ** steps
+    assert bound == 3 * den**steps
     assert top <= bound == top  # the all-states group holds the total
 
 
@@ -626,11 +726,10 @@ def test_markov_run_steps_bound(twin, seed):
     to = np.zeros((3, width), dtype=np.int64)
     w = np.zeros((3, width), dtype=np.int64)
     for t, (_, idx, ids, distinct) in enumerate(chains):
-        to[t, :len(idx)] = idx
-        w[t, :len(idx)] = distinct[ids]
+        to[t, : len(idx)] = idx
+        w[t, : len(idx)] = distinct[ids]
     start = np.array([3, 0, 1, 0], dtype=np.int64)
-    top, (*_, out) = twin(markov.markov_run_steps, start, ptr, to, w, 0,
-                          np.zeros((4, n), dtype=np.int64))
+    top, (*_, out) = twin(markov.markov_run_steps, start, ptr, to, w, 0, np.zeros((4, n), dtype=np.int64))
     real = np.zeros((4, n), dtype=np.int64)
     markov.markov_run_steps(start, ptr, to, w, 0, real)
     assert _ints(out) == _ints(real)
@@ -640,6 +739,7 @@ def test_markov_run_steps_bound(twin, seed):
 
 
 # ------------------------------------------------- every bound is exact
+
 
 def test_bounds_are_python_ints_beyond_int64():
     w_n, w_h = _v5_faces(6)
@@ -671,15 +771,23 @@ def test_the_int64_boundary_is_where_the_counts_leave_int64():
         assert (classic.classic_sum_ways_bound(n, [1, 4, 4, 1]) <= INT64_MAX) == fits
     for n, fits in ((17, True), (18, False)):
         assert (again.beast_grid_ways_bound([n], [0], 1, False) <= INT64_MAX) == fits
-    assert list(itertools.takewhile(lambda t: cards.scene_ways_bound([0] * t, 2520) <= INT64_MAX,
-                                    range(1, 10))) == [1, 2, 3, 4, 5]
+    assert list(itertools.takewhile(lambda t: cards.scene_ways_bound([0] * t, 2520) <= INT64_MAX, range(1, 10))) == [
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
 
 
-@pytest.mark.parametrize("dice,faces,contrib,shape", [
-    # two kinds; statistic 0 saturates at 1, statistic 1 (a fused sum, weights 1 and 2) does not
-    ((3, 2), ((4, 5, 1), (1, 4, 5)), (((0, 0), (0, 1), (0, 2)), ((1, 0), (0, 0), (0, 1))), (2, 11)),
-    ((5, 1), ((3, 7), (2, 8)), (((1, 0), (0, 1)), ((1, 0), (0, 1))), (3, 7)),
-])
+@pytest.mark.parametrize(
+    "dice,faces,contrib,shape",
+    [
+        # two kinds; statistic 0 saturates at 1, statistic 1 (a fused sum, weights 1 and 2) does not
+        ((3, 2), ((4, 5, 1), (1, 4, 5)), (((0, 0), (0, 1), (0, 2)), ((1, 0), (0, 0), (0, 1))), (2, 11)),
+        ((5, 1), ((3, 7), (2, 8)), (((1, 0), (0, 1)), ((1, 0), (0, 1))), (3, 7)),
+    ],
+)
 @pytest.mark.parametrize("walked", [0, 1])
 def test_mechanic_chain_bound_and_counts(twin, dice, faces, contrib, shape, walked):
     """A walk adding one kind's dice one at a time gives, at every count it emits, the classes and
@@ -693,15 +801,28 @@ def test_mechanic_chain_bound_and_counts(twin, dice, faces, contrib, shape, walk
     base[walked] = 0
     binom = _binom(max(dice) + 1)
     start = np.zeros(size, dtype=np.int64)
-    mechanic.mechanic_ways_capped(np.array(base, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, 0,
-                                  binom, start)
+    mechanic.mechanic_ways_capped(
+        np.array(base, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, 0, binom, start
+    )
     rng = np.random.default_rng(7)
     classes = rng.integers(0, 3, size=(2, size)).astype(np.int64)
     values = rng.integers(0, 4, size=(2, size)).astype(np.int64)
     emit = np.arange(dice[walked] + 1, dtype=np.int64)
     shapes = [(len(emit), 2, 3), (len(emit), 2, 4), (len(emit), 2)]
-    top, converted = twin(mechanic.mechanic_chain, start, walked, faces_arr, marks, contrib_arr, shape_arr, emit,
-                          classes, values, 0, *(np.zeros(s, dtype=np.int64) for s in shapes))
+    top, converted = twin(
+        mechanic.mechanic_chain,
+        start,
+        walked,
+        faces_arr,
+        marks,
+        contrib_arr,
+        shape_arr,
+        emit,
+        classes,
+        values,
+        0,
+        *(np.zeros(s, dtype=np.int64) for s in shapes),
+    )
     real = [np.zeros(s, dtype=np.int64) for s in shapes]
     mechanic.mechanic_chain(start, walked, faces_arr, marks, contrib_arr, shape_arr, emit, classes, values, 0, *real)
     for a, b in zip(converted[-3:], real):
@@ -710,8 +831,9 @@ def test_mechanic_chain_bound_and_counts(twin, dice, faces, contrib, shape, walk
         now = list(base)
         now[walked] = n
         ways = np.zeros(size, dtype=np.int64)
-        mechanic.mechanic_ways_capped(np.array(now, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, 0,
-                                      binom, ways)
+        mechanic.mechanic_ways_capped(
+            np.array(now, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, 0, binom, ways
+        )
         by_class, bad = np.zeros((2, 3), dtype=np.int64), np.zeros(2, dtype=np.int64)
         mechanic.mechanic_classify(ways, classes, 3, 0, by_class, bad)
         hist = np.zeros((2, 4), dtype=np.int64)
@@ -721,10 +843,12 @@ def test_mechanic_chain_bound_and_counts(twin, dice, faces, contrib, shape, walk
         mod = 1_000_003
         res = [np.zeros(s, dtype=np.int64) for s in shapes]
         mod_start = np.zeros(size, dtype=np.int64)
-        mechanic.mechanic_ways_capped(np.array(base, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr,
-                                      mod, binom % mod, mod_start)
-        mechanic.mechanic_chain(mod_start, walked, faces_arr, marks, contrib_arr, shape_arr, emit, classes, values,
-                                mod, *res)
+        mechanic.mechanic_ways_capped(
+            np.array(base, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, mod, binom % mod, mod_start
+        )
+        mechanic.mechanic_chain(
+            mod_start, walked, faces_arr, marks, contrib_arr, shape_arr, emit, classes, values, mod, *res
+        )
         assert _ints(res[0][e]) == [x % mod for x in _ints(by_class)]
     base_bound = mechanic.mechanic_ways_capped_bound(base, faces_arr, marks, max(dice) + 1)
     bound = mechanic.mechanic_chain_bound(base_bound, [sum(f) for f in faces], dice)

@@ -10,6 +10,7 @@ Afterwards each module of ``kernels/`` must have had kernels of its own
 compiled, so that none is left out.  Compiling every kernel afresh takes
 about half a minute: the slow tier.
 """
+
 from __future__ import annotations
 
 import json
@@ -85,8 +86,9 @@ _SCRIPT = textwrap.dedent('''
 @pytest.mark.slow
 def test_every_kernel_module_runs_with_bounds_checking(tmp_path):
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, *KERNEL_MODULES], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, *KERNEL_MODULES], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     compiled = json.loads(done.stdout.strip().splitlines()[-1])
     assert set(compiled) == set(KERNEL_MODULES)

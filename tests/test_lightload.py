@@ -1,4 +1,5 @@
 """A kernel loaded from numba's disk cache skips numba's compiler set-up, and compiling still works after it."""
+
 import os
 import subprocess
 import sys
@@ -54,11 +55,15 @@ def test_second_process_loads_without_registries_and_still_compiles(tmp_path):
     (tmp_path / "lightmod.py").write_text(MODULE)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), root]))
-    first = subprocess.run([sys.executable, "-c", "import lightmod; lightmod.ways(4)"],
-                           env=env, capture_output=True, text=True, timeout=600)
+    first = subprocess.run(
+        [sys.executable, "-c", "import lightmod; lightmod.ways(4)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert first.returncode == 0, first.stderr
-    second = subprocess.run([sys.executable, "-c", SECOND], env=env, capture_output=True, text=True,
-                            timeout=600)
+    second = subprocess.run([sys.executable, "-c", SECOND], env=env, capture_output=True, text=True, timeout=600)
     assert second.returncode == 0, second.stderr
     assert "registries loaded: False" in second.stdout
     assert "compiled after a light load: ok" in second.stdout
@@ -79,16 +84,21 @@ QUICK = textwrap.dedent("""
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argv", [["v5", "--pool", "3", "--hunger", "1", "--difficulty", "2"],
-                                  ["compare", "v5-official", "v5-hunger-dice-added", "--pool", "3", "--hunger",
-                                   "1", "--difficulty", "2"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["v5", "--pool", "3", "--hunger", "1", "--difficulty", "2"],
+        ["compare", "v5-official", "v5-hunger-dice-added", "--pool", "3", "--hunger", "1", "--difficulty", "2"],
+    ],
+)
 def test_the_start_up_commands_load_no_array_creation_code(argv):
     """`beastodds v5` and `compare` load one kernel from the cache, which allocates nothing: unpickling it
     imports none of numba's array-creation code (about a tenth of a second of start-up)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=root)
     for _ in range(2):  # the first run may compile and cache; the second loads
-        done = subprocess.run([sys.executable, "-c", QUICK, *argv], env=env, capture_output=True, text=True,
-                              timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-c", QUICK, *argv], env=env, capture_output=True, text=True, timeout=600
+        )
         assert done.returncode == 0, done.stderr
     assert "array creation loaded: False" in done.stdout

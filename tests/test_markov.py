@@ -1,4 +1,5 @@
 """The one chain engine: the kernel run against pure-Python stepping, both exact paths, refusals."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -38,23 +39,23 @@ def test_kernel_run_agrees_with_pure_python_stepping(chain, steps, data):
     want = om.distributions(chain.rows, start, steps)
     assert chain.distributions(start, steps) == want
     r = chain.run(start, steps)
-    assert r.denominators == tuple(chain.denominator ** k for k in range(steps + 1))
+    assert r.denominators == tuple(chain.denominator**k for k in range(steps + 1))
     for k in range(steps + 1):
-        assert sum(want[k]) == chain.denominator ** k
+        assert sum(want[k]) == chain.denominator**k
     # the modular path gives the same integers
     forced = chain.run(start, steps, force_modular=True)
     assert forced.ways.tolist() == want
     # only the last step: the same Fractions
-    assert chain.after(start, steps).tolist() == [Fraction(w, chain.denominator ** steps)
-                                                  for w in want[-1]]
+    assert chain.after(start, steps).tolist() == [Fraction(w, chain.denominator**steps) for w in want[-1]]
 
 
 @settings(deadline=None)
 @given(chain=chains(), steps=st.integers(0, 6), data=st.data())
 def test_groups_and_final_agree_with_the_states(chain, steps, data):
     n = len(chain)
-    groups = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n),
-                                         min_size=1, max_size=3)), dtype=np.int64)
+    groups = np.array(
+        data.draw(st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n), min_size=1, max_size=3)), dtype=np.int64
+    )
     start = data.draw(st.integers(0, n - 1))
     want = om.distributions(chain.rows, start, steps)
     r = chain.run(start, steps, groups=groups, final=True)
@@ -62,7 +63,7 @@ def test_groups_and_final_agree_with_the_states(chain, steps, data):
     for k in range(steps + 1):
         assert r.group_ways[k].tolist() == [sum(w * g for w, g in zip(want[k], row)) for row in groups]
     probs = r.probabilities("group_ways")
-    assert probs[steps, 0] == Fraction(int(r.group_ways[steps, 0]), chain.denominator ** steps)
+    assert probs[steps, 0] == Fraction(int(r.group_ways[steps, 0]), chain.denominator**steps)
 
 
 @settings(deadline=None)
@@ -79,14 +80,19 @@ def test_first_passage_agrees_with_pure_python_stepping(chain, steps, data):
 
 
 @settings(deadline=None)
-@given(st.lists(chains(max_states=4, max_den=7).filter(lambda c: len(c) == 4), min_size=0, max_size=6),
-       st.dictionaries(st.integers(0, 3), st.integers(1, 5), min_size=1))
+@given(
+    st.lists(chains(max_states=4, max_den=7).filter(lambda c: len(c) == 4), min_size=0, max_size=6),
+    st.dictionaries(st.integers(0, 3), st.integers(1, 5), min_size=1),
+)
 def test_a_sequence_of_chains_agrees_with_pure_python_stepping(steps, weights):
     total = sum(weights.values())
     start = {i: Fraction(w, total) for i, w in weights.items()}
     got = markov.run(start, steps, 4)
-    want = om.run_steps(start, [(c.rows, c.denominator) for c in steps]) if steps else \
-        [[start.get(i, Fraction(0)) for i in range(4)]]
+    want = (
+        om.run_steps(start, [(c.rows, c.denominator) for c in steps])
+        if steps
+        else [[start.get(i, Fraction(0)) for i in range(4)]]
+    )
     assert [list(g) for g in got] == want
 
 
@@ -141,8 +147,11 @@ def test_with_absorbing_stops_the_targets_only():
 
 def test_too_long_a_run_is_refused_before_it_starts():
     chain = ExactChain("ab", [{0: 5, 1: 5}, {1: 10}], 10)
-    with pytest.raises(ValueError, match=r"counting 300 steps of this chain exactly would take too long "
-                                         r"\(2 states, a 2-digit denominator each step\); ask for at most \d+ steps"):
+    with pytest.raises(
+        ValueError,
+        match=r"counting 300 steps of this chain exactly would take too long "
+        r"\(2 states, a 2-digit denominator each step\); ask for at most \d+ steps",
+    ):
         chain.run(0, 300, max_work=10**6)
     with pytest.raises(ValueError, match="ask for at most"):
         markov.run({0: 1}, [chain] * 300, 2, max_work=10**6)
@@ -150,11 +159,14 @@ def test_too_long_a_run_is_refused_before_it_starts():
         chain.run(0, 300, max_work=1, what="blows of this attack", smaller="use fewer blows")
 
 
-@pytest.mark.parametrize("start, words", [
-    (2, "outside the chain's 2 states"),
-    ({0: Fraction(1, 2)}, "sum to 1"),
-    ("a", "a state index"),
-])
+@pytest.mark.parametrize(
+    "start, words",
+    [
+        (2, "outside the chain's 2 states"),
+        ({0: Fraction(1, 2)}, "sum to 1"),
+        ("a", "a state index"),
+    ],
+)
 def test_a_bad_start_is_a_value_error(start, words):
     chain = ExactChain("ab", [{0: 1, 1: 1}, {1: 2}], 2)
     with pytest.raises(ValueError, match=words):
@@ -179,11 +191,14 @@ def test_long_classic_blows_take_the_modular_path_and_match_python_stepping():
 
     attack, victim = hl.Attack(5, "bashing", 2, attack_pool=6), hl.Fighter("vampire", 3)
     result = hl.blows(attack, victim, 40)
-    assert result.chain.denominator ** 40 > exact.INT64_MAX
+    assert result.chain.denominator**40 > exact.INT64_MAX
     assert [list(w) for w in result.ways] == om.distributions(result.chain.rows, 0, 40)
-    with pytest.raises(ValueError, match=r"counting 1000 blows of this attack exactly would take too "
-                                         r"long \(\d+ states, a \d+-digit denominator each blow\); "
-                                         r"ask for at most \d+ blows"):
+    with pytest.raises(
+        ValueError,
+        match=r"counting 1000 blows of this attack exactly would take too "
+        r"long \(\d+ states, a \d+-digit denominator each blow\); "
+        r"ask for at most \d+ blows",
+    ):
         hl.blows(attack, victim, 1000)
 
 
@@ -196,5 +211,5 @@ def test_a_v5_fight_chain_is_an_exact_chain_on_the_engine():
     assert fc.distributions(fc.start, 5) == want
     r = c.fight(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1), turns=5)
     stopped = [i for i in range(len(fc.states)) if fc.stopped[i]]
-    assert r.columns["over"][5] == Fraction(sum(want[5][i] for i in stopped), fc.denominator ** 5)
+    assert r.columns["over"][5] == Fraction(sum(want[5][i] for i in stopped), fc.denominator**5)
     assert r.expected_turns() == fc.expected_steps(stopped)[fc.start]

@@ -1,4 +1,5 @@
 """The mechanic engine: exact against every ordered roll, against the systems' own counts, and its limits."""
+
 import itertools
 from collections import Counter
 from fractions import Fraction
@@ -38,8 +39,9 @@ def brute_classes(rules, cell):
     dice = engine.dice_of(mech, env)
     counts = Counter()
     succ = Counter()
-    per_kind = [list(itertools.combinations_with_replacement(range(1, k.sides + 1), n))
-                for k, n in zip(mech.kinds, dice)]
+    per_kind = [
+        list(itertools.combinations_with_replacement(range(1, k.sides + 1), n)) for k, n in zip(mech.kinds, dice)
+    ]
     total = 0
     for hands in itertools.product(*per_kind):
         weight = 1
@@ -50,9 +52,8 @@ def brute_classes(rules, cell):
         if reading.successes is not None:
             succ[reading.successes] += weight
         total += weight
-    assert total == np.prod([k.sides ** n for k, n in zip(mech.kinds, dice)])
-    return ({c: Fraction(counts[c], total) for c in mech.classes},
-            {s: Fraction(w, total) for s, w in succ.items()})
+    assert total == np.prod([k.sides**n for k, n in zip(mech.kinds, dice)])
+    return ({c: Fraction(counts[c], total) for c in mech.classes}, {s: Fraction(w, total) for s, w in succ.items()})
 
 
 def cells_up_to(mech, most_dice, params=None):
@@ -107,8 +108,12 @@ def test_engine_equals_read_roll_with_three_and_four_dice(name):
 
 
 HOUSE = {
-    "v5": [{"crit_bonus": 1}, {"messy_hunger_tens": 2, "bestial_hunger_ones": 2},
-           {"hunger_one_taints_win": True}, {"hunger_replaces_dice": False, "success_face": 8}],
+    "v5": [
+        {"crit_bonus": 1},
+        {"messy_hunger_tens": 2, "bestial_hunger_ones": 2},
+        {"hunger_one_taints_win": True},
+        {"hunger_replaces_dice": False, "success_face": 8},
+    ],
     "werewolf": [{"brutal_bonus": 2}, {"rage_replaces_dice": False, "brutal_rage_dice": 1}],
     "hunter": [{"critical_ignores_desperation": True}, {"desperation_replaces_dice": True, "despair_ones": 2}],
     "classic": [{"ones_cancel": False}, {"specialty": True}],
@@ -151,9 +156,9 @@ def test_past_int64_the_modular_path_is_exact():
     for _ in range(22):
         nxt = Counter()
         for (net, seen), w in poly.items():
-            nxt[(net - 1, seen)] += w          # a one
-            nxt[(net, seen)] += 4 * w          # 2..5
-            nxt[(net + 1, True)] += 5 * w      # 6..10
+            nxt[(net - 1, seen)] += w  # a one
+            nxt[(net, seen)] += 4 * w  # 2..5
+            nxt[(net + 1, True)] += 5 * w  # 6..10
         poly = nxt
     botch = sum(w for (net, seen), w in poly.items() if not seen and net < 0)
     success = sum(w for (net, _), w in poly.items() if net >= 1)

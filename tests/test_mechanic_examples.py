@@ -8,6 +8,7 @@ file's expressions.  Every cell of up to 3 dice in the fast tier, the cells of
 4 and 5 dice in the slow one, for several Difficulties and parameter values; the
 chance of N or more successes (``p_at_least_N``) is checked too.
 """
+
 import functools
 import itertools
 import subprocess
@@ -35,7 +36,7 @@ def rolls(*dice) -> Counter:
     for roll in itertools.product(FACES, repeat=sum(dice)):
         parts, start = [], 0
         for n in dice:
-            parts.append(tuple(sorted(roll[start:start + n])))
+            parts.append(tuple(sorted(roll[start : start + n])))
             start += n
         out[tuple(parts)] += 1
     return out
@@ -63,8 +64,10 @@ def _brute(classify, dice, difficulty, params) -> tuple:
 
 # ------------------------------------------------------------ the rules, by hand
 
-def hunger_one_cancels(normal, hunger, *, difficulty, success_face=6, crit_bonus=2, cancel_per_one=1,
-                       bestial_hunger_ones=1):
+
+def hunger_one_cancels(
+    normal, hunger, *, difficulty, success_face=6, crit_bonus=2, cancel_per_one=1, bestial_hunger_ones=1
+):
     """V5, except that each Hunger 1 cancels cancel_per_one successes (after the pairs of 10s)."""
     every = normal + hunger
     tens = every.count(10)
@@ -80,12 +83,14 @@ def hunger_one_cancels(normal, hunger, *, difficulty, success_face=6, crit_bonus
     return ("total_failure" if successes == 0 else "failure"), successes
 
 
-def hunger_tens_count_double(normal, hunger, *, difficulty, success_face=6, hunger_ten_worth=2,
-                             bestial_hunger_ones=1):
+def hunger_tens_count_double(normal, hunger, *, difficulty, success_face=6, hunger_ten_worth=2, bestial_hunger_ones=1):
     """A normal die: success_face..10 one success; a Hunger 10: hunger_ten_worth; no pair bonus."""
     hunger_tens = hunger.count(10)
-    successes = (sum(1 for f in normal if f >= success_face)
-                 + sum(1 for f in hunger if success_face <= f <= 9) + hunger_ten_worth * hunger_tens)
+    successes = (
+        sum(1 for f in normal if f >= success_face)
+        + sum(1 for f in hunger if success_face <= f <= 9)
+        + hunger_ten_worth * hunger_tens
+    )
     if successes >= difficulty:
         return ("messy_win" if hunger_tens else "plain_win"), successes
     if hunger.count(1) >= bestial_hunger_ones:
@@ -96,8 +101,9 @@ def hunger_tens_count_double(normal, hunger, *, difficulty, success_face=6, hung
 def three_kinds(normal, hunger, blood, *, difficulty, surge_bonus=1, curse_spoils_win=True):
     """Normal and Hunger dice 6..10 succeed; Blood 6..9 succeed, a Blood 10 is worth 1 + surge_bonus."""
     surges = blood.count(10)
-    successes = (sum(1 for f in normal + hunger if f >= 6) + sum(1 for f in blood if 6 <= f <= 9)
-                 + (1 + surge_bonus) * surges)
+    successes = (
+        sum(1 for f in normal + hunger if f >= 6) + sum(1 for f in blood if 6 <= f <= 9) + (1 + surge_bonus) * surges
+    )
     cursed = 1 in hunger and 1 in blood
     if cursed and curse_spoils_win:
         return "cursed", successes
@@ -113,14 +119,33 @@ def three_kinds(normal, hunger, blood, *, difficulty, surge_bonus=1, curse_spoil
 V5_LIKE_GRID = {"pool": "0-5", "hunger": "0-5", "difficulty": "0,1,2,3,5"}
 
 CASES = {
-    "hunger-one-cancels": (hunger_one_cancels, V5_LIKE_GRID, [
-        {}, {"cancel_per_one": 0}, {"cancel_per_one": 2, "bestial_hunger_ones": 2},
-        {"success_face": 8, "crit_bonus": 0}, {"success_face": 10, "cancel_per_one": 3, "crit_bonus": 5}]),
-    "hunger-tens-count-double": (hunger_tens_count_double, V5_LIKE_GRID, [
-        {}, {"hunger_ten_worth": 1}, {"hunger_ten_worth": 3, "bestial_hunger_ones": 2},
-        {"success_face": 9}, {"success_face": 10, "hunger_ten_worth": 5}]),
-    "three-kinds": (three_kinds, {"pool": "0-5", "hunger": "0-5", "blood": "0-5", "difficulty": "0,1,2,4,7"}, [
-        {}, {"surge_bonus": 0}, {"surge_bonus": 4, "curse_spoils_win": False}, {"curse_spoils_win": False}]),
+    "hunger-one-cancels": (
+        hunger_one_cancels,
+        V5_LIKE_GRID,
+        [
+            {},
+            {"cancel_per_one": 0},
+            {"cancel_per_one": 2, "bestial_hunger_ones": 2},
+            {"success_face": 8, "crit_bonus": 0},
+            {"success_face": 10, "cancel_per_one": 3, "crit_bonus": 5},
+        ],
+    ),
+    "hunger-tens-count-double": (
+        hunger_tens_count_double,
+        V5_LIKE_GRID,
+        [
+            {},
+            {"hunger_ten_worth": 1},
+            {"hunger_ten_worth": 3, "bestial_hunger_ones": 2},
+            {"success_face": 9},
+            {"success_face": 10, "hunger_ten_worth": 5},
+        ],
+    ),
+    "three-kinds": (
+        three_kinds,
+        {"pool": "0-5", "hunger": "0-5", "blood": "0-5", "difficulty": "0,1,2,4,7"},
+        [{}, {"surge_bonus": 0}, {"surge_bonus": 4, "curse_spoils_win": False}, {"curse_spoils_win": False}],
+    ),
 }
 
 
@@ -136,8 +161,7 @@ def dice_of(example, row) -> tuple:
 def engine_table(example, params_key):
     mech = load(EXAMPLES / f"{example}.toml")
     rules = engine.rules_of(mech, dict(params_key))
-    return mech, engine.table(rules, exact=True, at_least=f"{AT_LEAST[0]}-{AT_LEAST[-1]}",
-                              **CASES[example][1])
+    return mech, engine.table(rules, exact=True, at_least=f"{AT_LEAST[0]}-{AT_LEAST[-1]}", **CASES[example][1])
 
 
 def check(example, params, sizes):
@@ -178,12 +202,11 @@ def test_example_matches_brute_force_at_four_and_five_dice(example):
 def test_cancelling_nothing_is_the_shipped_v5():
     """hunger-one-cancels with cancel_per_one = 0 is V5 (the shipped V5 mechanic file)."""
     grid = {"pool": "0-6", "hunger": "0-5", "difficulty": "1-4"}
-    mine = engine.table(engine.rules_of(load(EXAMPLES / "hunger-one-cancels.toml"), {"cancel_per_one": 0}),
-                        exact=True, **grid)
-    v5 = engine.table(engine.rules_of(load(ROOT / "analysis" / "systems" / "v5" / "mechanic.toml")),
-                      exact=True, **grid)
-    for c in ("total_failure", "failure", "plain_win", "critical_win", "messy_critical", "bestial_failure",
-              "p_win"):
+    mine = engine.table(
+        engine.rules_of(load(EXAMPLES / "hunger-one-cancels.toml"), {"cancel_per_one": 0}), exact=True, **grid
+    )
+    v5 = engine.table(engine.rules_of(load(ROOT / "analysis" / "systems" / "v5" / "mechanic.toml")), exact=True, **grid)
+    for c in ("total_failure", "failure", "plain_win", "critical_win", "messy_critical", "bestial_failure", "p_win"):
         assert list(mine[c]) == list(v5[c]), c
 
 
@@ -198,6 +221,7 @@ def test_meanings_follow_the_parameters():
 
 # ------------------------------------------------------------ on the command line
 
+
 def run(capsys, *argv):
     try:
         code = cli.main([str(a) for a in argv])
@@ -206,12 +230,15 @@ def run(capsys, *argv):
     return (code, *capsys.readouterr())
 
 
-@pytest.mark.parametrize("example, extra", [
-    ("hunger-one-cancels", ("--pool", "1-4", "--hunger", "0-2", "--difficulty", "2")),
-    ("hunger-tens-count-double", ("--pool", "3", "--hunger", "0-3", "--difficulty", "1-3", "--percent")),
-    ("three-kinds", ("--pool", "3", "--hunger", "1", "--blood", "0-2", "--difficulty", "2")),
-    ("three-kinds", ()),  # every axis at its default SPEC
-])
+@pytest.mark.parametrize(
+    "example, extra",
+    [
+        ("hunger-one-cancels", ("--pool", "1-4", "--hunger", "0-2", "--difficulty", "2")),
+        ("hunger-tens-count-double", ("--pool", "3", "--hunger", "0-3", "--difficulty", "1-3", "--percent")),
+        ("three-kinds", ("--pool", "3", "--hunger", "1", "--blood", "0-2", "--difficulty", "2")),
+        ("three-kinds", ()),  # every axis at its default SPEC
+    ],
+)
 def test_example_runs_on_the_command_line(capsys, example, extra):
     code, out, err = run(capsys, "table", EXAMPLES / f"{example}.toml", *extra)
     assert code == 0, err
@@ -220,9 +247,26 @@ def test_example_runs_on_the_command_line(capsys, example, extra):
 
 def test_example_cli_options(capsys):
     f = EXAMPLES / "three-kinds.toml"
-    code, out, err = run(capsys, "table", f, "--pool", "2", "--hunger", "1", "--blood", "1",
-                         "--difficulty", "2", "--exact", "--format", "csv", "--at-least", "1-2",
-                         "--set", "surge_bonus=2")
+    code, out, err = run(
+        capsys,
+        "table",
+        f,
+        "--pool",
+        "2",
+        "--hunger",
+        "1",
+        "--blood",
+        "1",
+        "--difficulty",
+        "2",
+        "--exact",
+        "--format",
+        "csv",
+        "--at-least",
+        "1-2",
+        "--set",
+        "surge_bonus=2",
+    )
     assert code == 0, err
     head, row = out.splitlines()[:2]
     assert head.split(",")[-3:] == ["p_at_least_1", "p_at_least_2", "rule_set"]
@@ -232,15 +276,63 @@ def test_example_cli_options(capsys):
     assert Fraction(values["p_at_least_2"]) == at_least[2]
     assert values["rule_set"] == "three-kinds-custom"
     # the legend gives the meaning under the values set
-    code, out, err = run(capsys, "table", f, "--pool", "2", "--hunger", "1", "--blood", "1",
-                         "--difficulty", "2", "--format", "markdown", "--set", "surge_bonus=3")
+    code, out, err = run(
+        capsys,
+        "table",
+        f,
+        "--pool",
+        "2",
+        "--hunger",
+        "1",
+        "--blood",
+        "1",
+        "--difficulty",
+        "2",
+        "--format",
+        "markdown",
+        "--set",
+        "surge_bonus=3",
+    )
     assert code == 0 and "each worth 3 extra successes" in out
-    code, out, err = run(capsys, "table", f, "--pool", "1-3", "--hunger", "1", "--blood", "0-2",
-                         "--difficulty", "2", "--pivot", "pool x blood", "--value", "p_win", "--digits", "3",
-                         "--format", "html")
+    code, out, err = run(
+        capsys,
+        "table",
+        f,
+        "--pool",
+        "1-3",
+        "--hunger",
+        "1",
+        "--blood",
+        "0-2",
+        "--difficulty",
+        "2",
+        "--pivot",
+        "pool x blood",
+        "--value",
+        "p_win",
+        "--digits",
+        "3",
+        "--format",
+        "html",
+    )
     assert code == 0 and "blood=2" in out and '<ul class="legend">' in out
-    code, out, err = run(capsys, "table", f, "--pool", "2", "--blood", "1", "--hunger", "0",
-                         "--difficulty", "2", "--columns", "p_win,win", "--format", "latex")
+    code, out, err = run(
+        capsys,
+        "table",
+        f,
+        "--pool",
+        "2",
+        "--blood",
+        "1",
+        "--hunger",
+        "0",
+        "--difficulty",
+        "2",
+        "--columns",
+        "p_win,win",
+        "--format",
+        "latex",
+    )
     assert code == 0 and "p\\_win" in out and "failure" not in out
     code, out, err = run(capsys, "table", f, "--help")
     assert code == 0 and "--blood SPEC" in out
@@ -248,8 +340,25 @@ def test_example_cli_options(capsys):
 
 def test_compare_and_a_rule_set_that_names_the_file(capsys, tmp_path):
     f = EXAMPLES / "three-kinds.toml"
-    code, out, err = run(capsys, "compare", f, f, "--set-b", "surge_bonus=3", "--pool", "2", "--hunger", "1",
-                         "--blood", "1", "--difficulty", "3", "--format", "csv", "--exact")
+    code, out, err = run(
+        capsys,
+        "compare",
+        f,
+        f,
+        "--set-b",
+        "surge_bonus=3",
+        "--pool",
+        "2",
+        "--hunger",
+        "1",
+        "--blood",
+        "1",
+        "--difficulty",
+        "3",
+        "--format",
+        "csv",
+        "--exact",
+    )
     assert code == 0, err
     rows = [dict(zip(out.splitlines()[0].split(","), line.split(","))) for line in out.splitlines()[1:]]
     by = {r["outcome"]: r for r in rows}
@@ -259,8 +368,23 @@ def test_compare_and_a_rule_set_that_names_the_file(capsys, tmp_path):
     assert Fraction(by["blood_triumph"]["b"]) == b["blood_triumph"]
     variant = tmp_path / "big-surge.toml"
     variant.write_text(f'system = "threekinds"\nmechanic = "{f}"\nname = "big-surge"\nsurge_bonus = 3\n')
-    code, out2, err = run(capsys, "compare", f, variant, "--pool", "2", "--hunger", "1", "--blood", "1",
-                          "--difficulty", "3", "--format", "csv", "--exact")
+    code, out2, err = run(
+        capsys,
+        "compare",
+        f,
+        variant,
+        "--pool",
+        "2",
+        "--hunger",
+        "1",
+        "--blood",
+        "1",
+        "--difficulty",
+        "3",
+        "--format",
+        "csv",
+        "--exact",
+    )
     assert code == 0, err
     assert [line.split(",")[:7] for line in out2.splitlines()] == [line.split(",")[:7] for line in out.splitlines()]
     # `beastodds rules` writes the rule set out with its mechanic, and it reads back
@@ -283,8 +407,13 @@ def test_booklet_of_an_example(capsys, tmp_path):
 @pytest.mark.slow
 def test_examples_run_as_the_real_command():
     for f in sorted(EXAMPLES.glob("*.toml")):
-        proc = subprocess.run([sys.executable, "-m", "analysis.cli", "table", str(f), "--pool", "2",
-                               "--difficulty", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        proc = subprocess.run(
+            [sys.executable, "-m", "analysis.cli", "table", str(f), "--pool", "2", "--difficulty", "1"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert proc.returncode == 0, (f, proc.stderr)
 
 

@@ -1,4 +1,5 @@
 """The mechanics expression language: what it computes, its bounds, and what it refuses."""
+
 from __future__ import annotations
 
 import ast
@@ -29,10 +30,16 @@ HAND = [
     ("2 if specialty else 1", {"specialty": False}, 1),
     ("not violent and rage.brutal >= 2", {"violent": False, "rage.brutal": 2}, True),
     ("not violent and rage.brutal >= 2", {"violent": True, "rage.brutal": 3}, False),
-    ("successes >= difficulty and ten >= 2 and hunger.ten >= messy_hunger_tens",
-     {"successes": 4, "difficulty": 3, "ten": 2, "hunger.ten": 1, "messy_hunger_tens": 1}, True),
-    ("successes >= difficulty and ten >= 2 and hunger.ten >= messy_hunger_tens",
-     {"successes": 4, "difficulty": 3, "ten": 1, "hunger.ten": 1, "messy_hunger_tens": 1}, False),
+    (
+        "successes >= difficulty and ten >= 2 and hunger.ten >= messy_hunger_tens",
+        {"successes": 4, "difficulty": 3, "ten": 2, "hunger.ten": 1, "messy_hunger_tens": 1},
+        True,
+    ),
+    (
+        "successes >= difficulty and ten >= 2 and hunger.ten >= messy_hunger_tens",
+        {"successes": 4, "difficulty": 3, "ten": 1, "hunger.ten": 1, "messy_hunger_tens": 1},
+        False,
+    ),
     ("-7 // 2", {}, -4),
     ("7 // -2", {}, -4),
     ("-7 % 3", {}, 2),
@@ -108,8 +115,14 @@ def test_declared_kinds_through_a_mapping():
 # --------------------------------------------------------------------------- random expressions
 
 VARS = ("a", "b", "c")
-COMPARE = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
-           ">=": lambda x, y: x >= y, "==": lambda x, y: x == y, "!=": lambda x, y: x != y}
+COMPARE = {
+    "<": lambda x, y: x < y,
+    "<=": lambda x, y: x <= y,
+    ">": lambda x, y: x > y,
+    ">=": lambda x, y: x >= y,
+    "==": lambda x, y: x == y,
+    "!=": lambda x, y: x != y,
+}
 
 
 def gen_int(rng, depth):
@@ -120,8 +133,7 @@ def gen_int(rng, depth):
             return v, lambda env: env[v]
         k = rng.randint(-7, 7)
         return str(k), lambda env: k
-    kind = rng.choice(["+", "-", "*", "//", "%", "floor", "ceil", "neg", "min", "max", "abs", "if",
-                       "floor1", "ceil1"])
+    kind = rng.choice(["+", "-", "*", "//", "%", "floor", "ceil", "neg", "min", "max", "abs", "if", "floor1", "ceil1"])
     x, fx = gen_int(rng, depth - 1)
     y, fy = gen_int(rng, depth - 1)
     if kind == "+":
@@ -174,6 +186,7 @@ def gen_bool(rng, depth):
         def chain(env):  # Python's chained comparison: z only if the first one holds
             left, mid = fx(env), fy(env)
             return COMPARE[o1](left, mid) and COMPARE[o2](mid, fz(env))
+
         return f"({x} {o1} {y} {o2} {z})", chain
     p, fp = gen_bool(rng, depth - 1)
     if kind == "not":
@@ -245,8 +258,7 @@ def test_random_expressions_match_python_on_arrays():
         shape = np.broadcast_shapes(*(np.shape(env[n]) for n in e.names))
         want = np.empty(shape, dtype=object)
         for index in np.ndindex(*shape):
-            point = {n: env[n][tuple(i if s > 1 else 0 for i, s in zip(index, env[n].shape))].item()
-                     for n in e.names}
+            point = {n: env[n][tuple(i if s > 1 else 0 for i, s in zip(index, env[n].shape))].item() for n in e.names}
             want[index] = reference(f, point)
         if any(w is ZeroDivisionError for w in want.flat):
             with pytest.raises(ExprError, match="division by zero"):
@@ -286,13 +298,25 @@ def test_broadcasting_and_scalar_mixes():
 
 def test_guarded_division_only_fails_where_the_quotient_is_used():
     y = np.array([-2, -1, 0, 1, 2])
-    for text in ("x // y if y != 0 else 0", "0 if y == 0 else ceil(x / y)",
-                 "y != 0 and x % y == 0", "y == 0 or floor(x / y) > 1", "0 != y < x // y"):
+    for text in (
+        "x // y if y != 0 else 0",
+        "0 if y == 0 else ceil(x / y)",
+        "y != 0 and x % y == 0",
+        "y == 0 or floor(x / y) > 1",
+        "0 != y < x // y",
+    ):
         parse(text).evaluate({"x": 7, "y": y})
         parse(text).evaluate({"x": 7, "y": 0})
     assert parse("x // y if y != 0 else 0").evaluate({"x": 7, "y": y}).tolist() == [-4, -7, 0, 7, 3]
-    for text in ("x // y", "x % y", "floor(x / y)", "ceil(x / y)", "x // y if y != 1 else 0",
-                 "(x // y if true else 0) + 1", "y != 1 and x % y == 0"):
+    for text in (
+        "x // y",
+        "x % y",
+        "floor(x / y)",
+        "ceil(x / y)",
+        "x // y if y != 1 else 0",
+        "(x // y if true else 0) + 1",
+        "y != 1 and x % y == 0",
+    ):
         with pytest.raises(ExprError, match="division by zero"):
             parse(text).evaluate({"x": 7, "y": y})
     with pytest.raises(ExprError, match=r"^expression: division by zero in 'floor\(x / 0\)' at column 1$"):
@@ -365,8 +389,18 @@ def test_interval_is_sound_on_random_expressions():
     assert checked > 5000
 
 
-TEMPLATES = ["x // y", "x % y", "floor(x / y)", "ceil(x / y)", "x * y", "-x * y", "abs(x - y)",
-             "min(x, y) - max(x, y)", "x % y + x // y", "ceil(x / y) * y"]
+TEMPLATES = [
+    "x // y",
+    "x % y",
+    "floor(x / y)",
+    "ceil(x / y)",
+    "x * y",
+    "-x * y",
+    "abs(x - y)",
+    "min(x, y) - max(x, y)",
+    "x % y + x // y",
+    "ceil(x / y) * y",
+]
 
 
 def test_interval_of_division_and_modulo_is_sound_over_every_divisor_range():
@@ -549,10 +583,12 @@ def test_hostile_and_invalid_texts_are_refused_quickly(text, monkeypatch):
 
 def test_nothing_is_run(tmp_path):
     marker = tmp_path / "pwned"
-    for text in (f"__import__('os').system('touch {marker}')",
-                 f"open('{marker}', 'w')",
-                 f"[__import__('os').system('touch {marker}') for _ in [1]]",
-                 f"(lambda: __import__('os').system('touch {marker}'))()"):
+    for text in (
+        f"__import__('os').system('touch {marker}')",
+        f"open('{marker}', 'w')",
+        f"[__import__('os').system('touch {marker}') for _ in [1]]",
+        f"(lambda: __import__('os').system('touch {marker}'))()",
+    ):
         with pytest.raises(ExprError):
             parse(text)
     assert not marker.exists()
@@ -565,10 +601,16 @@ def test_non_text_is_refused(value):
 
 
 EXPECTED_MESSAGES = [
-    ("__import__('os')", "where: calls are limited to min, max, floor, ceil and abs, not '__import__' "
-                         "in \"__import__('os')\" at column 1"),
-    ("x / 2", "where: '/' is only allowed as floor(a / b) or ceil(a / b), since counts are whole numbers "
-              "in 'x / 2' at column 1"),
+    (
+        "__import__('os')",
+        "where: calls are limited to min, max, floor, ceil and abs, not '__import__' "
+        "in \"__import__('os')\" at column 1",
+    ),
+    (
+        "x / 2",
+        "where: '/' is only allowed as floor(a / b) or ceil(a / b), since counts are whole numbers "
+        "in 'x / 2' at column 1",
+    ),
     ("2 ** 3", "where: powers (**) are not allowed in '2 ** 3' at column 1"),
     ("a.b.c", "where: attribute chains are not allowed (a dotted name is kind.mark) in 'a.b.c' at column 1"),
     ("x + 1.5", "where: decimal numbers are not allowed (counts are whole numbers) in 'x + 1.5' at column 5"),
@@ -576,14 +618,20 @@ EXPECTED_MESSAGES = [
     ("x" * 3000, "where: too long: 3000 characters (limit 2000) in '" + "x" * 60 + "...'"),
     ("not 3", "where: type mismatch: 'not' needs a true/false value in 'not 3' at column 5"),
     ("x and 2", "where: type mismatch: 'and' needs true/false values in 'x and 2' at column 7"),
-    ("success + (a > b)", "where: type mismatch: '+' needs whole numbers, not true/false "
-                          "in 'success + (a > b)' at column 12"),
+    (
+        "success + (a > b)",
+        "where: type mismatch: '+' needs whole numbers, not true/false in 'success + (a > b)' at column 12",
+    ),
     ("min(1)", "where: min() takes 2 to 8 arguments, not 1 in 'min(1)' at column 1"),
-    ("(" * 40 + "1" + ")" * 40, "where: brackets nested too deep (limit 32) in '" + "(" * 40 + "1" + ")" * 19
-     + "...' at column 33"),
+    (
+        "(" * 40 + "1" + ")" * 40,
+        "where: brackets nested too deep (limit 32) in '" + "(" * 40 + "1" + ")" * 19 + "...' at column 33",
+    ),
     ("  x + 1.5", "where: decimal numbers are not allowed (counts are whole numbers) in '  x + 1.5' at column 7"),
-    ("(x +\n 1.5)", "where: decimal numbers are not allowed (counts are whole numbers) in '(x +? 1.5)' "
-                    "at line 2, column 2"),
+    (
+        "(x +\n 1.5)",
+        "where: decimal numbers are not allowed (counts are whole numbers) in '(x +? 1.5)' at line 2, column 2",
+    ),
 ]
 
 
@@ -614,8 +662,20 @@ def test_default_where_and_limits_at_the_edge():
     assert parse("min(" + ", ".join([middle] * 4) + ")").evaluate({}) == 1
 
 
-@pytest.mark.parametrize("text", ["\x1b[31mx +", "x\r+", "x +\n+", "\x1b]0;evil\x07 1 +", "a\u2028+",
-                                  "1 +\u202e", "1.5\x85", "x\x1b[2J" + "1" * 3000, "\x9b31m 1.5"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\x1b[31mx +",
+        "x\r+",
+        "x +\n+",
+        "\x1b]0;evil\x07 1 +",
+        "a\u2028+",
+        "1 +\u202e",
+        "1.5\x85",
+        "x\x1b[2J" + "1" * 3000,
+        "\x9b31m 1.5",
+    ],
+)
 def test_control_characters_never_reach_the_message(text):
     with pytest.raises(ExprError) as info:
         parse(text, where="file\x1b[31m.toml\ncount 'x'")
@@ -635,8 +695,11 @@ def test_a_long_where_is_shortened():
 def test_names_restriction_with_a_hint():
     allowed = ["success", "hunger", "hunger.ten", "pool"]
     assert parse("success + hunger.ten", names=allowed).names == frozenset({"success", "hunger.ten"})
-    with pytest.raises(ExprError, match=r"unknown name 'sucess' \(did you mean 'success'\?\) in 'sucess' "
-                                        r"at column 1$"):
+    with pytest.raises(
+        ExprError,
+        match=r"unknown name 'sucess' \(did you mean 'success'\?\) in 'sucess' "
+        r"at column 1$",
+    ):
         parse("sucess", names=allowed)
     with pytest.raises(ExprError, match=r"unknown name 'hunger.tne' \(did you mean 'hunger.ten'\?\)"):
         parse("1 + hunger.tne", names=allowed)
@@ -673,9 +736,22 @@ def test_the_module_never_uses_pythons_evaluator():
     assert not called & {"eval", "exec", "compile", "__import__", "open"}
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert imported <= {"__future__", "ast", "builtins", "dataclasses", "difflib", "functools", "math",
-                        "operator", "re", "unicodedata", "warnings", "collections", "numpy",
-                        "typing"}  # (type annotations only)
+    assert imported <= {
+        "__future__",
+        "ast",
+        "builtins",
+        "dataclasses",
+        "difflib",
+        "functools",
+        "math",
+        "operator",
+        "re",
+        "unicodedata",
+        "warnings",
+        "collections",
+        "numpy",
+        "typing",
+    }  # (type annotations only)
 
 
 def test_public_api():

@@ -7,6 +7,7 @@ temporary folder and runs the command in-process (:func:`analysis.cli.main`),
 as the other CLI tests do; the mechanics a test registers are taken out again
 (``tests/conftest.py``).
 """
+
 import os
 import subprocess
 import sys
@@ -50,8 +51,9 @@ name = "loss"
 """
 
 
-def mechanic(name="hostile", title="A hostile file", count="hit", meaning="at least {need} hits",
-             catch_all="", **replace) -> str:
+def mechanic(
+    name="hostile", title="A hostile file", count="hit", meaning="at least {need} hits", catch_all="", **replace
+) -> str:
     text = GOOD.format(name=name, title=title, count=count, meaning=meaning, catch_all=catch_all)
     for old, new in replace.items():
         text = text.replace(old.replace("_", " "), new)
@@ -91,17 +93,20 @@ def test_the_good_file_works(capsys, tmp_path):
     assert "1/2" in out  # one die: a hit on 6..10
 
 
-@pytest.mark.parametrize("count, said", [
-    ("__import__('os').system('touch {marker}')", ""),
-    ("hit + __import__('os').system('touch {marker}')", ""),
-    ("().__class__.__bases__[0].__subclasses__()", ""),
-    ("hit.__class__.__mro__", ""),
-    ("(lambda: 1)()", "lambda"),
-    ("10**10**10", ""),
-    ("eval('1')", ""),
-    ("open('{marker}', 'w')", ""),
-    ("[x for x in range(10)]", "comprehension"),
-])
+@pytest.mark.parametrize(
+    "count, said",
+    [
+        ("__import__('os').system('touch {marker}')", ""),
+        ("hit + __import__('os').system('touch {marker}')", ""),
+        ("().__class__.__bases__[0].__subclasses__()", ""),
+        ("hit.__class__.__mro__", ""),
+        ("(lambda: 1)()", "lambda"),
+        ("10**10**10", ""),
+        ("eval('1')", ""),
+        ("open('{marker}', 'w')", ""),
+        ("[x for x in range(10)]", "comprehension"),
+    ],
+)
 def test_code_in_a_count_is_refused_and_never_run(capsys, tmp_path, count, said):
     marker = tmp_path / "pwned"
     path = write(tmp_path, mechanic(count=count.format(marker=marker)))
@@ -151,14 +156,17 @@ def test_a_roll_no_outcome_classifies_is_refused_with_its_counts(capsys, tmp_pat
     assert "hit=1" in err and "need=2" in err
 
 
-@pytest.mark.parametrize("old, new, said", [
-    ('[kinds.die]\ndice', '[kinds.die]\ndise', "did you mean dice?"),
-    ('faces = {', 'face = {', "did you mean faces?"),
-    ('successes = "hits"', 'sucesses = "hits"', "did you mean successes?"),
-    ('when = "hits >= need"', 'whne = "hits >= need"', "did you mean when?"),
-    ('when = "hits >= need"', 'when = "hitz >= need"', "unknown name 'hitz'"),
-    ('[counts]', '[count]', "did you mean counts?"),
-])
+@pytest.mark.parametrize(
+    "old, new, said",
+    [
+        ('[kinds.die]\ndice', '[kinds.die]\ndise', "did you mean dice?"),
+        ('faces = {', 'face = {', "did you mean faces?"),
+        ('successes = "hits"', 'sucesses = "hits"', "did you mean successes?"),
+        ('when = "hits >= need"', 'whne = "hits >= need"', "did you mean when?"),
+        ('when = "hits >= need"', 'when = "hitz >= need"', "unknown name 'hitz'"),
+        ('[counts]', '[count]', "did you mean counts?"),
+    ],
+)
 def test_unknown_keys_and_names_get_a_did_you_mean(capsys, tmp_path, old, new, said):
     text = mechanic()
     assert old in text
@@ -185,14 +193,17 @@ def test_a_meaning_that_names_no_parameter(capsys, tmp_path):
     assert "not_a_param" in err and "is not a parameter" in err
 
 
-@pytest.mark.parametrize("title, said", [
-    ("red \x1b[31m alert", "not valid TOML"),  # TOML itself refuses a raw ESC: shown escaped
-    ("bell \x07", "not valid TOML"),
-    ("escape \\u001b[31m written as TOML", "[mechanic] title"),
-    ("null \\u0000 byte", "[mechanic] title"),
-    ("right-to-left \\u202e override", "[mechanic] title"),
-    ("line\\nbreak", "[mechanic] title"),
-])
+@pytest.mark.parametrize(
+    "title, said",
+    [
+        ("red \x1b[31m alert", "not valid TOML"),  # TOML itself refuses a raw ESC: shown escaped
+        ("bell \x07", "not valid TOML"),
+        ("escape \\u001b[31m written as TOML", "[mechanic] title"),
+        ("null \\u0000 byte", "[mechanic] title"),
+        ("right-to-left \\u202e override", "[mechanic] title"),
+        ("line\\nbreak", "[mechanic] title"),
+    ],
+)
 def test_control_characters_in_a_title(capsys, tmp_path, title, said):
     err = refused(capsys, write(tmp_path, mechanic(title=title)))
     assert said in err
@@ -217,14 +228,17 @@ def test_not_toml_and_not_a_mechanic(capsys, tmp_path):
     assert "needs 'kinds'" in err
 
 
-@pytest.mark.parametrize("old, new, said", [
-    ('name = "loss"', 'name = "pool"', "axis 'pool'"),
-    ("need", "to_dict", "taken by the rules"),
-    ("need", "changes", "taken by the rules"),
-    ("need", "format", "reserved"),
-    ("need", "mechanic", "reserved"),
-    ("pool", "Pool", "lowercase"),
-])
+@pytest.mark.parametrize(
+    "old, new, said",
+    [
+        ('name = "loss"', 'name = "pool"', "axis 'pool'"),
+        ("need", "to_dict", "taken by the rules"),
+        ("need", "changes", "taken by the rules"),
+        ("need", "format", "reserved"),
+        ("need", "mechanic", "reserved"),
+        ("pool", "Pool", "lowercase"),
+    ],
+)
 def test_names_that_would_clash(capsys, tmp_path, old, new, said):
     text = mechanic().replace(old, new, 1) if old.startswith("name") else mechanic().replace(old, new)
     err = refused(capsys, write(tmp_path, text))
@@ -251,11 +265,13 @@ def test_a_rule_set_naming_a_broken_or_missing_mechanic(capsys, tmp_path):
 
 def test_bad_values_on_the_command_line_are_one_sentence(capsys, tmp_path):
     path = write(tmp_path, mechanic())
-    for extra, said in ((("--set", "need=9"), "need must be 1..3"),
-                        (("--set", "nede=2"), "did you mean need"),
-                        (("--pool", "11"), "--pool"),
-                        (("--hunger", "1"), "not an axis of hostile"),
-                        (("--at-least", "x"), "at-least")):
+    for extra, said in (
+        (("--set", "need=9"), "need must be 1..3"),
+        (("--set", "nede=2"), "did you mean need"),
+        (("--pool", "11"), "--pool"),
+        (("--hunger", "1"), "not an axis of hostile"),
+        (("--at-least", "x"), "at-least"),
+    ):
         code, out, err = run(capsys, "table", path, *extra)
         assert code == 2 and err.count("\n") == 1 and said in err, (extra, err)
 
@@ -265,16 +281,29 @@ def test_a_payload_is_not_run_by_the_real_command(tmp_path):
     """The installed command, as a user runs it, in its own process."""
     marker = tmp_path / "pwned"
     path = write(tmp_path, mechanic(count=f"__import__('os').system('touch {marker}')"))
-    proc = subprocess.run([sys.executable, "-m", "analysis.cli", "table", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "analysis.cli", "table", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "hostile.toml" in proc.stderr and "Traceback" not in proc.stderr
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("command", [("table", "{f}", "--help"), ("compare", "{f}", "{f}"),
-                                     ("compare", "v5-official", "{f}"), ("rules", "{f}"),
-                                     ("booklet", "{f}", "-o", "{out}"), ("page", "{f}", "-o", "{out}")])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("table", "{f}", "--help"),
+        ("compare", "{f}", "{f}"),
+        ("compare", "v5-official", "{f}"),
+        ("rules", "{f}"),
+        ("booklet", "{f}", "-o", "{out}"),
+        ("page", "{f}", "-o", "{out}"),
+    ],
+)
 def test_every_command_that_takes_a_file_refuses_a_hostile_one(capsys, tmp_path, command):
     marker = tmp_path / "pwned"
     path = write(tmp_path, mechanic(count=f"__import__('os').system('touch {marker}')"))

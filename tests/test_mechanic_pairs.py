@@ -1,4 +1,5 @@
 """The engine's pair-of-tens fast path: taken only where the rules prove the shape, and equal to the general grid."""
+
 import itertools
 from fractions import Fraction
 
@@ -12,18 +13,25 @@ from tests.test_mechanic_engine import brute_classes
 
 
 def cells(mech, pools, most_special=3):
-    axes = {a.name: (pools if a.name == "pool" else range(a.range[0], min(a.range[1], most_special) + 1))
-            for a in mech.axes}
+    axes = {
+        a.name: (pools if a.name == "pool" else range(a.range[0], min(a.range[1], most_special) + 1)) for a in mech.axes
+    }
     axes["difficulty"] = range(0, 7)
     return [dict(zip(axes, c)) for c in itertools.product(*axes.values())]
 
 
-@pytest.mark.parametrize("name,changes", [
-    ("v5", {}), ("v5", {"crit_bonus": 1, "hunger_one_taints_win": True}),
-    ("v5", {"hunger_replaces_dice": False, "messy_hunger_tens": 2, "bestial_hunger_ones": 2}),
-    ("werewolf", {}), ("werewolf", {"rage_replaces_dice": False, "brutal_rage_dice": 1, "brutal_bonus": 7}),
-    ("hunter", {}), ("hunter", {"critical_ignores_desperation": True, "success_face": 9}),
-])
+@pytest.mark.parametrize(
+    "name,changes",
+    [
+        ("v5", {}),
+        ("v5", {"crit_bonus": 1, "hunger_one_taints_win": True}),
+        ("v5", {"hunger_replaces_dice": False, "messy_hunger_tens": 2, "bestial_hunger_ones": 2}),
+        ("werewolf", {}),
+        ("werewolf", {"rage_replaces_dice": False, "brutal_rage_dice": 1, "brutal_bonus": 7}),
+        ("hunter", {}),
+        ("hunter", {"critical_ignores_desperation": True, "success_face": 9}),
+    ],
+)
 def test_the_shipped_5th_edition_mechanics_take_it_and_agree_with_the_grid(name, changes):
     mech = shipped(rulesets.system(name))
     assert pairs.form(mech) is not None
@@ -71,29 +79,31 @@ def mechanic(count="success + ten + bonus * floor(ten / 2)", special="false", to
     return spec.from_toml(BASE.format(count=count, special=special, top=top), "almost.toml")
 
 
-@pytest.mark.parametrize("count,special,top,fast", [
-    ("success + ten + bonus * floor(ten / 2)", "hunger.one >= 1 and successes < difficulty", 3, True),
-    ("success + ten + bonus * floor(ten / 2)", "hunger.ten >= 2 and ten >= 2", 3, True),
-    # a rule the four features cannot tell: refused by the syntax
-    ("success + ten + bonus * floor(ten / 2)", "successes > difficulty", 3, False),
-    ("success + ten + bonus * floor(ten / 2)", "ten >= 3", 3, False),
-    ("success + ten + bonus * floor(ten / 2)", "successes == 2", 3, False),
-    ("success + 2 * ten", "false", 3, False),
-    ("success + ten + bonus * floor(ten / 3)", "false", 3, False),
-    ("success + ten + bonus * floor(ten / 2) - hunger.one", "false", 3, False),
-    ("success + ten + bonus * floor(ten / 2)", "difficulty >= 3 and hunger.one >= 1", 3, False),
-    # syntax allows it, the exhaustive check refuses it: 3 Hunger 1s are not 2
-    ("success + ten + bonus * floor(ten / 2)", "hunger.one >= 3", 3, False),
-    ("success + ten + bonus * floor(ten / 2)", "hunger.one >= 3", 2, True),
-    # a bonus that reads the marks up to 2: fine; up to 3: refused
-    ("success + ten + bonus * floor(ten / 2) + (3 if hunger.one >= 2 else 0)", "false", 4, True),
-    ("success + ten + bonus * floor(ten / 2) + (3 if hunger.one >= 3 else 0)", "false", 4, False),
-])
+@pytest.mark.parametrize(
+    "count,special,top,fast",
+    [
+        ("success + ten + bonus * floor(ten / 2)", "hunger.one >= 1 and successes < difficulty", 3, True),
+        ("success + ten + bonus * floor(ten / 2)", "hunger.ten >= 2 and ten >= 2", 3, True),
+        # a rule the four features cannot tell: refused by the syntax
+        ("success + ten + bonus * floor(ten / 2)", "successes > difficulty", 3, False),
+        ("success + ten + bonus * floor(ten / 2)", "ten >= 3", 3, False),
+        ("success + ten + bonus * floor(ten / 2)", "successes == 2", 3, False),
+        ("success + 2 * ten", "false", 3, False),
+        ("success + ten + bonus * floor(ten / 3)", "false", 3, False),
+        ("success + ten + bonus * floor(ten / 2) - hunger.one", "false", 3, False),
+        ("success + ten + bonus * floor(ten / 2)", "difficulty >= 3 and hunger.one >= 1", 3, False),
+        # syntax allows it, the exhaustive check refuses it: 3 Hunger 1s are not 2
+        ("success + ten + bonus * floor(ten / 2)", "hunger.one >= 3", 3, False),
+        ("success + ten + bonus * floor(ten / 2)", "hunger.one >= 3", 2, True),
+        # a bonus that reads the marks up to 2: fine; up to 3: refused
+        ("success + ten + bonus * floor(ten / 2) + (3 if hunger.one >= 2 else 0)", "false", 4, True),
+        ("success + ten + bonus * floor(ten / 2) + (3 if hunger.one >= 3 else 0)", "false", 4, False),
+    ],
+)
 def test_the_fast_path_is_taken_only_where_it_is_exact(count, special, top, fast):
     mech = mechanic(count, special, top)
     rules = engine.rules_of(mech)
-    grid = [dict(pool=p, hunger=h, difficulty=d) for p in (0, 1, 2, 4) for h in range(0, top + 1)
-            for d in range(0, 5)]
+    grid = [dict(pool=p, hunger=h, difficulty=d) for p in (0, 1, 2, 4) for h in range(0, top + 1) for d in range(0, 5)]
     got = pairs.count(rules, grid)
     assert (got is not None) == fast
     general = engine.count_cells(rules, grid, general=True)
@@ -111,8 +121,10 @@ def test_big_pools_are_exact_by_the_fast_path():
     assert o.p_win == sum(p for s, p in o.successes.items() if s >= 333)
 
 
-@pytest.mark.parametrize("name,changes", [("v5", {}), ("v5", {"hunger_replaces_dice": False}),
-                                          ("werewolf", {"brutal_rage_dice": 1}), ("hunter", {})])
+@pytest.mark.parametrize(
+    "name,changes",
+    [("v5", {}), ("v5", {"hunger_replaces_dice": False}), ("werewolf", {"brutal_rage_dice": 1}), ("hunter", {})],
+)
 def test_a_whole_grid_in_one_call_equals_the_cells_counted_one_by_one(name, changes):
     mech = shipped(rulesets.system(name))
     rules = engine.rules_of(mech, changes)

@@ -39,8 +39,12 @@ def assert_same(rules, cells):
         assert (g.class_ways, g.success_ways, g.denominator) == (w.class_ways, w.success_ways, w.denominator), cell
 
 
-@pytest.mark.parametrize("name,changes", [(n, {}) for n in SHIPPED] + [(n, c) for n, cs in HOUSE.items() for c in cs]
-                         + [("classic", {"specialty": True, "ones_cancel": False})])
+@pytest.mark.parametrize(
+    "name,changes",
+    [(n, {}) for n in SHIPPED]
+    + [(n, c) for n, cs in HOUSE.items() for c in cs]
+    + [("classic", {"specialty": True, "ones_cancel": False})],
+)
 def test_every_shipped_rule_set_counts_alike_on_the_smaller_grid(name, changes):
     mech = shipped(rulesets.system(name))
     rules = engine.rules_of(mech, changes)
@@ -63,6 +67,7 @@ def test_classic_grids():
 
 
 # ------------------------------------------------------------------ hand-written mechanics
+
 
 def toy(counts: str, outcomes: list, successes="net", parameters=""):
     """A one-kind d10 mechanic: marks one (1), fail (2..difficulty-1), success (difficulty..9), ten (10)."""
@@ -105,8 +110,7 @@ def check(mech, changes=None):
 
 
 def test_unequal_coefficients_do_not_fuse():
-    s = check(toy('net = "success + 2 * ten - one"',
-                  [("win", "success + ten >= 2"), ("fail", None)]))
+    s = check(toy('net = "success + 2 * ten - one"', [("win", "success + ten >= 2"), ("fail", None)]))
     assert set(s.names) == {"one", "success", "ten"} and s.caps == (None, None, None)
 
 
@@ -131,9 +135,20 @@ def test_a_statistic_read_twice_in_one_sum_or_alone_does_not_fuse():
 
 
 def test_caps_follow_the_operator_and_the_other_side():
-    for text, cap in [("one >= 2", 2), ("one > 2", 3), ("one < 2", 2), ("one <= 2", 3), ("one == 2", 3),
-                      ("one != 2", 3), ("2 <= one", 2), ("2 < one", 3), ("-3 <= one", 0), ("1 < one < 3", 3),
-                      ("one >= 1 or one == difficulty", 11), ("one > difficulty - 4", 7)]:
+    for text, cap in [
+        ("one >= 2", 2),
+        ("one > 2", 3),
+        ("one < 2", 2),
+        ("one <= 2", 3),
+        ("one == 2", 3),
+        ("one != 2", 3),
+        ("2 <= one", 2),
+        ("2 < one", 3),
+        ("-3 <= one", 0),
+        ("1 < one < 3", 3),
+        ("one >= 1 or one == difficulty", 11),
+        ("one > difficulty - 4", 7),
+    ]:
         s = check(toy('net = "success + ten"', [("botch", text), ("fail", None)]))
         assert s.caps[s.names.index("one")] == cap, text
 
@@ -152,9 +167,11 @@ def test_no_cap_where_the_other_side_reads_a_statistic_or_the_operand_is_not_bar
 
 def test_parameters_fold_away():
     params = 'bonus = { default = 1, range = [0, 3] }\nharsh = { default = false }'
-    mech = toy('net = "max(0, success + ten * (bonus + 1) - (one if harsh else 0))"',
-               [("botch", "success + ten == 0 and one >= (2 if harsh else 1)"), ("win", "net >= 1"), ("fail", None)],
-               parameters=params)
+    mech = toy(
+        'net = "max(0, success + ten * (bonus + 1) - (one if harsh else 0))"',
+        [("botch", "success + ten == 0 and one >= (2 if harsh else 1)"), ("win", "net >= 1"), ("fail", None)],
+        parameters=params,
+    )
     assert set(check(mech).names) == {"one", "success+2*ten"}
     assert check(mech).caps[check(mech).names.index("one")] == 1
     s = check(mech, {"bonus": 0, "harsh": True})
@@ -164,8 +181,10 @@ def test_parameters_fold_away():
 
 
 def test_a_refused_division_stays_refused():
-    mech = toy('net = "success + ten"\nz = "0"', [("odd", "false and success // z == 1"),
-                                               ("bad", "success // z == 1 and false"), ("fail", None)])
+    mech = toy(
+        'net = "success + ten"\nz = "0"',
+        [("odd", "false and success // z == 1"), ("bad", "success // z == 1 and false"), ("fail", None)],
+    )
     rules = engine.rules_of(mech)
     with pytest.raises(Exception, match="division by zero"):
         engine.count_cells(rules, [{"pool": 2, "difficulty": 6}])

@@ -12,6 +12,7 @@
 (c) its buffers and its work limit refuse rather than overrun;
 (d) a designer's mechanic file with a [willpower] table works.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -75,16 +76,30 @@ class _KernelOdds:
 
         def compute(mod):
             out, spent = np.zeros(shape, dtype=np.int64), np.zeros(1, dtype=np.int64)
-            kw.v5_willpower_ways(nn, nh, w_n, w_h, rules.crit_bonus, difficulty, rules.messy_hunger_tens,
-                                 rules.bestial_hunger_ones, int(rules.hunger_one_taints_win), mode, vals,
-                                 int(strategy.forbid_new_messy), R, mod,
-                                 special_dice.binomials(max(n, R) + 1, mod), out, spent)
+            kw.v5_willpower_ways(
+                nn,
+                nh,
+                w_n,
+                w_h,
+                rules.crit_bonus,
+                difficulty,
+                rules.messy_hunger_tens,
+                rules.bestial_hunger_ones,
+                int(rules.hunger_one_taints_win),
+                mode,
+                vals,
+                int(strategy.forbid_new_messy),
+                R,
+                mod,
+                special_dice.binomials(max(n, R) + 1, mod),
+                out,
+                spent,
+            )
             return np.concatenate([out.ravel(), spent])
 
         flat = exact.count(compute, kw.v5_willpower_ways_bound(nn, nh, w_n, w_h, R, vals, max(n, R) + 1))
         ways, den = flat[:-1].reshape(shape), 10 ** (n + R)
-        table = kv5.v5_class_table(rules.messy_hunger_tens, rules.bestial_hunger_ones,
-                                   int(rules.hunger_one_taints_win))
+        table = kv5.v5_class_table(rules.messy_hunger_tens, rules.bestial_hunger_ones, int(rules.hunger_one_taints_win))
         by_class = [0] * 6
         for (s, pair, ec, oc), w in np.ndenumerate(ways):
             if w:
@@ -128,9 +143,15 @@ V5_VARIANTS = [
 
 
 @pytest.mark.parametrize("changes", V5_VARIANTS, ids=lambda c: ",".join(c))
-@pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures",
-                                      pytest.param("maximize_critical", marks=pytest.mark.slow),
-                                      pytest.param("avoid_messy", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        "maximize_win",
+        "reroll_failures",
+        pytest.param("maximize_critical", marks=pytest.mark.slow),
+        pytest.param("avoid_messy", marks=pytest.mark.slow),
+    ],
+)
 def test_v5_variants_equal_the_v5_module(strategy, changes):
     _v5_grid(_rules("v5", **changes), changes, strategy, range(0, 7), (0, 1, 3, 5), range(0, 6))
 
@@ -155,12 +176,12 @@ def _werewolf_grid(changes, strategy, pools, rages, diffs):
 
     rules = _rules("werewolf", **changes)
     old_rules = WerewolfRules(**changes)
-    cells = [dict(pool=p, rage=r, difficulty=d, violent=v) for p in pools for r in rages for d in diffs
-             for v in (0, 1)]
+    cells = [dict(pool=p, rage=r, difficulty=d, violent=v) for p in pools for r in rages for d in diffs for v in (0, 1)]
     got = W.count_cells(rules, WEREWOLF_NEW[strategy], cells)
     for cell, ways in zip(cells, got):
-        old = ww.odds(cell["pool"], cell["rage"], cell["difficulty"], bool(cell["violent"]), old_rules,
-                      strategy=strategy)
+        old = ww.odds(
+            cell["pool"], cell["rage"], cell["difficulty"], bool(cell["violent"]), old_rules, strategy=strategy
+        )
         den = ways.denominator
         assert {c: Fraction(w, den) for c, w in zip(rules.mechanic.classes, ways.class_ways)} == old.classes(), cell
         assert Fraction(ways.spent, den) == old.willpower_spent, cell
@@ -172,13 +193,17 @@ def test_werewolf_equals_the_werewolf_module(strategy):
     _werewolf_grid({}, strategy, range(0, 8), range(0, 6), range(0, 7))
 
 
-@pytest.mark.parametrize("changes", [{"brutal_rage_dice": 1}, {"brutal_bonus": 2, "success_face": 8},
-                                     {"rage_replaces_dice": False}, {"crit_bonus": 0}], ids=lambda c: ",".join(c))
+@pytest.mark.parametrize(
+    "changes",
+    [{"brutal_rage_dice": 1}, {"brutal_bonus": 2, "success_face": 8}, {"rage_replaces_dice": False}, {"crit_bonus": 0}],
+    ids=lambda c: ",".join(c),
+)
 def test_werewolf_variants_equal_the_werewolf_module(changes):
     _werewolf_grid(changes, "maximize_win", range(0, 6), (0, 1, 2, 5), (1, 2, 4, 6))
 
 
 # ------------------------------------------------------------------ (b) brute force
+
 
 def _v5(normal, hunger, difficulty):
     faces = list(normal) + list(hunger)
@@ -198,8 +223,12 @@ def _werewolf(violent, crit_bonus=2, brutal_rage_dice=2, brutal_bonus=4):
         faces = list(normal) + list(rage)
         tens = faces.count(10)
         brutal = sum(1 for f in rage if f <= 2) >= brutal_rage_dice
-        succ = (sum(1 for f in faces if 6 <= f <= 9) + tens + crit_bonus * (tens // 2)
-                + (brutal_bonus if violent and brutal else 0))
+        succ = (
+            sum(1 for f in faces if 6 <= f <= 9)
+            + tens
+            + crit_bonus * (tens // 2)
+            + (brutal_bonus if violent and brutal else 0)
+        )
         if violent and brutal and succ >= difficulty:
             return "brutal_win", succ
         if brutal:
@@ -207,6 +236,7 @@ def _werewolf(violent, crit_bonus=2, brutal_rage_dice=2, brutal_bonus=4):
         if succ >= difficulty:
             return ("critical_win" if tens >= 2 else "plain_win"), succ
         return ("total_failure" if succ == 0 else "failure"), succ
+
     return read
 
 
@@ -235,6 +265,7 @@ def _d10_marks(rerollable_kinds, rage_kind=None):
         if kind == rage_kind and face <= 2:
             return None
         return 0 if face < 6 else 1 if face < 10 else 2
+
     return marks
 
 
@@ -265,12 +296,13 @@ def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, si
         return ({c: Fraction(w, total) for c, w in dist.items()}, {s: Fraction(w, total) for s, w in succ.items()})
 
     classes, successes, spent = {}, {}, Fraction(0)
-    p_roll = Fraction(1, sides ** n)
+    p_roll = Fraction(1, sides**n)
     for roll in itertools.product(faces_range, repeat=n):
         marked = [marks(k, f) for k, f in zip(kinds, roll)]
         cats = [None if m is None else 3 * k + m for k, m in zip(kinds, marked)]  # kind, then mark
-        c0, s0 = read([f for f, k in zip(roll, kinds) if k == 0], [f for f, k in zip(roll, kinds) if k == 1],
-                      difficulty)
+        c0, s0 = read(
+            [f for f, k in zip(roll, kinds) if k == 0], [f for f, k in zip(roll, kinds) if k == 1], difficulty
+        )
         best = None  # (subset)
         if strategy == "reroll_failures":
             if c0 not in wins:
@@ -322,10 +354,17 @@ def _check_brute(odds, want):
     assert odds.willpower_spent == spent
 
 
-BRUTE_V5 = [(1, 0, 1), (2, 1, 2), (3, 1, 2), (3, 2, 3), pytest.param((4, 2, 2), marks=pytest.mark.slow),
-            pytest.param((4, 4, 2), marks=pytest.mark.slow),
-            pytest.param((4, 0, 3), marks=pytest.mark.slow),
-            pytest.param((4, 1, 4), marks=pytest.mark.slow), pytest.param((4, 3, 1), marks=pytest.mark.slow)]
+BRUTE_V5 = [
+    (1, 0, 1),
+    (2, 1, 2),
+    (3, 1, 2),
+    (3, 2, 3),
+    pytest.param((4, 2, 2), marks=pytest.mark.slow),
+    pytest.param((4, 4, 2), marks=pytest.mark.slow),
+    pytest.param((4, 0, 3), marks=pytest.mark.slow),
+    pytest.param((4, 1, 4), marks=pytest.mark.slow),
+    pytest.param((4, 3, 1), marks=pytest.mark.slow),
+]
 
 
 @pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
@@ -336,25 +375,35 @@ def test_v5_brute_force(strategy, cell):
     _check_brute(W.odds(_rules("v5"), strategy, pool=pool, hunger=hunger, difficulty=difficulty), want)
 
 
-BRUTE_WEREWOLF = [(2, 1, 2, 0), (3, 2, 2, 1), (3, 2, 5, 1), (3, 3, 3, 0),
-                  pytest.param((4, 2, 3, 1), marks=pytest.mark.slow),
-                  pytest.param((4, 3, 2, 0), marks=pytest.mark.slow),
-                  pytest.param((4, 4, 5, 1), marks=pytest.mark.slow), pytest.param((4, 1, 1, 0), marks=pytest.mark.slow)]
+BRUTE_WEREWOLF = [
+    (2, 1, 2, 0),
+    (3, 2, 2, 1),
+    (3, 2, 5, 1),
+    (3, 3, 3, 0),
+    pytest.param((4, 2, 3, 1), marks=pytest.mark.slow),
+    pytest.param((4, 3, 2, 0), marks=pytest.mark.slow),
+    pytest.param((4, 4, 5, 1), marks=pytest.mark.slow),
+    pytest.param((4, 1, 1, 0), marks=pytest.mark.slow),
+]
 
 
 @pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
 @pytest.mark.parametrize("cell", BRUTE_WEREWOLF, ids=str)
 def test_werewolf_brute_force(strategy, cell):
     pool, rage, difficulty, violent = cell
-    want = brute_force(_werewolf(violent), pool - rage, rage, difficulty, strategy, _d10_marks({0, 1}, rage_kind=1),
-                       WEREWOLF_WINS)
+    want = brute_force(
+        _werewolf(violent), pool - rage, rage, difficulty, strategy, _d10_marks({0, 1}, rage_kind=1), WEREWOLF_WINS
+    )
     got = W.odds(_rules("werewolf"), strategy, pool=pool, rage=rage, difficulty=difficulty, violent=violent)
     _check_brute(got, want)
 
 
-BRUTE_WEREWOLF_HOUSE = [({"brutal_rage_dice": 1}, (3, 2, 3, 0)), ({"brutal_bonus": 2, "crit_bonus": 0}, (3, 2, 4, 1)),
-                        ({"rage_replaces_dice": False}, (2, 2, 3, 1)),
-                        pytest.param({"crit_bonus": 5, "brutal_rage_dice": 1}, (4, 2, 6, 1), marks=pytest.mark.slow)]
+BRUTE_WEREWOLF_HOUSE = [
+    ({"brutal_rage_dice": 1}, (3, 2, 3, 0)),
+    ({"brutal_bonus": 2, "crit_bonus": 0}, (3, 2, 4, 1)),
+    ({"rage_replaces_dice": False}, (2, 2, 3, 1)),
+    pytest.param({"crit_bonus": 5, "brutal_rage_dice": 1}, (4, 2, 6, 1), marks=pytest.mark.slow),
+]
 
 
 @pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
@@ -371,8 +420,15 @@ def test_werewolf_house_rules_brute_force(strategy, changes, cell):
     _check_brute(got, want)
 
 
-BRUTE_HUNTER = [(1, 1, 1), (2, 1, 2), pytest.param((3, 1, 3), marks=pytest.mark.slow), (2, 2, 2), (3, 0, 2),
-                pytest.param((4, 0, 3), marks=pytest.mark.slow), pytest.param((3, 1, 1), marks=pytest.mark.slow)]
+BRUTE_HUNTER = [
+    (1, 1, 1),
+    (2, 1, 2),
+    pytest.param((3, 1, 3), marks=pytest.mark.slow),
+    (2, 2, 2),
+    (3, 0, 2),
+    pytest.param((4, 0, 3), marks=pytest.mark.slow),
+    pytest.param((3, 1, 1), marks=pytest.mark.slow),
+]
 
 
 @pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
@@ -442,9 +498,18 @@ def _wild_marks(kind, face):
 
 
 @pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
-@pytest.mark.parametrize("cell", [(1, 1, 2), (2, 1, 2), (3, 1, 3), (2, 2, 3),
-                                  pytest.param((4, 0, 3), marks=pytest.mark.slow),
-                                  pytest.param((3, 2, 5), marks=pytest.mark.slow)], ids=str)
+@pytest.mark.parametrize(
+    "cell",
+    [
+        (1, 1, 2),
+        (2, 1, 2),
+        (3, 1, 3),
+        (2, 2, 3),
+        pytest.param((4, 0, 3), marks=pytest.mark.slow),
+        pytest.param((3, 2, 5), marks=pytest.mark.slow),
+    ],
+    ids=str,
+)
 def test_designer_file_with_willpower_matches_brute_force(strategy, cell):
     mech = spec.from_toml(DESIGNER, "wildsix.toml")
     assert mech.willpower == spec.Willpower(2, ("plain", "wilds"), ("miss", "hit"), ("miss",), True)
@@ -457,8 +522,19 @@ def test_designer_file_with_willpower_matches_brute_force(strategy, cell):
 def test_designer_table_columns_and_gain():
     rules = engine.rules_of(spec.from_toml(DESIGNER, "wildsix.toml"))
     df = W.table(rules, "maximize_win", exact=True, pool="0-3", wild="0-1", target="1-2", at_least="1-2")
-    assert list(df.columns) == ["pool", "wild", "target", "snake_eyes", "win", "loss", "p_win", "willpower_spent",
-                                "p_win_gain", "p_at_least_1", "p_at_least_2"]
+    assert list(df.columns) == [
+        "pool",
+        "wild",
+        "target",
+        "snake_eyes",
+        "win",
+        "loss",
+        "p_win",
+        "willpower_spent",
+        "p_win_gain",
+        "p_at_least_1",
+        "p_at_least_2",
+    ]
     base = engine.table(rules, exact=True, pool="0-3", wild="0-1", target="1-2")
     assert (df["p_win_gain"] == df["p_win"] - base["p_win"]).all()
     assert (df["p_win_gain"] >= 0).all() and (df["p_win_gain"] > 0).any()
@@ -471,8 +547,10 @@ def test_designer_table_columns_and_gain():
 
 
 def test_never_below_no_willpower_and_maximize_win_never_below_reroll_failures():
-    for system, axes in [("v5", dict(pool="1-12", hunger="0-5", difficulty="1-6")),
-                         ("hunter", dict(pool="1-10", desperation="0-3", difficulty="1-6"))]:
+    for system, axes in [
+        ("v5", dict(pool="1-12", hunger="0-5", difficulty="1-6")),
+        ("hunter", dict(pool="1-10", desperation="0-3", difficulty="1-6")),
+    ]:
         rules = _rules(system)
         best = W.table(rules, "maximize_win", exact=True, **axes)
         thumb = W.table(rules, "reroll_failures", exact=True, **axes)
@@ -483,10 +561,13 @@ def test_never_below_no_willpower_and_maximize_win_never_below_reroll_failures()
 
 # ------------------------------------------------------------------ strategies and checks
 
+
 def test_strategy_names_and_objects():
     rules = _rules("v5")
-    assert W.odds(rules, "none", pool=3, hunger=1, difficulty=2).classes() == \
-        engine.odds(rules, pool=3, hunger=1, difficulty=2).classes()
+    assert (
+        W.odds(rules, "none", pool=3, hunger=1, difficulty=2).classes()
+        == engine.odds(rules, pool=3, hunger=1, difficulty=2).classes()
+    )
     with pytest.raises(ValueError, match=r"unknown Willpower strategy 'maximise_win'.*did you mean maximize_win"):
         W.odds(rules, "maximise_win", pool=3, hunger=1, difficulty=2)
     with pytest.raises(ValueError, match="unknown outcome class 'critcal_win'.*did you mean critical_win"):
@@ -502,8 +583,10 @@ def test_strategy_names_and_objects():
     assert list(s.integer_values(rules.mechanic)) == [0, 0, 6, 9, 2, 0]
     # a utility equal to maximize_win's is maximize_win
     same = W.Strategy("same", values={c: 1 for c in rules.mechanic.win_classes})
-    assert W.odds(rules, same, pool=5, hunger=2, difficulty=3).classes() == \
-        W.odds(rules, "maximize_win", pool=5, hunger=2, difficulty=3).classes()
+    assert (
+        W.odds(rules, same, pool=5, hunger=2, difficulty=3).classes()
+        == W.odds(rules, "maximize_win", pool=5, hunger=2, difficulty=3).classes()
+    )
     # classic pools declare no Willpower reroll
     with pytest.raises(ValueError, match="has no Willpower reroll"):
         W.odds(_rules("classic"), "maximize_win", **{a.name: a.range[0] + 1 for a in _mechanic("classic").axes})
@@ -517,17 +600,29 @@ def test_ties_keep_willpower_then_fewer_dice():
     assert W.odds(rules, "maximize_win", pool=2, hunger=0, difficulty=40).willpower_spent == 0
 
 
-@pytest.mark.parametrize("text, message", [
-    ("dice = 0\nkinds = ['plain']", r"\[willpower\] dice: must be 1..10"),
-    ("dice = 2\nkinds = ['plane']", r"\[willpower\] kinds: 'plane' is not one of the kinds plain, wilds "
-                                    r"\(did you mean plain\?\)"),
-    ("dice = 2\nkinds = []", r"\[willpower\] kinds: must be a list of kind names, at least one"),
-    ("dice = 2\nkinds = ['plain']\nmarks = ['boom']", r"\[willpower\] marks: 'boom' is not one of the marks"),
-    ("dice = 2\nkinds = ['plain']\nfailures = ['hit', 'hit']", r"\[willpower\] failures: names a rerollable mark twice"),
-    ("dice = 2\nkinds = ['plain']\nkeeps_kind = false", r"\[willpower\] keeps_kind: false .* is not supported"),
-    ("dice = 2\nkinds = ['plain']\nkeep_kind = true", r"\[willpower\]: unknown key 'keep_kind'.*did you mean keeps_kind"),
-    ("kinds = ['plain']", r"\[willpower\]: needs 'dice'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("dice = 0\nkinds = ['plain']", r"\[willpower\] dice: must be 1..10"),
+        (
+            "dice = 2\nkinds = ['plane']",
+            r"\[willpower\] kinds: 'plane' is not one of the kinds plain, wilds "
+            r"\(did you mean plain\?\)",
+        ),
+        ("dice = 2\nkinds = []", r"\[willpower\] kinds: must be a list of kind names, at least one"),
+        ("dice = 2\nkinds = ['plain']\nmarks = ['boom']", r"\[willpower\] marks: 'boom' is not one of the marks"),
+        (
+            "dice = 2\nkinds = ['plain']\nfailures = ['hit', 'hit']",
+            r"\[willpower\] failures: names a rerollable mark twice",
+        ),
+        ("dice = 2\nkinds = ['plain']\nkeeps_kind = false", r"\[willpower\] keeps_kind: false .* is not supported"),
+        (
+            "dice = 2\nkinds = ['plain']\nkeep_kind = true",
+            r"\[willpower\]: unknown key 'keep_kind'.*did you mean keeps_kind",
+        ),
+        ("kinds = ['plain']", r"\[willpower\]: needs 'dice'"),
+    ],
+)
 def test_willpower_table_errors_name_file_and_key(text, message):
     body = DESIGNER.replace('dice = 2\nkinds = ["plain", "wilds"]\nmarks = ["miss", "hit"]\nfailures = ["miss"]', text)
     assert body != DESIGNER
@@ -547,23 +642,63 @@ def test_files_without_willpower_still_load_and_reroll_failures_needs_failures()
 
 def test_shipped_files_declare_their_willpower():
     assert _mechanic("v5").willpower == spec.Willpower(3, ("normal",), ("fail", "success", "ten"), ("fail",))
-    assert _mechanic("werewolf").willpower == spec.Willpower(3, ("normal", "rage"), ("fail", "success", "ten"),
-                                                             ("fail",))
+    assert _mechanic("werewolf").willpower == spec.Willpower(
+        3, ("normal", "rage"), ("fail", "success", "ten"), ("fail",)
+    )
     assert _mechanic("hunter").willpower == spec.Willpower(3, ("normal",), ("fail", "success", "ten"), ("fail",))
     assert _mechanic("classic").willpower is None
 
 
 # ------------------------------------------------------------------ (c) buffers and limits
 
+
 def _call(system="v5", strategy="maximize_win", **cell):
     return W.kernel_call(_rules(system), strategy, **cell)
 
 
-CHOICE_NAMES = ["res_idx", "st_avail", "st_off", "opt_counts", "opt_off", "opt_v", "out_off", "out_w", "out_n",
-                "cls", "values", "wins", "forbid", "fail_cats", "mode", "max_reroll", "common", "choice", "bad"]
-ADD_NAMES = ["res_ways", "res_idx", "st_w", "st_avail", "st_off", "opt_counts", "opt_off", "opt_v", "out_off",
-             "out_w", "out_n", "cls", "succ", "choice", "max_reroll", "common", "mod", "class_out", "succ_out",
-             "spent"]
+CHOICE_NAMES = [
+    "res_idx",
+    "st_avail",
+    "st_off",
+    "opt_counts",
+    "opt_off",
+    "opt_v",
+    "out_off",
+    "out_w",
+    "out_n",
+    "cls",
+    "values",
+    "wins",
+    "forbid",
+    "fail_cats",
+    "mode",
+    "max_reroll",
+    "common",
+    "choice",
+    "bad",
+]
+ADD_NAMES = [
+    "res_ways",
+    "res_idx",
+    "st_w",
+    "st_avail",
+    "st_off",
+    "opt_counts",
+    "opt_off",
+    "opt_v",
+    "out_off",
+    "out_w",
+    "out_n",
+    "cls",
+    "succ",
+    "choice",
+    "max_reroll",
+    "common",
+    "mod",
+    "class_out",
+    "succ_out",
+    "spent",
+]
 
 
 def test_kernels_run_from_their_arguments():
@@ -591,11 +726,16 @@ _SHARED_BREAKS = [
 ]
 
 
-@pytest.mark.parametrize("name, broken, message", _SHARED_BREAKS + [
-    ("fail_cats", lambda a: np.array([7], dtype=np.int64), "a failure category does not exist"),
-    ("bad", lambda a: np.zeros(0, dtype=np.int64), "the class arrays differ in length"),
-    ("mode", lambda a: 5, "unknown mode"),
-], ids=lambda x: x if isinstance(x, str) and " " not in x else "")
+@pytest.mark.parametrize(
+    "name, broken, message",
+    _SHARED_BREAKS
+    + [
+        ("fail_cats", lambda a: np.array([7], dtype=np.int64), "a failure category does not exist"),
+        ("bad", lambda a: np.zeros(0, dtype=np.int64), "the class arrays differ in length"),
+        ("mode", lambda a: 5, "unknown mode"),
+    ],
+    ids=lambda x: x if isinstance(x, str) and " " not in x else "",
+)
 def test_choices_kernel_refuses_buffers_that_do_not_fit(name, broken, message):
     from kernels.mechanic_willpower import willpower_choices
 
@@ -606,12 +746,17 @@ def test_choices_kernel_refuses_buffers_that_do_not_fit(name, broken, message):
         willpower_choices(*args)
 
 
-@pytest.mark.parametrize("name, broken, message", _SHARED_BREAKS + [
-    ("class_out", lambda a: np.zeros((a.shape[0], 2), dtype=np.int64), "a class that does not exist"),
-    ("succ_out", lambda a: np.zeros((a.shape[0], 1), dtype=np.int64), "a success value passes the success buffer"),
-    ("spent", lambda a: np.zeros(0, dtype=np.int64), "the outputs do not have one row per context"),
-    ("st_w", lambda a: np.ascontiguousarray(a[:1]), "the weights or success tables do not match"),
-], ids=lambda x: x if isinstance(x, str) and " " not in x else "")
+@pytest.mark.parametrize(
+    "name, broken, message",
+    _SHARED_BREAKS
+    + [
+        ("class_out", lambda a: np.zeros((a.shape[0], 2), dtype=np.int64), "a class that does not exist"),
+        ("succ_out", lambda a: np.zeros((a.shape[0], 1), dtype=np.int64), "a success value passes the success buffer"),
+        ("spent", lambda a: np.zeros(0, dtype=np.int64), "the outputs do not have one row per context"),
+        ("st_w", lambda a: np.ascontiguousarray(a[:1]), "the weights or success tables do not match"),
+    ],
+    ids=lambda x: x if isinstance(x, str) and " " not in x else "",
+)
 def test_add_kernel_refuses_buffers_that_do_not_fit(name, broken, message):
     from kernels.mechanic_willpower import willpower_add
 
@@ -626,8 +771,11 @@ def test_add_kernel_refuses_buffers_that_do_not_fit(name, broken, message):
 def test_choice_arrays_are_bounded(monkeypatch):
     monkeypatch.setattr(W, "MAX_CHOICES", 10)
     W._plan_cached.cache_clear()
-    with pytest.raises(spec.MechanicError, match=r"would decide for about [\d,]+ landed rolls x contexts, over the "
-                                                 r"limit of 10"):
+    with pytest.raises(
+        spec.MechanicError,
+        match=r"would decide for about [\d,]+ landed rolls x contexts, over the "
+        r"limit of 10",
+    ):
         W.odds(_rules("v5"), "maximize_win", pool=5, hunger=2, difficulty=3)
     W._plan_cached.cache_clear()
 
@@ -659,27 +807,36 @@ def test_work_is_estimated_and_refused_beyond_the_limit(monkeypatch):
     assert 0 < steps < W.MAX_WORK
     monkeypatch.setattr(W, "MAX_WORK", steps - 1)
     W._plan_cached.cache_clear()
-    with pytest.raises(spec.MechanicError, match=rf"would take about {steps:,} steps .* over the limit of "
-                                                  rf"{steps - 1:,}"):
+    with pytest.raises(
+        spec.MechanicError,
+        match=rf"would take about {steps:,} steps .* over the limit of "
+        rf"{steps - 1:,}",
+    ):
         W.odds(rules, "maximize_win", pool=12, rage=3, difficulty=4, violent=0)
     W._plan_cached.cache_clear()
 
 
 def test_a_huge_reroll_is_refused_before_any_work():
-    many = DESIGNER.replace("dice = 2\nkinds", "dice = 10\nkinds").replace('wild = { default = "0-1", range = [0, 2] }',
-                                                                          'wild = { default = "0-1", range = [0, 30] }')
+    many = DESIGNER.replace("dice = 2\nkinds", "dice = 10\nkinds").replace(
+        'wild = { default = "0-1", range = [0, 2] }', 'wild = { default = "0-1", range = [0, 30] }'
+    )
     rules = engine.rules_of(spec.from_toml(many, "many.toml"))
-    with pytest.raises(spec.MechanicError, match=r"^many\.toml: the Willpower reroll at 30 plain \+ 30 wilds dice "
-                                                 r"would take about [\d,]+ steps"):
+    with pytest.raises(
+        spec.MechanicError,
+        match=r"^many\.toml: the Willpower reroll at 30 plain \+ 30 wilds dice "
+        r"would take about [\d,]+ steps",
+    ):
         W.odds(rules, "maximize_win", pool=30, wild=30, target=20)
 
 
 def test_pool_30_answers_quickly():
     import time
 
-    for system, cell in [("v5", dict(pool=30, hunger=5, difficulty=6)),
-                         ("werewolf", dict(pool=30, rage=5, difficulty=6, violent=1)),
-                         ("hunter", dict(pool=30, desperation=5, difficulty=6))]:
+    for system, cell in [
+        ("v5", dict(pool=30, hunger=5, difficulty=6)),
+        ("werewolf", dict(pool=30, rage=5, difficulty=6, violent=1)),
+        ("hunter", dict(pool=30, desperation=5, difficulty=6)),
+    ]:
         rules = _rules(system)
         for strategy in ("maximize_win", "reroll_failures"):
             W.odds(rules, strategy, **{**cell, "difficulty": 1})  # compiled, cached
@@ -692,8 +849,10 @@ def test_pool_30_answers_quickly():
 def test_int64_and_primes_agree():
     from analysis.exact import count
 
-    for system, cell in [("v5", dict(pool=6, hunger=2, difficulty=3)),
-                         ("werewolf", dict(pool=5, rage=3, difficulty=4, violent=1))]:
+    for system, cell in [
+        ("v5", dict(pool=6, hunger=2, difficulty=3)),
+        ("werewolf", dict(pool=5, rage=3, difficulty=4, violent=1)),
+    ]:
         call = _call(system, "maximize_win", **cell)
         plain = count(call.compute, call.bound())
         modular = count(call.compute, call.bound(), force_modular=True)

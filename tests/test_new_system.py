@@ -1,4 +1,5 @@
 """Adding a system is adding one folder: a toy system in tests/toy_systems/coin is found everywhere."""
+
 from fractions import Fraction
 from pathlib import Path
 

@@ -1,4 +1,5 @@
 """Every notebook executes top to bottom, is committed without outputs, and matches its jupytext pair."""
+
 from pathlib import Path
 
 import pytest
@@ -46,11 +47,9 @@ def test_notebook_executes(path, tmp_path):
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
     client.execute()
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
-              if o.output_type == "error"]
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
     # a cell that builds a figure shows it as a picture, not as "<Figure size ...>"
     for cell in nb.cells:

@@ -6,6 +6,7 @@ releases they were tested with; when an upgrade moves one of these parts,
 this test names what moved, instead of the loader silently falling back to
 numba's slower own (start-up) or a cache hook failing at run time.
 """
+
 import numba
 import pytest
 
@@ -15,8 +16,11 @@ from kernels import _lightload
 NEEDED = [
     ("numba.core.caching", "Cache", ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")),
     ("numba.core.caching", "FunctionCache", ("load_overload", "save_overload", "_cache_file", "_cache_path")),
-    ("numba.core.caching", "IndexDataCacheFile",
-     ("_save_data", "_dump", "_load_data", "_data_path", "_load_index", "_index_path")),
+    (
+        "numba.core.caching",
+        "IndexDataCacheFile",
+        ("_save_data", "_dump", "_load_data", "_data_path", "_load_index", "_index_path"),
+    ),
     ("numba.core.runtime", "rtsys", ("initialize",)),
 ]
 
@@ -49,11 +53,15 @@ def _sample(n):
 def test_the_numba_internals_the_kernels_rely_on_are_there():
     missing = _missing()
     if missing:
-        pytest.fail(f"numba {numba.__version__} no longer has {', '.join(missing)}, which kernels/_lightload.py "
-                    f"and kernels/_jit.py rely on: adapt them to this numba (and widen the pin in pyproject.toml), "
-                    f"or pin numba back to the release they were tested with")
-    assert _lightload._USABLE, (f"numba {numba.__version__}: kernels._lightload falls back to numba's own loader "
-                                f"(its internals moved); a second run pays numba's compiler set-up again")
+        pytest.fail(
+            f"numba {numba.__version__} no longer has {', '.join(missing)}, which kernels/_lightload.py "
+            f"and kernels/_jit.py rely on: adapt them to this numba (and widen the pin in pyproject.toml), "
+            f"or pin numba back to the release they were tested with"
+        )
+    assert _lightload._USABLE, (
+        f"numba {numba.__version__}: kernels._lightload falls back to numba's own loader "
+        f"(its internals moved); a second run pays numba's compiler set-up again"
+    )
 
 
 def test_the_pin_names_the_numba_release_in_use():
@@ -66,5 +74,6 @@ def test_the_pin_names_the_numba_release_in_use():
     bounds = dict((op, tuple(int(x) for x in v.split("."))) for op, v in re.findall(r"(>=|<)\s*([\d.]+)", pins[0]))
     assert set(bounds) == {">=", "<"}, f"pin numba to a tested range (>=X,<Y), not {pins[0]!r}"
     have = tuple(int(x) for x in re.match(r"[\d.]+", numba.__version__).group().rstrip(".").split("."))
-    assert bounds[">="] <= have < bounds["<"], \
+    assert bounds[">="] <= have < bounds["<"], (
         f"numba {numba.__version__} is outside the tested pin {pins[0]!r} of pyproject.toml"
+    )

@@ -7,6 +7,7 @@ data.  The slow tests open the page in headless Chromium through Playwright
 (Debian's ``chromium``; skipped without it or without playwright, except under
 ``CI=true`` where they must run), drive its controls and read what it shows.
 """
+
 from __future__ import annotations
 
 import base64
@@ -35,14 +36,23 @@ MECHANIC = EXAMPLES / "three-kinds.toml"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 #: One rule set of every system, a house rule and a mechanic file.
-REFS = ["v5-official", "v5-two-hunger-ones-for-bestial", "cards-official", "werewolf-official",
-        "hunter-official", "requiem-la-soif", "classic-official", str(MECHANIC)]
+REFS = [
+    "v5-official",
+    "v5-two-hunger-ones-for-bestial",
+    "cards-official",
+    "werewolf-official",
+    "hunter-official",
+    "requiem-la-soif",
+    "classic-official",
+    str(MECHANIC),
+]
 
 HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">'
 HOSTILE_DESCRIPTION = "</script><script>window.__pwned=2</script><!-- \u2028 & done"
 
 
 # ------------------------------------------------------------ what the page shows, restated
+
 
 def shown_percent(f: Fraction) -> str:
     """The page's percentage, restated: two decimals rounded half up from the exact fraction."""
@@ -87,12 +97,22 @@ def embedded(text: str) -> dict:
 
 # ------------------------------------------------------------ fast: the file
 
-@pytest.mark.parametrize("value, text", [
-    (Fraction(0), "0%"), (Fraction(1), "100%"), (Fraction(1, 3), "33.33%"), (Fraction(2, 3), "66.67%"),
-    (Fraction(12345, 100_000), "12.35%"),  # half up on the exact value (float(0.12345) * 100 is below)
-    (Fraction(1, 8), "12.50%"), (Fraction(1, 10**6), "<0.01%"), (1 - Fraction(1, 10**6), ">99.99%"),
-    (Fraction(1, 20_000), "0.01%"), (Fraction(39, 40), "97.50%"),
-])
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (Fraction(0), "0%"),
+        (Fraction(1), "100%"),
+        (Fraction(1, 3), "33.33%"),
+        (Fraction(2, 3), "66.67%"),
+        (Fraction(12345, 100_000), "12.35%"),  # half up on the exact value (float(0.12345) * 100 is below)
+        (Fraction(1, 8), "12.50%"),
+        (Fraction(1, 10**6), "<0.01%"),
+        (1 - Fraction(1, 10**6), ">99.99%"),
+        (Fraction(1, 20_000), "0.01%"),
+        (Fraction(39, 40), "97.50%"),
+    ],
+)
 def test_percentages_are_rounded_from_the_exact_fraction(value, text):
     assert page.percent_text(value) == text == shown_percent(value)
 
@@ -124,8 +144,9 @@ def test_the_data_is_the_exact_table(ref):
 
 
 def test_a_grid_applies_to_the_rule_sets_that_have_its_axes():
-    data = page.page_data(["v5-official", "cards-official", str(MECHANIC)],
-                          {"pool": "2-3", "hunger": "1", "blood": "0,2"})
+    data = page.page_data(
+        ["v5-official", "cards-official", str(MECHANIC)], {"pool": "2-3", "hunger": "1", "blood": "0,2"}
+    )
     v5, cards, mine = data["rule_sets"]
     assert [a["values"] for a in v5["axes"]] == [[2, 3], [1], [1, 2, 3, 4, 5]]
     assert [a["values"] for a in cards["axes"]][2] == [1]  # cards' hunger; its base keeps its default
@@ -194,13 +215,18 @@ def test_the_page_shows_the_data(v5_page):
 def _hostile_files(folder: Path):
     """A rule-set file and a mechanic file whose texts are markup and script."""
     toml = folder / "hostile.toml"
-    toml.write_text(f"system = \"v5\"\nname = '{HOSTILE_NAME}'\n"
-                    f"description = \"{HOSTILE_DESCRIPTION}\"\ncrit_bonus = 3\n", encoding="utf-8")
+    toml.write_text(
+        f"system = \"v5\"\nname = '{HOSTILE_NAME}'\ndescription = \"{HOSTILE_DESCRIPTION}\"\ncrit_bonus = 3\n",
+        encoding="utf-8",
+    )
     text = MECHANIC.read_text(encoding="utf-8")
-    text = text.replace('title = "Blood and Beast: normal, Hunger and Blood dice (homebrew)"',
-                        "title = '<svg onload=\"window.__pwned=3\"></svg>'")
-    text = text.replace('meaning = "successes reach the Difficulty, no Blood 10"',
-                        "meaning = '<script>window.__pwned=4</script>'")
+    text = text.replace(
+        'title = "Blood and Beast: normal, Hunger and Blood dice (homebrew)"',
+        "title = '<svg onload=\"window.__pwned=3\"></svg>'",
+    )
+    text = text.replace(
+        'meaning = "successes reach the Difficulty, no Blood 10"', "meaning = '<script>window.__pwned=4</script>'"
+    )
     text = text.replace('name = "threekinds"', 'name = "hostilekinds"')
     mech = folder / "hostile-kinds.toml"
     mech.write_text(text, encoding="utf-8")
@@ -241,12 +267,15 @@ def test_the_fragments_own_keys_are_never_axis_names():
         System("x", rules=object, table=None, axes={"rule-set": "1-2"})
 
 
-@pytest.mark.parametrize("refs, grid, message", [
-    (["v5-official", "v5-official"], None, "the rule set v5-official is named twice"),
-    (["v5-official"], {"rage": "1"}, "rage is not an axis of any rule set given (v5: pool, hunger, difficulty)"),
-    (["v5-official"], {"pool": "1-1000"}, "this page has 30,000 cells (limit 20,000)"),
-    ([], None, "a page needs at least one rule set"),
-])
+@pytest.mark.parametrize(
+    "refs, grid, message",
+    [
+        (["v5-official", "v5-official"], None, "the rule set v5-official is named twice"),
+        (["v5-official"], {"rage": "1"}, "rage is not an axis of any rule set given (v5: pool, hunger, difficulty)"),
+        (["v5-official"], {"pool": "1-1000"}, "this page has 30,000 cells (limit 20,000)"),
+        ([], None, "a page needs at least one rule set"),
+    ],
+)
 def test_the_api_refuses_bad_input(refs, grid, message):
     with pytest.raises(ValueError) as exc:
         page.page_data(refs, grid)
@@ -260,6 +289,7 @@ def test_a_page_too_big_to_send_is_refused(monkeypatch):
 
 
 # ------------------------------------------------------------ fast: the command
+
 
 def run(capsys, *argv):
     from analysis.cli import main
@@ -295,18 +325,25 @@ def test_the_page_command_takes_a_mechanic_file_and_its_axes(tmp_path, capsys):
     assert str(tmp_path) not in out.read_text(encoding="utf-8") and str(ROOT) not in out.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["page", "v5-official", "-o", "odds.txt"], "-o/--output must name an .html file"),
-    (["page", "v5-offical", "-o", "odds.html"], "unknown rule set 'v5-offical' (did you mean v5-official?)"),
-    (["page", "v5-official", "-o", "no/such/folder/odds.html"], "the folder 'no/such/folder' does not exist"),
-    (["page", "v5-official", "v5-official", "-o", "odds.html"], "the rule set v5-official is named twice"),
-    (["page", "v5-official", "--rage", "1", "-o", "odds.html"],
-     "--rage is not an axis of any rule set given (v5: --pool, --hunger, --difficulty)"),
-    (["page", "v5-official", "--pool", "1-1000", "-o", "odds.html"],
-     "this page has 30,000 cells (limit 20,000); narrow a SPEC (--pool has 1,000 values)"),
-    (["page", "v5-official", "--pool", "x", "-o", "odds.html"], "--pool"),
-    (["page", "v5-official", "--jobs", "-1", "-o", "odds.html"], "--jobs must be 0..64"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["page", "v5-official", "-o", "odds.txt"], "-o/--output must name an .html file"),
+        (["page", "v5-offical", "-o", "odds.html"], "unknown rule set 'v5-offical' (did you mean v5-official?)"),
+        (["page", "v5-official", "-o", "no/such/folder/odds.html"], "the folder 'no/such/folder' does not exist"),
+        (["page", "v5-official", "v5-official", "-o", "odds.html"], "the rule set v5-official is named twice"),
+        (
+            ["page", "v5-official", "--rage", "1", "-o", "odds.html"],
+            "--rage is not an axis of any rule set given (v5: --pool, --hunger, --difficulty)",
+        ),
+        (
+            ["page", "v5-official", "--pool", "1-1000", "-o", "odds.html"],
+            "this page has 30,000 cells (limit 20,000); narrow a SPEC (--pool has 1,000 values)",
+        ),
+        (["page", "v5-official", "--pool", "x", "-o", "odds.html"], "--pool"),
+        (["page", "v5-official", "--jobs", "-1", "-o", "odds.html"], "--jobs must be 0..64"),
+    ],
+)
 def test_the_page_command_refuses_bad_input_in_one_sentence(argv, message, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, *argv)
@@ -324,7 +361,8 @@ def test_the_page_command_refuses_a_hostile_mechanic_file(tmp_path, capsys):
     marker = tmp_path / "pwned"
     text = MECHANIC.read_text(encoding="utf-8").replace(
         'successes = "success + (1 + surge_bonus) * surge"',
-        f"successes = \"__import__('os').system('touch {marker}')\"")
+        f"successes = \"__import__('os').system('touch {marker}')\"",
+    )
     bad = tmp_path / "hostile.toml"
     bad.write_text(text, encoding="utf-8")
     out = tmp_path / "odds.html"
@@ -335,8 +373,12 @@ def test_the_page_command_refuses_a_hostile_mechanic_file(tmp_path, capsys):
 
 def readme_commands() -> list:
     section = README.split("### Share a page", 1)[1].split("\n### ", 1)[0]
-    return [line for block in re.findall(r"```sh\n(.*?)```", section, re.S)
-            for line in block.splitlines() if line.startswith("beastodds page ")]
+    return [
+        line
+        for block in re.findall(r"```sh\n(.*?)```", section, re.S)
+        for line in block.splitlines()
+        if line.startswith("beastodds page ")
+    ]
 
 
 def test_the_readme_shows_the_page_commands():
@@ -366,6 +408,7 @@ def test_the_docstring_examples_run():
 
 # ------------------------------------------------------------ slow: in headless Chromium
 
+
 def _chromium():
     return shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
 
@@ -387,8 +430,10 @@ def browser():
     if exe is None:
         if _in_ci():
             pytest.fail("chromium is missing in CI: .ci/run must install Debian's chromium package")
-        pytest.skip("chromium is not installed (apt-get install --no-install-recommends chromium); "
-                    "CI installs it and runs this test")
+        pytest.skip(
+            "chromium is not installed (apt-get install --no-install-recommends chromium); "
+            "CI installs it and runs this test"
+        )
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu"])
         try:
@@ -458,13 +503,21 @@ class Tab:
 
 #: Cells read from the page, per rule set: a fragment and the cell it names.
 CELLS = {
-    "v5-official": [{"pool": 7, "hunger": 1, "difficulty": 3}, {"pool": 3, "hunger": 2, "difficulty": 2},
-                    {"pool": 10, "hunger": 5, "difficulty": 5}, {"pool": 1, "hunger": 0, "difficulty": 1}],
-    "werewolf-official": [{"pool": 6, "rage": 2, "difficulty": 3, "violent": 1},
-                          {"pool": 4, "rage": 4, "difficulty": 2, "violent": 0}],
+    "v5-official": [
+        {"pool": 7, "hunger": 1, "difficulty": 3},
+        {"pool": 3, "hunger": 2, "difficulty": 2},
+        {"pool": 10, "hunger": 5, "difficulty": 5},
+        {"pool": 1, "hunger": 0, "difficulty": 1},
+    ],
+    "werewolf-official": [
+        {"pool": 6, "rage": 2, "difficulty": 3, "violent": 1},
+        {"pool": 4, "rage": 4, "difficulty": 2, "violent": 0},
+    ],
     "classic-official": [{"pool": 3, "difficulty": 6}, {"pool": 8, "difficulty": 9}],
-    "three-kinds": [{"pool": 3, "hunger": 1, "blood": 2, "difficulty": 2},
-                    {"pool": 8, "hunger": 3, "blood": 0, "difficulty": 4}],
+    "three-kinds": [
+        {"pool": 3, "hunger": 1, "blood": 2, "difficulty": 2},
+        {"pool": 8, "hunger": 3, "blood": 0, "difficulty": 4},
+    ],
     "cards-official": [{"base": 9, "difficulty": 12, "hunger": 1}],
     "hunter-official": [{"pool": 5, "desperation": 2, "difficulty": 3}],
     "requiem-la-soif": [{"pool": 4, "soif": 2}],
@@ -476,8 +529,18 @@ REF_OF = {"three-kinds": str(MECHANIC)}
 def odds_page(tmp_path_factory):
     path = tmp_path_factory.mktemp("share") / "odds.html"
     with systems_kept():  # the mechanic file's system is registered for the page only
-        page.page(["v5-official", "werewolf-official", "classic-official", str(MECHANIC), "cards-official",
-                   "hunter-official", "requiem-la-soif"], path)
+        page.page(
+            [
+                "v5-official",
+                "werewolf-official",
+                "classic-official",
+                str(MECHANIC),
+                "cards-official",
+                "hunter-official",
+                "requiem-la-soif",
+            ],
+            path,
+        )
     return path
 
 
@@ -505,8 +568,11 @@ def _expected(name: str, cell: dict) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, cell", [(n, c) for n, cells in CELLS.items() for c in cells],
-                         ids=lambda x: x if isinstance(x, str) else "-".join(map(str, x.values())))
+@pytest.mark.parametrize(
+    "name, cell",
+    [(n, c) for n, cells in CELLS.items() for c in cells],
+    ids=lambda x: x if isinstance(x, str) else "-".join(map(str, x.values())),
+)
 def test_the_shown_numbers_are_the_exact_table(browser, odds_page, name, cell):
     tab = Tab(browser, odds_page).open(_fragment(name, cell))
     assert tab.controls() == {"rule-set": name, "chart-by": next(iter(cell)), **cell}
@@ -561,12 +627,12 @@ def test_the_exact_fraction_is_one_click_away(browser, odds_page):
 @pytest.mark.slow
 def test_a_control_writes_the_fragment_and_the_fragment_round_trips(browser, odds_page):
     tab = Tab(browser, odds_page).open("#pool=7&hunger=1&difficulty=3")
-    assert tab.controls() == {"rule-set": "v5-official", "chart-by": "pool", "pool": 7, "hunger": 1,
-                              "difficulty": 3}
+    assert tab.controls() == {"rule-set": "v5-official", "chart-by": "pool", "pool": 7, "hunger": 1, "difficulty": 3}
     tab.tab.select_option("#axis-hunger", "4")
     assert tab.hash() == "#rule-set=v5-official&pool=7&hunger=4&difficulty=3&chart-by=pool"
     assert tab.shown()["bestial_failure"][2] == _expected("v5-official", {"pool": 7, "hunger": 4, "difficulty": 3})[
-        "bestial_failure"][1].join(("= ", ""))
+        "bestial_failure"
+    ][1].join(("= ", ""))
     tab.tab.select_option("#chart-by", "difficulty")
     tab.tab.select_option("#axis-pool", "2")
     link = tab.hash()
@@ -580,8 +646,14 @@ def test_a_control_writes_the_fragment_and_the_fragment_round_trips(browser, odd
     other.close()
     # another rule set keeps the axes it shares, and takes its own start for the others
     tab.tab.select_option("#rule-set", label="three-kinds")
-    assert tab.controls() == {"rule-set": "three-kinds", "chart-by": "difficulty", "pool": 2, "hunger": 2,
-                              "blood": 1, "difficulty": 3}  # its Hunger goes to 3 only: its middle, 2
+    assert tab.controls() == {
+        "rule-set": "three-kinds",
+        "chart-by": "difficulty",
+        "pool": 2,
+        "hunger": 2,
+        "blood": 1,
+        "difficulty": 3,
+    }  # its Hunger goes to 3 only: its middle, 2
     assert tab.hash() == "#rule-set=three-kinds&pool=2&hunger=2&blood=1&difficulty=3&chart-by=difficulty"
     # the keyboard: an arrow key on a control moves the cell, and the control keeps the focus
     tab.tab.focus("#axis-pool")
@@ -595,8 +667,9 @@ def test_a_control_writes_the_fragment_and_the_fragment_round_trips(browser, odd
     assert tab.controls()["difficulty"] == 4 and "difficulty=4" in tab.hash()
     # a fragment typed in the address bar is read
     tab.tab.evaluate("location.hash = '#rule-set=classic-official&pool=5&difficulty=7'")
-    tab.tab.wait_for_function("document.getElementById('rule-set').selectedOptions[0].textContent"
-                              " === 'classic-official'")
+    tab.tab.wait_for_function(
+        "document.getElementById('rule-set').selectedOptions[0].textContent === 'classic-official'"
+    )
     assert tab.controls() == {"rule-set": "classic-official", "chart-by": "pool", "pool": 5, "difficulty": 7}
     tab.close()
 
@@ -605,9 +678,9 @@ def test_a_control_writes_the_fragment_and_the_fragment_round_trips(browser, odd
 def test_a_fragment_the_page_does_not_have_is_ignored(browser, odds_page):
     tab = Tab(browser, odds_page).open(
         "#rule-set=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E&pool=%3Cscript%3E&hunger=99"
-        "&difficulty=2&__proto__=1&constructor=x&chart-by=toString&pool=7")
-    assert tab.controls() == {"rule-set": "v5-official", "chart-by": "pool", "pool": 6, "hunger": 3,
-                              "difficulty": 2}
+        "&difficulty=2&__proto__=1&constructor=x&chart-by=toString&pool=7"
+    )
+    assert tab.controls() == {"rule-set": "v5-official", "chart-by": "pool", "pool": 6, "hunger": 3, "difficulty": 2}
     assert tab.tab.evaluate("window.__pwned") is None
     tab.close()
 

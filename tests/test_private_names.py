@@ -1,4 +1,5 @@
 """Modules share public names only, and reach the exact path through ``analysis.exact.count``."""
+
 from __future__ import annotations
 
 import ast
@@ -29,8 +30,12 @@ def _cross_module_private_names(path: pathlib.Path, root: pathlib.Path = ROOT) -
             for alias in node.names:
                 imported.add(alias.asname or alias.name.split(".")[0])
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and _private(node.attr)
-                and isinstance(node.value, ast.Name) and node.value.id in imported):
+        if (
+            isinstance(node, ast.Attribute)
+            and _private(node.attr)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in imported
+        ):
             found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value.id}.{node.attr}")
     return found
 
@@ -46,8 +51,7 @@ def test_the_scan_sees_both_forms(tmp_path):
     assert len(_cross_module_private_names(bad, tmp_path)) == 3
 
 
-@pytest.mark.parametrize("path", [p for p in SOURCES if p.name != "exact.py"],
-                         ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", [p for p in SOURCES if p.name != "exact.py"], ids=lambda p: str(p.relative_to(ROOT)))
 def test_only_the_exact_module_handles_primes(path):
     """Call sites go through ``count`` / ``count_blocks``: no hand-made prime loops."""
     tree = ast.parse(path.read_text(), filename=str(path))

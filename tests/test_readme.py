@@ -1,4 +1,5 @@
 """The README tells the truth: every `$ beastodds ...` example prints what the README shows."""
+
 import re
 import shlex
 from pathlib import Path
@@ -23,9 +24,11 @@ def console_examples():
     return examples
 
 
-EXAMPLES = [(cmd, out) for cmd, out in console_examples()
-            if cmd.startswith("beastodds ") and "..." not in out and out
-            and "mine.toml" not in cmd and "--heatmap" not in cmd]
+EXAMPLES = [
+    (cmd, out)
+    for cmd, out in console_examples()
+    if cmd.startswith("beastodds ") and "..." not in out and out and "mine.toml" not in cmd and "--heatmap" not in cmd
+]
 
 
 def test_the_readme_has_examples():

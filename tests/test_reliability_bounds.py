@@ -4,6 +4,7 @@ None of these tests runs a long job: a refusal must come before any cell is
 counted (the worker is replaced by one that fails the test), and Ctrl-C is
 tried on a sweep whose chunks are made slow on purpose.
 """
+
 from __future__ import annotations
 
 import os
@@ -49,41 +50,60 @@ def _error(capsys, argv) -> str:
 
 # ----------------------------------------------------------- 1. size checks
 
-@pytest.mark.parametrize("argv, words", [
-    (["v5", "--pool", "0-100", "--hunger", "0-5", "--difficulty", "0-30000"],
-     "this grid has 18,180,606 cells (limit 1,000,000); narrow a SPEC (--difficulty has 30,001"),
-    (["cards", "--base", "0-1000", "--difficulty", "0-1000", "--hunger", "0-5"],
-     "this grid has 6,012,006 cells (limit 1,000,000); narrow a SPEC (--base has 1,001"),
-    (["table", "v5-official", "--pool", "0-1000", "--difficulty", "0-1000"],
-     "this grid has 6,012,006 cells"),
-    (["compare", "v5-official", "v5-official", "--pool", "0-1000", "--difficulty", "0-1000"],
-     "this grid has 6,012,006 cells"),
-    (["conflict", "--pool-a", "1-100", "--pool-b", "1-100", "--hunger-a", "0-5"],
-     "this conflict has 60,000 cells (limit 20,000)"),
-    (["cards", "--opposed", "--base", "0-1000", "--defense", "0-1000", "--hunger", "0-5"],
-     "this grid has 6,012,006 cells (limit 1,000,000); narrow a SPEC (--base has 1,001"),
-    (["damage", "--dice", "0-200", "--soak", "0-50", "--kind", "lethal", "--target", "mortal"],
-     "has 10,251 cells (limit 10,000); narrow a SPEC (--dice has 201 values)"),
-    (["blows", "--dice", "0-200", "--soak", "0-50", "--kind", "lethal", "--target", "mortal"],
-     "has 10,251 cells"),
-])
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (
+            ["v5", "--pool", "0-100", "--hunger", "0-5", "--difficulty", "0-30000"],
+            "this grid has 18,180,606 cells (limit 1,000,000); narrow a SPEC (--difficulty has 30,001",
+        ),
+        (
+            ["cards", "--base", "0-1000", "--difficulty", "0-1000", "--hunger", "0-5"],
+            "this grid has 6,012,006 cells (limit 1,000,000); narrow a SPEC (--base has 1,001",
+        ),
+        (["table", "v5-official", "--pool", "0-1000", "--difficulty", "0-1000"], "this grid has 6,012,006 cells"),
+        (
+            ["compare", "v5-official", "v5-official", "--pool", "0-1000", "--difficulty", "0-1000"],
+            "this grid has 6,012,006 cells",
+        ),
+        (
+            ["conflict", "--pool-a", "1-100", "--pool-b", "1-100", "--hunger-a", "0-5"],
+            "this conflict has 60,000 cells (limit 20,000)",
+        ),
+        (
+            ["cards", "--opposed", "--base", "0-1000", "--defense", "0-1000", "--hunger", "0-5"],
+            "this grid has 6,012,006 cells (limit 1,000,000); narrow a SPEC (--base has 1,001",
+        ),
+        (
+            ["damage", "--dice", "0-200", "--soak", "0-50", "--kind", "lethal", "--target", "mortal"],
+            "has 10,251 cells (limit 10,000); narrow a SPEC (--dice has 201 values)",
+        ),
+        (["blows", "--dice", "0-200", "--soak", "0-50", "--kind", "lethal", "--target", "mortal"], "has 10,251 cells"),
+    ],
+)
 def test_every_command_refuses_a_huge_grid_before_work(capsys, no_work, argv, words):
     assert words in _error(capsys, argv)
 
 
 def test_check_cells_counts_without_expanding():
     assert sweep.check_cells({"a": 10, "b": 3}) == 30
-    with pytest.raises(ValueError, match=r"1,000,000,000,000 cells \(limit 1,000,000\); "
-                                         r"narrow a SPEC \(x has 1,000,000 values\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"1,000,000,000,000 cells \(limit 1,000,000\); "
+        r"narrow a SPEC \(x has 1,000,000 values\)",
+    ):
         sweep.check_cells({"x": 10**6, "y": 10**6})
 
 
 # ------------------------------------------------------------ 2. SPEC parsing
 
+
 def test_spec_range_is_checked_against_limits_before_expanding(capsys, no_work):
     # a range of 10**12 values is refused by its ends, never expanded
     assert "--pool must be 0..1000, got 1000000000000" in _error(
-        capsys, ["v5", "--pool", "0-1000000000000", "--difficulty", "1"])
+        capsys, ["v5", "--pool", "0-1000000000000", "--difficulty", "1"]
+    )
     with pytest.raises(ValueError, match="pool must be 0..1000, got 10000000000000"):
         parse_spec("pool", "0-10000000000000", 0, 1000)
 
@@ -100,22 +120,24 @@ def test_spec_is_linear_and_capped():
 
 # ---------------------------------------------------------- 3. validate first
 
-@pytest.mark.parametrize("argv, words", [
-    (["v5", "--pool", "0-2000", "--difficulty", "1"], "--pool must be 0..1000, got 2000"),
-    (["table", "v5-official", "--pool", "1-1001", "--difficulty", "1-5"],
-     "--pool must be 0..1000, got 1001"),
-    (["compare", "v5-official", "v5-official", "--pool", "1-1001"],
-     "--pool must be 0..1000, got 1001"),
-    (["werewolf", "--violent", "0-2"], "--violent must be 0..1, got 2"),
-    (["classic", "--pool", "1-5", "--difficulty", "3,11"], "--difficulty must be 2..10, got 11"),
-    (["conflict", "--pool-a", "1-3", "--pool-b", "1-2", "--hunger-b", "0,9"],
-     "--hunger-b must be 0..5, got 9"),
-    (["rouse", "--hunger", "0-5", "--checks", "0-20000"], "checks must be 0..10000, got 20000"),
-    (["damage", "--dice", "1-3", "--soak", "0,99", "--kind", "lethal", "--target", "mortal"],
-     "99"),
-    (["blows", "--dice", "3", "--kind", "lethal", "--target", "mortal", "--max-blows", "5000"],
-     "--max-blows must be 0..1000"),
-])
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["v5", "--pool", "0-2000", "--difficulty", "1"], "--pool must be 0..1000, got 2000"),
+        (["table", "v5-official", "--pool", "1-1001", "--difficulty", "1-5"], "--pool must be 0..1000, got 1001"),
+        (["compare", "v5-official", "v5-official", "--pool", "1-1001"], "--pool must be 0..1000, got 1001"),
+        (["werewolf", "--violent", "0-2"], "--violent must be 0..1, got 2"),
+        (["classic", "--pool", "1-5", "--difficulty", "3,11"], "--difficulty must be 2..10, got 11"),
+        (["conflict", "--pool-a", "1-3", "--pool-b", "1-2", "--hunger-b", "0,9"], "--hunger-b must be 0..5, got 9"),
+        (["rouse", "--hunger", "0-5", "--checks", "0-20000"], "checks must be 0..10000, got 20000"),
+        (["damage", "--dice", "1-3", "--soak", "0,99", "--kind", "lethal", "--target", "mortal"], "99"),
+        (
+            ["blows", "--dice", "3", "--kind", "lethal", "--target", "mortal", "--max-blows", "5000"],
+            "--max-blows must be 0..1000",
+        ),
+    ],
+)
 def test_bad_values_are_refused_before_any_cell(capsys, no_work, argv, words):
     assert words in _error(capsys, argv)
 
@@ -142,13 +164,15 @@ def test_system_limits_match_the_table_functions():
         for axis, (lo, hi) in limits.items():
             for bad in ([hi + 1] if hi is not None else []) + ([lo - 1] if lo > 0 else []):
                 with pytest.raises(ValueError):
-                    system.table_function(*({**first, axis: [bad]}[a] for a in system.axis_names),
-                                          rules=system.rules_class())
+                    system.table_function(
+                        *({**first, axis: [bad]}[a] for a in system.axis_names), rules=system.rules_class()
+                    )
                 with pytest.raises(ValueError, match=f"{axis}.* must be"):
                     sweep.resolve_grid(system, {axis: [bad]})
 
 
 # ----------------------------------------------------------------- 4. chains
+
 
 def test_a_chain_result_too_big_is_refused_with_the_largest_that_fits(capsys, monkeypatch):
     monkeypatch.setattr(markov, "MAX_DIGITS", 100_000)
@@ -195,6 +219,7 @@ def test_reporting_draws_one_bar_update_per_pass_and_step(monkeypatch):
 
 
 # ------------------------------------------------------ 4. chunks and Ctrl-C
+
 
 def test_a_grid_is_cut_per_kernel_call():
     grid = {"pool": list(range(1, 1001)), "hunger": list(range(6)), "difficulty": [1, 2]}
@@ -260,9 +285,15 @@ def test_ctrl_c_stops_a_sweep_and_its_workers(jobs, tmp_path):
     script = tmp_path / "slow_sweep.py"
     script.write_text(_SLOW_SWEEP)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with subprocess.Popen([sys.executable, str(script), str(jobs)], cwd=ROOT, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          start_new_session=True) as proc:
+    with subprocess.Popen(
+        [sys.executable, str(script), str(jobs)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    ) as proc:
         try:
             assert proc.stdout.readline().strip() == "ready"
             # the first chunk has started (in a worker with --jobs; two workers may print at
@@ -274,10 +305,10 @@ def test_ctrl_c_stops_a_sweep_and_its_workers(jobs, tmp_path):
             except subprocess.TimeoutExpired:
                 pytest.fail("Ctrl-C was not honoured")
         finally:
-            left = subprocess.run(["pgrep", "-s", str(proc.pid), "-f", "spawn_main"],
-                                  capture_output=True, text=True).stdout.split()
-            for pid in subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True,
-                                      text=True).stdout.split():
+            left = subprocess.run(
+                ["pgrep", "-s", str(proc.pid), "-f", "spawn_main"], capture_output=True, text=True
+            ).stdout.split()
+            for pid in subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split():
                 os.kill(int(pid), signal.SIGKILL)
     assert "finished" not in out and "KeyboardInterrupt" in err
     # no worker outlives the sweep (the resource tracker of multiprocessing leaves on its own)
@@ -307,6 +338,7 @@ def test_cli_ctrl_c_exits_130(capsys, monkeypatch):
 
 
 # ------------------------------------------------------------------ 5. jobs
+
 
 def test_jobs_are_capped_by_cores_and_memory(capsys, monkeypatch):
     monkeypatch.setattr(sweep, "usable_cores", lambda: 2)

@@ -4,6 +4,7 @@ Most cases run ``beastodds`` in a subprocess, as a user would; none asserts
 a time (a signal is sent once the process shows it has reached the stage
 under test).
 """
+
 import errno
 import os
 import resource
@@ -29,8 +30,15 @@ def env(**extra):
 
 
 def beastodds(*argv, cwd=None, **kw):
-    return subprocess.run([PY, "-m", "analysis.cli", *map(str, argv)], capture_output=True, text=True,
-                          cwd=cwd, env=kw.pop("env", None) or env(), timeout=900, **kw)
+    return subprocess.run(
+        [PY, "-m", "analysis.cli", *map(str, argv)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=kw.pop("env", None) or env(),
+        timeout=900,
+        **kw,
+    )
 
 
 def litter(folder: Path) -> list:
@@ -42,6 +50,7 @@ def one_sentence(err: str, start="beastodds: error: ") -> bool:
 
 
 # ----------------------------------------------------------- atomic writes
+
 
 def test_atomic_write_replaces_keeps_mode_and_leaves_no_temp(tmp_path):
     path = tmp_path / "out.csv"
@@ -135,8 +144,9 @@ def test_a_socket_is_refused_in_one_sentence(tmp_path):
         sock.bind(str(path))
         with pytest.raises(OSError) as caught:
             safeio.atomic_write(path, "x")
-    assert str(caught.value) == (f"[Errno {errno.EINVAL}] it is a socket, not a regular file, a character "
-                                 f"device or a named pipe: '{path}'")
+    assert str(caught.value) == (
+        f"[Errno {errno.EINVAL}] it is a socket, not a regular file, a character device or a named pipe: '{path}'"
+    )
     assert litter(tmp_path) == []
 
 
@@ -265,11 +275,17 @@ def test_a_failed_build_leaves_every_old_file_intact(tmp_path, monkeypatch):
     assert litter(tmp_path) == [] and litter(tmp_path / "tables") == []
 
 
-@pytest.mark.parametrize("fault, code, message", [
-    (KeyboardInterrupt(), 130, "build: interrupted\n"),
-    (OSError(errno.ENOSPC, "No space left on device"), 2,
-     "build: error: cannot write the files: No space left on device\n"),
-])
+@pytest.mark.parametrize(
+    "fault, code, message",
+    [
+        (KeyboardInterrupt(), 130, "build: interrupted\n"),
+        (
+            OSError(errno.ENOSPC, "No space left on device"),
+            2,
+            "build: error: cannot write the files: No space left on device\n",
+        ),
+    ],
+)
 def test_make_build_ends_with_one_line(monkeypatch, capsys, fault, code, message):
     def failing(argv=None):
         raise fault
@@ -279,8 +295,18 @@ def test_make_build_ends_with_one_line(monkeypatch, capsys, fault, code, message
     assert capsys.readouterr().err == message
 
 
-HEATMAP = ["compare", "v5-official", "v5-critical-pairs-add-one", "--pool", "1-3", "--hunger", "0-1",
-           "--difficulty", "1", "--heatmap"]
+HEATMAP = [
+    "compare",
+    "v5-official",
+    "v5-critical-pairs-add-one",
+    "--pool",
+    "1-3",
+    "--hunger",
+    "0-1",
+    "--difficulty",
+    "1",
+    "--heatmap",
+]
 
 
 def test_cli_says_when_it_replaces_an_output_file(tmp_path, capsys):
@@ -315,12 +341,14 @@ def test_heatmap_past_a_file_size_limit_keeps_the_old_file(tmp_path):
 
 # ------------------------------------------------------------ output errors
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("argv", [V5, ["--version"], ["--help"], ["v5", "--help"]])
 def test_output_to_a_full_disk_is_one_sentence_and_exit_2(argv):
     with open("/dev/full", "w") as full:
-        done = subprocess.run([PY, "-m", "analysis.cli", *argv], stdout=full, stderr=subprocess.PIPE,
-                              text=True, env=env(), timeout=900)
+        done = subprocess.run(
+            [PY, "-m", "analysis.cli", *argv], stdout=full, stderr=subprocess.PIPE, text=True, env=env(), timeout=900
+        )
     assert done.returncode == 2
     assert done.stderr == "beastodds: error: cannot write the output: No space left on device\n"
 
@@ -335,8 +363,10 @@ def test_closed_stdout_is_one_sentence_and_exit_2(argv):
 
 @pytest.mark.slow
 def test_broken_pipe_is_quiet_and_exit_0():
-    cmd = " ".join([PY, "-m", "analysis.cli", "v5", "--pool", "1-30", "--hunger", "0-5",
-                    "--difficulty", "1-9"]) + ' | head -c 10; echo " rc=${PIPESTATUS[0]}"'
+    cmd = (
+        " ".join([PY, "-m", "analysis.cli", "v5", "--pool", "1-30", "--hunger", "0-5", "--difficulty", "1-9"])
+        + ' | head -c 10; echo " rc=${PIPESTATUS[0]}"'
+    )
     done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env(), timeout=900)
     assert done.stdout.endswith(" rc=0\n")
     assert done.stderr == ""  # no "Exception ignored ... BrokenPipeError"
@@ -344,10 +374,13 @@ def test_broken_pipe_is_quiet_and_exit_0():
 
 @pytest.mark.slow
 def test_ascii_terminal_with_a_non_ascii_rule_set(tmp_path):
-    (tmp_path / "eveque.toml").write_text('system = "v5"\nname = "v5-évêque"\ndescription = "Règle"\n'
-                                          "crit_bonus = 3\n", encoding="utf-8")
-    for argv in (["rules", "eveque.toml"],
-                 ["compare", "eveque.toml", "v5-official", "--pool", "2", "--hunger", "0", "--difficulty", "1"]):
+    (tmp_path / "eveque.toml").write_text(
+        'system = "v5"\nname = "v5-évêque"\ndescription = "Règle"\ncrit_bonus = 3\n', encoding="utf-8"
+    )
+    for argv in (
+        ["rules", "eveque.toml"],
+        ["compare", "eveque.toml", "v5-official", "--pool", "2", "--hunger", "0", "--difficulty", "1"],
+    ):
         done = beastodds(*argv, cwd=tmp_path, env=env(PYTHONIOENCODING="ascii"))
         assert done.returncode == 0, done.stderr
         assert "v5-?v?que" in done.stdout and done.stderr == ""
@@ -355,10 +388,15 @@ def test_ascii_terminal_with_a_non_ascii_rule_set(tmp_path):
 
 # ------------------------------------------------------------------ Ctrl-C
 
+
 def _interrupt_when(argv, stream: str, marker: str, extra_env=None, python_args=()):
     """Start beastodds, wait until ``marker`` shows on ``stream``, send SIGINT; the finished process."""
-    proc = subprocess.Popen([PY, *python_args, "-m", "analysis.cli", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env(**(extra_env or {})))
+    proc = subprocess.Popen(
+        [PY, *python_args, "-m", "analysis.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env(**(extra_env or {})),
+    )
     watched = proc.stdout if stream == "stdout" else proc.stderr
     seen = b""
     try:
@@ -393,14 +431,16 @@ def test_ctrl_c_during_the_heavy_imports():
 
 def test_an_interrupt_raised_inside_an_import_is_caught():
     """Deterministic twin of the test above: the interrupt comes from inside ``import pandas``."""
-    code = ("import builtins, sys\n"
-            "real = builtins.__import__\n"
-            "def imp(name, *a, **k):\n"
-            "    if name == 'pandas': raise KeyboardInterrupt\n"
-            "    return real(name, *a, **k)\n"
-            "builtins.__import__ = imp\n"
-            "from analysis.cli import main\n"
-            f"sys.exit(main({V5!r}))\n")
+    code = (
+        "import builtins, sys\n"
+        "real = builtins.__import__\n"
+        "def imp(name, *a, **k):\n"
+        "    if name == 'pandas': raise KeyboardInterrupt\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = imp\n"
+        "from analysis.cli import main\n"
+        f"sys.exit(main({V5!r}))\n"
+    )
     done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
     assert done.returncode == 130 and done.stderr == "beastodds: interrupted\n"
 
@@ -414,18 +454,20 @@ def test_ctrl_c_once_the_answer_is_out_keeps_its_exit_code():
     The program (``main()`` without arguments) ignores Ctrl-C once its code is known; the two
     signals here come right after ``main`` returns and from an exit handler, as the shut-down's.
     """
-    code = ("import atexit, os, signal, sys, time\n"
-            "from analysis.cli import main\n"
-            f"sys.argv = ['beastodds', *{RULES!r}]\n"
-            "def late():\n"
-            "    os.kill(os.getpid(), signal.SIGINT)\n"
-            "    time.sleep(0.2)\n"
-            "    print('shut down', file=sys.stderr)\n"
-            "atexit.register(late)\n"
-            "code = main()\n"
-            "os.kill(os.getpid(), signal.SIGINT)\n"
-            "time.sleep(0.2)\n"
-            "sys.exit(code)\n")
+    code = (
+        "import atexit, os, signal, sys, time\n"
+        "from analysis.cli import main\n"
+        f"sys.argv = ['beastodds', *{RULES!r}]\n"
+        "def late():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(0.2)\n"
+        "    print('shut down', file=sys.stderr)\n"
+        "atexit.register(late)\n"
+        "code = main()\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "time.sleep(0.2)\n"
+        "sys.exit(code)\n"
+    )
     done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
     assert done.returncode == 0, done.stderr
     assert "v5-official" in done.stdout and done.stderr == "shut down\n"
@@ -433,17 +475,19 @@ def test_ctrl_c_once_the_answer_is_out_keeps_its_exit_code():
 
 def test_a_second_ctrl_c_does_not_cut_the_interrupted_line():
     """Ctrl-C, then Ctrl-C again while the first is being reported: still one line and exit 130."""
-    code = ("import os, signal, sys, time\n"
-            "import analysis.cli as cli\n"
-            "def run(argv): raise KeyboardInterrupt\n"
-            "quiet = cli._quiet_stdout\n"
-            "def again():\n"
-            "    os.kill(os.getpid(), signal.SIGINT)\n"
-            "    time.sleep(0.2)\n"
-            "    quiet()\n"
-            "cli._run, cli._quiet_stdout = run, again\n"
-            f"sys.argv = ['beastodds', *{RULES!r}]\n"
-            "sys.exit(cli.main())\n")
+    code = (
+        "import os, signal, sys, time\n"
+        "import analysis.cli as cli\n"
+        "def run(argv): raise KeyboardInterrupt\n"
+        "quiet = cli._quiet_stdout\n"
+        "def again():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(0.2)\n"
+        "    quiet()\n"
+        "cli._run, cli._quiet_stdout = run, again\n"
+        f"sys.argv = ['beastodds', *{RULES!r}]\n"
+        "sys.exit(cli.main())\n"
+    )
     done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=900)
     assert done.returncode == 130 and done.stderr == "beastodds: interrupted\n"
 
@@ -460,18 +504,23 @@ def test_main_with_arguments_leaves_the_ctrl_c_handler_alone(capsys):
 def test_ctrl_c_during_the_first_jit_compile(tmp_path):
     """An empty NUMBA_CACHE_DIR makes the kernels compile; the signal comes when the first compile starts."""
     wrapper = tmp_path / "wrap.py"
-    wrapper.write_text("import sys\n"
-                       "from numba.core import dispatcher\n"
-                       "real = dispatcher.Dispatcher._compile_for_args\n"
-                       "def compiling(self, *a, **k):\n"
-                       "    print('COMPILING', file=sys.stderr, flush=True)\n"
-                       "    return real(self, *a, **k)\n"
-                       "dispatcher.Dispatcher._compile_for_args = compiling\n"
-                       "from analysis.cli import main\n"
-                       "sys.exit(main(sys.argv[1:]))\n")
-    proc = subprocess.Popen([PY, str(wrapper), "v5", "--pool", "12", "--hunger", "3", "--difficulty", "4"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
+    wrapper.write_text(
+        "import sys\n"
+        "from numba.core import dispatcher\n"
+        "real = dispatcher.Dispatcher._compile_for_args\n"
+        "def compiling(self, *a, **k):\n"
+        "    print('COMPILING', file=sys.stderr, flush=True)\n"
+        "    return real(self, *a, **k)\n"
+        "dispatcher.Dispatcher._compile_for_args = compiling\n"
+        "from analysis.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    proc = subprocess.Popen(
+        [PY, str(wrapper), "v5", "--pool", "12", "--hunger", "3", "--difficulty", "4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env(NUMBA_CACHE_DIR=str(tmp_path / "cache")),
+    )
     try:
         line = proc.stderr.readline()
         assert line == b"COMPILING\n", line + proc.stderr.read()
@@ -512,8 +561,14 @@ def _copy_tree(dest: Path) -> Path:
 
 
 def _run_copy(tree: Path, **extra):
-    return subprocess.run([PY, "-m", "analysis.cli", *CLASSIC], capture_output=True, text=True, cwd=tree,
-                          env=dict(os.environ, PYTHONPATH=str(tree), **extra), timeout=900)
+    return subprocess.run(
+        [PY, "-m", "analysis.cli", *CLASSIC],
+        capture_output=True,
+        text=True,
+        cwd=tree,
+        env=dict(os.environ, PYTHONPATH=str(tree), **extra),
+        timeout=900,
+    )
 
 
 def _notes(err: str) -> list:
@@ -537,15 +592,23 @@ def test_no_writable_cache_folder_still_answers(tmp_path, expected_classic):
 def test_a_full_cache_disk_still_answers(tmp_path, expected_classic):
     tree = _copy_tree(tmp_path)
     wrapper = tree / "full_disk.py"
-    wrapper.write_text("import errno, os, sys\n"
-                       "from numba.core import caching\n"
-                       "def full(self, *a):\n"
-                       "    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
-                       "caching.IndexDataCacheFile._save_data = full\n"
-                       "from analysis.cli import main\n"
-                       "sys.exit(main(sys.argv[1:]))\n")
-    done = subprocess.run([PY, str(wrapper), *CLASSIC], capture_output=True, text=True, cwd=tree,
-                          env=dict(os.environ, PYTHONPATH=str(tree)), timeout=900)
+    wrapper.write_text(
+        "import errno, os, sys\n"
+        "from numba.core import caching\n"
+        "def full(self, *a):\n"
+        "    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
+        "caching.IndexDataCacheFile._save_data = full\n"
+        "from analysis.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    done = subprocess.run(
+        [PY, str(wrapper), *CLASSIC],
+        capture_output=True,
+        text=True,
+        cwd=tree,
+        env=dict(os.environ, PYTHONPATH=str(tree)),
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == expected_classic
     notes = _notes(done.stderr)
@@ -575,6 +638,7 @@ def test_damaged_cache_files_are_compiled_again_and_replaced(tmp_path, expected_
 
 
 # ----------------------------------------------------- rule-set file loading
+
 
 def test_deeply_nested_toml_is_one_sentence(tmp_path):
     path = tmp_path / "deep.toml"
@@ -611,15 +675,23 @@ def test_devices_and_pipes_are_refused_without_reading(tmp_path):
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)  # no writer: opening it to read would wait forever
     # in a child with a memory cap: reading /dev/zero to its end would never stop
-    code = ("import sys\nfrom pathlib import Path\nfrom analysis import rulesets\n"
-            "for ref in sys.argv[1:] + [Path('/dev/zero')]:\n"
-            "    try:\n        rulesets.load(ref)\n    except ValueError as exc:\n        print(exc)\n")
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom analysis import rulesets\n"
+        "for ref in sys.argv[1:] + [Path('/dev/zero')]:\n"
+        "    try:\n        rulesets.load(ref)\n    except ValueError as exc:\n        print(exc)\n"
+    )
 
     def capped():
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
-    done = subprocess.run([PY, "-c", code, str(fifo), "/dev/zero"], capture_output=True, text=True,
-                          env=env(), timeout=300, preexec_fn=capped)
+    done = subprocess.run(
+        [PY, "-c", code, str(fifo), "/dev/zero"],
+        capture_output=True,
+        text=True,
+        env=env(),
+        timeout=300,
+        preexec_fn=capped,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 3 and all("not a regular file" in line for line in lines), lines
@@ -636,8 +708,11 @@ def test_a_huge_file_is_refused(tmp_path):
 def test_odd_rule_set_paths_from_the_cli(tmp_path, capsys):
     (tmp_path / "folder").mkdir()
     (tmp_path / "deep.toml").write_text("x = " + "[" * 500 + "]" * 500 + "\n")
-    for ref, message in ((tmp_path / "folder", "is a directory"), ("/dev/zero", "not a regular file"),
-                         (tmp_path / "deep.toml", "nested too deeply")):
+    for ref, message in (
+        (tmp_path / "folder", "is a directory"),
+        ("/dev/zero", "not a regular file"),
+        (tmp_path / "deep.toml", "nested too deeply"),
+    ):
         code = cli.main(["table", str(ref), "--pool", "2", "--hunger", "0", "--difficulty", "1"])
         out, err = capsys.readouterr()
         assert code == 2 and not out and one_sentence(err) and message in err

@@ -5,6 +5,7 @@ comes at once, in one sentence, before any counting: the counting functions
 are replaced by ones that fail the test, or the refusal is checked against
 the work estimate that decides it.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -25,6 +26,7 @@ def one_sentence(exc) -> str:
 
 # ------------------------------------------------------------ 7. negative pools
 
+
 def test_a_requiem_pool_below_zero_is_a_rule_not_an_error():
     """Requiem's pools stay -200..200: a pool that penalties take to 0 or below rolls a chance die, and
     Tempting the Beast adds Soif dice to the pool as penalised (pool -2 at Soif 3 rolls one die, not
@@ -39,21 +41,24 @@ def test_a_requiem_pool_below_zero_is_a_rule_not_an_error():
         assert one_sentence(exc) == "pool must be -200..200, got -201"
 
 
-@pytest.mark.parametrize("argv", [
-    ["v5", "--pool", "3", "--difficulty", "2"],
-    ["werewolf", "--pool", "3", "--rage", "1", "--difficulty", "2"],
-    ["hunter", "--pool", "3", "--desperation", "1", "--difficulty", "2"],
-    ["requiem", "--pool", "3", "--soif", "1"],
-    ["beast", "--pool", "3", "--soif", "1"],
-    ["classic", "--pool", "3", "--difficulty", "6"],
-    ["cards", "--base", "5", "--difficulty", "7", "--hunger", "1"],
-    ["conflict", "--pool-a", "3", "--pool-b", "3"],
-    ["fight", "--pool-a", "3", "--pool-b", "3", "--turns", "2"],
-    ["soif", "--resolve", "3", "--composure", "2", "--blood-potency", "1", "--pool", "2"],
-    ["damage", "--dice", "3", "--stamina", "2", "--kind", "lethal", "--target", "mortal"],
-    ["blows", "--dice", "3", "--stamina", "2", "--kind", "lethal", "--target", "mortal"],
-    ["rouse", "--hunger", "1", "--checks", "2"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["v5", "--pool", "3", "--difficulty", "2"],
+        ["werewolf", "--pool", "3", "--rage", "1", "--difficulty", "2"],
+        ["hunter", "--pool", "3", "--desperation", "1", "--difficulty", "2"],
+        ["requiem", "--pool", "3", "--soif", "1"],
+        ["beast", "--pool", "3", "--soif", "1"],
+        ["classic", "--pool", "3", "--difficulty", "6"],
+        ["cards", "--base", "5", "--difficulty", "7", "--hunger", "1"],
+        ["conflict", "--pool-a", "3", "--pool-b", "3"],
+        ["fight", "--pool-a", "3", "--pool-b", "3", "--turns", "2"],
+        ["soif", "--resolve", "3", "--composure", "2", "--blood-potency", "1", "--pool", "2"],
+        ["damage", "--dice", "3", "--stamina", "2", "--kind", "lethal", "--target", "mortal"],
+        ["blows", "--dice", "3", "--stamina", "2", "--kind", "lethal", "--target", "mortal"],
+        ["rouse", "--hunger", "1", "--checks", "2"],
+    ],
+)
 def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv):
     """Every number a command takes (but --jobs, --digits and --top, checked elsewhere)
     refuses -1, naming the option."""
@@ -68,12 +73,15 @@ def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv
     monkeypatch.setattr(markov, "count", no_work)
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     parser = sub.choices[argv[0]]
-    numbers = [a.option_strings[-1] for a in parser._actions
-               if a.option_strings and a.metavar in ("N", "SPEC")
-               and a.option_strings[-1] not in ("--jobs", "--digits", "--top", "--defense",
-                                                "--stamina", "--size")
-               # a Requiem pool below 0 is a rule (a chance die; Tempting adds to it)
-               and not (argv[0] in ("requiem", "beast", "soif") and a.option_strings[-1] == "--pool")]
+    numbers = [
+        a.option_strings[-1]
+        for a in parser._actions
+        if a.option_strings
+        and a.metavar in ("N", "SPEC")
+        and a.option_strings[-1] not in ("--jobs", "--digits", "--top", "--defense", "--stamina", "--size")
+        # a Requiem pool below 0 is a rule (a chance die; Tempting adds to it)
+        and not (argv[0] in ("requiem", "beast", "soif") and a.option_strings[-1] == "--pool")
+    ]
     assert numbers
     for option in numbers:
         line = list(argv)
@@ -87,6 +95,7 @@ def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv
 
 # ------------------------------------------------------------ 9. --at-least
 
+
 @pytest.fixture
 def no_work(monkeypatch):
     """Any cell counted by a sweep fails the test."""
@@ -98,15 +107,22 @@ def no_work(monkeypatch):
     monkeypatch.setattr(sweep, "_table", refuse)
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["v5", "--pool", "0-1000", "--hunger", "0-5", "--difficulty", "1-5", "--at-least", "0-100"],
-     "--at-least asks for 101 columns over 30,030 cells, 3,033,030 values (limit 1,000,000)"),
-    (["classic", "--pool", "0-200", "--difficulty", "2-10", "--at-least", "0-1000"],
-     "--at-least asks for 1,001 columns over 1,809 cells"),
-    (["werewolf", "--pool", "0-200", "--at-least", "0-1000"], "--at-least asks for 1,001 columns"),
-    (["v5", "--pool", "3", "--difficulty", "2", "--at-least", "10001"], "--at-least must be 0..10000"),
-    (["requiem", "--pool", "3", "--at-least", "-1"], "--at-least"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (
+            ["v5", "--pool", "0-1000", "--hunger", "0-5", "--difficulty", "1-5", "--at-least", "0-100"],
+            "--at-least asks for 101 columns over 30,030 cells, 3,033,030 values (limit 1,000,000)",
+        ),
+        (
+            ["classic", "--pool", "0-200", "--difficulty", "2-10", "--at-least", "0-1000"],
+            "--at-least asks for 1,001 columns over 1,809 cells",
+        ),
+        (["werewolf", "--pool", "0-200", "--at-least", "0-1000"], "--at-least asks for 1,001 columns"),
+        (["v5", "--pool", "3", "--difficulty", "2", "--at-least", "10001"], "--at-least must be 0..10000"),
+        (["requiem", "--pool", "3", "--at-least", "-1"], "--at-least"),
+    ],
+)
 def test_at_least_is_in_the_size_check(capsys, no_work, argv, words):
     assert words in refused(capsys, *argv)
 
@@ -136,13 +152,25 @@ def test_many_at_least_columns_are_quick_and_warn_of_nothing(capsys):
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        code, out, err = run(capsys, "v5", "--pool", "3", "--hunger", "0-5", "--difficulty", "2", "--at-least", "0-3000",
-                             "--format", "csv")
+        code, out, err = run(
+            capsys,
+            "v5",
+            "--pool",
+            "3",
+            "--hunger",
+            "0-5",
+            "--difficulty",
+            "2",
+            "--at-least",
+            "0-3000",
+            "--format",
+            "csv",
+        )
     assert code == 0 and err == ""
     header, *rows = out.splitlines()
     assert header.count("p_at_least_") == 3001 and len(rows) == 6
     # three dice count at most 5 successes (a pair of 10s is 4): every N above is exactly 0
-    assert all(set(r.split(",")[10 + 6:-1]) == {"0.0"} and r.split(",")[10 + 5] != "0.0" for r in rows)
+    assert all(set(r.split(",")[10 + 6 : -1]) == {"0.0"} and r.split(",")[10 + 5] != "0.0" for r in rows)
 
 
 def test_ways_at_least_is_one_pass():
@@ -182,20 +210,34 @@ def test_classic_at_least_counts_nothing_again(monkeypatch):
 
 # ------------------------------------------------------------ 8. --strategy
 
-@pytest.mark.parametrize("argv, words", [
-    (["v5", "--pool", "1000", "--hunger", "5", "--difficulty", "3", "--strategy", "maximize_win"],
-     "--strategy maximize_win: 1000 dice make 36,072,036 count states"),
-    (["werewolf", "--pool", "1000", "--rage", "5", "--difficulty", "3", "--strategy", "maximize_win"],
-     "--strategy maximize_win: 1000 dice make 6,012,006 count states"),
-    # every pool below the one-pool limit, the grid's sum past the table's: refused before pool 100
-    (["v5", "--pool", "100-330", "--hunger", "0-5", "--difficulty", "3", "--strategy", "maximize_win"],
-     "--strategy maximize_win: the Willpower reroll over these 1,386 cells would take about"),
-    # the first pools fit, a later one does not: refused before the first is counted
-    (["werewolf", "--pool", "100-200", "--rage", "5", "--difficulty", "3", "--strategy", "maximize_win"],
-     "--strategy maximize_win: the Willpower reroll at 133 normal + 5 rage dice would take about"),
-    (["hunter", "--pool", "100-300", "--strategy", "none,maximize_win"],
-     "--strategy none,maximize_win: the Willpower reroll at 264 normal + 5 desperation dice"),
-])
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (
+            ["v5", "--pool", "1000", "--hunger", "5", "--difficulty", "3", "--strategy", "maximize_win"],
+            "--strategy maximize_win: 1000 dice make 36,072,036 count states",
+        ),
+        (
+            ["werewolf", "--pool", "1000", "--rage", "5", "--difficulty", "3", "--strategy", "maximize_win"],
+            "--strategy maximize_win: 1000 dice make 6,012,006 count states",
+        ),
+        # every pool below the one-pool limit, the grid's sum past the table's: refused before pool 100
+        (
+            ["v5", "--pool", "100-330", "--hunger", "0-5", "--difficulty", "3", "--strategy", "maximize_win"],
+            "--strategy maximize_win: the Willpower reroll over these 1,386 cells would take about",
+        ),
+        # the first pools fit, a later one does not: refused before the first is counted
+        (
+            ["werewolf", "--pool", "100-200", "--rage", "5", "--difficulty", "3", "--strategy", "maximize_win"],
+            "--strategy maximize_win: the Willpower reroll at 133 normal + 5 rage dice would take about",
+        ),
+        (
+            ["hunter", "--pool", "100-300", "--strategy", "none,maximize_win"],
+            "--strategy none,maximize_win: the Willpower reroll at 264 normal + 5 desperation dice",
+        ),
+    ],
+)
 def test_strategy_work_is_estimated_over_the_grid_before_the_sweep(capsys, monkeypatch, no_work, argv, words):
     from analysis.mechanic import willpower
 
@@ -215,12 +257,13 @@ def test_api_strategy_tables_check_the_work_before_counting(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("counting started before the work was checked")
 
-    for module, name in ((engine, "count_cells"), (willpower, "_plan_cached"), (v5, "_grid_ways"),
-                         (v5, "_cube")):
+    for module, name in ((engine, "count_cells"), (willpower, "_plan_cached"), (v5, "_grid_ways"), (v5, "_cube")):
         monkeypatch.setattr(module, name, refuse)
-    for call in (lambda: v5.table("100-330", "0-5", 3, strategy="none,maximize_win"),
-                 lambda: werewolf.table("100-200", 5, 3, strategy="maximize_win"),
-                 lambda: hunter.table("100-300", "0-5", "1-5", strategy=["maximize_win", None])):
+    for call in (
+        lambda: v5.table("100-330", "0-5", 3, strategy="none,maximize_win"),
+        lambda: werewolf.table("100-200", 5, 3, strategy="maximize_win"),
+        lambda: hunter.table("100-300", "0-5", "1-5", strategy=["maximize_win", None]),
+    ):
         with pytest.raises(ValueError, match="Willpower reroll") as exc:
             call()
         assert "\n" not in str(exc.value)
@@ -234,8 +277,9 @@ def test_the_work_estimate_is_the_plans_own():
     from analysis.systems.werewolf.rage import WerewolfRules
 
     for rules, strategy, cell in (
-            (mechanic_rules(V5Rules()), engine_strategy("maximize_win"), dict(pool=7, hunger=2, difficulty=3)),
-            (WerewolfRules().mechanic(), "reroll_failures", dict(pool=6, rage=3, difficulty=2, violent=1))):
+        (mechanic_rules(V5Rules()), engine_strategy("maximize_win"), dict(pool=7, hunger=2, difficulty=3)),
+        (WerewolfRules().mechanic(), "reroll_failures", dict(pool=6, rage=3, difficulty=2, violent=1)),
+    ):
         strategy = willpower.strategy_of(strategy)
         full = willpower.work(rules, strategy, **cell)
         assert full > 0
@@ -243,30 +287,62 @@ def test_the_work_estimate_is_the_plans_own():
 
 
 def test_fast_strategy_tables_still_run(capsys):
-    code, out, err = run(capsys, "werewolf", "--pool", "1-12", "--rage", "0-5", "--difficulty", "1-4",
-                         "--strategy", "none,maximize_win", "--format", "csv")
+    code, out, err = run(
+        capsys,
+        "werewolf",
+        "--pool",
+        "1-12",
+        "--rage",
+        "0-5",
+        "--difficulty",
+        "1-4",
+        "--strategy",
+        "none,maximize_win",
+        "--format",
+        "csv",
+    )
     assert code == 0 and err == ""
     assert len(out.splitlines()) == 1 + 12 * 6 * 4 * 2 * 2  # two violent values, two strategies
 
 
 # ------------------------------------------------------------ 10. iterables read before a limit
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**12), 1, 2),
-     "pool has 1,000,000,000,000 items (at most 100,000)"),
-    (lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**30), 1, 2),
-     "pool has more than 100,000 items"),
-    (lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**8), 1, 2),
-     "pool has 100,000,000 items"),
-    (lambda: __import__("analysis.systems.v5.willpower", fromlist=["x"]).decide(
-        normal=[4] * 10**6, hunger=[1], difficulty=3), "normal has 1,000,000 items (at most 1,000)"),
-    (lambda: __import__("analysis.systems.v5.rouse", fromlist=["x"]).night(1, ["wake"] * 100_000),
-     "steps has 100,000 items (at most 10,000)"),
-    (lambda: __import__("analysis.systems.cards.deck", fromlist=["x"]).scene([(5, 7)] * 10**6),
-     "a scene must have 1..20 tests, got 1,000,000"),
-    (lambda: __import__("analysis.systems.classic.pools", fromlist=["x"]).read_pool([6] * 10**6),
-     "dice has 1,000,000 items (at most 200)"),
-])
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**12), 1, 2),
+            "pool has 1,000,000,000,000 items (at most 100,000)",
+        ),
+        (
+            lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**30), 1, 2),
+            "pool has more than 100,000 items",
+        ),
+        (
+            lambda: __import__("analysis.systems.v5.roll", fromlist=["x"]).table(range(10**8), 1, 2),
+            "pool has 100,000,000 items",
+        ),
+        (
+            lambda: __import__("analysis.systems.v5.willpower", fromlist=["x"]).decide(
+                normal=[4] * 10**6, hunger=[1], difficulty=3
+            ),
+            "normal has 1,000,000 items (at most 1,000)",
+        ),
+        (
+            lambda: __import__("analysis.systems.v5.rouse", fromlist=["x"]).night(1, ["wake"] * 100_000),
+            "steps has 100,000 items (at most 10,000)",
+        ),
+        (
+            lambda: __import__("analysis.systems.cards.deck", fromlist=["x"]).scene([(5, 7)] * 10**6),
+            "a scene must have 1..20 tests, got 1,000,000",
+        ),
+        (
+            lambda: __import__("analysis.systems.classic.pools", fromlist=["x"]).read_pool([6] * 10**6),
+            "dice has 1,000,000 items (at most 200)",
+        ),
+    ],
+)
 def test_big_iterables_are_refused_by_their_size(call, words):
     with pytest.raises(ValueError) as exc:
         call()
@@ -298,6 +374,7 @@ def test_the_mechanic_engine_refuses_a_huge_grid_before_listing_its_cells():
 
 # ------------------------------------------------------------ 11. duplicates, linearly
 
+
 class _Name(str):
     """A column name that counts how often it is compared: a quadratic check compares n * n times."""
 
@@ -316,8 +393,10 @@ def test_duplicate_checks_are_linear():
 
     df = v5.table(3, 0, 2)
     n = 20_000
-    for names, words in (([_Name("p_win")] * n, "--columns names 'p_win' twice"),
-                         ([_Name("failure"), _Name("p_win")] + [_Name("p_win")] * n, "'p_win' twice")):
+    for names, words in (
+        ([_Name("p_win")] * n, "--columns names 'p_win' twice"),
+        ([_Name("failure"), _Name("p_win")] + [_Name("p_win")] * n, "'p_win' twice"),
+    ):
         _Name.compared = 0
         with pytest.raises(ValueError, match=words):
             tables.render(df, "csv", columns=names)
@@ -330,11 +409,14 @@ def test_duplicate_checks_are_linear():
 
 
 def test_columns_with_20000_entries_are_refused_at_once(capsys):
-    assert refused(capsys, "v5", "--pool", "3", "--difficulty", "2", "--columns",
-                   ",".join(["p_win"] * 20_000)) == "--columns names 'p_win' twice"
+    assert (
+        refused(capsys, "v5", "--pool", "3", "--difficulty", "2", "--columns", ",".join(["p_win"] * 20_000))
+        == "--columns names 'p_win' twice"
+    )
 
 
 # ------------------------------------------------------------ 18. every flag is a real bool
+
 
 def _bool_calls():
     from analysis import sweep, tables
@@ -373,8 +455,15 @@ def test_flags_refuse_anything_but_true_and_false(name, call, bad):
 
 # ------------------------------------------------------------ 20. rules --value
 
-@pytest.mark.parametrize("argv", [["rules", "v5-official", "--value", "p_win"], ["rules", "--value", "p_win"],
-                                  ["rules", "v5-official", "--value", "p_win", "--format", "json"]])
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rules", "v5-official", "--value", "p_win"],
+        ["rules", "--value", "p_win"],
+        ["rules", "v5-official", "--value", "p_win", "--format", "json"],
+    ],
+)
 def test_rules_refuses_value(capsys, argv):
     assert refused(capsys, *argv).startswith("--value shapes the list of rule sets")
 

@@ -1,5 +1,6 @@
 """Rendering: every float is float() of the exact fraction, percentages and rounding are exact, and the
 designer's options (--pivot, --columns, --digits), legends and rule-set names work on every output."""
+
 import csv
 import io
 import itertools
@@ -37,8 +38,10 @@ def small_grid(system) -> dict:
 def table_pair(system, grid):
     rules = system.rules_class()
     values = [grid[a] for a in system.axis_names]
-    return (system.table_function(*values, rules=rules, exact=False),
-            system.table_function(*values, rules=rules, exact=True))
+    return (
+        system.table_function(*values, rules=rules, exact=False),
+        system.table_function(*values, rules=rules, exact=True),
+    )
 
 
 def value_cells(floats: pd.DataFrame, exact: pd.DataFrame, keys):
@@ -67,6 +70,7 @@ def keys_of(system, df):
 
 # ------------------------------------------------------------------ floats are exact
 
+
 @pytest.mark.parametrize("name", list(rulesets.SYSTEMS))
 def test_every_float_of_every_system_table_is_the_exact_fraction_rounded(name):
     system = rulesets.SYSTEMS[name]
@@ -86,14 +90,23 @@ def _family_tables():
 
     a, b = conflict.Combatant(3, hunger=1), conflict.Combatant(2)
     yield "rouse", lambda e: rouse.table("0-5", "1-2", True, exact=e), ("start_hunger", "checks", "reroll")
-    yield "conflict", lambda e: conflict.conflict_table(a, b, exact=e), ("margin", "winner", "damage_to_a",
-                                                                         "damage_to_b")
+    yield (
+        "conflict",
+        lambda e: conflict.conflict_table(a, b, exact=e),
+        ("margin", "winner", "damage_to_a", "damage_to_b"),
+    )
     yield "fight", lambda e: conflict.fight(a, b, turns=2).table(exact=e), ("turn",)
     yield "damage", lambda e: health.damage(4, 1, 2, "lethal", "mortal").table(exact=e), ("levels",)
-    yield "blows", lambda e: health.blows(health.Attack(3, "lethal"), health.Fighter("mortal", 2), 3
-                                          ).table(exact=e), ("blows",)
-    yield "beast_distribution", lambda e: beast.distribution_table("1-3", "0-1", 3, exact=e), (
-        "pool", "soif", "beast_dice", "successes")
+    yield (
+        "blows",
+        lambda e: health.blows(health.Attack(3, "lethal"), health.Fighter("mortal", 2), 3).table(exact=e),
+        ("blows",),
+    )
+    yield (
+        "beast_distribution",
+        lambda e: beast.distribution_table("1-3", "0-1", 3, exact=e),
+        ("pool", "soif", "beast_dice", "successes"),
+    )
     yield "beast_compare_table", lambda e: beast.compare_table("1-4", "0-2", exact=e), ("pool", "level")
 
 
@@ -134,8 +147,20 @@ def test_compare_of_every_shipped_pair_is_exact(system, a, b):
 
 
 def test_compare_difference_of_one_tenth(capsys):
-    code, out, _ = run(capsys, "compare", "v5-official", "v5-two-hunger-ones-for-bestial", "--pool", 1,
-                       "--hunger", 1, "--difficulty", 1, "--format", "csv")
+    code, out, _ = run(
+        capsys,
+        "compare",
+        "v5-official",
+        "v5-two-hunger-ones-for-bestial",
+        "--pool",
+        1,
+        "--hunger",
+        1,
+        "--difficulty",
+        1,
+        "--format",
+        "csv",
+    )
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
     assert {r["difference"] for r in rows} == {"0.1", "-0.1", "0.0"}
@@ -143,6 +168,7 @@ def test_compare_difference_of_one_tenth(capsys):
 
 
 # ------------------------------------------------------------------ rendered strings
+
 
 def _render_cases():
     for name in ("v5", "classic", "cards", "requiem"):
@@ -188,8 +214,9 @@ def test_percent_leaves_means_alone(capsys):
     code, out, _ = run(capsys, "table", "classic-official", "--pool", 3, "--difficulty", 6, "--percent")
     assert code == 0
     assert "%" in out and "129" not in out and "1.29" in out
-    code, out, _ = run(capsys, "table", "classic-official", "--pool", 3, "--difficulty", 6, "--percent",
-                       "--format", "csv")
+    code, out, _ = run(
+        capsys, "table", "classic-official", "--pool", 3, "--difficulty", 6, "--percent", "--format", "csv"
+    )
     row = next(csv.DictReader(io.StringIO(out)))
     assert row["mean_successes"] == "1.29" and row["success"] == "74.0"
 
@@ -213,6 +240,7 @@ def test_fixed_rounds_exactly():
 
 # ------------------------------------------------------------------ pivot, columns, digits
 
+
 def test_pivot_puts_rows_down_and_columns_across():
     from analysis.systems import v5
 
@@ -226,13 +254,16 @@ def test_pivot_puts_rows_down_and_columns_across():
     assert two.shape == (3, 6)
 
 
-@pytest.mark.parametrize("args,words", [
-    (("pol", "hunger", "p_win"), "did you mean pool"),
-    (("pool", "hunger", "p_wn"), "did you mean p_win"),
-    (("pool", "pool", "p_win"), "twice"),
-    (("pool", "hunger", "difficulty"), "key column"),
-    (("pool", "p_win", "plain_win"), "value column, not an axis"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (("pol", "hunger", "p_win"), "did you mean pool"),
+        (("pool", "hunger", "p_wn"), "did you mean p_win"),
+        (("pool", "pool", "p_win"), "twice"),
+        (("pool", "hunger", "difficulty"), "key column"),
+        (("pool", "p_win", "plain_win"), "value column, not an axis"),
+    ],
+)
 def test_pivot_refuses_in_one_sentence(args, words):
     from analysis.systems import v5
 
@@ -249,8 +280,19 @@ def test_pivot_refuses_ambiguity():
 
 
 def test_cli_pivot_every_format(capsys):
-    base = ["v5", "--pool", "1-4", "--hunger", "0-2", "--difficulty", "2", "--pivot", "pool x hunger",
-            "--value", "p_win"]
+    base = [
+        "v5",
+        "--pool",
+        "1-4",
+        "--hunger",
+        "0-2",
+        "--difficulty",
+        "2",
+        "--pivot",
+        "pool x hunger",
+        "--value",
+        "p_win",
+    ]
     code, out, _ = run(capsys, *base, "--format", "csv", "--exact")
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
@@ -266,26 +308,79 @@ def test_cli_pivot_every_format(capsys):
 
 
 def test_cli_pivot_of_compare_and_family_commands(capsys):
-    code, out, err = run(capsys, "compare", "v5-official", "v5-two-hunger-ones-for-bestial", "--pool", "1-3",
-                         "--hunger", "1-2", "--difficulty", 1, "--pivot", "pool x hunger",
-                         "--value", "difference", "--format", "csv")
+    code, out, err = run(
+        capsys,
+        "compare",
+        "v5-official",
+        "v5-two-hunger-ones-for-bestial",
+        "--pool",
+        "1-3",
+        "--hunger",
+        "1-2",
+        "--difficulty",
+        1,
+        "--pivot",
+        "pool x hunger",
+        "--value",
+        "difference",
+        "--format",
+        "csv",
+    )
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     assert list(rows[0])[:4] == ["outcome", "pool", "hunger=1", "hunger=2"]
-    code, out, err = run(capsys, "rouse", "--hunger", "0-2", "--checks", "1-3", "--pivot",
-                         "start_hunger x checks", "--value", "frenzy_test", "--format", "csv")
+    code, out, err = run(
+        capsys,
+        "rouse",
+        "--hunger",
+        "0-2",
+        "--checks",
+        "1-3",
+        "--pivot",
+        "start_hunger x checks",
+        "--value",
+        "frenzy_test",
+        "--format",
+        "csv",
+    )
     assert code == 0, err
-    assert out.splitlines()[0] == "start_hunger,reroll,checks=1,checks=2,checks=3,rule_set" or \
-        out.splitlines()[0] == "start_hunger,checks=1,checks=2,checks=3,rule_set"
+    assert (
+        out.splitlines()[0] == "start_hunger,reroll,checks=1,checks=2,checks=3,rule_set"
+        or out.splitlines()[0] == "start_hunger,checks=1,checks=2,checks=3,rule_set"
+    )
 
 
 def test_cli_columns_choose_and_order(capsys):
-    code, out, _ = run(capsys, "v5", "--pool", 2, "--hunger", 1, "--difficulty", 2, "--columns",
-                       "p_win,total_failure", "--format", "csv")
+    code, out, _ = run(
+        capsys,
+        "v5",
+        "--pool",
+        2,
+        "--hunger",
+        1,
+        "--difficulty",
+        2,
+        "--columns",
+        "p_win,total_failure",
+        "--format",
+        "csv",
+    )
     assert code == 0
     assert out.splitlines()[0] == "pool,hunger,difficulty,p_win,total_failure,rule_set"
-    code, out, _ = run(capsys, "damage", "--dice", 3, "--kind", "lethal", "--target", "mortal",
-                       "--columns", "probability", "--digits", 3)
+    code, out, _ = run(
+        capsys,
+        "damage",
+        "--dice",
+        3,
+        "--kind",
+        "lethal",
+        "--target",
+        "mortal",
+        "--columns",
+        "probability",
+        "--digits",
+        3,
+    )
     assert code == 0 and "levels" in out and "probability" in out
 
 
@@ -296,18 +391,21 @@ def test_columns_of_a_listing(capsys):
     assert lines[0] == "system,name" and lines[1] == "v5,v5-official"
 
 
-@pytest.mark.parametrize("argv,words", [
-    (("--columns", "p_wn"), "did you mean p_win"),
-    (("--pivot", "pool x hungr", "--value", "p_win"), "did you mean hunger"),
-    (("--pivot", "pool x hunger", "--value", "pwin"), "did you mean p_win"),
-    (("--pivot", "pool x hunger"), "go together"),
-    (("--value", "p_win"), "go together"),
-    (("--pivot", "pool hunger", "--value", "p_win"), "ROWS x COLS"),
-    (("--pivot", "pool x hunger", "--value", "p_win", "--columns", "plain_win"), "cannot be combined"),
-    (("--digits", "3", "--exact"), "cannot be combined"),
-    (("--digits", "-1"), "--digits"),
-    (("--digits", "many"), "--digits"),
-])
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (("--columns", "p_wn"), "did you mean p_win"),
+        (("--pivot", "pool x hungr", "--value", "p_win"), "did you mean hunger"),
+        (("--pivot", "pool x hunger", "--value", "pwin"), "did you mean p_win"),
+        (("--pivot", "pool x hunger"), "go together"),
+        (("--value", "p_win"), "go together"),
+        (("--pivot", "pool hunger", "--value", "p_win"), "ROWS x COLS"),
+        (("--pivot", "pool x hunger", "--value", "p_win", "--columns", "plain_win"), "cannot be combined"),
+        (("--digits", "3", "--exact"), "cannot be combined"),
+        (("--digits", "-1"), "--digits"),
+        (("--digits", "many"), "--digits"),
+    ],
+)
 def test_bad_output_options_get_one_sentence(capsys, argv, words):
     code, out, err = run(capsys, "v5", "--pool", "1-2", "--hunger", "0-1", "--difficulty", 2, *argv)
     assert code == 2 and out == ""
@@ -316,8 +414,7 @@ def test_bad_output_options_get_one_sentence(capsys, argv, words):
 
 def test_digits_rounds_every_format(capsys):
     for fmt in ("csv", "json", "table", "markdown"):
-        code, out, _ = run(capsys, "v5", "--pool", 3, "--hunger", 1, "--difficulty", 2, "--digits", 2,
-                           "--format", fmt)
+        code, out, _ = run(capsys, "v5", "--pool", 3, "--hunger", 1, "--difficulty", 2, "--digits", 2, "--format", fmt)
         assert code == 0
         assert "0.01" in out or "0.0" in out
         assert "0.0130" not in out
@@ -329,6 +426,7 @@ def test_top_says_when_no_cell_differs(capsys):
 
 
 # ------------------------------------------------------------------ legends and rule sets
+
 
 def test_legend_one_line_per_column():
     from analysis.systems import v5
@@ -351,8 +449,10 @@ def test_markdown_and_html_carry_a_caption_and_a_legend(capsys, name):
     official = rulesets.official(system)
     grid = []
     for axis, values in small_grid(system).items():
-        grid += [f"--axis-{axis}" if axis in ("format",) else "--" + axis.replace("_", "-"),
-                 ",".join(str(v) for v in values)]
+        grid += [
+            f"--axis-{axis}" if axis in ("format",) else "--" + axis.replace("_", "-"),
+            ",".join(str(v) for v in values),
+        ]
     for fmt in ("markdown", "html"):
         code, out, err = run(capsys, "table", official.name, *grid, "--format", fmt)
         assert code == 0, err
@@ -363,19 +463,15 @@ def test_markdown_and_html_carry_a_caption_and_a_legend(capsys, name):
 
 def test_exports_name_their_rule_set(capsys):
     variant = next(rs for rs in rulesets.variants("v5") if rs.changes())
-    code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--rules", variant.name, "--format",
-                       "json")
+    code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--rules", variant.name, "--format", "json")
     assert code == 0 and {r["rule_set"] for r in json.loads(out)} == {variant.name}
-    code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--rules", variant.name, "--format",
-                       "markdown")
+    code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--rules", variant.name, "--format", "markdown")
     assert out.splitlines()[0].startswith(f"Rule set: {variant.name} (")  # not official: described
     code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--format", "latex")
     assert r"\caption{Rule set: v5-official}" in out and r"\begin{tabular}" in out
-    code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--set", "crit_bonus=3",
-                       "--format", "csv")
+    code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--set", "crit_bonus=3", "--format", "csv")
     assert out.splitlines()[1].endswith(",v5-custom")
-    code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--set", "crit_bonus=3",
-                       "--format", "markdown")
+    code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--set", "crit_bonus=3", "--format", "markdown")
     assert out.splitlines()[0] == "Rule set: v5-custom (the v5 defaults with crit_bonus = 3)"
     code, out, _ = run(capsys, "classic", "--pool", 2, "--ones-dont-cancel", "--format", "csv")
     shipped = next(rs.name for rs in rulesets.variants("classic") if not rs.rules.ones_cancel)
@@ -385,14 +481,48 @@ def test_exports_name_their_rule_set(capsys):
 def test_family_commands_name_their_rule_set(capsys):
     code, out, _ = run(capsys, "rouse", "--hunger", 1, "--checks", 1, "--format", "csv")
     assert code == 0 and out.splitlines()[0].endswith(",rule_set")
-    code, out, _ = run(capsys, "soif", "--resolve", 3, "--composure", 3, "--blood-potency", 1, "--pool", 2,
-                       "--format", "csv", "--digits", 3, "--columns", "p_success")
+    code, out, _ = run(
+        capsys,
+        "soif",
+        "--resolve",
+        3,
+        "--composure",
+        3,
+        "--blood-potency",
+        1,
+        "--pool",
+        2,
+        "--format",
+        "csv",
+        "--digits",
+        3,
+        "--columns",
+        "p_success",
+    )
     assert code == 0 and out.splitlines()[0] == "vitae,soif,beast_dice,p_success,rule_set"
 
 
-@pytest.mark.parametrize("command", ["v5", "rouse", "conflict", "fight", "damage", "blows", "soif", "beast",
-                                     "requiem", "cards", "classic", "werewolf", "hunter", "compare", "table",
-                                     "rules"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "v5",
+        "rouse",
+        "conflict",
+        "fight",
+        "damage",
+        "blows",
+        "soif",
+        "beast",
+        "requiem",
+        "cards",
+        "classic",
+        "werewolf",
+        "hunter",
+        "compare",
+        "table",
+        "rules",
+    ],
+)
 def test_help_lists_the_columns_with_their_meanings(command):
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if getattr(a, "choices", None) and command in a.choices)
@@ -406,8 +536,19 @@ def test_help_lists_the_columns_with_their_meanings(command):
 def test_a_pivot_says_where_the_axes_it_drops_stand(capsys):
     from analysis import cli
 
-    argv = ["v5", "--pool", "1-3", "--hunger", "0-1", "--difficulty", "3", "--pivot", "pool x hunger",
-            "--value", "p_win"]
+    argv = [
+        "v5",
+        "--pool",
+        "1-3",
+        "--hunger",
+        "0-1",
+        "--difficulty",
+        "3",
+        "--pivot",
+        "pool x hunger",
+        "--value",
+        "p_win",
+    ]
     assert cli.main(argv) == 0
     assert capsys.readouterr().out.splitlines()[0] == "p_win at difficulty 3"
     assert cli.main(argv + ["--format", "markdown"]) == 0

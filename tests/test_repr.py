@@ -3,6 +3,7 @@
 The numbers shown are ``float(Fraction)`` of the exact probabilities, as
 percentages; the HTML table also has the exact fraction.
 """
+
 from fractions import Fraction
 
 import pytest
@@ -40,8 +41,11 @@ RESULTS = [
     ("Decision", lambda: willpower.decide([1, 2, 10], [5, 6], 3, "reroll_failures"), lambda o: o.p_win),
     ("HungerDistribution", lambda: rouse.rouse(1, 3), lambda o: o.hunger[2]),
     ("SurgeOdds", lambda: rouse.surge(5, 2, 3, 2), lambda o: o.hunger_after.hunger[2]),
-    ("FightResult", lambda: conflict.fight(conflict.Combatant(pool=5), conflict.Combatant(pool=4), turns=4),
-     lambda o: o.probability("b_impaired")),
+    (
+        "FightResult",
+        lambda: conflict.fight(conflict.Combatant(pool=5), conflict.Combatant(pool=4), turns=4),
+        lambda o: o.probability("b_impaired"),
+    ),
     ("WerewolfOdds", lambda: rage.odds(5, 2, 3), lambda o: o.p_win),
     ("Werewolf RollReading", lambda: rage.read_roll([1, 5], [1, 2], 2, violent=True), None),
     ("HunterOdds", lambda: desperation.odds(5, 2, 3), lambda o: o.p_win),
@@ -55,13 +59,19 @@ RESULTS = [
     ("ClassicOdds", lambda: pools.odds(5, 6), lambda o: o.success),
     ("Classic RollReading", lambda: pools.read_pool([1, 6, 8], 6), None),
     ("LevelOdds", lambda: health.damage(5), lambda o: o.levels[1]),
-    ("Blows", lambda: health.blows(_ATTACK, health.Fighter(creature="mortal"), max_blows=3),
-     lambda o: o.at_least("incapacitated", 3)),
-    ("Fight", lambda: health.fight(health.Fighter(attack=_ATTACK, name="Ana"),
-                                   health.Fighter(attack=_ATTACK, name="Bo"), turns=3),
-     lambda o: o.outcomes()["a_wins"]),
-    ("ExactChain", lambda: ExactChain.from_fractions("ab", [{0: Fraction(1, 2), 1: Fraction(1, 2)}, {1: 1}]),
-     None),
+    (
+        "Blows",
+        lambda: health.blows(_ATTACK, health.Fighter(creature="mortal"), max_blows=3),
+        lambda o: o.at_least("incapacitated", 3),
+    ),
+    (
+        "Fight",
+        lambda: health.fight(
+            health.Fighter(attack=_ATTACK, name="Ana"), health.Fighter(attack=_ATTACK, name="Bo"), turns=3
+        ),
+        lambda o: o.outcomes()["a_wins"],
+    ),
+    ("ExactChain", lambda: ExactChain.from_fractions("ab", [{0: Fraction(1, 2), 1: Fraction(1, 2)}, {1: 1}]), None),
 ]
 
 
@@ -130,8 +140,9 @@ def test_a_house_rule_is_named_in_the_repr():
 
 
 def test_comparison_renders_as_html():
-    c = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial", {"pool": 3, "hunger": 3, "difficulty": 3},
-                       exact=True)
+    c = tables.compare(
+        "v5-official", "v5-two-hunger-ones-for-bestial", {"pool": 3, "hunger": 3, "difficulty": 3}, exact=True
+    )
     page = c._repr_html_()
     assert "v5-two-hunger-ones-for-bestial" in page and "<table>" in page
     top = c.top(1)

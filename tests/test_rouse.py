@@ -1,4 +1,5 @@
 """Rouse checks, nights, Blood Potency and Blood Surge: exact against the core rules and a plain chain."""
+
 import itertools
 from fractions import Fraction
 
@@ -81,8 +82,9 @@ def test_every_step_is_stochastic():
         markov.ExactChain((0, 1), [{0: 1}, {1: 1}], 2)
 
 
-@given(st.integers(0, 5), st.lists(st.sampled_from(["rouse", "rouse+reroll", "feed:2", "kill", "aggravated"]),
-                                   max_size=12))
+@given(
+    st.integers(0, 5), st.lists(st.sampled_from(["rouse", "rouse+reroll", "feed:2", "kill", "aggravated"]), max_size=12)
+)
 def test_kernel_run_agrees_with_its_python_twin(start, steps):
     chains = [c for s in steps for c in rouse._parse_night_step(s, 1, rouse.OFFICIAL)[1]]
     got = markov.run({rouse._state(start, False): 1}, chains, rouse.N_STATES)
@@ -129,16 +131,19 @@ def test_remorse_and_frenzy_rolls():
     assert o.pool == 6 and o.hunger == 0 and o.p_win == v5.odds(6, 0, 3).p_win
 
 
-@pytest.mark.parametrize("call", [
-    lambda: rouse.rouse(6, 1),
-    lambda: rouse.rouse(0, -1),
-    lambda: rouse.potency_effects(11),
-    lambda: rouse.night(1, ["sleep"]),
-    lambda: rouse.night(1, ["discipline:x"]),
-    lambda: rouse.night(1, ["wake"], blood_potency=-1),
-    lambda: v5.remorse(11, 0),
-    lambda: v5.frenzy_pool(5, superficial=6),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: rouse.rouse(6, 1),
+        lambda: rouse.rouse(0, -1),
+        lambda: rouse.potency_effects(11),
+        lambda: rouse.night(1, ["sleep"]),
+        lambda: rouse.night(1, ["discipline:x"]),
+        lambda: rouse.night(1, ["wake"], blood_potency=-1),
+        lambda: v5.remorse(11, 0),
+        lambda: v5.frenzy_pool(5, superficial=6),
+    ],
+)
 def test_bad_input_is_refused(call):
     with pytest.raises(ValueError):
         call()

@@ -1,4 +1,5 @@
 """The Rules base: field metadata, strict validation, changes, and TOML round trips of every rules class."""
+
 import tomllib
 from dataclasses import dataclass, replace
 
@@ -40,30 +41,34 @@ class _Outer(Rules):
 
 # ------------------------------------------------------------ validation
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: v5.V5Rules(crit_bonus=25), "crit_bonus must be 0..20, got 25"),
-    (lambda: v5.V5Rules(success_face=1), "success_face must be 2..10, got 1"),
-    (lambda: v5.V5Rules(crit_bonus=2.0), "crit_bonus must be a whole number, got 2.0"),
-    (lambda: v5.V5Rules(crit_bonus=True), "crit_bonus must be a whole number, got True"),
-    (lambda: v5.V5Rules(crit_bonus=None), "crit_bonus must be 0..20, got None"),
-    (lambda: v5.V5Rules(hunger_replaces_dice=1), "hunger_replaces_dice must be True or False, got 1"),
-    (lambda: v5.V5Rules(hunger_replaces_dice="yes"), "hunger_replaces_dice must be True or False, got 'yes'"),
-    (lambda: rouse.RouseRules(frenzy_at_max=0), "frenzy_at_max must be True or False, got 0"),
-    (lambda: cards.CardRules(ace="joker"), "ace must be one of fails, low, high, got 'joker'"),
-    (lambda: cards.CardRules(ace=1), "ace must be one of fails, low, high, got 1"),
-    (lambda: conflict.ConflictRules(halve_rounding="nearest"), "halve_rounding must be one of up, down"),
-    (lambda: conflict.ConflictRules(dice=rouse.RouseRules()), "dice must be a V5Rules, got RouseRules"),
-    (lambda: requiem.RequiemRules(again=7), "again must be 10, 9, 8 or None (no again), got 7"),
-    (lambda: requiem.RequiemRules(again=10.0), "again must be 10, 9, 8 or None (no again), got 10.0"),
-    (lambda: health.DamageRules(penalties=(0, 1)), "penalties must be 6 numbers, got (0, 1)"),
-    (lambda: health.DamageRules(penalties="012345"), "penalties must be 6 numbers"),
-    (lambda: health.DamageRules(penalties=(0, 1, 1, 2, 2, 101)), "each of penalties must be 0..100, got 101"),
-    (lambda: health.DamageRules(penalties=(0, 1, 1, 2, 2, 5.0)), "each of penalties must be a whole number"),
-    (lambda: health.DamageRules(soak_difficulty=11), "soak_difficulty must be 2..10, got 11"),
-    (lambda: pools.ClassicRules(ones_cancel=None), "ones_cancel must be True or False, got None"),
-    (lambda: beast.BeastRules(beastly_ten_successes=0), "beastly_ten_successes must be 1..10, got 0"),
-    (lambda: _Outer(lo=4, hi=2), "lo must not exceed hi, got lo = 4 and hi = 2"),
-])
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: v5.V5Rules(crit_bonus=25), "crit_bonus must be 0..20, got 25"),
+        (lambda: v5.V5Rules(success_face=1), "success_face must be 2..10, got 1"),
+        (lambda: v5.V5Rules(crit_bonus=2.0), "crit_bonus must be a whole number, got 2.0"),
+        (lambda: v5.V5Rules(crit_bonus=True), "crit_bonus must be a whole number, got True"),
+        (lambda: v5.V5Rules(crit_bonus=None), "crit_bonus must be 0..20, got None"),
+        (lambda: v5.V5Rules(hunger_replaces_dice=1), "hunger_replaces_dice must be True or False, got 1"),
+        (lambda: v5.V5Rules(hunger_replaces_dice="yes"), "hunger_replaces_dice must be True or False, got 'yes'"),
+        (lambda: rouse.RouseRules(frenzy_at_max=0), "frenzy_at_max must be True or False, got 0"),
+        (lambda: cards.CardRules(ace="joker"), "ace must be one of fails, low, high, got 'joker'"),
+        (lambda: cards.CardRules(ace=1), "ace must be one of fails, low, high, got 1"),
+        (lambda: conflict.ConflictRules(halve_rounding="nearest"), "halve_rounding must be one of up, down"),
+        (lambda: conflict.ConflictRules(dice=rouse.RouseRules()), "dice must be a V5Rules, got RouseRules"),
+        (lambda: requiem.RequiemRules(again=7), "again must be 10, 9, 8 or None (no again), got 7"),
+        (lambda: requiem.RequiemRules(again=10.0), "again must be 10, 9, 8 or None (no again), got 10.0"),
+        (lambda: health.DamageRules(penalties=(0, 1)), "penalties must be 6 numbers, got (0, 1)"),
+        (lambda: health.DamageRules(penalties="012345"), "penalties must be 6 numbers"),
+        (lambda: health.DamageRules(penalties=(0, 1, 1, 2, 2, 101)), "each of penalties must be 0..100, got 101"),
+        (lambda: health.DamageRules(penalties=(0, 1, 1, 2, 2, 5.0)), "each of penalties must be a whole number"),
+        (lambda: health.DamageRules(soak_difficulty=11), "soak_difficulty must be 2..10, got 11"),
+        (lambda: pools.ClassicRules(ones_cancel=None), "ones_cancel must be True or False, got None"),
+        (lambda: beast.BeastRules(beastly_ten_successes=0), "beastly_ten_successes must be 1..10, got 0"),
+        (lambda: _Outer(lo=4, hi=2), "lo must not exceed hi, got lo = 4 and hi = 2"),
+    ],
+)
 def test_every_field_is_checked_in_one_sentence_naming_it(make, message):
     with pytest.raises(ValueError) as err:
         make()
@@ -130,6 +135,7 @@ def test_require_names_the_expected_class():
 
 # ------------------------------------------------------------ TOML dicts
 
+
 def _toml_round_trip(r: Rules) -> Rules:
     text = tomli_w.dumps(r.to_dict())
     return type(r).from_dict(tomllib.loads(text))
@@ -147,23 +153,35 @@ def test_nested_rules_round_trip_as_toml_sub_tables():
     assert _Outer.from_dict({"inner": {"faces": 8}}) == _Outer(inner=_Inner(faces=8))
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"inner": {"face": 6}}, "unknown field 'x.inner.face' in [x.inner] (did you mean x.inner.faces?); "
-                             "the fields are faces, explode"),
-    ({"inner": {"faces": 40}}, "x.inner.faces must be 2..20, got 40"),
-    ({"inner": {"explode": 1}}, "field 'x.inner.explode' must be true or false, got the number 1 "
-                                "(x.inner.explode: A top face is rolled again.)"),
-    ({"inner": 3}, "field 'x.inner' must be a table of _Inner fields ([x.inner]), got the number 3"),
-    ({"again": 8}, "x.again must be 10, 9 or none (no again), got 8"),
-    ({"again": "None"}, None),
-    ({"again": "never"}, "field 'x.again' must be a whole number or \"none\", got the text 'never' "
-                         "(x.again: Face rolled again.)"),
-    ({"steps": [1, 2]}, "x.steps must be an array of 3 numbers, got [1, 2]"),
-    ({"steps": "1,2,3"}, "field 'x.steps' must be an array of whole numbers, got the text '1,2,3' "
-                         "(x.steps: Three steps.)"),
-    ({"lo": 5, "hi": 1}, "lo must not exceed hi, got lo = 5 and hi = 1 (in [x])"),
-    ({"mode": "sideways"}, "x.mode must be one of up, down, got 'sideways'"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (
+            {"inner": {"face": 6}},
+            "unknown field 'x.inner.face' in [x.inner] (did you mean x.inner.faces?); the fields are faces, explode",
+        ),
+        ({"inner": {"faces": 40}}, "x.inner.faces must be 2..20, got 40"),
+        (
+            {"inner": {"explode": 1}},
+            "field 'x.inner.explode' must be true or false, got the number 1 "
+            "(x.inner.explode: A top face is rolled again.)",
+        ),
+        ({"inner": 3}, "field 'x.inner' must be a table of _Inner fields ([x.inner]), got the number 3"),
+        ({"again": 8}, "x.again must be 10, 9 or none (no again), got 8"),
+        ({"again": "None"}, None),
+        (
+            {"again": "never"},
+            "field 'x.again' must be a whole number or \"none\", got the text 'never' (x.again: Face rolled again.)",
+        ),
+        ({"steps": [1, 2]}, "x.steps must be an array of 3 numbers, got [1, 2]"),
+        (
+            {"steps": "1,2,3"},
+            "field 'x.steps' must be an array of whole numbers, got the text '1,2,3' (x.steps: Three steps.)",
+        ),
+        ({"lo": 5, "hi": 1}, "lo must not exceed hi, got lo = 5 and hi = 1 (in [x])"),
+        ({"mode": "sideways"}, "x.mode must be one of up, down, got 'sideways'"),
+    ],
+)
 def test_from_dict_errors_name_the_dotted_field(data, message):
     if message is None:
         assert _Outer.from_dict(data, prefix="x.").again is None
@@ -205,8 +223,16 @@ def _changed(cls) -> Rules:
 
 def test_every_rules_class_of_every_system_is_a_rules_with_help():
     classes = _every_rules_class()
-    assert {c.__name__ for c in classes} >= {"V5Rules", "RouseRules", "ConflictRules", "CardRules",
-                                             "BeastRules", "RequiemRules", "ClassicRules", "DamageRules"}
+    assert {c.__name__ for c in classes} >= {
+        "V5Rules",
+        "RouseRules",
+        "ConflictRules",
+        "CardRules",
+        "BeastRules",
+        "RequiemRules",
+        "ClassicRules",
+        "DamageRules",
+    }
     for cls in classes:
         assert issubclass(cls, Rules)
         for f in cls.fields_info():
@@ -225,8 +251,9 @@ def test_every_rules_class_round_trips_through_toml(cls):
 @pytest.mark.parametrize("system", list(rulesets.SYSTEMS.values()), ids=lambda s: s.name)
 def test_every_system_rule_set_round_trips_with_all_its_tables(system, tmp_path):
     subs = {n: _changed(c) for n, c in system.sub_rules_classes.items()}
-    rs = rulesets.RuleSet(system.name, f"{system.name}-everything", _changed(system.rules_class),
-                          "Every field changed.", sub_rules=subs)
+    rs = rulesets.RuleSet(
+        system.name, f"{system.name}-everything", _changed(system.rules_class), "Every field changed.", sub_rules=subs
+    )
     back = rulesets.load(rs.save(tmp_path / "all.toml"))
     assert back == rs and back.rules == rs.rules and back.subs() == subs
     n_fields = len(_flat(system.rules_class)) + sum(len(_flat(c)) for c in system.sub_rules_classes.values())
@@ -244,9 +271,9 @@ def _flat(cls) -> list:
 
 # ------------------------------------------------------------ rule-set sub-tables
 
+
 def test_systems_describe_their_sub_rules():
-    assert rulesets.system("v5").sub_rules_classes == {"rouse": rouse.RouseRules,
-                                                       "conflict": conflict.ConflictRules}
+    assert rulesets.system("v5").sub_rules_classes == {"rouse": rouse.RouseRules, "conflict": conflict.ConflictRules}
     assert rulesets.system("classic").sub_rules_classes == {"damage": health.DamageRules}
     assert rulesets.system("cards").sub_rules_classes == {}
 
@@ -305,22 +332,33 @@ def test_every_sub_table_has_a_shipped_variant():
             assert any(table in dict(rs.sub_rules) for rs in rulesets.variants(system.name)), table
 
 
-@pytest.mark.parametrize("text, words", [
-    ('system = "v5"\n[rouse]\nsucces_face = 5\n',
-     ["unknown field 'rouse.succes_face' in [rouse]", "did you mean rouse.success_face?"]),
-    ('system = "v5"\nrouse = 3\n', ["field 'rouse' must be a table of RouseRules fields", "the number 3"]),
-    ('system = "v5"\n[rose]\nsuccess_face = 5\n',
-     ["unknown field 'rose' for a v5 rule set (did you mean rouse?)", "tables [rouse], [conflict]"]),
-    ('system = "v5"\n[conflict.dice]\ncrit_bonus = 25\n', ["conflict.dice.crit_bonus must be 0..20, got 25"]),
-    ('system = "v5"\n[rouse]\nfrenzy_at_max = "no"\n',
-     ["field 'rouse.frenzy_at_max' must be true or false, got the text 'no'", "hunger frenzy test"]),
-    ('system = "classic"\n[damage]\npenalties = [0, 1]\n', ["damage.penalties must be an array of 6 numbers"]),
-    ('system = "classic"\n[damage]\nvital_spot_lethal = "always"\n',
-     ["damage.vital_spot_lethal must be one of off, mortals, everyone, got 'always'"]),
-    ('system = "requiem"\nagain = 7\n', ["again must be 10, 9, 8 or none (no again), got 7"]),
-    ('system = "requiem"\nagain = "none"\nrote = true\n', None),
-    ('system = "cards"\n[rouse]\nsuccess_face = 5\n', ["unknown field 'rouse' for a cards rule set"]),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (
+            'system = "v5"\n[rouse]\nsucces_face = 5\n',
+            ["unknown field 'rouse.succes_face' in [rouse]", "did you mean rouse.success_face?"],
+        ),
+        ('system = "v5"\nrouse = 3\n', ["field 'rouse' must be a table of RouseRules fields", "the number 3"]),
+        (
+            'system = "v5"\n[rose]\nsuccess_face = 5\n',
+            ["unknown field 'rose' for a v5 rule set (did you mean rouse?)", "tables [rouse], [conflict]"],
+        ),
+        ('system = "v5"\n[conflict.dice]\ncrit_bonus = 25\n', ["conflict.dice.crit_bonus must be 0..20, got 25"]),
+        (
+            'system = "v5"\n[rouse]\nfrenzy_at_max = "no"\n',
+            ["field 'rouse.frenzy_at_max' must be true or false, got the text 'no'", "hunger frenzy test"],
+        ),
+        ('system = "classic"\n[damage]\npenalties = [0, 1]\n', ["damage.penalties must be an array of 6 numbers"]),
+        (
+            'system = "classic"\n[damage]\nvital_spot_lethal = "always"\n',
+            ["damage.vital_spot_lethal must be one of off, mortals, everyone, got 'always'"],
+        ),
+        ('system = "requiem"\nagain = 7\n', ["again must be 10, 9, 8 or none (no again), got 7"]),
+        ('system = "requiem"\nagain = "none"\nrote = true\n', None),
+        ('system = "cards"\n[rouse]\nsuccess_face = 5\n', ["unknown field 'rouse' for a cards rule set"]),
+    ],
+)
 def test_bad_sub_tables_are_refused_naming_the_field(tmp_path, text, words):
     path = tmp_path / "bad.toml"
     path.write_text(text)
@@ -392,8 +430,9 @@ def test_a_registered_system_may_have_sub_rules(monkeypatch, tmp_path):
 def test_compare_names_a_change_of_another_mechanic():
     from analysis import tables
 
-    cmp = tables.compare("v5-official", "v5-rouse-no-frenzy-test-at-max",
-                         {"pool": "1-3", "hunger": 1, "difficulty": 1}, exact=True)
+    cmp = tables.compare(
+        "v5-official", "v5-rouse-no-frenzy-test-at-max", {"pool": "1-3", "hunger": 1, "difficulty": 1}, exact=True
+    )
     assert cmp.changes() == {"rouse.frenzy_at_max": (True, False)}
     assert "changed: rouse.frenzy_at_max true -> false" in cmp.describe()
     assert all(d == 0 for d in cmp.table["difference"])

@@ -1,4 +1,5 @@
 """Rule sets as data: the registry, TOML load and save, shipped variants, and errors that name the field."""
+
 import dataclasses
 import tomllib
 from dataclasses import dataclass
@@ -37,8 +38,7 @@ def test_every_registered_system_ships_its_defaults_and_variants():
         assert rulesets.official(system).rules == system.rules_class()
         assert rulesets.official(system).source.startswith("shipped:")
         assert sum(1 for rs in shipped if rs.changes()) >= 1, name
-        assert len({(rs.rules, rs.sub_rules) for rs in shipped}) == len(shipped), \
-            "two shipped variants are the same"
+        assert len({(rs.rules, rs.sub_rules) for rs in shipped}) == len(shipped), "two shipped variants are the same"
     assert rulesets.load("v5-two-hunger-ones-for-bestial").rules == v5.V5Rules(bestial_hunger_ones=2)
 
 
@@ -66,23 +66,31 @@ def test_a_rules_object_is_named_after_the_shipped_variant_it_equals():
     assert rulesets.load(v5.V5Rules(crit_bonus=5)).name == "v5-custom"
 
 
-@pytest.mark.parametrize("text, words", [
-    ('system = "v5"\nbestial_ones = 2\n',
-     ["unknown field 'bestial_ones'", "did you mean bestial_hunger_ones?", "success_face, crit_bonus"]),
-    ('system = "v5"\nbestial_hunger_ones 2\n',
-     ["not valid TOML", "line 2", "'bestial_hunger_ones 2'"]),
-    ('system = "v5"\nbestial_hunger_ones = 3\n', ["bestial_hunger_ones must be 1..2, got 3"]),
-    ('system = "v5"\nbestial_hunger_ones = "2"\n',
-     ["field 'bestial_hunger_ones' must be a whole number, got the text '2'", "(1 or 2)"]),
-    ('system = "v5"\nhunger_replaces_dice = 1\n',
-     ["field 'hunger_replaces_dice' must be true or false, got the number 1"]),
-    ('system = "v5"\n[crit_bonus]\nx = 1\n', ["field 'crit_bonus' must be a whole number, got a table"]),
-    ('system = "cards"\nace = "middle"\n', ["ace must be one of fails, low, high, got 'middle'"]),
-    ('name = "x"\ncrit_bonus = 2\n', ['no "system" key', "v5, cards"]),
-    ('system = "vampire"\n', ["field 'system' must be one of v5, cards", "got the text 'vampire'"]),
-    ('system = "v5"\nname = 5\n', ["field 'name' must be"]),
-    ('system = "v5"\ndescription = ["a"]\n', ["field 'description' must be a text"]),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (
+            'system = "v5"\nbestial_ones = 2\n',
+            ["unknown field 'bestial_ones'", "did you mean bestial_hunger_ones?", "success_face, crit_bonus"],
+        ),
+        ('system = "v5"\nbestial_hunger_ones 2\n', ["not valid TOML", "line 2", "'bestial_hunger_ones 2'"]),
+        ('system = "v5"\nbestial_hunger_ones = 3\n', ["bestial_hunger_ones must be 1..2, got 3"]),
+        (
+            'system = "v5"\nbestial_hunger_ones = "2"\n',
+            ["field 'bestial_hunger_ones' must be a whole number, got the text '2'", "(1 or 2)"],
+        ),
+        (
+            'system = "v5"\nhunger_replaces_dice = 1\n',
+            ["field 'hunger_replaces_dice' must be true or false, got the number 1"],
+        ),
+        ('system = "v5"\n[crit_bonus]\nx = 1\n', ["field 'crit_bonus' must be a whole number, got a table"]),
+        ('system = "cards"\nace = "middle"\n', ["ace must be one of fails, low, high, got 'middle'"]),
+        ('name = "x"\ncrit_bonus = 2\n', ['no "system" key', "v5, cards"]),
+        ('system = "vampire"\n', ["field 'system' must be one of v5, cards", "got the text 'vampire'"]),
+        ('system = "v5"\nname = 5\n', ["field 'name' must be"]),
+        ('system = "v5"\ndescription = ["a"]\n', ["field 'description' must be a text"]),
+    ],
+)
 def test_bad_files_are_refused_naming_the_field(tmp_path, text, words):
     path = tmp_path / "bad.toml"
     path.write_text(text)
@@ -150,7 +158,9 @@ def test_a_new_system_registers_in_one_call(toy_system, tmp_path):
     with pytest.raises(ValueError, match=r"must be a whole number or \"none\".*Face rolled again"):
         rulesets.load(path)
     assert {f.name: f.help for f in _ToyRules.fields_info()} == {
-        "again": "Face rolled again (8..10), or none.", "name_of_die": "What the die is called."}
+        "again": "Face rolled again (8..10), or none.",
+        "name_of_die": "What the die is called.",
+    }
     assert rulesets.official(toy_system).name == "toy-official"
 
 
@@ -179,8 +189,7 @@ def test_register_refuses_bad_entries(toy_system):
         rulesets.register("toy3", _ToyRules, _toy_table, axes={})
     with pytest.raises(ValueError, match="unknown system 'toy4'"):
         rulesets.system("toy4")
-    broken = rulesets.register("toy5", "analysis.nowhere:Rules", "analysis.nowhere:table",
-                               axes={"pool": "1"})
+    broken = rulesets.register("toy5", "analysis.nowhere:Rules", "analysis.nowhere:table", axes={"pool": "1"})
     with pytest.raises(ValueError, match="cannot be loaded"):
         broken.rules_class
 

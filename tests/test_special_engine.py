@@ -4,10 +4,10 @@ V5 is counted by its own kernels; Werewolf and Hunter by the mechanic engine
 (their ``mechanic.toml``), checked here against the rules restated in
 ``tests.oracles_special`` on every small roll.
 """
+
 import itertools
 from collections import Counter
 
-import numpy as np
 import pytest
 
 from analysis import exact
@@ -27,8 +27,16 @@ def test_v5_class_table_is_the_v5_rules_on_every_feature():
         bonus = kv5.v5_mark_bonus()
         for s, tens, ec, oc, d in itertools.product(range(8), range(4), range(3), range(3), range(6)):
             got = v5.CLASSES[ks.classify_one(s, int(tens >= 2), ec, oc, d, bonus, table)]
-            want = oracles.classify_v5(s, tens, ec, oc, d, messy_hunger_tens=messy,
-                                       bestial_hunger_ones=bestial, hunger_one_taints_win=bool(taint))
+            want = oracles.classify_v5(
+                s,
+                tens,
+                ec,
+                oc,
+                d,
+                messy_hunger_tens=messy,
+                bestial_hunger_ones=bestial,
+                hunger_one_taints_win=bool(taint),
+            )
             assert got == want, (messy, bestial, taint, s, tens, ec, oc, d)
 
 
@@ -52,8 +60,10 @@ def _read_roll_counts(read, classes, n_normal, n_special, difficulty, per_multis
     """
     out = Counter()
     if per_multiset:
-        hands = itertools.product(itertools.combinations_with_replacement(range(1, 11), n_normal),
-                                  itertools.combinations_with_replacement(range(1, 11), n_special))
+        hands = itertools.product(
+            itertools.combinations_with_replacement(range(1, 11), n_normal),
+            itertools.combinations_with_replacement(range(1, 11), n_special),
+        )
         for normal, special in hands:
             out[read(list(normal), list(special), difficulty).outcome] += _orderings(normal) * _orderings(special)
         assert sum(out.values()) == 10 ** (n_normal + n_special)
@@ -64,18 +74,38 @@ def _read_roll_counts(read, classes, n_normal, n_special, difficulty, per_multis
 
 
 CASES = [
-    pytest.param("v5", lambda rules: (lambda n, s, d: v5.read_roll(n, s, d, rules)), v5.CLASSES,
-                 [v5.OFFICIAL, v5.V5Rules(messy_hunger_tens=2, bestial_hunger_ones=2, hunger_one_taints_win=True)],
-                 marks=pytest.mark.slow, id="v5"),
-    pytest.param("werewolf", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, False, rules)),
-                 werewolf.CLASSES, [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_rage_dice=1)],
-                 marks=pytest.mark.slow, id="werewolf"),
-    pytest.param("werewolf-violent", lambda rules: (lambda n, s, d: werewolf.read_roll(n, s, d, True, rules)),
-                 werewolf.CLASSES, [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_bonus=2, success_face=8)],
-                 marks=pytest.mark.slow, id="werewolf-violent"),
-    pytest.param("hunter", lambda rules: (lambda n, s, d: hunter.read_roll(n, s, d, rules)), hunter.CLASSES,
-                 [hunter.OFFICIAL, hunter.HunterRules(critical_ignores_desperation=True, despair_ones=2)],
-                 marks=pytest.mark.slow, id="hunter"),
+    pytest.param(
+        "v5",
+        lambda rules: lambda n, s, d: v5.read_roll(n, s, d, rules),
+        v5.CLASSES,
+        [v5.OFFICIAL, v5.V5Rules(messy_hunger_tens=2, bestial_hunger_ones=2, hunger_one_taints_win=True)],
+        marks=pytest.mark.slow,
+        id="v5",
+    ),
+    pytest.param(
+        "werewolf",
+        lambda rules: lambda n, s, d: werewolf.read_roll(n, s, d, False, rules),
+        werewolf.CLASSES,
+        [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_rage_dice=1)],
+        marks=pytest.mark.slow,
+        id="werewolf",
+    ),
+    pytest.param(
+        "werewolf-violent",
+        lambda rules: lambda n, s, d: werewolf.read_roll(n, s, d, True, rules),
+        werewolf.CLASSES,
+        [werewolf.OFFICIAL, werewolf.WerewolfRules(brutal_bonus=2, success_face=8)],
+        marks=pytest.mark.slow,
+        id="werewolf-violent",
+    ),
+    pytest.param(
+        "hunter",
+        lambda rules: lambda n, s, d: hunter.read_roll(n, s, d, rules),
+        hunter.CLASSES,
+        [hunter.OFFICIAL, hunter.HunterRules(critical_ignores_desperation=True, despair_ones=2)],
+        marks=pytest.mark.slow,
+        id="hunter",
+    ),
 ]
 
 
@@ -85,8 +115,9 @@ def _engine_odds(name, rules, n_normal, n_special, difficulty):
         pool, rage = (n_normal + n_special, n_special) if rules.rage_replaces_dice else (n_normal, n_special)
         o = werewolf.odds(pool, rage, difficulty, name.endswith("violent"), rules)
     else:
-        pool, desperation = (n_normal + n_special, n_special) if rules.desperation_replaces_dice \
-            else (n_normal, n_special)
+        pool, desperation = (
+            (n_normal + n_special, n_special) if rules.desperation_replaces_dice else (n_normal, n_special)
+        )
         o = hunter.odds(pool, desperation, difficulty, rules)
     assert (o.normal_dice, o.special_dice) == (n_normal, n_special)
     return o
@@ -112,20 +143,29 @@ def _oracle_counts(name, rules, classes, n_normal, n_special, difficulty):
         tens = faces.count(10)
         succ = sum(1 for f in faces if f >= rules.success_face) + rules.crit_bonus * (tens // 2)
         if name.startswith("werewolf"):
-            cls = oracles_special.classify_werewolf(succ, tens, sum(1 for f in special if f <= 2), difficulty,
-                                                    name.endswith("violent"),
-                                                    brutal_rage_dice=rules.brutal_rage_dice,
-                                                    brutal_bonus=rules.brutal_bonus)
+            cls = oracles_special.classify_werewolf(
+                succ,
+                tens,
+                sum(1 for f in special if f <= 2),
+                difficulty,
+                name.endswith("violent"),
+                brutal_rage_dice=rules.brutal_rage_dice,
+                brutal_bonus=rules.brutal_bonus,
+            )
         else:
-            cls = oracles_special.classify_hunter(succ, tens, special.count(1), difficulty,
-                                                  despair_ones=rules.despair_ones,
-                                                  critical_ignores_desperation=rules.critical_ignores_desperation)
+            cls = oracles_special.classify_hunter(
+                succ,
+                tens,
+                special.count(1),
+                difficulty,
+                despair_ones=rules.despair_ones,
+                critical_ignores_desperation=rules.critical_ignores_desperation,
+            )
         out[cls] += 1
     return [out[c] for c in classes]
 
 
-@pytest.mark.parametrize("name,reader,classes,rule_sets", CASES,
-                         ids=[getattr(c, "id", None) or c[0] for c in CASES])
+@pytest.mark.parametrize("name,reader,classes,rule_sets", CASES, ids=[getattr(c, "id", None) or c[0] for c in CASES])
 def test_python_read_roll_and_the_kernel_agree_on_every_small_roll(name, reader, classes, rule_sets):
     # every ordered roll of up to 4 dice read one by one in Python, against the grid kernel's class ways
     for rules in rule_sets:
@@ -138,14 +178,25 @@ def test_python_read_roll_and_the_kernel_agree_on_every_small_roll(name, reader,
                 got = _kernel_class_ways(name, rules, n_normal, n_special, difficulty)
                 assert got == want, (name, rules, n_normal, n_special, difficulty)
                 if name != "v5":  # both from one mechanic file: each also against the rules restated
-                    assert want == _oracle_counts(name, rules, classes, n_normal, n_special, difficulty), \
-                        (name, rules, n_normal, n_special, difficulty)
+                    assert want == _oracle_counts(name, rules, classes, n_normal, n_special, difficulty), (
+                        name,
+                        rules,
+                        n_normal,
+                        n_special,
+                        difficulty,
+                    )
 
 
-@pytest.mark.parametrize("name,rules", [("werewolf", werewolf.OFFICIAL), ("werewolf-violent", werewolf.OFFICIAL),
-                                        ("hunter", hunter.OFFICIAL),
-                                        ("werewolf-violent", werewolf.WerewolfRules(rage_replaces_dice=False))],
-                         ids=["werewolf", "werewolf-violent", "hunter", "werewolf-added-rage"])
+@pytest.mark.parametrize(
+    "name,rules",
+    [
+        ("werewolf", werewolf.OFFICIAL),
+        ("werewolf-violent", werewolf.OFFICIAL),
+        ("hunter", hunter.OFFICIAL),
+        ("werewolf-violent", werewolf.WerewolfRules(rage_replaces_dice=False)),
+    ],
+    ids=["werewolf", "werewolf-violent", "hunter", "werewolf-added-rage"],
+)
 def test_int64_and_modular_paths_agree(name, rules, monkeypatch):
     # pool 18 fits int64: the engine's plain and forced modular (CRT) paths give the same integers
     diffs = (0, 1, 5, 9, 14, 30)
@@ -168,7 +219,7 @@ def test_int64_and_modular_paths_agree(name, rules, monkeypatch):
             m.setattr(special_dice, "count", modular)  # the pair-of-tens path counts there
             forced = [_engine_odds(name, rules, n_normal, n_special, d) for d in diffs]
         mechanic_engine.clear_caches()
-        assert seen and all(fits and dtype == object for fits, dtype in seen)
+        assert seen and all(fits and dtype.kind == "O" for fits, dtype in seen)
         for a, b in zip(plain, forced):
             assert a.class_ways == b.class_ways and a.success_ways == b.success_ways
             assert sum(a.class_ways.values()) == a.denominator == 10 ** (n_normal + n_special)

@@ -1,4 +1,5 @@
 """The V5 engine against brute force over every ordered roll, and against icepool."""
+
 import random
 from fractions import Fraction
 
@@ -65,8 +66,7 @@ def test_table_matches_brute_force_with_house_rule():
     rules = v5.V5Rules(success_face=7, bestial_hunger_ones=2)
     df = v5.table("0-4", "0-4", "0-6", rules=rules, exact=True)
     for row in df.itertuples():
-        want = oracles.brute_force_v5(row.pool, row.hunger, row.difficulty,
-                                      success_face=7, bestial_hunger_ones=2)
+        want = oracles.brute_force_v5(row.pool, row.hunger, row.difficulty, success_face=7, bestial_hunger_ones=2)
         assert {c: getattr(row, c) for c in v5.CLASSES} == want
 
 
@@ -114,8 +114,9 @@ def test_table_floats_are_the_exact_values_rounded():
         assert all(type(x) is Fraction for x in exact[c])
 
 
-@pytest.mark.parametrize("knobs", [{}, dict(bestial_hunger_ones=2, hunger_one_taints_win=True, success_face=8)],
-                         ids=["official", "house"])
+@pytest.mark.parametrize(
+    "knobs", [{}, dict(bestial_hunger_ones=2, hunger_one_taints_win=True, success_face=8)], ids=["official", "house"]
+)
 def test_bestial_total_failure_matches_brute_force(knobs):
     # the flag, not a class: no success at all and enough Hunger 1s, over every ordered roll
     import itertools

@@ -1,4 +1,5 @@
 """Properties of every V5 roll (hypothesis)."""
+
 from fractions import Fraction
 
 import pytest

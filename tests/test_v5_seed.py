@@ -1,4 +1,5 @@
 """The figures the V5 core rules prints, pinned, and its "Try It at the Table" answers."""
+
 from fractions import Fraction
 
 import pytest

@@ -1,4 +1,5 @@
 """Werewolf 5th edition Rage dice: exact against brute force, the closed forms, Rage checks, inputs."""
+
 from fractions import Fraction
 
 import pandas as pd
@@ -23,8 +24,16 @@ def test_matches_brute_force_small_pools(violent):
                 assert got == oracles.brute_force_werewolf(pool, rage, difficulty, violent), (pool, rage, difficulty)
 
 
-@pytest.mark.parametrize("field,value", [("brutal_rage_dice", 1), ("brutal_bonus", 2), ("success_face", 8),
-                                         ("crit_bonus", 1), ("rage_replaces_dice", False)])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("brutal_rage_dice", 1),
+        ("brutal_bonus", 2),
+        ("success_face", 8),
+        ("crit_bonus", 1),
+        ("rage_replaces_dice", False),
+    ],
+)
 def test_house_rules_match_brute_force(field, value):
     rules = werewolf.WerewolfRules(**{field: value})
     for pool, rage, difficulty in [(3, 2, 2), (2, 2, 3), (1, 3, 1), (3, 1, 4), (2, 2, 1), (1, 4, 5)]:
@@ -92,13 +101,22 @@ def test_rage_checks():
     assert werewolf.rage_after_checks(0, 5) == {0: Fraction(1)}
 
 
-@pytest.mark.parametrize("call", [
-    lambda: werewolf.odds(5, 6, 2), lambda: werewolf.odds(-1, 2, 2), lambda: werewolf.odds(5, 2, -1),
-    lambda: werewolf.odds(5.0, 2, 2), lambda: werewolf.odds(5, 2, 2, violent=2),
-    lambda: werewolf.table("1-3", "0-6", 2), lambda: werewolf.read_roll([11], [], 1),
-    lambda: werewolf.WerewolfRules(brutal_rage_dice=3), lambda: werewolf.WerewolfRules(success_face=2),
-    lambda: werewolf.odds(5, 2, 2, rules="official"), lambda: werewolf.rage_after_checks(6, 1),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: werewolf.odds(5, 6, 2),
+        lambda: werewolf.odds(-1, 2, 2),
+        lambda: werewolf.odds(5, 2, -1),
+        lambda: werewolf.odds(5.0, 2, 2),
+        lambda: werewolf.odds(5, 2, 2, violent=2),
+        lambda: werewolf.table("1-3", "0-6", 2),
+        lambda: werewolf.read_roll([11], [], 1),
+        lambda: werewolf.WerewolfRules(brutal_rage_dice=3),
+        lambda: werewolf.WerewolfRules(success_face=2),
+        lambda: werewolf.odds(5, 2, 2, rules="official"),
+        lambda: werewolf.rage_after_checks(6, 1),
+    ],
+)
 def test_bad_input_is_a_value_error(call):
     with pytest.raises(ValueError):
         call()
@@ -126,8 +144,7 @@ def test_willpower_matches_brute_force(strategy, rage_rerolls):
             for difficulty in (1, 2, 3, 4):
                 for violent in (False, True):
                     o = werewolf.odds(pool, rage, difficulty, violent, strategy=strategy)
-                    want, spent = oracles.brute_force_werewolf_willpower(pool, rage, difficulty, violent,
-                                                                         rage_rerolls)
+                    want, spent = oracles.brute_force_werewolf_willpower(pool, rage, difficulty, violent, rage_rerolls)
                     assert o.classes() == want, (strategy, pool, rage, difficulty, violent)
                     assert o.willpower_spent == spent
 
@@ -152,8 +169,9 @@ def test_willpower_never_hurts_and_rage_rerolls_help_somewhere():
                     better += best.p_win > normal.p_win
     assert better > 0
     # the int64 and modular paths agree on the rerolled counts (9 normal + 5 Rage dice, the engine's kernel call)
-    call = mechanic_willpower.kernel_call(werewolf.OFFICIAL.mechanic(), willpower.STRATEGIES["maximize_win"],
-                                          pool=14, rage=5, difficulty=6, violent=1)
+    call = mechanic_willpower.kernel_call(
+        werewolf.OFFICIAL.mechanic(), willpower.STRATEGIES["maximize_win"], pool=14, rage=5, difficulty=6, violent=1
+    )
     assert call.bound() <= exact.INT64_MAX
     a = call.compute(0)
     b = exact.count(call.compute, call.bound(), force_modular=True)
@@ -184,7 +202,9 @@ def test_willpower_strategies_side_by_side():
     assert df.p_win.iloc[0] == plain.p_win and df.p_win_gain.iloc[0] == 0
     for row in df.iloc[1:].itertuples():
         assert row.p_win_gain == werewolf.odds(4, 2, 3, True, strategy=row.strategy).p_win - plain.p_win
-    with pytest.raises(ValueError, match=r"choose from none, reroll_failures, maximize_win, normal_dice_only \(did you mean"):
+    with pytest.raises(
+        ValueError, match=r"choose from none, reroll_failures, maximize_win, normal_dice_only \(did you mean"
+    ):
         werewolf.table(4, 2, 3, strategy="normal_dice")
 
 
@@ -214,18 +234,36 @@ def test_strategies_of_the_system_and_the_command_line(capsys):
     from analysis.mechanic import willpower as mechanic_willpower
     from analysis.systems.werewolf import willpower
 
-    assert list(rulesets.system("werewolf").strategy_map) == ["reroll_failures", "maximize_win",
-                                                              "normal_dice_only"]
+    assert list(rulesets.system("werewolf").strategy_map) == ["reroll_failures", "maximize_win", "normal_dice_only"]
     # normal_dice_only is maximize_win over the normal dice only; a Strategy of the engine is taken as it is
     assert willpower.STRATEGIES["normal_dice_only"].kinds == ("normal",)
     mine = willpower.Strategy("mine", win=True, rage_rerolls=False)
-    assert werewolf.odds(6, 3, 3, strategy=mine).classes() == \
-        werewolf.odds(6, 3, 3, strategy="normal_dice_only").classes()
+    assert (
+        werewolf.odds(6, 3, 3, strategy=mine).classes() == werewolf.odds(6, 3, 3, strategy="normal_dice_only").classes()
+    )
     crit = mechanic_willpower.Strategy("crit", values={"critical_win": 1})
-    assert werewolf.odds(6, 3, 3, strategy=crit).critical_win >= werewolf.odds(6, 3, 3,
-                                                                                strategy="maximize_win").critical_win
-    code = cli.main(["werewolf", "--pool", "4", "--rage", "2", "--difficulty", "3", "--violent", "0-1",
-                     "--strategy", "reroll_failures", "--format", "csv", "--exact"])
+    assert (
+        werewolf.odds(6, 3, 3, strategy=crit).critical_win
+        >= werewolf.odds(6, 3, 3, strategy="maximize_win").critical_win
+    )
+    code = cli.main(
+        [
+            "werewolf",
+            "--pool",
+            "4",
+            "--rage",
+            "2",
+            "--difficulty",
+            "3",
+            "--violent",
+            "0-1",
+            "--strategy",
+            "reroll_failures",
+            "--format",
+            "csv",
+            "--exact",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     got = list(csv.DictReader(io.StringIO(out)))

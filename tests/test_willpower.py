@@ -1,4 +1,5 @@
 """Willpower strategies: exact against brute force, the core rules' logic, and the optimum's guarantees."""
+
 from fractions import Fraction
 
 import pytest
@@ -11,8 +12,9 @@ STRATEGIES = list(willpower.STRATEGIES)
 
 
 # the rule of thumb in the fast tier, all four in the slow one
-@pytest.mark.parametrize("strategy", [s if s == "reroll_failures" else
-                                      pytest.param(s, marks=pytest.mark.slow) for s in STRATEGIES])
+@pytest.mark.parametrize(
+    "strategy", [s if s == "reroll_failures" else pytest.param(s, marks=pytest.mark.slow) for s in STRATEGIES]
+)
 def test_matches_brute_force_small_pools(strategy):
     for pool in range(0, 5):
         for hunger in (0, 1, 2, 4):
@@ -98,14 +100,33 @@ def test_bad_strategies_are_refused(capsys):
     with pytest.raises(ValueError, match="must be a number"):
         willpower.optimal({"plain_win": "1"})
     from analysis import cli
+
     assert cli.main(["v5", "--pool", "5", "--difficulty", "2", "--strategy", "pray"]) == 2
     assert "unknown Willpower strategy" in capsys.readouterr().err
 
 
 def test_cli_willpower_column(capsys):
     from analysis import cli
-    assert cli.main(["v5", "--pool", "5", "--hunger", "3", "--difficulty", "2", "--strategy",
-                     "maximize_win", "--format", "csv", "--exact"]) == 0
+
+    assert (
+        cli.main(
+            [
+                "v5",
+                "--pool",
+                "5",
+                "--hunger",
+                "3",
+                "--difficulty",
+                "2",
+                "--strategy",
+                "maximize_win",
+                "--format",
+                "csv",
+                "--exact",
+            ]
+        )
+        == 0
+    )
     header, row = capsys.readouterr().out.strip().splitlines()
     assert header.split(",") == list(v5.TABLE_COLUMNS) + ["willpower_spent", "p_win_gain", "rule_set"]
     o = v5.odds(5, 3, 2, strategy="maximize_win")
@@ -137,15 +158,36 @@ def test_strategies_side_by_side():
 
 def test_cli_strategies_side_by_side_and_bad_names(capsys):
     from analysis import cli
-    assert cli.main(["v5", "--pool", "3", "--hunger", "1", "--difficulty", "1", "--strategy",
-                     "none,maximize_win", "--format", "csv", "--exact"]) == 0
+
+    assert (
+        cli.main(
+            [
+                "v5",
+                "--pool",
+                "3",
+                "--hunger",
+                "1",
+                "--difficulty",
+                "1",
+                "--strategy",
+                "none,maximize_win",
+                "--format",
+                "csv",
+                "--exact",
+            ]
+        )
+        == 0
+    )
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("pool,hunger,difficulty,strategy,total_failure,")
     assert [line.split(",")[3] for line in lines[1:]] == ["none", "maximize_win"]
     assert cli.main(["v5", "--pool", "3", "--difficulty", "1", "--strategy", "maximise_win"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == ("beastodds: error: unknown Willpower strategy 'maximise_win'; choose from none, "
-                   + ", ".join(willpower.STRATEGIES) + " (did you mean maximize_win?)")
+    assert err == (
+        "beastodds: error: unknown Willpower strategy 'maximise_win'; choose from none, "
+        + ", ".join(willpower.STRATEGIES)
+        + " (did you mean maximize_win?)"
+    )
     assert cli.main(["v5", "--pool", "3", "--difficulty", "1", "--strategy", "none,none"]) == 2
     assert "named twice" in capsys.readouterr().err
 

@@ -16,6 +16,7 @@ nothing heavy, so an interrupt during start-up is caught from the moment
 :func:`main` runs; before that (Python's own start-up and this module's
 imports) it ends the process as Python does (README, Reliability).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,9 +28,11 @@ from typing import Mapping
 from .. import __version__
 
 #: What ``beastodds --help`` says first.
-DESCRIPTION = ("Exact odds for the dice and card systems of vampire tabletop games: every way the "
-               "dice or cards can land is counted, never simulated. One command per system, then "
-               "compare, table, solve, rules, booklet and page for house rules, and versus across systems.")
+DESCRIPTION = (
+    "Exact odds for the dice and card systems of vampire tabletop games: every way the "
+    "dice or cards can land is counted, never simulated. One command per system, then "
+    "compare, table, solve, rules, booklet and page for house rules, and versus across systems."
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,9 +79,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from .. import rulesets
     from . import grid
 
-    parser = _Parser(prog="beastodds", description=DESCRIPTION,
-                     epilog="The rules each command counts: docs/rules.md. Exit codes: 0 done, "
-                            "2 bad input or output that cannot be written, 130 interrupted.")
+    parser = _Parser(
+        prog="beastodds",
+        description=DESCRIPTION,
+        epilog="The rules each command counts: docs/rules.md. Exit codes: 0 done, "
+        "2 bad input or output that cannot be written, 130 interrupted.",
+    )
     parser.add_argument("--version", action="version", version=f"beastodds {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -86,8 +92,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for system in rulesets.SYSTEMS.values():
         fam = family(system)
         own = fam is None or system.name not in fam.COMMANDS
-        if command is not None and command not in (
-                (system.name,) if own else ()) + (fam.COMMANDS if fam is not None else ()):
+        if command is not None and command not in ((system.name,) if own else ()) + (
+            fam.COMMANDS if fam is not None else ()
+        ):
             continue
         if own and system.name not in sub.choices:
             grid.add_command(sub, system)
@@ -188,8 +195,7 @@ def _prepare_streams() -> None:
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")
     for stream in (sys.stdout, sys.stderr):
-        if stream is not None and getattr(stream, "errors", "replace") != "replace" \
-                and hasattr(stream, "reconfigure"):
+        if stream is not None and getattr(stream, "errors", "replace") != "replace" and hasattr(stream, "reconfigure"):
             try:
                 stream.reconfigure(errors="replace")
             except (AttributeError, OSError, ValueError):
@@ -307,8 +313,7 @@ def _run(argv) -> int:
 
             check_output_options(args)  # an xlsx without -o, before any counting
         elif getattr(args, "format", None) == "xlsx":
-            raise ValueError("--format xlsx writes a spreadsheet, which cannot go to the terminal: "
-                             "give -o FILE.xlsx")
+            raise ValueError("--format xlsx writes a spreadsheet, which cannot go to the terminal: give -o FILE.xlsx")
         result = args.run(args)
         if args.format == "xlsx":
             if isinstance(result, str):

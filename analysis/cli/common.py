@@ -14,6 +14,7 @@ means the same thing everywhere:
   counted under (:class:`RulesOptions`, :func:`add_rules_options`,
   :func:`rules_from_args`).
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -32,6 +33,7 @@ from ..validate import did_you_mean, parse_spec
 
 # ------------------------------------------------------------------ output
 
+
 def add_output_options(parser: argparse.ArgumentParser, *, example=None, columns=None) -> None:
     """Add the options every table-printing subcommand shares, and its legend to ``--help``.
 
@@ -46,28 +48,47 @@ def add_output_options(parser: argparse.ArgumentParser, *, example=None, columns
         The command's columns, for a command whose columns are known
         without a run (``compare``).
     """
-    parser.add_argument("--format", choices=FORMATS + ("xlsx",), default="table",
-                        help="output format (default: a readable terminal table); Markdown and "
-                             "HTML get a legend, every export names its rule set (CSV and JSON: "
-                             "a rule_set column); xlsx: a spreadsheet written to -o FILE (sheets "
-                             "values, fractions and legend)")
-    parser.add_argument("-o", "--output", metavar="FILE", default=None,
-                        help="write the output to FILE (replaced atomically) instead of printing it")
-    parser.add_argument("--exact", action="store_true",
-                        help="print each probability as an exact reduced fraction num/den")
-    parser.add_argument("--percent", action="store_true",
-                        help="print probabilities as percentages (means stay as they are)")
-    parser.add_argument("--digits", type=_digits, default=None, metavar="N",
-                        help="round every value to N decimals, exactly (default: 4, 2 with "
-                             "--percent; CSV and JSON: every digit)")
-    parser.add_argument("--columns", default=None, metavar="A,B,...",
-                        help="print only these columns, in this order (the axes stay)")
-    parser.add_argument("--pivot", default=None, metavar="'ROWS x COLS'",
-                        help="one column (--value) as a grid: ROWS down, COLS across, such as "
-                             "--pivot 'pool x hunger' --value p_win; other axes given several "
-                             "values stay as rows")
-    parser.add_argument("--value", default=None, metavar="COLUMN",
-                        help="the column --pivot shows")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS + ("xlsx",),
+        default="table",
+        help="output format (default: a readable terminal table); Markdown and "
+        "HTML get a legend, every export names its rule set (CSV and JSON: "
+        "a rule_set column); xlsx: a spreadsheet written to -o FILE (sheets "
+        "values, fractions and legend)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default=None,
+        help="write the output to FILE (replaced atomically) instead of printing it",
+    )
+    parser.add_argument(
+        "--exact", action="store_true", help="print each probability as an exact reduced fraction num/den"
+    )
+    parser.add_argument(
+        "--percent", action="store_true", help="print probabilities as percentages (means stay as they are)"
+    )
+    parser.add_argument(
+        "--digits",
+        type=_digits,
+        default=None,
+        metavar="N",
+        help="round every value to N decimals, exactly (default: 4, 2 with --percent; CSV and JSON: every digit)",
+    )
+    parser.add_argument(
+        "--columns", default=None, metavar="A,B,...", help="print only these columns, in this order (the axes stay)"
+    )
+    parser.add_argument(
+        "--pivot",
+        default=None,
+        metavar="'ROWS x COLS'",
+        help="one column (--value) as a grid: ROWS down, COLS across, such as "
+        "--pivot 'pool x hunger' --value p_win; other axes given several "
+        "values stay as rows",
+    )
+    parser.add_argument("--value", default=None, metavar="COLUMN", help="the column --pivot shows")
     parser.epilog = _Legend(parser, example, columns)
     parser.formatter_class = _LegendFormatter
 
@@ -78,8 +99,7 @@ def _digits(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"takes a whole number from 0 to {MAX_DIGITS}, "
-                                         f"got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"takes a whole number from 0 to {MAX_DIGITS}, got {text!r}") from None
     if not 0 <= n <= MAX_DIGITS:
         raise argparse.ArgumentTypeError(f"takes a whole number from 0 to {MAX_DIGITS}, got {n}")
     return n
@@ -90,8 +110,7 @@ def check_output_options(args) -> None:
     if getattr(args, "format", None) == "xlsx":
         output = getattr(args, "output", None)
         if output is None:
-            raise ValueError("--format xlsx writes a spreadsheet, which cannot go to the terminal: "
-                             "give -o FILE.xlsx")
+            raise ValueError("--format xlsx writes a spreadsheet, which cannot go to the terminal: give -o FILE.xlsx")
         if not str(output).lower().endswith(".xlsx"):
             raise ValueError(f"--format xlsx writes an .xlsx file, got -o {output!r}")
         if args.exact:
@@ -102,8 +121,7 @@ def check_output_options(args) -> None:
         raise ValueError("--digits and --exact cannot be combined: exact values are fractions")
     pivot, value = getattr(args, "pivot", None), getattr(args, "value", None)
     if pivot is not None and getattr(args, "columns", None) is not None:
-        raise ValueError("--pivot and --columns cannot be combined: --pivot shows the one "
-                         "column --value")
+        raise ValueError("--pivot and --columns cannot be combined: --pivot shows the one column --value")
     if (pivot is None) != (value is None):
         raise ValueError("--pivot and --value go together: --pivot 'ROWS x COLS' --value COLUMN")
     if pivot is not None:
@@ -122,9 +140,12 @@ def counts_exactly(args) -> bool:
     for a percentage), never a digit of a float rounded again.  CSV and JSON
     without them print ``float(F)``, which the float count gives already.
     """
-    return bool(getattr(args, "exact", False) or getattr(args, "percent", False)
-                or getattr(args, "digits", None) is not None
-                or getattr(args, "format", "table") not in ("csv", "json"))
+    return bool(
+        getattr(args, "exact", False)
+        or getattr(args, "percent", False)
+        or getattr(args, "digits", None) is not None
+        or getattr(args, "format", "table") not in ("csv", "json")
+    )
 
 
 def render_options(args, keys) -> dict:
@@ -133,10 +154,17 @@ def render_options(args, keys) -> dict:
     The output options, the key columns, the system (for the legend) and
     the rule set the command counted under (named in every export).
     """
-    return {"key_columns": keys, "exact": args.exact, "percent": args.percent,
-            "digits": getattr(args, "digits", None), "pivot": getattr(args, "pivot", None),
-            "value": getattr(args, "value", None), "columns": getattr(args, "columns", None),
-            "system": _system_of_args(args), "rule_set": getattr(args, "rule_set_used", None)}
+    return {
+        "key_columns": keys,
+        "exact": args.exact,
+        "percent": args.percent,
+        "digits": getattr(args, "digits", None),
+        "pivot": getattr(args, "pivot", None),
+        "value": getattr(args, "value", None),
+        "columns": getattr(args, "columns", None),
+        "system": _system_of_args(args),
+        "rule_set": getattr(args, "rule_set_used", None),
+    }
 
 
 def _system_of_args(args):
@@ -186,13 +214,14 @@ def rule_set_used(rules, base=None, start=None):
         return found
     if base is None:
         said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in found.changes().items())
-        return dataclasses.replace(found, description=f"the {found.system} defaults with {said}"
-                                   if said else "")
+        return dataclasses.replace(found, description=f"the {found.system} defaults with {said}" if said else "")
     before = rulesets.flat_values(start)
-    said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, v in rulesets.flat_values(rules).items()
-                     if before.get(k) != v)
-    return dataclasses.replace(found, name=f"{base.name}-custom",
-                               description=f"{base.name} with {said or 'nothing changed'}")
+    said = "; ".join(
+        f"{k} = {rulesets.show_value(v)}" for k, v in rulesets.flat_values(rules).items() if before.get(k) != v
+    )
+    return dataclasses.replace(
+        found, name=f"{base.name}-custom", description=f"{base.name} with {said or 'nothing changed'}"
+    )
 
 
 class _Legend(str):
@@ -220,8 +249,10 @@ class _Legend(str):
             head = "columns:"
             classes = [c for c, _ in system.classes if c in columns] if system is not None else []
             if classes:
-                head = (f"columns (the outcome classes {', '.join(classes)} are mutually exclusive, "
-                        "summing to 1; the others are axes or derived columns):")
+                head = (
+                    f"columns (the outcome classes {', '.join(classes)} are mutually exclusive, "
+                    "summing to 1; the others are axes or derived columns):"
+                )
             return [head] + [f"  {line}" for line in legend(columns, system)]
         except Exception:  # help must print whatever a sample run does
             return []
@@ -249,8 +280,7 @@ class _Legend(str):
             from ..tables import rule_set_columns
 
             added = rule_set_columns(getattr(args, "rule_set_used", None) or "")
-            return [c for c in result.splitlines()[0].split(",") if c not in added], \
-                _system_of_args(args)
+            return [c for c in result.splitlines()[0].split(",") if c not in added], _system_of_args(args)
         return [str(c) for c in result[0].columns], _system_of_args(args)
 
 
@@ -262,8 +292,7 @@ class _LegendFormatter(argparse.HelpFormatter):
             import textwrap
 
             width = max(self._width - self._current_indent, 40)
-            lines = [w for line in text.lines()
-                     for w in textwrap.wrap(line, width, subsequent_indent="      ")]
+            lines = [w for line in text.lines() for w in textwrap.wrap(line, width, subsequent_indent="      ")]
             if lines:
                 self._add_item(lambda: "\n".join(lines) + "\n", [])
             return
@@ -272,18 +301,25 @@ class _LegendFormatter(argparse.HelpFormatter):
 
 def add_progress_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--progress`` and ``--quiet``, for subcommands whose work can take a while."""
-    parser.add_argument("--progress", action="store_true",
-                        help="draw a progress bar on stderr even when it is not a terminal")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress bar on stderr (it only shows on a terminal anyway)")
+    parser.add_argument(
+        "--progress", action="store_true", help="draw a progress bar on stderr even when it is not a terminal"
+    )
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress bar on stderr (it only shows on a terminal anyway)"
+    )
 
 
 def add_sweep_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--jobs``, ``--progress`` and ``--quiet``, for subcommands that sweep a grid."""
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="split the grid over N processes (0: every core; at most one per "
-                             "core and per 250 MB of free memory); the result is identical to "
-                             "--jobs 1 (default)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="split the grid over N processes (0: every core; at most one per "
+        "core and per 250 MB of free memory); the result is identical to "
+        "--jobs 1 (default)",
+    )
     add_progress_options(parser)
 
 
@@ -307,9 +343,12 @@ def jobs(args) -> int:
         raise ValueError(f"--jobs must be 0..{sweep.MAX_JOBS}, got {wanted}")
     used = sweep.check_jobs(wanted)
     if wanted > used and not getattr(args, "quiet", False):
-        print(f"beastodds: note: --jobs {wanted} is more than this machine can use "
-              f"({sweep.usable_cores()} cores, a worker needing about "
-              f"{sweep.WORKER_MEMORY // 2**20} MB of free memory); using {used}", file=sys.stderr)
+        print(
+            f"beastodds: note: --jobs {wanted} is more than this machine can use "
+            f"({sweep.usable_cores()} cores, a worker needing about "
+            f"{sweep.WORKER_MEMORY // 2**20} MB of free memory); using {used}",
+            file=sys.stderr,
+        )
     return used
 
 
@@ -410,8 +449,7 @@ def sweep_options(options, build, check=None, show: bool = False, desc: str = "c
     spelled = [(column, values(flag, text)) for column, flag, text in options]
     check_cells({flag: len(v) for (_, flag, _), (_, v) in zip(options, spelled)}, MAX_SWEEP)
     swept = [column for column, v in spelled if len(v) > 1]
-    combos = [dict(zip((c for c, _ in spelled), combo))
-              for combo in itertools.product(*(v for _, v in spelled))]
+    combos = [dict(zip((c for c, _ in spelled), combo)) for combo in itertools.product(*(v for _, v in spelled))]
     if check is not None:
         for kwargs in combos:
             check(**kwargs)
@@ -430,6 +468,7 @@ def sweep_options(options, build, check=None, show: bool = False, desc: str = "c
 
 
 # -------------------------------------------------------------- rule sets
+
 
 @dataclasses.dataclass(frozen=True)
 class RulesOptions:
@@ -476,8 +515,7 @@ class RulesOptions:
 
     def takes_rules(self) -> bool:
         """Whether the subcommand has ``--rules``: a rule set can give these rules."""
-        return self.system is not None and (self.sub is None or self.wrap is not None
-                                            or self.reads_table())
+        return self.system is not None and (self.sub is None or self.wrap is not None or self.reads_table())
 
     @property
     def rules_class(self) -> type:
@@ -499,22 +537,31 @@ def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) ->
     """Add ``--rules NAME|FILE`` (when a rule set can carry these rules) and ``--set FIELD=VALUE``."""
     cls = options.rules_class
     if options.takes_rules():
-        what = (f"the {options.title}, from the [{options.sub}] table of" if options.reads_table()
-                else (options.rules_help or f"the {options.title}") + ":")
+        what = (
+            f"the {options.title}, from the [{options.sub}] table of"
+            if options.reads_table()
+            else (options.rules_help or f"the {options.title}") + ":"
+        )
         parser.add_argument(
-            "--rules", metavar="NAME|FILE", default=None,
+            "--rules",
+            metavar="NAME|FILE",
+            default=None,
             help=f"{what} a shipped {options.system} rule set (see `beastodds rules`) or a "
-                 f".toml file (default: the defaults of the {options.title})")
-    nested = [f.name for f in dataclasses.fields(cls)
-              if dataclasses.is_dataclass(getattr(cls(), f.name))]
-    extra = (f"; a group of rules is set field by field ({nested[0]}.FIELD=VALUE)"
-             if nested else "")
+            f".toml file (default: the defaults of the {options.title})",
+        )
+    nested = [f.name for f in dataclasses.fields(cls) if dataclasses.is_dataclass(getattr(cls(), f.name))]
+    extra = f"; a group of rules is set field by field ({nested[0]}.FIELD=VALUE)" if nested else ""
     parser.add_argument(
-        "--set", metavar="FIELD=VALUE", action="append", default=[], dest="set",
+        "--set",
+        metavar="FIELD=VALUE",
+        action="append",
+        default=[],
+        dest="set",
         help=f"change one field of the {options.title}"
-             f"{', after --rules' if options.takes_rules() else ''} (repeatable); VALUE is "
-             f"a TOML value (2, true, \"high\"; a bare word is a text, none is no value). "
-             f"Fields: {_fields_text(cls)}{extra}")
+        f"{', after --rules' if options.takes_rules() else ''} (repeatable); VALUE is "
+        f"a TOML value (2, true, \"high\"; a bare word is a text, none is no value). "
+        f"Fields: {_fields_text(cls)}{extra}",
+    )
     parser.set_defaults(rules_options=options)
 
 
@@ -524,8 +571,10 @@ _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 def parse_set(text: str) -> tuple:
     """``"field=value"`` as ``(field path, value)``: the value read as TOML, a bare word as a text."""
     if any(unicodedata.category(c) == "Cc" for c in text):  # a line break would hide the lines after it
-        raise ValueError(f"--set takes one FIELD=VALUE on one line, without line breaks or other control "
-                         f"characters (give --set once per field), got {text!r}")
+        raise ValueError(
+            f"--set takes one FIELD=VALUE on one line, without line breaks or other control "
+            f"characters (give --set once per field), got {text!r}"
+        )
     key, sep, value = text.partition("=")
     key, value = key.strip(), value.strip()
     if not sep or not _KEY.match(key) or not value:
@@ -548,8 +597,7 @@ def sets_of(texts) -> dict:
         for part in path[:-1]:
             inner = where.setdefault(part, {})
             if not isinstance(inner, dict):
-                raise ValueError(f"--set gives {'.'.join(path[:-1])} a value and sets a field "
-                                 f"of it: give one of them")
+                raise ValueError(f"--set gives {'.'.join(path[:-1])} a value and sets a field of it: give one of them")
             where = inner
         if path[-1] in where:
             raise ValueError(f"--set sets {'.'.join(path)} twice: give it once")
@@ -594,17 +642,21 @@ def with_fields(base, changes: dict, source: str = "--set", title: str | None = 
     for key, value in changes.items():
         if key not in fields:
             if key in RESERVED:  # a rule-set file's keys, not the rules'
-                raise ValueError(f"{source}: {key} is not a field of the {title} (it names a rule-set "
-                                 f"file's {key}); the fields are {', '.join(fields)}")
+                raise ValueError(
+                    f"{source}: {key} is not a field of the {title} (it names a rule-set "
+                    f"file's {key}); the fields are {', '.join(fields)}"
+                )
             hint = did_you_mean(key, fields)
-            raise ValueError(f"{source}: unknown field {key!r} for the {title}{hint}; the fields "
-                             f"are {', '.join(fields)}")
+            raise ValueError(
+                f"{source}: unknown field {key!r} for the {title}{hint}; the fields are {', '.join(fields)}"
+            )
         current = getattr(base, key)
         if dataclasses.is_dataclass(current):
             if not isinstance(value, dict):
                 first = dataclasses.fields(current)[0].name
-                raise ValueError(f"{source}: {key} is a group of rules: set its fields one by one, "
-                                 f"such as {key}.{first}=VALUE")
+                raise ValueError(
+                    f"{source}: {key} is a group of rules: set its fields one by one, such as {key}.{first}=VALUE"
+                )
             groups[key] = with_fields(current, value, f"{source} {key}")
         else:
             plain[key] = value
@@ -671,8 +723,7 @@ def rules_from_args(args, flags: dict | None = None):
     if ref is not None and options.system is not None:  # takes_rules: a system is named
         rs = rulesets.load(ref)
         if rs.system != rulesets.system(options.system).name:
-            raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a "
-                             f"{options.system} rule set")
+            raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a {options.system} rule set")
         if options.reads_table() and options.sub is not None:
             base = rs.sub(options.sub)
             # a sub-table whose rolls use the system's dice (a conflict's `dice`) rolls the rule
@@ -680,14 +731,19 @@ def rules_from_args(args, flags: dict | None = None):
             takes_dice = isinstance(getattr(base, "dice", None), type(rs.rules))
             if takes_dice and base.dice == type(rs.rules)():
                 base = dataclasses.replace(base, dice=rs.rules)
-            unused = [] if takes_dice else [
-                f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items() if "." not in k]
+            unused = (
+                []
+                if takes_dice
+                else [f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items() if "." not in k]
+            )
             if unused:
                 from .workbench import warn
 
-                warn(f"--rules {ref}: {'; '.join(unused)} {'is' if len(unused) == 1 else 'are'} "
-                     f"not used here: the {options.title} "
-                     f"come from its [{options.sub}] table alone")
+                warn(
+                    f"--rules {ref}: {'; '.join(unused)} {'is' if len(unused) == 1 else 'are'} "
+                    f"not used here: the {options.title} "
+                    f"come from its [{options.sub}] table alone"
+                )
         elif options.wrap is not None:
             base = options.wrap(rs.rules)
         else:
@@ -698,8 +754,7 @@ def rules_from_args(args, flags: dict | None = None):
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
     both = [k for k in flags if k in changes]
     if both:
-        raise ValueError(f"{flags[both[0]][0]} and --set {both[0]}=... both set {both[0]}: "
-                         f"give one of them")
+        raise ValueError(f"{flags[both[0]][0]} and --set {both[0]}=... both set {both[0]}: give one of them")
     start = base
     if flags:
         base = dataclasses.replace(base, **{k: v for k, (_, v) in flags.items()})
@@ -711,9 +766,26 @@ def rules_from_args(args, flags: dict | None = None):
 # ------------------------------------------------------------------ axes
 
 #: Options every grid subcommand has; an axis of that name is spelt --axis-NAME.
-COMMON_OPTIONS = ("format", "exact", "percent", "digits", "columns", "pivot", "value", "jobs",
-                  "quiet", "rules", "set", "help", "top", "heatmap", "version", "outcome",
-                  "distribution", "output")
+COMMON_OPTIONS = (
+    "format",
+    "exact",
+    "percent",
+    "digits",
+    "columns",
+    "pivot",
+    "value",
+    "jobs",
+    "quiet",
+    "rules",
+    "set",
+    "help",
+    "top",
+    "heatmap",
+    "version",
+    "outcome",
+    "distribution",
+    "output",
+)
 
 
 def axis_option(axis: str) -> str:
@@ -728,8 +800,9 @@ def add_axis_options(parser: argparse.ArgumentParser, systems) -> None:
         for axis, default in system.axes:
             axes.setdefault(axis, []).append(f"{system.name} default {default}")
     for axis, uses in axes.items():
-        parser.add_argument(axis_option(axis), dest=f"axis_{axis}", metavar="SPEC",
-                            help=f"{axis} values ({'; '.join(uses)})")
+        parser.add_argument(
+            axis_option(axis), dest=f"axis_{axis}", metavar="SPEC", help=f"{axis} values ({'; '.join(uses)})"
+        )
 
 
 def grid_of(args, system, systems) -> dict:
@@ -739,9 +812,10 @@ def grid_of(args, system, systems) -> dict:
         for axis in s.axis_names:
             value = getattr(args, f"axis_{axis}", None)
             if value is not None and axis not in system.axis_names:
-                raise ValueError(f"{axis_option(axis)} is not an axis of {system.name}; "
-                                 f"its axes are " + ", ".join(axis_option(a)
-                                                              for a in system.axis_names))
+                raise ValueError(
+                    f"{axis_option(axis)} is not an axis of {system.name}; "
+                    f"its axes are " + ", ".join(axis_option(a) for a in system.axis_names)
+                )
             if value is not None:
                 grid[axis] = value
     return grid

@@ -18,17 +18,39 @@ package) may build its command with :func:`add_command` too, changing
 defaults and adding options of its own; a system without one gets
 :func:`add_command` as it is.
 """
+
 from __future__ import annotations
 
-from .common import (RulesOptions, SPEC_HELP, add_output_options, add_rules_options,
-                     add_sweep_options, axis_option, check_output_options, counts_exactly, is_int_column,
-                     jobs, one_number, progress, rules_from_args)
+from .common import (
+    RulesOptions,
+    SPEC_HELP,
+    add_output_options,
+    add_rules_options,
+    add_sweep_options,
+    axis_option,
+    check_output_options,
+    counts_exactly,
+    is_int_column,
+    jobs,
+    one_number,
+    progress,
+    rules_from_args,
+)
 
 
-def add_command(sub, system, *, name: str | None = None, help: str | None = None,
-                description: str | None = None, defaults: dict | None = None,
-                required=(), axis_help: dict | None = None, rules: RulesOptions | None = None,
-                sweep: bool = True):
+def add_command(
+    sub,
+    system,
+    *,
+    name: str | None = None,
+    help: str | None = None,
+    description: str | None = None,
+    defaults: dict | None = None,
+    required=(),
+    axis_help: dict | None = None,
+    rules: RulesOptions | None = None,
+    sweep: bool = True,
+):
     """Add a system's grid command to the subparsers ``sub``; return its parser.
 
     Parameters
@@ -57,33 +79,52 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
     axis_help = {} if axis_help is None else axis_help
     axes = " x ".join(system.axis_names)
     p = sub.add_parser(
-        name, help=help or f"{system.title}: odds over {axes}",
-        description=description or (
+        name,
+        help=help or f"{system.title}: odds over {axes}",
+        description=description
+        or (
             f"{system.title}: the exact odds table of the {system.name} system, one row per "
             f"({', '.join(system.axis_names)}). Each axis takes a SPEC: {SPEC_HELP}; an axis "
-            f"left out takes its default."))
+            f"left out takes its default."
+        ),
+    )
     for axis, default in system.axes:
         default = defaults.get(axis, default)
         wanted = axis in required
         text = axis_help.get(axis, f"{axis} values")
         if not wanted and default is not None:
             text += f" (default {default})"
-        p.add_argument(axis_option(axis), dest=f"axis_{axis}", metavar="SPEC", required=wanted,
-                       default=None if wanted else default, help=text)
+        p.add_argument(
+            axis_option(axis),
+            dest=f"axis_{axis}",
+            metavar="SPEC",
+            required=wanted,
+            default=None if wanted else default,
+            help=text,
+        )
     add_rules_options(p, rules or RulesOptions.of_system(system))
     if takes_strategy(system):
         names = ", ".join(["none", *system.strategy_map]) if system.strategies is not None else ""
-        p.add_argument("--strategy", metavar="STRATEGY", default=None,
-                       help="odds after a Willpower reroll under that strategy"
-                            + (f" ({names})" if names else "")
-                            + "; adds the columns willpower_spent and p_win_gain (p_win minus p_win "
-                              "without Willpower). Several, separated by commas "
-                              "(none,maximize_win): side by side, with a strategy "
-                              "column")
+        p.add_argument(
+            "--strategy",
+            metavar="STRATEGY",
+            default=None,
+            help="odds after a Willpower reroll under that strategy"
+            + (f" ({names})" if names else "")
+            + "; adds the columns willpower_spent and p_win_gain (p_win minus p_win "
+            "without Willpower). Several, separated by commas "
+            "(none,maximize_win): side by side, with a strategy "
+            "column",
+        )
     if takes(system, "at_least"):
-        p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
-                       help="add a column p_at_least_N for each N of SPEC: the exact chance of N or "
-                            "more successes (after the system's rules)")
+        p.add_argument(
+            "--at-least",
+            metavar="SPEC",
+            dest="at_least",
+            default=None,
+            help="add a column p_at_least_N for each N of SPEC: the exact chance of N or "
+            "more successes (after the system's rules)",
+        )
     add_distribution_option(p)
     if sweep:
         add_sweep_options(p)
@@ -94,10 +135,16 @@ def add_command(sub, system, *, name: str | None = None, help: str | None = None
 
 def add_distribution_option(p) -> None:
     """``--distribution [N]``: the distribution of successes instead of the odds table."""
-    p.add_argument("--distribution", metavar="N", nargs="?", const="all", default=None,
-                   help="print the exact distribution of successes instead: one row per cell and "
-                        "success count (p_exactly, p_at_least, p_more, mean_successes). N: stop at N "
-                        "successes, p_more on that row being the exact tail (again-dice: default 20)")
+    p.add_argument(
+        "--distribution",
+        metavar="N",
+        nargs="?",
+        const="all",
+        default=None,
+        help="print the exact distribution of successes instead: one row per cell and "
+        "success count (p_exactly, p_at_least, p_more, mean_successes). N: stop at N "
+        "successes, p_more on that row being the exact tail (again-dice: default 20)",
+    )
     p.set_defaults(api_names={"max_successes": "--distribution"})
 
 
@@ -166,8 +213,10 @@ def run(args, rules=None, table=None, **options):
         options = {**options, "strategy": args.strategy}
     if getattr(args, "at_least", None) is not None:
         if table is not None and "at_least" not in inspect.signature(table).parameters:
-            raise ValueError("--at-least adds columns to the odds table and cannot go with this "
-                             "output (a distribution of successes already has p_at_least)")
+            raise ValueError(
+                "--at-least adds columns to the odds table and cannot go with this "
+                "output (a distribution of successes already has p_at_least)"
+            )
         options = {**options, "at_least": args.at_least}
     if table is not None or options:
         # the same system with the table function bound to its options (picklable for --jobs)
@@ -177,13 +226,25 @@ def run(args, rules=None, table=None, **options):
     grid_specs = grid(args, system)
     resolved = sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
     if getattr(args, "distribution", None) is not None:  # its size, before any counting
-        table(*(resolved[a] for a in system.axis_names), rules=rules, exact=counts_exactly(args),
-              check_only=True, **options)
+        table(
+            *(resolved[a] for a in system.axis_names),
+            rules=rules,
+            exact=counts_exactly(args),
+            check_only=True,
+            **options,
+        )
     else:
         check_work(system, resolved, rules, counts_exactly(args), options)
-    df = sweep.tables(system, [rules], grid_specs, exact=counts_exactly(args),
-                      jobs=jobs(args) if hasattr(args, "jobs") else 1, progress=progress(args),
-                      desc=system.name, names=names)[0]
+    df = sweep.tables(
+        system,
+        [rules],
+        grid_specs,
+        exact=counts_exactly(args),
+        jobs=jobs(args) if hasattr(args, "jobs") else 1,
+        progress=progress(args),
+        desc=system.name,
+        names=names,
+    )[0]
     if getattr(args, "distribution", None) is not None and getattr(args, "pivot", None) is not None:
         from ..distribution import complete
 
@@ -206,13 +267,15 @@ def check_work(system, resolved: dict, rules, exact: bool, options: dict) -> Non
     if "at_least" in options:
         from .. import at_least
 
-        at_least.check_size(math.prod(len(v) for v in resolved.values()),
-                            at_least.parse(options["at_least"], "--at-least"), "--at-least")
+        at_least.check_size(
+            math.prod(len(v) for v in resolved.values()),
+            at_least.parse(options["at_least"], "--at-least"),
+            "--at-least",
+        )
     if not options or not takes(system, "check_only"):
         return
     try:
-        system.table_function(*(resolved[a] for a in system.axis_names), rules=rules, exact=exact,
-                              check_only=True)
+        system.table_function(*(resolved[a] for a in system.axis_names), rules=rules, exact=exact, check_only=True)
     except ValueError as exc:
         from ..mechanic.spec import MechanicError
 
@@ -225,5 +288,4 @@ def check_work(system, resolved: dict, rules, exact: bool, options: dict) -> Non
 def key_columns(df, system) -> tuple:
     """The columns of a system's table that are keys, not probabilities: its axes, ``strategy`` and
     integer columns."""
-    return tuple(c for c in df.columns
-                 if c in system.axis_names or c == "strategy" or is_int_column(df[c]))
+    return tuple(c for c in df.columns if c in system.axis_names or c == "strategy" or is_int_column(df[c]))

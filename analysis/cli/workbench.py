@@ -3,15 +3,29 @@
 They work on rule sets of any system (a shipped name or a TOML file), over
 the grid of that system's axes.
 """
+
 from __future__ import annotations
 
 import sys
 
 from ..tables import render
 from ..validate import one_line
-from .common import (add_axis_options, add_output_options, add_sweep_options, axis_option,
-                     check_output_options, counts_exactly, grid_of, is_int_column, jobs, option, progress,
-                     render_options, sets_of, with_fields)
+from .common import (
+    add_axis_options,
+    add_output_options,
+    add_sweep_options,
+    axis_option,
+    check_output_options,
+    counts_exactly,
+    grid_of,
+    is_int_column,
+    jobs,
+    option,
+    progress,
+    render_options,
+    sets_of,
+    with_fields,
+)
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 
@@ -43,8 +57,7 @@ def _check_heatmap_name(name: str) -> str:
 
     stem, ext = os.path.splitext(os.path.basename(name))
     if ext.lower() not in _FIGURE_TYPES or not stem:
-        raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file such as "
-                         f"difference.png, got {name!r}")
+        raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file such as difference.png, got {name!r}")
     return ext.lower()[1:]
 
 
@@ -58,8 +71,10 @@ def _heatmap_slice_warning(cmp) -> None:
     x, y = cmp.axes[0], cmp.axes[1]
     at = {a: v for a, v in slice_values(cmp, x, y, None).items() if a in varying}
     where = ", ".join(f"{option(a)} {v}" for a, v in at.items())
-    warn(f"the heatmap draws {option(x)} x {option(y)} at {where} only (the slice where the "
-         f"change is biggest); give those axes one value each to choose the slice")
+    warn(
+        f"the heatmap draws {option(x)} x {option(y)} at {where} only (the slice where the "
+        f"change is biggest); give those axes one value each to choose the slice"
+    )
 
 
 def _systems():
@@ -84,17 +99,24 @@ def with_sets(rs, texts):
 
     rules = with_fields(rs.rules, changes, title=f"{rs.system} rules")
     base = rs.fields()
-    said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, v in
-                     dataclasses.asdict(rules).items() if base.get(k) != v)
-    return dataclasses.replace(rs, name=f"{rs.name}-custom", rules=rules,
-                               description=f"{rs.name} with {said or 'nothing changed'}.")
+    said = "; ".join(
+        f"{k} = {rulesets.show_value(v)}" for k, v in dataclasses.asdict(rules).items() if base.get(k) != v
+    )
+    return dataclasses.replace(
+        rs, name=f"{rs.name}-custom", rules=rules, description=f"{rs.name} with {said or 'nothing changed'}."
+    )
 
 
 def add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
-    p.add_argument(flag, metavar="FIELD=VALUE", action="append", default=[],
-                   dest=flag[2:].replace("-", "_"),
-                   help=f"change one field of {which} (repeatable); VALUE is a TOML value "
-                        "(2, true, \"high\"; a bare word is a text, none is no value)")
+    p.add_argument(
+        flag,
+        metavar="FIELD=VALUE",
+        action="append",
+        default=[],
+        dest=flag[2:].replace("-", "_"),
+        help=f"change one field of {which} (repeatable); VALUE is a TOML value "
+        "(2, true, \"high\"; a bare word is a text, none is no value)",
+    )
 
 
 def run_compare(args):
@@ -109,20 +131,34 @@ def run_compare(args):
     check_output_options(args)
     a, b = with_sets(rulesets.load(args.rules_a), args.set_a), with_sets(rulesets.load(args.rules_b), args.set_b)
     if a.system != b.system:
-        raise ValueError(f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
-                         f"compare needs two rule sets of the same system")
+        raise ValueError(
+            f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
+            f"compare needs two rule sets of the same system"
+        )
     system = rulesets.system(a.system)
     grid = grid_of(args, system, _systems())
     names = axis_names(system)
-    cmp = compare(a, b, grid, exact=counts_exactly(args), jobs=jobs(args), progress=progress(args),
-                  names=names, outcomes=args.outcome)
+    cmp = compare(
+        a,
+        b,
+        grid,
+        exact=counts_exactly(args),
+        jobs=jobs(args),
+        progress=progress(args),
+        names=names,
+        outcomes=args.outcome,
+    )
     if args.heatmap is not None:
         from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
         from ..safeio import savefig
 
         fig = difference_heatmap(cmp)
-        replaced = write_output(args.heatmap, lambda path: savefig(
-            fig, path, format=kind, dpi=110, metadata={"Software": None} if kind == "png" else None))
+        replaced = write_output(
+            args.heatmap,
+            lambda path: savefig(
+                fig, path, format=kind, dpi=110, metadata={"Software": None} if kind == "png" else None
+            ),
+        )
         _heatmap_slice_warning(cmp)
         if not args.quiet and not replaced:
             print(f"wrote {args.heatmap}", file=sys.stderr)
@@ -136,8 +172,11 @@ def run_compare(args):
         body = render(df, "table", **render_options(args, cmp.key_columns))
         title = cmp.describe()
         if args.top is not None:
-            title += (f"\n  the {len(df)} cells where the change matters most (largest |difference|)"
-                      if len(df) != 1 else "\n  the cell where the change matters most")
+            title += (
+                f"\n  the {len(df)} cells where the change matters most (largest |difference|)"
+                if len(df) != 1
+                else "\n  the cell where the change matters most"
+            )
         return title + "\n" + body
     return df, cmp.key_columns
 
@@ -159,26 +198,39 @@ def run_table(args):
         from .grid import distribution_of
 
         if args.at_least is not None:
-            raise ValueError("--at-least adds columns to the odds table and cannot go with --distribution "
-                             "(a distribution of successes already has p_at_least)")
+            raise ValueError(
+                "--at-least adds columns to the odds table and cannot go with --distribution "
+                "(a distribution of successes already has p_at_least)"
+            )
         function, most = distribution_of(args, system)
-        function(*(resolved[a] for a in system.axis_names), rules=rs.rules, exact=counts_exactly(args),
-                 max_successes=most, check_only=True)  # its size, before any counting
+        function(
+            *(resolved[a] for a in system.axis_names),
+            rules=rs.rules,
+            exact=counts_exactly(args),
+            max_successes=most,
+            check_only=True,
+        )  # its size, before any counting
         system = dataclasses.replace(system, table=functools.partial(function, max_successes=most))
     elif args.at_least is not None:
         from .grid import check_work, takes
 
         if not takes(system, "at_least"):
-            raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table "
-                             f"does not have")
+            raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table does not have")
         import dataclasses
         import functools
 
-        system = dataclasses.replace(system, table=functools.partial(system.table_function,
-                                                                     at_least=args.at_least))
+        system = dataclasses.replace(system, table=functools.partial(system.table_function, at_least=args.at_least))
         check_work(system, resolved, rs.rules, counts_exactly(args), {"at_least": args.at_least})
-    df = sweep.tables(system, [rs.rules], grid, exact=counts_exactly(args), jobs=jobs(args),
-                      progress=progress(args), desc=rs.name, names=names)[0]
+    df = sweep.tables(
+        system,
+        [rs.rules],
+        grid,
+        exact=counts_exactly(args),
+        jobs=jobs(args),
+        progress=progress(args),
+        desc=rs.name,
+        names=names,
+    )[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
     if args.distribution is not None and args.pivot is not None:
         from ..distribution import complete
@@ -195,15 +247,25 @@ def run_rules(args):
     from .. import rulesets
 
     if args.exact or args.percent:
-        raise ValueError("--exact and --percent print probabilities; `beastodds rules` prints "
-                         "rule sets, with no probability in them")
-    shaping = [flag for flag, value in (("--columns", args.columns), ("--pivot", args.pivot),
-                                        ("--value", args.value), ("--digits", args.digits))
-               if value is not None]
+        raise ValueError(
+            "--exact and --percent print probabilities; `beastodds rules` prints rule sets, with no probability in them"
+        )
+    shaping = [
+        flag
+        for flag, value in (
+            ("--columns", args.columns),
+            ("--pivot", args.pivot),
+            ("--value", args.value),
+            ("--digits", args.digits),
+        )
+        if value is not None
+    ]
     if shaping and (args.rules is not None or args.format == "table"):
-        raise ValueError(f"{shaping[0]} shapes the list of rule sets in --format csv, json, markdown, "
-                         f"latex or html; " + ("a rule set prints as TOML" if args.rules is not None
-                                               else "the terminal list is laid out as text"))
+        raise ValueError(
+            f"{shaping[0]} shapes the list of rule sets in --format csv, json, markdown, "
+            f"latex or html; "
+            + ("a rule set prints as TOML" if args.rules is not None else "the terminal list is laid out as text")
+        )
     if args.rules is not None:
         rs = with_sets(rulesets.load(args.rules), args.set)
         if args.format == "json":
@@ -213,22 +275,30 @@ def run_rules(args):
 
             return escape_controls(json.dumps(rs.to_dict(), indent=2, ensure_ascii=False)) + "\n"
         if args.format != "table":
-            raise ValueError(f"one rule set prints as TOML (the default) or --format json, "
-                             f"not --format {args.format}")
+            raise ValueError(f"one rule set prints as TOML (the default) or --format json, not --format {args.format}")
         return rs.to_toml()
     if args.set:
-        raise ValueError("--set changes a rule set: name one, such as beastodds rules v5-official "
-                         "--set crit_bonus=3")
-    rows = [{"name": rs.name, "system": rs.system,
-             "changes": "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items())
-             or "(the defaults)", "description": rs.description} for rs in rulesets.variants()]
+        raise ValueError("--set changes a rule set: name one, such as beastodds rules v5-official --set crit_bonus=3")
+    rows = [
+        {
+            "name": rs.name,
+            "system": rs.system,
+            "changes": "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items())
+            or "(the defaults)",
+            "description": rs.description,
+        }
+        for rs in rulesets.variants()
+    ]
     if args.format == "table":
         from ..validate import one_line
 
-        lines = [f"{one_line(r['name']):<32} {one_line(r['changes'])}\n{'':<32} {one_line(r['description'])}"
-                 for r in rows]
-        return ("shipped rule sets (beastodds rules NAME prints one as TOML; a rule set is a "
-                "shipped name or a .toml file):\n" + "\n".join(lines) + "\n")
+        lines = [
+            f"{one_line(r['name']):<32} {one_line(r['changes'])}\n{'':<32} {one_line(r['description'])}" for r in rows
+        ]
+        return (
+            "shipped rule sets (beastodds rules NAME prints one as TOML; a rule set is a "
+            "shipped name or a .toml file):\n" + "\n".join(lines) + "\n"
+        )
     return pd.DataFrame(rows), ("name", "system", "changes", "description")
 
 
@@ -254,16 +324,18 @@ def run_page(args):
 
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
-    grid = {axis: getattr(args, f"axis_{axis}") for system in _systems() for axis in system.axis_names
-            if getattr(args, f"axis_{axis}", None) is not None}
+    grid = {
+        axis: getattr(args, f"axis_{axis}")
+        for system in _systems()
+        for axis in system.axis_names
+        if getattr(args, f"axis_{axis}", None) is not None
+    }
     names = {axis: axis_option(axis) for system in _systems() for axis in system.axis_names}
-    text = page.html_text(page.page_data(sets, grid, jobs=jobs(args), progress=progress(args),
-                                         names=names))
+    text = page.html_text(page.page_data(sets, grid, jobs=jobs(args), progress=progress(args), names=names))
     replaced = write_output(args.output, lambda path: atomic_write(path, text))
     if not args.quiet and not replaced:
         size = len(text.encode("utf-8"))
-        print(f"wrote {out} ({', '.join(one_line(rs.name) for rs in sets)}; {size / 1000:,.0f} kB)",
-              file=sys.stderr)
+        print(f"wrote {out} ({', '.join(one_line(rs.name) for rs in sets)}; {size / 1000:,.0f} kB)", file=sys.stderr)
     return ""
 
 
@@ -284,8 +356,10 @@ def run_booklet(args):
             if value is not None:
                 grid[axis] = value
     booklet.check_grid(sets, grid, names)  # every axis and value, before any cell is counted
-    replaced = write_output(args.output, lambda path: booklet.build_rulesets(
-        sets, Path(path), grid=grid, names=names, progress=progress(args)))
+    replaced = write_output(
+        args.output,
+        lambda path: booklet.build_rulesets(sets, Path(path), grid=grid, names=names, progress=progress(args)),
+    )
     if not args.quiet and not replaced:
         from ..validate import one_line
 
@@ -294,7 +368,8 @@ def run_booklet(args):
 
 
 def run_solve(args):
-    """``beastodds solve RULES --find NAME --target COLUMN>=X``: the value of an axis or rule field that meets a target."""
+    """``beastodds solve RULES --find NAME --target COLUMN>=X``: the value of an axis or rule field that meets
+    a target."""
     from .. import rulesets
     from ..solve import rule_set, solve, system_named
 
@@ -302,25 +377,42 @@ def run_solve(args):
     word = args.rules
     named = system_named(word)
     if args.rules_option is not None and named is None:
-        raise ValueError(f"give the rule set once: {word} is a rule set, and --rules names another "
-                         f"(--rules goes with a system's name, such as solve v5 --rules FILE)")
+        raise ValueError(
+            f"give the rule set once: {word} is a rule set, and --rules names another "
+            f"(--rules goes with a system's name, such as solve v5 --rules FILE)"
+        )
     if args.rules_option is not None:
         rs = rulesets.load(args.rules_option)
         if rs.system != named.name:
-            raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a "
-                             f"{named.name} rule set")
+            raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a {named.name} rule set")
     else:
         rs = rule_set(word)
     if args.find in sets_of(args.set):
-        raise ValueError(f"--set {args.find}=... and --find {args.find} both give {args.find}: "
-                         f"leave out --set (give the values to search with --within)")
+        raise ValueError(
+            f"--set {args.find}=... and --find {args.find} both give {args.find}: "
+            f"leave out --set (give the values to search with --within)"
+        )
     rs = with_sets(rs, args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
-    names = {**axis_names(system), "find": "--find", "target": "--target", "within": "--within",
-             "at_least": "--at-least"}
-    df = solve(rs, args.find, args.target, within=args.within, at_least=args.at_least, jobs=jobs(args),
-               progress=progress(args), names=names, **grid)
+    names = {
+        **axis_names(system),
+        "find": "--find",
+        "target": "--target",
+        "within": "--within",
+        "at_least": "--at-least",
+    }
+    df = solve(
+        rs,
+        args.find,
+        args.target,
+        within=args.within,
+        at_least=args.at_least,
+        jobs=jobs(args),
+        progress=progress(args),
+        names=names,
+        **grid,
+    )
     attrs = dict(df.attrs)
     goal, find = attrs["target"], args.find
     df = df.drop(columns=["float"])
@@ -330,8 +422,10 @@ def run_solve(args):
     keys = tuple(a for a in system.axis_names if a in df.columns and a != find) + (find, "note")
     if args.pivot is not None:  # the value found may be what is pivoted: a value column, printed as it is
         if any(df["note"]):
-            warn(f"{sum(1 for v in df['note'] if v)} of the cells have a note (a tie, no value that "
-                 f"meets the target, ...), which a pivot does not show: leave out --pivot to read them")
+            warn(
+                f"{sum(1 for v in df['note'] if v)} of the cells have a note (a tie, no value that "
+                f"meets the target, ...), which a pivot does not show: leave out --pivot to read them"
+            )
         df = df.drop(columns=["note"])
         keys = keys[:-2]
         if args.format != "json":
@@ -380,8 +474,9 @@ def _files_note() -> str:
             continue
         axes = ", ".join(axis_option(a) for a in system.axis_names)
         fields = ", ".join(system.fields()) or "none"
-        notes.append(f"The mechanic file {path} is the system {name}: its axes are {axes}; "
-                     f"its parameters (--set) {fields}.")
+        notes.append(
+            f"The mechanic file {path} is the system {name}: its axes are {axes}; its parameters (--set) {fields}."
+        )
     return (" " + " ".join(notes)) if notes else ""
 
 
@@ -390,42 +485,62 @@ def add_commands(sub) -> None:
     systems = _systems()
     files = _files_note()
     p = sub.add_parser(
-        "compare", help="compare two rule sets of one system, outcome by outcome",
+        "compare",
+        help="compare two rule sets of one system, outcome by outcome",
         description="Compare two rule sets of the same system over a grid: one row per "
-                    "(cell, outcome) with the odds under A, under B and difference = B - A. "
-                    "RULES_A and RULES_B are shipped variant names (see `beastodds rules`) or "
-                    "paths to rule-set TOML files or mechanic files. Axes left out take the "
-                    "system's default SPEC." + files)
+        "(cell, outcome) with the odds under A, under B and difference = B - A. "
+        "RULES_A and RULES_B are shipped variant names (see `beastodds rules`) or "
+        "paths to rule-set TOML files or mechanic files. Axes left out take the "
+        "system's default SPEC." + files,
+    )
     p.add_argument("rules_a", metavar="RULES_A", help="the first rule set (name or .toml path)")
     p.add_argument("rules_b", metavar="RULES_B", help="the second rule set (name or .toml path)")
     add_axis_options(p, systems)
     add_set_option(p, "--set-a", "RULES_A")
     add_set_option(p, "--set-b", "RULES_B (compare v5-official v5-official --set-b crit_bonus=3)")
-    p.add_argument("--outcome", metavar="NAME[,NAME]", default=None,
-                   help="compare only these outcome columns (p_win,bestial_failure), in the system's "
-                        "order")
-    p.add_argument("--top", type=int, metavar="N", default=None,
-                   help="only the N cells where the change matters most (largest |difference|)")
-    p.add_argument("--heatmap", metavar="FILE", default=None,
-                   help="also draw the difference heatmap per outcome class to FILE (.png, .svg, .pdf)")
+    p.add_argument(
+        "--outcome",
+        metavar="NAME[,NAME]",
+        default=None,
+        help="compare only these outcome columns (p_win,bestial_failure), in the system's order",
+    )
+    p.add_argument(
+        "--top",
+        type=int,
+        metavar="N",
+        default=None,
+        help="only the N cells where the change matters most (largest |difference|)",
+    )
+    p.add_argument(
+        "--heatmap",
+        metavar="FILE",
+        default=None,
+        help="also draw the difference heatmap per outcome class to FILE (.png, .svg, .pdf)",
+    )
     add_sweep_options(p)
-    add_output_options(p, columns=("AXES", "outcome", "a", "b", "difference", "rule_set_a",
-                                   "rule_set_b"))
+    add_output_options(p, columns=("AXES", "outcome", "a", "b", "difference", "rule_set_a", "rule_set_b"))
     p.set_defaults(run=run_compare)
 
     p = sub.add_parser(
-        "table", help="the odds table of any rule set (shipped name or TOML file)",
+        "table",
+        help="the odds table of any rule set (shipped name or TOML file)",
         description="The tidy odds table of one rule set over a grid. RULES is a shipped variant "
-                    "name (see `beastodds rules`), a path to a rule-set TOML file or a mechanic "
-                    "file (README: Write your own mechanic). Axes left out take the system's "
-                    "default SPEC." + files)
+        "name (see `beastodds rules`), a path to a rule-set TOML file or a mechanic "
+        "file (README: Write your own mechanic). Axes left out take the system's "
+        "default SPEC." + files,
+    )
     p.add_argument("rules", metavar="RULES", help="the rule set (name or .toml path)")
     add_axis_options(p, systems)
     add_set_option(p)
-    p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
-                   help="add a column p_at_least_N for each N of SPEC: the exact chance of N or more "
-                        "successes (systems whose table has them, such as a mechanic file that names "
-                        "its successes)")
+    p.add_argument(
+        "--at-least",
+        metavar="SPEC",
+        dest="at_least",
+        default=None,
+        help="add a column p_at_least_N for each N of SPEC: the exact chance of N or more "
+        "successes (systems whose table has them, such as a mechanic file that names "
+        "its successes)",
+    )
     from .grid import add_distribution_option
 
     add_distribution_option(p)
@@ -434,85 +549,122 @@ def add_commands(sub) -> None:
     p.set_defaults(run=run_table)
 
     p = sub.add_parser(
-        "solve", help="the reverse question: the value of an axis or rule field that meets a target",
+        "solve",
+        help="the reverse question: the value of an axis or rule field that meets a target",
         description="Which pool, Difficulty or rule value gives my players that chance? SYSTEM|RULES "
-                    "is a system's name (its official rules), a shipped rule set (see `beastodds "
-                    "rules`), a rule-set TOML file or a mechanic file. --find names an axis or a "
-                    "rule field; every value searched is counted exactly (nothing assumes the "
-                    "column grows or falls with it). --target COLUMN>=X or COLUMN<=X gives the "
-                    "smallest value that meets it (a field with choices: the first in their "
-                    "order); COLUMN~X the value whose column is nearest X, the smallest on a tie. "
-                    "X is a decimal, a fraction such as 7/10 or a percentage, compared exactly. "
-                    "Other axes take a SPEC (left out: the system's default); several values "
-                    "give one row per cell. A tie, or no value that meets the target, is said "
-                    "in the note column, and the exit code is still 0." + files)
-    p.add_argument("rules", metavar="SYSTEM|RULES",
-                   help="a system (v5, werewolf, ...), a shipped rule set or a .toml file")
-    p.add_argument("--find", required=True, metavar="NAME",
-                   help="the axis (pool, difficulty, ...) or rule field (crit_bonus, ...) to search")
-    p.add_argument("--target", required=True, metavar="COLUMN>=X",
-                   help="COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), such as 'p_win>=0.7' or "
-                        "'p_win~1/2'; COLUMN is a column of the system's table")
-    p.add_argument("--within", metavar="SPEC", default=None,
-                   help="the values to search (default: an axis from its lowest value to 100 or its "
-                        "highest, a rule field over its range or choices)")
-    p.add_argument("--at-least", metavar="SPEC", dest="at_least", default=None,
-                   help="add a column p_at_least_N for each N of SPEC (the exact chance of N or more "
-                        "successes), for a target such as 'p_at_least_3>=0.5'")
+        "is a system's name (its official rules), a shipped rule set (see `beastodds "
+        "rules`), a rule-set TOML file or a mechanic file. --find names an axis or a "
+        "rule field; every value searched is counted exactly (nothing assumes the "
+        "column grows or falls with it). --target COLUMN>=X or COLUMN<=X gives the "
+        "smallest value that meets it (a field with choices: the first in their "
+        "order); COLUMN~X the value whose column is nearest X, the smallest on a tie. "
+        "X is a decimal, a fraction such as 7/10 or a percentage, compared exactly. "
+        "Other axes take a SPEC (left out: the system's default); several values "
+        "give one row per cell. A tie, or no value that meets the target, is said "
+        "in the note column, and the exit code is still 0." + files,
+    )
+    p.add_argument(
+        "rules", metavar="SYSTEM|RULES", help="a system (v5, werewolf, ...), a shipped rule set or a .toml file"
+    )
+    p.add_argument(
+        "--find",
+        required=True,
+        metavar="NAME",
+        help="the axis (pool, difficulty, ...) or rule field (crit_bonus, ...) to search",
+    )
+    p.add_argument(
+        "--target",
+        required=True,
+        metavar="COLUMN>=X",
+        help="COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), such as 'p_win>=0.7' or "
+        "'p_win~1/2'; COLUMN is a column of the system's table",
+    )
+    p.add_argument(
+        "--within",
+        metavar="SPEC",
+        default=None,
+        help="the values to search (default: an axis from its lowest value to 100 or its "
+        "highest, a rule field over its range or choices)",
+    )
+    p.add_argument(
+        "--at-least",
+        metavar="SPEC",
+        dest="at_least",
+        default=None,
+        help="add a column p_at_least_N for each N of SPEC (the exact chance of N or more "
+        "successes), for a target such as 'p_at_least_3>=0.5'",
+    )
     add_axis_options(p, systems)
-    p.add_argument("--rules", dest="rules_option", metavar="NAME|FILE", default=None,
-                   help="with a system's name: a rule set of that system (a shipped name or a "
-                        ".toml file) to count under")
+    p.add_argument(
+        "--rules",
+        dest="rules_option",
+        metavar="NAME|FILE",
+        default=None,
+        help="with a system's name: a rule set of that system (a shipped name or a .toml file) to count under",
+    )
     add_set_option(p)
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "FIND", "COLUMN", "note", "rule_set"))
     p.set_defaults(run=run_solve)
 
     p = sub.add_parser(
-        "rules", help="list the shipped rule sets, or print one as TOML",
+        "rules",
+        help="list the shipped rule sets, or print one as TOML",
         description="Without RULES: the shipped rule sets and what each changes. With RULES "
-                    "(a name or a .toml path): that rule set checked and printed as TOML, every "
-                    "field written out, ready to copy and edit (--set changes fields first).")
-    p.add_argument("rules", metavar="RULES", nargs="?", default=None,
-                   help="a shipped name or a .toml file to check and print")
+        "(a name or a .toml path): that rule set checked and printed as TOML, every "
+        "field written out, ready to copy and edit (--set changes fields first).",
+    )
+    p.add_argument(
+        "rules", metavar="RULES", nargs="?", default=None, help="a shipped name or a .toml file to check and print"
+    )
     add_set_option(p)
     add_output_options(p, columns=("name", "system", "changes", "description"))
     p.set_defaults(run=run_rules)
 
     p = sub.add_parser(
-        "booklet", help="a self-contained HTML booklet of one or more rule sets",
+        "booklet",
+        help="a self-contained HTML booklet of one or more rule sets",
         description="Write a readable HTML booklet (one file, figures inlined) of one or more rule "
-                    "sets, of any systems: for each, its name and description, its changes from the "
-                    "official rules, the chance to win pivoted by the system's axes with a legend "
-                    "under every table, every outcome class, and figures. RULESET is a shipped "
-                    "name (see `beastodds rules`), a rule-set TOML file or a mechanic file. The axis "
-                    "options choose the ranges (booklet v5-official --pool 1-12 --difficulty 2-6): "
-                    "each applies to every rule set whose system has that axis, and the tables show "
-                    "every value given; axes left out take each system's default SPEC." + files)
-    p.add_argument("rulesets", metavar="RULESET", nargs="+",
-                   help="a shipped rule-set name or a .toml file (several allowed)")
+        "sets, of any systems: for each, its name and description, its changes from the "
+        "official rules, the chance to win pivoted by the system's axes with a legend "
+        "under every table, every outcome class, and figures. RULESET is a shipped "
+        "name (see `beastodds rules`), a rule-set TOML file or a mechanic file. The axis "
+        "options choose the ranges (booklet v5-official --pool 1-12 --difficulty 2-6): "
+        "each applies to every rule set whose system has that axis, and the tables show "
+        "every value given; axes left out take each system's default SPEC." + files,
+    )
+    p.add_argument(
+        "rulesets", metavar="RULESET", nargs="+", help="a shipped rule-set name or a .toml file (several allowed)"
+    )
     add_axis_options(p, systems)
-    p.add_argument("-o", "--output", metavar="FILE", required=True,
-                   help="the .html file to write (replaced atomically)")
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress bar nor 'wrote FILE' line on stderr")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", required=True, help="the .html file to write (replaced atomically)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar nor 'wrote FILE' line on stderr")
     p.set_defaults(run=run_booklet, format="table", exact=False, percent=False, own_output=True)
 
     p = sub.add_parser(
-        "page", help="one self-contained HTML page to share: pick a cell, read its exact odds and a chart",
+        "page",
+        help="one self-contained HTML page to share: pick a cell, read its exact odds and a chart",
         description="Write one HTML file (it opens from disk, with no network and no server) of the "
-                    "exact odds of one or more rule sets: a control for the rule set and one per "
-                    "axis; every outcome class and the chance to win of the chosen cell as "
-                    "percentages, the exact fraction on hover or click; a chart of the classes "
-                    "across one axis. The cell shown is in the address (odds.html#pool=7&hunger=1"
-                    "&difficulty=3), so a link names one cell. RULESET is a shipped name (see "
-                    "`beastodds rules`), a rule-set TOML file or a mechanic file. Axes left out "
-                    "take each system's default SPEC; an axis option applies to every rule set "
-                    "whose system has that axis." + files)
-    p.add_argument("rulesets", metavar="RULESET", nargs="+",
-                   help="a shipped rule-set name, a rule-set .toml file or a mechanic file (several allowed)")
+        "exact odds of one or more rule sets: a control for the rule set and one per "
+        "axis; every outcome class and the chance to win of the chosen cell as "
+        "percentages, the exact fraction on hover or click; a chart of the classes "
+        "across one axis. The cell shown is in the address (odds.html#pool=7&hunger=1"
+        "&difficulty=3), so a link names one cell. RULESET is a shipped name (see "
+        "`beastodds rules`), a rule-set TOML file or a mechanic file. Axes left out "
+        "take each system's default SPEC; an axis option applies to every rule set "
+        "whose system has that axis." + files,
+    )
+    p.add_argument(
+        "rulesets",
+        metavar="RULESET",
+        nargs="+",
+        help="a shipped rule-set name, a rule-set .toml file or a mechanic file (several allowed)",
+    )
     add_axis_options(p, systems)
-    p.add_argument("-o", "--output", metavar="FILE", required=True,
-                   help="the .html file to write (replaced atomically)")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", required=True, help="the .html file to write (replaced atomically)"
+    )
     add_sweep_options(p)
     p.set_defaults(run=run_page, format="table", exact=False, percent=False, own_output=True)

@@ -9,6 +9,7 @@ that translation once for every such system: the mechanic rules of a rules
 instance, one cell's exact ways, and a tidy table with or without
 strategies (side by side as :mod:`analysis.strategies` lays them out).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -53,8 +54,9 @@ class CountedRules:
         """(normal dice, special dice) rolled for ``pool`` with ``special`` the rating of the special dice
         (Rage, Desperation): the file's two dice axes, in its order."""
         rules = self.mechanic()
-        return _engine.dice_of(rules.mechanic, {**rules.params,
-                                                **dict(zip(_engine.pool_axes(rules.mechanic), (pool, special)))})
+        return _engine.dice_of(
+            rules.mechanic, {**rules.params, **dict(zip(_engine.pool_axes(rules.mechanic), (pool, special)))}
+        )
 
     def faces(self, kind: str) -> tuple:
         """Faces of a ``kind`` die carrying each of its marks, in the file's order of the marks
@@ -91,8 +93,17 @@ def cell_ways(rules: _engine.MechanicRules, cell: dict, strategy=None):
     return ways, strategy.name
 
 
-def table(rules: _engine.MechanicRules, axes: dict, *, exact: bool, at_least, strategy, strategy_of,
-          strategies: dict, check_only: bool = False):
+def table(
+    rules: _engine.MechanicRules,
+    axes: dict,
+    *,
+    exact: bool,
+    at_least,
+    strategy,
+    strategy_of,
+    strategies: dict,
+    check_only: bool = False,
+):
     """A tidy table over ``axes`` (``{axis: [values]}``, every axis of the mechanic, checked).
 
     Rows are sorted by cell.  ``at_least``: None or the N already parsed.
@@ -122,6 +133,7 @@ def table(rules: _engine.MechanicRules, axes: dict, *, exact: bool, at_least, st
         return _engine.table(rules, exact=exact, at_least=at_least, **grid)
     if not side_by_side:
         return _willpower.table(rules, chosen[0], exact=exact, at_least=at_least, **grid)
-    frames = [(s, _willpower.table(rules, "none" if s is None else s, exact=True, at_least=at_least, **grid))
-              for s in chosen]
+    frames = [
+        (s, _willpower.table(rules, "none" if s is None else s, exact=True, at_least=at_least, **grid)) for s in chosen
+    ]
     return _st.combine(frames, tuple(grid), side_by_side, exact)

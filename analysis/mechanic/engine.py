@@ -15,6 +15,7 @@ Chinese remainder theorem, :func:`analysis.exact.count`).
 Nothing here depends on a game: V5, Werewolf, Hunter, classic pools and a
 designer's own file are all mechanics.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -78,8 +79,7 @@ class MechanicRules:
         return self.mechanic.meanings(self.params)
 
 
-def rules_of(mechanic: Mechanic, changes: Mapping[str, object] | None = None,
-             source: str = "rules") -> MechanicRules:
+def rules_of(mechanic: Mechanic, changes: Mapping[str, object] | None = None, source: str = "rules") -> MechanicRules:
     """The rule set of ``mechanic`` with ``changes`` to its parameters (each checked)."""
     values = mechanic.check_values(changes, source)
     return MechanicRules(mechanic, tuple(values.items()))
@@ -87,20 +87,23 @@ def rules_of(mechanic: Mechanic, changes: Mapping[str, object] | None = None,
 
 # ------------------------------------------------------------------ dice and faces
 
+
 def dice_of(mech: Mechanic, env: Mapping[str, Any]) -> tuple[int, ...]:
     """Dice of each kind for these axis and parameter values."""
     out: list[int] = []
     for k in mech.kinds:
         n = int(k.dice.evaluate(env))
         if not 0 <= n <= MAX_DICE:
-            raise MechanicError(f"{mech.origin}: kind {k.name!r} would roll {n} dice at "
-                                f"{_where(mech, env)} (0..{MAX_DICE})")
+            raise MechanicError(
+                f"{mech.origin}: kind {k.name!r} would roll {n} dice at {_where(mech, env)} (0..{MAX_DICE})"
+            )
         out.append(n)
     return tuple(out)
 
 
-def dice_table(mech: Mechanic, params: Mapping[str, bool | int],
-               cells: Sequence[Mapping[str, int]]) -> dict[tuple[int, ...], tuple[int, ...]]:
+def dice_table(
+    mech: Mechanic, params: Mapping[str, bool | int], cells: Sequence[Mapping[str, int]]
+) -> dict[tuple[int, ...], tuple[int, ...]]:
     """``{values of the pool axes: dice of each kind}`` for the cells, the dice expressions evaluated
     once over all of them (numpy), each count checked as :func:`dice_of` does."""
     axes = _pool_axes(mech)
@@ -116,8 +119,10 @@ def dice_table(mech: Mechanic, params: Mapping[str, bool | int],
         bad = np.flatnonzero((n < 0) | (n > MAX_DICE))
         if len(bad):
             cell = dict(params, **dict(zip(axes, combos[bad[0]])))
-            raise MechanicError(f"{mech.origin}: kind {k.name!r} would roll {int(n[bad[0]])} dice at "
-                                f"{_where(mech, cell)} (0..{MAX_DICE})")
+            raise MechanicError(
+                f"{mech.origin}: kind {k.name!r} would roll {int(n[bad[0]])} dice at "
+                f"{_where(mech, cell)} (0..{MAX_DICE})"
+            )
         columns.append(n.tolist())
     return {combo: tuple(col[i] for col in columns) for i, combo in enumerate(combos)}
 
@@ -134,18 +139,24 @@ def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
                 lo, hi = int(lo_e.evaluate(env)), int(hi_e.evaluate(env))
                 for f in range(lo, hi + 1):
                     if not 1 <= f <= k.sides:
-                        raise MechanicError(f"{mech.origin}: kind {k.name!r} gives mark {mark!r} the face "
-                                            f"{f}, but its dice have faces 1..{k.sides} ({_where(mech, env)})")
+                        raise MechanicError(
+                            f"{mech.origin}: kind {k.name!r} gives mark {mark!r} the face "
+                            f"{f}, but its dice have faces 1..{k.sides} ({_where(mech, env)})"
+                        )
                     if owner[f] is not None:
-                        raise MechanicError(f"{mech.origin}: kind {k.name!r} gives face {f} two marks, "
-                                            f"{owner[f]!r} and {mark!r} ({_where(mech, env)})")
+                        raise MechanicError(
+                            f"{mech.origin}: kind {k.name!r} gives face {f} two marks, "
+                            f"{owner[f]!r} and {mark!r} ({_where(mech, env)})"
+                        )
                     owner[f] = mark
                     n += 1
             counts.append(n)
         missing = [f for f in range(1, k.sides + 1) if owner[f] is None]
         if missing:
-            raise MechanicError(f"{mech.origin}: kind {k.name!r} gives face {missing[0]} no mark "
-                                f"({_where(mech, env)}); every face carries exactly one mark")
+            raise MechanicError(
+                f"{mech.origin}: kind {k.name!r} gives face {missing[0]} no mark "
+                f"({_where(mech, env)}); every face carries exactly one mark"
+            )
         out.append(tuple(counts))
     return tuple(out)
 
@@ -204,33 +215,44 @@ def _layout(mech: Mechanic, stats: _Stats, faces: Faces, dice_max: tuple[int, ..
     for s in range(n_stats):
         top = 0
         for ki in range(n_kinds):
-            top += dice_max[ki] * max((w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == ki),
-                                      default=0)
+            top += dice_max[ki] * max(
+                (w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == ki), default=0
+            )
         cap = stats.caps[s] if stats.caps else None
         sizes.append((top if cap is None else min(top, cap)) + 1)
     shape = tuple(sizes) or (1,)
     if n_stats == 0:
         contrib = contrib[:, :, :1] * 0
-    strides = np.array([int(np.prod(shape[s + 1:], dtype=np.int64)) for s in range(len(shape))],
-                       dtype=np.int64)
+    strides = np.array([int(np.prod(shape[s + 1 :], dtype=np.int64)) for s in range(len(shape))], dtype=np.int64)
     return faces_arr, marks_arr, contrib, shape, strides
 
 
-def _count_ways(stats: _Stats, dice_arr: IntArray, faces_arr: IntArray, marks_arr: IntArray,
-                contrib: IntArray, shape: tuple[int, ...], strides: IntArray, mod: int, binom: IntArray,
-                out: IntArray) -> None:
+def _count_ways(
+    stats: _Stats,
+    dice_arr: IntArray,
+    faces_arr: IntArray,
+    marks_arr: IntArray,
+    contrib: IntArray,
+    shape: tuple[int, ...],
+    strides: IntArray,
+    mod: int,
+    binom: IntArray,
+    out: IntArray,
+) -> None:
     """Kernel call: the ways of every cell of the statistics grid into ``out`` (saturating capped axes)."""
     from kernels import mechanic as _k
 
     if stats.capped:
-        _k.mechanic_ways_capped(dice_arr, faces_arr, marks_arr, contrib, np.array(shape, dtype=np.int64),
-                                mod, binom, out)
+        _k.mechanic_ways_capped(
+            dice_arr, faces_arr, marks_arr, contrib, np.array(shape, dtype=np.int64), mod, binom, out
+        )
     else:
         _k.mechanic_ways(dice_arr, faces_arr, marks_arr, contrib, strides, mod, binom, out)
 
 
-def _ways_bound(stats: _Stats, dice: Sequence[int], faces_arr: IntArray, marks_arr: IntArray,
-                binom_size: int | None = None) -> int:
+def _ways_bound(
+    stats: _Stats, dice: Sequence[int], faces_arr: IntArray, marks_arr: IntArray, binom_size: int | None = None
+) -> int:
     """Bound on every number :func:`_count_ways` and the classifying kernels hold (with a binomial
     table of ``binom_size`` rows, by default ``max(dice) + 1``)."""
     from kernels import mechanic as _k
@@ -240,6 +262,7 @@ def _ways_bound(stats: _Stats, dice: Sequence[int], faces_arr: IntArray, marks_a
 
 
 # ------------------------------------------------------------------ classifying
+
 
 def _grid_env(stats: _Stats, shape: tuple[int, ...]) -> dict[str, np.ndarray]:
     """Each statistic's values along its axis (a capped axis ends at its cap, standing for all above)."""
@@ -251,10 +274,14 @@ def _grid_env(stats: _Stats, shape: tuple[int, ...]) -> dict[str, np.ndarray]:
     return env
 
 
-def _eval_counts(mech: Mechanic, env: dict[str, Any], ranges: dict[str, tuple[int, int]],
-                 counts: Iterable[tuple[str, Expr]] | None = None) -> dict[str, Any]:
+def _eval_counts(
+    mech: Mechanic,
+    env: dict[str, Any],
+    ranges: dict[str, tuple[int, int]],
+    counts: Iterable[tuple[str, Expr]] | None = None,
+) -> dict[str, Any]:
     """Add the mechanic's counts (or ``counts``) to ``env`` (checked against 64-bit overflow first)."""
-    for cname, e in (mech.counts if counts is None else counts):
+    for cname, e in mech.counts if counts is None else counts:
         e.check_range(ranges)
         lo, hi = e.interval(ranges)
         env[cname] = e.evaluate(env)
@@ -262,8 +289,9 @@ def _eval_counts(mech: Mechanic, env: dict[str, Any], ranges: dict[str, tuple[in
     return env
 
 
-def _ranges(params: Mapping[str, bool | int], context: Mapping[str, int], stats: _Stats,
-            shape: tuple[int, ...]) -> dict[str, tuple[int, int]]:
+def _ranges(
+    params: Mapping[str, bool | int], context: Mapping[str, int], stats: _Stats, shape: tuple[int, ...]
+) -> dict[str, tuple[int, int]]:
     ranges = {k: (int(v), int(v)) for k, v in {**params, **context}.items()}
     for s, name in enumerate(stats.names):
         ranges[name] = (0, shape[s] - 1)
@@ -320,11 +348,17 @@ def _mechanic_tables(rules: MechanicRules, shape: tuple[int, ...], context: Cont
 def _state_text(mech: Mechanic, stats: _Stats, shape: tuple[int, ...], flat: int) -> str:
     coords = np.unravel_index(int(flat), shape)
     caps = stats.caps or (None,) * len(stats.names)
-    return ", ".join(f"{n}>={int(c)}" if cap is not None and int(c) == cap else f"{n}={int(c)}"
-                     for n, c, cap in zip(stats.names, coords, caps)) or "every roll"
+    return (
+        ", ".join(
+            f"{n}>={int(c)}" if cap is not None and int(c) == cap else f"{n}={int(c)}"
+            for n, c, cap in zip(stats.names, coords, caps)
+        )
+        or "every roll"
+    )
 
 
 # ------------------------------------------------------------------ counting
+
 
 @dataclass(frozen=True)
 class CellWays:
@@ -340,8 +374,12 @@ def _context(stats: _Stats, env: Mapping[str, Any]) -> Context:
     return tuple((a, int(env[a])) for a in stats.rule_axes)
 
 
-def count_cells(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
-                progress: Callable[[int], object] | None = None, general: bool = False) -> list[CellWays]:
+def count_cells(
+    rules: MechanicRules,
+    cells: Sequence[Mapping[str, int]],
+    progress: Callable[[int], object] | None = None,
+    general: bool = False,
+) -> list[CellWays]:
     """Exact :class:`CellWays` for each cell (a dict of axis values), grouped so each pool is counted once.
 
     A mechanic of the pair-of-tens shape is counted by :mod:`analysis.mechanic.pairs` (any pool, by
@@ -362,8 +400,7 @@ def count_cells(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
             if block.hist is not None:
                 low = block.lows[t]
                 succ = {v + low: int(w) for v, w in enumerate(block.hist[t].tolist()) if w}
-            out[i] = CellWays(tuple(int(w) for w in block.by_class[t].tolist()), succ, block.denominator,
-                              block.dice)
+            out[i] = CellWays(tuple(int(w) for w in block.by_class[t].tolist()), succ, block.denominator, block.dice)
     return cast("list[CellWays]", out)  # every cell is in one block
 
 
@@ -371,18 +408,21 @@ def count_cells(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
 class _Block:
     """The counts of the cells that roll the same dice (:func:`_count_general`)."""
 
-    members: np.ndarray     # positions of the cells in the list counted
+    members: np.ndarray  # positions of the cells in the list counted
     context_of: np.ndarray  # each member's row in by_class and hist
-    by_class: np.ndarray    # (contexts, classes): ways per class, int64 or Python ints
+    by_class: np.ndarray  # (contexts, classes): ways per class, int64 or Python ints
     hist: np.ndarray | None  # (contexts, values): ways of each successes value less its low
-    lows: list[int]         # per context, the successes value of the hist's first column
+    lows: list[int]  # per context, the successes value of the hist's first column
     denominator: int
     dice: tuple[int, ...]
 
 
-def _count_general(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
-                   progress: Callable[[int], object] | None = None,
-                   histograms: bool = True) -> Iterator[_Block]:
+def _count_general(
+    rules: MechanicRules,
+    cells: Sequence[Mapping[str, int]],
+    progress: Callable[[int], object] | None = None,
+    histograms: bool = True,
+) -> Iterator[_Block]:
     """Count the cells on the statistics grid, yielding one :class:`_Block` per dice rolled.
 
     Cells are grouped by the faces they roll and the dice of each kind; each
@@ -405,7 +445,7 @@ def _count_general(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
     face_axes = _face_axes(mech)
     dice_of_cell = dice_table(mech, params, cells)
     faces_known: dict[tuple[int, ...], Faces] = {}
-    contexts: dict[Faces, dict[Context, int]] = {}   # per face layout: its contexts, each with its row
+    contexts: dict[Faces, dict[Context, int]] = {}  # per face layout: its contexts, each with its row
     # per (faces, dice): [(cell position, context row)]
     groups: dict[tuple[Faces, tuple[int, ...]], list[tuple[int, int]]] = {}
     for i, cell in enumerate(cells):
@@ -425,15 +465,17 @@ def _count_general(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
         faces_arr, marks_arr, contrib, shape, strides = _layout(mech, stats, faces, top)
         size = int(np.prod(shape))
         if size > MAX_GRID or size * len(rows) > MAX_CLASSIFY:
-            raise MechanicError(f"{mech.origin}: {sum(top)} dice make {size:,} count states "
-                                f"(limit {MAX_GRID:,} for the general engine); ask for a smaller pool")
+            raise MechanicError(
+                f"{mech.origin}: {sum(top)} dice make {size:,} count states "
+                f"(limit {MAX_GRID:,} for the general engine); ask for a smaller pool"
+            )
         tables = [_tables(rules, shape, context) for context in rows]
         cls = np.stack([t[0] for t in tables])
         if has_succ:
             vals = np.stack([cast("IntArray", t[1]) for t in tables])  # the mechanic has successes
             n_vals = int(vals.max()) + 1
         lows = [t[2] for t in tables]
-        sides = [int(faces_arr[k, :marks_arr[k]].sum()) for k in range(len(top))]
+        sides = [int(faces_arr[k, : marks_arr[k]].sum()) for k in range(len(top))]
         binom_size = max(top) + 1
         shape_arr = np.array(shape, dtype=np.int64)
         if not has_succ:
@@ -443,7 +485,7 @@ def _count_general(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
         walked = max(range(len(top)), key=lambda k: len({d[k] for d, _ in mine}))
         chains: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], list[tuple[int, int]]]]] = {}
         for dice, members in mine:
-            base = dice[:walked] + (0,) + dice[walked + 1:]
+            base = dice[:walked] + (0,) + dice[walked + 1 :]
             chains.setdefault(base, []).append((dice[walked], dice, members))
         for base, links in chains.items():
             links.sort(key=lambda link: link[0])
@@ -459,12 +501,35 @@ def _count_general(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
 
                 def compute(mod: int) -> np.ndarray:
                     start = np.zeros(size, dtype=np.int64)
-                    _count_ways(stats, base_arr, faces_arr, marks_arr, contrib, shape, strides, mod,
-                                binomials(binom_size, mod), start)
+                    _count_ways(
+                        stats,
+                        base_arr,
+                        faces_arr,
+                        marks_arr,
+                        contrib,
+                        shape,
+                        strides,
+                        mod,
+                        binomials(binom_size, mod),
+                        start,
+                    )
                     by_class = np.empty((len(part), len(rows), n_classes), dtype=np.int64)
                     hist = np.empty((len(part), len(rows), n_vals), dtype=np.int64)
-                    _k.mechanic_chain(start, walked, faces_arr, marks_arr, contrib, shape_arr, emit, cls, vals,
-                                      mod, by_class, hist, bad)
+                    _k.mechanic_chain(
+                        start,
+                        walked,
+                        faces_arr,
+                        marks_arr,
+                        contrib,
+                        shape_arr,
+                        emit,
+                        cls,
+                        vals,
+                        mod,
+                        by_class,
+                        hist,
+                        bad,
+                    )
                     return np.concatenate([by_class.ravel(), hist.ravel()])
 
                 flat = count(compute, bound)
@@ -475,21 +540,23 @@ def _count_general(rules: MechanicRules, cells: Sequence[Mapping[str, int]],
                     for t, b in enumerate(bad[e].tolist()):
                         if b >= 0:
                             context = next(c for c, r in rows.items() if r == t)
-                            raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
-                                                f"{_state_text(mech, stats, shape, int(b))} "
-                                                f"({_where(mech, {**params, **dict(context)})}); add a last "
-                                                f"[[outcomes]] rule without 'when' to catch the rest")
+                            raise MechanicError(
+                                f"{mech.origin}: no outcome rule matches the roll with "
+                                f"{_state_text(mech, stats, shape, int(b))} "
+                                f"({_where(mech, {**params, **dict(context)})}); add a last "
+                                f"[[outcomes]] rule without 'when' to catch the rest"
+                            )
                     den = 1
                     for k, n in zip(mech.kinds, dice):
-                        den *= k.sides ** n
+                        den *= k.sides**n
                     at = np.array(members, dtype=np.int64).reshape(-1, 2)
-                    yield _Block(at[:, 0], at[:, 1], by_class[e], hist[e] if has_succ else None,
-                                 lows, den, dice)
+                    yield _Block(at[:, 0], at[:, 1], by_class[e], hist[e] if has_succ else None, lows, den, dice)
                     if progress is not None:
                         progress(len(at))
 
 
 # ------------------------------------------------------------------ results
+
 
 @dataclass(frozen=True)
 class MechanicOdds:
@@ -497,7 +564,7 @@ class MechanicOdds:
 
     rules: MechanicRules
     cell: tuple[tuple[str, int], ...]
-    dice: tuple[int, ...]     # dice of each kind
+    dice: tuple[int, ...]  # dice of each kind
     class_ways: dict[str, int]
     success_ways: dict[int, int]
     denominator: int
@@ -523,8 +590,9 @@ class MechanicOdds:
 
     @property
     def p_win(self) -> Fraction:
-        return sum((Fraction(self.class_ways[c], self.denominator) for c in self.rules.mechanic.win_classes),
-                   Fraction(0))
+        return sum(
+            (Fraction(self.class_ways[c], self.denominator) for c in self.rules.mechanic.win_classes), Fraction(0)
+        )
 
     @property
     def successes(self) -> dict[int, Fraction]:
@@ -565,8 +633,9 @@ def check_cell(mech: Mechanic, values: Mapping[str, object]) -> dict[str, int]:
     if extra:
         from analysis.validate import did_you_mean
 
-        raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
-                         f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
+        raise ValueError(
+            f"the {mech.name} mechanic has no axis {extra[0]!r}{did_you_mean(str(extra[0]), list(mech.axis_names))}"
+        )
     return out
 
 
@@ -575,12 +644,19 @@ def odds(rules: MechanicRules, **cell: object) -> MechanicOdds:
     mech = rules.mechanic
     values = check_cell(mech, cell)
     (ways,) = count_cells(rules, [values])
-    return MechanicOdds(rules, tuple(values.items()), ways.dice, dict(zip(mech.classes, ways.class_ways)),
-                        ways.success_ways, ways.denominator)
+    return MechanicOdds(
+        rules,
+        tuple(values.items()),
+        ways.dice,
+        dict(zip(mech.classes, ways.class_ways)),
+        ways.success_ways,
+        ways.denominator,
+    )
 
 
-def resolve_grid(mech: Mechanic, axes: Mapping[str, object],
-                 at_least: object = None) -> tuple[dict[str, list[int]], list[dict[str, int]], list[int]]:
+def resolve_grid(
+    mech: Mechanic, axes: Mapping[str, object], at_least: object = None
+) -> tuple[dict[str, list[int]], list[dict[str, int]], list[int]]:
     """``(grid, cells, tops)`` of a table: ``{axis: values}`` (an axis left out takes its default SPEC),
     every cell as a dict in the grid's product order, and the ``at_least`` values (a list, maybe empty),
     each checked; an unknown axis gets a did-you-mean."""
@@ -588,15 +664,17 @@ def resolve_grid(mech: Mechanic, axes: Mapping[str, object],
     return grid, _cells_of(grid), tops
 
 
-def _grid_of(mech: Mechanic, axes: Mapping[str, object],
-             at_least: object = None) -> tuple[dict[str, list[int]], list[int]]:
+def _grid_of(
+    mech: Mechanic, axes: Mapping[str, object], at_least: object = None
+) -> tuple[dict[str, list[int]], list[int]]:
     """``(grid, tops)`` of :func:`resolve_grid`, without the cells."""
     from analysis.validate import as_values, did_you_mean
 
     extra = [k for k in axes if k not in mech.axis_names]
     if extra:
-        raise ValueError(f"the {mech.name} mechanic has no axis {extra[0]!r}"
-                         f"{did_you_mean(str(extra[0]), list(mech.axis_names))}")
+        raise ValueError(
+            f"the {mech.name} mechanic has no axis {extra[0]!r}{did_you_mean(str(extra[0]), list(mech.axis_names))}"
+        )
     grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
     from analysis.sweep import check_cells
 
@@ -671,8 +749,10 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
         values = pairs.class_grid(rules, grid, finish)
     if values is None:
         values = _general_values(rules, _cells_of(grid) if cells is None else cells, tops, exact)
-    cols = {a: np.repeat(np.tile(np.array(v, dtype=np.int64), _prod(grid, a, before=True)),
-                         _prod(grid, a, before=False)) for a, v in grid.items()}
+    cols = {
+        a: np.repeat(np.tile(np.array(v, dtype=np.int64), _prod(grid, a, before=True)), _prod(grid, a, before=False))
+        for a, v in grid.items()
+    }
     for j, n in enumerate(names):
         cols[n] = values[:, j]
     frame = pd.DataFrame(cols)
@@ -682,8 +762,9 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
     return frame
 
 
-def _general_values(rules: MechanicRules, cells: Sequence[Mapping[str, int]], tops: Sequence[int],
-                    exact: bool) -> np.ndarray:
+def _general_values(
+    rules: MechanicRules, cells: Sequence[Mapping[str, int]], tops: Sequence[int], exact: bool
+) -> np.ndarray:
     """The values of a table's cells (classes, ``p_`` columns, ``p_at_least_N``) counted cell group by
     cell group: the pair-of-tens path where the mechanic has that shape, else the statistics grid, whose
     blocks of counts are finished (int64 ones vectorised) without a per-cell object."""
@@ -708,15 +789,18 @@ def _general_values(rules: MechanicRules, cells: Sequence[Mapping[str, int]], to
         den = np.array([w.denominator for w in fast], dtype=object)[:, None]
         return fractions_over(num, den) if exact else float_ratios(num, den)
     # int64 or Python ints: positions, rows, denominators
-    parts: dict[bool, tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]] = {False: ([], [], []),
-                                                                                     True: ([], [], [])}
+    parts: dict[bool, tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]] = {
+        False: ([], [], []),
+        True: ([], [], []),
+    }
     for block in _count_general(rules, cells, histograms=bool(tops)):
         by = block.by_class[block.context_of]
         extra = [by[:, p].sum(axis=1, keepdims=True) for p in picks]
         if tops:  # ways of at least n successes: a suffix sum of the histogram
             hist = cast(np.ndarray, block.hist)[block.context_of]  # counted with histograms
-            tail = np.concatenate([np.cumsum(hist[:, ::-1], axis=1)[:, ::-1],
-                                   np.zeros((len(hist), 1), dtype=hist.dtype)], axis=1)
+            tail = np.concatenate(
+                [np.cumsum(hist[:, ::-1], axis=1)[:, ::-1], np.zeros((len(hist), 1), dtype=hist.dtype)], axis=1
+            )
             lows = np.array(block.lows, dtype=np.int64)[block.context_of]
             at = np.clip(np.array(tops, dtype=np.int64)[None, :] - lows[:, None], 0, hist.shape[1])
             extra.append(tail[np.arange(len(hist))[:, None], at])  # every N at once
@@ -758,7 +842,7 @@ def _prod(grid: Mapping[str, Sized], axis: str, before: bool) -> int:
     """The number of cells of the axes before (or after) ``axis`` in the grid's order."""
     names = list(grid)
     i = names.index(axis)
-    part = names[:i] if before else names[i + 1:]
+    part = names[:i] if before else names[i + 1 :]
     out = 1
     for a in part:
         out *= len(grid[a])
@@ -766,6 +850,7 @@ def _prod(grid: Mapping[str, Sized], axis: str, before: bool) -> int:
 
 
 # ------------------------------------------------------------------ one landed roll
+
 
 @dataclass(frozen=True)
 class MechanicReading:
@@ -778,7 +863,9 @@ class MechanicReading:
 
 
 def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: object) -> MechanicReading:
-    """Read landed dice by the mechanic's rules, e.g. ``read_roll(r, {"normal": [3, 10], "hunger": [1]}, difficulty=2)``.
+    """Read landed dice by the mechanic's rules.
+
+    For example ``read_roll(r, {"normal": [3, 10], "hunger": [1]}, difficulty=2)``.
 
     ``faces`` maps each kind to the faces its dice show (a kind left out
     rolled no dice).  Axes the rules read (a Difficulty) are given as keywords;
@@ -795,8 +882,9 @@ def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: 
         if name not in kinds:
             from analysis.validate import did_you_mean
 
-            raise ValueError(f"the {mech.name} mechanic has no kind of die {name!r}"
-                             f"{did_you_mean(str(name), list(kinds))}")
+            raise ValueError(
+                f"the {mech.name} mechanic has no kind of die {name!r}{did_you_mean(str(name), list(kinds))}"
+            )
     ctx: dict[str, int] = {}
     for a in mech.axes:
         if a.name in cell:
@@ -833,8 +921,9 @@ def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: 
             outcome = o.name
             break
     if outcome is None:
-        raise MechanicError(f"{mech.origin}: no outcome rule matches this roll "
-                            f"({', '.join(f'{n}={env[n]}' for n in stats.names)})")
+        raise MechanicError(
+            f"{mech.origin}: no outcome rule matches this roll ({', '.join(f'{n}={env[n]}' for n in stats.names)})"
+        )
     counts = {c: int(env[c]) for c, _ in mech.counts}
     succ = int(env[mech.successes]) if mech.successes is not None else None
     return MechanicReading(outcome, counts, succ, outcome in mech.win_classes)

@@ -17,6 +17,7 @@ value (``"bool"``); a variable's kind is inferred from how it is used (a
 variable used only where either fits is a whole number).  Every refusal is an
 :class:`ExprError` of one line: ``{where}: {problem} in {text!r} at column N``.
 """
+
 from __future__ import annotations
 
 import ast
@@ -58,12 +59,23 @@ _IDENTIFIER = r"[a-z_][a-z0-9_]*"
 _LITERALS = {"true": True, "false": False}
 _NEWLINE = r"\r\n|\r|\n"  # line ends as Python's tokenizer counts them
 
-_ARITH = {ast.Add: ("add", "+"), ast.Sub: ("sub", "-"), ast.Mult: ("mul", "*"),
-          ast.FloorDiv: ("floordiv", "//"), ast.Mod: ("mod", "%")}
+_ARITH = {
+    ast.Add: ("add", "+"),
+    ast.Sub: ("sub", "-"),
+    ast.Mult: ("mul", "*"),
+    ast.FloorDiv: ("floordiv", "//"),
+    ast.Mod: ("mod", "%"),
+}
 _BITS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-_NP_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
-               "==": np.equal, "!=": np.not_equal}
+_NP_COMPARE = {
+    "<": np.less,
+    "<=": np.less_equal,
+    ">": np.greater,
+    ">=": np.greater_equal,
+    "==": np.equal,
+    "!=": np.not_equal,
+}
 _NP_ARITH = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
 _REFUSED = {
     ast.Lambda: "lambda is not allowed",
@@ -97,8 +109,9 @@ class ExprError(ValueError):
 
 def _clean(text: str) -> str:
     """``text`` with control, format and line-separator characters replaced by ``?``."""
-    return "".join("?" if unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp")
-                   else ch for ch in text)
+    return "".join(
+        "?" if unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") else ch for ch in text
+    )
 
 
 def _shown(text: str) -> str:
@@ -137,13 +150,13 @@ class _Reader:
         self.text, self.where = text, where
         # ast.parse refuses leading whitespace: it reads ``source``, positions refer to ``text``
         self.source = text.lstrip()
-        prefix = text[:len(text) - len(self.source)]
+        prefix = text[: len(text) - len(self.source)]
         prefix_lines = re.split(_NEWLINE, prefix)
         self.line_shift, self.col_shift = len(prefix_lines) - 1, len(prefix_lines[-1])
         self.allowed, self.declared = allowed, declared
         self.nodes = 0
-        self.bound: dict = {}      # type variable -> term
-        self.vars: dict = {}       # variable name -> term
+        self.bound: dict = {}  # type variable -> term
+        self.vars: dict = {}  # variable name -> term
         self.fresh = 0
 
     # errors and positions
@@ -225,12 +238,13 @@ class _Reader:
                 if abs(value) > MAX_CONSTANT:
                     self.fail(f"constant too large: {_about(abs(value))} (limit {MAX_CONSTANT:_})", pos)
                 return ("const", pos, value), INT
-            problem = {float: "decimal numbers are not allowed (counts are whole numbers)",
-                       complex: "imaginary numbers are not allowed",
-                       str: "strings are not allowed",
-                       bytes: "bytes are not allowed",
-                       type(None): "None is not allowed (use true or false)"}.get(
-                type(value), "this constant is not allowed")
+            problem = {
+                float: "decimal numbers are not allowed (counts are whole numbers)",
+                complex: "imaginary numbers are not allowed",
+                str: "strings are not allowed",
+                bytes: "bytes are not allowed",
+                type(None): "None is not allowed (use true or false)",
+            }.get(type(value), "this constant is not allowed")
             self.fail(problem, pos)
 
         if isinstance(node, ast.Name):
@@ -269,8 +283,7 @@ class _Reader:
             if isinstance(op, ast.Pow):
                 self.fail("powers (**) are not allowed", pos)
             if isinstance(op, ast.Div):
-                self.fail("'/' is only allowed as floor(a / b) or ceil(a / b), since counts are whole numbers",
-                          pos)
+                self.fail("'/' is only allowed as floor(a / b) or ceil(a / b), since counts are whole numbers", pos)
             if isinstance(op, _BITS):
                 self.fail("bit operators (~ & | ^ << >>) are not allowed", pos)
             if type(op) not in _ARITH:
@@ -312,8 +325,10 @@ class _Reader:
             body, bterm = self.read(node.body, down)
             other, oterm = self.read(node.orelse, down)
             if not self.unify(bterm, oterm):
-                self.fail("type mismatch: both branches of 'if ... else' must be whole numbers, "
-                          "or both true/false", self.pos(node.orelse))
+                self.fail(
+                    "type mismatch: both branches of 'if ... else' must be whole numbers, or both true/false",
+                    self.pos(node.orelse),
+                )
             return ("if", pos, cond, body, other), bterm
 
         if isinstance(node, ast.Call):
@@ -415,12 +430,14 @@ def parse(text, *, where="expression", names=None, type=None) -> Expr:
     if not text.strip():
         raise ExprError(_message(where, "empty expression", text))
     if "\x00" in text:
-        raise ExprError(_message(where, "null characters are not allowed", text,
-                                 f" at column {text.index(chr(0)) + 1}"))
+        raise ExprError(
+            _message(where, "null characters are not allowed", text, f" at column {text.index(chr(0)) + 1}")
+        )
     deepest, column = _bracket_depth(text)
     if deepest > MAX_BRACKETS:
-        raise ExprError(_message(where, f"brackets nested too deep (limit {MAX_BRACKETS})", text,
-                                 f" at column {column}"))
+        raise ExprError(
+            _message(where, f"brackets nested too deep (limit {MAX_BRACKETS})", text, f" at column {column}")
+        )
 
     if isinstance(names, str):
         raise TypeError("names must be a collection of names, not one string")
@@ -448,15 +465,17 @@ def parse(text, *, where="expression", names=None, type=None) -> Expr:
 
     tree, term = reader.read(body)
     if type is not None and not reader.unify(term, type):
-        reader.fail("must be true or false, not a whole number" if type == BOOL
-                    else "must be a whole number, not true/false")
+        reader.fail(
+            "must be true or false, not a whole number" if type == BOOL else "must be a whole number, not true/false"
+        )
     for name in reader.vars:
         if not isinstance(reader.find(reader.vars[name]), str):
             reader.unify(reader.vars[name], INT)  # used where either kind fits: a whole number
     types = tuple(sorted((name, reader.find(t)) for name, t in reader.vars.items()))
     result = reader.find(term)
-    return Expr(text, result if isinstance(result, str) else INT, frozenset(reader.vars),
-                _tree=tree, _types=types, _where=where)
+    return Expr(
+        text, result if isinstance(result, str) else INT, frozenset(reader.vars), _tree=tree, _types=types, _where=where
+    )
 
 
 # --------------------------------------------------------------------------- intervals
@@ -611,10 +630,16 @@ class _Run:
         raise AssertionError(op)  # pragma: no cover - the reader makes no other node
 
 
-_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _PY_ARITH = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
-_PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-               "==": operator.eq, "!=": operator.ne}
+_PY_COMPARE = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
 
 
 class _Undecided(Exception):
@@ -777,8 +802,10 @@ class Expr:
         try:
             shape = np.broadcast_shapes(*(np.shape(v) for v in values.values()))
         except ValueError:
-            self._fail("the values' shapes do not broadcast together: "
-                       + ", ".join(f"{n} {np.shape(v)}" for n, v in values.items())[:120])
+            self._fail(
+                "the values' shapes do not broadcast together: "
+                + ", ".join(f"{n} {np.shape(v)}" for n, v in values.items())[:120]
+            )
         try:
             with np.errstate(all="raise"):
                 out = _Run(self, values).run(self._tree, None)
@@ -874,8 +901,7 @@ class Expr:
         for (lo, hi), pos in seen:  # innermost first: where the values first grow too large
             top = max(abs(lo), abs(hi))
             if top > limit:
-                self._fail(f"may exceed 64-bit integers: values up to about {_about(top)} "
-                           f"(limit {_about(limit)})", pos)
+                self._fail(f"may exceed 64-bit integers: values up to about {_about(top)} (limit {_about(limit)})", pos)
         return (0, 1) if self.type == BOOL else out
 
 

@@ -1,4 +1,6 @@
-"""The engine's fast path for pair-of-tens pools: a mechanic proved to have that shape is counted by generating functions.
+"""The engine's fast path for pair-of-tens pools.
+
+A mechanic proved to have that shape is counted by generating functions.
 
 Many d10 mechanics (V5's Hunger dice, Werewolf's Rage dice, Hunter's
 Desperation dice, and designers' files built like them) roll *normal* dice
@@ -31,6 +33,7 @@ fast path never changes a number:
   axes allow), the rules give one class per (band, pair, capped special
   10s, capped marks), and the bonus depends on the capped marks alone.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -70,15 +73,15 @@ _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 class Form:
     """What :func:`form` found: the kinds, marks and parts of a pair-of-tens mechanic."""
 
-    normal: int          # kind indices
+    normal: int  # kind indices
     special: int
-    success: str         # the bare marks S and T
+    success: str  # the bare marks S and T
     ten: str
-    count: str           # the successes count
+    count: str  # the successes count
     pair_factor: Tree | None  # the tree of k in k * floor(T / 2), or None for k = 1
-    bonus: tuple[Tree, ...]   # trees of the bonus terms
-    difficulty: str      # the axis D
-    special_ten: str | None   # "kind.mark" statistics read of the special dice
+    bonus: tuple[Tree, ...]  # trees of the bonus terms
+    difficulty: str  # the axis D
+    special_ten: str | None  # "kind.mark" statistics read of the special dice
     special_mark: str | None
 
 
@@ -102,8 +105,10 @@ def _occurrences(node: Tree, name: str) -> int:
 def _band_atoms(node: Tree, count: str, difficulty: str) -> int:
     """How many ``count >= difficulty``-like comparisons a tree holds."""
     if node[0] == "cmp" and len(node[2]) == 1:
-        pair = {(node[3][0], node[3][2] if node[3][0] == "name" else None),
-                (node[4][0], node[4][2] if node[4][0] == "name" else None)}
+        pair = {
+            (node[3][0], node[3][2] if node[3][0] == "name" else None),
+            (node[4][0], node[4][2] if node[4][0] == "name" else None),
+        }
         return int(pair == {("name", count), ("name", difficulty)})
     return sum(_band_atoms(k, count, difficulty) for k in node[2:] if _is_node(k))
 
@@ -121,9 +126,9 @@ def _terms(node: Tree) -> list[Tree]:
 
 def _pair_term(node: Tree, ten: str) -> Tree | Literal[False] | None:
     """``k`` (a tree, None for 1) if ``node`` is ``floor(ten / 2)`` times ``k``, else False."""
+
     def is_half(n: Tree) -> bool:
-        return cast(bool, n[0] == "floordiv" and n[2] == ("name", n[2][1], ten) and n[3][0] == "const"
-                    and n[3][2] == 2)
+        return cast(bool, n[0] == "floordiv" and n[2] == ("name", n[2][1], ten) and n[3][0] == "const" and n[3][2] == 2)
 
     if is_half(node):
         return None
@@ -144,8 +149,9 @@ def _atoms_ok(node: Tree, count: str, ten: str, success: str, axes: tuple[str, .
     if op in ("and", "or", "not"):
         return all(_atoms_ok(k, count, ten, success, axes, found) for k in node[2:])
     if op == "if":
-        return all(_atoms_ok(k, count, ten, success, axes, found) for k in node[2:5]) \
-            and not (_names(node[3]) | _names(node[4])) & {count, ten, success}
+        return all(_atoms_ok(k, count, ten, success, axes, found) for k in node[2:5]) and not (
+            _names(node[3]) | _names(node[4])
+        ) & {count, ten, success}
     if op != "cmp" or len(node[2]) != 1:
         return False
     symbol, left, right = node[2][0], node[3], node[4]
@@ -260,8 +266,7 @@ def form(mech: Mechanic) -> Form | None:
             for lo, hi in ranges:
                 if (set(lo.names) | set(hi.names)) & set(axes):
                     return None
-    return Form(normal, special, success, ten, count, pair_factor, tuple(bonus), difficulty,
-                special_ten, special_mark)
+    return Form(normal, special, success, ten, count, pair_factor, tuple(bonus), difficulty, special_ten, special_mark)
 
 
 def _value(tree: Tree, env: Mapping[str, Any]) -> Any:
@@ -279,8 +284,9 @@ def _most_special(mech: Mechanic, f: Form, params: Mapping[str, bool | int]) -> 
     return int(mech.kinds[f.special].dice.interval(ranges)[1])
 
 
-def _faces(mech: Mechanic, f: Form,
-           params: Mapping[str, bool | int]) -> tuple[tuple[int, int, int], tuple[int, int, int, int]]:
+def _faces(
+    mech: Mechanic, f: Form, params: Mapping[str, bool | int]
+) -> tuple[tuple[int, int, int], tuple[int, int, int, int]]:
     """(normal faces (fail, S, T), special faces (mark, other, S, T)) under these parameters."""
     env = {**params, **{a.name: a.range[0] for a in mech.axes}}
     faces = _engine.faces_of(mech, env)
@@ -299,10 +305,14 @@ def _points(top: int) -> tuple[IntArray, ...]:
     difficulty, pair, tens)``: special 10s ``ec`` and marks ``oc`` the dice can show (up to ``top``
     special dice), each band's representatives (its table index, then successes and Difficulty), and
     tens making no pair (0, 1) or a pair (2, 3)."""
-    points = [(ec, oc, _BAND_INDEX[band], s, d, pair, tens)
-              for ec in range(top + 1) for oc in range(top + 1 - ec)
-              for band, reps in _BANDS.items() for s, d in reps
-              for pair, tens in ((0, 0), (0, 1), (1, 2), (1, 3))]
+    points = [
+        (ec, oc, _BAND_INDEX[band], s, d, pair, tens)
+        for ec in range(top + 1)
+        for oc in range(top + 1 - ec)
+        for band, reps in _BANDS.items()
+        for s, d in reps
+        for pair, tens in ((0, 0), (0, 1), (1, 2), (1, 3))
+    ]
     out = tuple(np.array(col, dtype=np.int64) for col in zip(*points))
     for a in out:
         a.setflags(write=False)
@@ -344,8 +354,11 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context) -> Engin
     env.update({f.count: succ, f.difficulty: diff, f.ten: tens})
     cls = np.full(len(ec), -1, dtype=np.int64)
     for o in active:
-        hit = np.ones(len(ec), dtype=bool) if o.when is None else \
-            np.broadcast_to(np.asarray(o.when.evaluate(env), dtype=bool), cls.shape)
+        hit = (
+            np.ones(len(ec), dtype=bool)
+            if o.when is None
+            else np.broadcast_to(np.asarray(o.when.evaluate(env), dtype=bool), cls.shape)
+        )
         cls[hit & (cls < 0)] = index[o.name]
     if (cls < 0).any() or (b < 0).any():
         return None
@@ -439,13 +452,16 @@ def clear_caches() -> None:
 
 
 @overload
-def class_grid(rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]],
-               finish: None = None) -> tuple[np.ndarray, np.ndarray] | None: ...
+def class_grid(
+    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: None = None
+) -> tuple[np.ndarray, np.ndarray] | None: ...
 @overload
-def class_grid(rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]],
-               finish: Finish) -> np.ndarray | None: ...
-def class_grid(rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]],
-               finish: Finish | None = None) -> np.ndarray | tuple[np.ndarray, np.ndarray] | None:
+def class_grid(
+    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: Finish
+) -> np.ndarray | None: ...
+def class_grid(
+    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: Finish | None = None
+) -> np.ndarray | tuple[np.ndarray, np.ndarray] | None:
     """Values of a whole grid from its class ways, in one kernel call per context, or None.
 
     ``grid`` is ``{axis: values}`` in the mechanic's axis order.  Where the
@@ -481,17 +497,18 @@ def class_grid(rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]],
         return None
     counts_only = finish is None
     if finish is None:
+
         def finish(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
             # the counts as Python ints, each cell's denominator last
             return _sd.counts_only(ways.astype(object), dens.astype(object))
+
     blocks = []
     for ctx_values in itertools.product(*(grid[a] for a in others)):
         eng = _engine_of(rules, f, tuple(zip(others, ctx_values)))
         if eng is None:
             return None
         eng = dataclasses.replace(eng, special_replaces=replaces)
-        blocks.append(_sd.grid_ways(eng, list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty]),
-                                    finish))
+        blocks.append(_sd.grid_ways(eng, list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty]), finish))
     values = np.stack(blocks)  # (contexts, A, B, D, V)
     # every cell's position on each axis, in the grid's product order
     at = dict(zip(axes, (i.ravel() for i in np.indices([len(grid[a]) for a in axes]))))
@@ -500,8 +517,13 @@ def class_grid(rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]],
     return (values[:, :-1], values[:, -1]) if counts_only else values
 
 
-def _dice_shape(mech: Mechanic, f: Form, params: Mapping[str, bool | int], pool_axes: tuple[str, ...],
-                grid: Mapping[str, Sequence[int]]) -> tuple[str, str, bool] | None:
+def _dice_shape(
+    mech: Mechanic,
+    f: Form,
+    params: Mapping[str, bool | int],
+    pool_axes: tuple[str, ...],
+    grid: Mapping[str, Sequence[int]],
+) -> tuple[str, str, bool] | None:
     """``(A, B, replaces)``: the dice axes such that every (A, B) of the grid rolls
     ``(A - min(B, A), min(B, A))`` normal and special dice (``replaces``) or ``(A, B)``;
     None if neither holds (the dice expressions evaluated over the whole grid at once)."""

@@ -55,6 +55,7 @@ Its tables, in this order of use:
 
 Expressions are the small, safe language of :mod:`analysis.mechanic.expr`.
 """
+
 from __future__ import annotations
 
 import re
@@ -72,11 +73,40 @@ _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2
 
 #: Bounds on a mechanic file: far above any real game, low enough that a
 #: hostile file cannot make the checks themselves slow.
-LIMITS = {"kinds": 8, "marks": 12, "counts": 48, "outcomes": 64, "parameters": 48, "axes": 8,
-          "columns": 32, "sides": 100, "text": 2000, "line": 400}
+LIMITS = {
+    "kinds": 8,
+    "marks": 12,
+    "counts": 48,
+    "outcomes": 64,
+    "parameters": 48,
+    "axes": 8,
+    "columns": 32,
+    "sides": 100,
+    "text": 2000,
+    "line": 400,
+}
 #: Names a mechanic may not use for its own things (the engine's words).
-RESERVED = frozenset({"true", "false", "system", "name", "description", "mechanic", "dice", "sides", "rules",
-                      "strategy", "exact", "format", "min", "max", "floor", "ceil", "abs"})
+RESERVED = frozenset(
+    {
+        "true",
+        "false",
+        "system",
+        "name",
+        "description",
+        "mechanic",
+        "dice",
+        "sides",
+        "rules",
+        "strategy",
+        "exact",
+        "format",
+        "min",
+        "max",
+        "floor",
+        "ceil",
+        "abs",
+    }
+)
 
 
 class MechanicError(ValueError):
@@ -220,8 +250,7 @@ class Mechanic:
         """``{parameter: default}``, in file order."""
         return {p.name: p.default for p in self.parameters}
 
-    def check_values(self, values: Mapping[str, object] | None = None,
-                     source: str = "rules") -> dict[str, bool | int]:
+    def check_values(self, values: Mapping[str, object] | None = None, source: str = "rules") -> dict[str, bool | int]:
         """The parameter values: the defaults with ``values`` applied, each checked."""
         out = self.defaults()
         pmap = self.parameter_map
@@ -229,8 +258,9 @@ class Mechanic:
             if key not in pmap:
                 from analysis.validate import did_you_mean
 
-                raise MechanicError(f"{source}: the {self.name} mechanic has no parameter {key!r}"
-                                    f"{did_you_mean(key, list(pmap))}")
+                raise MechanicError(
+                    f"{source}: the {self.name} mechanic has no parameter {key!r}{did_you_mean(key, list(pmap))}"
+                )
             out[key] = pmap[key].check(value, source)
         return out
 
@@ -263,6 +293,7 @@ class Mechanic:
 
 def fill(template: str, values: Mapping[str, object]) -> str:
     """``template`` with each ``{parameter}`` replaced by its value (true/false for flags)."""
+
     def one(m):
         v = values[m.group(1)]
         return ("true" if v else "false") if isinstance(v, bool) else str(v)
@@ -277,6 +308,7 @@ def _shown(value) -> str:
 
 
 # ------------------------------------------------------------------ reading
+
 
 def load(path) -> Mechanic:
     """Read and check a mechanic file (a regular UTF-8 file of at most 1 MiB)."""
@@ -300,8 +332,7 @@ def from_toml(text: str, source: str = "mechanic") -> Mechanic:
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
-        raise MechanicError(f"{source}: not valid TOML: {_CONTROL.sub('?', toml_error(text, exc))[:300]}") \
-            from None
+        raise MechanicError(f"{source}: not valid TOML: {_CONTROL.sub('?', toml_error(text, exc))[:300]}") from None
     except RecursionError:
         raise MechanicError(f"{source}: its arrays or tables are nested too deeply to read") from None
     return from_dict(data, source)
@@ -323,8 +354,10 @@ class _Reader:
             if key not in allowed:
                 from analysis.validate import did_you_mean
 
-                self.fail(where, f"unknown key {_shown(key)}{did_you_mean(str(key), list(allowed))}; "
-                                 f"allowed: {', '.join(allowed)}")
+                self.fail(
+                    where,
+                    f"unknown key {_shown(key)}{did_you_mean(str(key), list(allowed))}; allowed: {', '.join(allowed)}",
+                )
         for key in required:
             if key not in data:
                 self.fail(where, f"needs {key!r}")
@@ -344,8 +377,12 @@ class _Reader:
             self.fail(where, f"is {len(value)} characters long (at most {limit})")
         bad = _CONTROL.search(value.replace("\n", " ") if not one_line else value)
         if bad or (one_line and "\n" in value):
-            self.fail(where, "must be one line of printable text (no control characters)"
-                      if one_line else "must be printable text (no control characters)")
+            self.fail(
+                where,
+                "must be one line of printable text (no control characters)"
+                if one_line
+                else "must be printable text (no control characters)",
+            )
         return value
 
     def whole(self, value, where: str, lo: int, hi: int) -> int:
@@ -381,8 +418,14 @@ class _Reader:
 
 
 def _kind(value) -> str:
-    return {dict: "a table", list: "a list", str: "text", bool: "true/false", int: "a number",
-            float: "a decimal number"}.get(type(value), type(value).__name__)
+    return {
+        dict: "a table",
+        list: "a list",
+        str: "text",
+        bool: "true/false",
+        int: "a number",
+        float: "a decimal number",
+    }.get(type(value), type(value).__name__)
 
 
 _TOP = ("mechanic", "parameters", "axes", "kinds", "counts", "outcomes", "columns", "willpower")
@@ -394,8 +437,9 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     """Check parsed TOML data and build the :class:`Mechanic` (see the module docstring)."""
     r = _Reader(source)
     r.table(data, "the file", _TOP, ("mechanic", "kinds", "outcomes"))
-    head = r.table(data["mechanic"], "[mechanic]",
-                   ("name", "title", "description", "source", "successes", "classes"), ("name",))
+    head = r.table(
+        data["mechanic"], "[mechanic]", ("name", "title", "description", "source", "successes", "classes"), ("name",)
+    )
     name = r.name(head["name"], "[mechanic] name", _SYSTEM_NAME)
     title = r.text(head.get("title", name), "[mechanic] title", LIMITS["line"])
     description = r.text(head.get("description", ""), "[mechanic] description", LIMITS["text"], one_line=False)
@@ -424,8 +468,8 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
                 r.fail(where, "a true/false parameter has no range")
             params.append(Parameter(pname, default, help_))
             continue
-        default = r.whole(default, f"{where} default", -10**6, 10**6)
-        lo, hi = r.range(spec.get("range", [default, default]), where, -10**6, 10**6)
+        default = r.whole(default, f"{where} default", -(10**6), 10**6)
+        lo, hi = r.range(spec.get("range", [default, default]), where, -(10**6), 10**6)
         if not lo <= default <= hi:
             r.fail(where, f"the default {default} is outside its range {lo}..{hi}")
         params.append(Parameter(pname, default, help_, (lo, hi)))
@@ -453,8 +497,7 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
             r.fail(where, f"default: {exc}")
         if any(not lo <= v <= hi for v in values):
             r.fail(where, f"the default {default!r} leaves the range {lo}..{hi}")
-        axes.append(Axis(aname, default, (lo, hi), r.text(spec.get("help", ""), f"{where} help",
-                                                            LIMITS["line"])))
+        axes.append(Axis(aname, default, (lo, hi), r.text(spec.get("help", ""), f"{where} help", LIMITS["line"])))
     axis_names = tuple(a.name for a in axes)
     context = param_names + axis_names
 
@@ -486,8 +529,12 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
             for item in items:
                 if isinstance(item, str) and ".." in item:
                     lo_text, _, hi_text = item.partition("..")
-                    ranges.append((r.expression(lo_text.strip(), fwhere, context, "int"),
-                                   r.expression(hi_text.strip(), fwhere, context, "int")))
+                    ranges.append(
+                        (
+                            r.expression(lo_text.strip(), fwhere, context, "int"),
+                            r.expression(hi_text.strip(), fwhere, context, "int"),
+                        )
+                    )
                 else:
                     e = r.expression(item, fwhere, context, "int")
                     ranges.append((e, e))
@@ -527,13 +574,15 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         if oname in axis_names:  # classes and axes are both table columns
             r.fail(where, f"the name is already used by axis {oname!r}")
         when = None if "when" not in spec else r.expression(spec["when"], f"{where} when", roll_names, "bool")
-        applies = (None if "applies" not in spec else
-                   r.expression(spec["applies"], f"{where} applies", param_names, "bool"))
+        applies = (
+            None if "applies" not in spec else r.expression(spec["applies"], f"{where} applies", param_names, "bool")
+        )
         meaning = r.text(spec.get("meaning", ""), f"{where} meaning", LIMITS["line"])
         for m in _TEMPLATE.finditer(meaning):
             if m.group(1) not in param_names:
-                r.fail(f"{where} meaning", f"{{{_shown(m.group(1))[1:-1]}}} is not a parameter; "
-                                           f"braces name a parameter")
+                r.fail(
+                    f"{where} meaning", f"{{{_shown(m.group(1))[1:-1]}}} is not a parameter; braces name a parameter"
+                )
         win = spec.get("win", False)
         if not isinstance(win, bool):
             r.fail(f"{where} win", f"must be true or false, got {_shown(win)}")
@@ -543,8 +592,11 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         outcomes.append(Outcome(oname, when, applies, meaning, win))
     first_seen = tuple(dict.fromkeys(o.name for o in outcomes))
     classes = head.get("classes", list(first_seen))
-    if not isinstance(classes, list) or sorted(map(str, classes)) != sorted(first_seen) \
-            or len(set(map(str, classes))) != len(classes):
+    if (
+        not isinstance(classes, list)
+        or sorted(map(str, classes)) != sorted(first_seen)
+        or len(set(map(str, classes))) != len(classes)
+    ):
         r.fail("[mechanic] classes", f"must list each outcome class once: {', '.join(first_seen)}")
     classes = tuple(classes)
 
@@ -568,8 +620,12 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         claim(colname, where, where)
         spec = r.table(spec, where, ("sum", "meaning"), ("sum",))
         parts = spec["sum"]
-        if not isinstance(parts, list) or not parts or any(p not in classes for p in parts) \
-                or len(set(parts)) != len(parts):
+        if (
+            not isinstance(parts, list)
+            or not parts
+            or any(p not in classes for p in parts)
+            or len(set(parts)) != len(parts)
+        ):
             r.fail(where, f"sum lists outcome classes, each once, from: {', '.join(classes)}")
         meaning = r.text(spec.get("meaning", ""), f"{where} meaning", LIMITS["line"])
         columns.append(Column(colname, tuple(parts), meaning))
@@ -578,8 +634,22 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         columns.insert(0, Column("p_win", wins, "chance to win: " + " + ".join(wins)))
 
     willpower = None if "willpower" not in data else _willpower(r, data["willpower"], kinds)
-    mech = Mechanic(name, title, description, book, tuple(params), tuple(axes), tuple(kinds), tuple(counts),
-                    tuple(outcomes), classes, tuple(columns), successes, willpower, origin=source)
+    mech = Mechanic(
+        name,
+        title,
+        description,
+        book,
+        tuple(params),
+        tuple(axes),
+        tuple(kinds),
+        tuple(counts),
+        tuple(outcomes),
+        classes,
+        tuple(columns),
+        successes,
+        willpower,
+        origin=source,
+    )
     # the defaults must make a die whose faces each carry one mark
     from .engine import faces_of
 
@@ -601,14 +671,18 @@ def _willpower(r: _Reader, data, kinds: list) -> Willpower:
     def names(key, allowed, what):
         value = data[key]
         if not isinstance(value, list) or (key != "failures" and not value):
-            r.fail(f"{where} {key}", f"must be a list of {what} names" + ("" if key == "failures" else
-                                                                          ", at least one"))
+            r.fail(
+                f"{where} {key}", f"must be a list of {what} names" + ("" if key == "failures" else ", at least one")
+            )
         for item in value:
             if not isinstance(item, str) or item not in allowed:
                 from analysis.validate import did_you_mean
 
-                r.fail(f"{where} {key}", f"{_shown(item)} is not one of the {what}s {', '.join(allowed)}"
-                                         f"{did_you_mean(str(item), list(allowed))}")
+                r.fail(
+                    f"{where} {key}",
+                    f"{_shown(item)} is not one of the {what}s {', '.join(allowed)}"
+                    f"{did_you_mean(str(item), list(allowed))}",
+                )
         if len(set(value)) != len(value):
             r.fail(f"{where} {key}", f"names a {what} twice")
         return tuple(value)
@@ -621,6 +695,8 @@ def _willpower(r: _Reader, data, kinds: list) -> Willpower:
     if not isinstance(keeps, bool):
         r.fail(f"{where} keeps_kind", f"must be true or false, got {_shown(keeps)}")
     if not keeps:
-        r.fail(f"{where} keeps_kind", "false (a rerolled die changing its kind) is not supported; "
-                                      "a rerolled die stays its kind")
+        r.fail(
+            f"{where} keeps_kind",
+            "false (a rerolled die changing its kind) is not supported; a rerolled die stays its kind",
+        )
     return Willpower(dice, chosen, marks, failures, keeps)

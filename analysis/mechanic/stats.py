@@ -7,6 +7,7 @@ kind that has it.  :func:`stats_of` lists them for a mechanic; for a rule set
 statistics, so that the engine (:mod:`analysis.mechanic.engine`) counts a
 smaller grid with the same ways per class and per success value.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,12 +26,12 @@ _Roots = tuple[list[str | None], dict[str, list[tuple[int, int]]]]
 
 def where(mech: Mechanic, env: Mapping[str, object]) -> str:
     shown = [f"{a}={env[a]}" for a in mech.axis_names if a in env]
-    changed = [f"{p.name}={env[p.name]}" for p in mech.parameters
-               if p.name in env and env[p.name] != p.default]
+    changed = [f"{p.name}={env[p.name]}" for p in mech.parameters if p.name in env and env[p.name] != p.default]
     return ", ".join(shown + changed) or "the defaults"
 
 
 # ------------------------------------------------------------------ statistics
+
 
 @dataclass(frozen=True)
 class Stats:
@@ -46,15 +47,15 @@ class Stats:
     rewritten to read them.
     """
 
-    names: tuple[str, ...]                          # e.g. ("ten", "hunger.one", "success+ten")
+    names: tuple[str, ...]  # e.g. ("ten", "hunger.one", "success+ten")
     members: tuple[tuple[tuple[int, int], ...], ...]  # per statistic: tuple of (kind index, mark index)
-    rule_axes: tuple[str, ...]                      # axes the counts, outcomes or successes read
-    weights: tuple[tuple[int, ...], ...] = ()       # per statistic, per member: what a die showing it adds
-                                                    # (1 unless fused over a shared pair)
-    caps: tuple[int | None, ...] = ()               # per statistic: None, or the value standing for every
-                                                    # value from it up
-    counts: tuple[tuple[str, Expr], ...] = ()       # the counts as the grid evaluates them
-    whens: tuple[Expr | None, ...] = ()             # per outcome rule: its ``when`` as the grid evaluates it
+    rule_axes: tuple[str, ...]  # axes the counts, outcomes or successes read
+    weights: tuple[tuple[int, ...], ...] = ()  # per statistic, per member: what a die showing it adds
+    # (1 unless fused over a shared pair)
+    caps: tuple[int | None, ...] = ()  # per statistic: None, or the value standing for every
+    # value from it up
+    counts: tuple[tuple[str, Expr], ...] = ()  # the counts as the grid evaluates them
+    whens: tuple[Expr | None, ...] = ()  # per outcome rule: its ``when`` as the grid evaluates it
 
     def weight(self, s: int, pair: tuple[int, int]) -> int:
         """What a die showing ``pair`` (kind index, mark index) adds to statistic ``s``."""
@@ -96,8 +97,15 @@ def stats_of(mech: Mechanic, values: tuple[tuple[str, bool | int], ...] | None =
             names.append(m)
             members.append(tuple((ki, k.marks.index(m)) for ki, k in enumerate(mech.kinds) if m in k.marks))
     rule_axes = tuple(a for a in mech.axis_names if a in read)
-    return Stats(tuple(names), tuple(members), rule_axes, tuple(tuple(1 for _ in m) for m in members),
-                  tuple(None for _ in names), tuple(mech.counts), whens)
+    return Stats(
+        tuple(names),
+        tuple(members),
+        rule_axes,
+        tuple(tuple(1 for _ in m) for m in members),
+        tuple(None for _ in names),
+        tuple(mech.counts),
+        whens,
+    )
 
 
 # ------------------------------------------------------------------ a rule set's statistics, smaller
@@ -132,8 +140,13 @@ def stats_of(mech: Mechanic, values: tuple[tuple[str, bool | int], ...] | None =
 _LINEAR = ("add", "sub", "neg")
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
 
 
 def _is_const(node: Tree, kind: type | None = None) -> bool:
@@ -197,11 +210,18 @@ def _fold(node: Tree, params: Mapping[str, bool | int]) -> Tree:
         vals = [k[2] for k in kids]
         if op in ("floordiv", "ceildiv", "mod") and vals[1] == 0:
             return (op, pos, *kids)  # refused when evaluated, as before
-        value = {"add": lambda: vals[0] + vals[1], "sub": lambda: vals[0] - vals[1],
-                 "mul": lambda: vals[0] * vals[1], "floordiv": lambda: vals[0] // vals[1],
-                 "ceildiv": lambda: -((-vals[0]) // vals[1]), "mod": lambda: vals[0] % vals[1],
-                 "neg": lambda: -vals[0], "abs": lambda: abs(vals[0]),
-                 "min": lambda: min(vals), "max": lambda: max(vals)}[op]()
+        value = {
+            "add": lambda: vals[0] + vals[1],
+            "sub": lambda: vals[0] - vals[1],
+            "mul": lambda: vals[0] * vals[1],
+            "floordiv": lambda: vals[0] // vals[1],
+            "ceildiv": lambda: -((-vals[0]) // vals[1]),
+            "mod": lambda: vals[0] % vals[1],
+            "neg": lambda: -vals[0],
+            "abs": lambda: abs(vals[0]),
+            "min": lambda: min(vals),
+            "max": lambda: max(vals),
+        }[op]()
         return ("const", pos, value)
     a = kids[0]
     b = cast("Tree", kids[1] if len(kids) > 1 else None)  # None only for a one-operand op, which reads no b
@@ -223,7 +243,7 @@ def _fold(node: Tree, params: Mapping[str, bool | int]) -> Tree:
 def _tree_names(node: Tree, out: set[str]) -> set[str]:
     if node[0] == "name":
         out.add(node[2])
-    for k in (node[3:] if node[0] == "cmp" else node[2:]):
+    for k in node[3:] if node[0] == "cmp" else node[2:]:
         if isinstance(k, tuple):
             _tree_names(k, out)
     return out
@@ -234,9 +254,14 @@ def _with_tree(e: Expr, tree: Tree, types: Mapping[str, str]) -> Expr:
     from .expr import Expr
 
     names = _tree_names(tree, set())
-    return Expr(e.text, e.type, frozenset(names), _tree=tree,
-                _types=tuple(sorted((n, types.get(n, e.name_types.get(n, "int"))) for n in names)),
-                _where=getattr(e, "_where", "expression"))
+    return Expr(
+        e.text,
+        e.type,
+        frozenset(names),
+        _tree=tree,
+        _types=tuple(sorted((n, types.get(n, e.name_types.get(n, "int"))) for n in names)),
+        _where=getattr(e, "_where", "expression"),
+    )
 
 
 def _linear(node: Tree) -> bool:
@@ -263,8 +288,7 @@ def _zero_test(op: str, k: int) -> bool:
     return k <= 1 if op in (">=", "<") else k <= 0
 
 
-def _linear_terms(node: Tree, stat_names: Container[str], roots: _Roots,
-                  lin: tuple[int, int] | None = None) -> None:
+def _linear_terms(node: Tree, stat_names: Container[str], roots: _Roots, lin: tuple[int, int] | None = None) -> None:
     """Record each statistic read in ``node``: ``(root id, coefficient)`` of the linear sum it is a term of.
 
     ``roots`` is ``(kinds, occurrences)``: ``kinds[root]`` is "zero" for a
@@ -287,13 +311,12 @@ def _linear_terms(node: Tree, stat_names: Container[str], roots: _Roots,
         if op == "cmp" and len(node) == 5:
             for i, j in ((3, 4), (4, 3)):
                 symbol = node[2][0] if i == 3 else _FLIP[node[2][0]]
-                if (_is_const(node[j], int) and _zero_test(symbol, node[j][2])
-                        and _positive_sum(node[i], stat_names)):
+                if _is_const(node[j], int) and _zero_test(symbol, node[j][2]) and _positive_sum(node[i], stat_names):
                     root = len(roots[0])
                     roots[0].append("zero")
                     _linear_terms(node[i], stat_names, roots, (root, 1))
                     return
-        for k in (node[3:] if op == "cmp" else node[2:]):
+        for k in node[3:] if op == "cmp" else node[2:]:
             _linear_terms(k, stat_names, roots, None)
         return
     if lin is None:
@@ -374,19 +397,20 @@ def _fusions(names: Collection[str], roots: _Roots) -> list[tuple[str, list[tupl
         weights = [signature[m][1] // g for m in members]
         if min(weights) != 1:
             continue  # no member to stand for the sum with coefficient 1
-        out.append(("+".join(m if w == 1 else f"{w}*{m}" for m, w in zip(members, weights)),
-                    list(zip(members, weights))))
+        out.append(
+            ("+".join(m if w == 1 else f"{w}*{m}" for m, w in zip(members, weights)), list(zip(members, weights)))
+        )
     return out
 
 
-def _interval_of(tree: Tree, types: Mapping[str, str],
-                 ranges: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+def _interval_of(tree: Tree, types: Mapping[str, str], ranges: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
     """``(lo, hi)`` of a statistic-free part of a tree, over the given ranges."""
     from .expr import Expr
 
     names = _tree_names(tree, set())
-    part = Expr("(part)", "int", frozenset(names), _tree=tree,
-                _types=tuple(sorted((n, types.get(n, "int")) for n in names)))
+    part = Expr(
+        "(part)", "int", frozenset(names), _tree=tree, _types=tuple(sorted((n, types.get(n, "int")) for n in names))
+    )
     return part.interval(ranges)
 
 
@@ -507,9 +531,18 @@ def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
     for t in trees:
         scan(t, False)
     reduced_counts = tuple((c, _with_tree(e, t, types)) for c, e, t in counts)
-    reduced_whens = tuple(e if t is None else _with_tree(cast("Expr", e), t, types)  # t from e's tree
-                          for e, t in whens)
+    reduced_whens = tuple(
+        e if t is None else _with_tree(cast("Expr", e), t, types)  # t from e's tree
+        for e, t in whens
+    )
     read = _read_names(mech, reduced_counts, reduced_whens)
     rule_axes = tuple(a for a in mech.axis_names if a in read)
-    return Stats(tuple(stat_names), tuple(stat_members), rule_axes, tuple(stat_weights),
-                  tuple(caps.get(n) for n in stat_names), reduced_counts, reduced_whens)
+    return Stats(
+        tuple(stat_names),
+        tuple(stat_members),
+        rule_axes,
+        tuple(stat_weights),
+        tuple(caps.get(n) for n in stat_names),
+        reduced_counts,
+        reduced_whens,
+    )

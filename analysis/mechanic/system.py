@@ -11,6 +11,7 @@ the outcomes with their meanings (legends, the glossary), and the engine
 :func:`register` adds a file's system to :data:`analysis.rulesets.SYSTEMS`;
 :func:`analysis.rulesets.load` calls it when handed a mechanic file.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -40,10 +41,17 @@ def rules_class(mech: Mechanic) -> type:
         kind = bool if p.is_bool else int
         f = rule(p.default, help=help_) if p.is_bool else rule(p.default, range=p.range, help=help_)
         fields.append((p.name, kind, f))
-    cls = dataclasses.make_dataclass(f"{_camel(mech.name)}Rules", fields, bases=(Rules,), frozen=True,
-                                     namespace={"MECHANIC": mech, "__reduce__": _reduce,
-                                                "__doc__": f"The rules of the {mech.name} mechanic "
-                                                           f"({mech.title}); defaults from its file."})
+    cls = dataclasses.make_dataclass(
+        f"{_camel(mech.name)}Rules",
+        fields,
+        bases=(Rules,),
+        frozen=True,
+        namespace={
+            "MECHANIC": mech,
+            "__reduce__": _reduce,
+            "__doc__": f"The rules of the {mech.name} mechanic ({mech.title}); defaults from its file.",
+        },
+    )
     cls.__module__ = __name__
     return cls
 
@@ -72,8 +80,7 @@ def _grid_call(mech: Mechanic, axis_values: tuple, rules) -> tuple:
     if type(rules) is not rules_class(mech):
         raise ValueError(f"rules must be {rules_class(mech).__name__}, got {type(rules).__name__}")
     if len(axis_values) > len(mech.axes):
-        raise ValueError(f"the {mech.name} table takes at most {len(mech.axes)} axes "
-                         f"({', '.join(mech.axis_names)})")
+        raise ValueError(f"the {mech.name} table takes at most {len(mech.axes)} axes ({', '.join(mech.axis_names)})")
     return mechanic_rules(rules), dict(zip(mech.axis_names, axis_values))
 
 
@@ -82,13 +89,13 @@ def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_lea
     return _engine.table(rules, exact=exact, at_least=at_least, **grid)
 
 
-def _distribution(mech: Mechanic, *axis_values, rules=None, exact: bool = False, max_successes=None,
-                  check_only: bool = False):
+def _distribution(
+    mech: Mechanic, *axis_values, rules=None, exact: bool = False, max_successes=None, check_only: bool = False
+):
     from analysis import distribution
 
     rules, grid = _grid_call(mech, axis_values, rules)
-    return distribution.mechanic_table(rules, grid, exact=exact, max_successes=max_successes,
-                                       check_only=check_only)
+    return distribution.mechanic_table(rules, grid, exact=exact, max_successes=max_successes, check_only=check_only)
 
 
 def _odds(mech: Mechanic, *axis_values, rules=None, **cell):
@@ -113,8 +120,10 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
         limits={a.name: a.range for a in mech.axes},
         title=mech.title,
         # a class the file gives no meaning keeps no meaning of another system's (the glossary's)
-        classes={c: meanings.get(c) or f"an outcome class of the {mech.name} mechanic (its file gives "
-                                        f"no meaning)" for c in mech.classes},
+        classes={
+            c: meanings.get(c) or f"an outcome class of the {mech.name} mechanic (its file gives no meaning)"
+            for c in mech.classes
+        },
         outcomes=tuple(mech.classes) + tuple(mech.column_names),
         terms=terms,
         package=package,
@@ -155,13 +164,17 @@ def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -
         same = getattr(known.rules_class, "MECHANIC", None)
         if same == mech and replace_same:
             return known
-        raise MechanicError(f"{mech.origin}: a system named {mech.name!r} already exists; give the "
-                            f"mechanic another name in [mechanic] name")
+        raise MechanicError(
+            f"{mech.origin}: a system named {mech.name!r} already exists; give the "
+            f"mechanic another name in [mechanic] name"
+        )
     taken = [p.name for p in mech.parameters if hasattr(Rules, p.name)]
     if taken:
-        raise MechanicError(f"{mech.origin}, parameter {taken[0]!r}: the name is taken by the rules "
-                            f"themselves ({', '.join(n for n in dir(Rules) if not n.startswith('_'))}); "
-                            f"call it otherwise")
+        raise MechanicError(
+            f"{mech.origin}, parameter {taken[0]!r}: the name is taken by the rules "
+            f"themselves ({', '.join(n for n in dir(Rules) if not n.startswith('_'))}); "
+            f"call it otherwise"
+        )
     try:
         system = system_of(mech)
     except ValueError as exc:
@@ -177,8 +190,11 @@ def unregister(name: str) -> None:
     from analysis import rulesets
 
     system = rulesets.SYSTEMS.get(name)
-    if system is not None and not system.package and isinstance(
-            getattr(system.rules_class, "MECHANIC", None), Mechanic):
+    if (
+        system is not None
+        and not system.package
+        and isinstance(getattr(system.rules_class, "MECHANIC", None), Mechanic)
+    ):
         del rulesets.SYSTEMS[name]
         rulesets.MECHANIC_FILES.pop(name, None)
 

@@ -42,6 +42,7 @@ upper estimate: every reroll weighed in full for every landed roll) and
 refused beyond :data:`MAX_WORK` for one pool, :data:`MAX_TABLE_WORK` for a
 whole table.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -83,6 +84,7 @@ _Number = Fraction | int | float
 
 # ------------------------------------------------------------------ strategies
 
+
 @dataclass(frozen=True)
 class Strategy:
     """How a player uses a Willpower reroll after seeing the dice, for any mechanic.
@@ -120,10 +122,17 @@ class Strategy:
     kinds: tuple[str, ...] | None = None
 
     if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
-        def __init__(self, name: str = "custom",
-                     values: Mapping[str, _Number] | Sequence[tuple[str, _Number]] = (), win: bool = False,
-                     reroll_failures: bool = False, keep: bool = False, forbid: Sequence[str] = (),
-                     kinds: Sequence[str] | None = None) -> None: ...
+
+        def __init__(
+            self,
+            name: str = "custom",
+            values: Mapping[str, _Number] | Sequence[tuple[str, _Number]] = (),
+            win: bool = False,
+            reroll_failures: bool = False,
+            keep: bool = False,
+            forbid: Sequence[str] = (),
+            kinds: Sequence[str] | None = None,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -154,14 +163,12 @@ class Strategy:
         if sum([bool(pairs) or self.win, self.reroll_failures, self.keep]) > 1 or (pairs and self.win):
             raise ValueError("a strategy is one of: values (or win), reroll_failures, keep")
         if not (pairs or self.win or self.reroll_failures or self.keep):
-            raise ValueError("a strategy needs values (a number per outcome class), win, reroll_failures "
-                             "or keep")
+            raise ValueError("a strategy needs values (a number per outcome class), win, reroll_failures or keep")
         for key in ("forbid", "kinds"):
             got = getattr(self, key)
             if got is None and key == "kinds":
                 continue
-            if isinstance(got, str) or not isinstance(got, (tuple, list)) \
-                    or not all(isinstance(x, str) for x in got):
+            if isinstance(got, str) or not isinstance(got, (tuple, list)) or not all(isinstance(x, str) for x in got):
                 raise ValueError(f"{key} must be a tuple of names, got {got!r}")
             object.__setattr__(self, key, tuple(got))
         if self.kinds is not None and not self.kinds:
@@ -197,11 +204,14 @@ class Strategy:
             if k not in wp.kinds:
                 from analysis.validate import did_you_mean
 
-                raise ValueError(f"the {mech.name} mechanic's Willpower does not reroll {k!r} dice; it "
-                                 f"rerolls {', '.join(wp.kinds)}{did_you_mean(k, list(wp.kinds))}")
+                raise ValueError(
+                    f"the {mech.name} mechanic's Willpower does not reroll {k!r} dice; it "
+                    f"rerolls {', '.join(wp.kinds)}{did_you_mean(k, list(wp.kinds))}"
+                )
         if self.reroll_failures and not wp.failures:
-            raise ValueError(f"the {mech.name} mechanic's [willpower] names no failures, so it has no "
-                             f"reroll_failures strategy")
+            raise ValueError(
+                f"the {mech.name} mechanic's [willpower] names no failures, so it has no reroll_failures strategy"
+            )
         if not self.keep and not self.reroll_failures:
             self.integer_values(mech)
 
@@ -209,8 +219,10 @@ class Strategy:
 def _unknown_class(mech: Mechanic, k: str) -> str:
     from analysis.validate import did_you_mean
 
-    return (f"unknown outcome class {k!r} of the {mech.name} mechanic; choose from "
-            f"{', '.join(mech.classes)}{did_you_mean(k, list(mech.classes))}")
+    return (
+        f"unknown outcome class {k!r} of the {mech.name} mechanic; choose from "
+        f"{', '.join(mech.classes)}{did_you_mean(k, list(mech.classes))}"
+    )
 
 
 STRATEGIES = {
@@ -241,11 +253,12 @@ def _willpower_of(mech: Mechanic) -> Willpower:
 #: category or -1), its sides).
 _Kind = tuple[int, int, tuple[tuple[int, int, int], ...], int]
 
+
 @dataclass(frozen=True)
 class _Plan:
     """Everything about one pool that does not depend on the arithmetic: what the kernel reads."""
 
-    layout: Layout       # engine layout: faces_arr, marks_arr, contrib, shape, strides
+    layout: Layout  # engine layout: faces_arr, marks_arr, contrib, shape, strides
     res_dice: np.ndarray
     res_idx: np.ndarray  # int64[R]: the grid cells the dice never rerolled reach
     kinds: tuple[_Kind, ...]  # per rerollable kind: (kind index, n dice, its categories, sides)
@@ -261,7 +274,7 @@ class _Plan:
     out_n: np.ndarray
     fail_cats: np.ndarray
     common: int
-    steps: int           # work per context (landed rolls x outcomes weighed)
+    steps: int  # work per context (landed rolls x outcomes weighed)
 
 
 def _compositions_count(n: int, parts: int) -> int:
@@ -284,13 +297,31 @@ def _descending(counts_cap: list[int], k: int) -> Iterator[tuple[int, ...]]:
 
 
 @overload
-def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int,
-          estimate: Literal[False] = False) -> _Plan: ...
+def _plan(
+    rules: MechanicRules,
+    strategy: Strategy,
+    dice: tuple[int, ...],
+    faces: Faces,
+    n_contexts: int,
+    estimate: Literal[False] = False,
+) -> _Plan: ...
 @overload
-def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int,
-          estimate: Literal[True]) -> int: ...
-def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int,
-          estimate: bool = False) -> _Plan | int:
+def _plan(
+    rules: MechanicRules,
+    strategy: Strategy,
+    dice: tuple[int, ...],
+    faces: Faces,
+    n_contexts: int,
+    estimate: Literal[True],
+) -> int: ...
+def _plan(
+    rules: MechanicRules,
+    strategy: Strategy,
+    dice: tuple[int, ...],
+    faces: Faces,
+    n_contexts: int,
+    estimate: bool = False,
+) -> _Plan | int:
     """The plan of one pool's kernel calls; ``estimate=True``: only its steps per context (an int), every
     limit checked, nothing that grows with the pool built."""
     mech = rules.mechanic
@@ -301,8 +332,10 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
     grid = int(np.prod(shape))
     where = " + ".join(f"{n} {k.name}" for n, k in zip(dice, mech.kinds)) + " dice"
     if grid > _engine.MAX_GRID:
-        raise MechanicError(f"{mech.origin}: {sum(dice)} dice make {grid:,} count states "
-                            f"(limit {_engine.MAX_GRID:,} for the general engine); ask for a smaller pool")
+        raise MechanicError(
+            f"{mech.origin}: {sum(dice)} dice make {grid:,} count states "
+            f"(limit {_engine.MAX_GRID:,} for the general engine); ask for a smaller pool"
+        )
 
     def step(ki: int, mi: int) -> int:
         return sum(int(strides[s]) for s in range(len(stats.names)) if (ki, mi) in stats.members[s])
@@ -323,8 +356,9 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
                 mi = kind.marks.index(mark)
                 if faces[ki][mi] > 0:
                     cat_row.append((faces[ki][mi], step(ki, mi), len(cats)))
-                    cats.append((slot, faces[ki][mi], step(ki, mi), mark in wp.failures and kname in allowed,
-                                 kname in allowed))
+                    cats.append(
+                        (slot, faces[ki][mi], step(ki, mi), mark in wp.failures and kname in allowed, kname in allowed)
+                    )
         for mi, mark in enumerate(kind.marks):
             if mark not in wp.marks and faces[ki][mi] > 0:
                 s = step(ki, mi)
@@ -346,9 +380,11 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
     top = min(wp.dice, sum(cap_kind[cats[c][0]] for c in usable)) if strategy.mode != "keep" else 0
     n_options = sum(comb(len(usable) + k - 1, k) for k in range(1, top + 1))
     if n_options > MAX_OPTIONS:
-        raise MechanicError(f"{mech.origin}: a Willpower reroll of up to {top} dice over {len(usable)} kinds of "
-                            f"rerollable dice has {n_options:,} choices at {where} (limit {MAX_OPTIONS:,}); "
-                            f"use fewer Willpower dice")
+        raise MechanicError(
+            f"{mech.origin}: a Willpower reroll of up to {top} dice over {len(usable)} kinds of "
+            f"rerollable dice has {n_options:,} choices at {where} (limit {MAX_OPTIONS:,}); "
+            f"use fewer Willpower dice"
+        )
     options = []
     for k in range(1, top + 1):
         for vec in _descending([min(k, cap_kind[cats[c][0]]) for c in usable], k):
@@ -376,8 +412,7 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
     n_states = 1
     for _, n, row, _ in kinds:
         n_states *= _compositions_count(n, len(row))
-    n_out = {pk: int(np.prod([_compositions_count(n, len(outcome_groups[s])) for s, n in enumerate(pk)]))
-             for pk in vs}
+    n_out = {pk: int(np.prod([_compositions_count(n, len(outcome_groups[s])) for s, n in enumerate(pk)])) for pk in vs}
     if strategy.mode == "best":
         per = sum(len(cats) + n_out[pk] for _, pk in options)
     else:
@@ -385,14 +420,18 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
     steps = n_res * n_states * (per + 1)
     work = steps * n_contexts
     if n_res * n_states * n_contexts > MAX_CHOICES:
-        raise MechanicError(f"{mech.origin}: the Willpower reroll at {where} would decide for about "
-                            f"{n_res * n_states * n_contexts:,} landed rolls x contexts, over the limit of "
-                            f"{MAX_CHOICES:,}; ask for a smaller pool or fewer cells")
+        raise MechanicError(
+            f"{mech.origin}: the Willpower reroll at {where} would decide for about "
+            f"{n_res * n_states * n_contexts:,} landed rolls x contexts, over the limit of "
+            f"{MAX_CHOICES:,}; ask for a smaller pool or fewer cells"
+        )
     if work > MAX_WORK:
-        raise MechanicError(f"{mech.origin}: the Willpower reroll at {where} would take about {work:,} steps "
-                            f"({n_res * n_states:,} landed rolls x {per + 1:,} reroll outcomes weighed x "
-                            f"{n_contexts} contexts), over the limit of {MAX_WORK:,}; ask for a smaller pool, "
-                            f"fewer cells or fewer Willpower dice")
+        raise MechanicError(
+            f"{mech.origin}: the Willpower reroll at {where} would take about {work:,} steps "
+            f"({n_res * n_states:,} landed rolls x {per + 1:,} reroll outcomes weighed x "
+            f"{n_contexts} contexts), over the limit of {MAX_WORK:,}; ask for a smaller pool, "
+            f"fewer cells or fewer Willpower dice"
+        )
     if estimate:
         return steps
 
@@ -405,8 +444,9 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
             continue
         m = int(marks_arr[ki])
         present = [g for g in range(m) if faces_arr[ki, g] > 0]
-        steps_k = np.array([int(contrib[ki, g, :len(strides)] @ strides) if len(stats.names) else 0
-                            for g in present], dtype=np.int64)
+        steps_k = np.array(
+            [int(contrib[ki, g, : len(strides)] @ strides) if len(stats.names) else 0 for g in present], dtype=np.int64
+        )
         comp_rows = np.zeros((_compositions_count(n, len(present)), len(present)), dtype=np.int64)
         _kw.fill_compositions(n, len(present), comp_rows)
         reach = np.unique(np.add.outer(reach, comp_rows @ steps_k).ravel())
@@ -426,7 +466,7 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
             for comp in _all_compositions(n, len(groups)):
                 w, left, off = 1, n, 0
                 for (s, f), x in zip(groups, comp):
-                    w *= comb(left, x) * f ** x
+                    w *= comb(left, x) * f**x
                     left -= x
                     off += x * s
                 for o0, w0 in joint.items():
@@ -449,7 +489,7 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
     opt_off = np.zeros(len(options), dtype=np.int64)
     opt_v = np.zeros(len(options), dtype=np.int64)
     for o, (full, pk) in enumerate(options):
-        opt_counts[o, :len(full)] = full
+        opt_counts[o, : len(full)] = full
         opt_off[o] = sum(x * cats[c][2] for c, x in enumerate(full))
         opt_v[o] = v_index[pk]
     fail_cats = np.array([c for c in range(len(cats)) if cats[c][3]], dtype=np.int64)
@@ -462,8 +502,9 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
         _kw.fill_compositions(n, len(row), out)
         comps.append(out)
     sizes = [len(c) for c in comps]
-    st_index = (np.indices(sizes).reshape(len(sizes), -1).T.astype(np.int64) if sizes
-                else np.zeros((1, 0), dtype=np.int64))
+    st_index = (
+        np.indices(sizes).reshape(len(sizes), -1).T.astype(np.int64) if sizes else np.zeros((1, 0), dtype=np.int64)
+    )
     st_avail = np.zeros((len(st_index), n_cats), dtype=np.int64)
     st_off = np.zeros(len(st_index), dtype=np.int64)
     for slot, (_, _, row, _) in enumerate(kinds):
@@ -472,8 +513,25 @@ def _plan(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces
             st_off += chosen[:, m] * s
             if c >= 0:
                 st_avail[:, c] = chosen[:, m]
-    return _Plan(layout, res_dice, res_idx, tuple(kinds), tuple(comps), st_index, st_avail, st_off, opt_counts, opt_off,
-                 opt_v, out_off, out_w, out_n, fail_cats, common, steps)
+    return _Plan(
+        layout,
+        res_dice,
+        res_idx,
+        tuple(kinds),
+        tuple(comps),
+        st_index,
+        st_avail,
+        st_off,
+        opt_counts,
+        opt_off,
+        opt_v,
+        out_off,
+        out_w,
+        out_n,
+        fail_cats,
+        common,
+        steps,
+    )
 
 
 def _all_compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -486,6 +544,7 @@ def _all_compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
 
 
 # ------------------------------------------------------------------ counting
+
 
 @dataclass(frozen=True)
 class CellWays:
@@ -528,8 +587,12 @@ def _rerolling(mech: Mechanic, strategy: str | Strategy | None) -> Strategy | No
     return None if strategy.keep else strategy
 
 
-def check_work(rules: MechanicRules, strategy: str | Strategy | None, cells: Sequence[Mapping[str, int]],
-               groups: _Groups | None = None) -> int:
+def check_work(
+    rules: MechanicRules,
+    strategy: str | Strategy | None,
+    cells: Sequence[Mapping[str, int]],
+    groups: _Groups | None = None,
+) -> int:
     """The estimated steps of counting ``cells`` after ``strategy``, each pool's estimated from its sizes alone
     (nothing that grows with the pool is built): a pool past :data:`MAX_WORK` (or the engine's other limits),
     or a total past :data:`MAX_TABLE_WORK`, is refused with the estimate before any counting."""
@@ -542,13 +605,16 @@ def check_work(rules: MechanicRules, strategy: str | Strategy | None, cells: Seq
         n_contexts = len(dict.fromkeys(c for _, c in members))
         total += _steps_cached(rules, strategy, dice, faces, n_contexts) * n_contexts
     if total > MAX_TABLE_WORK:
-        raise MechanicError(f"{mech.origin}: the Willpower reroll over these {len(cells):,} cells would take "
-                            f"about {total:,} steps, over the limit of {MAX_TABLE_WORK:,}; ask for fewer cells")
+        raise MechanicError(
+            f"{mech.origin}: the Willpower reroll over these {len(cells):,} cells would take "
+            f"about {total:,} steps, over the limit of {MAX_TABLE_WORK:,}; ask for fewer cells"
+        )
     return total
 
 
-def count_cells(rules: MechanicRules, strategy: str | Strategy | None,
-                cells: Sequence[Mapping[str, int]]) -> list[CellWays]:
+def count_cells(
+    rules: MechanicRules, strategy: str | Strategy | None, cells: Sequence[Mapping[str, int]]
+) -> list[CellWays]:
     """Exact :class:`CellWays` after ``strategy`` for each cell (a dict of axis values), each pool counted once.
 
     The work is estimated (:func:`check_work`) before any pool is counted."""
@@ -559,8 +625,9 @@ def count_cells(rules: MechanicRules, strategy: str | Strategy | None,
     _willpower_of(mech)
     strategy.check(mech)
     if strategy.keep:
-        return [CellWays(w.class_ways, w.success_ways, 0, w.denominator, w.dice)
-                for w in _engine.count_cells(rules, cells)]
+        return [
+            CellWays(w.class_ways, w.success_ways, 0, w.denominator, w.dice) for w in _engine.count_cells(rules, cells)
+        ]
     stats = _engine.statistics(mech)
     params = rules.params
     groups = _groups(rules, cells)
@@ -580,16 +647,18 @@ def count_cells(rules: MechanicRules, strategy: str | Strategy | None,
         for t, b in enumerate(bad):
             if b >= 0:
                 where = _engine.where(mech, {**params, **dict(contexts[t])})
-                raise MechanicError(f"{mech.origin}: no outcome rule matches the roll with "
-                                    f"{_engine.state_text(mech, stats, shape, int(b))} ({where}); add a last "
-                                    f"[[outcomes]] rule without 'when' to catch the rest")
+                raise MechanicError(
+                    f"{mech.origin}: no outcome rule matches the roll with "
+                    f"{_engine.state_text(mech, stats, shape, int(b))} ({where}); add a last "
+                    f"[[outcomes]] rule without 'when' to catch the rest"
+                )
         T = len(contexts)
-        by_class = flat[:T * n_classes].reshape(T, n_classes)
-        hist = flat[T * n_classes:T * (n_classes + n_vals)].reshape(T, n_vals)
-        spent = flat[T * (n_classes + n_vals):]
+        by_class = flat[: T * n_classes].reshape(T, n_classes)
+        hist = flat[T * n_classes : T * (n_classes + n_vals)].reshape(T, n_vals)
+        spent = flat[T * (n_classes + n_vals) :]
         den = plan.common
         for k, n in zip(mech.kinds, dice):
-            den *= k.sides ** n
+            den *= k.sides**n
         for i, c in members:
             t = contexts.index(c)
             succ_ways: dict[int, int] = {}
@@ -603,8 +672,9 @@ def count_cells(rules: MechanicRules, strategy: str | Strategy | None,
 class _Call:
     """The kernel call of one pool after a strategy: its arguments for any arithmetic, and its bound."""
 
-    def __init__(self, rules: MechanicRules, strategy: Strategy, plan: _Plan, dice: tuple[int, ...],
-                 contexts: list[Context]) -> None:
+    def __init__(
+        self, rules: MechanicRules, strategy: Strategy, plan: _Plan, dice: tuple[int, ...], contexts: list[Context]
+    ) -> None:
         from kernels import mechanic_willpower as _kw
 
         mech = rules.mechanic
@@ -621,8 +691,9 @@ class _Call:
             self.succ = np.zeros((len(contexts), self.size), dtype=np.int64)
             self.n_vals = 1
         self.n_classes = len(mech.classes)
-        self.values = (strategy.integer_values(mech) if strategy.mode == "best"
-                       else np.zeros(self.n_classes, dtype=np.int64))
+        self.values = (
+            strategy.integer_values(mech) if strategy.mode == "best" else np.zeros(self.n_classes, dtype=np.int64)
+        )
         self.wins = np.array([int(c in mech.win_classes) for c in mech.classes], dtype=np.int64)
         self.forbid = np.array([int(c in strategy.forbid) for c in mech.classes], dtype=np.int64)
         self.mode = _kw.MODE_FAILURES if strategy.reroll_failures else _kw.MODE_BEST
@@ -634,17 +705,35 @@ class _Call:
         from kernels import mechanic_willpower as _kw
 
         faces_arr, marks_arr = self.plan.layout[:2]
-        return _kw.mechanic_willpower_bound(self.dice, faces_arr, marks_arr, self.plan.common, self.values,
-                                            self.binom_size)
+        return _kw.mechanic_willpower_bound(
+            self.dice, faces_arr, marks_arr, self.plan.common, self.values, self.binom_size
+        )
 
     def choice_arguments(self) -> list[Any]:
         """The arguments of :func:`kernels.mechanic_willpower.willpower_choices` (fresh outputs)."""
         plan = self.plan
         T = len(self.contexts)
-        return [plan.res_idx, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
-                plan.out_off, plan.out_w, plan.out_n, self.cls, self.values, self.wins, self.forbid,
-                plan.fail_cats, self.mode, self.max_reroll, plan.common,
-                np.zeros((T, len(plan.res_idx), len(plan.st_off)), dtype=np.int32), self.bad]
+        return [
+            plan.res_idx,
+            plan.st_avail,
+            plan.st_off,
+            plan.opt_counts,
+            plan.opt_off,
+            plan.opt_v,
+            plan.out_off,
+            plan.out_w,
+            plan.out_n,
+            self.cls,
+            self.values,
+            self.wins,
+            self.forbid,
+            plan.fail_cats,
+            self.mode,
+            self.max_reroll,
+            plan.common,
+            np.zeros((T, len(plan.res_idx), len(plan.st_off)), dtype=np.int32),
+            self.bad,
+        ]
 
     @property
     def max_reroll(self) -> int:
@@ -674,16 +763,33 @@ class _Call:
         st_w = np.ones(len(plan.st_index), dtype=np.int64)
         for slot, (_, _, row, _) in enumerate(plan.kinds):
             w = np.empty(len(plan.comps[slot]), dtype=np.int64)
-            _kw.composition_weights(plan.comps[slot], np.array([f for f, _, _ in row], dtype=np.int64),
-                                    mod, binom, w)
+            _kw.composition_weights(plan.comps[slot], np.array([f for f, _, _ in row], dtype=np.int64), mod, binom, w)
             st_w = st_w * w[plan.st_index[:, slot]]
             if mod:
                 st_w %= mod
         T = len(self.contexts)
-        return [res, plan.res_idx, st_w, plan.st_avail, plan.st_off, plan.opt_counts, plan.opt_off, plan.opt_v,
-                plan.out_off, plan.out_w, plan.out_n, self.cls, self.succ, self.choices(), self.max_reroll,
-                plan.common, mod, np.zeros((T, self.n_classes), dtype=np.int64),
-                np.zeros((T, self.n_vals), dtype=np.int64), np.zeros(T, dtype=np.int64)]
+        return [
+            res,
+            plan.res_idx,
+            st_w,
+            plan.st_avail,
+            plan.st_off,
+            plan.opt_counts,
+            plan.opt_off,
+            plan.opt_v,
+            plan.out_off,
+            plan.out_w,
+            plan.out_n,
+            self.cls,
+            self.succ,
+            self.choices(),
+            self.max_reroll,
+            plan.common,
+            mod,
+            np.zeros((T, self.n_classes), dtype=np.int64),
+            np.zeros((T, self.n_vals), dtype=np.int64),
+            np.zeros(T, dtype=np.int64),
+        ]
 
     def compute(self, mod: int) -> np.ndarray:
         from kernels import mechanic_willpower as _kw
@@ -709,14 +815,16 @@ def kernel_call(rules: MechanicRules, strategy: str | Strategy | None, **cell: o
 
 
 @lru_cache(maxsize=256)
-def _plan_cached(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces,
-                 n_contexts: int) -> _Plan:
+def _plan_cached(
+    rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int
+) -> _Plan:
     return _plan(rules, strategy, dice, faces, n_contexts)
 
 
 @lru_cache(maxsize=4096)
-def _steps_cached(rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces,
-                  n_contexts: int) -> int:
+def _steps_cached(
+    rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int
+) -> int:
     return _plan(rules, strategy, dice, faces, n_contexts, estimate=True)
 
 
@@ -733,6 +841,7 @@ def work(rules: MechanicRules, strategy: str | Strategy | None, **cell: object) 
 
 # ------------------------------------------------------------------ results
 
+
 @dataclass(frozen=True)
 class WillpowerOdds(MechanicOdds):
     """The exact odds of one roll after a Willpower strategy (:class:`~analysis.mechanic.engine.MechanicOdds`
@@ -747,15 +856,18 @@ class WillpowerOdds(MechanicOdds):
         return Fraction(self.willpower_spent_ways, self.denominator)
 
     def __str__(self) -> str:
-        return (MechanicOdds.__str__(self) +
-                f"\n  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}   {self.willpower_spent}")
+        return (
+            MechanicOdds.__str__(self)
+            + f"\n  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}   {self.willpower_spent}"
+        )
 
     __repr__ = __str__
 
 
-def odds(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win",
-         **cell: object) -> WillpowerOdds:
-    """Exact odds of one cell after a Willpower strategy, e.g. ``odds(rules, "maximize_win", pool=7, hunger=2, difficulty=3)``.
+def odds(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win", **cell: object) -> WillpowerOdds:
+    """Exact odds of one cell after a Willpower strategy.
+
+    For example ``odds(rules, "maximize_win", pool=7, hunger=2, difficulty=3)``.
 
     ``strategy`` is a name (``none``, ``reroll_failures``, ``maximize_win``)
     or a :class:`Strategy`.
@@ -764,12 +876,25 @@ def odds(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win",
     strategy = strategy_of(strategy)
     values = _engine.check_cell(mech, cell)
     (ways,) = count_cells(rules, strategy, [values])
-    return WillpowerOdds(rules, tuple(values.items()), ways.dice, dict(zip(mech.classes, ways.class_ways)),
-                         ways.success_ways, ways.denominator, strategy.name, ways.spent)
+    return WillpowerOdds(
+        rules,
+        tuple(values.items()),
+        ways.dice,
+        dict(zip(mech.classes, ways.class_ways)),
+        ways.success_ways,
+        ways.denominator,
+        strategy.name,
+        ways.spent,
+    )
 
 
-def table(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win", exact: bool = False,
-          at_least: object = None, **axes: object) -> pd.DataFrame:
+def table(
+    rules: MechanicRules,
+    strategy: str | Strategy | None = "maximize_win",
+    exact: bool = False,
+    at_least: object = None,
+    **axes: object,
+) -> pd.DataFrame:
     """A tidy odds table after a Willpower strategy: one row per cell.
 
     Columns: the axes, the classes and ``p_`` columns (after the reroll),
@@ -789,8 +914,7 @@ def table(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win"
     strategy = strategy_of(strategy)
     grid, cells, tops = _engine.resolve_grid(mech, axes, at_least)
     after = count_cells(rules, strategy, cells)
-    before: Sequence[CellWays | _engine.CellWays] = (after if strategy.keep
-                                                     else _engine.count_cells(rules, cells))
+    before: Sequence[CellWays | _engine.CellWays] = after if strategy.keep else _engine.count_cells(rules, cells)
     index = {c: i for i, c in enumerate(mech.classes)}
     wins = [index[c] for c in mech.win_classes]
     cols = {a: np.array([c[a] for c in cells], dtype=np.int64) for a in grid}
@@ -805,14 +929,18 @@ def table(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win"
     values = fractions_over(num, den) if exact else float_ratios(num, den)
     for j, n in enumerate(names):
         cols[n] = values[:, j]
-    gain = [Fraction(sum(a.class_ways[i] for i in wins), a.denominator)
-            - Fraction(sum(b.class_ways[i] for i in wins), b.denominator) for a, b in zip(after, before)]
+    gain = [
+        Fraction(sum(a.class_ways[i] for i in wins), a.denominator)
+        - Fraction(sum(b.class_ways[i] for i in wins), b.denominator)
+        for a, b in zip(after, before)
+    ]
     cols["p_win_gain"] = np.array(gain if exact else [float(g) for g in gain], dtype=object if exact else float)
     if tops:
         from analysis.at_least import ways_at_least
 
-        num = np.array([ways_at_least(w.success_ways, tops) for w in after],
-                       dtype=object).reshape(len(cells), len(tops))
+        num = np.array([ways_at_least(w.success_ways, tops) for w in after], dtype=object).reshape(
+            len(cells), len(tops)
+        )
         values = fractions_over(num, den) if exact else float_ratios(num, den)
         for j, top in enumerate(tops):
             cols[f"p_at_least_{top}"] = values[:, j]

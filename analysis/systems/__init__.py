@@ -5,6 +5,7 @@ A system is a folder here whose ``__init__.py`` defines ``SYSTEM``, an
 Nothing else names the systems: the command line, rule-set files,
 ``compare``, sweeps, the booklet and ``make`` all iterate what is found.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -24,7 +25,8 @@ def discover() -> dict:
         if not isinstance(system, System):
             continue
         if system.name != info.name:
-            raise ValueError(f"the system in analysis/systems/{info.name} is named {system.name!r}; "
-                             f"a system's name is its folder's")
+            raise ValueError(
+                f"the system in analysis/systems/{info.name} is named {system.name!r}; a system's name is its folder's"
+            )
         found.append(system)
     return {s.name: s for s in sorted(found, key=lambda s: (s.order, s.name))}

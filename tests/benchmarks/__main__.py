@@ -1,4 +1,5 @@
 """`make bench`: run every benchmark module in tests/benchmarks (each has ``main()``)."""
+
 import importlib
 import pkgutil
 import sys

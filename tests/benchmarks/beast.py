@@ -4,6 +4,7 @@ Run: ``python -m tests.benchmarks.beast``.  Each timing is the best of
 several runs after a warm-up (the JIT compiled and loaded); the counting
 cache is cleared before every run so that each one counts from scratch.
 """
+
 from __future__ import annotations
 
 import time
@@ -54,10 +55,8 @@ def main() -> int:
     requiem.distribution_table(POOLS, MAX_SUCCESSES, exact=True)
 
     rows = []
-    t, dist = best_of(lambda: beast.distribution_table(POOLS, SOIFS, MAX_SUCCESSES, exact=True),
-                      setup=clear)
-    rows.append(("La Soif distribution, pools 1-20 x Soif 0-5, 0..40 successes + tail, "
-                 "Fractions", t))
+    t, dist = best_of(lambda: beast.distribution_table(POOLS, SOIFS, MAX_SUCCESSES, exact=True), setup=clear)
+    rows.append(("La Soif distribution, pools 1-20 x Soif 0-5, 0..40 successes + tail, Fractions", t))
     t_float, _ = best_of(lambda: beast.distribution_table(POOLS, SOIFS, MAX_SUCCESSES), setup=clear)
     rows.append(("  same, floats", t_float))
     t_cls, _ = best_of(lambda: beast.table(POOLS, SOIFS, exact=True), setup=clear)
@@ -69,16 +68,14 @@ def main() -> int:
     for (pool, soif), g in dist.groupby(["pool", "soif"]):
         assert g.p_exactly.sum() + g.p_more.iloc[-1] == 1, (pool, soif)
 
-    t_ours, ours = best_of(lambda: requiem.distribution_table(POOLS, MAX_SUCCESSES, exact=True),
-                           setup=clear)
+    t_ours, ours = best_of(lambda: requiem.distribution_table(POOLS, MAX_SUCCESSES, exact=True), setup=clear)
     t_ice, theirs = best_of(lambda: icepool_requiem_pools(POOLS, MAX_SUCCESSES), repeats=3)
     rows.append(("plain Requiem pools 1-20, 0..40 successes: beastodds", t_ours))
     rows.append(("plain Requiem pools 1-20, 0..40 successes: icepool Again depth 40", t_ice))
     mismatches = 0
     for pool, g in ours.groupby("pool"):
         dist_ice, beyond_ice = theirs[pool]
-        if g.p_exactly.tolist() != [dist_ice[s] for s in range(MAX_SUCCESSES + 1)] or \
-                g.p_more.iloc[-1] != beyond_ice:
+        if g.p_exactly.tolist() != [dist_ice[s] for s in range(MAX_SUCCESSES + 1)] or g.p_more.iloc[-1] != beyond_ice:
             mismatches += 1
 
     width = max(len(name) for name, _ in rows)
@@ -86,8 +83,10 @@ def main() -> int:
     for name, t in rows:
         print(f"  {name:<{width}}  {t * 1000:9.1f} ms")
     print(f"  icepool / beastodds on plain Requiem: {t_ice / t_ours:.0f}x")
-    print(f"  identical exact results (20 pools, each count 0..40 and the tail): "
-          f"{'yes' if not mismatches else f'NO, {mismatches} pools differ'}")
+    print(
+        f"  identical exact results (20 pools, each count 0..40 and the tail): "
+        f"{'yes' if not mismatches else f'NO, {mismatches} pools differ'}"
+    )
     return 1 if mismatches else 0
 
 

@@ -1,5 +1,6 @@
 """Mechanics as data: the one engine on the V5 file against a plain pure-Python count, a designer's
 three-kind file, and big pools, in one run (medians of several runs, the best in brackets)."""
+
 from __future__ import annotations
 
 import gc
@@ -54,8 +55,10 @@ def clear():
 def main():
     v5 = engine.rules_of(shipped(rulesets.system("v5")))
     cells = len(POOLS) * len(HUNGERS) * len(DIFFICULTIES)
-    print(f"V5 mechanic file on the engine: pools 1..20 x Hunger 0..5 x Difficulty 1..10 = {cells} cells "
-          f"({os.cpu_count()} cores)")
+    print(
+        f"V5 mechanic file on the engine: pools 1..20 x Hunger 0..5 x Difficulty 1..10 = {cells} cells "
+        f"({os.cpu_count()} cores)"
+    )
 
     def table():
         return engine.table(v5, pool=POOLS, hunger=HUNGERS, difficulty=DIFFICULTIES)
@@ -72,32 +75,43 @@ def main():
         times["plain"] += t
     med = {k: statistics.median(v) for k, v in times.items()}
     exact = engine.table(v5, exact=True, pool=POOLS, hunger=HUNGERS, difficulty=DIFFICULTIES)
-    ok = all([getattr(r, c) for c in v5.mechanic.classes] == [Fraction(w, d) for w in ref[(r.pool, r.hunger,
-                                                                                         r.difficulty)][0]
-              for d in (ref[(r.pool, r.hunger, r.difficulty)][1],)]
-             for r in exact.itertuples())
-    print(f"  first table of a rule set (kernels loaded)  {med['first'] * 1e3:8.2f} ms "
-          f"({min(times['first']) * 1e3:.2f})  ratio {med['plain'] / med['first']:6.1f}x (target >= 40x)")
-    print(f"  warm table                                  {med['warm'] * 1e3:8.2f} ms "
-          f"({min(times['warm']) * 1e3:.2f})  ratio {med['plain'] / med['warm']:6.1f}x (target >= 200x)")
-    print(f"  plain pure-Python integer count             {med['plain'] * 1e3:8.2f} ms  "
-          f"identical exact results: {ok}")
+    ok = all(
+        [getattr(r, c) for c in v5.mechanic.classes]
+        == [
+            Fraction(w, d)
+            for w in ref[(r.pool, r.hunger, r.difficulty)][0]
+            for d in (ref[(r.pool, r.hunger, r.difficulty)][1],)
+        ]
+        for r in exact.itertuples()
+    )
+    print(
+        f"  first table of a rule set (kernels loaded)  {med['first'] * 1e3:8.2f} ms "
+        f"({min(times['first']) * 1e3:.2f})  ratio {med['plain'] / med['first']:6.1f}x (target >= 40x)"
+    )
+    print(
+        f"  warm table                                  {med['warm'] * 1e3:8.2f} ms "
+        f"({min(times['warm']) * 1e3:.2f})  ratio {med['plain'] / med['warm']:6.1f}x (target >= 200x)"
+    )
+    print(f"  plain pure-Python integer count             {med['plain'] * 1e3:8.2f} ms  identical exact results: {ok}")
 
     three = engine.rules_of(spec.from_toml(THREE_KINDS, "benchthree.toml"))
 
     def designer():
-        return engine.table(three, pool=range(1, 21), hunger=range(0, 4), blood=range(0, 3),
-                            difficulty=range(1, 6))
+        return engine.table(three, pool=range(1, 21), hunger=range(0, 4), blood=range(0, 3), difficulty=range(1, 6))
 
     designer()
     t, df = timings(designer, 5, setup=clear)
-    print(f"  designer's file, 3 kinds x 4 marks, pools 1..20 ({len(df)} cells), first call "
-          f"{statistics.median(t) * 1e3:8.1f} ms ({min(t) * 1e3:.1f}) (target < 50 ms)")
+    print(
+        f"  designer's file, 3 kinds x 4 marks, pools 1..20 ({len(df)} cells), first call "
+        f"{statistics.median(t) * 1e3:8.1f} ms ({min(t) * 1e3:.1f}) (target < 50 ms)"
+    )
     for pool, hunger, d in ((100, 5, 30), (400, 5, 133), (1000, 5, 333)):
         t, o = timings(lambda: engine.odds(v5, pool=pool, hunger=hunger, difficulty=d), 3, setup=clear)
         assert sum(o.class_ways.values()) == o.denominator
-        print(f"  V5 file, pool {pool}, Hunger {hunger}, Difficulty {d}, exact, cold "
-              f"{statistics.median(t) * 1e3:8.1f} ms ({min(t) * 1e3:.1f})")
+        print(
+            f"  V5 file, pool {pool}, Hunger {hunger}, Difficulty {d}, exact, cold "
+            f"{statistics.median(t) * 1e3:8.1f} ms ({min(t) * 1e3:.1f})"
+        )
     if not ok:
         raise SystemExit("the engine's table differs from the plain count")
 

@@ -7,6 +7,7 @@ same load on a shared machine; each pair gives a ratio, of wall time and of
 CPU time (user + system).  The report is the median over the rounds of each
 ratio, and the median times; the target is a median of at most 1.3.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,7 @@ import time
 COMMANDS = {
     "v5": ["v5", "--pool", "3", "--hunger", "1", "--difficulty", "2"],
     "rouse": ["rouse", "--hunger", "1", "--checks", "3"],
-    "compare": ["compare", "v5-official", "v5-hunger-dice-added", "--pool", "3", "--hunger", "1",
-                "--difficulty", "2"],
+    "compare": ["compare", "v5-official", "v5-hunger-dice-added", "--pool", "3", "--hunger", "1", "--difficulty", "2"],
 }
 TARGET = 1.3
 
@@ -67,16 +67,20 @@ def measure(rounds: int = 7, commands=None) -> dict:
 def main():
     rounds = 7
     pairs = measure(rounds)
-    print(f"start-up of a second process, median of {rounds} runs each paired with bare imports "
-          f"(wall, and CPU user+system)")
+    print(
+        f"start-up of a second process, median of {rounds} runs each paired with bare imports "
+        f"(wall, and CPU user+system)"
+    )
     for name, runs in pairs.items():
         wall = statistics.median(r[0] for r in runs)
         cpu = statistics.median(r[1] for r in runs)
         wall_ratio = statistics.median(r[0] / r[2] for r in runs)
         cpu_ratio = statistics.median(r[1] / r[3] for r in runs)
         bare = statistics.median(r[2] for r in runs)
-        print(f"  {name:22s} {wall:6.3f} s wall ({wall_ratio:4.2f}x)   {cpu:6.3f} s CPU ({cpu_ratio:4.2f}x)"
-              f"   [bare imports {bare:.3f} s wall]")
+        print(
+            f"  {name:22s} {wall:6.3f} s wall ({wall_ratio:4.2f}x)   {cpu:6.3f} s CPU ({cpu_ratio:4.2f}x)"
+            f"   [bare imports {bare:.3f} s wall]"
+        )
     print(f"  target: a median of at most {TARGET}x the bare imports")
 
 

@@ -1,5 +1,6 @@
 """V5 full table: our API against a plain pure-Python count, icepool and a multinomial count, in one run;
 big pools (exact odds of 100, 400 and 1000 dice)."""
+
 from __future__ import annotations
 
 import gc
@@ -33,9 +34,12 @@ def ours_float():
 
 def icepool_table():
     evaluator = oracles.icepool_v5_evaluator()  # one evaluator reused across the whole table
-    return {(p, h, d): cls
-            for p in POOLS for h in HUNGERS
-            for d, cls in oracles.icepool_v5(evaluator, p, h, DIFFICULTIES).items()}
+    return {
+        (p, h, d): cls
+        for p in POOLS
+        for h in HUNGERS
+        for d, cls in oracles.icepool_v5(evaluator, p, h, DIFFICULTIES).items()
+    }
 
 
 def pure_python():
@@ -83,13 +87,12 @@ def plain_count(pools=POOLS, hungers=HUNGERS, difficulties=DIFFICULTIES):
                 ways = [0] * 6
                 for (s, k_win, k_fail), w in classes.items():
                     ways[k_win if s >= d else k_fail] += w
-                out[(pool, hunger, d)] = (ways, 10 ** pool)
+                out[(pool, hunger, d)] = (ways, 10**pool)
     return out
 
 
 def same(df, ref) -> bool:
-    return all({c: getattr(r, c) for c in v5.CLASSES} == ref[(r.pool, r.hunger, r.difficulty)]
-               for r in df.itertuples())
+    return all({c: getattr(r, c) for c in v5.CLASSES} == ref[(r.pool, r.hunger, r.difficulty)] for r in df.itertuples())
 
 
 def timings(fn, repeat, setup=None):
@@ -130,16 +133,23 @@ def same_as_plain(df_exact, df_float, ref) -> bool:
 
 def main():
     cells = len(POOLS) * len(HUNGERS) * len(DIFFICULTIES)
-    print(f"full V5 table: pools 1..20 x Hunger 0..5 x Difficulty 1..10 = {cells} cells "
-          f"({os.cpu_count()} cores; medians of several runs, the best in brackets)")
+    print(
+        f"full V5 table: pools 1..20 x Hunger 0..5 x Difficulty 1..10 = {cells} cells "
+        f"({os.cpu_count()} cores; medians of several runs, the best in brackets)"
+    )
     ours()  # compile / load the JIT cache
     gc.collect()
     # Interleave the contenders over several rounds, so that a slow spell of
     # a shared machine does not land on one of them alone.
     times = {"ours": [], "float": [], "plain": [], "icepool": [], "python": []}
     for round_ in range(5):
-        for name, fn, n in (("ours", ours, 15), ("float", ours_float, 15), ("plain", plain_count, 1),
-                            ("icepool", icepool_table, 1), ("python", pure_python, 1)):
+        for name, fn, n in (
+            ("ours", ours, 15),
+            ("float", ours_float, 15),
+            ("plain", plain_count, 1),
+            ("icepool", icepool_table, 1),
+            ("python", pure_python, 1),
+        ):
             if name in ("icepool", "python") and round_ >= 2:
                 continue
             t, result = timings(fn, n)
@@ -161,13 +171,19 @@ def main():
     ratio_plain = med["plain"] / med["float"]
     print(f"  beastodds table(), floats (warm)      {med['float'] * 1e3:9.3f} ms  ({best['float'] * 1e3:.3f})")
     print(f"  beastodds table(exact=True) (warm)    {med['ours'] * 1e3:9.3f} ms  ({best['ours'] * 1e3:.3f})")
-    print(f"  plain pure-Python integer count       {med['plain'] * 1e3:9.1f} ms  ({best['plain'] * 1e3:.1f})"
-          f"  ratio {ratio_plain:6.0f}x (target >= 40x)  identical exact results and "
-          f"floats == float(Fraction): {ok_plain}")
-    print(f"  icepool MultisetEvaluator             {med['icepool'] * 1e3:9.1f} ms  "
-          f"ratio {med['icepool'] / med['ours']:6.0f}x over the exact table  identical: {ok_ice}")
-    print(f"  pure-Python multinomial (factorials)  {med['python'] * 1e3:9.1f} ms  "
-          f"ratio {med['python'] / med['ours']:6.0f}x over the exact table  identical: {ok_py}")
+    print(
+        f"  plain pure-Python integer count       {med['plain'] * 1e3:9.1f} ms  ({best['plain'] * 1e3:.1f})"
+        f"  ratio {ratio_plain:6.0f}x (target >= 40x)  identical exact results and "
+        f"floats == float(Fraction): {ok_plain}"
+    )
+    print(
+        f"  icepool MultisetEvaluator             {med['icepool'] * 1e3:9.1f} ms  "
+        f"ratio {med['icepool'] / med['ours']:6.0f}x over the exact table  identical: {ok_ice}"
+    )
+    print(
+        f"  pure-Python multinomial (factorials)  {med['python'] * 1e3:9.1f} ms  "
+        f"ratio {med['python'] / med['ours']:6.0f}x over the exact table  identical: {ok_py}"
+    )
 
     def cold_table():
         v5._cube.cache_clear()

@@ -4,6 +4,7 @@ Module ``deck`` holds the rules, static and opposed tests and scenes
 (re-exported here); ``cli`` builds ``beastodds cards`` (only the command line
 imports it).
 """
+
 from analysis.system import System, lazy_exports
 
 SYSTEM = System(
@@ -25,7 +26,7 @@ SYSTEM = System(
         "base": "attribute + 2 x skill - penalties, before the card",
         "difficulty": "the total to reach: base + the card drawn",
         "hunger": "the vampire's Hunger, 0..5: from 1 on, a 10 or an Ace calls for a Hunger "
-                  "confirmation card (Hunger 1 to 5 count alike)",
+        "confirmation card (Hunger 1 to 5 count alike)",
         "p_success": "chance to succeed: success + bestial_success",
     },
     cli=".cli",

@@ -1,4 +1,7 @@
-"""Ten-card tests (the ten-card test rules): attribute + 2 x skill + a drawn card, with Hunger confirmation draws, counted exactly."""
+"""Ten-card tests (the ten-card test rules), counted exactly.
+
+Attribute + 2 x skill + a drawn card, with Hunger confirmation draws."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,17 +25,24 @@ TABLE_COLUMNS = ("base", "difficulty", "hunger") + CLASSES + ("p_success",)
 #: Columns of :func:`opposed_table`, in order.
 OPPOSED_COLUMNS = ("base", "defense", "hunger", "initiator_wins", "bestial_success", "bestial_failure")
 #: Columns of :func:`scene_table`, in order.
-SCENE_COLUMNS = ("test", "base", "difficulty", "hunger") + CLASSES + (
-    "p_win", "win_after_win", "win_after_loss", "bestial_after_bestial")
+SCENE_COLUMNS = (
+    ("test", "base", "difficulty", "hunger")
+    + CLASSES
+    + ("p_win", "win_after_win", "win_after_loss", "bestial_after_bestial")
+)
 
 #: Skills a character may test without having them (the ten-card test rules: the combat
 #: skills).  Without the skill, weapon qualities don't apply.  English and
 #: the card rules' German names, any case.
 SKILL_FREE = {
-    "athletics": "Athletics", "athletik": "Athletics",
-    "melee": "Melee", "nahkampf": "Melee",
-    "brawl": "Brawl", "handgemenge": "Brawl",
-    "firearms": "Firearms", "schusswaffen": "Firearms",
+    "athletics": "Athletics",
+    "athletik": "Athletics",
+    "melee": "Melee",
+    "nahkampf": "Melee",
+    "brawl": "Brawl",
+    "handgemenge": "Brawl",
+    "firearms": "Firearms",
+    "schusswaffen": "Firearms",
 }
 #: Penalty to the initiator of a combat test, by light.
 LIGHT_PENALTY = {"normal": 0, "dim": 3, "dark": 6}
@@ -80,17 +90,26 @@ class CardRules(Rules):
         it runs out, when all ten cards are shuffled back).
     """
 
-    ace: str = rule("fails", choices=ACE_RULES,
-                    help="fails (default): a drawn Ace always fails its drawer; low: it counts 1, high: 11, "
-                         "and no longer fails by itself.")
-    ties: str = rule("initiator", choices=TIE_RULES,
-                     help="initiator (default): a total equal to the difficulty or the defender's succeeds; "
-                          "defender: the initiator must beat it.")
-    confirmation: str = rule("same_deck", choices=CONFIRMATIONS,
-                             help="Where the Hunger confirmation card comes from: same_deck (default, the "
-                                  "remaining nine) or fresh_deck.")
-    reshuffle: bool = rule(True, help="Scenes only: the deck is whole again for every test (default true); "
-                                      "false: one scene deck.")
+    ace: str = rule(
+        "fails",
+        choices=ACE_RULES,
+        help="fails (default): a drawn Ace always fails its drawer; low: it counts 1, high: 11, "
+        "and no longer fails by itself.",
+    )
+    ties: str = rule(
+        "initiator",
+        choices=TIE_RULES,
+        help="initiator (default): a total equal to the difficulty or the defender's succeeds; "
+        "defender: the initiator must beat it.",
+    )
+    confirmation: str = rule(
+        "same_deck",
+        choices=CONFIRMATIONS,
+        help="Where the Hunger confirmation card comes from: same_deck (default, the remaining nine) or fresh_deck.",
+    )
+    reshuffle: bool = rule(
+        True, help="Scenes only: the deck is whole again for every test (default true); false: one scene deck."
+    )
 
     @property
     def values(self) -> tuple:
@@ -121,7 +140,6 @@ class CardRules(Rules):
         return 1 if self.confirmation == "fresh_deck" else 0
 
 
-
 OFFICIAL = CardRules()
 
 
@@ -141,17 +159,21 @@ def _denominator(rules: CardRules, opposed: bool = False) -> int:
 
 # ------------------------------------------------------------------ counting
 
+
 def _static_ways(bases: tuple, difficulties: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
-    return _decks.grid_ways(False, _deck(rules), bases, difficulties, _hungry(hungers),
-                            rules.win_on_tie, rules.fresh_confirmation)
+    return _decks.grid_ways(
+        False, _deck(rules), bases, difficulties, _hungry(hungers), rules.win_on_tie, rules.fresh_confirmation
+    )
 
 
 def _opposed_ways(bases: tuple, defenses: tuple, hungers: tuple, rules: CardRules) -> np.ndarray:
-    return _decks.grid_ways(True, _deck(rules), bases, defenses, _hungry(hungers),
-                            rules.win_on_tie, rules.fresh_confirmation)
+    return _decks.grid_ways(
+        True, _deck(rules), bases, defenses, _hungry(hungers), rules.win_on_tie, rules.fresh_confirmation
+    )
 
 
 # ------------------------------------------------------------------ one test
+
 
 @dataclass(frozen=True)
 class CardOdds(ClassWays):
@@ -172,10 +194,14 @@ class CardOdds(ClassWays):
 
     success = property(lambda self: self.probability("success"), doc="Won, not bestial.")
     failure = property(lambda self: self.probability("failure"), doc="Lost, not bestial.")
-    bestial_success = property(lambda self: self.probability("bestial_success"),
-                               doc="Won, and the confirmation card made it bestial (a Compulsion).")
-    bestial_failure = property(lambda self: self.probability("bestial_failure"),
-                               doc="Lost, and the confirmation card made it bestial (a Compulsion).")
+    bestial_success = property(
+        lambda self: self.probability("bestial_success"),
+        doc="Won, and the confirmation card made it bestial (a Compulsion).",
+    )
+    bestial_failure = property(
+        lambda self: self.probability("bestial_failure"),
+        doc="Lost, and the confirmation card made it bestial (a Compulsion).",
+    )
 
     @property
     def p_success(self) -> Fraction:
@@ -193,8 +219,7 @@ class CardOdds(ClassWays):
         return self.bestial_success + self.bestial_failure
 
     def __str__(self) -> str:
-        lines = [f"Card test: base {self.base} + card vs difficulty {self.difficulty}, "
-                 f"Hunger {self.hunger}"]
+        lines = [f"Card test: base {self.base} + card vs difficulty {self.difficulty}, Hunger {self.hunger}"]
         if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
         for name, p in list(self.classes().items()) + [("p_win", self.p_win)]:
@@ -211,9 +236,14 @@ def _check_hunger(hunger) -> int:
 
 def _odds(base: int, difficulty: int, hunger: int, rules: CardRules) -> CardOdds:
     ways = _static_ways((base,), (difficulty,), (hunger,), rules)[0, 0, 0]
-    return CardOdds(base=base, difficulty=difficulty, hunger=hunger, rules=rules,
-                    denominator=_denominator(rules),
-                    class_ways={c: int(w) for c, w in zip(CLASSES, ways)})
+    return CardOdds(
+        base=base,
+        difficulty=difficulty,
+        hunger=hunger,
+        rules=rules,
+        denominator=_denominator(rules),
+        class_ways={c: int(w) for c, w in zip(CLASSES, ways)},
+    )
 
 
 def odds(base: int, difficulty: int, hunger: int = 0, rules: CardRules = OFFICIAL) -> CardOdds:
@@ -276,14 +306,18 @@ class OpposedOdds(ClassWays):
         """Probability the initiator loses (bestially or not)."""
         return 1 - self.initiator_wins
 
-    bestial_success = property(lambda self: self.probability("bestial_success"),
-                               doc="The initiator wins, bestially (part of initiator_wins).")
-    bestial_failure = property(lambda self: self.probability("bestial_failure"),
-                               doc="The initiator loses, bestially (part of defender_wins).")
+    bestial_success = property(
+        lambda self: self.probability("bestial_success"), doc="The initiator wins, bestially (part of initiator_wins)."
+    )
+    bestial_failure = property(
+        lambda self: self.probability("bestial_failure"), doc="The initiator loses, bestially (part of defender_wins)."
+    )
 
     def __str__(self) -> str:
-        lines = [f"Opposed card test: initiator base {self.base} + card vs defense "
-                 f"{self.defense} + card, Hunger {self.hunger}"]
+        lines = [
+            f"Opposed card test: initiator base {self.base} + card vs defense "
+            f"{self.defense} + card, Hunger {self.hunger}"
+        ]
         if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
         for name in ("initiator_wins", "bestial_success", "bestial_failure", "defender_wins"):
@@ -297,9 +331,14 @@ class OpposedOdds(ClassWays):
 
 def _opposed(base: int, defense: int, hunger: int, rules: CardRules) -> OpposedOdds:
     ways = _opposed_ways((base,), (defense,), (hunger,), rules)[0, 0, 0]
-    return OpposedOdds(base=base, defense=defense, hunger=hunger, rules=rules,
-                       denominator=_denominator(rules, opposed=True),
-                       class_ways={c: int(w) for c, w in zip(CLASSES, ways)})
+    return OpposedOdds(
+        base=base,
+        defense=defense,
+        hunger=hunger,
+        rules=rules,
+        denominator=_denominator(rules, opposed=True),
+        class_ways={c: int(w) for c, w in zip(CLASSES, ways)},
+    )
 
 
 def opposed(base: int, defense: int, hunger: int = 0, rules: CardRules = OFFICIAL) -> OpposedOdds:
@@ -339,6 +378,7 @@ def opposed(base: int, defense: int, hunger: int = 0, rules: CardRules = OFFICIA
 
 # ------------------------------------------------------ from the character sheet
 
+
 def _skill_name(skill_name):
     if skill_name is None:
         return None
@@ -347,9 +387,16 @@ def _skill_name(skill_name):
     return skill_name.strip()
 
 
-def base_total(attribute: int, skill: int, *, skill_name: str | None = None,
-               combat: bool | None = None, light: str = "normal", penalty: int = 0,
-               weapon_bonus: int = 0) -> int:
+def base_total(
+    attribute: int,
+    skill: int,
+    *,
+    skill_name: str | None = None,
+    combat: bool | None = None,
+    light: str = "normal",
+    penalty: int = 0,
+    weapon_bonus: int = 0,
+) -> int:
     """The initiator's total before the card: attribute + 2 x skill - penalties.
 
     Parameters
@@ -398,7 +445,8 @@ def base_total(attribute: int, skill: int, *, skill_name: str | None = None,
         raise ValueError(
             f"{what} needs the skill: without it a character cannot attempt it "
             f"(only Athletics, Melee, Brawl and Firearms may be tried without the skill"
-            f"{'' if name else '; name the skill with skill_name'})")
+            f"{'' if name else '; name the skill with skill_name'})"
+        )
     total = attribute + 2 * skill - penalty
     if combat:
         total -= LIGHT_PENALTY[light]
@@ -407,9 +455,19 @@ def base_total(attribute: int, skill: int, *, skill_name: str | None = None,
     return total
 
 
-def skill_test(attribute: int, skill: int, difficulty: int, *, skill_name: str | None = None,
-               hunger: int = 0, combat: bool | None = None, light: str = "normal",
-               penalty: int = 0, weapon_bonus: int = 0, rules: CardRules = OFFICIAL) -> CardOdds:
+def skill_test(
+    attribute: int,
+    skill: int,
+    difficulty: int,
+    *,
+    skill_name: str | None = None,
+    hunger: int = 0,
+    combat: bool | None = None,
+    light: str = "normal",
+    penalty: int = 0,
+    weapon_bonus: int = 0,
+    rules: CardRules = OFFICIAL,
+) -> CardOdds:
     """Exact odds of a static test from the character sheet.
 
     ``attribute + 2 x skill - penalties + card >= difficulty``; the keyword
@@ -417,30 +475,44 @@ def skill_test(attribute: int, skill: int, difficulty: int, *, skill_name: str |
     skill the character lacks is refused (ValueError) unless it is
     Athletics, Melee, Brawl or Firearms.
     """
-    base = base_total(attribute, skill, skill_name=skill_name, combat=combat, light=light,
-                      penalty=penalty, weapon_bonus=weapon_bonus)
+    base = base_total(
+        attribute, skill, skill_name=skill_name, combat=combat, light=light, penalty=penalty, weapon_bonus=weapon_bonus
+    )
     difficulty = check_int("difficulty", difficulty, 0, MAX_VALUE)
     return _odds(base, difficulty, _check_hunger(hunger), CardRules.require(rules))
 
 
-def opposed_test(attribute: int, skill: int, defender_attribute: int, defender_willpower: int, *,
-                 skill_name: str | None = None, hunger: int = 0, combat: bool | None = None,
-                 light: str = "normal", penalty: int = 0, weapon_bonus: int = 0,
-                 rules: CardRules = OFFICIAL) -> OpposedOdds:
+def opposed_test(
+    attribute: int,
+    skill: int,
+    defender_attribute: int,
+    defender_willpower: int,
+    *,
+    skill_name: str | None = None,
+    hunger: int = 0,
+    combat: bool | None = None,
+    light: str = "normal",
+    penalty: int = 0,
+    weapon_bonus: int = 0,
+    rules: CardRules = OFFICIAL,
+) -> OpposedOdds:
     """Exact odds of an opposed test from both character sheets.
 
     Initiator: ``attribute + 2 x skill - penalties + card`` (as in
     :func:`base_total`); defender: ``defender_attribute + maximum Willpower
     + card``.  See :func:`opposed`.
     """
-    base = base_total(attribute, skill, skill_name=skill_name, combat=combat, light=light,
-                      penalty=penalty, weapon_bonus=weapon_bonus)
-    defense = (check_int("defender_attribute", defender_attribute, 0, 100)
-               + check_int("defender_willpower", defender_willpower, 0, 100))
+    base = base_total(
+        attribute, skill, skill_name=skill_name, combat=combat, light=light, penalty=penalty, weapon_bonus=weapon_bonus
+    )
+    defense = check_int("defender_attribute", defender_attribute, 0, 100) + check_int(
+        "defender_willpower", defender_willpower, 0, 100
+    )
     return _opposed(base, defense, _check_hunger(hunger), CardRules.require(rules))
 
 
 # ------------------------------------------------------------------ tables
+
 
 def _values_frame(ways, den, exact):
     if exact:
@@ -484,8 +556,7 @@ def table(bases, difficulties, hungers=0, rules: CardRules = OFFICIAL, exact: bo
     return pd.DataFrame(cols)
 
 
-def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
-                  exact: bool = False) -> pd.DataFrame:
+def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
     """A tidy odds table of opposed tests: one row per (base, defense, hunger).
 
     Parameters
@@ -513,8 +584,14 @@ def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     rules = CardRules.require(rules)
     ways = _opposed_ways(tuple(bases), tuple(defenses), tuple(hungers), rules).reshape(-1, _decks.N_CLASSES)
-    ways = np.stack([ways[:, _decks.SUCCESS] + ways[:, _decks.BESTIAL_SUCCESS],
-                     ways[:, _decks.BESTIAL_SUCCESS], ways[:, _decks.BESTIAL_FAILURE]], axis=1)
+    ways = np.stack(
+        [
+            ways[:, _decks.SUCCESS] + ways[:, _decks.BESTIAL_SUCCESS],
+            ways[:, _decks.BESTIAL_SUCCESS],
+            ways[:, _decks.BESTIAL_FAILURE],
+        ],
+        axis=1,
+    )
     grid = np.array(np.meshgrid(bases, defenses, hungers, indexing="ij")).reshape(3, -1)
     values = _values_frame(ways, _denominator(rules, opposed=True), exact)
     cols = {"base": grid[0], "defense": grid[1], "hunger": grid[2]}
@@ -525,10 +602,16 @@ def opposed_table(bases, defenses, hungers=0, rules: CardRules = OFFICIAL,
 
 # ------------------------------------------------------------------ scenes
 
+
 def _check_scene(tests) -> tuple:
     # a set (no order), a dict or a text is refused; at most one test past the limit is read
-    tests = materialise("tests", tests, "a list of (base, difficulty) or (base, difficulty, hunger) tuples",
-                        MAX_SCENE, too_many=f"a scene must have 1..{MAX_SCENE} tests, got {{count}}")
+    tests = materialise(
+        "tests",
+        tests,
+        "a list of (base, difficulty) or (base, difficulty, hunger) tuples",
+        MAX_SCENE,
+        too_many=f"a scene must have 1..{MAX_SCENE} tests, got {{count}}",
+    )
     if not 1 <= len(tests) <= MAX_SCENE:
         raise ValueError(f"a scene must have 1..{MAX_SCENE} tests, got {len(tests)}")
     out = []
@@ -536,12 +619,10 @@ def _check_scene(tests) -> tuple:
         if isinstance(t, dict):
             unknown = set(t) - {"base", "difficulty", "hunger"}
             if unknown or not {"base", "difficulty"} <= set(t):
-                raise ValueError(f"test {i}: expected keys base, difficulty and optionally hunger, "
-                                 f"got {sorted(t)}")
+                raise ValueError(f"test {i}: expected keys base, difficulty and optionally hunger, got {sorted(t)}")
             t = (t["base"], t["difficulty"], t.get("hunger", 0))
         if isinstance(t, (str, bytes)) or not hasattr(t, "__len__") or len(t) not in (2, 3):
-            raise ValueError(f"test {i}: expected (base, difficulty) or (base, difficulty, hunger), "
-                             f"got {t!r}")
+            raise ValueError(f"test {i}: expected (base, difficulty) or (base, difficulty, hunger), got {t!r}")
         base = check_int(f"test {i}: base", t[0], 0, MAX_VALUE)
         diff = check_int(f"test {i}: difficulty", t[1], 0, MAX_VALUE)
         hunger = check_int(f"test {i}: hunger", t[2], 0, MAX_HUNGER) if len(t) == 3 else 0
@@ -551,8 +632,13 @@ def _check_scene(tests) -> tuple:
 
 def _scene_counts(tests: tuple, rules: CardRules):
     hungry = _hungry(h for _, _, h in tests)
-    return _decks.scene_counts(_deck(rules), tuple((b, d, f) for (b, d, _), f in zip(tests, hungry)),
-                               rules.win_on_tie, rules.fresh_confirmation, int(rules.reshuffle))
+    return _decks.scene_counts(
+        _deck(rules),
+        tuple((b, d, f) for (b, d, _), f in zip(tests, hungry)),
+        rules.win_on_tie,
+        rules.fresh_confirmation,
+        int(rules.reshuffle),
+    )
 
 
 _GROUPS = {
@@ -592,8 +678,7 @@ class SceneOdds:
     def classes(self, test: int) -> dict:
         """The four classes of one test as ``{name: Fraction}`` (over all that went before)."""
         t = self._index(test)
-        return {c: Fraction(int(self.marginal_ways[t, k]), self.denominators[t])
-                for k, c in enumerate(CLASSES)}
+        return {c: Fraction(int(self.marginal_ways[t, k]), self.denominators[t]) for k, c in enumerate(CLASSES)}
 
     def p_win(self, test: int) -> Fraction:
         """Probability that this test is won (bestially or not)."""
@@ -635,10 +720,11 @@ class SceneOdds:
         lines = [f"Card scene of {len(self.tests)} tests ({deck})"]
         for i, (b, d, h) in enumerate(self.tests, 1):
             c = self.classes(i)
-            lines.append(f"  test {i}: base {b} vs {d}, Hunger {h}: win {float(self.p_win(i)):.2%}, "
-                         f"bestial {float(c['bestial_success'] + c['bestial_failure']):.2%}")
-        lines.append("  Compulsions: " + ", ".join(f"{b}: {float(p):.2%}"
-                                                   for b, p in self.compulsions.items()))
+            lines.append(
+                f"  test {i}: base {b} vs {d}, Hunger {h}: win {float(self.p_win(i)):.2%}, "
+                f"bestial {float(c['bestial_success'] + c['bestial_failure']):.2%}"
+            )
+        lines.append("  Compulsions: " + ", ".join(f"{b}: {float(p):.2%}" for b, p in self.compulsions.items()))
         return "\n".join(lines)
 
     __repr__ = _display.text
@@ -674,8 +760,7 @@ def scene(tests, rules: CardRules = OFFICIAL) -> SceneOdds:
     tests = _check_scene(tests)
     rules = CardRules.require(rules)
     marg, pair, count, dens = _scene_counts(tests, rules)
-    return SceneOdds(tests=tests, rules=rules, marginal_ways=marg, pair_ways=pair,
-                     count_ways=count, denominators=dens)
+    return SceneOdds(tests=tests, rules=rules, marginal_ways=marg, pair_ways=pair, count_ways=count, denominators=dens)
 
 
 def scene_table(tests, rules: CardRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
@@ -692,9 +777,11 @@ def scene_table(tests, rules: CardRules = OFFICIAL, exact: bool = False) -> pd.D
     rows = []
     for i, (b, d, h) in enumerate(s.tests, 1):
         row = {"test": i, "base": b, "difficulty": d, "hunger": h, **s.classes(i), "p_win": s.p_win(i)}
-        for col, given, outcome in (("win_after_win", "win", "win"),
-                                    ("win_after_loss", "loss", "win"),
-                                    ("bestial_after_bestial", "bestial", "bestial")):
+        for col, given, outcome in (
+            ("win_after_win", "win", "win"),
+            ("win_after_loss", "loss", "win"),
+            ("bestial_after_bestial", "bestial", "bestial"),
+        ):
             try:
                 row[col] = s.after(i, given, outcome)
             except ValueError:
@@ -709,9 +796,19 @@ def scene_table(tests, rules: CardRules = OFFICIAL, exact: bool = False) -> pd.D
 
 # ------------------------------------------------------------------ V5 comparison
 
-COMPARE_COLUMNS = ("pool", "difficulty", "hunger", "v5_win", "card_base", "card_difficulty",
-                   "card_win", "v5_messy_critical", "v5_bestial_failure",
-                   "card_bestial_success", "card_bestial_failure")
+COMPARE_COLUMNS = (
+    "pool",
+    "difficulty",
+    "hunger",
+    "v5_win",
+    "card_base",
+    "card_difficulty",
+    "card_win",
+    "v5_messy_critical",
+    "v5_bestial_failure",
+    "card_bestial_success",
+    "card_bestial_failure",
+)
 
 
 def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFICIAL) -> int:
@@ -738,9 +835,15 @@ def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFI
     return best[2]
 
 
-def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6),
-               card_difficulty: int = 12, rules: CardRules = OFFICIAL, v5_rules=None,
-               exact: bool = False) -> pd.DataFrame:
+def compare_v5(
+    pools=range(1, 11),
+    difficulties=range(1, 6),
+    hungers=range(0, 6),
+    card_difficulty: int = 12,
+    rules: CardRules = OFFICIAL,
+    v5_rules=None,
+    exact: bool = False,
+) -> pd.DataFrame:
     """For each V5 pool, Difficulty and Hunger: the card test that wins about as often.
 
     The card test is ``card_base`` vs ``card_difficulty`` with the success
@@ -780,27 +883,64 @@ def compare_v5(pools=range(1, 11), difficulties=range(1, 6), hungers=range(0, 6)
     for r in v5df.itertuples(index=False):
         base = nearest_card_test(r.p_win, card_difficulty, rules)
         card = _odds(base, card_difficulty, int(r.hunger), rules)
-        rows.append({"pool": r.pool, "difficulty": r.difficulty, "hunger": r.hunger,
-                     "v5_win": r.p_win, "card_base": base, "card_difficulty": card_difficulty,
-                     "card_win": card.p_win, "v5_messy_critical": r.messy_critical,
-                     "v5_bestial_failure": r.bestial_failure,
-                     "card_bestial_success": card.bestial_success,
-                     "card_bestial_failure": card.bestial_failure})
+        rows.append(
+            {
+                "pool": r.pool,
+                "difficulty": r.difficulty,
+                "hunger": r.hunger,
+                "v5_win": r.p_win,
+                "card_base": base,
+                "card_difficulty": card_difficulty,
+                "card_win": card.p_win,
+                "v5_messy_critical": r.messy_critical,
+                "v5_bestial_failure": r.bestial_failure,
+                "card_bestial_success": card.bestial_success,
+                "card_bestial_failure": card.bestial_failure,
+            }
+        )
     df = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
     df = df.sort_values(["pool", "difficulty", "hunger"], kind="stable").reset_index(drop=True)
     for c in ("pool", "difficulty", "hunger", "card_base", "card_difficulty"):
         df[c] = df[c].astype(np.int64)
     if not exact:
-        for c in ("v5_win", "card_win", "v5_messy_critical", "v5_bestial_failure",
-                  "card_bestial_success", "card_bestial_failure"):
+        for c in (
+            "v5_win",
+            "card_win",
+            "v5_messy_critical",
+            "v5_bestial_failure",
+            "card_bestial_success",
+            "card_bestial_failure",
+        ):
             df[c] = df[c].astype(float)
     return df
 
 
 __all__ = [
-    "CARDS", "CLASSES", "TABLE_COLUMNS", "OPPOSED_COLUMNS", "SCENE_COLUMNS", "COMPARE_COLUMNS",
-    "SKILL_FREE", "LIGHT_PENALTY", "ACE_RULES", "TIE_RULES", "CONFIRMATIONS",
-    "CardRules", "OFFICIAL", "CardOdds", "OpposedOdds", "SceneOdds",
-    "odds", "opposed", "base_total", "skill_test", "opposed_test",
-    "table", "opposed_table", "scene", "scene_table", "nearest_card_test", "compare_v5",
+    "CARDS",
+    "CLASSES",
+    "TABLE_COLUMNS",
+    "OPPOSED_COLUMNS",
+    "SCENE_COLUMNS",
+    "COMPARE_COLUMNS",
+    "SKILL_FREE",
+    "LIGHT_PENALTY",
+    "ACE_RULES",
+    "TIE_RULES",
+    "CONFIRMATIONS",
+    "CardRules",
+    "OFFICIAL",
+    "CardOdds",
+    "OpposedOdds",
+    "SceneOdds",
+    "odds",
+    "opposed",
+    "base_total",
+    "skill_test",
+    "opposed_test",
+    "table",
+    "opposed_table",
+    "scene",
+    "scene_table",
+    "nearest_card_test",
+    "compare_v5",
 ]

@@ -7,6 +7,7 @@ three under one name.  ``cli``
 builds ``beastodds classic``, ``damage`` and ``blows`` (only the command line
 imports it).
 """
+
 from analysis.system import System, lazy_exports
 
 SYSTEM = System(

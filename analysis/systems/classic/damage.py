@@ -3,6 +3,7 @@
 The health track is :mod:`analysis.systems.classic.track`; blows and fights,
 :mod:`analysis.systems.classic.fights`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ MAX_TRAIT = 50
 
 # --------------------------------------------------------------------- rules
 
+
 @dataclass(frozen=True)
 class DamageRules(Rules):
     """House-rule knobs of damage, soak and the health track (docs/rules.md defaults).
@@ -67,40 +69,52 @@ class DamageRules(Rules):
         actions such as the attack roll, never to soak).
     """
 
-    damage_difficulty: int = rule(6, range=(_classic.MIN_DIFFICULTY, _classic.MAX_DIFFICULTY),
-                                  help="Difficulty of damage rolls, 2..10 (default 6).")
-    soak_difficulty: int = rule(6, range=(_classic.MIN_DIFFICULTY, _classic.MAX_DIFFICULTY),
-                                help="Difficulty of soak rolls, 2..10 (default 6).")
-    damage_ones_cancel: bool = rule(False, help="1s cancel damage successes (default false; automatic "
-                                                "successes are never cancelled).")
+    damage_difficulty: int = rule(
+        6,
+        range=(_classic.MIN_DIFFICULTY, _classic.MAX_DIFFICULTY),
+        help="Difficulty of damage rolls, 2..10 (default 6).",
+    )
+    soak_difficulty: int = rule(
+        6, range=(_classic.MIN_DIFFICULTY, _classic.MAX_DIFFICULTY), help="Difficulty of soak rolls, 2..10 (default 6)."
+    )
+    damage_ones_cancel: bool = rule(
+        False, help="1s cancel damage successes (default false; automatic successes are never cancelled)."
+    )
     soak_ones_cancel: bool = rule(True, help="1s cancel soak successes (default true).")
-    attack_ones_cancel: bool = rule(True, help="1s cancel attack successes (default true, as in any "
-                                               "classic roll).")
-    vampire_bashing: str = rule("halve_down", choices=VAMPIRE_BASHING,
-                                help="What a vampire does to bashing damage left after soak: halve_down "
-                                     "(default), halve_up or full.")
-    vital_spot_lethal: str = rule("off", choices=VITAL_SPOT_LETHAL,
-                                  help="Storyteller's option: a blunt attack at a vital spot deals lethal "
-                                       "damage to mortals, to everyone, or off (default).")
-    penalties: tuple = rule(PENALTIES, length=BOXES - 1, item_range=(0, 100),
-                            help="Dice lost at Bruised, Hurt, Injured, Wounded, Mauled, Crippled "
-                                 "(default 0, 1, 1, 2, 2, 5).")
-    wound_penalty_on_damage: bool = rule(False, help="Wound penalties also remove damage dice (default "
-                                                     "false: they apply to actions, never to soak).")
+    attack_ones_cancel: bool = rule(True, help="1s cancel attack successes (default true, as in any classic roll).")
+    vampire_bashing: str = rule(
+        "halve_down",
+        choices=VAMPIRE_BASHING,
+        help="What a vampire does to bashing damage left after soak: halve_down (default), halve_up or full.",
+    )
+    vital_spot_lethal: str = rule(
+        "off",
+        choices=VITAL_SPOT_LETHAL,
+        help="Storyteller's option: a blunt attack at a vital spot deals lethal "
+        "damage to mortals, to everyone, or off (default).",
+    )
+    penalties: tuple = rule(
+        PENALTIES,
+        length=BOXES - 1,
+        item_range=(0, 100),
+        help="Dice lost at Bruised, Hurt, Injured, Wounded, Mauled, Crippled (default 0, 1, 1, 2, 2, 5).",
+    )
+    wound_penalty_on_damage: bool = rule(
+        False, help="Wound penalties also remove damage dice (default false: they apply to actions, never to soak)."
+    )
 
     @property
     def halve(self) -> int:
         """The kernel's halving mode for bashing damage to a vampire."""
-        return {"halve_down": _k.HALVE_DOWN, "halve_up": _k.HALVE_UP,
-                "full": _k.HALVE_NONE}[self.vampire_bashing]
-
+        return {"halve_down": _k.HALVE_DOWN, "halve_up": _k.HALVE_UP, "full": _k.HALVE_NONE}[self.vampire_bashing]
 
 
 OFFICIAL = DamageRules()
 
 
-def resolve_kind(kind: str, target: str, *, firearm: bool = False, aim: str = "body",
-                 rules: DamageRules = OFFICIAL) -> str:
+def resolve_kind(
+    kind: str, target: str, *, firearm: bool = False, aim: str = "body", rules: DamageRules = OFFICIAL
+) -> str:
     """The kind of damage the target actually takes.
 
     Firearms deal bashing damage to vampires unless aimed at the head;
@@ -115,9 +129,12 @@ def resolve_kind(kind: str, target: str, *, firearm: bool = False, aim: str = "b
     rules = DamageRules.require(rules)
     if firearm and target == "vampire" and kind == "lethal" and aim != "head":
         kind = "bashing"
-    if (aim == "vital" and kind == "bashing" and not firearm
-            and (rules.vital_spot_lethal == "everyone"
-                 or (rules.vital_spot_lethal == "mortals" and target == "mortal"))):
+    if (
+        aim == "vital"
+        and kind == "bashing"
+        and not firearm
+        and (rules.vital_spot_lethal == "everyone" or (rules.vital_spot_lethal == "mortals" and target == "mortal"))
+    ):
         kind = "lethal"
     if target == "mortal" and kind == "aggravated":
         kind = "lethal"
@@ -153,6 +170,7 @@ def soak_dice(kind: str, target: str, stamina: int, fortitude: int = 0) -> int:
 
 
 # ------------------------------------------------------- one attack, exactly
+
 
 @dataclass(frozen=True)
 class LevelOdds:
@@ -192,8 +210,7 @@ class LevelOdds:
         exact = check_bool("exact", exact)
         n = self.max_levels + 1
         probs = [Fraction(w, self.denominator) for w in self.level_ways[:n]]
-        return pd.DataFrame({"levels": np.arange(n),
-                             "probability": probs if exact else [float(p) for p in probs]})
+        return pd.DataFrame({"levels": np.arange(n), "probability": probs if exact else [float(p) for p in probs]})
 
     def __str__(self) -> str:
         lines = [self.description]
@@ -207,8 +224,10 @@ class LevelOdds:
 
     def _repr_rows(self):
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
-        return ([self.description, f"mean {float(self.mean_levels):.4g} levels"],
-                [(f"{n} level{'s' if n != 1 else ''}", p) for n, p in self.levels.items()])
+        return (
+            [self.description, f"mean {float(self.mean_levels):.4g} levels"],
+            [(f"{n} level{'s' if n != 1 else ''}", p) for n, p in self.levels.items()],
+        )
 
 
 def _trim(ways) -> tuple:
@@ -234,8 +253,16 @@ def sum_rows(n_max: int, faces: np.ndarray, values: np.ndarray, mod: int):
 
 
 @lru_cache(maxsize=4096)
-def level_ways(attack_dice: int, attack_difficulty: int, specialty: bool, base_dice: int,
-                auto: int, soak: int, halve: int, rules: DamageRules):
+def level_ways(
+    attack_dice: int,
+    attack_difficulty: int,
+    specialty: bool,
+    base_dice: int,
+    auto: int,
+    soak: int,
+    halve: int,
+    rules: DamageRules,
+):
     """Exact (ways per level, denominator) of one attack.
 
     ``attack_dice < 0`` means no attack roll: the blow hits with ``base_dice``.
@@ -258,15 +285,27 @@ def level_ways(attack_dice: int, attack_difficulty: int, specialty: bool, base_d
         soak_rows, soak_lo = sum_rows(soak, soak_faces, soak_values, mod)
         if attack_dice >= 0:
             att_rows, att_lo = sum_rows(attack_dice, att_faces, att_values, mod)
-            _k.attack_level_ways(att_rows[attack_dice], att_lo, dmg_rows, dmg_lo, base_dice, auto,
-                                 soak_rows[soak], soak_lo, halve, mod, out)
+            _k.attack_level_ways(
+                att_rows[attack_dice],
+                att_lo,
+                dmg_rows,
+                dmg_lo,
+                base_dice,
+                auto,
+                soak_rows[soak],
+                soak_lo,
+                halve,
+                mod,
+                out,
+            )
         else:
-            _k.levels_after_soak(dmg_rows[n_max], dmg_lo, auto, soak_rows[soak], soak_lo,
-                                 halve, mod, out)
+            _k.levels_after_soak(dmg_rows[n_max], dmg_lo, auto, soak_rows[soak], soak_lo, halve, mod, out)
         return out
 
-    rows = [_k.classic_sum_ways_bound(n_max, dmg_faces, dmg_values),
-            _k.classic_sum_ways_bound(soak, soak_faces, soak_values)]
+    rows = [
+        _k.classic_sum_ways_bound(n_max, dmg_faces, dmg_values),
+        _k.classic_sum_ways_bound(soak, soak_faces, soak_values),
+    ]
     if attack_dice >= 0:
         rows.append(_k.classic_sum_ways_bound(attack_dice, att_faces, att_values))
         bound = _k.attack_level_ways_bound(attack_dice, n_max, soak)
@@ -275,9 +314,18 @@ def level_ways(attack_dice: int, attack_difficulty: int, specialty: bool, base_d
     return _trim(_exact.count(compute, max(rows + [bound]))), 10**dice
 
 
-def damage(dice: int, auto: int = 0, stamina: int = 0, kind: str = "bashing",
-           target: str = "vampire", fortitude: int = 0, *, firearm: bool = False,
-           aim: str = "body", rules: DamageRules = OFFICIAL) -> LevelOdds:
+def damage(
+    dice: int,
+    auto: int = 0,
+    stamina: int = 0,
+    kind: str = "bashing",
+    target: str = "vampire",
+    fortitude: int = 0,
+    *,
+    firearm: bool = False,
+    aim: str = "body",
+    rules: DamageRules = OFFICIAL,
+) -> LevelOdds:
     """Exact distribution of health levels lost to a damage roll after soak.
 
     Parameters
@@ -319,8 +367,9 @@ def damage(dice: int, auto: int = 0, stamina: int = 0, kind: str = "bashing",
     n_soak = soak_dice(taken, target, stamina, fortitude)
     halve = halving(rules, target, taken)
     ways, den = level_ways(-1, 6, False, dice, auto, n_soak, halve, rules)
-    desc = (f"{dice} damage dice + {auto} automatic vs {n_soak} soak dice: "
-            f"{taken} damage to a {target}" + (" (halved)" if halve != NO_HALVING else ""))
+    desc = f"{dice} damage dice + {auto} automatic vs {n_soak} soak dice: {taken} damage to a {target}" + (
+        " (halved)" if halve != NO_HALVING else ""
+    )
     return LevelOdds(description=desc, kind=taken, denominator=den, level_ways=ways)
 
 
@@ -342,21 +391,34 @@ class DamageReading:
     levels: int
 
     def __str__(self) -> str:
-        soak = (f"soak {', '.join(map(str, self.soak_dice)) or 'no dice'}: "
-                f"{self.soak_successes} success(es)") if self.soak_allowed else "no soak"
+        soak = (
+            (f"soak {', '.join(map(str, self.soak_dice)) or 'no dice'}: {self.soak_successes} success(es)")
+            if self.soak_allowed
+            else "no soak"
+        )
         half = f", halved (round down) to {self.levels}" if self.halved else ""
-        return (f"damage {', '.join(map(str, self.damage_dice)) or 'no dice'} "
-                f"({self.damage_successes} success(es)) + {self.auto} automatic = "
-                f"{self.levels_rolled} level(s); {soak}; {self.after_soak} {self.kind} "
-                f"level(s) get through{half}; the {self.target} loses {self.levels} health level(s)")
+        return (
+            f"damage {', '.join(map(str, self.damage_dice)) or 'no dice'} "
+            f"({self.damage_successes} success(es)) + {self.auto} automatic = "
+            f"{self.levels_rolled} level(s); {soak}; {self.after_soak} {self.kind} "
+            f"level(s) get through{half}; the {self.target} loses {self.levels} health level(s)"
+        )
 
     __repr__ = _display.text
     _repr_html_ = _display.html
 
 
-def read_damage(damage_dice, auto: int = 0, soak_dice=(), kind: str = "bashing",
-                target: str = "vampire", *, firearm: bool = False, aim: str = "body",
-                rules: DamageRules = OFFICIAL) -> DamageReading:
+def read_damage(
+    damage_dice,
+    auto: int = 0,
+    soak_dice=(),
+    kind: str = "bashing",
+    target: str = "vampire",
+    *,
+    firearm: bool = False,
+    aim: str = "body",
+    rules: DamageRules = OFFICIAL,
+) -> DamageReading:
     """Read given damage and soak dice: the health levels they take.
 
     Parameters
@@ -379,8 +441,7 @@ def read_damage(damage_dice, auto: int = 0, soak_dice=(), kind: str = "bashing",
     rules = DamageRules.require(rules)
     auto = check_int("auto", auto, 0, MAX_TRAIT)
     taken = resolve_kind(kind, target, firearm=firearm, aim=aim, rules=rules)
-    dmg = _classic.read_pool(damage_dice, rules.damage_difficulty,
-                             ones_cancel=rules.damage_ones_cancel)
+    dmg = _classic.read_pool(damage_dice, rules.damage_difficulty, ones_cancel=rules.damage_ones_cancel)
     soak_faces = _classic.check_faces("soak_dice", soak_dice)
     allowed = not (target == "mortal" and taken != "bashing")
     if not allowed and soak_faces:
@@ -389,9 +450,11 @@ def read_damage(damage_dice, auto: int = 0, soak_dice=(), kind: str = "bashing",
     rolled = dmg.net + auto
     through = max(0, rolled - soak.net)
     halved = target == "vampire" and taken == "bashing" and rules.vampire_bashing != "full"
-    levels = {"halve_down": through // 2, "halve_up": (through + 1) // 2}.get(
-        rules.vampire_bashing, through) if halved else through
-    return DamageReading(dmg.dice, auto, soak.dice, taken, target, dmg.net, rolled, allowed,
-                         soak.net, through, halved, levels)
-
-
+    levels = (
+        {"halve_down": through // 2, "halve_up": (through + 1) // 2}.get(rules.vampire_bashing, through)
+        if halved
+        else through
+    )
+    return DamageReading(
+        dmg.dice, auto, soak.dice, taken, target, dmg.net, rolled, allowed, soak.net, through, halved, levels
+    )

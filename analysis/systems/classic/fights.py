@@ -1,4 +1,5 @@
 """Classic blows and fights: one attack on a fighter, repeated blows, and a two-sided fight, as exact chains."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,8 +15,20 @@ from analysis.markov import ExactChain
 from analysis.validate import check_bool, check_choice, check_int
 from analysis import display as _display
 
-from analysis.systems.classic.damage import (AIMS, CREATURES, KINDS, MAX_TRAIT, NO_HALVING, OFFICIAL, DamageRules,
-                                             LevelOdds, level_ways, halving, resolve_kind, soak_dice)
+from analysis.systems.classic.damage import (
+    AIMS,
+    CREATURES,
+    KINDS,
+    MAX_TRAIT,
+    NO_HALVING,
+    OFFICIAL,
+    DamageRules,
+    LevelOdds,
+    level_ways,
+    halving,
+    resolve_kind,
+    soak_dice,
+)
 from analysis.systems.classic.track import Health, take_damage
 
 #: Where a chain of blows or a fight stops, mildest first.  For a mortal,
@@ -28,6 +41,7 @@ MAX_STEPS = 1000
 
 
 # ------------------------------------------------------- attacks and fighters
+
 
 @dataclass(frozen=True)
 class Attack:
@@ -76,8 +90,10 @@ class Attack:
         check_bool("firearm", self.firearm)
         check_choice("aim", self.aim, AIMS)
         if self.attack_pool is not None and self.aim != "body" and self.difficulty < 8:
-            raise ValueError(f"an attack aimed at the {self.aim if self.aim == 'head' else 'vital spot'} "
-                             f"is made at difficulty 8 or more, got {self.difficulty}")
+            raise ValueError(
+                f"an attack aimed at the {self.aim if self.aim == 'head' else 'vital spot'} "
+                f"is made at difficulty 8 or more, got {self.difficulty}"
+            )
 
 
 @dataclass(frozen=True)
@@ -125,8 +141,7 @@ class Fighter:
         return self.name or self.creature
 
 
-def blow(attack: Attack, victim: Fighter, penalty: int = 0,
-         rules: DamageRules = OFFICIAL) -> LevelOdds:
+def blow(attack: Attack, victim: Fighter, penalty: int = 0, rules: DamageRules = OFFICIAL) -> LevelOdds:
     """Exact levels lost by ``victim`` to one blow of ``attack``.
 
     ``penalty`` is the attacker's wound penalty (dice off the attack roll,
@@ -138,8 +153,7 @@ def blow(attack: Attack, victim: Fighter, penalty: int = 0,
         raise ValueError(f"victim must be a Fighter, got {type(victim).__name__}")
     penalty = check_int("penalty", penalty, 0)
     rules = DamageRules.require(rules)
-    taken = resolve_kind(attack.kind, victim.creature, firearm=attack.firearm, aim=attack.aim,
-                         rules=rules)
+    taken = resolve_kind(attack.kind, victim.creature, firearm=attack.firearm, aim=attack.aim, rules=rules)
     n_soak = soak_dice(taken, victim.creature, victim.stamina, victim.fortitude)
     halve = halving(rules, victim.creature, taken)
     base = attack.damage_dice
@@ -150,11 +164,12 @@ def blow(attack: Attack, victim: Fighter, penalty: int = 0,
         roll = "every blow hits"
     else:
         pool = max(0, attack.attack_pool - penalty)
-        ways, den = level_ways(pool, attack.difficulty, attack.specialty, base, attack.auto,
-                                n_soak, halve, rules)
+        ways, den = level_ways(pool, attack.difficulty, attack.specialty, base, attack.auto, n_soak, halve, rules)
         roll = f"attack {pool} dice at difficulty {attack.difficulty}"
-    desc = (f"{roll}; {base} damage dice + {attack.auto} automatic vs {n_soak} soak dice: "
-            f"{taken} to a {victim.creature}" + (" (halved)" if halve != NO_HALVING else ""))
+    desc = (
+        f"{roll}; {base} damage dice + {attack.auto} automatic vs {n_soak} soak dice: "
+        f"{taken} to a {victim.creature}" + (" (halved)" if halve != NO_HALVING else "")
+    )
     return LevelOdds(description=desc, kind=taken, denominator=den, level_ways=ways)
 
 
@@ -185,6 +200,7 @@ def _ways(chain: ExactChain, steps: int, what: str) -> tuple:
 
 
 # ------------------------------------------------------------ repeated blows
+
 
 @dataclass(frozen=True)
 class Blows:
@@ -222,16 +238,21 @@ class Blows:
             out[key] = out.get(key, 0) + p
         return out
 
-    def victim_roll(self, k: int, pool: int, difficulty: int = 6, specialty: bool = False,
-                    rules: _classic.ClassicRules = _classic.OFFICIAL) -> dict:
+    def victim_roll(
+        self,
+        k: int,
+        pool: int,
+        difficulty: int = 6,
+        specialty: bool = False,
+        rules: _classic.ClassicRules = _classic.OFFICIAL,
+    ) -> dict:
         """The victim's own roll after ``k`` blows, wound penalties included.
 
         Returns ``{"cannot_act", "botch", "failure", "success": Fraction}``:
         the pool loses the penalty of the lowest marked box.
         """
         pool = check_int("pool", pool, 0, _classic.MAX_POOL)
-        out = {"cannot_act": Fraction(0), "botch": Fraction(0), "failure": Fraction(0),
-               "success": Fraction(0)}
+        out = {"cannot_act": Fraction(0), "botch": Fraction(0), "failure": Fraction(0), "success": Fraction(0)}
         for pen, p in self.penalty(k).items():
             if pen is None:
                 out["cannot_act"] += p
@@ -275,8 +296,9 @@ class Blows:
         for sev, name in enumerate(TABLE_CONDITIONS, start=1):
             vals = []
             for k, ways in enumerate(self.ways):
-                p = Fraction(sum(w for w, h in zip(ways, self.chain.states) if h.severity >= sev),
-                             self.chain.denominator**k)
+                p = Fraction(
+                    sum(w for w, h in zip(ways, self.chain.states) if h.severity >= sev), self.chain.denominator**k
+                )
                 vals.append(p if exact else float(p))
             rows[name] = vals
         return pd.DataFrame(rows)
@@ -294,13 +316,11 @@ class Blows:
         for until in UNTIL:
             rows.append((f"{until} eventually", self.eventually(until)))
         mean = self.expected("incapacitated")
-        rows.append(("expected blows to incapacitated",
-                     "never certain" if mean is None else f"{float(mean):.4g}"))
+        rows.append(("expected blows to incapacitated", "never certain" if mean is None else f"{float(mean):.4g}"))
         return head, rows
 
 
-def blows(attack: Attack, victim: Fighter, max_blows: int = 20,
-          rules: DamageRules = OFFICIAL) -> Blows:
+def blows(attack: Attack, victim: Fighter, max_blows: int = 20, rules: DamageRules = OFFICIAL) -> Blows:
     """Repeated blows of one attack on one victim, as an exact Markov chain.
 
     The attacker is unhurt (no wound penalty); each blow's levels follow
@@ -407,13 +427,17 @@ class Fight:
         the fight has ended that way by each turn, or is still going on."""
         exact = check_bool("exact", exact)
         a_out, b_out, both = self._sets()
-        cols: dict[str, Any] = {"turn": np.arange(self.turns + 1), "a_wins": [], "b_wins": [], "both": [],
-                                "going_on": []}
+        cols: dict[str, Any] = {
+            "turn": np.arange(self.turns + 1),
+            "a_wins": [],
+            "b_wins": [],
+            "both": [],
+            "going_on": [],
+        }
         for k, ways in enumerate(self.ways):
             den = self.chain.denominator**k
             pa, pb, pboth = (Fraction(sum(ways[i] for i in s), den) for s in (b_out, a_out, both))
-            for name, p in (("a_wins", pa), ("b_wins", pb), ("both", pboth),
-                            ("going_on", 1 - pa - pb - pboth)):
+            for name, p in (("a_wins", pa), ("b_wins", pb), ("both", pboth), ("going_on", 1 - pa - pb - pboth)):
                 cols[name].append(p if exact else float(p))
         return pd.DataFrame(cols)
 
@@ -422,16 +446,27 @@ class Fight:
 
     def _repr_rows(self):
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
-        head = [f"a {self.a.label}", f"b {self.b.label}", f"first {self.order}",
-                f"until {self.until}", f"{self.turns} turns"]
+        head = [
+            f"a {self.a.label}",
+            f"b {self.b.label}",
+            f"first {self.order}",
+            f"until {self.until}",
+            f"{self.turns} turns",
+        ]
         rows = list(self.outcomes().items())
         mean = self.expected_turns()
         rows.append(("expected turns", "may never end" if mean is None else f"{float(mean):.4g}"))
         return head, rows
 
 
-def fight(a: Fighter, b: Fighter, first: str = "a", until: str = "incapacitated",
-          turns: int = 20, rules: DamageRules = OFFICIAL) -> Fight:
+def fight(
+    a: Fighter,
+    b: Fighter,
+    first: str = "a",
+    until: str = "incapacitated",
+    turns: int = 20,
+    rules: DamageRules = OFFICIAL,
+) -> Fight:
     """A two-sided fight as an exact Markov chain over both health tracks.
 
     Each turn both sides strike once with their :class:`Attack`, in the

@@ -5,6 +5,7 @@ module) and the counting is the mechanic engine's
 (:mod:`analysis.mechanic.engine`); this module keeps the classic API:
 its argument checks, result types and table columns.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -42,8 +43,9 @@ class ClassicRules(Rules):
         for the botch.
     """
 
-    ones_cancel: bool = rule(True, help="Each 1 cancels one success (default true); false: 1s only "
-                                        "matter for the botch.")
+    ones_cancel: bool = rule(
+        True, help="Each 1 cancels one success (default true); false: 1s only matter for the botch."
+    )
 
 
 OFFICIAL = ClassicRules()
@@ -90,8 +92,9 @@ def _ways(pools: tuple, difficulties: tuple, specialty: bool, ones_cancel: bool)
 def _table_ways(pools: tuple, difficulties: tuple, specialty: bool, ones_cancel: bool) -> np.ndarray:
     """Ways (botch, failure, success, summed net successes) per (pool, difficulty): Python ints, read-only."""
     cells = _ways(pools, difficulties, specialty, ones_cancel)
-    out = np.array([list(_by_class(w).values()) + [sum(s * n for s, n in w.success_ways.items())]
-                    for w in cells], dtype=object).reshape(len(pools), len(difficulties), 4)
+    out = np.array(
+        [list(_by_class(w).values()) + [sum(s * n for s, n in w.success_ways.items())] for w in cells], dtype=object
+    ).reshape(len(pools), len(difficulties), 4)
     out.setflags(write=False)
     return out
 
@@ -132,12 +135,15 @@ class ClassicOdds:
     class_ways: dict
     success_ways: tuple
 
-    botch = property(lambda self: Fraction(self.class_ways["botch"], self.denominator),
-                     doc="No success rolled and at least one 1.")
-    failure = property(lambda self: Fraction(self.class_ways["failure"], self.denominator),
-                       doc="No net success, and not a botch.")
-    success = property(lambda self: Fraction(self.class_ways["success"], self.denominator),
-                       doc="At least one net success.")
+    botch = property(
+        lambda self: Fraction(self.class_ways["botch"], self.denominator), doc="No success rolled and at least one 1."
+    )
+    failure = property(
+        lambda self: Fraction(self.class_ways["failure"], self.denominator), doc="No net success, and not a botch."
+    )
+    success = property(
+        lambda self: Fraction(self.class_ways["success"], self.denominator), doc="At least one net success."
+    )
     p_success = success
 
     def outcomes(self) -> dict:
@@ -174,8 +180,7 @@ class ClassicOdds:
     _repr_html_ = _display.html
 
 
-def odds(pool: int, difficulty: int = 6, specialty: bool = False,
-         rules: ClassicRules = OFFICIAL) -> ClassicOdds:
+def odds(pool: int, difficulty: int = 6, specialty: bool = False, rules: ClassicRules = OFFICIAL) -> ClassicOdds:
     """Exact odds of a classic roll.
 
     Parameters
@@ -207,7 +212,10 @@ def odds(pool: int, difficulty: int = 6, specialty: bool = False,
     rules = ClassicRules.require(rules)
     (ways,) = _ways((pool,), (difficulty,), specialty, rules.ones_cancel)
     return ClassicOdds(
-        pool=pool, difficulty=difficulty, specialty=specialty, rules=rules,
+        pool=pool,
+        difficulty=difficulty,
+        specialty=specialty,
+        rules=rules,
         denominator=ways.denominator,
         class_ways=_by_class(ways),
         success_ways=_success_ways(ways),
@@ -227,9 +235,11 @@ class RollReading:
     outcome: str
 
     def __str__(self) -> str:
-        return (f"{', '.join(map(str, self.dice)) or 'no dice'} at difficulty {self.difficulty}: "
-                f"{self.successes_rolled} success(es) rolled, {self.ones} one(s), "
-                f"{self.net} net: {self.outcome}")
+        return (
+            f"{', '.join(map(str, self.dice)) or 'no dice'} at difficulty {self.difficulty}: "
+            f"{self.successes_rolled} success(es) rolled, {self.ones} one(s), "
+            f"{self.net} net: {self.outcome}"
+        )
 
     __repr__ = _display.text
     _repr_html_ = _display.html
@@ -243,8 +253,14 @@ def check_faces(name: str, dice) -> tuple:
     return tuple(check_int(f"each face of {name}", f, 1, 10) for f in dice)
 
 
-def read_pool(dice, difficulty: int = 6, specialty: bool = False,
-              rules: ClassicRules = OFFICIAL, *, ones_cancel: bool | None = None) -> RollReading:
+def read_pool(
+    dice,
+    difficulty: int = 6,
+    specialty: bool = False,
+    rules: ClassicRules = OFFICIAL,
+    *,
+    ones_cancel: bool | None = None,
+) -> RollReading:
     """Read a roll of given dice: successes, 1s, net successes and outcome.
 
     Parameters
@@ -282,8 +298,9 @@ def read_pool(dice, difficulty: int = 6, specialty: bool = False,
     return RollReading(dice, difficulty, specialty, rolled, ones, net, outcome)
 
 
-def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = OFFICIAL,
-          exact: bool = False, at_least=None) -> pd.DataFrame:
+def table(
+    pools, difficulties=6, specialty: bool = False, rules: ClassicRules = OFFICIAL, exact: bool = False, at_least=None
+) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, difficulty).
 
     Parameters
@@ -322,26 +339,29 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     probs, sums = ways[..., :3], ways[..., 3]
     if exact:
         probs = fractions_over(probs, dens)
-        means = np.array([[Fraction(int(w), 10**p) for w in row] for p, row in zip(pools, sums)],
-                         dtype=object)
+        means = np.array([[Fraction(int(w), 10**p) for w in row] for p, row in zip(pools, sums)], dtype=object)
     else:  # each float(Fraction), correctly rounded (10**16 and beyond is not exact in float64)
         probs = float_ratios(probs, dens)
         means = float_ratios(sums, dens[..., 0])
     values = np.concatenate([probs, means[..., None]], axis=-1)
     grid = np.array(np.meshgrid(pools, diffs, indexing="ij")).reshape(2, -1)
     values = values.reshape(-1, 4)
-    df = pd.DataFrame({
-        "pool": grid[0], "difficulty": grid[1],
-        "botch": values[:, 0], "failure": values[:, 1], "success": values[:, 2],
-        "mean_successes": values[:, 3],
-    })
+    df = pd.DataFrame(
+        {
+            "pool": grid[0],
+            "difficulty": grid[1],
+            "botch": values[:, 0],
+            "failure": values[:, 1],
+            "success": values[:, 2],
+            "mean_successes": values[:, 3],
+        }
+    )
     from analysis import at_least as _al
 
     if at_least is None:
         return df
     # the ways the table was made of (cached): each cell's successes, none counted again
-    cells = dict(zip(itertools.product(pools, diffs), _ways(tuple(pools), tuple(diffs), specialty,
-                                                            rules.ones_cancel)))
+    cells = dict(zip(itertools.product(pools, diffs), _ways(tuple(pools), tuple(diffs), specialty, rules.ones_cancel)))
 
     def distribution(p, d, top):
         w = cells[(p, d)]
@@ -350,8 +370,15 @@ def table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = 
     return _al.add_columns(df, at_least, distribution, ("pool", "difficulty"), exact)
 
 
-def distribution_table(pools, difficulties=6, specialty: bool = False, rules: ClassicRules = OFFICIAL,
-                       exact: bool = False, max_successes=None, check_only: bool = False):
+def distribution_table(
+    pools,
+    difficulties=6,
+    specialty: bool = False,
+    rules: ClassicRules = OFFICIAL,
+    exact: bool = False,
+    max_successes=None,
+    check_only: bool = False,
+):
     """The exact distribution of the successes left after 1s cancel: one row per (pool, difficulty,
     successes) (:mod:`analysis.distribution`); its ``mean_successes`` is the table's."""
     from analysis import distribution
@@ -359,4 +386,7 @@ def distribution_table(pools, difficulties=6, specialty: bool = False, rules: Cl
     return distribution.mechanic_table(
         mechanic_rules(_check_flag("specialty", specialty), ClassicRules.require(rules)),
         {"pool": pools, "difficulty": difficulties},
-        exact=exact, max_successes=max_successes, check_only=check_only)
+        exact=exact,
+        max_successes=max_successes,
+        check_only=check_only,
+    )

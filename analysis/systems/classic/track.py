@@ -1,4 +1,5 @@
 """The classic health track: boxes by kind of damage, the condition beyond them, and torpor."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -9,20 +10,28 @@ import pandas as pd
 
 from analysis.validate import check_choice, check_int
 
-from analysis.systems.classic.damage import (BOXES, CREATURES, HEALTH_LEVELS, KINDS, OFFICIAL,
-                                                DamageRules)
+from analysis.systems.classic.damage import BOXES, CREATURES, HEALTH_LEVELS, KINDS, OFFICIAL, DamageRules
 
 #: Conditions beyond the boxes.
 CONDITIONS = ("alive", "torpor", "final_death", "dead")
 #: Torpor from wounds, by Humanity 10..0 (the classic health rules).
 TORPOR_LENGTH = {
-    10: "one day", 9: "three days", 8: "one week", 7: "two weeks", 6: "one month",
-    5: "one year", 4: "one decade", 3: "five decades", 2: "one century",
-    1: "five centuries", 0: "a millennium or more",
+    10: "one day",
+    9: "three days",
+    8: "one week",
+    7: "two weeks",
+    6: "one month",
+    5: "one year",
+    4: "one decade",
+    3: "five decades",
+    2: "one century",
+    1: "five centuries",
+    0: "a millennium or more",
 }
 
 
 # -------------------------------------------------------- the health track
+
 
 @dataclass(frozen=True)
 class Health:
@@ -126,6 +135,7 @@ def take_damage(health: Health, levels: int, kind: str, target: str) -> Health:
 
 
 # ------------------------------------------------------------------- torpor
+
 
 def torpor_length(humanity: int) -> str:
     """How long a vampire sent into torpor by wounds must rest, by Humanity 0..10."""

@@ -4,6 +4,7 @@ Modules: ``desperation`` (the roll, its rules, odds tables with or without
 a Willpower strategy, and reading a landed roll; re-exported here).  The
 dice are counted from ``mechanic.toml`` by the mechanic engine.
 """
+
 from analysis.system import System, lazy_exports
 
 SYSTEM = System(
@@ -20,20 +21,28 @@ SYSTEM = System(
     classes={
         "total_failure": "no success, and no Desperation die shows 1",
         "failure": "some successes but fewer than the Difficulty, no Desperation 1: a failure, though "
-                   "the Storyteller may offer a win at a cost",
+        "the Storyteller may offer a win at a cost",
         "plain_win": "successes reach the Difficulty, no pair of 10s, no Desperation 1",
         "critical_win": "a win with a pair of 10s and no Desperation 1",
         "overreach_or_despair": "a win with a Desperation die showing 1: the player chooses "
-                                "Overreach (keep the win) or Despair",
+        "Overreach (keep the win) or Despair",
         "despair": "not a win, and a Desperation die shows 1",
     },
-    outcomes=("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair",
-              "p_win", "p_desperation_one"),
+    outcomes=(
+        "total_failure",
+        "failure",
+        "plain_win",
+        "critical_win",
+        "overreach_or_despair",
+        "despair",
+        "p_win",
+        "p_desperation_one",
+    ),
     terms={
         "desperation": "Desperation dice added to the pool, 0..5",
         "p_desperation_one": "chance that the Desperation dice bring Overreach or Despair "
-                             "(overreach_or_despair + despair); under the official rules, the chance "
-                             "that a Desperation die shows 1",
+        "(overreach_or_despair + despair); under the official rules, the chance "
+        "that a Desperation die shows 1",
     },
     package=__name__,
 )

@@ -13,6 +13,7 @@ the fields of :class:`HunterRules` are its parameters, and
 :mod:`analysis.mechanic.engine` (:mod:`analysis.mechanic.willpower` after a
 Willpower reroll) counts every roll exactly.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,15 +60,18 @@ class HunterRules(_counted.CountedRules, Rules):
     """A Hunter 5th edition rule set.  The defaults are the official rules."""
 
     success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
-    crit_bonus: int = rule(2, range=(0, 20),
-                           help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
-    despair_ones: int = rule(1, range=(1, 2),
-                             help="Desperation dice showing 1 that bring Overreach or Despair (1 or 2); "
-                                  "official 1.")
-    desperation_replaces_dice: bool = rule(False, help="Official false: the Desperation dice are added to the "
-                                                       "pool; true: they replace normal dice.")
-    critical_ignores_desperation: bool = rule(False, help="House rule: a critical win stays a critical win "
-                                                          "even with a Desperation 1; official false.")
+    crit_bonus: int = rule(
+        2, range=(0, 20), help="Bonus successes for each pair of 10s, on any dice (0..20); official 2."
+    )
+    despair_ones: int = rule(
+        1, range=(1, 2), help="Desperation dice showing 1 that bring Overreach or Despair (1 or 2); official 1."
+    )
+    desperation_replaces_dice: bool = rule(
+        False, help="Official false: the Desperation dice are added to the pool; true: they replace normal dice."
+    )
+    critical_ignores_desperation: bool = rule(
+        False, help="House rule: a critical win stays a critical win even with a Desperation 1; official false."
+    )
 
     SYSTEM = SYSTEM
 
@@ -100,15 +104,21 @@ class HunterOdds(SpecialOdds):
         """Probability that the Willpower strategy rerolled (0 without one)."""
         return Fraction(self.willpower_spent_ways, self.denominator)
 
-    total_failure = property(lambda self: self.probability("total_failure"),
-                             doc="No success and no Desperation 1.")
-    failure = property(lambda self: self.probability("failure"),
-                           doc="Some successes, fewer than the Difficulty, no Desperation 1.")
-    plain_win = property(lambda self: self.probability("plain_win"), doc="A win without a pair of 10s or a Desperation 1.")
-    critical_win = property(lambda self: self.probability("critical_win"),
-                            doc="A win with a pair of 10s and no Desperation 1 (under the official rules).")
-    overreach_or_despair = property(lambda self: self.probability("overreach_or_despair"),
-                                    doc="A win with a Desperation 1: Overreach (keep the win) or Despair.")
+    total_failure = property(lambda self: self.probability("total_failure"), doc="No success and no Desperation 1.")
+    failure = property(
+        lambda self: self.probability("failure"), doc="Some successes, fewer than the Difficulty, no Desperation 1."
+    )
+    plain_win = property(
+        lambda self: self.probability("plain_win"), doc="A win without a pair of 10s or a Desperation 1."
+    )
+    critical_win = property(
+        lambda self: self.probability("critical_win"),
+        doc="A win with a pair of 10s and no Desperation 1 (under the official rules).",
+    )
+    overreach_or_despair = property(
+        lambda self: self.probability("overreach_or_despair"),
+        doc="A win with a Desperation 1: Overreach (keep the win) or Despair.",
+    )
     despair = property(lambda self: self.probability("despair"), doc="Not a win, and a Desperation die shows 1.")
 
     @property
@@ -117,12 +127,16 @@ class HunterOdds(SpecialOdds):
         return self.probability("overreach_or_despair") + self.probability("despair")
 
     def __str__(self) -> str:
-        lines = [f"Hunter pool {self.pool} + {self.special_dice} Desperation dice "
-                 f"({self.normal_dice} normal), Difficulty {self.difficulty}"]
+        lines = [
+            f"Hunter pool {self.pool} + {self.special_dice} Desperation dice "
+            f"({self.normal_dice} normal), Difficulty {self.difficulty}"
+        ]
         if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
-        for name, p in list(self.classes().items()) + [("p_win", self.p_win),
-                                                       ("p_desperation_one", self.p_desperation_one)]:
+        for name, p in list(self.classes().items()) + [
+            ("p_win", self.p_win),
+            ("p_desperation_one", self.p_desperation_one),
+        ]:
             lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
         if self.strategy:
             lines.append(f"  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
@@ -133,8 +147,7 @@ class HunterOdds(SpecialOdds):
     _repr_html_ = _display.html
 
 
-def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFICIAL,
-         strategy=None) -> HunterOdds:
+def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFICIAL, strategy=None) -> HunterOdds:
     """Exact odds of a Hunter roll with Desperation dice.
 
     Parameters
@@ -176,18 +189,36 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
         strategy = strategy_of(strategy)
     mech = rules.mechanic()
     ways, strategy_name = _counted.cell_ways(
-        mech, {"pool": pool, "desperation": desperation, "difficulty": difficulty}, strategy)
+        mech, {"pool": pool, "desperation": desperation, "difficulty": difficulty}, strategy
+    )
     by_class = dict(zip(mech.mechanic.classes, ways.class_ways))
     nn, nd = ways.dice
-    return HunterOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nd,
-                      denominator=ways.denominator, class_ways={c: by_class[c] for c in CLASSES},
-                      success_ways=success_tuple(ways.success_ways), win_classes=_WIN_CLASSES,
-                      desperation=desperation, rules=rules, strategy=strategy_name,
-                      willpower_spent_ways=getattr(ways, "spent", 0))
+    return HunterOdds(
+        pool=pool,
+        difficulty=difficulty,
+        normal_dice=nn,
+        special_dice=nd,
+        denominator=ways.denominator,
+        class_ways={c: by_class[c] for c in CLASSES},
+        success_ways=success_tuple(ways.success_ways),
+        win_classes=_WIN_CLASSES,
+        desperation=desperation,
+        rules=rules,
+        strategy=strategy_name,
+        willpower_spent_ways=getattr(ways, "spent", 0),
+    )
 
 
-def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exact: bool = False,
-          at_least=None, strategy=None, check_only: bool = False):
+def table(
+    pools,
+    desperations,
+    difficulties,
+    rules: HunterRules = OFFICIAL,
+    exact: bool = False,
+    at_least=None,
+    strategy=None,
+    check_only: bool = False,
+):
     """A tidy odds table: one row per (pool, desperation, difficulty).
 
     Parameters
@@ -221,19 +252,28 @@ def table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL, exac
         ``p_at_least_N`` columns.
     """
     exact = check_bool("exact", exact)
-    axes = {"pool": as_values("pool", pools, 0, MAX_POOL),
-            "desperation": as_values("desperation", desperations, 0, MAX_DESPERATION),
-            "difficulty": as_values("difficulty", difficulties, 0)}
+    axes = {
+        "pool": as_values("pool", pools, 0, MAX_POOL),
+        "desperation": as_values("desperation", desperations, 0, MAX_DESPERATION),
+        "difficulty": as_values("difficulty", difficulties, 0),
+    }
     rules = HunterRules.require(rules)
     from analysis import at_least as _al
 
-    return _counted.table(rules.mechanic(), axes, exact=exact,
-                          at_least=None if at_least is None else _al.parse(at_least), strategy=strategy,
-                          strategy_of=strategy_of, strategies=STRATEGIES,
-                          check_only=check_bool("check_only", check_only))
+    return _counted.table(
+        rules.mechanic(),
+        axes,
+        exact=exact,
+        at_least=None if at_least is None else _al.parse(at_least),
+        strategy=strategy,
+        strategy_of=strategy_of,
+        strategies=STRATEGIES,
+        check_only=check_bool("check_only", check_only),
+    )
 
 
 # ------------------------------------------------------------ reading a roll
+
 
 @dataclass(frozen=True)
 class RollReading(Reading):
@@ -273,16 +313,27 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
     check_count("desperation", len(desperation), MAX_DESPERATION, "Desperation dice", "Desperation")
     difficulty = check_int("difficulty", difficulty, 0)
     rules = HunterRules.require(rules)
-    reading = _engine.read_roll(rules.mechanic(), {"normal": normal, "desperation": desperation},
-                                difficulty=difficulty)
+    reading = _engine.read_roll(rules.mechanic(), {"normal": normal, "desperation": desperation}, difficulty=difficulty)
     # the mechanic names its successes
-    return RollReading(cast(int, reading.successes), (normal + desperation).count(10), desperation.count(1),
-                       difficulty, reading.outcome)
+    return RollReading(
+        cast(int, reading.successes),
+        (normal + desperation).count(10),
+        desperation.count(1),
+        difficulty,
+        reading.outcome,
+    )
 
 
-def distribution_table(pools, desperations, difficulties, rules: HunterRules = OFFICIAL,
-                       exact: bool = False, max_successes=None, check_only: bool = False,
-                       strategy=None):
+def distribution_table(
+    pools,
+    desperations,
+    difficulties,
+    rules: HunterRules = OFFICIAL,
+    exact: bool = False,
+    max_successes=None,
+    check_only: bool = False,
+    strategy=None,
+):
     """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool,
     desperation, difficulty, successes) (:mod:`analysis.distribution`)."""
     from analysis import distribution
@@ -290,5 +341,8 @@ def distribution_table(pools, desperations, difficulties, rules: HunterRules = O
     return distribution.mechanic_table(
         HunterRules.require(rules).mechanic(),
         {"pool": pools, "desperation": desperations, "difficulty": difficulties},
-        exact=exact, max_successes=max_successes, check_only=check_only,
-        strategy=distribution.one_strategy(strategy, strategy_of, STRATEGIES))
+        exact=exact,
+        max_successes=max_successes,
+        check_only=check_only,
+        strategy=distribution.one_strategy(strategy, strategy_of, STRATEGIES),
+    )

@@ -4,6 +4,7 @@ Modules: ``dice`` (plain Requiem again-dice, the chance die, rote) and
 ``beast`` (La Soif: Beast dice, Soif ladders; re-exported here).  ``cli``
 builds ``beastodds beast`` and ``soif`` (only the command line imports it).
 """
+
 from analysis.system import System, lazy_exports
 
 SYSTEM = System(

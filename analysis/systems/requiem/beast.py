@@ -1,4 +1,5 @@
 """La Soif: the Beast-dice house rule (the La Soif house rule) on Requiem dice, counted exactly."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -75,17 +76,21 @@ class BeastRules(RequiemRules):
     a 1.
     """
 
-    chance_die_is_beast: bool = rule(True, help="At Soif 1 or more the chance die is a Beast die "
-                                                "(default true); false: it stays a normal die.")
-    beastly_ten_successes: int = rule(2, range=(1, 10),
-                                      help="Successes each 10 of a beastly critical counts for (1..10); "
-                                           "default 2.")
+    chance_die_is_beast: bool = rule(
+        True, help="At Soif 1 or more the chance die is a Beast die (default true); false: it stays a normal die."
+    )
+    beastly_ten_successes: int = rule(
+        2, range=(1, 10), help="Successes each 10 of a beastly critical counts for (1..10); default 2."
+    )
     bestial_counts_rerolled_ones: bool = rule(
-        False, help="Rote actions only: a Beast die's first-roll 1 counts even once rerolled; default false.")
-    frenzy_bonus_beast: bool = rule(False, help="In frenzy the +Soif dice of physical rolls are Beast dice; "
-                                                "default false (normal dice).")
-    frenzy_roll_beast_dice: bool = rule(False, help="The frenzy-risk roll has min(Soif, dice) Beast dice; "
-                                                    "default false.")
+        False, help="Rote actions only: a Beast die's first-roll 1 counts even once rerolled; default false."
+    )
+    frenzy_bonus_beast: bool = rule(
+        False, help="In frenzy the +Soif dice of physical rolls are Beast dice; default false (normal dice)."
+    )
+    frenzy_roll_beast_dice: bool = rule(
+        False, help="The frenzy-risk roll has min(Soif, dice) Beast dice; default false."
+    )
 
     def dice(self, pool: int, soif: int, tempt: bool = False, frenzy: bool = False):
         """``(dice rolled, Beast dice, chance die?)`` for a pool at a Soif.
@@ -106,9 +111,13 @@ class BeastRules(RequiemRules):
 
     def requiem(self) -> RequiemRules:
         """The same dice without the house rule (plain Requiem)."""
-        return RequiemRules(again=self.again, rote=self.rote, chance_die_again=self.chance_die_again,
-                            rote_chance_die=self.rote_chance_die,
-                            exceptional_successes=self.exceptional_successes)
+        return RequiemRules(
+            again=self.again,
+            rote=self.rote,
+            chance_die_again=self.chance_die_again,
+            rote_chance_die=self.rote_chance_die,
+            exceptional_successes=self.exceptional_successes,
+        )
 
 
 #: La Soif as its house-rule document writes it (every option at its default).
@@ -119,11 +128,13 @@ def _check_flags(tempt, frenzy):
     check_bool("tempt", tempt)
     check_bool("frenzy", frenzy)
     if tempt and frenzy:
-        raise ValueError("tempt and frenzy cannot be combined: a frenzied character does not "
-                         "tempt the Beast, it already rules")
+        raise ValueError(
+            "tempt and frenzy cannot be combined: a frenzied character does not tempt the Beast, it already rules"
+        )
 
 
 # ------------------------------------------------------------ one roll
+
 
 @dataclass(frozen=True)
 class BeastOdds(AgainOddsMixin):
@@ -160,8 +171,9 @@ class BeastOdds(AgainOddsMixin):
         ways, den = self._ways()
         return {name: Fraction(w, den) for name, w in zip(CLASSES, ways[:5])}
 
-    bestial_failure = property(lambda self: self.classes()["bestial_failure"],
-                               doc="No success and a Beast die showing 1 (not dramatic).")
+    bestial_failure = property(
+        lambda self: self.classes()["bestial_failure"], doc="No success and a Beast die showing 1 (not dramatic)."
+    )
 
     @property
     def p_beastly_critical(self) -> Fraction:
@@ -178,8 +190,10 @@ class BeastOdds(AgainOddsMixin):
         lines = [f"La Soif: pool {self.pool}, Soif {self.soif}{extra}: {what}"]
         if self.rules.changes():
             lines.append(f"rules: {self.rules.changes()}")
-        rows = list(self.classes().items()) + [("p_success", self.p_success),
-                                               ("p_beastly_critical", self.p_beastly_critical)]
+        rows = list(self.classes().items()) + [
+            ("p_success", self.p_success),
+            ("p_beastly_critical", self.p_beastly_critical),
+        ]
         for name, p in rows:
             lines.append(f"  {name:<20}{float(p):8.2%}   {p}")
         return "\n".join(lines)
@@ -202,13 +216,29 @@ def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> BeastOdds:
     (counts,) = count_rolls((roll,), s_max, rules._engine())
     if s_max > max_successes:
         counts = _rq.truncate(counts, max_successes)
-    return BeastOdds(pool=pool, soif=soif, tempt=tempt, frenzy=frenzy, rules=rules,
-                     dice=roll[0], beast_dice=roll[1], chance=roll[2],
-                     max_successes=max_successes, counts=counts)
+    return BeastOdds(
+        pool=pool,
+        soif=soif,
+        tempt=tempt,
+        frenzy=frenzy,
+        rules=rules,
+        dice=roll[0],
+        beast_dice=roll[1],
+        chance=roll[2],
+        max_successes=max_successes,
+        counts=counts,
+    )
 
 
-def odds(pool: int, soif: int, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
-         frenzy: bool = False, max_successes: int = DEFAULT_MAX_SUCCESSES) -> BeastOdds:
+def odds(
+    pool: int,
+    soif: int,
+    rules: BeastRules = OFFICIAL,
+    *,
+    tempt: bool = False,
+    frenzy: bool = False,
+    max_successes: int = DEFAULT_MAX_SUCCESSES,
+) -> BeastOdds:
     """Exact odds of a Requiem roll with Beast dice.
 
     Parameters
@@ -246,12 +276,12 @@ def odds(pool: int, soif: int, rules: BeastRules = OFFICIAL, *, tempt: bool = Fa
     (4, 4)
     """
     pool, soif, max_successes, rules = _check_roll(pool, soif, max_successes, rules, tempt, frenzy)
-    return _odds(pool, soif, max_successes, rules, tempt, frenzy,
-                 rules.dice(pool, soif, tempt, frenzy))
+    return _odds(pool, soif, max_successes, rules, tempt, frenzy, rules.dice(pool, soif, tempt, frenzy))
 
 
-def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = OFFICIAL,
-                max_successes: int = DEFAULT_MAX_SUCCESSES) -> BeastOdds:
+def frenzy_risk(
+    resolve: int, composure: int, soif: int, rules: BeastRules = OFFICIAL, max_successes: int = DEFAULT_MAX_SUCCESSES
+) -> BeastOdds:
     """The roll to hold back the Beast: Resolve + Composure - Soif dice.
 
     A chance die at 0 dice or less.  No Beast dice unless
@@ -280,6 +310,7 @@ def frenzy_risk(resolve: int, composure: int, soif: int, rules: BeastRules = OFF
 
 # ------------------------------------------------------------ tables
 
+
 def _grid(pools, soifs, rules, tempt, frenzy):
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     soifs = as_values("soif", soifs, 0, MAX_SOIF)
@@ -303,8 +334,17 @@ def _class_frame(key_cols: dict, counts, rules, exact: bool) -> pd.DataFrame:
     return pd.DataFrame(cols)[list(key_cols) + list(CLASSES) + ["p_success", "p_beastly_critical"]]
 
 
-def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
-          frenzy: bool = False, exact: bool = False, at_least=None, check_only: bool = False) -> pd.DataFrame:
+def table(
+    pools,
+    soifs,
+    rules: BeastRules = OFFICIAL,
+    *,
+    tempt: bool = False,
+    frenzy: bool = False,
+    exact: bool = False,
+    at_least=None,
+    check_only: bool = False,
+) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, soif).
 
     Parameters
@@ -346,8 +386,12 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
     if check_bool("check_only", check_only):
         return None
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
-    df = _class_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
-                       "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
+    df = _class_frame(
+        {"pool": [k[0] for k in keys], "soif": [k[1] for k in keys], "beast_dice": [r[1] for r in rolls]},
+        counts,
+        rules,
+        exact,
+    )
 
     if at_least is None:
         return df
@@ -363,9 +407,17 @@ def table(pools, soifs, rules: BeastRules = OFFICIAL, *, tempt: bool = False,
     return _al.add_columns(df, at_least, distribution, ("pool", "soif"), exact)
 
 
-def distribution_table(pools, soifs, max_successes: int | None = DEFAULT_MAX_SUCCESSES,
-                       rules: BeastRules = OFFICIAL, *, tempt: bool = False,
-                       frenzy: bool = False, exact: bool = False, check_only: bool = False) -> pd.DataFrame:
+def distribution_table(
+    pools,
+    soifs,
+    max_successes: int | None = DEFAULT_MAX_SUCCESSES,
+    rules: BeastRules = OFFICIAL,
+    *,
+    tempt: bool = False,
+    frenzy: bool = False,
+    exact: bool = False,
+    check_only: bool = False,
+) -> pd.DataFrame:
     """The exact distribution of successes: one row per (pool, soif, successes).
 
     Columns ``pool, soif, beast_dice, successes, p_exactly, p_at_least,
@@ -390,18 +442,24 @@ def distribution_table(pools, soifs, max_successes: int | None = DEFAULT_MAX_SUC
         return None
     engine = rules._engine()
     counts = count_rolls(rolls, max_successes, engine)
-    df = _rq.distribution_frame({"pool": [k[0] for k in keys], "soif": [k[1] for k in keys],
-                                  "beast_dice": [r[1] for r in rolls]},
-                                 counts, max_successes, exact)
+    df = _rq.distribution_frame(
+        {"pool": [k[0] for k in keys], "soif": [k[1] for k in keys], "beast_dice": [r[1] for r in rolls]},
+        counts,
+        max_successes,
+        exact,
+    )
     from analysis.again import mean_successes
 
     means = {r: mean_successes(r, engine) for r in dict.fromkeys(rolls)}  # exact, though the counts are not bounded
-    df["mean_successes"] = np.array([m if exact else float(m) for r in rolls for m in [means[r]] * (max_successes + 1)],
-                                    dtype=object if exact else np.float64)
+    df["mean_successes"] = np.array(
+        [m if exact else float(m) for r in rolls for m in [means[r]] * (max_successes + 1)],
+        dtype=object if exact else np.float64,
+    )
     return df
 
 
 # ------------------------------------------------------------ the Soif ladder
+
 
 @dataclass(frozen=True)
 class SoifLadder:
@@ -441,22 +499,30 @@ class SoifLadder:
     def table(self) -> pd.DataFrame:
         """Columns ``vitae, soif`` from full (max_vitae) to empty (0)."""
         vitae = list(range(self.max_vitae, -1, -1))
-        return pd.DataFrame({"vitae": np.array(vitae, dtype=np.int64),
-                             "soif": np.array([self.soif_at(v) for v in vitae], dtype=np.int64)})
+        return pd.DataFrame(
+            {
+                "vitae": np.array(vitae, dtype=np.int64),
+                "soif": np.array([self.soif_at(v) for v in vitae], dtype=np.int64),
+            }
+        )
 
     def __str__(self) -> str:
         first = min(self.thirst_start, self.max_vitae)
         start = f"Soif from {first} Vitae down" if first > 0 else "no Soif above 0 Vitae"
-        return (f"{self.kind} ladder ({self.mode}), {self.max_vitae} Vitae, T = {self.thirst_start}: "
-                f"{self.notation()}  ({start})")
+        return (
+            f"{self.kind} ladder ({self.mode}), {self.max_vitae} Vitae, T = {self.thirst_start}: "
+            f"{self.notation()}  ({start})"
+        )
 
     __repr__ = _display.text
     _repr_html_ = _display.html
 
     def _repr_rows(self):
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
-        return ([self.kind, f"max_vitae {self.max_vitae}", f"T {self.thirst_start}", self.mode],
-                [("ladder", self.notation())])
+        return (
+            [self.kind, f"max_vitae {self.max_vitae}", f"T {self.thirst_start}", self.mode],
+            [("ladder", self.notation())],
+        )
 
 
 def _spread(boxes: int, n_levels: int) -> list:
@@ -490,14 +556,15 @@ def _ladder(kind, max_vitae, thirst_start, n_levels, mode) -> SoifLadder:
         for i in range(excess):
             counts[n_levels - 1 - i % n_levels] += 1
         counts = _drop_lowest(counts, excess)
-    return SoifLadder(kind=kind, max_vitae=max_vitae, thirst_start=thirst_start,
-                      levels=_levels(counts), mode=mode)
+    return SoifLadder(kind=kind, max_vitae=max_vitae, thirst_start=thirst_start, levels=_levels(counts), mode=mode)
 
 
 def _check_mode(mode) -> str:
     if mode not in LADDER_MODES:
-        raise ValueError(f"mode must be 'written' (the rule as written) or 'printed' "
-                         f"(the house rule's printed third example), got {mode!r}")
+        raise ValueError(
+            f"mode must be 'written' (the rule as written) or 'printed' "
+            f"(the house rule's printed third example), got {mode!r}"
+        )
     return mode
 
 
@@ -507,8 +574,9 @@ def vitae_max(blood_potency: int) -> int:
     return VITAE_BY_BLOOD_POTENCY[bp]
 
 
-def soif_ladder(max_vitae: int | None, resolve: int, composure: int, blood_potency: int,
-                mode: str = "written") -> SoifLadder:
+def soif_ladder(
+    max_vitae: int | None, resolve: int, composure: int, blood_potency: int, mode: str = "written"
+) -> SoifLadder:
     """A vampire's Soif ladder (the La Soif house rule, docs/rules.md).
 
     Thirst starts at ``T = max_vitae - (resolve + composure - blood_potency)``
@@ -547,8 +615,7 @@ def soif_ladder(max_vitae: int | None, resolve: int, composure: int, blood_poten
     top = max(5, bp)
     resolve = check_int("resolve", resolve, 1, top)
     composure = check_int("composure", composure, 1, top)
-    max_vitae = VITAE_BY_BLOOD_POTENCY[bp] if max_vitae is None else check_int(
-        "max_vitae", max_vitae, 1, MAX_VITAE)
+    max_vitae = VITAE_BY_BLOOD_POTENCY[bp] if max_vitae is None else check_int("max_vitae", max_vitae, 1, MAX_VITAE)
     mode = _check_mode(mode)
     return _ladder("vampire", max_vitae, max_vitae - (resolve + composure - bp), MAX_SOIF, mode)
 
@@ -574,13 +641,15 @@ def ghoul_soif_ladder(stamina: int, size: int, resolve: int, composure: int) -> 
 
 def _check_ladder(ladder) -> SoifLadder:
     if not isinstance(ladder, SoifLadder):
-        raise ValueError(f"ladder must be a SoifLadder (from soif_ladder or ghoul_soif_ladder), "
-                         f"got {type(ladder).__name__}")
+        raise ValueError(
+            f"ladder must be a SoifLadder (from soif_ladder or ghoul_soif_ladder), got {type(ladder).__name__}"
+        )
     return ladder
 
 
-def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL, *,
-                    tempt: bool = False, exact: bool = False) -> pd.DataFrame:
+def character_table(
+    ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL, *, tempt: bool = False, exact: bool = False
+) -> pd.DataFrame:
     """A character's odds on one pool at every current Vitae, full to empty.
 
     Parameters
@@ -610,22 +679,31 @@ def character_table(ladder: SoifLadder, pool: int, rules: BeastRules = OFFICIAL,
     soifs = steps.soif.tolist()
     rolls = tuple(rules.dice(pool, s, tempt) for s in soifs)
     counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
-    return _class_frame({"vitae": steps.vitae.tolist(), "soif": soifs,
-                         "beast_dice": [r[1] for r in rolls]}, counts, rules, exact)
+    return _class_frame(
+        {"vitae": steps.vitae.tolist(), "soif": soifs, "beast_dice": [r[1] for r in rolls]}, counts, rules, exact
+    )
 
 
 #: Columns of :func:`compare_table`, in order.
 COMPARE_COLUMNS = (
-    "pool", "level",
-    "requiem_success", "la_soif_success", "v5_win",
-    "requiem_exceptional", "la_soif_exceptional", "v5_critical",
-    "la_soif_bestial_failure", "v5_bestial_failure",
-    "la_soif_beastly_critical", "v5_messy_critical",
+    "pool",
+    "level",
+    "requiem_success",
+    "la_soif_success",
+    "v5_win",
+    "requiem_exceptional",
+    "la_soif_exceptional",
+    "v5_critical",
+    "la_soif_bestial_failure",
+    "v5_bestial_failure",
+    "la_soif_beastly_critical",
+    "v5_messy_critical",
 )
 
 
-def compare_table(pools, levels, rules: BeastRules = OFFICIAL, *, v5_difficulty: int = 1,
-                  tempt: bool = False, exact: bool = False) -> pd.DataFrame:
+def compare_table(
+    pools, levels, rules: BeastRules = OFFICIAL, *, v5_difficulty: int = 1, tempt: bool = False, exact: bool = False
+) -> pd.DataFrame:
     """The same pools under plain Requiem, under La Soif, and under V5.
 
     One row per (pool, level), where ``level`` is the Soif (La Soif) and

@@ -3,12 +3,22 @@
 The requiem system's own grid command, ``beastodds requiem``, is the
 generated one (:mod:`analysis.cli.grid`).
 """
+
 from __future__ import annotations
 
 from analysis.cli import grid
-from analysis.cli.common import (SPEC_HELP, RulesOptions, add_output_options, add_rules_options,
-                                 check_output_options, counts_exactly, given, one_number, render_options,
-                                 rules_from_args)
+from analysis.cli.common import (
+    SPEC_HELP,
+    RulesOptions,
+    add_output_options,
+    add_rules_options,
+    check_output_options,
+    counts_exactly,
+    given,
+    one_number,
+    render_options,
+    rules_from_args,
+)
 
 #: The commands this module adds (``requiem`` itself is generated).
 COMMANDS = ("beast", "soif")
@@ -21,37 +31,51 @@ def add_commands(sub, system) -> None:
     from .beast import LADDER_MODES
 
     p = grid.add_command(
-        sub, system, name="beast", help="Requiem rolls with Beast dice (La Soif house rule)",
+        sub,
+        system,
+        name="beast",
+        help="Requiem rolls with Beast dice (La Soif house rule)",
         description="Exact odds of Requiem rolls (8+, 10-again) with La Soif's Beast dice: one "
-                    f"row per (pool, soif).  SPEC is {SPEC_HELP}.  Pool 0 rolls a chance die.  "
-                    "The classes dramatic_failure .. exceptional_success sum to 1; "
-                    "p_success and p_beastly_critical are derived columns (a beastly critical is "
-                    "a plain or exceptional success).",
-        defaults={"soif": "0"}, required=("pool",),
-        axis_help={"pool": "dice in the pool", "soif": "Soif 0..5"})
+        f"row per (pool, soif).  SPEC is {SPEC_HELP}.  Pool 0 rolls a chance die.  "
+        "The classes dramatic_failure .. exceptional_success sum to 1; "
+        "p_success and p_beastly_critical are derived columns (a beastly critical is "
+        "a plain or exceptional success).",
+        defaults={"soif": "0"},
+        required=("pool",),
+        axis_help={"pool": "dice in the pool", "soif": "Soif 0..5"},
+    )
     _dice_options(p)
-    p.add_argument("--frenzy", action="store_true",
-                   help="a physical roll in frenzy: +Soif normal dice")
+    p.add_argument("--frenzy", action="store_true", help="a physical roll in frenzy: +Soif normal dice")
     p.set_defaults(run=_run_beast, api_names={"max_successes": "--distribution"})
 
     q = sub.add_parser(
-        "soif", help="the Soif ladder of a vampire or ghoul (La Soif house rule)",
+        "soif",
+        help="the Soif ladder of a vampire or ghoul (La Soif house rule)",
         description="The Soif at every current Vitae, in the ladder notation (5/4/3/3/2/2/1/1) "
-                    "and as a table.  With --pool, the odds of that pool at every Vitae.")
-    q.add_argument("--max-vitae", metavar="N", help="maximum Vitae (vampire; default: the "
-                   "1st edition Blood Potency table)")
+        "and as a table.  With --pool, the odds of that pool at every Vitae.",
+    )
+    q.add_argument(
+        "--max-vitae", metavar="N", help="maximum Vitae (vampire; default: the 1st edition Blood Potency table)"
+    )
     q.add_argument("--resolve", metavar="N", required=True, help="Resolve 1..5")
     q.add_argument("--composure", metavar="N", required=True, help="Composure 1..5")
     q.add_argument("--blood-potency", metavar="N", help="Blood Potency 1..10 (vampire)")
-    q.add_argument("--mode", choices=LADDER_MODES, default="written",
-                   help="written (default): the rule as written; printed: the ladder of the "
-                        "house rule's printed third example")
+    q.add_argument(
+        "--mode",
+        choices=LADDER_MODES,
+        default="written",
+        help="written (default): the rule as written; printed: the ladder of the house rule's printed third example",
+    )
     q.add_argument("--ghoul", action="store_true", help="a ghoul: needs --stamina and --size")
     q.add_argument("--stamina", metavar="N", help="the ghoul's Stamina")
     q.add_argument("--size", metavar="N", help="the ghoul's Size")
-    q.add_argument("--pool", metavar="N", default=None,
-                   help="also give this pool's odds at every Vitae (after penalties, -200..200: 0 or "
-                        "less rolls a chance die, and --tempt adds the Soif dice to it first)")
+    q.add_argument(
+        "--pool",
+        metavar="N",
+        default=None,
+        help="also give this pool's odds at every Vitae (after penalties, -200..200: 0 or "
+        "less rolls a chance die, and --tempt adds the Soif dice to it first)",
+    )
     _dice_options(q)
     add_rules_options(q, RulesOptions.of_system(system))
     add_output_options(q, example="--resolve 3 --composure 3 --blood-potency 1 --pool 1")
@@ -59,18 +83,21 @@ def add_commands(sub, system) -> None:
 
 
 def _dice_options(p) -> None:
-    p.add_argument("--tempt", action="store_true",
-                   help="Tempting the Beast or the hunting bonus: +Soif dice, all Beast dice")
-    p.add_argument("--again", choices=tuple(_AGAIN), default=None,
-                   help="again rule (default 10; --set again=N)")
-    p.add_argument("--rote", action="store_true",
-                   help="rote action: failed dice rolled once more (--set rote=true)")
+    p.add_argument(
+        "--tempt", action="store_true", help="Tempting the Beast or the hunting bonus: +Soif dice, all Beast dice"
+    )
+    p.add_argument("--again", choices=tuple(_AGAIN), default=None, help="again rule (default 10; --set again=N)")
+    p.add_argument("--rote", action="store_true", help="rote action: failed dice rolled once more (--set rote=true)")
 
 
 def _rules(args):
-    return rules_from_args(args, {
-        "again": given("--again", _AGAIN.get(args.again), args.again is not None),
-        "rote": given("--rote", True, args.rote)})
+    return rules_from_args(
+        args,
+        {
+            "again": given("--again", _AGAIN.get(args.again), args.again is not None),
+            "rote": given("--rote", True, args.rote),
+        },
+    )
 
 
 def _run_beast(args):
@@ -93,33 +120,49 @@ def _run_soif(args):
     resolve = one_number("--resolve", args.resolve)
     composure = one_number("--composure", args.composure)
     if args.ghoul:
-        for flag, value in (("--max-vitae", args.max_vitae), ("--blood-potency", args.blood_potency),
-                            ("--mode", None if args.mode == "written" else args.mode)):
+        for flag, value in (
+            ("--max-vitae", args.max_vitae),
+            ("--blood-potency", args.blood_potency),
+            ("--mode", None if args.mode == "written" else args.mode),
+        ):
             if value is not None:
-                raise ValueError(f"{flag} is for vampires; a ghoul's ladder takes --stamina, "
-                                 f"--size, --resolve and --composure")
+                raise ValueError(
+                    f"{flag} is for vampires; a ghoul's ladder takes --stamina, --size, --resolve and --composure"
+                )
         if args.stamina is None or args.size is None:
             raise ValueError("a ghoul's ladder needs --stamina and --size")
-        ladder = ghoul_soif_ladder(one_number("--stamina", args.stamina),
-                                   one_number("--size", args.size), resolve, composure)
+        ladder = ghoul_soif_ladder(
+            one_number("--stamina", args.stamina), one_number("--size", args.size), resolve, composure
+        )
     else:
         for flag, value in (("--stamina", args.stamina), ("--size", args.size)):
             if value is not None:
                 raise ValueError(f"{flag} is for ghouls: add --ghoul")
         if args.blood_potency is None:
             raise ValueError("a vampire's ladder needs --blood-potency (or use --ghoul)")
-        ladder = soif_ladder(one_number("--max-vitae", args.max_vitae), resolve, composure,
-                             one_number("--blood-potency", args.blood_potency), args.mode)
+        ladder = soif_ladder(
+            one_number("--max-vitae", args.max_vitae),
+            resolve,
+            composure,
+            one_number("--blood-potency", args.blood_potency),
+            args.mode,
+        )
     if args.pool is not None:
         pool = one_number("--pool", args.pool)
         check_output_options(args)
         df = character_table(ladder, pool, _rules(args), tempt=args.tempt, exact=counts_exactly(args))
         keys = ("vitae", "soif", "beast_dice")
     else:
-        if (args.tempt or args.rote or args.again is not None or args.rules is not None
-                or args.set or args.exact or args.percent):
-            raise ValueError("--tempt, --again, --rote, --rules, --set, --exact and --percent "
-                             "need --pool")
+        if (
+            args.tempt
+            or args.rote
+            or args.again is not None
+            or args.rules is not None
+            or args.set
+            or args.exact
+            or args.percent
+        ):
+            raise ValueError("--tempt, --again, --rote, --rules, --set, --exact and --percent need --pool")
         df, keys = ladder.table(), ("vitae", "soif")
     check_output_options(args)
     if args.format != "table":

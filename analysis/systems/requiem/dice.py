@@ -1,4 +1,5 @@
 """Vampire: The Requiem (1st edition) dice: 8+ succeeds, 10-again, counted exactly."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -55,17 +56,22 @@ class RequiemRules(Rules):
         Successes that make an exceptional success (1..20); default 5.
     """
 
-    again: int | None = rule(10, choices=(10, 9, 8), none="no again",
-                             help="Faces from this one up are rolled again and add: 10 (default), 9, 8, "
-                                  "or none for no again.")
-    rote: bool = rule(False, help="Rote action: every die that fails its first roll is rolled once more; "
-                                  "default false.")
-    chance_die_again: bool = rule(True, help="A chance die's 10 is rolled again (1st edition, default true); "
-                                             "false as in 2nd edition.")
-    rote_chance_die: bool = rule(False, help="A rote action also rerolls a failed chance die once; "
-                                             "default false.")
-    exceptional_successes: int = rule(5, range=(1, 20),
-                                      help="Successes that make an exceptional success (1..20); default 5.")
+    again: int | None = rule(
+        10,
+        choices=(10, 9, 8),
+        none="no again",
+        help="Faces from this one up are rolled again and add: 10 (default), 9, 8, or none for no again.",
+    )
+    rote: bool = rule(
+        False, help="Rote action: every die that fails its first roll is rolled once more; default false."
+    )
+    chance_die_again: bool = rule(
+        True, help="A chance die's 10 is rolled again (1st edition, default true); false as in 2nd edition."
+    )
+    rote_chance_die: bool = rule(False, help="A rote action also rerolls a failed chance die once; default false.")
+    exceptional_successes: int = rule(
+        5, range=(1, 20), help="Successes that make an exceptional success (1..20); default 5."
+    )
 
     @property
     def again_face(self) -> int:
@@ -79,15 +85,22 @@ class RequiemRules(Rules):
 
     def _engine(self) -> tuple:
         """The knobs the counting engine (:func:`analysis.again.count_rolls`) needs, as a hashable key."""
-        return (SUCCESS_FACE, self.again_face, self.rote, self.chance_die_again, self.rote_chance_die,
-                getattr(self, "beastly_ten_successes", 2),
-                getattr(self, "bestial_counts_rerolled_ones", False))
+        return (
+            SUCCESS_FACE,
+            self.again_face,
+            self.rote,
+            self.chance_die_again,
+            self.rote_chance_die,
+            getattr(self, "beastly_ten_successes", 2),
+            getattr(self, "bestial_counts_rerolled_ones", False),
+        )
 
 
 OFFICIAL = RequiemRules()
 
 
 # ------------------------------------------------------------ classes of the counts
+
 
 def class_ways(counts: Counts, exceptional: int) -> tuple[list, int]:
     """Integer ways of the classes over one denominator.
@@ -103,8 +116,10 @@ def class_ways(counts: Counts, exceptional: int) -> tuple[list, int]:
     dramatic = counts.dramatic * up
     bestial = counts.bestial * up
     success = sum(counts.success_ways[s] * 10 ** (k - s) for s in range(1, k + 1))
-    return ([dramatic, bestial, zero - dramatic - bestial, success, den - zero - success,
-             counts.beastly * up, den - zero], den)
+    return (
+        [dramatic, bestial, zero - dramatic - bestial, success, den - zero - success, counts.beastly * up, den - zero],
+        den,
+    )
 
 
 def check_max_successes(max_successes) -> int:
@@ -112,6 +127,7 @@ def check_max_successes(max_successes) -> int:
 
 
 # ------------------------------------------------------------ public API
+
 
 def _roll(pool: int) -> tuple:
     return (1, 0, True) if pool <= 0 else (pool, 0, False)
@@ -127,14 +143,16 @@ class AgainOddsMixin:
     def _ways(self):
         return class_ways(self.counts, self.rules.exceptional_successes)
 
-    dramatic_failure = property(lambda self: self.classes()["dramatic_failure"],
-                                doc="A chance die showing 1.")
-    failure = property(lambda self: self.classes()["failure"],
-                       doc="No success, not dramatic (nor bestial, with La Soif).")
-    plain_success = property(lambda self: self.classes()["plain_success"],
-                             doc="Some successes, fewer than an exceptional success.")
-    exceptional_success = property(lambda self: self.classes()["exceptional_success"],
-                                   doc="At least ``exceptional_successes`` (5) successes.")
+    dramatic_failure = property(lambda self: self.classes()["dramatic_failure"], doc="A chance die showing 1.")
+    failure = property(
+        lambda self: self.classes()["failure"], doc="No success, not dramatic (nor bestial, with La Soif)."
+    )
+    plain_success = property(
+        lambda self: self.classes()["plain_success"], doc="Some successes, fewer than an exceptional success."
+    )
+    exceptional_success = property(
+        lambda self: self.classes()["exceptional_success"], doc="At least ``exceptional_successes`` (5) successes."
+    )
 
     @property
     def p_success(self) -> Fraction:
@@ -145,8 +163,7 @@ class AgainOddsMixin:
     @property
     def successes(self) -> dict:
         """``{s: Fraction}`` for ``s = 0..max_successes`` (exact, zeros kept)."""
-        return {s: Fraction(w, 10 ** (s + self.counts.scale))
-                for s, w in enumerate(self.counts.success_ways)}
+        return {s: Fraction(w, 10 ** (s + self.counts.scale)) for s, w in enumerate(self.counts.success_ways)}
 
     @property
     def tail(self) -> Fraction:
@@ -175,8 +192,12 @@ class RequiemOdds(AgainOddsMixin):
     def classes(self) -> dict:
         """The four classes as ``{name: Fraction}``, in table order."""
         ways, den = self._ways()
-        return {"dramatic_failure": Fraction(ways[0], den), "failure": Fraction(ways[2], den),
-                "plain_success": Fraction(ways[3], den), "exceptional_success": Fraction(ways[4], den)}
+        return {
+            "dramatic_failure": Fraction(ways[0], den),
+            "failure": Fraction(ways[2], den),
+            "plain_success": Fraction(ways[3], den),
+            "exceptional_success": Fraction(ways[4], den),
+        }
 
     def _header(self) -> str:
         what = "a chance die" if self.chance else f"{self.dice} dice"
@@ -194,8 +215,7 @@ class RequiemOdds(AgainOddsMixin):
     _repr_html_ = _display.html
 
 
-def odds(pool: int, rules: RequiemRules = OFFICIAL,
-         max_successes: int = DEFAULT_MAX_SUCCESSES) -> RequiemOdds:
+def odds(pool: int, rules: RequiemRules = OFFICIAL, max_successes: int = DEFAULT_MAX_SUCCESSES) -> RequiemOdds:
     """Exact odds of a plain Requiem roll.
 
     Parameters
@@ -224,8 +244,7 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL,
     (counts,) = count_rolls((roll,), s_max, rules._engine())
     if s_max > max_successes:
         counts = truncate(counts, max_successes)
-    return RequiemOdds(pool=pool, rules=rules, dice=roll[0], chance=roll[2],
-                       max_successes=max_successes, counts=counts)
+    return RequiemOdds(pool=pool, rules=rules, dice=roll[0], chance=roll[2], max_successes=max_successes, counts=counts)
 
 
 def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
@@ -263,8 +282,9 @@ def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.Data
     return pd.DataFrame(cols)
 
 
-def distribution_table(pools, max_successes: int = DEFAULT_MAX_SUCCESSES,
-                       rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
+def distribution_table(
+    pools, max_successes: int = DEFAULT_MAX_SUCCESSES, rules: RequiemRules = OFFICIAL, exact: bool = False
+) -> pd.DataFrame:
     """The exact distribution of successes: one row per (pool, successes).
 
     Columns ``pool, successes, p_exactly, p_at_least, p_more``; ``p_more``

@@ -10,6 +10,7 @@ with ``dice``), ``rouse``
 trackers, fights).  ``cli`` builds its commands (``beastodds v5``, ``rouse``,
 ``conflict``, ``fight``); only the command line imports it.
 """
+
 from analysis.system import System, lazy_exports
 
 SYSTEM = System(
@@ -26,7 +27,7 @@ SYSTEM = System(
     classes={
         "total_failure": "no success, and no Hunger die shows a bestial 1",
         "failure": "some successes but fewer than the Difficulty, not bestial: a failure, though the "
-                   "Storyteller may offer a win at a cost",
+        "Storyteller may offer a win at a cost",
         "plain_win": "successes reach the Difficulty, no pair of 10s",
         "critical_win": "a win with a pair of 10s and no Hunger 10 among them",
         "messy_critical": "a win with a pair of 10s, a Hunger die showing 10",

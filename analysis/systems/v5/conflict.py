@@ -1,4 +1,5 @@
 """V5 conflicts: opposed rolls, damage, Health and Willpower trackers (fights: :mod:`analysis.systems.v5.fight`)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -37,15 +38,23 @@ MAX_WORK = 1_000_000_000
 
 #: Columns of :meth:`FightResult.table`, in order.
 FIGHT_COLUMNS = (
-    "turn", "a_impaired", "b_impaired",
-    "a_impaired_first", "b_impaired_first", "both_impaired_together",
-    "a_out_first", "b_out_first", "both_out_together", "over",
+    "turn",
+    "a_impaired",
+    "b_impaired",
+    "a_impaired_first",
+    "b_impaired_first",
+    "both_impaired_together",
+    "a_out_first",
+    "b_out_first",
+    "both_out_together",
+    "over",
 )
 #: Columns of :func:`conflict_table`, in order.
 CONFLICT_COLUMNS = ("margin", "winner", "damage_to_a", "damage_to_b", "probability")
 
 
 # ------------------------------------------------------------------ rules
+
 
 @dataclass(frozen=True)
 class ConflictRules(Rules):
@@ -73,17 +82,21 @@ class ConflictRules(Rules):
     """
 
     tie_damage: int = rule(1, range=(0, 10), help="Damage each side takes on a tie (0..10); official 1.")
-    tie_adds_weapon: bool = rule(False, help="House rule: a tie also adds each attacker's weapon bonus; "
-                                             "official false.")
-    tie_needs_successes: bool = rule(False, help="House rule: a tie at 0 successes each deals no damage; "
-                                                 "official false.")
-    halve_superficial: bool = rule(True, help="A vampire halves Superficial physical (Health) damage "
-                                              "(official true); mortals never halve.")
-    halve_rounding: str = rule("up", choices=("up", "down"),
-                               help="How halved Superficial damage rounds: up (official) or down.")
-    impairment_penalty: int = rule(2, range=(0, 10),
-                                   help="Dice lost by an Impaired side in the conflict's pool (0..10); "
-                                        "official 2.")
+    tie_adds_weapon: bool = rule(
+        False, help="House rule: a tie also adds each attacker's weapon bonus; official false."
+    )
+    tie_needs_successes: bool = rule(
+        False, help="House rule: a tie at 0 successes each deals no damage; official false."
+    )
+    halve_superficial: bool = rule(
+        True, help="A vampire halves Superficial physical (Health) damage (official true); mortals never halve."
+    )
+    halve_rounding: str = rule(
+        "up", choices=("up", "down"), help="How halved Superficial damage rounds: up (official) or down."
+    )
+    impairment_penalty: int = rule(
+        2, range=(0, 10), help="Dice lost by an Impaired side in the conflict's pool (0..10); official 2."
+    )
     dice: v5.V5Rules = rule(v5.OFFICIAL, help="The dice rules of the rolls (the official V5 rules by default).")
 
 
@@ -91,6 +104,7 @@ OFFICIAL = ConflictRules()
 
 
 # --------------------------------------------------------------- trackers
+
 
 @dataclass(frozen=True)
 class Tracker:
@@ -121,8 +135,8 @@ class Tracker:
         check_int("aggravated damage", self.aggravated, 0, self.boxes)
         if self.superficial + self.aggravated > self.boxes:
             raise ValueError(
-                f"{self.superficial} Superficial + {self.aggravated} Aggravated damage do not fit "
-                f"in {self.boxes} boxes")
+                f"{self.superficial} Superficial + {self.aggravated} Aggravated damage do not fit in {self.boxes} boxes"
+            )
 
     @classmethod
     def health(cls, stamina: int, superficial: int = 0, aggravated: int = 0) -> "Tracker":
@@ -131,8 +145,7 @@ class Tracker:
         return cls(stamina + 3, superficial, aggravated)
 
     @classmethod
-    def willpower(cls, composure: int, resolve: int, superficial: int = 0,
-                  aggravated: int = 0) -> "Tracker":
+    def willpower(cls, composure: int, resolve: int, superficial: int = 0, aggravated: int = 0) -> "Tracker":
         """A Willpower tracker of Composure + Resolve boxes."""
         composure = check_int("composure", composure, 1, 10)
         resolve = check_int("resolve", resolve, 1, 10)
@@ -179,6 +192,7 @@ class Tracker:
 
 
 # -------------------------------------------------------------- characters
+
 
 @dataclass(frozen=True)
 class Combatant:
@@ -234,9 +248,10 @@ class Combatant:
                 raise ValueError(f"a mortal has no Hunger: hunger must be 0, got {self.hunger}")
             if not isinstance(self.name, str):
                 raise ValueError(f"name must be text, got {self.name!r}")
-            for field, default in (("health", lambda: Tracker.health(self.stamina)),
-                                   ("willpower", lambda: Tracker.willpower(self.composure,
-                                                                           self.resolve))):
+            for field, default in (
+                ("health", lambda: Tracker.health(self.stamina)),
+                ("willpower", lambda: Tracker.willpower(self.composure, self.resolve)),
+            ):
                 value = getattr(self, field)
                 if value is None:
                     object.__setattr__(self, field, default())
@@ -249,8 +264,9 @@ class Combatant:
 
     def tracker(self, track: str = "health") -> Tracker:
         """The Health or Willpower tracker."""
-        return cast(Tracker, self.health if check_choice("track", track, TRACKS) == "health"
-                    else self.willpower)  # both set by __post_init__
+        return cast(
+            Tracker, self.health if check_choice("track", track, TRACKS) == "health" else self.willpower
+        )  # both set by __post_init__
 
     @property
     def out_word(self) -> str:
@@ -265,6 +281,7 @@ def _check_combatant(name: str, c) -> Combatant:
 
 
 # ------------------------------------------------------- one opposed roll
+
 
 @lru_cache(maxsize=1024)
 def _success_ways(pool: int, hunger: int, dice_rules: v5.V5Rules):
@@ -297,8 +314,9 @@ def _margin_ways(pool_a: int, hunger_a: int, pool_b: int, hunger_b: int, dice_ru
     return margins, wa[0] * wb[0], den
 
 
-def margin_distribution(pool_a: int, pool_b: int, hunger_a: int = 0, hunger_b: int = 0,
-                        rules: ConflictRules = OFFICIAL) -> dict:
+def margin_distribution(
+    pool_a: int, pool_b: int, hunger_a: int = 0, hunger_b: int = 0, rules: ConflictRules = OFFICIAL
+) -> dict:
     """Exact distribution of the margin of an opposed V5 roll.
 
     Parameters
@@ -333,8 +351,7 @@ def margin_distribution(pool_a: int, pool_b: int, hunger_a: int = 0, hunger_b: i
 
 def _marked(raw: int, kind: str, target: Combatant, track: str, rules: ConflictRules) -> int:
     """Damage as marked on ``target``'s track: vampires halve Superficial physical damage."""
-    if raw and kind == "superficial" and track == "health" and target.vampire \
-            and rules.halve_superficial:
+    if raw and kind == "superficial" and track == "health" and target.vampire and rules.halve_superficial:
         return (raw + 1) // 2 if rules.halve_rounding == "up" else raw // 2
     return raw
 
@@ -343,15 +360,15 @@ def _pool(c: Combatant, impaired: bool, rules: ConflictRules) -> int:
     return max(0, c.pool - rules.impairment_penalty) if impaired else c.pool
 
 
-def outcome_ways(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
-                  impaired_a: bool, impaired_b: bool):
+def outcome_ways(a: Combatant, b: Combatant, rules: ConflictRules, track: str, impaired_a: bool, impaired_b: bool):
     """One turn's rows ``(margin, damage to A, damage to B, ways)`` and the denominator.
 
     Damage is as marked on the track (after halving); ways are over
     ``10**(dice of both sides)`` with the Impairment penalty applied.
     """
-    margins, zero_tie, den = _margin_ways(_pool(a, impaired_a, rules), a.hunger,
-                                          _pool(b, impaired_b, rules), b.hunger, rules.dice)
+    margins, zero_tie, den = _margin_ways(
+        _pool(a, impaired_a, rules), a.hunger, _pool(b, impaired_b, rules), b.hunger, rules.dice
+    )
     rows = []
     for m, w in sorted(margins.items()):
         if m > 0:
@@ -380,8 +397,7 @@ def check_sides(a, b, rules, track):
     return a, b, rules, track
 
 
-def damage_distribution(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
-                        track: str = "health") -> dict:
+def damage_distribution(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL, track: str = "health") -> dict:
     """Exact distribution of the damage one turn of conflict marks on each side.
 
     Both sides roll (an Impaired side, by its current tracker, loses the
@@ -404,16 +420,16 @@ def damage_distribution(a: Combatant, b: Combatant, rules: ConflictRules = OFFIC
         trackers; non-zero entries only, summing to exactly 1.
     """
     a, b, rules, track = check_sides(a, b, rules, track)
-    rows, den = outcome_ways(a, b, rules, track, a.tracker(track).impaired,
-                              b.tracker(track).impaired)
+    rows, den = outcome_ways(a, b, rules, track, a.tracker(track).impaired, b.tracker(track).impaired)
     out: dict = {}
     for _, to_a, to_b, w in rows:
         out[(to_a, to_b)] = out.get((to_a, to_b), 0) + w
     return {k: Fraction(w, den) for k, w in sorted(out.items())}
 
 
-def conflict_table(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
-                   track: str = "health", exact: bool = False) -> pd.DataFrame:
+def conflict_table(
+    a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL, track: str = "health", exact: bool = False
+) -> pd.DataFrame:
     """One turn of conflict as a tidy table: one row per margin.
 
     Returns
@@ -425,17 +441,18 @@ def conflict_table(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
     """
     a, b, rules, track = check_sides(a, b, rules, track)
     check_bool("exact", exact)
-    rows, den = outcome_ways(a, b, rules, track, a.tracker(track).impaired,
-                              b.tracker(track).impaired)
+    rows, den = outcome_ways(a, b, rules, track, a.tracker(track).impaired, b.tracker(track).impaired)
     ways = np.array([r[3] for r in rows], dtype=object)
     probs = fractions_over(ways, den)
-    return pd.DataFrame({
-        "margin": [r[0] for r in rows],
-        "winner": ["a" if r[0] > 0 else "b" if r[0] < 0 else "tie" for r in rows],
-        "damage_to_a": [r[1] for r in rows],
-        "damage_to_b": [r[2] for r in rows],
-        "probability": list(probs) if exact else [float(p) for p in probs],
-    })
+    return pd.DataFrame(
+        {
+            "margin": [r[0] for r in rows],
+            "winner": ["a" if r[0] > 0 else "b" if r[0] < 0 else "tie" for r in rows],
+            "damage_to_a": [r[1] for r in rows],
+            "damage_to_b": [r[2] for r in rows],
+            "probability": list(probs) if exact else [float(p) for p in probs],
+        }
+    )
 
 
 # The fights, fought turn after turn on these trackers, live in their own module

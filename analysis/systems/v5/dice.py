@@ -1,4 +1,5 @@
 """V5 dice: the rules, the outcome classes, their mechanic file for the engine, and reading rolled dice."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -53,17 +54,23 @@ class V5Rules(Rules):
     """
 
     success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
-    crit_bonus: int = rule(2, range=(0, 20),
-                           help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
-    messy_hunger_tens: int = rule(1, range=(1, 2),
-                                  help="Hunger-die 10s a critical win needs to be messy (1 or 2); official 1.")
-    bestial_hunger_ones: int = rule(1, range=(1, 2),
-                                    help="Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.")
+    crit_bonus: int = rule(
+        2, range=(0, 20), help="Bonus successes for each pair of 10s, on any dice (0..20); official 2."
+    )
+    messy_hunger_tens: int = rule(
+        1, range=(1, 2), help="Hunger-die 10s a critical win needs to be messy (1 or 2); official 1."
+    )
+    bestial_hunger_ones: int = rule(
+        1, range=(1, 2), help="Hunger-die 1s a failure needs to be bestial (1 or 2); official 1."
+    )
     hunger_one_taints_win: bool = rule(
-        False, help="House rule: a plain win showing bestial_hunger_ones Hunger 1s is a failure "
-             "(at best a win at a cost); official false.")
+        False,
+        help="House rule: a plain win showing bestial_hunger_ones Hunger 1s is a failure "
+        "(at best a win at a cost); official false.",
+    )
     hunger_replaces_dice: bool = rule(
-        True, help="Hunger dice replace normal dice (official true); false: they are added to the pool.")
+        True, help="Hunger dice replace normal dice (official true); false: they are added to the pool."
+    )
 
     def dice(self, pool: int, hunger: int) -> tuple[int, int]:
         """(normal dice, Hunger dice) rolled for ``pool`` at ``hunger``."""
@@ -119,6 +126,7 @@ def check_roll(pool, hunger, difficulty):
 
 # ------------------------------------------------------------ reading a roll
 
+
 @dataclass(frozen=True)
 class RollReading(Reading):
     """What a V5 roll that has landed means (``read_roll``)."""
@@ -162,7 +170,8 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     h_tens, h_ones = hunger.count(10), hunger.count(1)
     # a Difficulty above every success count these dice can show reads as one above it
     reachable = most_successes(len(normal) + len(hunger), rules) + 1
-    got = engine.read_roll(mechanic_rules(rules), {"normal": normal, "hunger": hunger},
-                           difficulty=min(difficulty, reachable))
+    got = engine.read_roll(
+        mechanic_rules(rules), {"normal": normal, "hunger": hunger}, difficulty=min(difficulty, reachable)
+    )
     # V5's mechanic names its successes
     return RollReading(cast(int, got.successes), tens, h_tens, h_ones, difficulty, got.outcome)

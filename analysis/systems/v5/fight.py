@@ -1,4 +1,5 @@
 """V5 fights: a conflict fought turn after turn, as an exact Markov chain of both trackers."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,11 +16,22 @@ from analysis.exact import fractions_over
 from analysis.validate import check_bool, check_choice, check_int
 from analysis import display as _display
 
-from analysis.systems.v5.conflict import (FIGHT_COLUMNS, MAX_TURNS, MAX_WORK, OFFICIAL, UNTIL, Combatant,
-                                          ConflictRules, Tracker, check_sides, outcome_ways)
+from analysis.systems.v5.conflict import (
+    FIGHT_COLUMNS,
+    MAX_TURNS,
+    MAX_WORK,
+    OFFICIAL,
+    UNTIL,
+    Combatant,
+    ConflictRules,
+    Tracker,
+    check_sides,
+    outcome_ways,
+)
 
 
 # ------------------------------------------------------------ fight chain
+
 
 def _side_states(start: Tracker, kind: str):
     """States (superficial, aggravated) reachable from ``start`` under damage of
@@ -66,8 +78,18 @@ class FightChain(ExactChain):
     potential: np.ndarray
 
     @classmethod
-    def of_fight(cls, states, indptr, indices, weight_ids, weights, denominator: int, *,
-                 stopped: np.ndarray, potential: np.ndarray) -> "FightChain":
+    def of_fight(
+        cls,
+        states,
+        indptr,
+        indices,
+        weight_ids,
+        weights,
+        denominator: int,
+        *,
+        stopped: np.ndarray,
+        potential: np.ndarray,
+    ) -> "FightChain":
         """The chain from its sparse rows (checked as :meth:`ExactChain.from_csr` does), starting at state 0."""
         chain = cls.from_csr(states, indptr, indices, weight_ids, weights, denominator)
         chain.start, chain.stopped, chain.potential = 0, stopped, potential
@@ -85,8 +107,11 @@ class FightChain(ExactChain):
         """
         stay = self.stay_ways()
         reach = self.reachable()
-        return [self.states[r] for r in range(len(self.states))
-                if reach[r] and not self.stopped[r] and stay[r] == self.denominator]
+        return [
+            self.states[r]
+            for r in range(len(self.states))
+            if reach[r] and not self.stopped[r] and stay[r] == self.denominator
+        ]
 
     def is_absorbing(self) -> bool:
         """True when the fight stops with probability 1 (no reachable stuck state)."""
@@ -104,7 +129,8 @@ class FightChain(ExactChain):
         if stuck:
             raise ValueError(
                 f"this fight can go on forever: from {stuck[0]} no roll deals any damage "
-                f"(check attacks, pools and tie_damage)")
+                f"(check attacks, pools and tie_damage)"
+            )
         # finite: no state is stuck, so every roll reaches a stopped state
         return cast(Fraction, self.expected_steps(np.flatnonzero(self.stopped).tolist(), start=self.start))
 
@@ -113,12 +139,13 @@ class FightChain(ExactChain):
 
     def _repr_rows(self):
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
-        return ([f"{len(self.states)} states", f"{int(self.stopped.sum())} where the fight stops"],
-                [("expected turns", f"{float(self.expected_turns()):.4g}")])
+        return (
+            [f"{len(self.states)} states", f"{int(self.stopped.sum())} where the fight stops"],
+            [("expected turns", f"{float(self.expected_turns()):.4g}")],
+        )
 
 
-def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
-                 until: str) -> FightChain:
+def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str, until: str) -> FightChain:
     ta, tb = a.tracker(track), b.tracker(track)
     # A takes damage of B's kind and B of A's
     states_a, apply_a = _side_states(ta, b.damage)
@@ -169,8 +196,7 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
         d_a = np.array([k[0] for k in keys], dtype=np.int64)
         d_b = np.array([k[1] for k in keys], dtype=np.int64)
         wid = np.array([table.setdefault(merged[k] // g, len(table)) for k in keys], dtype=np.int64)
-        targets = apply_a[ia_all[sel][:, None], d_a[None, :]] * nb \
-            + apply_b[ib_all[sel][:, None], d_b[None, :]]
+        targets = apply_a[ia_all[sel][:, None], d_a[None, :]] * nb + apply_b[ib_all[sel][:, None], d_b[None, :]]
         rows_l.append(np.repeat(sel, len(keys)))
         cols_l.append(targets.ravel())
         ids_l.append(np.tile(wid, len(sel)))
@@ -185,14 +211,20 @@ def _build_chain(a: Combatant, b: Combatant, rules: ConflictRules, track: str,
     for arr in (absorbing, potential):
         arr.setflags(write=False)
     return FightChain.of_fight(
-        tuple(((sa.superficial, sa.aggravated), (sb.superficial, sb.aggravated))
-              for sa in states_a for sb in states_b),
-        indptr, np.concatenate(cols_l)[order], np.concatenate(ids_l)[order], weights, den,
-        stopped=absorbing, potential=potential)
+        tuple(((sa.superficial, sa.aggravated), (sb.superficial, sb.aggravated)) for sa in states_a for sb in states_b),
+        indptr,
+        np.concatenate(cols_l)[order],
+        np.concatenate(ids_l)[order],
+        weights,
+        den,
+        stopped=absorbing,
+        potential=potential,
+    )
 
 
-def fight_chain(a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL,
-                track: str = "health", until: str = "out") -> FightChain:
+def fight_chain(
+    a: Combatant, b: Combatant, rules: ConflictRules = OFFICIAL, track: str = "health", until: str = "out"
+) -> FightChain:
     """The exact transition structure of a fight (see :class:`FightChain`).
 
     Parameters
@@ -219,8 +251,15 @@ def _cached_chain(a, b, rules, track, until):
 def _run_chain(chain: FightChain, groups: np.ndarray, turns: int, want_final: bool):
     """Exact probabilities of each group after every turn, and the ways of
     each state at the end (over the last bound), by the chain's kernel."""
-    r = chain.run(chain.start, turns, groups=groups, final=want_final, max_work=MAX_WORK,
-                        what="turns of this fight", smaller="use smaller pools or smaller trackers")
+    r = chain.run(
+        chain.start,
+        turns,
+        groups=groups,
+        final=want_final,
+        max_work=MAX_WORK,
+        what="turns of this fight",
+        smaller="use smaller pools or smaller trackers",
+    )
     return r.probabilities("group_ways"), r.final, r.denominators[-1]
 
 
@@ -273,11 +312,15 @@ class FightResult:
         if self.joint is None:
             raise ValueError("the joint distribution was not asked for: call fight(..., joint=True)")
         rows = [(sa, ga, sb, gb, p) for ((sa, ga), (sb, gb)), p in self.joint.items()]
-        return pd.DataFrame({
-            "a_superficial": [r[0] for r in rows], "a_aggravated": [r[1] for r in rows],
-            "b_superficial": [r[2] for r in rows], "b_aggravated": [r[3] for r in rows],
-            "probability": [r[4] if exact else float(r[4]) for r in rows],
-        })
+        return pd.DataFrame(
+            {
+                "a_superficial": [r[0] for r in rows],
+                "a_aggravated": [r[1] for r in rows],
+                "b_superficial": [r[2] for r in rows],
+                "b_aggravated": [r[3] for r in rows],
+                "probability": [r[4] if exact else float(r[4]) for r in rows],
+            }
+        )
 
     def expected_turns(self) -> Fraction:
         """Exact expected number of turns until the fight stops (not capped by ``turns``)."""
@@ -285,9 +328,11 @@ class FightResult:
 
     def __str__(self) -> str:
         word = {"out": "a side is out", "impaired": "a side is Impaired"}[self.until]
-        lines = [f"V5 fight on {self.track}, {self.turns} turns, stops when {word}",
-                 f"  A: pool {self.a.pool}, {'vampire' if self.a.vampire else 'mortal'}; "
-                 f"B: pool {self.b.pool}, {'vampire' if self.b.vampire else 'mortal'}"]
+        lines = [
+            f"V5 fight on {self.track}, {self.turns} turns, stops when {word}",
+            f"  A: pool {self.a.pool}, {'vampire' if self.a.vampire else 'mortal'}; "
+            f"B: pool {self.b.pool}, {'vampire' if self.b.vampire else 'mortal'}",
+        ]
         if self.rules != OFFICIAL:
             lines.append(f"  house rules: {self.rules.changes()}")
         for c in FIGHT_COLUMNS[1:]:
@@ -300,15 +345,27 @@ class FightResult:
 
     def _repr_rows(self):
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
-        head = [f"A pool {self.a.pool}", f"B pool {self.b.pool}", f"track {self.track}",
-                f"until {self.until}", f"{self.turns} turns"]
+        head = [
+            f"A pool {self.a.pool}",
+            f"B pool {self.b.pool}",
+            f"track {self.track}",
+            f"until {self.until}",
+            f"{self.turns} turns",
+        ]
         if self.rules != OFFICIAL:
             head.append("house rules " + ", ".join(f"{k}={v!r}" for k, v in self.rules.changes().items()))
         return head, [(c, self.columns[c][self.turns]) for c in FIGHT_COLUMNS[1:]]
 
 
-def fight(a: Combatant, b: Combatant, turns: int = 10, rules: ConflictRules = OFFICIAL,
-          until: str = "out", track: str = "health", joint: bool = False) -> FightResult:
+def fight(
+    a: Combatant,
+    b: Combatant,
+    turns: int = 10,
+    rules: ConflictRules = OFFICIAL,
+    until: str = "out",
+    track: str = "health",
+    joint: bool = False,
+) -> FightResult:
     """Exact odds of a fight over turns, as a Markov chain on both trackers.
 
     Each turn both sides roll their pools (an Impaired side loses
@@ -372,16 +429,19 @@ def fight(a: Combatant, b: Combatant, turns: int = 10, rules: ConflictRules = OF
         # who was Impaired first: the same fight, stopped at the first Impairment
         stop = _cached_chain(a, b, rules, track, "impaired")
         sa, sb, _, _ = flags(stop)
-        first, _, _ = _run_chain(stop, np.array((sa & ~sb, sb & ~sa, sa & sb), dtype=np.int64),
-                                 turns, False)
+        first, _, _ = _run_chain(stop, np.array((sa & ~sb, sb & ~sa, sa & sb), dtype=np.int64), turns, False)
     else:
         first = probs[:, 6:]
     columns = {
-        "a_impaired": tuple(probs[:, 0]), "b_impaired": tuple(probs[:, 1]),
-        "a_impaired_first": tuple(first[:, 0]), "b_impaired_first": tuple(first[:, 1]),
+        "a_impaired": tuple(probs[:, 0]),
+        "b_impaired": tuple(probs[:, 1]),
+        "a_impaired_first": tuple(first[:, 0]),
+        "b_impaired_first": tuple(first[:, 1]),
         "both_impaired_together": tuple(first[:, 2]),
-        "a_out_first": tuple(probs[:, 2]), "b_out_first": tuple(probs[:, 3]),
-        "both_out_together": tuple(probs[:, 4]), "over": tuple(probs[:, 5]),
+        "a_out_first": tuple(probs[:, 2]),
+        "b_out_first": tuple(probs[:, 3]),
+        "both_out_together": tuple(probs[:, 4]),
+        "over": tuple(probs[:, 5]),
     }
     joint_dist = None
     if joint:

@@ -1,4 +1,5 @@
 """V5 (Vampire: The Masquerade 5th edition) rolls with Hunger dice, counted exactly: odds, tables, Remorse, frenzy."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,10 +16,23 @@ from analysis.mechanic import willpower as _mwp
 from analysis.exact import ClassWays, fractions_over
 from analysis.validate import as_values, check_bool, check_int
 from analysis.systems.v5 import willpower as _wp
-from analysis.systems.v5.dice import (CLASSES, MAX_HUNGER, MAX_POOL, OFFICIAL, TABLE_COLUMNS,  # noqa: F401
-                                      WIN_CLASSES, RollReading, V5Rules, check_roll, mechanic,
-                                      mechanic_rules, most_successes, read_roll)
+from analysis.systems.v5.dice import (
+    CLASSES,
+    MAX_HUNGER,
+    MAX_POOL,
+    OFFICIAL,
+    TABLE_COLUMNS,  # noqa: F401 (re-exported: roll is the module users import)
+    WIN_CLASSES,
+    RollReading,  # noqa: F401 (re-exported)
+    V5Rules,
+    check_roll,
+    mechanic,  # noqa: F401 (re-exported)
+    mechanic_rules,
+    most_successes,
+    read_roll,  # noqa: F401 (re-exported)
+)
 from analysis import display as _display
+
 
 @dataclass(frozen=True)
 class V5Odds(ClassWays):
@@ -44,17 +58,20 @@ class V5Odds(ClassWays):
     strategy: str | None = None
     willpower_spent_ways: int = 0
 
-    total_failure = property(lambda self: self.probability("total_failure"),
-                             doc="No success and no bestial Hunger 1s.")
-    failure = property(lambda self: self.probability("failure"),
-                           doc="Some successes, fewer than the Difficulty, not bestial.")
+    total_failure = property(lambda self: self.probability("total_failure"), doc="No success and no bestial Hunger 1s.")
+    failure = property(
+        lambda self: self.probability("failure"), doc="Some successes, fewer than the Difficulty, not bestial."
+    )
     plain_win = property(lambda self: self.probability("plain_win"), doc="A win without a pair of 10s.")
-    critical_win = property(lambda self: self.probability("critical_win"),
-                            doc="A win with a pair of 10s and no (or too few) Hunger 10s.")
-    messy_critical = property(lambda self: self.probability("messy_critical"),
-                              doc="A win with a pair of 10s, a Hunger die among the 10s.")
-    bestial_failure = property(lambda self: self.probability("bestial_failure"),
-                               doc="Not a win, a Hunger die showing 1.")
+    critical_win = property(
+        lambda self: self.probability("critical_win"), doc="A win with a pair of 10s and no (or too few) Hunger 10s."
+    )
+    messy_critical = property(
+        lambda self: self.probability("messy_critical"), doc="A win with a pair of 10s, a Hunger die among the 10s."
+    )
+    bestial_failure = property(
+        lambda self: self.probability("bestial_failure"), doc="Not a win, a Hunger die showing 1."
+    )
 
     @property
     def p_win(self) -> Fraction:
@@ -171,12 +188,18 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
     # no success and not a win: a bestial failure or a total failure (the only two such classes)
     bestial_total = success_ways[0] - class_ways[CLASSES.index("total_failure")] if difficulty > 0 else 0
     return V5Odds(
-        pool=pool, hunger=hunger, difficulty=difficulty, rules=rules,
-        normal_dice=nn, hunger_dice=nh, denominator=den,
+        pool=pool,
+        hunger=hunger,
+        difficulty=difficulty,
+        rules=rules,
+        normal_dice=nn,
+        hunger_dice=nh,
+        denominator=den,
         class_ways=dict(zip(CLASSES, class_ways)),
         success_ways=success_ways,
         bestial_total_failure_ways=bestial_total,
-        strategy=strategy.name if strategy else None, willpower_spent_ways=spent,
+        strategy=strategy.name if strategy else None,
+        willpower_spent_ways=spent,
     )
 
 
@@ -207,8 +230,6 @@ def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy
     else:
         (ways,) = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), [cell])
     return ways
-
-
 
 
 def _grid_ways(pools, hungers, diffs, rules, progress=False):
@@ -310,8 +331,17 @@ def _frame(pools, hungers, diffs, values, names) -> pd.DataFrame:
     return pd.DataFrame(cols, copy=False)
 
 
-def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
-          strategy=None, progress: bool = False, at_least=None, check_only: bool = False) -> pd.DataFrame:
+def table(
+    pools,
+    hungers,
+    difficulties,
+    rules: V5Rules = OFFICIAL,
+    exact: bool = False,
+    strategy=None,
+    progress: bool = False,
+    at_least=None,
+    check_only: bool = False,
+) -> pd.DataFrame:
     """A tidy odds table: one row per (pool, hunger, difficulty).
 
     Parameters
@@ -358,8 +388,11 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
     from analysis.sweep import check_cells
 
     check_cells({"pool": len(pools), "hunger": len(hungers), "difficulty": len(diffs)})
-    _check_at_least(at_least, len(pools) * len(hungers) * len(diffs),
-                    [sum(rules.dice(p, h)) for p in dict.fromkeys(pools) for h in dict.fromkeys(hungers)])
+    _check_at_least(
+        at_least,
+        len(pools) * len(hungers) * len(diffs),
+        [sum(rules.dice(p, h)) for p in dict.fromkeys(pools) for h in dict.fromkeys(hungers)],
+    )
     if strategy is not None:
         return _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least, check_only)
     if check_only:
@@ -370,8 +403,7 @@ def table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool =
         size = _cube_size(pools, diffs, rules)
         source = _cube_fractions(*size, rules) if exact else _cube(*size, rules)[2]
         d_index = np.array([min(d, size[1]) for d in diffs], dtype=np.int64)
-        values = source[np.ix_(np.asarray(pools, dtype=np.int64), np.asarray(hungers, dtype=np.int64),
-                               d_index)]
+        values = source[np.ix_(np.asarray(pools, dtype=np.int64), np.asarray(hungers, dtype=np.int64), d_index)]
         return _with_at_least(_frame(pools, hungers, diffs, values, names), rules, None, exact, at_least)
 
     shape = (len(pools), len(hungers), len(diffs), len(names))
@@ -401,6 +433,7 @@ def _with_at_least(df, rules, strategy, exact, at_least, ways=None):
     if at_least is None:
         return df
     if ways is not None:
+
         def distribution(pool, hunger, difficulty, top):
             w = ways[(pool, hunger, difficulty)]
             return w.success_ways, w.denominator
@@ -415,8 +448,9 @@ def _with_at_least(df, rules, strategy, exact, at_least, ways=None):
     return _al.add_columns(df, at_least, by_roll, ("pool", "hunger"), exact)
 
 
-def _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least,
-                      check_only=False) -> pd.DataFrame:
+def _strategies_table(
+    pools, hungers, diffs, rules, exact, strategy, progress, at_least, check_only=False
+) -> pd.DataFrame:
     """Odds after each Willpower strategy, with ``willpower_spent`` and the exact ``p_win_gain``.
 
     The work of every strategy's reroll over the whole grid is estimated first, and refused past the
@@ -463,8 +497,9 @@ def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> tuple:
     ways counted (``{(pool, hunger, difficulty): CellWays}``)."""
     rows, cells = _willpower_cells(pools, hungers, diffs, rules)
     got = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), cells)
-    ways = np.array([list(w.class_ways) + [sum(w.class_ways[2:5]), w.spent] for w in got],
-                    dtype=object).reshape(len(cells), len(CLASSES) + 2)
+    ways = np.array([list(w.class_ways) + [sum(w.class_ways[2:5]), w.spent] for w in got], dtype=object).reshape(
+        len(cells), len(CLASSES) + 2
+    )
     dens = np.array([w.denominator for w in got], dtype=object)[:, None]
     values = fractions_over(ways, dens) if exact else _exact.float_ratios(ways, dens)
     cols = dict(zip(("pool", "hunger", "difficulty"), np.array(rows, dtype=np.int64).reshape(-1, 3).T))
@@ -474,6 +509,7 @@ def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> tuple:
 
 
 # ------------------------------------------------------- Remorse and frenzy
+
 
 @dataclass(frozen=True)
 class RemorseOdds:
@@ -518,8 +554,14 @@ def frenzy_pool(willpower: int, superficial: int = 0, aggravated: int = 0, human
     return willpower - superficial - aggravated + humanity // 3
 
 
-def resist_frenzy(willpower: int, difficulty: int, superficial: int = 0, aggravated: int = 0,
-                  humanity: int = 7, rules: V5Rules = OFFICIAL) -> V5Odds:
+def resist_frenzy(
+    willpower: int,
+    difficulty: int,
+    superficial: int = 0,
+    aggravated: int = 0,
+    humanity: int = 7,
+    rules: V5Rules = OFFICIAL,
+) -> V5Odds:
     """Exact odds of resisting frenzy: no Hunger dice, no Willpower reroll.
 
     ``difficulty`` is 2..4 by the provocation's strength (docs/rules.md).
@@ -529,8 +571,16 @@ def resist_frenzy(willpower: int, difficulty: int, superficial: int = 0, aggrava
     return odds(pool, 0, difficulty, rules)
 
 
-def distribution_table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, exact: bool = False,
-                       max_successes=None, check_only: bool = False, strategy=None) -> pd.DataFrame:
+def distribution_table(
+    pools,
+    hungers,
+    difficulties,
+    rules: V5Rules = OFFICIAL,
+    exact: bool = False,
+    max_successes=None,
+    check_only: bool = False,
+    strategy=None,
+) -> pd.DataFrame:
     """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool, hunger,
     difficulty, successes), with ``p_exactly``, ``p_at_least``, ``p_more`` and ``mean_successes``
     (:mod:`analysis.distribution`); ``max_successes=N`` stops at N (its ``p_more`` the exact tail);
@@ -539,6 +589,10 @@ def distribution_table(pools, hungers, difficulties, rules: V5Rules = OFFICIAL, 
 
     chosen = distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES)
     return distribution.mechanic_table(
-        mechanic_rules(V5Rules.require(rules)), {"pool": pools, "hunger": hungers, "difficulty": difficulties},
-        exact=exact, max_successes=max_successes, check_only=check_only,
-        strategy=None if chosen is None else engine_strategy(chosen))
+        mechanic_rules(V5Rules.require(rules)),
+        {"pool": pools, "hunger": hungers, "difficulty": difficulties},
+        exact=exact,
+        max_successes=max_successes,
+        check_only=check_only,
+        strategy=None if chosen is None else engine_strategy(chosen),
+    )

@@ -1,4 +1,5 @@
 """V5 blood: Rouse checks, Hunger over a night, Blood Potency and Blood Surge, exactly."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,12 +46,17 @@ class RouseRules(Rules):
     """
 
     success_face: int = rule(6, range=(2, 10), help="Lowest face that keeps Hunger (2..10); official 6.")
-    frenzy_at_max: bool = rule(True, help="A failed check at Hunger 5 calls for a hunger frenzy test "
-                                          "(official true); Hunger stays 5 either way.")
-    surge_dice_at_potency_1: int = rule(2, range=(1, 2),
-                                        help="Dice a Blood Surge adds at Blood Potency 1 (1 or 2); official 2, "
-                                             "as the core book's Blood Potency table prints it (1: the "
-                                             "reading that keeps Blood Potency 0's single die).")
+    frenzy_at_max: bool = rule(
+        True,
+        help="A failed check at Hunger 5 calls for a hunger frenzy test (official true); Hunger stays 5 either way.",
+    )
+    surge_dice_at_potency_1: int = rule(
+        2,
+        range=(1, 2),
+        help="Dice a Blood Surge adds at Blood Potency 1 (1 or 2); official 2, "
+        "as the core book's Blood Potency table prints it (1: the "
+        "reading that keeps Blood Potency 0's single die).",
+    )
 
     def p_rise(self, reroll: bool) -> Fraction:
         """Chance one check raises Hunger: a fail, or two fails with the reroll."""
@@ -139,8 +145,7 @@ def rouse(start_hunger: int, checks: int, reroll: bool = False, rules: RouseRule
     checks = check_int("checks", checks, 0, MAX_CHECKS)
     RouseRules.require(rules)
     step = _check_step(check_bool("reroll", reroll), rules, "rouse")
-    return _read(step.after(_start(start_hunger), checks, what="checks of this chain",
-                            smaller="use fewer checks"))
+    return _read(step.after(_start(start_hunger), checks, what="checks of this chain", smaller="use fewer checks"))
 
 
 def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
@@ -163,9 +168,14 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
         step = _check_step(r, rules, "rouse")
         for h in starts:
             # only the asked-for counts become Fractions (a progress bar moves per count)
-            dists = markov.run(_start(h), [step] * max(counts), N_STATES,
-                               what="checks of this table", smaller="use fewer checks",
-                               keep=counts)
+            dists = markov.run(
+                _start(h),
+                [step] * max(counts),
+                N_STATES,
+                what="checks of this table",
+                smaller="use fewer checks",
+                keep=counts,
+            )
             for n in counts:
                 d = _read(dists[n])
                 rows.append([h, n, r] + [d.hunger[k] for k in range(MAX_HUNGER + 1)] + [d.frenzy_test])
@@ -177,14 +187,19 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
 
 # ------------------------------------------------------------ Blood Potency
 
+
 def potency_effects(blood_potency: int, rules: RouseRules = OFFICIAL) -> dict:
     """Surge bonus, Superficial mended per Rouse, Rouse reroll level at ``blood_potency`` (0..10)
     (the surge at Blood Potency 1 as ``rules.surge_dice_at_potency_1`` reads it)."""
     bp = check_int("blood_potency", blood_potency, 0, 10)
     rules = RouseRules.require(rules)
     surge_bonus = rules.surge_dice_at_potency_1 if bp == 1 else SURGE_BONUS[bp]
-    return {"blood_potency": bp, "surge_bonus": surge_bonus, "mend": MEND[bp],
-            "rouse_reroll_level": ROUSE_REROLL_LEVEL[bp]}
+    return {
+        "blood_potency": bp,
+        "surge_bonus": surge_bonus,
+        "mend": MEND[bp],
+        "rouse_reroll_level": ROUSE_REROLL_LEVEL[bp],
+    }
 
 
 def blood_potency_table(rules: RouseRules = OFFICIAL) -> pd.DataFrame:
@@ -203,8 +218,14 @@ class SurgeOdds:
     _repr_html_ = _display.html
 
 
-def surge(pool: int, hunger: int, difficulty: int, blood_potency: int,
-          rules: v5.V5Rules = v5.OFFICIAL, rouse_rules: RouseRules = OFFICIAL) -> SurgeOdds:
+def surge(
+    pool: int,
+    hunger: int,
+    difficulty: int,
+    blood_potency: int,
+    rules: v5.V5Rules = v5.OFFICIAL,
+    rouse_rules: RouseRules = OFFICIAL,
+) -> SurgeOdds:
     """Blood Surge: a Rouse check adds dice by Blood Potency to one roll.
 
     The surged roll uses the old Hunger (a failed check raises it after).
@@ -216,8 +237,7 @@ def surge(pool: int, hunger: int, difficulty: int, blood_potency: int,
 
 # -------------------------------------------------------------- a night
 
-_NIGHT_HELP = ("wake | rouse | rouse+reroll | surge | mend | blush | aggravated | "
-               "discipline:LEVEL | feed:N | kill")
+_NIGHT_HELP = "wake | rouse | rouse+reroll | surge | mend | blush | aggravated | discipline:LEVEL | feed:N | kill"
 
 
 def _parse_night_step(step: str, bp: int, rules: RouseRules):
@@ -250,8 +270,9 @@ def _int_arg(step, arg, lo, hi):
     return check_int(f"the number in {step!r}", value, lo, hi)
 
 
-def night(start_hunger: int, steps, blood_potency: int = 1, rules: RouseRules = OFFICIAL,
-          exact: bool = False) -> pd.DataFrame:
+def night(
+    start_hunger: int, steps, blood_potency: int = 1, rules: RouseRules = OFFICIAL, exact: bool = False
+) -> pd.DataFrame:
     """Hunger over a night: the exact distribution after each step.
 
     Parameters
@@ -287,8 +308,7 @@ def night(start_hunger: int, steps, blood_potency: int = 1, rules: RouseRules = 
         chain += parts
         labels.append(label.strip())
         marks.append(len(chain))
-    dists = markov.run(_start(start_hunger), chain, N_STATES, what="checks of this night",
-                       smaller="use fewer steps")
+    dists = markov.run(_start(start_hunger), chain, N_STATES, what="checks of this night", smaller="use fewer steps")
     rows = []
     for i, (label, t) in enumerate(zip(labels, marks)):
         d = _read(dists[t])

@@ -23,6 +23,7 @@ Difficulty 3, V5 gives more.  So :func:`versus` has no default for either:
 The card test's Hunger is V5's (from 1 on it draws a confirmation card).
 Every value is counted exactly; ``exact=False`` gives ``float(Fraction)``.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -34,8 +35,10 @@ import pandas as pd
 from analysis.validate import as_values, check_bool
 
 #: The pairings, and what each keeps equal.
-PAIRINGS = {"rating": "the same character: the same pool (La Soif) or attribute and skill (ten-card tests)",
-            "chance": "the same chance of success: the nearest La Soif pool or card base"}
+PAIRINGS = {
+    "rating": "the same character: the same pool (La Soif) or attribute and skill (ten-card tests)",
+    "chance": "the same chance of success: the nearest La Soif pool or card base",
+}
 #: The systems set against V5 (by system name).
 SIDES = {"requiem": "La Soif", "cards": "ten-card tests"}
 #: La Soif pools the chance pairing searches (1..this, Requiem's largest pool; a chance die is no rating).
@@ -56,12 +59,28 @@ KEYS = {
 }
 #: Value columns, by side: chance to win, bestial failures, the Beast on a win.
 VALUES = {
-    "requiem": ("v5_win", "la_soif_success", "win_difference",
-                "v5_bestial_failure", "la_soif_bestial_failure", "bestial_difference", "bestial_ratio",
-                "v5_messy_critical", "la_soif_beastly_critical"),
-    "cards": ("v5_win", "card_win", "win_difference",
-              "v5_bestial_failure", "card_bestial_failure", "bestial_difference", "bestial_ratio",
-              "v5_messy_critical", "card_bestial_success"),
+    "requiem": (
+        "v5_win",
+        "la_soif_success",
+        "win_difference",
+        "v5_bestial_failure",
+        "la_soif_bestial_failure",
+        "bestial_difference",
+        "bestial_ratio",
+        "v5_messy_critical",
+        "la_soif_beastly_critical",
+    ),
+    "cards": (
+        "v5_win",
+        "card_win",
+        "win_difference",
+        "v5_bestial_failure",
+        "card_bestial_failure",
+        "bestial_difference",
+        "bestial_ratio",
+        "v5_messy_critical",
+        "card_bestial_success",
+    ),
 }
 
 
@@ -79,9 +98,11 @@ def _rule_set(word):
         return rule_set(word)
     except ValueError:
         if isinstance(word, str) and not word.endswith(".toml") and os.sep not in word and "/" not in word:
-            raise ValueError(f"{word!r} is no system nor rule set; versus compares "
-                             f"{' or '.join(_side_word(s) for s in SIDES)} with V5 (v5), or a rule set "
-                             f"of theirs (see `beastodds rules`)") from None
+            raise ValueError(
+                f"{word!r} is no system nor rule set; versus compares "
+                f"{' or '.join(_side_word(s) for s in SIDES)} with V5 (v5), or a rule set "
+                f"of theirs (see `beastodds rules`)"
+            ) from None
         raise
 
 
@@ -95,19 +116,25 @@ def sides(side, v5="v5") -> tuple:
     """
     a, b = _rule_set(side), _rule_set(v5)
     if a.system == "v5" and b.system in SIDES:
-        raise ValueError(f"give V5 second: versus sets {_side_word(b.system)} against V5, "
-                         f"so the differences read {SIDES[b.system]} minus V5 "
-                         f"(beastodds versus {b.name} {a.name})")
+        raise ValueError(
+            f"give V5 second: versus sets {_side_word(b.system)} against V5, "
+            f"so the differences read {SIDES[b.system]} minus V5 "
+            f"(beastodds versus {b.name} {a.name})"
+        )
     if a.system not in SIDES or b.system != "v5":
-        raise ValueError(f"versus compares {' or '.join(_side_word(s) for s in SIDES)} with V5 (v5), "
-                         f"got {a.name} (a {a.system} rule set) and {b.name} (a {b.system} rule set)")
+        raise ValueError(
+            f"versus compares {' or '.join(_side_word(s) for s in SIDES)} with V5 (v5), "
+            f"got {a.name} (a {a.system} rule set) and {b.name} (a {b.system} rule set)"
+        )
     return a, b
 
 
 def _check_pairing(pairing) -> str:
     if pairing not in PAIRINGS:
-        raise ValueError(f"pairing must be rating (the same character on both sides) or chance (the "
-                         f"same chance of success), got {pairing!r}")
+        raise ValueError(
+            f"pairing must be rating (the same character on both sides) or chance (the "
+            f"same chance of success), got {pairing!r}"
+        )
     return pairing
 
 
@@ -155,7 +182,7 @@ class _Nearest:
         import bisect
 
         i = bisect.bisect_left(self.chances, p)
-        near = [q for q in self.chances[max(i - 1, 0):i + 1]]
+        near = [q for q in self.chances[max(i - 1, 0) : i + 1]]
         q = min(near, key=lambda q: (abs(q - p), q))
         return self.smallest[q], q
 
@@ -195,20 +222,30 @@ def _soif(side, v5_rules, pairing, difficulties, pool, hunger, names) -> tuple:
             la_pool, _ = by_level[level](r.p_win)
             capped += la_pool == SEARCH_TOP and by_cell[(la_pool, level)].p_success < r.p_win
         la = by_cell[(la_pool, level)]
-        row = {"pool": r.pool, "hunger": r.hunger, "difficulty": r.difficulty, "la_soif_pool": la_pool,
-               "soif": level, "v5_win": r.p_win, "la_soif_success": la.p_success,
-               "v5_bestial_failure": r.bestial_failure, "la_soif_bestial_failure": la.bestial_failure,
-               "v5_messy_critical": r.messy_critical, "la_soif_beastly_critical": la.p_beastly_critical}
+        row = {
+            "pool": r.pool,
+            "hunger": r.hunger,
+            "difficulty": r.difficulty,
+            "la_soif_pool": la_pool,
+            "soif": level,
+            "v5_win": r.p_win,
+            "la_soif_success": la.p_success,
+            "v5_bestial_failure": r.bestial_failure,
+            "la_soif_bestial_failure": la.bestial_failure,
+            "v5_messy_critical": r.messy_critical,
+            "la_soif_beastly_critical": la.p_beastly_critical,
+        }
         rows.append(_answer(row, la.p_success, la.bestial_failure))
     notes = []
     if capped:
-        notes.append(f"{capped} row{'s' if capped != 1 else ''}: V5's chance to win is above that of "
-                     f"every La Soif pool searched (1-{SEARCH_TOP}); pool {SEARCH_TOP} is given")
+        notes.append(
+            f"{capped} row{'s' if capped != 1 else ''}: V5's chance to win is above that of "
+            f"every La Soif pool searched (1-{SEARCH_TOP}); pool {SEARCH_TOP} is given"
+        )
     return rows, notes
 
 
-def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill, card_difficulty,
-           names) -> tuple:
+def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill, card_difficulty, names) -> tuple:
     from analysis.systems.cards import deck
 
     hungers = as_values("hunger", hunger, 0, deck.MAX_HUNGER)
@@ -217,22 +254,35 @@ def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill
     if pairing == "rating":
         attributes = as_values("attribute", attribute, 0, 100)
         skills = as_values("skill", skill, 0, 100)
-        _check_rows(names, attribute=len(attributes), skill=len(skills), hunger=len(hungers),
-                    difficulty=len(difficulties), card_difficulty=len(card_diffs))
+        _check_rows(
+            names,
+            attribute=len(attributes),
+            skill=len(skills),
+            hunger=len(hungers),
+            difficulty=len(difficulties),
+            card_difficulty=len(card_diffs),
+        )
         sheets = [(a, s) for a in attributes for s in skills]
         pools = sorted({a + s for a, s in sheets})
         bases = sorted({a + 2 * s for a, s in sheets})
-        fifth = {(int(r.pool), int(r.hunger), int(r.difficulty)): r
-                 for r in _v5_rows(pools, hungers, difficulties, v5_rules).itertuples(index=False)}
-        card = {(int(r.base), int(r.difficulty), int(r.hunger)): r
-                for r in deck.table(bases, card_diffs, hungers, rules, exact=True).itertuples(index=False)}
-        cells: list[tuple[Any, ...]] = [(a, s, h, d, cd) for a, s in sheets for h in hungers for d in difficulties for cd in card_diffs]
+        fifth = {
+            (int(r.pool), int(r.hunger), int(r.difficulty)): r
+            for r in _v5_rows(pools, hungers, difficulties, v5_rules).itertuples(index=False)
+        }
+        card = {
+            (int(r.base), int(r.difficulty), int(r.hunger)): r
+            for r in deck.table(bases, card_diffs, hungers, rules, exact=True).itertuples(index=False)
+        }
+        cells: list[tuple[Any, ...]] = [
+            (a, s, h, d, cd) for a, s in sheets for h in hungers for d in difficulties for cd in card_diffs
+        ]
     else:
         from .dice import MAX_POOL
 
         pools = as_values("pool", DEFAULT_POOL if pool is None else pool, 0, MAX_POOL)
-        _check_rows(names, pool=len(pools), hunger=len(hungers), difficulty=len(difficulties),
-                    card_difficulty=len(card_diffs))
+        _check_rows(
+            names, pool=len(pools), hunger=len(hungers), difficulty=len(difficulties), card_difficulty=len(card_diffs)
+        )
         v5df = _v5_rows(pools, hungers, difficulties, v5_rules)
         fifth = {(int(r.pool), int(r.hunger), int(r.difficulty)): r for r in v5df.itertuples(index=False)}
         card, candidates = {}, {}
@@ -242,25 +292,37 @@ def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill
                 card[(int(r.base), int(r.difficulty), int(r.hunger))] = r
             # the chance to win does not depend on Hunger (a confirmation card only makes it bestial)
             candidates[cd] = _Nearest((b, card[(b, cd, hungers[0])].p_success) for b in range(lo, cd + 1))
-        cells = [(None, None, p, h, d, cd) for p in pools for h in hungers for d in difficulties
-                 for cd in card_diffs]
+        cells = [(None, None, p, h, d, cd) for p in pools for h in hungers for d in difficulties for cd in card_diffs]
     rows = []
     for cell in cells:
         if pairing == "rating":
             a, s, h, d, cd = cell
             p, base = a + s, a + 2 * s
             v = fifth[(p, h, d)]
-            head = {"attribute": a, "skill": s, "pool": p, "card_base": base, "hunger": h, "difficulty": d,
-                    "card_difficulty": cd}
+            head = {
+                "attribute": a,
+                "skill": s,
+                "pool": p,
+                "card_base": base,
+                "hunger": h,
+                "difficulty": d,
+                "card_difficulty": cd,
+            }
         else:
             _, _, p, h, d, cd = cell
             v = fifth[(p, h, d)]
             base, _ = candidates[cd](v.p_win)
             head = {"pool": p, "hunger": h, "difficulty": d, "card_difficulty": cd, "card_base": base}
         c = card[(base, cd, h)]
-        row = {**head, "v5_win": v.p_win, "card_win": c.p_success,
-               "v5_bestial_failure": v.bestial_failure, "card_bestial_failure": c.bestial_failure,
-               "v5_messy_critical": v.messy_critical, "card_bestial_success": c.bestial_success}
+        row = {
+            **head,
+            "v5_win": v.p_win,
+            "card_win": c.p_success,
+            "v5_bestial_failure": v.bestial_failure,
+            "card_bestial_failure": c.bestial_failure,
+            "v5_messy_critical": v.messy_critical,
+            "card_bestial_success": c.bestial_success,
+        }
         rows.append(_answer(row, c.p_success, c.bestial_failure))
     return rows, []
 
@@ -283,24 +345,47 @@ def paired_text(side: str, pairing: str, difficulties, card_difficulties=None) -
     d = _spec(difficulties)
     if side == "requiem":
         if pairing == "rating":
-            return (f"Paired: V5 Difficulty {d}; equal rating: La Soif pool = V5 pool, Soif = Hunger "
-                    f"(La Soif succeeds on one success).")
-        return (f"Paired: V5 Difficulty {d}; equal chance: the La Soif pool (1-{SEARCH_TOP} searched) whose "
-                f"chance of success is nearest V5's chance to win, Soif = Hunger.")
+            return (
+                f"Paired: V5 Difficulty {d}; equal rating: La Soif pool = V5 pool, Soif = Hunger "
+                f"(La Soif succeeds on one success)."
+            )
+        return (
+            f"Paired: V5 Difficulty {d}; equal chance: the La Soif pool (1-{SEARCH_TOP} searched) whose "
+            f"chance of success is nearest V5's chance to win, Soif = Hunger."
+        )
     cd = _spec(card_difficulties)
     if pairing == "rating":
-        both = (f"V5 Difficulty {d} with card difficulty {cd}" if len(difficulties) == len(card_difficulties) == 1
-                else f"V5 Difficulty {d} and card difficulty {cd}, each with each")
-        return (f"Paired: {both}; equal rating: the same attribute and "
-                f"skill (V5 pool = attribute + skill, card base = attribute + 2 x skill), card Hunger = "
-                f"V5 Hunger.")
-    return (f"Paired: V5 Difficulty {d}; equal chance: the card base whose chance to win against card "
-            f"difficulty {cd} is nearest V5's chance to win (the card difficulty shifts the base, not the "
-            f"chances), card Hunger = V5 Hunger.")
+        both = (
+            f"V5 Difficulty {d} with card difficulty {cd}"
+            if len(difficulties) == len(card_difficulties) == 1
+            else f"V5 Difficulty {d} and card difficulty {cd}, each with each"
+        )
+        return (
+            f"Paired: {both}; equal rating: the same attribute and "
+            f"skill (V5 pool = attribute + skill, card base = attribute + 2 x skill), card Hunger = "
+            f"V5 Hunger."
+        )
+    return (
+        f"Paired: V5 Difficulty {d}; equal chance: the card base whose chance to win against card "
+        f"difficulty {cd} is nearest V5's chance to win (the card difficulty shifts the base, not the "
+        f"chances), card Hunger = V5 Hunger."
+    )
 
 
-def versus(side, v5="v5", *, difficulty, pairing, pool=None, hunger="0-5", attribute=None, skill=None,
-           card_difficulty=None, exact: bool = False, names: dict | None = None) -> pd.DataFrame:
+def versus(
+    side,
+    v5="v5",
+    *,
+    difficulty,
+    pairing,
+    pool=None,
+    hunger="0-5",
+    attribute=None,
+    skill=None,
+    card_difficulty=None,
+    exact: bool = False,
+    names: dict | None = None,
+) -> pd.DataFrame:
     """La Soif or ten-card tests against V5, one row per cell, paired as you say.
 
     Parameters
@@ -375,35 +460,56 @@ def versus(side, v5="v5", *, difficulty, pairing, pool=None, hunger="0-5", attri
         if pairing == "rating":
             missing = [n for n, v in (("attribute", attribute), ("skill", skill)) if v is None]
             if missing:
-                raise ValueError(f"{missing[0]}: ten-card tests paired by rating need the character's "
-                                 f"attribute and skill (V5 pool = attribute + skill, card base = "
-                                 f"attribute + 2 x skill)")
+                raise ValueError(
+                    f"{missing[0]}: ten-card tests paired by rating need the character's "
+                    f"attribute and skill (V5 pool = attribute + skill, card base = "
+                    f"attribute + 2 x skill)"
+                )
             if pool is not None:
-                raise ValueError("pool: ten-card tests paired by rating take attribute and skill, and the "
-                                 "V5 pool is attribute + skill")
+                raise ValueError(
+                    "pool: ten-card tests paired by rating take attribute and skill, and the "
+                    "V5 pool is attribute + skill"
+                )
             if card_difficulty is None:
-                raise ValueError("card_difficulty: give the card difficulty to set against the V5 "
-                                 "Difficulty: the card rules set no scale that matches one, and the answer "
-                                 "depends on it")
+                raise ValueError(
+                    "card_difficulty: give the card difficulty to set against the V5 "
+                    "Difficulty: the card rules set no scale that matches one, and the answer "
+                    "depends on it"
+                )
         else:
             for name, value in (("attribute", attribute), ("skill", skill)):
                 if value is not None:
-                    raise ValueError(f"{name} goes with the rating pairing; paired by chance, ten-card "
-                                     f"tests take the V5 pool")
+                    raise ValueError(
+                        f"{name} goes with the rating pairing; paired by chance, ten-card tests take the V5 pool"
+                    )
             if card_difficulty is None:
                 card_difficulty = CHANCE_CARD_DIFFICULTY
-        rows, notes = _cards(a, b.rules, pairing, difficulties, pool, hunger, attribute, skill,
-                             card_difficulty, names)
+        rows, notes = _cards(a, b.rules, pairing, difficulties, pool, hunger, attribute, skill, card_difficulty, names)
         from analysis.systems.cards import deck
 
         card_diffs = as_values("card_difficulty", card_difficulty, 0, deck.MAX_VALUE)
     keys = KEYS[(a.system, pairing)]
     df = pd.DataFrame(rows, columns=list(keys) + list(VALUES[a.system]))
     df = _fraction_columns(df, keys, exact)
-    df.attrs.update(paired=paired_text(a.system, pairing, difficulties, card_diffs), rule_sets=(a, b),
-                    pairing=pairing, notes=notes, keys=keys)
+    df.attrs.update(
+        paired=paired_text(a.system, pairing, difficulties, card_diffs),
+        rule_sets=(a, b),
+        pairing=pairing,
+        notes=notes,
+        keys=keys,
+    )
     return df
 
 
-__all__ = ["PAIRINGS", "SIDES", "SEARCH_TOP", "CHANCE_CARD_DIFFICULTY", "DEFAULT_POOL", "KEYS", "VALUES",
-           "sides", "paired_text", "versus"]
+__all__ = [
+    "PAIRINGS",
+    "SIDES",
+    "SEARCH_TOP",
+    "CHANCE_CARD_DIFFICULTY",
+    "DEFAULT_POOL",
+    "KEYS",
+    "VALUES",
+    "sides",
+    "paired_text",
+    "versus",
+]

@@ -1,5 +1,6 @@
 """V5 Willpower rerolls: named strategies and the decision for a rolled hand (their exact odds: the one
 Willpower engine, :mod:`analysis.mechanic.willpower`, through :func:`analysis.systems.v5.roll.odds`)."""
+
 from __future__ import annotations
 
 import itertools
@@ -42,13 +43,17 @@ class Strategy(Rules):
     """
 
     name: str = rule("custom", help="The strategy's name, shown in tables.")
-    values: tuple = rule((), items=None,
-                         help="Value of each final outcome class (classes left out are worth 0); the "
-                              "reroll with the highest expected value is taken.")
-    reroll_failures: bool = rule(False, help="Rule of thumb instead of an optimum: a roll that is not a win "
-                                             "rerolls up to three failed normal dice.")
-    forbid_new_messy: bool = rule(False, help="Never take a reroll that could turn a roll into a messy "
-                                             "critical.")
+    values: tuple = rule(
+        (),
+        items=None,
+        help="Value of each final outcome class (classes left out are worth 0); the "
+        "reroll with the highest expected value is taken.",
+    )
+    reroll_failures: bool = rule(
+        False,
+        help="Rule of thumb instead of an optimum: a roll that is not a win rerolls up to three failed normal dice.",
+    )
+    forbid_new_messy: bool = rule(False, help="Never take a reroll that could turn a roll into a messy critical.")
 
     def check(self):
         for pair in self.values:
@@ -83,8 +88,9 @@ class Strategy(Rules):
                         raise ValueError
                     number = Fraction(repr(v)) if isinstance(v, float) else Fraction(v)
                 except (ValueError, ZeroDivisionError):
-                    raise ValueError(f"field '{label}.{k}' must be a number such as 1, 0.5 or \"1/3\", "
-                                     f"got {toml_kind(v)}") from None
+                    raise ValueError(
+                        f"field '{label}.{k}' must be a number such as 1, 0.5 or \"1/3\", got {toml_kind(v)}"
+                    ) from None
                 pairs.append([k, number])
             data = {**data, "values": pairs}
         return super().from_dict(data, prefix)
@@ -132,8 +138,9 @@ STRATEGIES = {
     "reroll_failures": Strategy("reroll_failures", reroll_failures=True),
     "maximize_win": optimal(_WIN, "maximize_win"),
     "maximize_critical": optimal({"critical_win": 1, "messy_critical": 1}, "maximize_critical"),
-    "avoid_messy": Strategy("avoid_messy", values=tuple((k, Fraction(v)) for k, v in _WIN.items()),
-                            forbid_new_messy=True),
+    "avoid_messy": Strategy(
+        "avoid_messy", values=tuple((k, Fraction(v)) for k, v in _WIN.items()), forbid_new_messy=True
+    ),
 }
 
 
@@ -145,6 +152,7 @@ def strategy_of(strategy) -> Strategy:
 
 
 # ------------------------------------------------------- one rolled hand
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -169,8 +177,11 @@ class Decision:
 
     def _repr_rows(self):
         """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
-        head = [self.strategy, f"reroll {list(self.reroll)}" if self.reroll else "keep the roll",
-                f"rolled {self.before}"]
+        head = [
+            self.strategy,
+            f"reroll {list(self.reroll)}" if self.reroll else "keep the roll",
+            f"rolled {self.before}",
+        ]
         rows = [(f"after: {c}", p) for c, p in self.after.items() if p]
         rows += [("p_win", self.p_win), ("expected value", f"{float(self.expected_value):.4g}")]
         return head, rows
@@ -224,8 +235,7 @@ def decide(normal, hunger, difficulty: int, strategy="maximize_win", rules: v5.V
                     chosen = tuple(fails[:rf] + succs[:rs] + tens[:rt])
                     rest = fails[rf:] + succs[rs:] + tens[rt:]
                     dist = _after(rest, k, hunger, difficulty, rules)
-                    if (strategy.forbid_new_messy and dist["messy_critical"] > 0
-                            and first.outcome != "messy_critical"):
+                    if strategy.forbid_new_messy and dist["messy_critical"] > 0 and first.outcome != "messy_critical":
                         continue
                     if value(dist) > best[2]:
                         best = (chosen, dist, value(dist))

@@ -5,6 +5,7 @@ and Rage checks; re-exported here), ``willpower`` (the Willpower strategies
 by name).  The dice are counted from ``mechanic.toml`` by the mechanic
 engine.
 """
+
 from analysis.system import System, lazy_exports
 
 SYSTEM = System(
@@ -21,17 +22,25 @@ SYSTEM = System(
     classes={
         "total_failure": "no success, not Brutal",
         "failure": "some successes but fewer than the Difficulty, not Brutal: a failure, though the "
-                   "Storyteller may offer a win at a cost",
+        "Storyteller may offer a win at a cost",
         "plain_win": "successes reach the Difficulty, no pair of 10s, not Brutal",
         "critical_win": "a win with a pair of 10s, not Brutal",
         "brutal_win": "a violent action, at least two Rage dice show 1 or 2, and with its 4 added "
-                      "successes it wins (also when it would win without them, a pair of 10s "
-                      "included)",
+        "successes it wins (also when it would win without them, a pair of 10s "
+        "included)",
         "brutal_failure": "two Rage dice show 1 or 2 and the roll fails (any action not violent, "
-                          "or a violent one still short)",
+        "or a violent one still short)",
     },
-    outcomes=("total_failure", "failure", "plain_win", "critical_win", "brutal_win", "brutal_failure",
-              "p_win", "p_brutal"),
+    outcomes=(
+        "total_failure",
+        "failure",
+        "plain_win",
+        "critical_win",
+        "brutal_win",
+        "brutal_failure",
+        "p_win",
+        "p_brutal",
+    ),
     terms={
         "rage": "the werewolf's Rage, 0..5: that many dice of the pool are Rage dice",
         "violent": "1 for a violent action (a Brutal outcome adds successes), 0 otherwise",

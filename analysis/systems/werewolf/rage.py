@@ -12,6 +12,7 @@ the fields of :class:`WerewolfRules` are its parameters, and
 :mod:`analysis.mechanic.engine` (:mod:`analysis.mechanic.willpower` after a
 Willpower reroll) counts every roll exactly.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,15 +48,20 @@ class WerewolfRules(_counted.CountedRules, Rules):
     """A Werewolf 5th edition rule set.  The defaults are the official rules."""
 
     success_face: int = rule(6, range=(3, 10), help="Lowest face that is a success (3..10); official 6.")
-    crit_bonus: int = rule(2, range=(0, 20),
-                           help="Bonus successes for each pair of 10s, on any dice (0..20); official 2.")
-    brutal_rage_dice: int = rule(2, range=(1, 2),
-                                 help="Rage dice showing 1 or 2 that make the outcome Brutal (1 or 2); "
-                                      "official 2.")
-    brutal_bonus: int = rule(4, range=(0, 20),
-                             help="Successes a Brutal outcome adds to a violent action (0..20); official 4.")
-    rage_replaces_dice: bool = rule(True, help="Official true: Rage dice replace normal dice (min(rage, pool) "
-                                               "of them); false: the Rage dice are added to the pool.")
+    crit_bonus: int = rule(
+        2, range=(0, 20), help="Bonus successes for each pair of 10s, on any dice (0..20); official 2."
+    )
+    brutal_rage_dice: int = rule(
+        2, range=(1, 2), help="Rage dice showing 1 or 2 that make the outcome Brutal (1 or 2); official 2."
+    )
+    brutal_bonus: int = rule(
+        4, range=(0, 20), help="Successes a Brutal outcome adds to a violent action (0..20); official 4."
+    )
+    rage_replaces_dice: bool = rule(
+        True,
+        help="Official true: Rage dice replace normal dice (min(rage, pool) "
+        "of them); false: the Rage dice are added to the pool.",
+    )
 
     SYSTEM = SYSTEM
 
@@ -95,18 +101,21 @@ class WerewolfOdds(SpecialOdds):
         """Probability that the Willpower strategy rerolled (0 without one)."""
         return Fraction(self.willpower_spent_ways, self.denominator)
 
-    total_failure = property(lambda self: self.probability("total_failure"),
-                             doc="No success, not Brutal.")
-    failure = property(lambda self: self.probability("failure"),
-                           doc="Some successes, fewer than the Difficulty, not Brutal.")
+    total_failure = property(lambda self: self.probability("total_failure"), doc="No success, not Brutal.")
+    failure = property(
+        lambda self: self.probability("failure"), doc="Some successes, fewer than the Difficulty, not Brutal."
+    )
     plain_win = property(lambda self: self.probability("plain_win"), doc="A win without a pair of 10s, not Brutal.")
-    critical_win = property(lambda self: self.probability("critical_win"),
-                            doc="A win with a pair of 10s, not Brutal.")
-    brutal_win = property(lambda self: self.probability("brutal_win"),
-                          doc="Brutal on a violent action that wins with its bonus successes (also one that "
-                              "would win without them, a pair of 10s included).")
-    brutal_failure = property(lambda self: self.probability("brutal_failure"),
-                              doc="Brutal and failed: any action not violent, or a violent one still short.")
+    critical_win = property(lambda self: self.probability("critical_win"), doc="A win with a pair of 10s, not Brutal.")
+    brutal_win = property(
+        lambda self: self.probability("brutal_win"),
+        doc="Brutal on a violent action that wins with its bonus successes (also one that "
+        "would win without them, a pair of 10s included).",
+    )
+    brutal_failure = property(
+        lambda self: self.probability("brutal_failure"),
+        doc="Brutal and failed: any action not violent, or a violent one still short.",
+    )
 
     @property
     def p_brutal(self) -> Fraction:
@@ -114,9 +123,11 @@ class WerewolfOdds(SpecialOdds):
         return self.probability("brutal_win") + self.probability("brutal_failure")
 
     def __str__(self) -> str:
-        lines = [f"Werewolf pool {self.pool} ({self.normal_dice} normal + {self.special_dice} Rage dice), "
-                 f"Rage {self.rage}, Difficulty {self.difficulty}, "
-                 f"{'violent' if self.violent else 'not violent'}"]
+        lines = [
+            f"Werewolf pool {self.pool} ({self.normal_dice} normal + {self.special_dice} Rage dice), "
+            f"Rage {self.rage}, Difficulty {self.difficulty}, "
+            f"{'violent' if self.violent else 'not violent'}"
+        ]
         if self.rules != OFFICIAL:
             lines.append(f"house rules: {self.rules.changes()}")
         for name, p in list(self.classes().items()) + [("p_win", self.p_win), ("p_brutal", self.p_brutal)]:
@@ -130,8 +141,9 @@ class WerewolfOdds(SpecialOdds):
     _repr_html_ = _display.html
 
 
-def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
-         rules: WerewolfRules = OFFICIAL, strategy=None) -> WerewolfOdds:
+def odds(
+    pool: int, rage: int, difficulty: int, violent: bool = False, rules: WerewolfRules = OFFICIAL, strategy=None
+) -> WerewolfOdds:
     """Exact odds of a Werewolf roll with Rage dice.
 
     Parameters
@@ -179,18 +191,38 @@ def odds(pool: int, rage: int, difficulty: int, violent: bool = False,
         strategy = _wp.strategy_of(strategy)
     mech = rules.mechanic()
     ways, strategy_name = _counted.cell_ways(
-        mech, {"pool": pool, "rage": rage, "difficulty": difficulty, "violent": int(violent)}, strategy)
+        mech, {"pool": pool, "rage": rage, "difficulty": difficulty, "violent": int(violent)}, strategy
+    )
     by_class = dict(zip(mech.mechanic.classes, ways.class_ways))
     nn, nr = ways.dice
-    return WerewolfOdds(pool=pool, difficulty=difficulty, normal_dice=nn, special_dice=nr,
-                        denominator=ways.denominator, class_ways={c: by_class[c] for c in CLASSES},
-                        success_ways=success_tuple(ways.success_ways), win_classes=_WIN_CLASSES,
-                        rage=rage, violent=violent, rules=rules, strategy=strategy_name,
-                        willpower_spent_ways=getattr(ways, "spent", 0))
+    return WerewolfOdds(
+        pool=pool,
+        difficulty=difficulty,
+        normal_dice=nn,
+        special_dice=nr,
+        denominator=ways.denominator,
+        class_ways={c: by_class[c] for c in CLASSES},
+        success_ways=success_tuple(ways.success_ways),
+        win_classes=_WIN_CLASSES,
+        rage=rage,
+        violent=violent,
+        rules=rules,
+        strategy=strategy_name,
+        willpower_spent_ways=getattr(ways, "spent", 0),
+    )
 
 
-def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
-          exact: bool = False, strategy=None, at_least=None, check_only: bool = False):
+def table(
+    pools,
+    rages,
+    difficulties,
+    violent=0,
+    rules: WerewolfRules = OFFICIAL,
+    exact: bool = False,
+    strategy=None,
+    at_least=None,
+    check_only: bool = False,
+):
     """A tidy odds table: one row per (pool, rage, difficulty, violent).
 
     Parameters
@@ -226,20 +258,30 @@ def table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL
     exact = check_bool("exact", exact)
     if isinstance(violent, bool):
         violent = int(violent)
-    axes = {"pool": as_values("pool", pools, 0, MAX_POOL), "rage": as_values("rage", rages, 0, MAX_RAGE),
-            "difficulty": as_values("difficulty", difficulties, 0),
-            "violent": as_values("violent (0 or 1)", violent, 0, 1)}
+    axes = {
+        "pool": as_values("pool", pools, 0, MAX_POOL),
+        "rage": as_values("rage", rages, 0, MAX_RAGE),
+        "difficulty": as_values("difficulty", difficulties, 0),
+        "violent": as_values("violent (0 or 1)", violent, 0, 1),
+    }
     rules = WerewolfRules.require(rules)
     from analysis import at_least as _al
     from analysis.systems.werewolf import willpower as _wp
 
-    return _counted.table(rules.mechanic(), axes, exact=exact,
-                          at_least=None if at_least is None else _al.parse(at_least), strategy=strategy,
-                          strategy_of=_wp.strategy_of, strategies=_wp.STRATEGIES,
-                          check_only=check_bool("check_only", check_only))
+    return _counted.table(
+        rules.mechanic(),
+        axes,
+        exact=exact,
+        at_least=None if at_least is None else _al.parse(at_least),
+        strategy=strategy,
+        strategy_of=_wp.strategy_of,
+        strategies=_wp.STRATEGIES,
+        check_only=check_bool("check_only", check_only),
+    )
 
 
 # ------------------------------------------------------------ reading a roll
+
 
 @dataclass(frozen=True)
 class RollReading(Reading):
@@ -262,8 +304,7 @@ class RollReading(Reading):
     _repr_html_ = _display.html
 
 
-def read_roll(normal, rage, difficulty: int, violent: bool = False,
-              rules: WerewolfRules = OFFICIAL) -> RollReading:
+def read_roll(normal, rage, difficulty: int, violent: bool = False, rules: WerewolfRules = OFFICIAL) -> RollReading:
     """Read rolled dice by the rules: successes (Brutal bonus included), margin and outcome class.
 
     Parameters
@@ -288,14 +329,22 @@ def read_roll(normal, rage, difficulty: int, violent: bool = False,
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
     rules = WerewolfRules.require(rules)
-    reading = _engine.read_roll(rules.mechanic(), {"normal": normal, "rage": rage}, difficulty=difficulty,
-                                violent=int(violent))
+    reading = _engine.read_roll(
+        rules.mechanic(), {"normal": normal, "rage": rage}, difficulty=difficulty, violent=int(violent)
+    )
     # the mechanic names its successes
-    return RollReading(cast(int, reading.successes), (normal + rage).count(10),
-                       sum(f in BRUTAL_FACES for f in rage), difficulty, violent, reading.outcome)
+    return RollReading(
+        cast(int, reading.successes),
+        (normal + rage).count(10),
+        sum(f in BRUTAL_FACES for f in rage),
+        difficulty,
+        violent,
+        reading.outcome,
+    )
 
 
 # ------------------------------------------------------------ Rage checks
+
 
 def rage_check(rules: WerewolfRules = OFFICIAL) -> Fraction:
     """Probability that one Rage check loses a point of Rage (the die shows 1-5)."""
@@ -324,9 +373,17 @@ def rage_after_checks(rage: int, checks: int, rules: WerewolfRules = OFFICIAL) -
     return dict(sorted(out.items()))
 
 
-def distribution_table(pools, rages, difficulties, violent=0, rules: WerewolfRules = OFFICIAL,
-                       exact: bool = False, max_successes=None, check_only: bool = False,
-                       strategy=None):
+def distribution_table(
+    pools,
+    rages,
+    difficulties,
+    violent=0,
+    rules: WerewolfRules = OFFICIAL,
+    exact: bool = False,
+    max_successes=None,
+    check_only: bool = False,
+    strategy=None,
+):
     """The exact distribution of successes (pairs of 10s with their bonus, a Brutal bonus included): one
     row per (pool, rage, difficulty, violent, successes) (:mod:`analysis.distribution`)."""
     from analysis import distribution
@@ -337,5 +394,8 @@ def distribution_table(pools, rages, difficulties, violent=0, rules: WerewolfRul
     return distribution.mechanic_table(
         WerewolfRules.require(rules).mechanic(),
         {"pool": pools, "rage": rages, "difficulty": difficulties, "violent": violent},
-        exact=exact, max_successes=max_successes, check_only=check_only,
-        strategy=distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES))
+        exact=exact,
+        max_successes=max_successes,
+        check_only=check_only,
+        strategy=distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES),
+    )

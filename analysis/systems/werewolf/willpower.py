@@ -16,6 +16,7 @@ after it exactly; this module only names the Werewolf strategies:
 ``normal_dice_only``
     The same, never rerolling a Rage die.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """Coins: flip some fair (or loaded) coins, win on enough heads. A toy system in one folder."""
+
 from analysis.system import System, lazy_exports
 
 SYSTEM = System(

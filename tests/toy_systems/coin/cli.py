@@ -6,6 +6,7 @@ enough heads as ``coin_heads_enough``: a column under the prefix the system
 declares (``SYSTEM.column_prefixes``), as a table setting systems side by
 side would name it.
 """
+
 from __future__ import annotations
 
 from analysis.cli.common import add_output_options, check_output_options, spec
@@ -16,8 +17,11 @@ COMMANDS = ("flip",)
 
 def add_commands(sub, system) -> None:
     """Add ``flip`` to the subparsers ``sub``."""
-    p = sub.add_parser("flip", help="coin flips: the chance of enough heads, as a coin_ column",
-                       description="Exact chance of at least --needed heads in --coins fair flips.")
+    p = sub.add_parser(
+        "flip",
+        help="coin flips: the chance of enough heads, as a coin_ column",
+        description="Exact chance of at least --needed heads in --coins fair flips.",
+    )
     p.add_argument("--coins", required=True, metavar="SPEC", help="coins flipped")
     p.add_argument("--needed", default="1", metavar="SPEC", help="heads needed (default 1)")
     add_output_options(p, example="--coins 1")
@@ -29,5 +33,4 @@ def _run_flip(args):
 
     check_output_options(args)
     df = table(spec("--coins", args.coins), spec("--needed", args.needed), exact=args.exact)
-    return (df.drop(columns="too_few").rename(columns={"heads_enough": "coin_heads_enough"}),
-            ("coins", "needed"))
+    return (df.drop(columns="too_few").rename(columns={"heads_enough": "coin_heads_enough"}), ("coins", "needed"))

@@ -1,4 +1,5 @@
 """Coin flips counted exactly."""
+
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -29,6 +30,12 @@ def table(coins, needed, rules=CoinRules(), exact=False):
     for c in as_values("coins", coins, 0, 50):
         for n in as_values("needed", needed, 0, 50):
             p = odds(c, n, rules)
-            rows.append({"coins": c, "needed": n, "heads_enough": p if exact else float(p),
-                         "too_few": 1 - p if exact else float(1 - p)})
+            rows.append(
+                {
+                    "coins": c,
+                    "needed": n,
+                    "heads_enough": p if exact else float(p),
+                    "too_few": 1 - p if exact else float(1 - p),
+                }
+            )
     return pd.DataFrame(rows)

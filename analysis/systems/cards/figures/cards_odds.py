@@ -1,4 +1,5 @@
 """Ten-card tests: the chance to win by base and difficulty, and where the Beast shows."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,10 +8,13 @@ from matplotlib.figure import Figure
 from analysis.plots import percent_text
 from analysis.systems.cards import deck as cards
 
-_COLORS = {"success": "#4c9a5b", "bestial_success": "#c0392b",
-           "bestial_failure": "#6c3483", "failure": "#b8b8b8"}
-_LABELS = {"success": "success", "bestial_success": "bestial success",
-           "bestial_failure": "bestial failure", "failure": "failure"}
+_COLORS = {"success": "#4c9a5b", "bestial_success": "#c0392b", "bestial_failure": "#6c3483", "failure": "#b8b8b8"}
+_LABELS = {
+    "success": "success",
+    "bestial_success": "bestial success",
+    "bestial_failure": "bestial failure",
+    "failure": "failure",
+}
 
 
 def make_figure(bases=range(0, 16), difficulties=range(4, 26), hunger: int = 1) -> Figure:
@@ -22,12 +26,25 @@ def make_figure(bases=range(0, 16), difficulties=range(4, 26), hunger: int = 1) 
     fig = Figure(figsize=(12, 5.2), layout="constrained")
     ax, bx = fig.subplots(1, 2, width_ratios=[1.25, 1])
 
-    im = ax.imshow(grid.to_numpy() * 100, origin="lower", aspect="auto", cmap="Greens", vmin=0,
-                   vmax=100, extent=(bases[0] - 0.5, bases[-1] + 0.5,
-                                     difficulties[0] - 0.5, difficulties[-1] + 0.5))
+    im = ax.imshow(
+        grid.to_numpy() * 100,
+        origin="lower",
+        aspect="auto",
+        cmap="Greens",
+        vmin=0,
+        vmax=100,
+        extent=(bases[0] - 0.5, bases[-1] + 0.5, difficulties[0] - 0.5, difficulties[-1] + 0.5),
+    )
     for (i, j), v in np.ndenumerate(grid.to_numpy()):
-        ax.text(bases[j], difficulties[i], percent_text(exact.iat[i, j]), ha="center", va="center", fontsize=6.5,
-                color="white" if v > 0.6 else "black")
+        ax.text(
+            bases[j],
+            difficulties[i],
+            percent_text(exact.iat[i, j]),
+            ha="center",
+            va="center",
+            fontsize=6.5,
+            color="white" if v > 0.6 else "black",
+        )
     ax.set_xticks(bases)
     ax.set_yticks(difficulties, [str(d) for d in difficulties], fontsize=7)
     ax.set_xlabel("base = attribute + 2 x skill - penalties")

@@ -1,4 +1,5 @@
 """Ten-card scenes: how one deck that is not reshuffled shifts the odds of later tests."""
+
 from __future__ import annotations
 
 from matplotlib.figure import Figure
@@ -40,9 +41,13 @@ def make_figure(base: int = 20, hunger: int = 1, lengths=range(1, 13)) -> Figure
         bx.plot(lengths, one, style, marker="o", color="#6c3483", label=f"{name}: at least one")
         bx.plot(lengths, two, style, marker="^", color="#e67e22", label=f"{name}: two or more")
     if 9 in lengths:
-        bx.annotate("from test 9 on, the deck can be down to\nthe 10 and the Ace: a sure Compulsion",
-                    xy=(9, one[lengths.index(9)]), xytext=(1.2, 22), fontsize=8,
-                    arrowprops=dict(arrowstyle="->", color="0.3"))
+        bx.annotate(
+            "from test 9 on, the deck can be down to\nthe 10 and the Ace: a sure Compulsion",
+            xy=(9, one[lengths.index(9)]),
+            xytext=(1.2, 22),
+            fontsize=8,
+            arrowprops=dict(arrowstyle="->", color="0.3"),
+        )
     bx.set_xticks(lengths)
     bx.set_xlabel(f"hungry tests in the scene (Hunger {hunger})")
     bx.set_ylabel("chance (%)")

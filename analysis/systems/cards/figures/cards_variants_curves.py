@@ -1,4 +1,5 @@
 """Ten-card house rules side by side: the chance of each outcome against base, per variant and difficulty."""
+
 from __future__ import annotations
 
 from matplotlib.figure import Figure
@@ -6,9 +7,18 @@ from matplotlib.figure import Figure
 from analysis import plots, rulesets
 
 
-def make_figure(outcomes=("success", "bestial_success", "bestial_failure"), bases: str = "0-20",
-                difficulties: str = "10,14,18", hunger: int = 1) -> Figure:
+def make_figure(
+    outcomes=("success", "bestial_success", "bestial_failure"),
+    bases: str = "0-20",
+    difficulties: str = "10,14,18",
+    hunger: int = 1,
+) -> Figure:
     """Every shipped card variant: one curve each, a column of panels per difficulty."""
     variants = [rs.name for rs in rulesets.variants("cards")]
-    return plots.variant_curves(variants, outcomes, x="base", panel="difficulty",
-                                grid={"base": bases, "difficulty": difficulties, "hunger": hunger})
+    return plots.variant_curves(
+        variants,
+        outcomes,
+        x="base",
+        panel="difficulty",
+        grid={"base": bases, "difficulty": difficulties, "hunger": hunger},
+    )

@@ -1,4 +1,5 @@
 """Heatmaps: health levels a classic damage roll takes after soak, by damage and soak dice."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -34,15 +35,30 @@ def make_figure(dice=range(1, 11), soaks=range(0, 9)) -> Figure:
         any_level = np.array([[o.at_least(1) for o in row] for row in odds], dtype=object)
         rows: tuple[tuple[np.ndarray, str, Callable[[Any], str], str, int, int], ...] = (
             (mean, "mean health levels lost", _one_decimal, "Reds", 5, 1),
-            (any_level, "chance of at least one level (%)", percent_text, "Oranges", 100, 100))
+            (any_level, "chance of at least one level (%)", percent_text, "Oranges", 100, 100),
+        )
         for row, (exact, label, fmt, cmap, vmax, scale) in enumerate(rows):
             grid = exact.astype(float) * scale
             ax = axes[row, col]
-            im = ax.imshow(grid, origin="lower", aspect="auto", cmap=cmap, vmin=0, vmax=vmax,
-                           extent=(dice[0] - 0.5, dice[-1] + 0.5, soaks[0] - 0.5, soaks[-1] + 0.5))
+            im = ax.imshow(
+                grid,
+                origin="lower",
+                aspect="auto",
+                cmap=cmap,
+                vmin=0,
+                vmax=vmax,
+                extent=(dice[0] - 0.5, dice[-1] + 0.5, soaks[0] - 0.5, soaks[-1] + 0.5),
+            )
             for (i, j), v in np.ndenumerate(grid):
-                ax.text(dice[j], soaks[i], fmt(exact[i, j]), ha="center", va="center", fontsize=7,
-                        color="white" if v > vmax * 0.6 else "black")
+                ax.text(
+                    dice[j],
+                    soaks[i],
+                    fmt(exact[i, j]),
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if v > vmax * 0.6 else "black",
+                )
             ax.set_title(f"{title}: {label}", fontsize=9)
             ax.set_xticks(dice)
             ax.set_yticks(soaks)

@@ -1,4 +1,5 @@
 """Survival curves: a vampire and a mortal under repeated classic blows, exactly."""
+
 from __future__ import annotations
 
 from matplotlib.figure import Figure
@@ -7,10 +8,8 @@ from analysis.systems.classic import health
 
 #: A street fighter: Dexterity 3 + skill 2 to hit, Strength 3.
 ATTACKS = (
-    ("Knife (lethal): Dex 3 + Melee 2 to hit, Strength 3 + 1 damage",
-     health.Attack(4, "lethal", attack_pool=5)),
-    ("Fists (bashing): Dex 3 + Brawl 2 to hit, Strength 3 damage",
-     health.Attack(3, "bashing", attack_pool=5)),
+    ("Knife (lethal): Dex 3 + Melee 2 to hit, Strength 3 + 1 damage", health.Attack(4, "lethal", attack_pool=5)),
+    ("Fists (bashing): Dex 3 + Brawl 2 to hit, Strength 3 damage", health.Attack(3, "bashing", attack_pool=5)),
 )
 VICTIMS = (
     ("vampire, Stamina 3", health.Fighter("vampire", 3), "tab:red"),
@@ -26,11 +25,22 @@ def make_figure(max_blows: int = 30) -> Figure:
     for ax, (title, attack) in zip(axes, ATTACKS):
         for label, victim, color in VICTIMS:
             df = health.blows(attack, victim, max_blows).table()
-            ax.step(df.blows, 1 - df.incapacitated_or_worse, where="post", color=color,
-                    label=f"{label}: not yet Incapacitated")
+            ax.step(
+                df.blows,
+                1 - df.incapacitated_or_worse,
+                where="post",
+                color=color,
+                label=f"{label}: not yet Incapacitated",
+            )
             worse = "in torpor" if victim.creature == "vampire" else "dead"
-            ax.step(df.blows, 1 - df.torpor_or_worse, where="post", color=color, linestyle="--",
-                    label=f"{label}: not yet {worse}")
+            ax.step(
+                df.blows,
+                1 - df.torpor_or_worse,
+                where="post",
+                color=color,
+                linestyle="--",
+                label=f"{label}: not yet {worse}",
+            )
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("blows")
         ax.set_xlim(0, max_blows)

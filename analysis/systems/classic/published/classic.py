@@ -1,4 +1,5 @@
 """Classic (V20-style) tables: pool odds, damage after soak, the Kincaid and Veronica example, torpor."""
+
 from __future__ import annotations
 
 import pandas as pd
@@ -31,29 +32,47 @@ def damage_table(dice=range(1, 11), soaks=range(0, 7)) -> pd.DataFrame:
         for n in dice:
             for s in soaks:
                 odds = health.damage(n, 0, s, kind, "vampire")
-                rows.append({"kind": kind, "dice": n, "soak": s, "mean_levels": float(odds.mean_levels),
-                             "at_least_one": float(odds.at_least(1)),
-                             "at_least_three": float(odds.at_least(3))})
+                rows.append(
+                    {
+                        "kind": kind,
+                        "dice": n,
+                        "soak": s,
+                        "mean_levels": float(odds.mean_levels),
+                        "at_least_one": float(odds.at_least(1)),
+                        "at_least_three": float(odds.at_least(3)),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 def make_tables() -> dict:
     return {
-        "classic_pools": (classic.table(range(1, 11), range(3, 10)),
-                          ("pool", "difficulty", "mean_successes")),
+        "classic_pools": (classic.table(range(1, 11), range(3, 10)), ("pool", "difficulty", "mean_successes")),
         "classic_kincaid_veronica": (seed_example_table(), ("attack", "levels")),
         "classic_damage_vampire": (damage_table(), ("kind", "dice", "soak", "mean_levels")),
         "classic_torpor": (health.torpor_table(), ("humanity", "torpor")),
     }
 
+
 #: Readable headings of these tables in the booklet (``analysis.booklet``).
-TITLES = {"classic_pools": "Every outcome by pool and difficulty",
-          "classic_kincaid_veronica": "A worked example: health levels lost to one attack",
-          "classic_damage_vampire": "Damage to a vampire after soak",
-          "classic_torpor": "Torpor length by Humanity"}
-LEGENDS = {"classic_damage_vampire": {
-    "kind": "bashing or lethal damage", "dice": "damage dice rolled", "soak": "soak dice rolled",
-    "mean_levels": "expected health levels lost", "at_least_one": "chance to lose at least one health level",
-    "at_least_three": "chance to lose at least three health levels"},
-    "classic_kincaid_veronica": {"attack": "who strikes whom", "levels": "health levels lost",
-                             "probability": "chance of losing that many levels (percent)"}}
+TITLES = {
+    "classic_pools": "Every outcome by pool and difficulty",
+    "classic_kincaid_veronica": "A worked example: health levels lost to one attack",
+    "classic_damage_vampire": "Damage to a vampire after soak",
+    "classic_torpor": "Torpor length by Humanity",
+}
+LEGENDS = {
+    "classic_damage_vampire": {
+        "kind": "bashing or lethal damage",
+        "dice": "damage dice rolled",
+        "soak": "soak dice rolled",
+        "mean_levels": "expected health levels lost",
+        "at_least_one": "chance to lose at least one health level",
+        "at_least_three": "chance to lose at least three health levels",
+    },
+    "classic_kincaid_veronica": {
+        "attack": "who strikes whom",
+        "levels": "health levels lost",
+        "probability": "chance of losing that many levels (percent)",
+    },
+}

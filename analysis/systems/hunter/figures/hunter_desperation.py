@@ -1,4 +1,5 @@
 """Hunter: what Desperation dice buy (more wins) and what they cost (Overreach or Despair)."""
+
 from __future__ import annotations
 
 from matplotlib.figure import Figure
@@ -12,8 +13,10 @@ def make_figure(pools=range(1, 11), desperations=range(0, 6), difficulty: int = 
     df = hunter.table(pools, desperations, difficulty)
     fig = Figure(figsize=(11, 4.2), layout="constrained")
     axes = fig.subplots(1, 2)
-    for ax, col, title in ((axes[0], "p_win", f"P(win), Difficulty {difficulty}"),
-                           (axes[1], "despair", f"P(Despair on a failure), Difficulty {difficulty}")):
+    for ax, col, title in (
+        (axes[0], "p_win", f"P(win), Difficulty {difficulty}"),
+        (axes[1], "despair", f"P(Despair on a failure), Difficulty {difficulty}"),
+    ):
         for d in desperations:
             part = df[df.desperation == d]
             ax.plot(part["pool"], part[col] * 100, marker="o", ms=3, label=f"{d} Desperation")

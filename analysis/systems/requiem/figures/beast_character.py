@@ -1,4 +1,5 @@
 """One character's odds on one pool at every current Vitae, under La Soif."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,8 +16,15 @@ _COLORS = {
 }
 
 
-def make_figure(max_vitae: int = 11, resolve: int = 3, composure: int = 2, blood_potency: int = 2,
-                pool: int = 6, mode: str = "written", tempt: bool = False) -> Figure:
+def make_figure(
+    max_vitae: int = 11,
+    resolve: int = 3,
+    composure: int = 2,
+    blood_potency: int = 2,
+    pool: int = 6,
+    mode: str = "written",
+    tempt: bool = False,
+) -> Figure:
     """Stacked outcome classes by current Vitae, the beastly critical marked.
 
     Defaults: the house rule's first vampire (Blood Potency 2, Resolve 3,
@@ -32,17 +40,19 @@ def make_figure(max_vitae: int = 11, resolve: int = 3, composure: int = 2, blood
         values = df[name].to_numpy() * 100
         if not values.any():
             continue
-        ax.bar(x, values, bottom=bottom, color=_COLORS[name], width=0.85,
-               label=name.replace("_", " "))
+        ax.bar(x, values, bottom=bottom, color=_COLORS[name], width=0.85, label=name.replace("_", " "))
         bottom += values
-    ax.plot(x, df.p_beastly_critical * 100, "o-", color="#d7191c", lw=2,
-            label="beastly critical (part of the successes)")
+    ax.plot(
+        x, df.p_beastly_critical * 100, "o-", color="#d7191c", lw=2, label="beastly critical (part of the successes)"
+    )
     ax.set_xticks(x, [f"{v}\nSoif {s}" for v, s in zip(df.vitae, df.soif)], fontsize=8)
     ax.set_xlabel("current Vitae (full to empty) and the Soif it gives")
     ax.set_ylabel("chance (%)")
     ax.set_ylim(0, 100)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     how = ", tempting the Beast" if tempt else ""
-    fig.suptitle(f"Vampire: BP {blood_potency}, Resolve {resolve}, Composure {composure}, "
-                 f"{max_vitae} Vitae (ladder {ladder.notation()}): a {pool}-dice roll{how}")
+    fig.suptitle(
+        f"Vampire: BP {blood_potency}, Resolve {resolve}, Composure {composure}, "
+        f"{max_vitae} Vitae (ladder {ladder.notation()}): a {pool}-dice roll{how}"
+    )
     return fig

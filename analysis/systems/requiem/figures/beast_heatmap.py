@@ -1,4 +1,5 @@
 """Heatmaps: how often the Beast shows under La Soif, by pool and Soif."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,11 +23,24 @@ def make_figure(pools=range(1, 21), soifs=range(0, 6), tempt: bool = False) -> F
     ):
         exact = df.pivot(index="soif", columns="pool", values=col).loc[soifs, pools].to_numpy()
         grid = exact.astype(float)
-        im = ax.imshow(grid * 100, origin="lower", aspect="auto", cmap=cmap, vmin=0,
-                       extent=(pools[0] - 0.5, pools[-1] + 0.5, soifs[0] - 0.5, soifs[-1] + 0.5))
+        im = ax.imshow(
+            grid * 100,
+            origin="lower",
+            aspect="auto",
+            cmap=cmap,
+            vmin=0,
+            extent=(pools[0] - 0.5, pools[-1] + 0.5, soifs[0] - 0.5, soifs[-1] + 0.5),
+        )
         for (i, j), v in np.ndenumerate(grid):
-            ax.text(pools[j], soifs[i], percent_text(exact[i, j]), ha="center", va="center", fontsize=8,
-                    color="white" if v > grid.max() * 0.6 else "black")
+            ax.text(
+                pools[j],
+                soifs[i],
+                percent_text(exact[i, j]),
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if v > grid.max() * 0.6 else "black",
+            )
         ax.set_title(f"{title} (%)")
         ax.set_ylabel("Soif")
         ax.set_xticks(pools)

@@ -1,4 +1,5 @@
 """Plain Requiem, La Soif and V5 Hunger side by side, by pool and level."""
+
 from __future__ import annotations
 
 from matplotlib.figure import Figure
@@ -21,10 +22,8 @@ def make_figure(pools=range(1, 13), levels=(1, 3, 5), v5_difficulty: int = 1) ->
         top.plot(d.pool, d.la_soif_exceptional * 100, "C2-", label="La Soif: exceptional (5+)")
         top.plot(d.pool, d.v5_critical * 100, "C0:", label="V5: critical win")
         top.set_title(f"Soif / Hunger {level}")
-        bottom.plot(d.pool, d.la_soif_beastly_critical * 100, "C3-", lw=2,
-                    label="La Soif: beastly critical")
-        bottom.plot(d.pool, d.la_soif_bestial_failure * 100, "C4-", lw=2,
-                    label="La Soif: bestial failure")
+        bottom.plot(d.pool, d.la_soif_beastly_critical * 100, "C3-", lw=2, label="La Soif: beastly critical")
+        bottom.plot(d.pool, d.la_soif_bestial_failure * 100, "C4-", lw=2, label="La Soif: bestial failure")
         bottom.plot(d.pool, d.v5_messy_critical * 100, "C3--", label="V5: messy critical")
         bottom.plot(d.pool, d.v5_bestial_failure * 100, "C4--", label="V5: bestial failure")
         bottom.set_xlabel("pool (dice)")
@@ -35,6 +34,5 @@ def make_figure(pools=range(1, 13), levels=(1, 3, 5), v5_difficulty: int = 1) ->
     axes[1, 0].set_ylabel("the Beast shows (%)")
     for ax in axes[:, -1]:
         ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8, frameon=False)
-    fig.suptitle("Plain Requiem, La Soif (Beast dice) and V5 (Hunger dice) at the same level: "
-                 "exact odds")
+    fig.suptitle("Plain Requiem, La Soif (Beast dice) and V5 (Hunger dice) at the same level: exact odds")
     return fig

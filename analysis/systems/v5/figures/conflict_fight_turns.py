@@ -1,4 +1,5 @@
 """When V5 fights turn: the turn a side is first Impaired and the turn it falls, for three matchups."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,14 +9,21 @@ from analysis.systems.v5 import conflict
 
 #: (title, side A, side B): each side's pool, Health and damage as in the legend.
 MATCHUPS = (
-    ("Two neonates brawl\nA, B: vampires, 6 dice, Health 5",
-     conflict.Combatant(6, hunger=1), conflict.Combatant(6, hunger=1)),
-    ("Claws against a knife\nA: vampire, 7 dice, Aggravated claws, Health 5\n"
-     "B: mortal, 6 dice, knife +2, Health 6",
-     conflict.Combatant(7, hunger=2, damage="aggravated"),
-     conflict.Combatant(6, vampire=False, stamina=3, weapon=2)),
-    ("Two mortals fight\nA: 5 dice, Health 5; B: 4 dice, bat +1, Health 5",
-     conflict.Combatant(5, vampire=False), conflict.Combatant(4, vampire=False, weapon=1)),
+    (
+        "Two neonates brawl\nA, B: vampires, 6 dice, Health 5",
+        conflict.Combatant(6, hunger=1),
+        conflict.Combatant(6, hunger=1),
+    ),
+    (
+        "Claws against a knife\nA: vampire, 7 dice, Aggravated claws, Health 5\nB: mortal, 6 dice, knife +2, Health 6",
+        conflict.Combatant(7, hunger=2, damage="aggravated"),
+        conflict.Combatant(6, vampire=False, stamina=3, weapon=2),
+    ),
+    (
+        "Two mortals fight\nA: 5 dice, Health 5; B: 4 dice, bat +1, Health 5",
+        conflict.Combatant(5, vampire=False),
+        conflict.Combatant(4, vampire=False, weapon=1),
+    ),
 )
 COLORS = {"a": "#8c1c13", "b": "#2b5c8a", "both": "#8a8a8a"}
 
@@ -35,12 +43,10 @@ def make_figure(turns: int = 25) -> Figure:
                 col = f"{who}_{kind}_first" if who != "both" else f"both_{kind}_together"
                 cum = np.array([float(p) for p in r.columns[col]])
                 per_turn = np.diff(cum) * 100
-                name = (f"A {label}" if who == "a" else f"B {label}" if who == "b"
-                        else "both on the same turn")
+                name = f"A {label}" if who == "a" else f"B {label}" if who == "b" else "both on the same turn"
                 if kind == "out" and who != "both":
                     name = f"{words[who]} {label}"
-                ax.bar(t, per_turn, bottom=bottom, color=COLORS[who], width=0.85,
-                       label=f"{name}: {cum[-1]:.1%}")
+                ax.bar(t, per_turn, bottom=bottom, color=COLORS[who], width=0.85, label=f"{name}: {cum[-1]:.1%}")
                 bottom += per_turn
             ax.set_ylim(0, bottom.max() * 1.4)  # room for the legend above the bars
             ax.set_xlim(0.3, min(turns, 20) + 0.7)
@@ -48,13 +54,18 @@ def make_figure(turns: int = 25) -> Figure:
             ax.legend(fontsize=7.5, loc="upper right", frameon=False)
             ax.grid(axis="y", alpha=0.3)
         over = r.columns["over"]
-        ends = (f"every fight over by turn {over.index(1)}" if over[-1] == 1
-                else f"still going after turn {turns}: {float(1 - over[-1]):.1e}")
+        ends = (
+            f"every fight over by turn {over.index(1)}"
+            if over[-1] == 1
+            else f"still going after turn {turns}: {float(1 - over[-1]):.1e}"
+        )
         axes[0, j].set_title(title, fontsize=9)
-        axes[1, j].set_xlabel(f"turn   (mean {float(r.expected_turns()):.2f} turns; {ends})",
-                              fontsize=8.5)
+        axes[1, j].set_xlabel(f"turn   (mean {float(r.expected_turns()):.2f} turns; {ends})", fontsize=8.5)
     axes[0, 0].set_ylabel("% of fights: first Impaired\n(-2 dice from then on)")
     axes[1, 0].set_ylabel("% of fights: out first\n(torpor or death)")
-    fig.suptitle("V5 fights turn by turn: exact odds from a Markov chain over both Health trackers "
-                 "(every way the dice can land, no simulation)", fontsize=11)
+    fig.suptitle(
+        "V5 fights turn by turn: exact odds from a Markov chain over both Health trackers "
+        "(every way the dice can land, no simulation)",
+        fontsize=11,
+    )
     return fig

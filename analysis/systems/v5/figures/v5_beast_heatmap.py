@@ -1,4 +1,5 @@
 """Heatmaps: how often the Beast shows in a V5 roll, by pool and Hunger."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,11 +22,23 @@ def make_figure(difficulty: int = 3, pools=range(1, 21), hungers=range(0, 6)) ->
     ):
         exact = df.pivot(index="hunger", columns="pool", values=col).loc[hungers, pools].to_numpy()
         grid = exact.astype(float)
-        im = ax.imshow(grid * 100, origin="lower", aspect="auto", cmap=cmap,
-                       extent=(pools[0] - 0.5, pools[-1] + 0.5, hungers[0] - 0.5, hungers[-1] + 0.5))
+        im = ax.imshow(
+            grid * 100,
+            origin="lower",
+            aspect="auto",
+            cmap=cmap,
+            extent=(pools[0] - 0.5, pools[-1] + 0.5, hungers[0] - 0.5, hungers[-1] + 0.5),
+        )
         for (i, j), v in np.ndenumerate(grid):
-            ax.text(pools[j], hungers[i], percent_text(exact[i, j]), ha="center", va="center", fontsize=8,
-                    color="white" if v > grid.max() * 0.6 else "black")
+            ax.text(
+                pools[j],
+                hungers[i],
+                percent_text(exact[i, j]),
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if v > grid.max() * 0.6 else "black",
+            )
         ax.set_title(f"{title}, Difficulty {difficulty} (%)")
         ax.set_ylabel("Hunger")
         ax.set_xticks(pools)

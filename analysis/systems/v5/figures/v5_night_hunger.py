@@ -1,4 +1,5 @@
 """Hunger over one night of a vampire's unlife: the exact distribution after each step."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,8 +8,19 @@ from matplotlib.figure import Figure
 from analysis.systems.v5 import rouse
 
 #: A sample night for a Blood Potency 1 neonate starting at Hunger 1.
-SAMPLE_NIGHT = ("wake", "discipline:1", "discipline:2", "surge", "mend", "mend", "blush",
-                "feed:2", "discipline:3", "surge", "aggravated")
+SAMPLE_NIGHT = (
+    "wake",
+    "discipline:1",
+    "discipline:2",
+    "surge",
+    "mend",
+    "mend",
+    "blush",
+    "feed:2",
+    "discipline:3",
+    "surge",
+    "aggravated",
+)
 
 
 #: One colour per Hunger 0..5, from pale to dark (ColorBrewer PuRd): none of them white.
@@ -18,9 +30,15 @@ COLOURS = ("#f1eef6", "#d4b9da", "#c994c7", "#df65b0", "#dd1c77", "#980043")
 def step_title(step: str) -> str:
     """What a reader sees under a step of the night: ``"feed:2"`` is "feed\n(slake 2)"."""
     name, _, arg = step.partition(":")
-    titles = {"dusk": "dusk\n(start)", "wake": "wake up\n(Rouse)", "surge": "Blood Surge",
-              "mend": "mend\ndamage", "blush": "Blush\nof Life", "kill": "feed\nto the death",
-              "aggravated": "heal\nAggravated"}
+    titles = {
+        "dusk": "dusk\n(start)",
+        "wake": "wake up\n(Rouse)",
+        "surge": "Blood Surge",
+        "mend": "mend\ndamage",
+        "blush": "Blush\nof Life",
+        "kill": "feed\nto the death",
+        "aggravated": "heal\nAggravated",
+    }
     if name == "discipline":
         return f"Discipline\nlevel {arg}"
     if name == "feed":
@@ -37,8 +55,7 @@ def make_figure(start_hunger: int = 1, steps=SAMPLE_NIGHT, blood_potency: int = 
     bottom = np.zeros(len(df))
     for h in range(rouse.MAX_HUNGER + 1):
         # a dark edge round every bar: the palest colour (Hunger 0) stays visible, in its legend too
-        ax.bar(x, probs[:, h], bottom=bottom, color=COLOURS[h], edgecolor="0.35", linewidth=0.6,
-               label=f"Hunger {h}")
+        ax.bar(x, probs[:, h], bottom=bottom, color=COLOURS[h], edgecolor="0.35", linewidth=0.6, label=f"Hunger {h}")
         bottom += probs[:, h]
     ax2 = ax.twinx()
     ax2.plot(x, df.mean_hunger, "k.-", label="mean Hunger")
@@ -50,7 +67,6 @@ def make_figure(start_hunger: int = 1, steps=SAMPLE_NIGHT, blood_potency: int = 
     ax.set_ylim(0, 1)
     handles = ax.get_legend_handles_labels()
     more = ax2.get_legend_handles_labels()
-    ax.legend(handles[0] + more[0], handles[1] + more[1], loc="upper left", bbox_to_anchor=(1.06, 1),
-              fontsize=8)
+    ax.legend(handles[0] + more[0], handles[1] + more[1], loc="upper left", bbox_to_anchor=(1.06, 1), fontsize=8)
     ax.set_title(f"Hunger over a night (start Hunger {start_hunger}, Blood Potency {blood_potency}), exact")
     return fig

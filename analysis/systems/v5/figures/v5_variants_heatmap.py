@@ -1,4 +1,5 @@
 """V5 house rules: how two Hunger 1s for a bestial failure move every outcome class, by pool and Hunger."""
+
 from __future__ import annotations
 
 from matplotlib.figure import Figure
@@ -6,9 +7,15 @@ from matplotlib.figure import Figure
 from analysis import plots, tables
 
 
-def make_figure(a: str = "v5-official", b: str = "v5-two-hunger-ones-for-bestial",
-                pools: str = "1-15", hungers: str = "0-5", difficulty: int = 3) -> Figure:
+def make_figure(
+    a: str = "v5-official",
+    b: str = "v5-two-hunger-ones-for-bestial",
+    pools: str = "1-15",
+    hungers: str = "0-5",
+    difficulty: int = 3,
+) -> Figure:
     """The difference heatmap (b - a, percentage points) per outcome class at one Difficulty."""
-    comparison = tables.compare(a, b, {"pool": pools, "hunger": hungers, "difficulty": difficulty},
-                                exact=True)  # each cell's text from its exact difference
+    comparison = tables.compare(
+        a, b, {"pool": pools, "hunger": hungers, "difficulty": difficulty}, exact=True
+    )  # each cell's text from its exact difference
     return plots.difference_heatmap(comparison, x="pool", y="hunger")

@@ -1,4 +1,5 @@
 """How much a Willpower reroll adds to the chance to win, per strategy, by pool and Hunger."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,13 +31,26 @@ def make_figure(difficulty: int = 3, pools=range(1, 16), hungers=range(0, 6)) ->
     limit = max(g.astype(float).max() for g, _ in grids.values()) * 100  # a reroll never lowers the chance
     for ax, (name, (exact, spent)) in zip(axes, grids.items()):
         gain = exact.astype(float)
-        im = ax.imshow(gain * 100, origin="lower", aspect="auto", cmap="Blues", vmin=0, vmax=limit or 1,
-                       extent=(pools[0] - 0.5, pools[-1] + 0.5, hungers[0] - 0.5, hungers[-1] + 0.5))
+        im = ax.imshow(
+            gain * 100,
+            origin="lower",
+            aspect="auto",
+            cmap="Blues",
+            vmin=0,
+            vmax=limit or 1,
+            extent=(pools[0] - 0.5, pools[-1] + 0.5, hungers[0] - 0.5, hungers[-1] + 0.5),
+        )
         for (i, j), v in np.ndenumerate(gain):
-            ax.text(pools[j], hungers[i], percent_text(exact[i, j], signed=True), ha="center", va="center",
-                    fontsize=6.5, color="white" if v * 100 > 0.6 * limit else "black")
-        ax.set_title(f"{TITLES[name]}\nWillpower spent on {spent.mean():.0%} of rolls on average",
-                     fontsize=10)
+            ax.text(
+                pools[j],
+                hungers[i],
+                percent_text(exact[i, j], signed=True),
+                ha="center",
+                va="center",
+                fontsize=6.5,
+                color="white" if v * 100 > 0.6 * limit else "black",
+            )
+        ax.set_title(f"{TITLES[name]}\nWillpower spent on {spent.mean():.0%} of rolls on average", fontsize=10)
         ax.set_xticks(pools)
     for ax in axes[2:]:
         ax.set_xlabel("pool (dice)")

@@ -1,4 +1,5 @@
 """The V5 odds tables: the core rules' Beast table and the full table."""
+
 from __future__ import annotations
 
 from analysis.systems.v5 import roll as v5
@@ -27,10 +28,15 @@ def make_tables() -> dict:
 
 
 #: Readable headings and legend lines of these tables in the booklet (``analysis.booklet``).
-TITLES = {"v5_core_difficulty3": "Every outcome class at Difficulty 3, pools 3 to 10",
-          "v5_core_difficulty3_layout": "Win, messy critical and bestial failure at Difficulty 3",
-          "v5_full": "Every outcome class, pools 1 to 20, Difficulty 1 to 8"}
-LEGENDS = {"v5_core_difficulty3_layout": {
-    "Win (Difficulty 3)": "chance to win at Difficulty 3 (the same at every Hunger: Hunger dice "
-                          "change the kind of win, not its chance)",
-    "Hunger 0 … 5": "each cell is two percentages: messy critical / bestial failure at that Hunger"}}
+TITLES = {
+    "v5_core_difficulty3": "Every outcome class at Difficulty 3, pools 3 to 10",
+    "v5_core_difficulty3_layout": "Win, messy critical and bestial failure at Difficulty 3",
+    "v5_full": "Every outcome class, pools 1 to 20, Difficulty 1 to 8",
+}
+LEGENDS = {
+    "v5_core_difficulty3_layout": {
+        "Win (Difficulty 3)": "chance to win at Difficulty 3 (the same at every Hunger: Hunger dice "
+        "change the kind of win, not its chance)",
+        "Hunger 0 … 5": "each cell is two percentages: messy critical / bestial failure at that Hunger",
+    }
+}

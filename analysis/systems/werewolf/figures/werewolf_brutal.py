@@ -1,4 +1,5 @@
 """Werewolf: how often a roll turns Brutal, and what it does to a violent and a careful action."""
+
 from __future__ import annotations
 
 from matplotlib.figure import Figure
@@ -13,12 +14,13 @@ def make_figure(pools=range(1, 11), rages=range(0, 6), difficulty: int = 3) -> F
     df = werewolf.table(pools, rages, difficulty, "0-1", exact=True)  # bar labels from exact values
     fig = Figure(figsize=(13, 4.4), layout="constrained")
     axes = fig.subplots(1, 3)
-    for ax, violent, title in ((axes[0], 0, "not violent: Brutal fails"),
-                               (axes[1], 1, "violent: Brutal adds 4 successes")):
+    for ax, violent, title in (
+        (axes[0], 0, "not violent: Brutal fails"),
+        (axes[1], 1, "violent: Brutal adds 4 successes"),
+    ):
         for r in rages:
             part = df[(df.rage == r) & (df.violent == violent)]
-            ax.plot(part["pool"], part["p_win"].astype(float) * 100, marker="o", ms=3,
-                    label=f"Rage {r}")
+            ax.plot(part["pool"], part["p_win"].astype(float) * 100, marker="o", ms=3, label=f"Rage {r}")
         ax.set_title(f"Chance to win, Difficulty {difficulty}\n{title}")
         ax.set_xlabel("pool (dice)")
         ax.set_ylabel("chance to win (%)")
@@ -28,8 +30,7 @@ def make_figure(pools=range(1, 11), rages=range(0, 6), difficulty: int = 3) -> F
     part = df[(df.pool == top) & (df.violent == 0)]
     axes[2].bar(part["rage"], part["p_brutal"].astype(float) * 100, color="#c0392b")
     for r, v in zip(part["rage"], part["p_brutal"]):
-        axes[2].text(r, float(v) * 100, f"{percent_text(v, decimals=1)}%", ha="center", va="bottom",
-                     fontsize=9)
+        axes[2].text(r, float(v) * 100, f"{percent_text(v, decimals=1)}%", ha="center", va="bottom", fontsize=9)
     axes[2].set_title(f"Chance of a Brutal outcome (pool {top})")
     axes[2].set_xlabel("Rage")
     axes[2].set_ylabel("chance of a Brutal outcome (%)")

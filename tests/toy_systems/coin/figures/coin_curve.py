@@ -1,4 +1,5 @@
 """Chance of enough heads by coins."""
+
 from matplotlib.figure import Figure
 
 from .. import flips

@@ -1,4 +1,5 @@
 """Coin tables."""
+
 from .. import flips
 
 
