@@ -33,19 +33,21 @@ from __future__ import annotations
 from typing import Any
 
 import base64
-import html
 import io
-import re
 from fractions import Fraction
 from pathlib import Path
 
 from . import __version__, rulesets
+from .formats.escape import html_text as escape
+from .formats.html import LONG_ROWS, legend_list, long_table, markdown_layout, pivot_table, row, table
+from .formats.numbers import holds_probabilities
+from .glossary import label
+from .legend import meaning  # noqa: F401  (booklet.meaning: a column's meaning, as the booklet words it)
+from .legend import span_text, strip_name
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where ``make booklet`` writes the page.
 OUTPUT = ROOT / "figures" / "booklet.html"
-#: Tables longer than this are shown pivoted, their long form folded in a ``<details>``.
-LONG_ROWS = 40
 #: Rows of each variant table (the cells where the variant matters most).
 VARIANT_ROWS = 8
 #: Values of a third axis shown in pivoted tables (a few Difficulties, say).
@@ -106,18 +108,6 @@ footer { margin-top: 48px; color: var(--muted); font-size: 13px; border-top: 1px
 
 # ------------------------------------------------------------ words
 
-
-def escape(text) -> str:
-    """Text as HTML: ``<>&"'`` escaped, on one line, control characters shown as ``?``.
-
-    For any text a rule-set or mechanic file gave (names, descriptions, meanings):
-    the booklet and the shared page (:mod:`analysis.page`) write it through this.
-    """
-    from .validate import one_line
-
-    return html.escape(one_line(text), quote=True)
-
-
 _esc = escape  # the short name of this module's templates
 
 
@@ -129,86 +119,7 @@ def _anchor(*parts) -> str:
     return "-".join(str(p).replace("_", "-").replace(" ", "-") for p in parts)
 
 
-def label(column) -> str:
-    """A column name for people: ``p_win`` -> ``Chance to win`` (:func:`analysis.glossary.label`)."""
-    from .glossary import label as words
-
-    return words(column)
-
-
-def meaning(column, system=None) -> str:
-    """The one-line meaning of a column from the glossary (a ``v5_`` or ``card_`` prefix is read through), or ``""``."""
-    from .glossary import terms
-    from .tables import legend
-
-    name = str(column)
-    line = legend([name], system)[0]  # "name: meaning", the system's own meaning first
-    text = line.split(": ", 1)[1] if ": " in line else ""
-    if text and text != "(no meaning recorded)":
-        return text
-    known = dict(terms())
-    if system is not None:
-        known.update(dict(rulesets.system(system).classes))
-    parts = name.split("_")
-    for i in range(1, len(parts)):
-        head, rest = "_".join(parts[:i]), "_".join(parts[i:])
-        rest = {"win": "p_win"}.get(rest, rest)  # v5_win, card_win: the chance to win
-        if rest in known:
-            return f"{label(head)}: {known[rest]}"
-    return ""
-
-
-def _strip_name(column, text: str) -> str:
-    """A meaning without a leading repeat of the column's own name (``chance to win: the sum ...``)."""
-    lead = label(column).lower() + ":"
-    return text[len(lead) :].strip() if text.lower().startswith(lead) else text
-
-
-def _percent(value) -> str:
-    """A probability as a percentage with one decimal, from its exact value; never a misleading 0.0% or 100.0%."""
-    v = float(Fraction(value)) if isinstance(value, (Fraction, int)) else float(value)
-    if v == 0:
-        return "0%"
-    if v == 1:
-        return "100%"
-    text = f"{v:.1%}"
-    if text == "0.0%":
-        return "<0.1%"
-    if text == "100.0%":
-        return ">99.9%"
-    return text
-
-
-def _legend(lines) -> str:
-    """``<ul class="legend">`` of ``(name, text)`` lines."""
-    items = "".join(f"<li><b>{_esc(n)}</b>: {_esc(t)}</li>" if t else f"<li><b>{_esc(n)}</b></li>" for n, t in lines)
-    return f'<ul class="legend">{items}</ul>'
-
-
-def _column_legend(columns, system=None, extra=None) -> list:
-    """One legend line per column: its label and meaning (``extra`` overrides by column)."""
-    extra = extra or {}
-    out = []
-    for c in columns:
-        text = extra.get(c) or meaning(c, system)
-        out.append((label(c), text or "see the heading above the table"))
-    return out
-
-
 # ------------------------------------------------------------ tables
-
-
-def _is_probability(series) -> bool:
-    """Whether a column holds probabilities: floats or Fractions, and not a mean (``mean_levels``)."""
-    import pandas as pd
-
-    from .tables import is_probability
-
-    if not is_probability(series.name):
-        return False
-    if pd.api.types.is_float_dtype(series):
-        return True
-    return len(series) > 0 and all(isinstance(v, Fraction) for v in series)
 
 
 def _is_axis(series) -> bool:
@@ -218,164 +129,6 @@ def _is_axis(series) -> bool:
     if pd.api.types.is_integer_dtype(series):
         return True
     return len(series) > 0 and all(isinstance(v, str) for v in series)
-
-
-def _long_table_html(df, keys, system=None, legend_extra=None, caption: str = "") -> str:
-    """A tidy table with readable headings, probabilities in percent, and its legend."""
-    head = "".join(f"<th>{_esc(label(c))}</th>" for c in df.columns)
-    probs = {c for c in df.columns if c not in keys and _is_probability(df[c])}
-    rows = []
-    for rec in df.itertuples(index=False):
-        cells = []
-        for c, v in zip(df.columns, rec):
-            if c in probs:
-                cells.append(f"<td>{_esc(_percent(v))}</td>")
-            elif isinstance(v, float):
-                cells.append(f"<td>{v:.4g}</td>")
-            else:
-                cells.append(f"<td>{_esc(v)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    table = f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    if len(df) > LONG_ROWS:
-        table = f'<div class="scroll">{table}</div>'
-    extra = dict(legend_extra or {})
-    for c in probs:
-        extra.setdefault(c, (_strip_name(c, meaning(c, system)) or "a probability") + " (percent)")
-    return table + _legend(_column_legend(df.columns, system, extra))
-
-
-def pivot_frame(df, rows: str, columns: str, value, where: dict | None = None):
-    """``df`` pivoted: one row per value of ``rows``, one column per value of ``columns``.
-
-    ``value`` is a column, or a list of columns shown together in each cell
-    as ``"a / b"`` (percentages).  ``where``: ``{column: value}`` to select
-    first.  Returns ``(row values, column values, {(row, column): text})``.
-    """
-    from .tables import pivot
-
-    values = [value] if isinstance(value, str) else list(value)
-    sub = df
-    for k, v in (where or {}).items():
-        sub = sub[sub[k] == v]
-    grids = [pivot(sub, rows, columns, v, key_columns=[rows, columns]) for v in values]
-    rv, cv = list(grids[0].index), list(grids[0].columns)
-    cells = {
-        (r, c): " / ".join(_percent(g.at[r, c]) for g in grids)
-        for r in rv
-        for c in cv
-        if all(g.at[r, c] == g.at[r, c] for g in grids)
-    }  # NaN: no such row
-    return rv, cv, cells
-
-
-def pivot_html(
-    df,
-    rows: str,
-    columns: str,
-    value,
-    *,
-    where: dict | None = None,
-    system=None,
-    caption: str = "",
-    extra: dict | None = None,
-    same: dict | None = None,
-) -> str:
-    """A pivoted table (see :func:`pivot_frame`) with its caption and its legend, one line per column.
-
-    ``extra``: ``{column: meaning}`` that overrides the glossary in the legend.
-    ``same``: ``{axis: values}`` of axes along which the cells never change
-    (checked exactly by the caller), said in the legend.
-    """
-    extra = extra or {}
-
-    def means(c):
-        return extra.get(c) or meaning(c, system)
-
-    values = [value] if isinstance(value, str) else list(value)
-    rv, cv, cells = pivot_frame(df, rows, columns, values, where)
-    head = (
-        f'<tr><th rowspan="2">{_esc(label(rows))}</th><th colspan="{len(cv)}" class="group">'
-        f"{_esc(label(columns))}</th></tr><tr>" + "".join(f"<th>{_esc(c)}</th>" for c in cv) + "</tr>"
-    )
-    body = "".join(
-        "<tr><th>" + _esc(r) + "</th>" + "".join(f"<td>{_esc(cells.get((r, c), ''))}</td>" for c in cv) + "</tr>"
-        for r in rv
-    )
-    cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    what = " / ".join(label(v).lower() if i else label(v) for i, v in enumerate(values))
-    cell_text = "; ".join(f"{label(v).lower()}: {_strip_name(v, means(v)) or 'a probability'}" for v in values)
-    lines = [
-        (label(rows), means(rows) or "the rows"),
-        (
-            f"{label(columns)} {cv[0]} … {cv[-1]}" if len(cv) > 1 else f"{label(columns)} {cv[0]}",
-            (means(columns) or "the columns"),
-        ),
-        (
-            "Each cell" + (f" ({what})" if len(values) > 1 else ""),
-            ("in percent, the " if len(values) == 1 else "percentages, in this order: ") + cell_text,
-        ),
-    ]
-    if where:
-        lines.append(("Fixed", ", ".join(f"{label(k)} {v}" for k, v in where.items())))
-    for axis, vals in (same or {}).items():
-        lines.append((f"Any {label(axis)}", f"{label(axis)} {_span(vals)} give exactly the same numbers in every cell"))
-    wide = " wide" if len(cv) > 14 else ""
-    return (
-        f'<div class="block"><table class="pivot{wide}">{cap}<thead>{head}</thead>'
-        f"<tbody>{body}</tbody></table>{_legend(lines)}</div>"
-    )
-
-
-def _markdown_html(text: str, legend_extra: dict | None = None, system=None) -> str:
-    """A table already laid out as Markdown text: pipe tables and paragraphs to HTML, with a legend."""
-    out: list[str] = []
-    rows: list[list[str]] = []
-
-    def flush():
-        if rows:
-            head, body = rows[0], [r for r in rows[1:] if not all(set(c) <= set(":- ") for c in r)]
-            out.append(
-                "<table><thead><tr>"
-                + "".join(f"<th>{_esc(c)}</th>" for c in head)
-                + "</tr></thead><tbody>"
-                + "".join("<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in r) + "</tr>" for r in body)
-                + "</tbody></table>"
-            )
-            extra = dict(legend_extra or {})
-            groups = []  # consecutive "Hunger 0", "Hunger 1", ... make one line "Hunger 0 … 5"
-            for c in head:
-                m = re.fullmatch(r"(\D+?) (\d+)", c)
-                if m and groups and groups[-1][0] == m.group(1):
-                    groups[-1][2] = m.group(2)
-                else:
-                    groups.append([m.group(1), m.group(2), None] if m else [c, None, None])
-            lines = []
-            for word, first, last in groups:
-                name = word if first is None else f"{word} {first}" + (f" … {last}" if last else "")
-                lines.append(
-                    (
-                        name,
-                        extra.pop(name, None)
-                        or meaning(word.lower(), system)
-                        or meaning(word.lower().replace(" ", "_"), system)
-                        or "see the heading above",
-                    )
-                )
-            lines += list(extra.items())
-            out.append(_legend(lines))
-            rows.clear()
-
-    for line in text.splitlines():
-        s = line.strip()
-        if s.startswith("|"):
-            rows.append([c.strip() for c in s.strip("|").split("|")])
-            continue
-        flush()
-        if s:
-            out.append(f'<p class="note">{_esc(s)}</p>')
-    flush()
-    return "\n".join(out)
 
 
 def _few(values, count: int = SLICES) -> list:
@@ -394,20 +147,11 @@ def headline(df, system) -> str | None:
         if c in df.columns:
             return c
     classes = [c for c, _ in rulesets.system(system).classes if c in df.columns] if system else []
-    probs = [c for c in df.columns if _is_probability(df[c])]
+    probs = [c for c in df.columns if holds_probabilities(df[c])]
     for c in probs:  # a plain success or win (initiator_wins), not a feared one (bestial_success)
         if ("success" in c or "win" in c) and not any(w in c for w in _RISKS):
             return c
     return (classes or probs or [None])[0]
-
-
-def _span(values) -> str:
-    """Values of an axis for a sentence: ``0 … 5``, ``0 and 1``, ``2, 4 and 7`` or ``3``."""
-    raw = list(values)
-    values = [str(v) for v in raw]
-    if len(raw) > 2 and all(isinstance(v, int) for v in raw) and raw == list(range(raw[0], raw[0] + len(raw))):
-        return f"{values[0]} … {values[-1]}"
-    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
 
 
 def _is_exact(series) -> bool:
@@ -445,7 +189,7 @@ def _flat_note(value: str, flat: list, kept: list, df) -> str:
     """One sentence: these axes never change the value, checked exactly, so each is shown once."""
     names = " and ".join(label(a) for a in flat)
     at = " and ".join(label(a).lower() for a in kept)
-    spans = "; ".join(f"{label(a)} {_span(sorted(df[a].unique().tolist()))}" for a in flat)
+    spans = "; ".join(f"{label(a)} {span_text(sorted(df[a].unique().tolist()))}" for a in flat)
     return (
         f'<p class="note">{_esc(names)} never {"changes" if len(flat) == 1 else "change"} the '
         f"{_esc(label(value).lower())} here: at every {_esc(at)} shown, {_esc(spans)} give "
@@ -477,9 +221,7 @@ def _pivots_html(df, axes, system, value=None, extra=None, every=()) -> str:
     if len(axes) < 2:  # only the rows are left: one column
         cap = label(value) + "".join(f", any {label(a)}" for a in same)
         sub = df[[axes[0], value]].reset_index(drop=True)
-        return note + (
-            '<div class="block">' + _long_table_html(sub, (axes[0],), system, extra or {}, caption=cap) + "</div>"
-        )
+        return note + ('<div class="block">' + long_table(sub, (axes[0],), system, extra or {}, caption=cap) + "</div>")
     rows, cols, rest = axes[0], axes[1], axes[2:]
 
     def shown(a):
@@ -502,7 +244,9 @@ def _pivots_html(df, axes, system, value=None, extra=None, every=()) -> str:
             + (" at " + ", ".join(f"{label(k)} {v}" for k, v in where.items()) if where else "")
             + "".join(f", any {label(a)}" for a in same)
         )
-        parts.append(pivot_html(df, rows, cols, value, where=where, system=system, caption=cap, extra=extra, same=same))
+        parts.append(
+            pivot_table(df, rows, cols, value, where=where, system=system, caption=cap, extra=extra, same=same)
+        )
     return note + "".join(parts)
 
 
@@ -597,11 +341,8 @@ def _changes_html(rs: rulesets.RuleSet) -> str:
         for k, (d, v) in changes.items()
     )
     own = title_of(rs)
-    table = (
-        '<table class="changes"><thead><tr><th>Rule</th><th>Official</th>'
-        f"<th>{_esc(own)}</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
-    legend = _legend(
+    changed = table(row(["Rule", "Official", _esc(own)], "th"), rows, classes="changes")
+    legend = legend_list(
         [
             (
                 "Rule",
@@ -619,7 +360,7 @@ def _changes_html(rs: rulesets.RuleSet) -> str:
             '<p class="note">The dice odds below are those of the official rules: this rule '
             "set changes another mechanic only.</p>"
         )
-    return table + legend + note
+    return changed + legend + note
 
 
 def _figure_of(fig, anchor: str, caption: str) -> str:
@@ -656,7 +397,7 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     the heatmap shows the slice of the grid where the rule set changes most.
     """
     from . import plots
-    from .tables import compare
+    from .compare import compare
 
     axes = list(system.axis_names)
     figs = []
@@ -718,7 +459,7 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
     axes = list(system.axis_names)
     sid = _anchor("ruleset", rs.name)
     head = headline(df, system.name)
-    from .tables import rule_meanings
+    from .legend import rule_meanings
 
     own = rule_meanings(rs)  # a mechanic file's meanings under this rule set's values
     title, description = title_of(rs), _description_of(rs)
@@ -749,12 +490,14 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
             '<p class="note">The classes of one roll: they exclude each other and sum to 100% in every cell.</p>'
         )
         for c in classes:
-            body.append(pivot_html(df, axes[0], axes[1], c, where=mid, system=system.name, caption=label(c), extra=own))
+            body.append(
+                pivot_table(df, axes[0], axes[1], c, where=mid, system=system.name, caption=label(c), extra=own)
+            )
     body.append(
         f"<details><summary>The whole table: {len(df)} rows, one per cell of the grid "
         f"{_esc(', '.join(f'{a} {_spec(v)}' for a, v in cells.items()))}</summary>"
-        + _long_table_html(
-            df, tuple(axes), system.name, legend_extra={c: f"{_strip_name(c, m)} (percent)" for c, m in own.items()}
+        + long_table(
+            df, tuple(axes), system.name, legend_extra={c: f"{strip_name(c, m)} (percent)" for c, m in own.items()}
         )
         + "</details>"
     )
@@ -770,7 +513,7 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
 
 
 def _spec(values) -> str:
-    from .tables import spec_text
+    from .compare import spec_text
 
     return spec_text(values)
 
@@ -908,7 +651,7 @@ def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = Fal
     if not sets:
         raise ValueError("a booklet needs at least one rule set")
     names_ = [rs.name for rs in sets]
-    from .tables import first_repeat
+    from .validate import first_repeat
 
     doubled = first_repeat(names_)
     if doubled is not None:
@@ -976,9 +719,9 @@ def _published_html(module, tname: str, df, keys, system_name: str) -> str:
     """A published table: pivoted when long, its long form folded; a legend under every table."""
     extra = getattr(module, "LEGENDS", {}).get(tname) or {}
     if isinstance(df, str):
-        return _markdown_html(df, extra, system_name)
+        return markdown_layout(df, extra, system_name)
     if len(df) <= LONG_ROWS:
-        return _long_table_html(df, keys, system_name, extra)
+        return long_table(df, keys, system_name, extra)
     axes = [k for k in keys if k in df.columns and df[k].nunique() > 1 and _is_axis(df[k])]
     exact = _exact_twin(module, tname, df, keys, system_name)
     try:
@@ -988,7 +731,7 @@ def _published_html(module, tname: str, df, keys, system_name: str) -> str:
     folded = (
         f"<details><summary>The whole table: {len(df)} rows (long form, also in "
         f"<code>figures/tables/{_esc(tname)}.csv</code>)</summary>"
-        + _long_table_html(df, keys, system_name, extra)
+        + long_table(df, keys, system_name, extra)
         + "</details>"
     )
     if not pivots:
@@ -1045,7 +788,7 @@ def _glance_html(system) -> str:
 
 
 def _variants_html(system) -> str:
-    from .tables import compare
+    from .compare import compare
 
     official = rulesets.official(system)
     others = [rs for rs in rulesets.variants(system.name) if rs.changes()]
@@ -1069,7 +812,7 @@ def _variants_html(system) -> str:
         if len(top):
             top = top.assign(outcome=[label(o) for o in top["outcome"]])
             parts.append(
-                _long_table_html(
+                long_table(
                     top,
                     cmp.key_columns,
                     system.name,

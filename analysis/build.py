@@ -49,7 +49,7 @@ def _modules(kind: str, only=None):
 def build_tables(only=None) -> list[Path]:
     """Write every published table as CSV and Markdown; return the paths."""
     from .safeio import atomic_write
-    from .tables import render
+    from .formats.render import render
 
     texts = {}  # every table first: an error in one leaves all the old files as they were
     from . import rulesets

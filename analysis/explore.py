@@ -80,7 +80,7 @@ class Explorer:
         from IPython.display import display
 
         from .plots import variant_curves
-        from .tables import compare
+        from .compare import compare
 
         s = self.system
         x_values = parse_spec(self.x, s.default_grid()[self.x])

@@ -5,7 +5,10 @@
 a Willpower strategy.  A system adds only what is its own (its ``SYSTEM``'s
 ``classes`` and ``terms``), so a new system needs no edit here; a test checks
 that every axis, class and column of every system's table is a term of
-:func:`terms`.
+:func:`terms`.  ``TABLE_TERMS`` holds the meanings of the columns a command adds
+to a system's table (a comparison's ``a``, ``b``, ``difference``, an export's
+``rule_set``, the columns of ``solve`` and ``versus``); :mod:`analysis.legend`
+reads both to write a table's legend.
 """
 
 from __future__ import annotations
@@ -66,6 +69,101 @@ TERMS: dict[str, str] = {
     "ways": "integer count of the ways the dice or cards land in a class; probability = ways / denominator",
     "denominator": "every way the dice or cards can land (10**dice for d10 pools)",
     "class_ways": "ways of each outcome class of one result",
+}
+
+
+#: Meanings of the columns a comparison or an export adds (not terms of a system's table).
+TABLE_TERMS = {
+    "outcome": "the outcome column compared on this row",
+    "a": "its value under the first rule set (a)",
+    "b": "its value under the second rule set (b)",
+    "difference": "b - a, computed exactly",
+    "value": "the column whose values the row shows (--pivot with several --value)",
+    "rule_set": "the rule set the odds are counted under (CSV and JSON)",
+    "rule_set_a": "the first rule set compared (CSV and JSON)",
+    "rule_set_b": "the second rule set compared (CSV and JSON)",
+    "AXES": "the axes of the rule sets' system (--pool, --hunger, ...), one column each",
+    "CLASSES": "the columns of the rule set's system (see beastodds SYSTEM --help)",
+    # the columns of `beastodds solve`
+    "FIND": "the value found of the --find axis or rule field (- or empty when no value meets the target)",
+    "COLUMN": "the --target column's value there (a fraction with --exact)",
+    "note": "a tie (for ~), that no value searched meets the target, or that a larger value does not "
+    "meet it, in words; empty otherwise",
+    # the columns of `beastodds versus`
+    "attribute": "the character's attribute (dots), the same on both sides",
+    "skill": "the character's skill (dots), the same on both sides",
+    "win_difference": "the other system's chance of success minus V5's chance to win, exactly (above 0: the "
+    "other system is easier)",
+    "bestial_difference": "the other system's chance of a bestial failure minus V5's, exactly (above 0: the "
+    "other system is harsher)",
+    "bestial_ratio": "the other system's chance of a bestial failure over V5's, exactly (above 1: the other "
+    "system is harsher; - when V5's is 0)",
+    "paired": "what the two rolls of the row share (the V5 Difficulty and the pairing), in words",
+    # the columns of the commands that print more than a system's odds table
+    "reroll": "each Rouse check may be rerolled (two dice, keep the better)",
+    "frenzy_test": "chance that some check failed at Hunger 5 (a hunger frenzy test)",
+    "pool_a": "dice side A rolls",
+    "hunger_a": "side A's Hunger",
+    "pool_b": "dice side B rolls",
+    "hunger_b": "side B's Hunger",
+    "winner": "the side with more successes (a, b or tie)",
+    "damage_to_a": "damage side A marks (after halving)",
+    "damage_to_b": "damage side B marks (after halving)",
+    "probability": "chance of this row",
+    "turn": "turns played (0: before the first roll)",
+    "a_impaired": "chance that side A is Impaired by this turn",
+    "b_impaired": "chance that side B is Impaired by this turn",
+    "a_impaired_first": "chance that A became Impaired on a turn when B was not (yet)",
+    "b_impaired_first": "chance that B became Impaired on a turn when A was not (yet)",
+    "both_impaired_together": "chance that both became Impaired on the same turn",
+    "a_out_first": "chance that A is out (torpor or death) first: B's victory",
+    "b_out_first": "chance that B is out (torpor or death) first: A's victory",
+    "both_out_together": "chance that both went out on the same turn",
+    "over": "chance that the fight has stopped (by --until) by this turn",
+    "a_superficial": "side A's Superficial damage after the last turn",
+    "a_aggravated": "side A's Aggravated damage after the last turn",
+    "b_superficial": "side B's Superficial damage after the last turn",
+    "b_aggravated": "side B's Aggravated damage after the last turn",
+    "levels": "health levels lost",
+    "dice": "damage dice",
+    "auto": "automatic damage successes",
+    "stamina": "the target's Stamina (soak dice)",
+    "fortitude": "the target's Fortitude",
+    "blows": "blows taken",
+    "incapacitated": "chance of being Incapacitated or worse after that many blows",
+    "torpor": "chance of torpor or worse after that many blows (a mortal's death counts)",
+    "final_death": "chance of Final Death after that many blows (a mortal's death counts)",
+    "vitae": "Vitae in the vampire's (or ghoul's) body",
+    "p_exactly": "chance of exactly this many successes",
+    "p_at_least": "chance of at least this many successes",
+    "p_more": "chance of more than this many successes",
+    "initiator_wins": "chance that the initiator wins (bestial or not)",
+    # the columns of the published tables
+    "level": "the Soif (La Soif) and the Hunger (V5) of the row",
+    "surge_bonus": "dice a Blood Surge adds at this Blood Potency",
+    "mend": "Superficial damage mended per Rouse check at this Blood Potency",
+    "rouse_reroll_level": "highest Discipline level whose Rouse check may be rerolled at this Blood Potency",
+    "card_needed": "the card the test needs: difficulty minus base",
+    "deck": "how the scene's cards are dealt: reshuffled between tests, or one scene deck",
+    "test": "the test's place in the scene (1: the first)",
+    "tests": "tests in the scene",
+    "win_after_win": "chance to win, given the test before was won",
+    "win_after_loss": "chance to win, given the test before was lost",
+    "bestial_after_bestial": "chance of a bestial result, given the test before was bestial",
+    "none": "chance that the scene brings no Compulsion",
+    "one": "chance that the scene brings exactly one Compulsion",
+    "two_or_more": "chance that the scene brings two Compulsions or more",
+    "attack": "the attack of the example",
+    "kind": "kind of damage (bashing, lethal, aggravated)",
+    "soak": "soak dice",
+    "mean_levels": "expected health levels lost",
+    "at_least_one": "chance of losing at least one health level",
+    "at_least_three": "chance of losing at least three health levels",
+    "humanity": "the vampire's Humanity",
+    "name": "the rule set's name (give it to --rules, table, compare)",
+    "system": "the system the rule set belongs to",
+    "changes": "the fields it changes from the system's defaults",
+    "description": "what it is, in a sentence or two",
 }
 
 

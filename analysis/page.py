@@ -39,6 +39,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import __version__, rulesets
+from .formats.escape import html_text as escape
+from .formats.numbers import fixed, fraction_text, percent_text
 
 #: The most cells (over every rule set) one page holds: about 0.2 kB of data
 #: each for pools up to 10 (the default V5 page has 300 cells, 80 kB), more for
@@ -409,33 +411,13 @@ SCRIPT = r"""
 """
 
 
-def percent_text(value) -> str:
-    """A probability as the page shows it: a percentage with ``DIGITS`` decimals, rounded half up from
-    the exact fraction; ``0%`` and ``100%`` only when it is exactly that (``<0.01%``, ``>99.99%``)."""
-    from .tables import fixed
-
-    value = Fraction(value)
-    if value == 0:
-        return "0%"
-    if value == 1:
-        return "100%"
-    text = fixed(value * 100, DIGITS)
-    step = Fraction(1, 10**DIGITS)
-    if Fraction(text) == 0:
-        return f"<{fixed(step, DIGITS)}%"
-    if Fraction(text) == 100:
-        return f">{fixed(100 - step, DIGITS)}%"
-    return text + "%"
-
-
 def _value(value, kind: str) -> list:
-    """``[shown text, exact text, float]`` of one cell of one column."""
-    from .tables import fixed, fraction_text
-
+    """``[shown text, exact text, float]`` of one cell of one column: a probability as a percentage with
+    ``DIGITS`` decimals (:func:`analysis.formats.numbers.percent_text`), a mean with ``DIGITS`` decimals."""
     if kind == "count":
         return [str(int(value)), str(int(value)), int(value)]
     exact = Fraction(value)
-    shown = percent_text(exact) if kind != "mean" else fixed(exact, DIGITS)
+    shown = percent_text(exact, DIGITS) if kind != "mean" else fixed(exact, DIGITS)
     return [shown, fraction_text(exact), float(exact)]
 
 
@@ -499,9 +481,11 @@ def page_data(
         For an unknown rule set, a rule set given twice, an axis no rule
         set has, a bad SPEC, or more than :data:`MAX_CELLS` cells in all.
     """
-    from . import booklet, sweep
-    from .tables import first_repeat, is_probability, rule_meanings
-    from .validate import one_line
+    from . import sweep
+    from .booklet import headline
+    from .formats.numbers import is_probability
+    from .legend import meaning, rule_meanings
+    from .validate import first_repeat, one_line
 
     sets = [rulesets.load(r) for r in refs]
     if not sets:
@@ -542,7 +526,7 @@ def page_data(
             entry = {
                 "name": c,
                 "label": one_line(label(c)),
-                "meaning": one_line(own.get(c) or booklet.meaning(c, system.name)),
+                "meaning": one_line(own.get(c) or meaning(c, system.name)),
                 "kind": kind,
             }
             if kind == "class":
@@ -574,14 +558,14 @@ def page_data(
                     {
                         "name": a,
                         "label": one_line(label(a)),
-                        "meaning": one_line(own.get(a) or booklet.meaning(a, system.name)),
+                        "meaning": one_line(own.get(a) or meaning(a, system.name)),
                         "values": resolved[a],
                         "start": resolved[a][len(resolved[a]) // 2],
                     }
                     for a in axes
                 ],
                 "columns": columns,
-                "headline": booklet.headline(df, system.name),
+                "headline": headline(df, system.name),
                 "cells": data_cells,
             }
         )
@@ -589,11 +573,11 @@ def page_data(
 
 
 def label(column) -> str:
-    """A column's name for people: the booklet's (:func:`analysis.booklet.label`), a chance
+    """A column's name for people: the glossary's (:func:`analysis.glossary.label`), a chance
     ``p_NAME`` it does not know read as ``Chance: NAME`` (``p_brutal``: ``Chance: brutal``)."""
-    from .booklet import label as booklet_label
+    from .glossary import label as words
 
-    text = booklet_label(column)
+    text = words(column)
     name = str(column)
     if name.startswith("p_") and text.startswith("P "):
         return "Chance: " + name[2:].replace("_", " ")
@@ -624,8 +608,6 @@ def _hash(text: str) -> str:
 
 def html_text(data: dict) -> str:
     """The page (HTML text) that shows ``data`` (:func:`page_data`)."""
-    from .booklet import escape
-
     names = [rs["name"] for rs in data["rule_sets"]]
     title = "Odds: " + ", ".join(names)
     body = script_json(data)

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from . import rulesets, sweep
-from .tables import Comparison, spec_text
+from .compare import Comparison, spec_text
 
 #: One line style per variant, so overlapping curves stay visible.
 _STYLES = [

@@ -48,7 +48,7 @@ _FORMS = "COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), X a decimal, a fraction su
 
 
 def _text(value) -> str:
-    from .tables import fraction_text
+    from .formats.numbers import fraction_text
 
     return fraction_text(value)
 
@@ -324,7 +324,7 @@ def solve(
 
 def _spec(values, numeric: bool) -> str:
     if numeric:
-        from .tables import spec_text
+        from .compare import spec_text
 
         return spec_text(values)
     return ", ".join(rulesets.show_value(v) for v in values)

@@ -241,6 +241,46 @@ def did_you_mean(name, known, prefix: str = "") -> str:
     return f" (did you mean {prefix}{close[0]}?)" if close else ""
 
 
+def first_repeat(items):
+    """The first item of ``items`` that came before (None if none does): one pass, with a set."""
+    seen = set()
+    for item in items:
+        if item in seen:
+            return item
+        seen.add(item)
+    return None
+
+
+def column_names(what: str, names) -> list:
+    """``names`` (one name, a list, or ``"a,b"`` / ``"a x b"``-free text) as a list of column names."""
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",")]
+    if not isinstance(names, (list, tuple)):
+        names = materialise(what, names, "column names")
+    names = list(names)
+    if not names or not all(isinstance(n, str) and n for n in names):
+        raise ValueError(f"{what} needs at least one column name, got {names!r}")
+    return names
+
+
+def unknown_column(what: str, name: str, known) -> ValueError:
+    """A ValueError for a column name that is not in ``known``, with a "did you mean"."""
+    hint = did_you_mean(name, known)
+    return ValueError(
+        f"{what}: the table has no column {name!r}{hint}; its columns are {', '.join(str(k) for k in known)}"
+    )
+
+
+def check_frame(df, what: str) -> None:
+    """A TypeError of one sentence unless ``df`` is a pandas DataFrame."""
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(
+            f"{what} takes an odds table (a pandas DataFrame, as a system's table() returns), got {type(df).__name__}"
+        )
+
+
 def rename(message: str, names: dict) -> str:
     """``message`` with the name it starts with put in a player's words (``names[name]``).
 

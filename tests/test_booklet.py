@@ -308,7 +308,8 @@ def test_my_booklet_shows_pivoted_exact_odds_with_legends(mine):
     pivot = section.split(title)[1].split("</table>")[0]
     row5 = re.search(r"<tr><th>5</th>(.*?)</tr>", pivot).group(1)
     cells = re.findall(r"<td>(.*?)</td>", row5)
-    assert len(cells) == 4 and cells[1] == f"{float(p):.1%}"  # Difficulty 1 .. 4, every value given
+    tenths = int(p * 1000 + Fraction(1, 2))  # rounded half up from the exact fraction (13/16: 81.3%)
+    assert len(cells) == 4 and cells[1] == f"{tenths // 10}.{tenths % 10}%"  # Difficulty 1 .. 4, every value given
     legend = section.split(title)[1].split("</ul>")[0]
     assert "<b>Pool</b>" in legend and "<b>Difficulty 1 … 4</b>" in legend and "<b>Each cell</b>" in legend
     assert "<b>Any Hunger</b>: Hunger 0 … 3 give exactly the same numbers in every cell" in legend
@@ -322,10 +323,16 @@ def test_my_booklet_shows_pivoted_exact_odds_with_legends(mine):
 def test_zero_and_one_are_never_rounded_into_view():
     from fractions import Fraction
 
-    assert booklet._percent(Fraction(0)) == "0%" and booklet._percent(Fraction(1)) == "100%"
-    assert booklet._percent(Fraction(1, 10**6)) == "<0.1%"
-    assert booklet._percent(1 - Fraction(1, 10**6)) == ">99.9%"
-    assert booklet._percent(Fraction(1, 3)) == "33.3%"
+    from analysis.formats.html import PERCENT_DIGITS
+    from analysis.formats.numbers import percent_text
+
+    def shown(p):  # a percentage as the booklet's tables show it
+        return percent_text(p, PERCENT_DIGITS)
+
+    assert shown(Fraction(0)) == "0%" and shown(Fraction(1)) == "100%"
+    assert shown(Fraction(1, 10**6)) == "<0.1%"
+    assert shown(1 - Fraction(1, 10**6)) == ">99.9%"
+    assert shown(Fraction(1, 3)) == "33.3%"
 
 
 @pytest.mark.slow

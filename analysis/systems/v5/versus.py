@@ -335,7 +335,7 @@ def _check_rows(names=None, **counts) -> None:
 
 
 def _spec(values) -> str:
-    from analysis.tables import spec_text
+    from analysis.compare import spec_text
 
     return spec_text(values)
 

@@ -1,0 +1,137 @@
+"""Exact values as text: a fraction, a fixed number of decimals, a percentage, never a float computed in floats.
+
+Every float shown is ``float()`` of the exact fraction (correctly rounded):
+a percentage is the exact fraction times 100 (or, from a float, its
+shortest decimal with the point moved), a rounded value (``digits``) is
+the exact value rounded half up.
+
+Two names for two meanings: :func:`percent_value` is a cell times 100, still
+a number (a Fraction), for a table to round or print; :func:`percent_text`
+is a probability as a reader sees it, ``"33.3%"``, rounded half up from the
+exact fraction and never a misleading ``0%`` or ``100%``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+#: Most decimals ``digits`` may ask for.
+MAX_DIGITS = 20
+
+
+def fraction_text(value) -> str:
+    """A probability as ``num/den`` (reduced), or ``0`` / ``1``."""
+    f = Fraction(value)
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def is_probability(column) -> bool:
+    """Whether a value column holds probabilities (shown as percentages by ``percent``).
+
+    A mean, an expectation or a ratio (``mean_successes``, ``expected_turns``,
+    ``bestial_ratio``) is not: ``percent`` leaves it as it is.
+    """
+    name = str(column)
+    return not (name.startswith("mean_") or name.startswith("expected_") or name.endswith("_ratio"))
+
+
+def holds_probabilities(series) -> bool:
+    """Whether a table's column holds probabilities: its name says so (:func:`is_probability`) and its
+    cells are floats or Fractions (not whole numbers, not texts)."""
+    import pandas as pd
+
+    if not is_probability(series.name):
+        return False
+    if pd.api.types.is_float_dtype(series):
+        return True
+    return len(series) > 0 and all(isinstance(v, Fraction) for v in series)
+
+
+def exact_value(value):
+    """The exact value of a cell: a Fraction as it is, a float as its shortest decimal (``0.1`` is 1/10).
+
+    None for what is not a number (a text) and for a float that is not finite.
+    """
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return Fraction(int(value))
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if v != v or v in (float("inf"), float("-inf")):
+            return None
+        return Fraction(repr(v))
+    return None
+
+
+def fixed(value, digits: int) -> str:
+    """An exact value rounded (half away from zero) to ``digits`` decimals, as text.
+
+    ``fixed(Fraction(2, 3), 3) == "0.667"``; a float is taken as its shortest decimal.
+    """
+    q = exact_value(value)
+    if q is None:
+        return str(value)
+    scaled = abs(q) * 10**digits
+    n = int(scaled + Fraction(1, 2))  # half up, on the exact value
+    sign = "-" if q < 0 and n else ""
+    text = str(abs(n)).rjust(digits + 1, "0")
+    return sign + (text[:-digits] + "." + text[-digits:] if digits else text)
+
+
+def percent_value(value):
+    """A cell times 100, exactly: ``float(F * 100)`` for a Fraction, the decimal point moved for a float.
+
+    A number still (a Fraction; a float that is not finite as it is; a text unchanged): a table rounds
+    and prints it.
+    """
+    if isinstance(value, Fraction):
+        return value * 100
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if v != v or v in (float("inf"), float("-inf")):
+            return v
+        return Fraction(repr(v)) * 100
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return Fraction(int(value)) * 100
+    return value
+
+
+def percent_text(value, digits: int = 2) -> str:
+    """A probability as a reader sees it: a percentage with ``digits`` decimals, rounded half up from the
+    exact value (a float: its shortest decimal); ``0%`` and ``100%`` only when it is exactly that
+    (``<0.01%``, ``>99.99%``).  A negative value (a change) is ``-`` and the text of its size.
+
+    >>> percent_text(Fraction(1, 3)), percent_text(Fraction(1, 3), 1), percent_text(Fraction(1, 10**6), 1)
+    ('33.33%', '33.3%', '<0.1%')
+    """
+    exact = exact_value(value)
+    if exact is None:
+        raise ValueError(f"a percentage needs a number, got {value!r}")
+    value = exact
+    if value < 0:  # a change (b - a) that went down: the same text, after its sign
+        return "-" + percent_text(-value, digits)
+    if value == 0:
+        return "0%"
+    if value == 1:
+        return "100%"
+    text = fixed(value * 100, digits)
+    step = Fraction(1, 10**digits)
+    if Fraction(text) == 0:
+        return f"<{fixed(step, digits)}%"
+    if Fraction(text) == 100:
+        return f">{fixed(100 - step, digits)}%"
+    return text + "%"
+
+
+def json_number(value):
+    """A cell as a JSON/CSV number: a float of the exact value (a Fraction's correctly rounded float)."""
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    return value

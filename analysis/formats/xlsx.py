@@ -1,0 +1,100 @@
+"""An odds table as an Excel workbook: its values, its exact fractions and its legend (:func:`xlsx_bytes`)."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+
+from ..glossary import TABLE_TERMS
+from ..legend import legend, legend_lines, rule_meanings
+from ..pivot import VALUE_COLUMN, choose_columns, derivable_keys, flat_pivot, pivot_axes, stacked_pivot
+from ..validate import check_frame, column_names, one_line
+from .escape import csv_text
+from .frame import caption, display_frame, map_text_cells, rule_set_columns
+from .numbers import is_probability
+
+
+#: The sheets of a spreadsheet export, in order.
+XLSX_SHEETS = ("values", "fractions", "legend")
+
+
+def xlsx_bytes(
+    df: pd.DataFrame,
+    *,
+    key_columns=(),
+    percent: bool = False,
+    digits: int | None = None,
+    pivot=None,
+    value=None,
+    columns=None,
+    system=None,
+    rule_set=None,
+) -> bytes:
+    """An odds table as an Excel workbook (pandas' Excel writer, openpyxl), its bytes.
+
+    Three sheets: ``values`` (each value ``float()`` of the exact fraction, or as ``percent`` and
+    ``digits`` print it, and a last column ``rule_set`` as in CSV), ``fractions`` (each value as the
+    exact reduced fraction, text such as ``389/250``) and ``legend`` (the rule set, then one row per
+    column: its meaning).  ``df`` must hold Fractions for the fractions sheet to be exact.  ``pivot``,
+    ``value`` (several: one stacked table, a first column ``value``) and ``columns`` shape both
+    sheets alike.  Every text cell (a rule set's name) is data, never a formula.
+    """
+    check_frame(df, "xlsx_bytes")
+    keys = tuple(c for c in df.columns if c in set(key_columns))
+    pivoted = None
+    rows_by = "outcome"
+    stacked_notes = []
+    if pivot is not None:
+        values = column_names("--value", value)
+        if len(values) > 1:
+            rows, across = pivot_axes(pivot)
+            fixed = {k: df[k].iloc[0] for k in keys if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
+            stacked_notes = legend(values, system, rule_meanings(rule_set))
+            df, keys = stacked_pivot(df, pivot, values, keys, system)
+            rows_by = VALUE_COLUMN
+        else:
+            rows, across = pivot_axes(pivot)
+            fixed = {k: df[k].iloc[0] for k in keys if k not in (*rows, *across) and len(df) and df[k].nunique() == 1}
+            df, keys, labels = flat_pivot(df, rows, across, values[0], keys, derivable_keys(keys, system, df))
+            pivoted = (keys, labels, values[0], across, fixed, df.attrs.get("derived", {}))
+            if percent and not is_probability(values[0]):
+                percent = False
+    elif columns is not None:
+        df = choose_columns(df, keys, columns)
+    df = map_text_cells(map_text_cells(df, one_line), csv_text)
+    renamed = {c: csv_text(str(c)) for c in df.columns}
+    extra = {k: csv_text(v) for k, v in (rule_set_columns(rule_set) if rule_set is not None else {}).items()}
+    shown = display_frame(df, keys, False, percent, digits, text=False, rows_named_by=rows_by)
+    exact = display_frame(df, keys, True, False, None, text=True)
+    for frame in (shown, exact):
+        for name, text in extra.items():
+            frame[name] = text
+    notes = [] if rule_set is None else [("rule set", csv_text(caption(rule_set) or ""))]
+    if stacked_notes:
+        lines = legend(list(keys), system, rule_meanings(rule_set))
+        lines.append(f"{' x '.join(f'{a}=N' for a in across)}: the row's value at that {' and '.join(across)}")
+        lines += [f"value {line}" for line in stacked_notes]
+        for line in legend(list(fixed), system, rule_meanings(rule_set)):
+            name, text = line.split(": ", 1)
+            lines.append(f"{name}: {fixed[name]} throughout ({text})")
+    else:
+        lines = legend_lines(list(df.columns), keys, system, pivoted, rule_meanings(rule_set))
+    for line in lines:
+        name, _, text = line.partition(": ")
+        notes.append((csv_text(name), csv_text(text)))
+    for name in extra:
+        notes.append((name, TABLE_TERMS[name]))
+    notes.append(
+        (
+            "fractions",
+            "the sheet 'fractions' holds every value as its exact reduced fraction; "
+            "'values' holds float() of it" + (" (percentages)" if percent else ""),
+        )
+    )
+    buf = io.BytesIO()
+    with pd.ExcelWriter(buf, engine="openpyxl") as writer:
+        shown.rename(columns=renamed).to_excel(writer, sheet_name="values", index=False)
+        exact.rename(columns=renamed).to_excel(writer, sheet_name="fractions", index=False)
+        pd.DataFrame(notes, columns=["column", "meaning"]).to_excel(writer, sheet_name="legend", index=False)
+    return buf.getvalue()
