@@ -30,80 +30,29 @@ rename), so a failed build leaves any earlier booklet intact.
 
 from __future__ import annotations
 
-from typing import Any
-
-import base64
-import io
-from fractions import Fraction
 from pathlib import Path
 
 from . import __version__, rulesets
+from .assets import text as asset_text
+from .formats.describe import changes_html, describe, description_of, source_of, title_of
 from .formats.escape import html_text as escape
-from .formats.html import LONG_ROWS, legend_list, long_table, markdown_layout, pivot_table, row, table
-from .formats.numbers import holds_probabilities
+from .formats.html import LONG_ROWS, figure, long_table, markdown_layout, pivot_table
+from .formats.summary import flat_axes  # noqa: F401  (booklet.flat_axes: the axes said once, not shown)
+from .formats.summary import RISKS, few_values, headline, summary_pivots
 from .glossary import label
 from .legend import meaning  # noqa: F401  (booklet.meaning: a column's meaning, as the booklet words it)
-from .legend import span_text, strip_name
+from .legend import strip_name
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where ``make booklet`` writes the page.
 OUTPUT = ROOT / "figures" / "booklet.html"
 #: Rows of each variant table (the cells where the variant matters most).
 VARIANT_ROWS = 8
-#: Values of a third axis shown in pivoted tables (a few Difficulties, say).
-SLICES = 3
 #: Resolution of the inlined figures.
 DPI = 90
 
-CSS = """
-:root { --ink: #1d1d1f; --muted: #5f6368; --line: #d9d9de; --accent: #7b1e2b; --soft: #f6f3f3; }
-* { box-sizing: border-box; }
-body { margin: 0; color: var(--ink); background: #fff;
-       font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
-main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 64px; }
-header.top { border-bottom: 3px solid var(--accent); margin-bottom: 18px; }
-h1 { font-size: 30px; margin: 8px 0 4px; color: var(--accent); }
-h2 { font-size: 24px; margin: 40px 0 8px; padding-top: 8px; border-top: 2px solid var(--line); color: var(--accent); }
-h3 { font-size: 18px; margin: 26px 0 6px; }
-h4 { font-size: 15px; margin: 20px 0 4px; }
-h4 code.name { font-weight: normal; color: var(--muted); font-size: 12px; margin-left: 6px; }
-h2 code.name { font-weight: normal; color: var(--muted); font-size: 14px; margin-left: 8px; }
-p.lead, p.note { color: var(--muted); margin: 4px 0 10px; }
-nav.toc { background: var(--soft); padding: 10px 16px; border-radius: 6px; }
-nav.toc ul { margin: 4px 0; padding-left: 20px; }
-nav.toc a { color: var(--accent); text-decoration: none; }
-p.rules { margin: 4px 0 8px; padding: 6px 10px; background: var(--soft);
-          border-left: 4px solid var(--accent); font-size: 13.5px; }
-p.rules b { color: var(--accent); }
-div.block { display: inline-block; vertical-align: top; margin: 0 28px 14px 0; width: min-content;
-            max-width: 100%; overflow-x: auto; }
-table.pivot th.group { text-align: center; }
-table.pivot td { min-width: 3.6em; }
-table.pivot.wide { font-size: 11px; }
-table.pivot.wide td, table.pivot.wide th { padding: 1px 3px; min-width: 0; }
-div.block ul.legend { min-width: 22em; }
-table { border-collapse: collapse; font-size: 12.5px; font-variant-numeric: tabular-nums; margin: 4px 0 4px; }
-caption { caption-side: top; text-align: left; font-weight: 600; font-size: 13px; padding: 2px 0 4px; }
-th, td { padding: 2px 7px; text-align: right; border-bottom: 1px solid var(--line); white-space: nowrap; }
-th { background: #ece8e8; font-weight: 600; }
-tbody th { background: #f4f1f1; }
-tbody tr:nth-child(even) td { background: #faf9f9; }
-table.changes td, table.changes th { text-align: left; white-space: normal; }
-table.changes code.name { color: var(--muted); font-size: 11.5px; }
-ul.legend { margin: 2px 0 12px; padding-left: 18px; color: var(--muted); font-size: 12.5px; max-width: 60em; }
-ul.legend li { margin: 0; }
-details { margin: 6px 0 14px; }
-details summary { cursor: pointer; color: var(--accent); }
-.scroll { max-height: 30em; overflow: auto; border: 1px solid var(--line); display: inline-block; max-width: 100%; }
-.scroll table { margin: 0; }
-.scroll thead th { position: sticky; top: 0; }
-figure { margin: 12px 0 22px; }
-figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
-figcaption { color: var(--muted); font-size: 13.5px; }
-footer { margin-top: 48px; color: var(--muted); font-size: 13px; border-top: 1px solid var(--line); padding-top: 8px; }
-@media print { .scroll { max-height: none; overflow: visible; border: 0; } h2 { page-break-before: always; }
-               details > *:not(summary) { display: block; } }
-"""
+#: The booklet's style (``analysis/assets/booklet.css``).
+CSS = asset_text("booklet.css")
 
 
 # ------------------------------------------------------------ words
@@ -119,9 +68,6 @@ def _anchor(*parts) -> str:
     return "-".join(str(p).replace("_", "-").replace(" ", "-") for p in parts)
 
 
-# ------------------------------------------------------------ tables
-
-
 def _is_axis(series) -> bool:
     """Whether a key column can label pivot rows or columns: integers or texts (not a float, a mean)."""
     import pandas as pd
@@ -129,252 +75,6 @@ def _is_axis(series) -> bool:
     if pd.api.types.is_integer_dtype(series):
         return True
     return len(series) > 0 and all(isinstance(v, str) for v in series)
-
-
-def _few(values, count: int = SLICES) -> list:
-    """A few values of an axis: all when there are few, else ``count`` of them after the first."""
-    values = list(values)
-    if len(values) <= count:
-        return values
-    if len(values) <= 2 * count + 1:
-        return values[1 : 1 + count]
-    return [values[len(values) * (i + 1) // (count + 1)] for i in range(count)]
-
-
-def headline(df, system) -> str | None:
-    """The column a pivoted summary shows: the chance to win (or succeed), else the first class."""
-    for c in ("p_win", "p_success"):
-        if c in df.columns:
-            return c
-    classes = [c for c, _ in rulesets.system(system).classes if c in df.columns] if system else []
-    probs = [c for c in df.columns if holds_probabilities(df[c])]
-    for c in probs:  # a plain success or win (initiator_wins), not a feared one (bestial_success)
-        if ("success" in c or "win" in c) and not any(w in c for w in _RISKS):
-            return c
-    return (classes or probs or [None])[0]
-
-
-def _is_exact(series) -> bool:
-    """Whether a column holds exact values only (Fractions or whole numbers, not floats)."""
-    import numbers
-
-    return len(series) > 0 and all(
-        isinstance(v, (Fraction, numbers.Integral)) and not isinstance(v, bool) for v in series
-    )
-
-
-def flat_axes(df, value: str, axes) -> list:
-    """The axes after the first along which ``value`` never changes, compared exactly.
-
-    An axis is flat when, at every combination of the other axes, all its
-    values give the same exact number (Fractions or integers); a column of
-    floats is never called flat (two floats that agree may round two
-    different fractions).  Under the official V5 rules, for instance, Hunger
-    never changes the chance to win; under a house rule it may.
-    """
-    axes = [a for a in axes if a in df.columns]
-    if len(axes) < 2 or not _is_exact(df[value]):
-        return []
-    flat = []
-    for a in axes[1:]:
-        if df[a].nunique() < 2:
-            continue
-        others = [b for b in axes if b != a]
-        if int(df.groupby(others, sort=False)[value].nunique().max()) == 1:
-            flat.append(a)
-    return flat
-
-
-def _flat_note(value: str, flat: list, kept: list, df) -> str:
-    """One sentence: these axes never change the value, checked exactly, so each is shown once."""
-    names = " and ".join(label(a) for a in flat)
-    at = " and ".join(label(a).lower() for a in kept)
-    spans = "; ".join(f"{label(a)} {span_text(sorted(df[a].unique().tolist()))}" for a in flat)
-    return (
-        f'<p class="note">{_esc(names)} never {"changes" if len(flat) == 1 else "change"} the '
-        f"{_esc(label(value).lower())} here: at every {_esc(at)} shown, {_esc(spans)} give "
-        f"exactly the same chance (compared as exact fractions), so it is shown once.</p>"
-    )
-
-
-def _pivots_html(df, axes, system, value=None, extra=None, every=()) -> str:
-    """The ``value`` column pivoted across the first two axes at a few values of the third (later ones: first value).
-
-    An axis along which ``value`` never changes (:func:`flat_axes`, exact
-    values only) is said once in a sentence and left out of the pivots.
-    ``every``: axes whose every value is shown (the designer chose them),
-    not a few.
-    """
-    value = value or headline(df, system)
-    axes = [a for a in axes if a in df.columns and df[a].nunique() > 1]
-    if value is None or len(axes) < 2:
-        return ""
-    note, same = "", {}
-    flat = flat_axes(df, value, axes)
-    if flat:
-        kept = [a for a in axes if a not in flat]
-        note = _flat_note(value, flat, kept, df)
-        same = {a: sorted(df[a].unique().tolist()) for a in flat}
-        for a in flat:
-            df = df[df[a] == same[a][0]]
-        axes = kept
-    if len(axes) < 2:  # only the rows are left: one column
-        cap = label(value) + "".join(f", any {label(a)}" for a in same)
-        sub = df[[axes[0], value]].reset_index(drop=True)
-        return note + ('<div class="block">' + long_table(sub, (axes[0],), system, extra or {}, caption=cap) + "</div>")
-    rows, cols, rest = axes[0], axes[1], axes[2:]
-
-    def shown(a):
-        vals = sorted(df[a].unique().tolist())
-        return vals if a in every else None
-
-    combos: list[dict[str, Any]] = [{}]  # later axes: both values of a switch (violent 0 and 1), else the first value
-    for a in rest[1:]:
-        vals = sorted(df[a].unique().tolist())
-        pick = shown(a) or (vals if len(vals) <= 2 else vals[:1])
-        combos = [dict(c, **{a: v}) for c in combos for v in pick]
-    slices = [None] if not rest else (shown(rest[0]) or _few(sorted(df[rest[0]].unique().tolist())))
-    parts = []
-    for fixed, s in ((c, s) for c in combos for s in slices):
-        where = dict(fixed)
-        if s is not None:
-            where[rest[0]] = s
-        cap = (
-            label(value)
-            + (" at " + ", ".join(f"{label(k)} {v}" for k, v in where.items()) if where else "")
-            + "".join(f", any {label(a)}" for a in same)
-        )
-        parts.append(
-            pivot_table(df, rows, cols, value, where=where, system=system, caption=cap, extra=extra, same=same)
-        )
-    return note + "".join(parts)
-
-
-# ------------------------------------------------------------ rule sets
-
-
-def _field_help(rs, dotted: str) -> str:
-    """The one-line help of a (dotted) rules field, or ``""``."""
-    try:
-        parts = dotted.split(".")
-        holder = rs.sub(parts[0]) if parts[0] in rulesets.system(rs.system).sub_rule_names else rs.rules
-        for p in (parts[1:] if holder is not rs.rules else parts)[:-1]:
-            holder = getattr(holder, p)
-        for info in type(holder).fields_info():
-            if info.name == parts[-1]:
-                return info.help
-    except (AttributeError, TypeError, ValueError):
-        pass
-    return ""
-
-
-def _describe(rs: rulesets.RuleSet, short: bool = False) -> str:
-    """A rule set stated in HTML: its name, its description, what differs from the defaults.
-
-    ``short``: the name and its fields only (for the many tables of a section's defaults).
-    """
-    text = f"<b>{_esc(rs.name)}</b>" + (":" if short else "")
-    if rs.description and not short:
-        text += f": {_esc(rs.description)}"
-    changes = rs.changes()
-    if changes:
-        text += (
-            " Changed from the official rules: "
-            + "; ".join(
-                f"<code>{_esc(k)} = {_esc(rulesets.show_value(v))}</code> (official {_esc(rulesets.show_value(d))})"
-                for k, (d, v) in changes.items()
-            )
-            + "."
-        )
-    else:
-        text += (
-            " Fields: "
-            + ", ".join(f"<code>{_esc(k)} = {_esc(rulesets.show_value(v))}</code>" for k, v in rs.fields().items())
-            + "."
-        )
-    return text
-
-
-def _own_mechanic(rs: rulesets.RuleSet):
-    """The mechanic file a rule set is the default rules of (its ``[mechanic]`` title and description), or None."""
-    mech = getattr(type(rs.rules), "MECHANIC", None)
-    if mech is None or rs.sub_rules or rs.rules != type(rs.rules)() or rs.description not in ("", mech.title):
-        return None
-    return mech
-
-
-def title_of(rs: rulesets.RuleSet) -> str:
-    """A rule set's own title: a mechanic file's ``title`` for the file's own rules, else the rule set's name."""
-    mech = _own_mechanic(rs)
-    return mech.title if mech is not None and mech.title else rs.name
-
-
-def _description_of(rs: rulesets.RuleSet) -> str:
-    """A rule set's description: a mechanic file's own ``description`` for the file's own rules."""
-    mech = _own_mechanic(rs)
-    return mech.description if mech is not None and mech.description else rs.description
-
-
-def source_of(rs: rulesets.RuleSet) -> str:
-    """Where a rule set comes from, for people: ``shipped with beastodds (NAME.toml)``, its file, or Python."""
-    source = rs.source or ""
-    if source.startswith("shipped:"):
-        return f"shipped with beastodds ({source[len('shipped:') :]})"
-    return f"the file {source}" if source else "given in Python"
-
-
-def _field_label(rs, dotted: str) -> str:
-    """A rules field for people: its one-line help (the rules class's or the mechanic file's own words)."""
-    text = _field_help(rs, dotted)
-    return text or label(dotted.rsplit(".", 1)[-1])
-
-
-def _changes_html(rs: rulesets.RuleSet) -> str:
-    """The list of changes from the official rules: each rule in words, its official value and this one."""
-    official = rulesets.official(rs.system)
-    changes = rs.changes()
-    if not changes:
-        return f'<p class="note">No change: these are the official rules ({_esc(official.name)}).</p>'
-    rows = "".join(
-        f"<tr><td>{_esc(_field_label(rs, k))}<br><code class=\"name\">{_esc(k)}</code></td>"
-        f"<td>{_esc(rulesets.show_value(d))}</td><td><b>{_esc(rulesets.show_value(v))}</b></td></tr>"
-        for k, (d, v) in changes.items()
-    )
-    own = title_of(rs)
-    changed = table(row(["Rule", "Official", _esc(own)], "th"), rows, classes="changes")
-    legend = legend_list(
-        [
-            (
-                "Rule",
-                "what the rule sets, in the words of its rules; under it, its name in a "
-                "rule-set TOML file (a dotted name is a rule of another mechanic, such as "
-                "[rouse])",
-            ),
-            ("Official", f"its value in the official rules ({official.name})"),
-            (own, "its value in this rule set"),
-        ]
-    )
-    note = ""
-    if rs.rules == official.rules:
-        note = (
-            '<p class="note">The dice odds below are those of the official rules: this rule '
-            "set changes another mechanic only.</p>"
-        )
-    return changed + legend + note
-
-
-def _figure_of(fig, anchor: str, caption: str) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return (
-        f'<figure id="{_esc(anchor)}"><img alt="{_esc(caption)}" '
-        f'src="data:image/png;base64,{data}"><figcaption>{_esc(caption)}</figcaption></figure>'
-    )
-
-
-#: Words of the outcome classes a player fears (drawn beside the chance to win).
-_RISKS = ("messy", "bestial", "brutal", "despair", "dramatic", "botch")
 
 
 #: Most panels of the curves figure, one per value of the system's second axis (Hunger 0..5: six).
@@ -403,7 +103,7 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     figs = []
     classes = [c for c, _ in system.classes if c in df.columns]
     head = headline(df, system.name)
-    risky = [c for c in classes if c != head and any(w in c for w in _RISKS)]
+    risky = [c for c in classes if c != head and any(w in c for w in RISKS)]
     outcomes = [head] + (risky or [c for c in classes if c != head])[-2:]
     cells = {a: list(grid[a]) for a in axes}
     if len(axes) > 1:
@@ -418,13 +118,14 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     )
     per = f", a panel per {label(axes[1]).lower()}" if len(axes) > 1 else ""
     figs.append(
-        _figure_of(
+        figure(
             fig,
             _anchor("figure", rs.name, "curves"),
             f"{title_of(rs)}: "
             + ", ".join(label(o).lower() for o in outcomes)
             + f" against {label(axes[0]).lower()}{per}"
             + ("" if same else f", beside {official.name}"),
+            DPI,
         )
     )
     if rs.rules != official.rules:
@@ -437,10 +138,11 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
             else ""
         )
         figs.append(
-            _figure_of(
+            figure(
                 fig,
                 _anchor("figure", rs.name, "heatmap"),
                 f"{title_of(rs)} minus {official.name}: the change of every outcome class, in percentage points{where}",
+                DPI,
             )
         )
     return figs
@@ -462,7 +164,7 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
     from .legend import rule_meanings
 
     own = rule_meanings(rs)  # a mechanic file's meanings under this rule set's values
-    title, description = title_of(rs), _description_of(rs)
+    title, description = title_of(rs), description_of(rs)
     name = f'<code class="name">{_esc(rs.name)}</code>' if title != rs.name else ""
     from .mechanic.system import shipped
 
@@ -474,14 +176,14 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
         f'<p class="rules">System: <b>{_esc(system.title)}</b>{book}. Rule set '
         f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}.</p>",
         f'<h3 id="{_esc(sid)}-changes">Changes from the official rules</h3>',
-        _changes_html(rs),
+        changes_html(rs),
         f'<h3 id="{_esc(sid)}-tables">{_esc(label(head))}</h3>',
-        _pivots_html(df, axes, system.name, head, extra=own, every=given),
+        summary_pivots(df, axes, system.name, head, extra=own, every=given),
     ]
     classes = [c for c, _ in system.classes if c in df.columns]
     mid = {}
     for a in axes[2:]:
-        few = _few(sorted(df[a].unique().tolist()))
+        few = few_values(sorted(df[a].unique().tolist()))
         mid[a] = few[len(few) // 2] if a == axes[2] else few[-1]  # a switch on: every class shows
     if len(axes) >= 2 and classes:
         where = " at " + ", ".join(f"{label(k)} {v}" for k, v in mid.items()) if mid else ""
@@ -697,16 +399,16 @@ def _rule_statement(module, table_name: str, system_name: str) -> str:
         items = [declared] if isinstance(declared, str) else list(declared)
         shipped = set(rulesets.names())
         parts = [
-            _describe(rulesets.load(i))
+            describe(rulesets.load(i))
             if isinstance(i, str) and i in shipped
-            else _describe(i)
+            else describe(i)
             if isinstance(i, rulesets.RuleSet)
             else _esc(i)
             for i in items
         ]
         return f'<p class="rules">Rule set: {" ".join(parts)}</p>'
     official = rulesets.official(system_name)
-    return f'<p class="rules">Rule set: {_describe(official, short=True)}</p>'
+    return f'<p class="rules">Rule set: {describe(official, short=True)}</p>'
 
 
 def table_title(module, name: str) -> str:
@@ -725,7 +427,7 @@ def _published_html(module, tname: str, df, keys, system_name: str) -> str:
     axes = [k for k in keys if k in df.columns and df[k].nunique() > 1 and _is_axis(df[k])]
     exact = _exact_twin(module, tname, df, keys, system_name)
     try:
-        pivots = _pivots_html(df if exact is None else exact, axes, system_name, extra=extra)
+        pivots = summary_pivots(df if exact is None else exact, axes, system_name, extra=extra)
     except ValueError:  # its keys do not pivot into one grid: the long form only
         pivots = ""
     folded = (
@@ -778,12 +480,12 @@ def _glance_html(system) -> str:
 
     official = rulesets.official(system)
     df = sweep.tables(system, [official.rules], sweep.resolve_grid(system, None), exact=True)[0]
-    pivots = _pivots_html(df, list(system.axis_names), system.name)
+    pivots = summary_pivots(df, list(system.axis_names), system.name)
     if not pivots:
         return ""
     return (
         f'<h3 id="{_anchor(system.name, "glance")}">At a glance</h3>'
-        f'<p class="rules">Rule set: {_describe(official, short=True)}</p>' + pivots
+        f'<p class="rules">Rule set: {describe(official, short=True)}</p>' + pivots
     )
 
 
@@ -808,7 +510,7 @@ def _variants_html(system) -> str:
         cmp = compare(official, rs, grid, exact=True)
         top = cmp.top(VARIANT_ROWS)
         parts.append(f'<h4 id="{_anchor("variant", rs.name)}">{_esc(rs.name)}</h4>')
-        parts.append(f'<p class="rules">Rule sets: a = {_describe(official, short=True)}<br>b = {_describe(rs)}</p>')
+        parts.append(f'<p class="rules">Rule sets: a = {describe(official, short=True)}<br>b = {describe(rs)}</p>')
         if len(top):
             top = top.assign(outcome=[label(o) for o in top["outcome"]])
             parts.append(
@@ -874,7 +576,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
             body = [f'<section id="{_anchor("system", name)}"><h2>{_esc(title)}</h2>']
             sub = []
             official = rulesets.official(name)
-            body.append(f'<p class="lead">Unless a table says otherwise, the rule set is {_describe(official)}</p>')
+            body.append(f'<p class="lead">Unless a table says otherwise, the rule set is {describe(official)}</p>')
             # the official odds at a glance where no published table shows them already
             glance = _glance_html(system) if system.table is not None and not pubs else ""
             if glance:
@@ -899,8 +601,11 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
                 for fname, module in figs:
                     bar.set_postfix_str(fname)
                     body.append(
-                        _figure_of(
-                            module.make_figure(), _anchor("figure", fname), _first_line(module.__doc__) or label(fname)
+                        figure(
+                            module.make_figure(),
+                            _anchor("figure", fname),
+                            _first_line(module.__doc__) or label(fname),
+                            DPI,
                         )
                     )
                     bar.update()

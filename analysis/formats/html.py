@@ -13,11 +13,14 @@ One renderer for every table written as HTML, each text escaped by
   :func:`analysis.formats.numbers.percent_text`) and a legend of
   ``(label, meaning)`` lines (:func:`legend_list`);
 * :func:`table`: the ``<table>`` they and the other small tables
-  (a rule set's changes, a comparison in Jupyter) are made of.
+  (a rule set's changes, a comparison in Jupyter) are made of;
+* :func:`figure`: a matplotlib figure inlined as a PNG (a ``data:`` URI), with its caption.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import re
 
 from ..glossary import label
@@ -222,3 +225,14 @@ def markdown_layout(text: str, legend_extra: dict | None = None, system=None) ->
             out.append(f'<p class="note">{html_text(s)}</p>')
     flush()
     return "\n".join(out)
+
+
+def figure(fig, anchor: str, caption: str, dpi: int) -> str:
+    """A matplotlib figure as a ``<figure>``: the PNG inlined (base64, no timestamp), its caption below."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return (
+        f'<figure id="{html_text(anchor)}"><img alt="{html_text(caption)}" '
+        f'src="data:image/png;base64,{data}"><figcaption>{html_text(caption)}</figcaption></figure>'
+    )
