@@ -1,7 +1,8 @@
 """Requiem (Vampire: The Requiem 1st edition) 10-again dice, and the La Soif Beast-dice house rule on them.
 
-Modules: ``dice`` (plain Requiem again-dice, the chance die, rote) and
-``beast`` (La Soif: Beast dice, Soif ladders; re-exported here).  ``cli``
+Modules: ``dice`` (plain Requiem again-dice, the chance die, rote),
+``beast`` (La Soif: Beast dice, a character's odds down the Soif ladder;
+re-exported here) and ``ladder`` (the Soif ladders, re-exported by ``beast``).  ``cli``
 builds ``beastodds beast`` and ``soif`` (only the command line imports it).
 """
 
