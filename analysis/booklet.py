@@ -37,11 +37,16 @@ from .assets import text as asset_text
 from .formats.describe import changes_html, describe, description_of, source_of, title_of
 from .formats.escape import html_text as escape
 from .formats.html import LONG_ROWS, figure, long_table, markdown_layout, pivot_table
-from .formats.summary import flat_axes  # noqa: F401  (booklet.flat_axes: the axes said once, not shown)
 from .formats.summary import RISKS, few_values, headline, summary_pivots
 from .glossary import label
-from .legend import meaning  # noqa: F401  (booklet.meaning: a column's meaning, as the booklet words it)
 from .legend import strip_name
+
+# names the booklet had before its tables and words moved to analysis.formats and analysis.legend
+from .formats.html import pivot_frame  # noqa: F401
+from .formats.html import pivot_table as pivot_html  # noqa: F401
+from .formats.summary import SLICES  # noqa: F401
+from .formats.summary import flat_axes  # noqa: F401
+from .legend import meaning  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where ``make booklet`` writes the page.

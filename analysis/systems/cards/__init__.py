@@ -1,8 +1,10 @@
 """Ten-card tests: attribute + 2 x skill + a card from a ten-card deck, with Hunger confirmation draws.
 
-Module ``deck`` holds the rules, static and opposed tests and scenes
-(re-exported here); ``cli`` builds ``beastodds cards`` (only the command line
-imports it).
+Modules: ``rules`` (the deck, the classes, ``CardRules``), ``deck`` (static and
+opposed tests and their tables; it re-exports the names of the others, and is
+re-exported here), ``scenes`` (several tests one after another) and
+``versus_v5`` (the card test that wins as often as a V5 roll); ``cli`` builds
+``beastodds cards`` (only the command line imports it).
 """
 
 from analysis.system import System, lazy_exports
