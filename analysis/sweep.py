@@ -65,7 +65,8 @@ def resolve_grid(system, grid=None, names: dict | None = None) -> dict:
     """``{axis: [values]}`` for every axis of ``system``: given SPECs, else the defaults.
 
     Every value is checked against the system's axis limits
-    (``System.limits``) and the size against ``MAX_CELLS`` here, before any
+    (``System.limits``; from 0 at least for a SPEC, which writes no minus)
+    and the size against ``MAX_CELLS`` here, before any
     cell is counted; a range is checked before it is expanded.  ``names``
     (``{axis: "--pool"}``) says how messages name an axis (default: its
     name).
@@ -87,6 +88,8 @@ def resolve_grid(system, grid=None, names: dict | None = None) -> dict:
     for axis, default in system.axes:
         spec = grid.get(axis)
         lo, hi = limits.get(axis, (0, None))
+        if spec is None or isinstance(spec, str):  # a SPEC writes no minus: its range reads from 0 at least
+            lo = max(lo, 0)
         values = as_values(names.get(axis, axis), default if spec is None else spec, lo, hi)
         out[axis] = list(dict.fromkeys(values))
     check_cells({names.get(a, a): len(v) for a, v in out.items()})

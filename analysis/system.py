@@ -139,6 +139,12 @@ class System:
         takes ``check_only=True`` (the size checks alone) and, where the
         system has strategies, ``strategy=`` (one); None: the system counts
         no successes (``--distribution`` says so).
+    columns : str or tuple of str or None
+        The columns of its table, in order, as its table function gives
+        them without options (axes, classes, derived columns such as
+        ``p_win``), or ``"module:NAME"`` of such a tuple (imported only when
+        asked for); what ``beastodds NAME --help`` explains.  None: its axes,
+        then its classes.
     column_prefixes : dict or tuple of (str, str)
         ``{prefix: name for people}`` of the columns that stand for this
         system's odds in tables that set systems side by side
@@ -167,6 +173,7 @@ class System:
     cli: str | types.ModuleType | None = None
     column_prefixes: Pairs = ()
     distribution: str | Callable[..., pd.DataFrame] | None = None
+    columns: str | tuple[str, ...] | None = None
 
     if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
 
@@ -190,6 +197,7 @@ class System:
             cli: str | types.ModuleType | None = None,
             column_prefixes: PairsIn = (),
             distribution: str | Callable[..., pd.DataFrame] | None = None,
+            columns: str | Iterable[str] | None = None,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -267,6 +275,15 @@ class System:
                     f"a prefix lowercase and ending with _, got {pair!r}"
                 )
         object.__setattr__(self, "column_prefixes", prefixes)
+        columns: Any = self.columns
+        if isinstance(columns, str):
+            ok = ":" in columns
+        elif columns is not None:
+            columns = tuple(columns)
+            ok = bool(columns) and all(isinstance(c, str) for c in columns)
+            object.__setattr__(self, "columns", columns)
+        if columns is not None and not ok:
+            raise ValueError(f"columns of system {self.name!r} are column names or \"module:NAME\", got {columns!r}")
 
     # ------------------------------------------------------------ code
     def _get(self, ref: object) -> Any:
@@ -303,6 +320,13 @@ class System:
     def cli_module(self) -> types.ModuleType | None:
         """The imported module that builds the system's own commands, or None (see ``cli``)."""
         return None if self.cli is None else self._get(self.cli)
+
+    @property
+    def table_columns(self) -> tuple[str, ...]:
+        """The columns of its table without options (see ``columns``); counts nothing."""
+        if self.columns is None:
+            return self.axis_names + tuple(c for c, _ in self.classes)
+        return tuple(self._get(self.columns))
 
     @property
     def strategy_map(self) -> dict[str, Any]:

@@ -125,6 +125,7 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
             for c in mech.classes
         },
         outcomes=tuple(mech.classes) + tuple(mech.column_names),
+        columns=tuple(mech.axis_names) + tuple(mech.classes) + tuple(mech.column_names),
         terms=terms,
         package=package,
         order=90,

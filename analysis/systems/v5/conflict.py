@@ -16,7 +16,7 @@ from analysis.rules import Rules, rule
 from analysis.systems.v5 import roll as v5
 from analysis import exact as _exact
 from analysis.exact import fractions_over
-from analysis.validate import check_bool, check_choice, check_int
+from analysis.validate import InputError, check_bool, check_choice, check_int
 
 #: Kinds of damage, in the game's words.
 DAMAGE_KINDS = ("superficial", "aggravated")
@@ -258,9 +258,11 @@ class Combatant:
                 elif not isinstance(value, Tracker):
                     raise ValueError(f"{field} must be a Tracker, got {type(value).__name__}")
         except ValueError as exc:
-            if self.name:
-                raise ValueError(f"{self.name}: {exc}") from None
-            raise
+            if not self.name:
+                raise
+            if isinstance(exc, InputError):  # still named: "side A: pool must be ..."
+                raise InputError(f"{self.name}: {exc.name}", exc.rest) from None
+            raise ValueError(f"{self.name}: {exc}") from None
 
     def tracker(self, track: str = "health") -> Tracker:
         """The Health or Willpower tracker."""
