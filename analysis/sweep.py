@@ -11,14 +11,11 @@ import gc
 import itertools
 import math
 import dataclasses
-import multiprocessing
 import os
 import shutil
 import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from typing import Literal
 
 import numpy as np
@@ -223,6 +220,10 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     On Ctrl-C (or any error) the queued chunks are dropped and the workers
     are terminated at once, rather than left to finish the chunks they hold.
     """
+    import multiprocessing  # only here: a grid counted in this process needs none of it
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     # spawn, not fork: numba and tqdm may hold threads in this process
     ctx = multiprocessing.get_context("spawn")
     _quiet_tracker()

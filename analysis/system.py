@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import pkgutil
 import re
+import sys
 import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
@@ -289,6 +291,22 @@ class System:
     def _get(self, ref: object) -> Any:
         return resolve(ref, self.package or None)
 
+    def refers_to(self, ref: object, cls: type, *, loaded_only: bool = False) -> bool:
+        """Whether ``ref`` (``rules``, a ``sub_rules`` entry: a class or ``"module:Class"``) is ``cls``.
+
+        ``loaded_only``: import nothing, and say False for a ``ref`` whose module
+        is not loaded yet (an instance of ``cls`` means its own module is).
+        """
+        if isinstance(ref, str) and loaded_only:
+            module = ref.partition(":")[0]
+            if module.startswith("."):
+                if not self.package:
+                    return False
+                module = importlib.util.resolve_name(module, self.package)
+            if module not in sys.modules:
+                return False
+        return self._get(ref) is cls
+
     @property
     def rules_class(self) -> type[Rules]:
         return self._get(self.rules)
@@ -403,11 +421,13 @@ def lazy_exports(package: str, module: str) -> Callable[[str], Any]:
 
     A system package re-exports its main module this way, so that
     ``from analysis.systems import v5; v5.odds(...)`` works while discovering
-    the systems imports no numerical code.
+    the systems imports no numerical code.  The name of one of the package's
+    own modules is not served (``from analysis.systems.v5 import dice`` imports
+    that module alone, not the main module as well).
     """
 
     def __getattr__(name: str) -> Any:
-        if not name.startswith("_"):
+        if not name.startswith("_") and importlib.util.find_spec(f"{package}.{name}") is None:
             target = importlib.import_module(module, package)
             if hasattr(target, name):
                 return getattr(target, name)
