@@ -221,6 +221,8 @@ def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:
             grid.add_command(sub, system)
         if fam is not None:
             fam.add_commands(sub, system)
+        if command is not None and command in sub.parsers:  # one system provides a command
+            break
     if command is None or command not in sub.parsers:
         from . import workbench
 
