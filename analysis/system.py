@@ -131,9 +131,10 @@ class System:
         (the ``cli.py`` of its package; imported only when the ``beastodds``
         parser is built).  It has ``COMMANDS``, the command names it adds
         (the system's own name among them when it builds that command
-        itself), and ``add_commands(subparsers, system)``.  None: the system
-        gets the generated grid command (:func:`analysis.cli.grid.add_command`)
-        and no other.
+        itself), and ``add_commands(sub, system)`` (``sub``:
+        :class:`analysis.cli.Commands`, each command built when
+        ``sub.wanted(name)``).  None: the system gets the generated grid
+        command (:func:`analysis.cli.grid.add_command`) and no other.
     distribution : str or callable or None
         ``distribution(*axis_values, rules=..., exact=..., max_successes=None)
         -> DataFrame``: the exact distribution of the roll's successes, one

@@ -54,11 +54,11 @@ def add_command(
     rules: RulesOptions | None = None,
     sweep: bool = True,
 ):
-    """Add a system's grid command to the subparsers ``sub``; return its parser.
+    """Add a system's grid command to ``sub`` (:class:`analysis.cli.Commands`); return its parser.
 
     Parameters
     ----------
-    sub : argparse subparsers action
+    sub : analysis.cli.Commands
     system : analysis.system.System
     name : str, optional
         The command (default: the system's name).

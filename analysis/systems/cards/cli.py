@@ -10,7 +10,7 @@ COMMANDS = ("cards",)
 
 
 def add_commands(sub, system) -> None:
-    """Add ``cards`` to the subparsers ``sub``."""
+    """Add ``cards`` to ``sub`` (:class:`analysis.cli.Commands`)."""
     p = grid.add_command(
         sub,
         system,
