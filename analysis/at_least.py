@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
-from .validate import as_values
+from .validate import InputError, as_values
 
 #: The largest N asked for: no pool the toolkit takes counts more successes.
 MAX_AT_LEAST = 10_000
@@ -34,9 +34,10 @@ def check_size(cells: int, ns, name: str = "at_least") -> None:
     """Refuse, before any counting, a table whose ``cells`` rows times the N of ``ns`` pass :data:`MAX_VALUES`."""
     values = cells * len(ns)
     if values > MAX_VALUES:
-        raise ValueError(
-            f"{name} asks for {len(ns):,} columns over {cells:,} cells, {values:,} values "
-            f"(limit {MAX_VALUES:,}); ask for fewer N or a smaller grid"
+        raise InputError(
+            name,
+            f" asks for {len(ns):,} columns over {cells:,} cells, {values:,} values "
+            f"(limit {MAX_VALUES:,}); ask for fewer N or a smaller grid",
         )
 
 
@@ -52,9 +53,10 @@ def check_dice(dice, name: str = "at_least") -> None:
     dice = list(dice)
     total = sum(dice)
     if total > MAX_DICE:
-        raise ValueError(
-            f"{name} needs the distributions of successes of {len(dice):,} rolls, {total:,} "
-            f"dice in all (limit {MAX_DICE:,}); ask for fewer or smaller pools"
+        raise InputError(
+            name,
+            f" needs the distributions of successes of {len(dice):,} rolls, {total:,} "
+            f"dice in all (limit {MAX_DICE:,}); ask for fewer or smaller pools",
         )
 
 
@@ -70,10 +72,11 @@ def check_dice_successes(dice, top: int, name: str = "at_least") -> None:
     dice = list(dice)
     total = sum(dice) * (top + 1)
     if total > MAX_DICE_SUCCESSES:
-        raise ValueError(
-            f"{name} needs the distributions of {len(dice):,} rolls of again-dice up to {top:,} "
+        raise InputError(
+            name,
+            f" needs the distributions of {len(dice):,} rolls of again-dice up to {top:,} "
             f"successes, {total:,} dice x successes (limit {MAX_DICE_SUCCESSES:,}); ask for "
-            f"a smaller largest N or smaller pools"
+            f"a smaller largest N or smaller pools",
         )
 
 

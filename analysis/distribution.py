@@ -50,9 +50,12 @@ def no_count(system) -> ValueError:
 def check_rows(rows: int, name: str = "distribution") -> None:
     """Refuse a distribution table of more than :data:`MAX_ROWS` rows."""
     if rows > MAX_ROWS:
-        raise ValueError(
-            f"{name} asks for {rows:,} rows (cells times success counts; limit "
-            f"{MAX_ROWS:,}); ask for a smaller grid or a smaller largest count"
+        from .validate import InputError
+
+        raise InputError(
+            name,
+            f" asks for {rows:,} rows (cells times success counts; limit "
+            f"{MAX_ROWS:,}); ask for a smaller grid or a smaller largest count",
         )
 
 
@@ -135,7 +138,9 @@ def one_strategy(strategy, strategy_of, known):
 
     chosen, side_by_side = parse(strategy, strategy_of, known)
     if side_by_side and len(chosen) > 1:
-        raise ValueError(f"strategy: a distribution of successes takes one strategy at a time, got {strategy!r}")
+        from .validate import InputError
+
+        raise InputError("strategy", f": a distribution of successes takes one strategy at a time, got {strategy!r}")
     return chosen[0]
 
 

@@ -28,7 +28,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, NoReturn, Self, cast
 
-from .validate import MAX_WHOLE, did_you_mean
+from .validate import MAX_WHOLE, InputError, did_you_mean
 
 #: How an absent value (``None``, e.g. "no again") is written in TOML.
 NONE_TEXT = "none"
@@ -366,7 +366,7 @@ def _fail(info: FieldInfo, label: str, value: object, toml: bool) -> NoReturn:
     got = "None" if value is None and not toml else (_show(value, toml) if not isinstance(value, str) else repr(value))
     if info.nested:
         got = builtins_type(value).__name__
-    raise ValueError(f"{label} must be {_expect(info, toml)}, got {got}")
+    raise InputError(label, f" must be {_expect(info, toml)}, got {got}")
 
 
 def check_value(info: FieldInfo, value: Any, label: str, toml: bool = False) -> Any:
@@ -393,14 +393,14 @@ def check_value(info: FieldInfo, value: Any, label: str, toml: bool = False) -> 
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             if info.choices is None and info.none is None:
-                raise ValueError(f"{label} must be a whole number, got {value!r}")
+                raise InputError(label, f" must be a whole number, got {value!r}")
             _fail(info, label, value, toml)
         value = int(value)
         if info.range is None and info.choices is None and not -MAX_WHOLE <= value <= MAX_WHOLE:
-            raise ValueError(f"{label} must be {-MAX_WHOLE}..{MAX_WHOLE}, got {value}")
+            raise InputError(label, f" must be {-MAX_WHOLE}..{MAX_WHOLE}, got {value}")
     elif kind is float:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise ValueError(f"{label} must be a number, got {value!r}")
+            raise InputError(label, f" must be a number, got {value!r}")
         value = float(value)
     elif kind is str:
         if not isinstance(value, str):

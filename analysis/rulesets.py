@@ -34,6 +34,7 @@ compared by :func:`analysis.tables.compare`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 import stat
@@ -41,8 +42,6 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NoReturn, cast
-
-import tomli_w
 
 from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
 from .validate import did_you_mean
@@ -133,14 +132,20 @@ def _canonical(name):
 
 
 def _owner_of(rules: object) -> tuple[System, str | None]:
-    """``(system, None)`` for a system's main rules, ``(system, table)`` for the rules of one of its sub-tables."""
-    for s in SYSTEMS.values():
-        if type(rules) is s.rules_class:
-            return s, None
-    for s in SYSTEMS.values():
-        for name, cls in s.sub_rules_classes.items():
-            if type(rules) is cls:
-                return s, name
+    """``(system, None)`` for a system's main rules, ``(system, table)`` for the rules of one of its sub-tables.
+
+    The systems whose rules modules are loaded are looked at first (the class of
+    ``rules`` is in one of them), so that naming the owner imports no other system.
+    """
+    cls = type(rules)
+    for loaded_only in (True, False):
+        for s in SYSTEMS.values():
+            if s.refers_to(s.rules, cls, loaded_only=loaded_only):
+                return s, None
+        for s in SYSTEMS.values():
+            for name, ref in s.sub_rules:
+                if s.refers_to(ref, cls, loaded_only=loaded_only):
+                    return s, name
     raise ValueError(f"{type(rules).__name__} is not the rules of any registered system ({', '.join(SYSTEMS)})")
 
 
@@ -297,6 +302,8 @@ class RuleSet:
         from .validate import escape_controls
 
         # tomli_w leaves C1 controls and bidirectional overrides raw: written as \uXXXX, read back the same
+        import tomli_w  # only to write TOML
+
         return head + escape_controls(_one_line_arrays(tomli_w.dumps(self.to_dict())))
 
     def save(self, path) -> Path:
@@ -347,6 +354,8 @@ def show_value(v) -> str:
     """A field's value as it reads in a TOML file: ``true``, ``2``, ``"high"``, ``"none"``, ``[0, 1]``."""
     if isinstance(v, Rules):
         return "{" + ", ".join(f"{k} = {show_value(x)}" for k, x in v.field_values().items()) + "}"
+    import tomli_w
+
     return _one_line_arrays(tomli_w.dumps({"x": _toml_value(v)})).strip()[len("x = ") :]
 
 
@@ -598,10 +607,33 @@ def _shipped_files() -> list:
 
 
 def _shipped_system(path) -> str | None:
+    return _canonical(_system_and_name(read_text(path))[0])
+
+
+@functools.lru_cache(maxsize=256)
+def _system_and_name(text: str) -> tuple:
+    """``(system, name)`` as a rule-set file's text gives them (None for either it lacks, both for text
+    that is not TOML): read once per text, for the shipped files looked through by name."""
     try:
-        return _canonical(tomllib.loads(read_text(path)).get("system"))
+        data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return None, None
+    return data.get("system"), data.get("name")
+
+
+def _shipped_named(name: str) -> RuleSet | None:
+    """The shipped rule set called ``name`` as :func:`variants` gives it, with only its own file read
+    in full (the others only for their names), or None."""
+    found = None
+    for path in _shipped_files():
+        sname, given = _system_and_name(read_text(path))
+        given = path.name[:-5] if given is None else given
+        if _canonical(sname) in SYSTEMS and isinstance(given, str) and given.strip() == name:
+            found = path  # the last one, as in {rs.name: rs for rs in variants()}
+    if found is None:
         return None
+    rs = from_toml(read_text(found), f"shipped rule set {found.name}", default_name=found.name[:-5])
+    return dataclasses.replace(rs, source=f"shipped:{found.name}")
 
 
 def variants(system_name: str | None = None) -> list:
@@ -658,13 +690,14 @@ def load(ref) -> RuleSet:
     if isinstance(ref, Path) or (isinstance(ref, str) and (ref.endswith(".toml") or _is_file(ref))):
         return load_file(ref)
     if isinstance(ref, str):
-        shipped = {rs.name: rs for rs in variants()}
-        if ref in shipped:
-            return shipped[ref]
+        found = _shipped_named(ref)
+        if found is not None:
+            return found
         if _exists(ref):  # a folder, a device or a pipe: say what it is
             return load_file(ref)
         if _canonical(ref) in SYSTEMS:  # a system's name: its official rules
             return official(ref)
+        shipped = {rs.name: rs for rs in variants()}
         hint = did_you_mean(ref, list(shipped) + list(SYSTEMS))
         raise ValueError(
             f"unknown rule set {ref!r}{hint}: not a .toml file, a system's name nor a shipped "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
-from .validate import did_you_mean
+from .validate import InputError, did_you_mean
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,7 +57,7 @@ def parse(spec: object, strategy_of: Callable[[Any], Any], known: Iterable[str])
     else:
         items, many = [spec], False
     if not items or any(i == "" for i in items):
-        raise ValueError(f"strategy takes names separated by commas, such as none,maximize_win; got {spec!r}")
+        raise InputError("strategy", f" takes names separated by commas, such as none,maximize_win; got {spec!r}")
     out, names, seen = [], [], set()
     for item in items:
         if item is None or item == NONE:
@@ -71,7 +71,7 @@ def parse(spec: object, strategy_of: Callable[[Any], Any], known: Iterable[str])
                 raise unknown(item, known) from None
             name = strategy.name
         if name in seen:
-            raise ValueError(f"strategy {name!r} is named twice")
+            raise InputError("strategy", f" {name!r} is named twice")
         seen.add(name)
         names.append(name)
         out.append(strategy)

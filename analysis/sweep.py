@@ -11,14 +11,11 @@ import gc
 import itertools
 import math
 import dataclasses
-import multiprocessing
 import os
 import shutil
 import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from typing import Literal
 
 import numpy as np
@@ -65,7 +62,8 @@ def resolve_grid(system, grid=None, names: dict | None = None) -> dict:
     """``{axis: [values]}`` for every axis of ``system``: given SPECs, else the defaults.
 
     Every value is checked against the system's axis limits
-    (``System.limits``) and the size against ``MAX_CELLS`` here, before any
+    (``System.limits``; from 0 at least for a SPEC, which writes no minus)
+    and the size against ``MAX_CELLS`` here, before any
     cell is counted; a range is checked before it is expanded.  ``names``
     (``{axis: "--pool"}``) says how messages name an axis (default: its
     name).
@@ -87,6 +85,8 @@ def resolve_grid(system, grid=None, names: dict | None = None) -> dict:
     for axis, default in system.axes:
         spec = grid.get(axis)
         lo, hi = limits.get(axis, (0, None))
+        if spec is None or isinstance(spec, str):  # a SPEC writes no minus: its range reads from 0 at least
+            lo = max(lo, 0)
         values = as_values(names.get(axis, axis), default if spec is None else spec, lo, hi)
         out[axis] = list(dict.fromkeys(values))
     check_cells({names.get(a, a): len(v) for a, v in out.items()})
@@ -220,6 +220,10 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     On Ctrl-C (or any error) the queued chunks are dropped and the workers
     are terminated at once, rather than left to finish the chunks they hold.
     """
+    import multiprocessing  # only here: a grid counted in this process needs none of it
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     # spawn, not fork: numba and tqdm may hold threads in this process
     ctx = multiprocessing.get_context("spawn")
     _quiet_tracker()

@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import pkgutil
 import re
+import sys
 import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
@@ -129,9 +131,10 @@ class System:
         (the ``cli.py`` of its package; imported only when the ``beastodds``
         parser is built).  It has ``COMMANDS``, the command names it adds
         (the system's own name among them when it builds that command
-        itself), and ``add_commands(subparsers, system)``.  None: the system
-        gets the generated grid command (:func:`analysis.cli.grid.add_command`)
-        and no other.
+        itself), and ``add_commands(sub, system)`` (``sub``:
+        :class:`analysis.cli.Commands`, each command built when
+        ``sub.wanted(name)``).  None: the system gets the generated grid
+        command (:func:`analysis.cli.grid.add_command`) and no other.
     distribution : str or callable or None
         ``distribution(*axis_values, rules=..., exact=..., max_successes=None)
         -> DataFrame``: the exact distribution of the roll's successes, one
@@ -139,6 +142,12 @@ class System:
         takes ``check_only=True`` (the size checks alone) and, where the
         system has strategies, ``strategy=`` (one); None: the system counts
         no successes (``--distribution`` says so).
+    columns : str or tuple of str or None
+        The columns of its table, in order, as its table function gives
+        them without options (axes, classes, derived columns such as
+        ``p_win``), or ``"module:NAME"`` of such a tuple (imported only when
+        asked for); what ``beastodds NAME --help`` explains.  None: its axes,
+        then its classes.
     column_prefixes : dict or tuple of (str, str)
         ``{prefix: name for people}`` of the columns that stand for this
         system's odds in tables that set systems side by side
@@ -167,6 +176,7 @@ class System:
     cli: str | types.ModuleType | None = None
     column_prefixes: Pairs = ()
     distribution: str | Callable[..., pd.DataFrame] | None = None
+    columns: str | tuple[str, ...] | None = None
 
     if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
 
@@ -190,6 +200,7 @@ class System:
             cli: str | types.ModuleType | None = None,
             column_prefixes: PairsIn = (),
             distribution: str | Callable[..., pd.DataFrame] | None = None,
+            columns: str | Iterable[str] | None = None,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -267,10 +278,35 @@ class System:
                     f"a prefix lowercase and ending with _, got {pair!r}"
                 )
         object.__setattr__(self, "column_prefixes", prefixes)
+        columns: Any = self.columns
+        if isinstance(columns, str):
+            ok = ":" in columns
+        elif columns is not None:
+            columns = tuple(columns)
+            ok = bool(columns) and all(isinstance(c, str) for c in columns)
+            object.__setattr__(self, "columns", columns)
+        if columns is not None and not ok:
+            raise ValueError(f"columns of system {self.name!r} are column names or \"module:NAME\", got {columns!r}")
 
     # ------------------------------------------------------------ code
     def _get(self, ref: object) -> Any:
         return resolve(ref, self.package or None)
+
+    def refers_to(self, ref: object, cls: type, *, loaded_only: bool = False) -> bool:
+        """Whether ``ref`` (``rules``, a ``sub_rules`` entry: a class or ``"module:Class"``) is ``cls``.
+
+        ``loaded_only``: import nothing, and say False for a ``ref`` whose module
+        is not loaded yet (an instance of ``cls`` means its own module is).
+        """
+        if isinstance(ref, str) and loaded_only:
+            module = ref.partition(":")[0]
+            if module.startswith("."):
+                if not self.package:
+                    return False
+                module = importlib.util.resolve_name(module, self.package)
+            if module not in sys.modules:
+                return False
+        return self._get(ref) is cls
 
     @property
     def rules_class(self) -> type[Rules]:
@@ -303,6 +339,13 @@ class System:
     def cli_module(self) -> types.ModuleType | None:
         """The imported module that builds the system's own commands, or None (see ``cli``)."""
         return None if self.cli is None else self._get(self.cli)
+
+    @property
+    def table_columns(self) -> tuple[str, ...]:
+        """The columns of its table without options (see ``columns``); counts nothing."""
+        if self.columns is None:
+            return self.axis_names + tuple(c for c, _ in self.classes)
+        return tuple(self._get(self.columns))
 
     @property
     def strategy_map(self) -> dict[str, Any]:
@@ -379,11 +422,13 @@ def lazy_exports(package: str, module: str) -> Callable[[str], Any]:
 
     A system package re-exports its main module this way, so that
     ``from analysis.systems import v5; v5.odds(...)`` works while discovering
-    the systems imports no numerical code.
+    the systems imports no numerical code.  The name of one of the package's
+    own modules is not served (``from analysis.systems.v5 import dice`` imports
+    that module alone, not the main module as well).
     """
 
     def __getattr__(name: str) -> Any:
-        if not name.startswith("_"):
+        if not name.startswith("_") and importlib.util.find_spec(f"{package}.{name}") is None:
             target = importlib.import_module(module, package)
             if hasattr(target, name):
                 return getattr(target, name)

@@ -9,6 +9,28 @@ from typing import Iterable
 
 _SPEC_PART = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 
+
+class InputError(ValueError):
+    """A value refused, in one sentence that starts with the name of what was given (``pool must be 0..100,
+    got 101``).
+
+    ``name`` is that name, as the caller gave it to the check (an API parameter such as ``pool``, or an
+    option such as ``--pool``); ``rest`` is the sentence after it.  A caller that knows the name by
+    another word puts it there with :meth:`named` (the command line names the option typed).
+    """
+
+    def __init__(self, name: str, rest: str) -> None:
+        super().__init__(name, rest)
+        self.name, self.rest = name, rest
+
+    def __str__(self) -> str:
+        return f"{self.name}{self.rest}"
+
+    def named(self, name: str) -> str:
+        """The sentence with ``name`` in place of the name it starts with."""
+        return f"{name}{self.rest}"
+
+
 #: The largest whole number any count, difficulty or option takes where the
 #: rules set no bound of their own: far past any table, far below the 64-bit
 #: integers of the counting kernels (a number such as 2**63 is refused with
@@ -17,7 +39,7 @@ MAX_WHOLE = 1_000_000_000
 
 
 def check_int(name: str, value, lo: int | None = None, hi: int | None = None) -> int:
-    """Return ``value`` as an int, or raise ValueError naming ``name``.
+    """Return ``value`` as an int, or raise an :class:`InputError` naming ``name``.
 
     Booleans, floats (even 3.0) and strings are refused: a pool of "3.5" dice
     is a mistake to report, not to round.
@@ -27,14 +49,14 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
     leaves the upper bound to a later check (one with the real range).
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be a whole number, got {_shown(value)}")
+        raise InputError(name, f" must be a whole number, got {_shown(value)}")
     value = int(value)
     if hi is None and lo is not None and value < lo:
-        raise ValueError(f"{name} must be at least {lo}, got {_shown(value)}")
+        raise InputError(name, f" must be at least {lo}, got {_shown(value)}")
     lo = -MAX_WHOLE if lo is None else lo
     hi = MAX_WHOLE if hi is None else hi
     if not lo <= value <= hi:
-        raise ValueError(f"{name} must be {lo}..{hi}, got {_shown(value)}")
+        raise InputError(name, f" must be {lo}..{hi}, got {_shown(value)}")
     return value
 
 
@@ -49,7 +71,7 @@ def _shown(value) -> str:
 
 
 def check_bool(name: str, value) -> bool:
-    """Return ``value`` if it is True or False, else raise ValueError naming ``name``.
+    """Return ``value`` if it is True or False, else raise an :class:`InputError` naming ``name``.
 
     Parameters
     ----------
@@ -66,14 +88,15 @@ def check_bool(name: str, value) -> bool:
     if type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
         return bool(value)
     if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {_shown(value)}")
+        raise InputError(name, f" must be True or False, got {_shown(value)}")
     return value
 
 
 def check_choice(name: str, value, choices) -> str:
-    """Return ``value`` if it is one of ``choices``, else raise ValueError naming ``name`` and the choices."""
+    """Return ``value`` if it is one of ``choices``, else raise an :class:`InputError` naming ``name`` and the
+    choices."""
     if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+        raise InputError(name, f" must be one of {', '.join(choices)}, got {value!r}")
     return value
 
 
@@ -84,14 +107,14 @@ def check_probability(name: str, value) -> Fraction:
     texts and numbers outside 0..1 are refused.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a probability 0..1, got {_shown(value)}")
+        raise InputError(name, f" must be a probability 0..1, got {_shown(value)}")
     try:
         # any numbers.Real converts; typeshed's Fraction lists only the built-in ones
         p = Fraction(value)  # type: ignore[call-overload]
     except (ValueError, OverflowError):  # NaN, inf
-        raise ValueError(f"{name} must be a probability 0..1, got {_shown(value)}") from None
+        raise InputError(name, f" must be a probability 0..1, got {_shown(value)}") from None
     if not 0 <= p <= 1:
-        raise ValueError(f"{name} must be a probability 0..1, got {_shown(value)}")
+        raise InputError(name, f" must be a probability 0..1, got {_shown(value)}")
     return p
 
 
@@ -113,7 +136,7 @@ def materialise(
     import itertools
 
     if isinstance(values, (str, bytes, dict, set, frozenset)) or not hasattr(values, "__iter__"):
-        raise ValueError(f"{name} must be {what}, got {_shown(values)}")
+        raise InputError(name, f" must be {what}, got {_shown(values)}")
     size: int | None
     try:
         size, exact_size = len(values), True
@@ -125,7 +148,9 @@ def materialise(
         size = len(items)
     if size > most:
         count = f"{size:,}" if exact_size else f"more than {most:,}"
-        raise ValueError(too_many.format(count=count) if too_many else f"{name} has {count} items (at most {most:,})")
+        if too_many:
+            raise ValueError(too_many.format(count=count))
+        raise InputError(name, f" has {count} items (at most {most:,})")
     return list(values) if items is None else items
 
 
@@ -142,11 +167,11 @@ def _whole(name: str, digits: str, lo, hi) -> int:
     if len(digits) > 30 and (finite or len(digits) > _MAX_SPEC_DIGITS):
         if finite:  # as check_int says it (the size of a number past 4,000 digits is given as "about")
             size = len(digits) if len(digits) <= _MAX_SPEC_DIGITS else f"about {len(digits)}"
-            raise ValueError(
-                f"{name} must be {-MAX_WHOLE if lo is None else lo}..{bound}, got a number of {size} digits"
+            raise InputError(
+                name, f" must be {-MAX_WHOLE if lo is None else lo}..{bound}, got a number of {size} digits"
             )
-        raise ValueError(
-            f"{name} must be a number of at most {_MAX_SPEC_DIGITS:,} digits, got one of {len(digits)} digits"
+        raise InputError(
+            name, f" must be a number of at most {_MAX_SPEC_DIGITS:,} digits, got one of {len(digits)} digits"
         )
     return int(digits)
 
@@ -161,25 +186,25 @@ def parse_spec(name: str, text: str, lo: int | None = None, hi: int | None = Non
     work is linear in the number of values.
     """
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"{name}: expected a number, a range like 1-20 or a list like 3,5,7, got {text!r}")
+        raise InputError(name, f": expected a number, a range like 1-20 or a list like 3,5,7, got {text!r}")
     ranges: list[tuple[int, int]] = []
     total = 0
     for part in text.split(","):
         m = _SPEC_PART.match(part)
         if not m:
-            raise ValueError(
-                f"{name}: {part.strip()!r} is not a whole number >= 0, a range like 1-20 or a list like 3,5,7"
+            raise InputError(
+                name, f": {part.strip()!r} is not a whole number >= 0, a range like 1-20 or a list like 3,5,7"
             )
         a = _whole(name, m.group(1), lo, hi)
         b = _whole(name, m.group(2), lo, hi) if m.group(2) is not None else a
         if b < a:
-            raise ValueError(f"{name}: the range {a}-{b} runs backwards; write {b}-{a}")
+            raise InputError(name, f": the range {a}-{b} runs backwards; write {b}-{a}")
         for v in (a, b):
             check_int(name, v, lo, hi)
         total += b - a + 1
         if total > MAX_SPEC_VALUES:
             what = f"the range {a}-{b}" if b > a and len(ranges) == 0 else "the SPEC"
-            raise ValueError(f"{name}: {what} is too long (at most {MAX_SPEC_VALUES} values)")
+            raise InputError(name, f": {what} is too long (at most {MAX_SPEC_VALUES} values)")
         ranges.append((a, b))
     seen: dict[int, None] = {}
     for a, b in ranges:
@@ -204,7 +229,7 @@ def as_values(name: str, spec, lo: int | None = None, hi: int | None = None) -> 
     else:
         values = materialise(name, spec, "a whole number, a SPEC such as \"3-5\" or a list of whole numbers")
         if not values:
-            raise ValueError(f"{name}: the list of values is empty")
+            raise InputError(name, ": the list of values is empty")
     return [check_int(name, v, lo, hi) for v in values]
 
 
@@ -225,8 +250,8 @@ def check_count(name: str, count: int, most: int, dice: str, track: str) -> None
     ``"Hunger"``): a roll shows one such die per point of the track.
     """
     if count > most:
-        raise ValueError(
-            f"{name} holds {count} {dice}; a roll has at most {most} (one per point of {track}, 0..{most})"
+        raise InputError(
+            name, f" holds {count} {dice}; a roll has at most {most} (one per point of {track}, 0..{most})"
         )
 
 
@@ -279,18 +304,6 @@ def check_frame(df, what: str) -> None:
         raise TypeError(
             f"{what} takes an odds table (a pandas DataFrame, as a system's table() returns), got {type(df).__name__}"
         )
-
-
-def rename(message: str, names: dict) -> str:
-    """``message`` with the name it starts with put in a player's words (``names[name]``).
-
-    The longest name the message starts with (followed by a space, a colon
-    or a comma) is replaced; a message starting with none is returned as it is.
-    """
-    for name in sorted(names, key=len, reverse=True):
-        if message.startswith(name) and message[len(name) : len(name) + 1] in (" ", ":", ",", "("):
-            return names[name] + message[len(name) :]
-    return message
 
 
 # ------------------------------------------------------------ untrusted text shown

@@ -1,6 +1,5 @@
 """The generated parts of the beastodds command: a grid command per system, --rules and --set everywhere."""
 
-import argparse
 import csv
 import dataclasses
 import io
@@ -40,10 +39,9 @@ def rows(capsys, *argv):
     return [{k: v for k, v in r.items() if not k.startswith("rule_set")} for r in csv.DictReader(io.StringIO(out))]
 
 
-def subcommands() -> dict:
-    parser = cli.build_parser()
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return action.choices, {a.dest: a.help for a in action._choices_actions}
+def subcommands() -> tuple:
+    commands = cli.commands()
+    return commands, {name: parser.summary for name, parser in commands.items()}
 
 
 # ------------------------------------------------------------- the command list
@@ -80,7 +78,7 @@ def test_every_system_has_its_command_with_axes_rules_and_set():
     choices, _ = subcommands()
     for system in rulesets.SYSTEMS.values():
         assert system.name in choices, f"no command for the {system.name} system"
-        options = {s for a in choices[system.name]._actions for s in a.option_strings}
+        options = cli.option_strings(choices[system.name])
         for axis in system.axis_names:
             assert f"--{axis.replace('_', '-')}" in options
         assert {"--rules", "--set", "--format", "--exact", "--percent"} <= options
@@ -91,10 +89,55 @@ def test_every_command_takes_set_and_the_rule_set_ones_take_rules():
     for name, parser in choices.items():
         if name in ("compare", "versus", "booklet", "page"):  # several rule sets: give them as files or names
             continue
-        options = {s for a in parser._actions for s in a.option_strings}
+        options = cli.option_strings(parser)
         assert "--set" in options, name
         if name not in ("rouse", "damage", "blows", "table", "rules"):  # no rule-set file yet / positional
             assert "--rules" in options, name
+
+
+#: A small run of each command whose --help lists its own columns (the workbench's list placeholders).
+SMALL_RUNS = {
+    "v5": ["--pool", "1", "--difficulty", "1"],
+    "cards": ["--base", "1", "--difficulty", "5"],
+    "werewolf": ["--pool", "1", "--rage", "0", "--difficulty", "1", "--violent", "0"],
+    "hunter": ["--pool", "1", "--desperation", "0", "--difficulty", "1"],
+    "requiem": ["--pool", "1", "--soif", "0"],
+    "beast": ["--pool", "1", "--soif", "0"],
+    "classic": ["--pool", "1", "--difficulty", "6"],
+    "rouse": ["--hunger", "1", "--checks", "1"],
+    "conflict": ["--pool-a", "1", "--pool-b", "1"],
+    "fight": ["--pool-a", "1", "--pool-b", "1", "--turns", "1"],
+    "soif": ["--resolve", "3", "--composure", "3", "--blood-potency", "1", "--pool", "1"],
+    "damage": ["--dice", "1", "--kind", "lethal", "--target", "mortal"],
+    "blows": ["--dice", "1", "--kind", "lethal", "--target", "mortal", "--max-blows", "1"],
+}
+
+
+def legend_columns(parser) -> list:
+    return [line.strip().split(":")[0] for line in parser.legend()[1:]]
+
+
+@pytest.mark.parametrize("command", SMALL_RUNS)
+def test_help_lists_the_columns_a_run_prints(capsys, command):
+    """--help takes its legend from what the command and its system declare; a run prints those columns."""
+    code, out, err = run(capsys, command, *SMALL_RUNS[command], "--format", "csv")
+    assert code == 0, err
+    printed = [c for c in out.splitlines()[0].split(",") if not c.startswith("rule_set")]
+    assert legend_columns(cli.commands()[command]) == printed
+
+
+def test_help_counts_nothing(capsys):
+    """No command runs anything to print its help: its columns come from declarations alone."""
+
+    def counted(args):
+        raise AssertionError("--help ran the command")
+
+    for name, parser in cli.commands().items():
+        parser.set_defaults(run=counted)
+        text = parser.format_help()
+        assert ("\ncolumns" in text) == (parser.legend is not None), name
+    for command in SMALL_RUNS:
+        assert legend_columns(cli.commands()[command])
 
 
 # ------------------------------------------------------------- the grid command

@@ -22,7 +22,7 @@ from analysis.systems.requiem import beast
 from analysis.systems.v5 import dice as v5dice
 from analysis.systems.v5 import roll, rouse, willpower
 from analysis.systems.werewolf import rage
-from analysis.validate import MAX_WHOLE, as_values, check_bool, check_int, check_probability, rename
+from analysis.validate import MAX_WHOLE, as_values, check_bool, check_int, check_probability
 
 BIG = 2**63
 
@@ -324,12 +324,23 @@ def test_single_number_options_do_not_describe_ranges(capsys):
     assert text.startswith("--max-blows must be a whole number") and "SPEC" not in text
 
 
-def test_rename_replaces_only_a_leading_name():
+def test_an_api_error_names_the_option_by_its_parameter_alone():
+    """The command line puts an API message in the option's words by the parameter the message names
+    (an InputError's name), exactly: never a word inside it, nor a longer name sharing its start."""
+    from analysis.cli import error_message
+    from analysis.systems.v5.conflict import Combatant
+
     names = {"difficulty": "--attack-difficulty", "side A: pool": "--pool-a", "pool": "--pool"}
-    assert rename("difficulty must be 2..10", names) == "--attack-difficulty must be 2..10"
-    assert rename("side A: pool must be 0..100", names) == "--pool-a must be 0..100"
-    assert rename("pooled dice must be", names) == "pooled dice must be"
-    assert rename("the pool must be", names) == "the pool must be"
+
+    def said(call):
+        with pytest.raises(ValueError) as exc:
+            call()
+        return error_message(exc.value, names)
+
+    assert said(lambda: check_int("difficulty", 11, 2, 10)) == "--attack-difficulty must be 2..10, got 11"
+    assert said(lambda: Combatant(101, name="side A")) == "--pool-a must be 0..100, got 101"
+    assert said(lambda: check_int("pooled dice", 6, 0, 5)) == "pooled dice must be 0..5, got 6"
+    assert error_message(ValueError("the pool must be 0..5, got 6"), names) == "the pool must be 0..5, got 6"
 
 
 def test_heatmap_name_without_a_stem_is_refused(capsys, tmp_path, monkeypatch):

@@ -63,19 +63,17 @@ def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv
     """Every number a command takes (but --jobs, --digits and --top, checked elsewhere)
     refuses -1, naming the option."""
     from analysis import markov, sweep
-    from analysis.cli import build_parser
-    import argparse
+    from analysis import cli
 
     def no_work(*args, **kwargs):
         raise AssertionError("work started on a negative number")
 
     monkeypatch.setattr(sweep, "_table", no_work)
     monkeypatch.setattr(markov, "count", no_work)
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    parser = sub.choices[argv[0]]
+    parser = cli.commands()[argv[0]]
     numbers = [
         a.option_strings[-1]
-        for a in parser._actions
+        for a in parser.options
         if a.option_strings
         and a.metavar in ("N", "SPEC")
         and a.option_strings[-1] not in ("--jobs", "--digits", "--top", "--defense", "--stamina", "--size")

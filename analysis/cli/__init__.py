@@ -8,6 +8,16 @@ adds ``compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page``.  Th
 package is the machinery they share: :mod:`analysis.cli.common` (options, rules, output) and
 :mod:`analysis.cli.grid` (the generated grid command).
 
+The parser is the standard library's argparse, through its public API alone
+(:class:`Parser`).  A value is checked where its option is declared (``check=``),
+so the message names the option as typed; a value the API refuses raises an
+:class:`analysis.validate.InputError` naming its parameter, and each option says
+which parameters it stands for (``names=``, by default its destination): one map
+per command (:func:`option_names`) puts those in the option's words
+(:func:`error_message`), and is what the API functions that name their inputs
+(``names=``) are given.  :func:`commands` and :func:`option_strings` list the
+commands and their options.
+
 Exit codes: 0 on success (and when the reader of the output goes away,
 ``beastodds ... | head``); 2 for bad input and for output that cannot be
 written (a full disk, a closed standard output), with one sentence on
@@ -23,7 +33,7 @@ import argparse
 import errno
 import os
 import sys
-from typing import Mapping
+from typing import Any, Callable, NoReturn
 
 from .. import __version__
 
@@ -35,60 +45,171 @@ DESCRIPTION = (
 )
 
 
-class _Parser(argparse.ArgumentParser):
-    commands: Mapping[str, argparse.ArgumentParser]  # the top parser's {command: its parser}, for option_names
+class Parser(argparse.ArgumentParser):
+    """The parser of ``beastodds`` and of each of its commands: argparse through its public API alone.
 
-    def error(self, message):  # one clear sentence, exit code 2
+    * ``-h/--help`` and ``--version`` print through :func:`write_out`, so that the help on a full
+      disk or a closed standard output is an error (exit code 2), never a success;
+    * an error of the command line is one sentence, ``beastodds: error: ...``, exit code 2;
+    * :meth:`add_argument` takes two keywords more: ``check``, a function ``check(option, text)``
+      that refuses a bad value with a ValueError naming ``option``, the option string typed (the
+      value stored is what it returns); and ``names``, the API parameters the option stands for,
+      by which an :class:`analysis.validate.InputError` of the API is put in the option's words
+      (default: its destination; ``()``: none).  Every option added is in :attr:`options`;
+    * :attr:`legend`, when set, gives the lines of the ``columns:`` legend that ends its help.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["add_help"] = False  # its own -h/--help, below
+        super().__init__(*args, **kwargs)
+        #: Every option, in the order added.
+        self.options: list[argparse.Action] = []
+        #: ``{option: the API parameters it stands for}`` (see :meth:`add_argument`).
+        self.api_names: dict[argparse.Action, tuple[str, ...]] = {}
+        #: The lines of the help's column legend, or None.
+        self.legend: Callable[[], list[str]] | None = None
+        #: Its line in ``beastodds --help`` (a command's parser).
+        self.summary: str | None = None
+        #: ``{command: its parser}`` (the ``beastodds`` parser).
+        self.commands: dict[str, Parser] = {}
+        self.add_argument("-h", "--help", action=_Help, help="show this help message and exit", names=())
+
+    def add_argument(self, *args: Any, check: Callable[[str, Any], Any] | None = None, names=None, **kwargs: Any):
+        if check is not None:
+            kwargs = {"action": _Checked, **kwargs, "check": check}
+        action = super().add_argument(*args, **kwargs)
+        self.options.append(action)
+        if names is None:
+            names = () if action.dest == argparse.SUPPRESS else (action.dest.removeprefix("axis_"),)
+        self.api_names[action] = tuple(names)
+        return action
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        lines = self.legend() if self.legend is not None else []
+        if not lines:
+            return text
+        import shutil
+        import textwrap
+
+        width = max(shutil.get_terminal_size().columns - 2, 40)  # argparse's own width
+        wrapped = [w for line in lines for w in textwrap.wrap(line, width, subsequent_indent="      ")]
+        return text + "\n" + "\n".join(wrapped) + "\n"
+
+    def error(self, message: str) -> NoReturn:  # one clear sentence, exit code 2
         self.exit(2, f"beastodds: error: {message}\n")
 
-    def _print_message(self, message, file=None):
-        # argparse drops a failed write; the help or version on a full disk or
-        # closed stdout must not look like success
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:
-            file = file or sys.stderr
-            if file is sys.stdout:
-                if file is None:
-                    raise _OutputError("standard output is closed")
-                file.write(message)
-            else:
-                try:
-                    file.write(message)
-                except (AttributeError, OSError, ValueError):
-                    pass
+            try:
+                sys.stderr.write(message)
+            except (AttributeError, OSError, ValueError):  # no stderr to say it on
+                pass
+        raise SystemExit(status)
+
+
+class _Help(argparse.Action):
+    """``-h/--help``: the parser's help on stdout, checked (:func:`write_out`), then exit 0."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        write_out(parser.format_help())
+        parser.exit()
+
+
+class _Version(argparse.Action):
+    """``--version``: the version on stdout, checked (:func:`write_out`), then exit 0."""
+
+    def __init__(
+        self,
+        option_strings,
+        version: str,
+        dest=argparse.SUPPRESS,
+        default=argparse.SUPPRESS,
+        help="show program's version number and exit",
+    ):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+        self.version = version
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        write_out(f"{self.version}\n")
+        parser.exit()
+
+
+class _Checked(argparse.Action):
+    """Store an option's value once its ``check(option, value)`` takes it: a ValueError naming the
+    option typed goes out of the parser as it is (:func:`main` says it in one sentence, exit code 2)."""
+
+    def __init__(self, option_strings, dest, check: Callable[[str, Any], Any], **kwargs):
+        super().__init__(option_strings, dest, **kwargs)
+        self.check = check
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, self.check(option_string or self.dest, values))
+
+
+class Commands:
+    """What the command modules add their commands to: ``sub`` of ``add_commands(sub, system)``.
+
+    :meth:`add_parser` adds a command (a :class:`Parser`) as argparse's subparsers do;
+    :meth:`wanted` says whether a command is to be built (when one command is run, only it).
+    """
+
+    def __init__(self, subparsers, only: str | None = None) -> None:
+        self._subparsers = subparsers
+        self.only = only
+        #: ``{command: its parser}``, in the order added.
+        self.parsers: dict[str, Parser] = {}
+
+    def wanted(self, command: str) -> bool:
+        """Whether to build ``command`` (every command, or only the one being run)."""
+        return self.only is None or command == self.only
+
+    def add_parser(self, name: str, **kwargs: Any) -> Parser:
+        """Add the command ``name`` (``help``: its line in ``beastodds --help``); return its parser."""
+        parser = self._subparsers.add_parser(name, **kwargs)
+        parser.summary = kwargs.get("help")
+        self.parsers[name] = parser
+        return parser
 
 
 def family(system):
     """The module that builds ``system``'s own commands (``SYSTEM.cli``), or None.
 
     It has ``COMMANDS`` (the command names it adds, the system's own name
-    among them when it builds that command) and ``add_commands(subparsers,
-    system)``; a system without one gets the generated grid command
-    (:func:`analysis.cli.grid.add_command`).
+    among them when it builds that command) and ``add_commands(sub, system)``
+    (``sub``: :class:`Commands`); a system without one gets the generated grid
+    command (:func:`analysis.cli.grid.add_command`).
     """
     return system.cli_module
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:
     """The ``beastodds`` parser: every system's commands, then the workbench.
 
     With ``command`` (the first word of a command line), only the commands of
     the system or workbench that provides it are built, so that a command does
-    not import every system's modules; a word that no system provides (a typo,
-    an option) gets the whole parser, whose help and errors list every command.
+    not import every system's modules; with ``alone`` too, only that command
+    (what running it needs).  A word that no system provides (a typo, an
+    option) gets the whole parser, whose help and errors list every command.
     """
     from .. import rulesets
     from . import grid
 
-    parser = _Parser(
+    parser = Parser(
         prog="beastodds",
         description=DESCRIPTION,
         epilog="The rules each command counts: docs/rules.md. Exit codes: 0 done, "
         "2 bad input or output that cannot be written, 130 interrupted.",
     )
-    parser.add_argument("--version", action="version", version=f"beastodds {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
-    parser.commands = sub.choices  # {command: its parser}, for option_names
+    parser.add_argument("--version", action=_Version, version=f"beastodds {__version__}", names=())
+    sub = Commands(
+        parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, required=True),
+        command if alone else None,
+    )
+    parser.commands = sub.parsers
     for system in rulesets.SYSTEMS.values():
         fam = family(system)
         own = fam is None or system.name not in fam.COMMANDS
@@ -96,17 +217,50 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             fam.COMMANDS if fam is not None else ()
         ):
             continue
-        if own and system.name not in sub.choices:
+        if own and system.name not in sub.parsers and sub.wanted(system.name):
             grid.add_command(sub, system)
         if fam is not None:
             fam.add_commands(sub, system)
-    if command is None or command not in sub.choices:
+        if command is not None and command in sub.parsers:  # one system provides a command
+            break
+    if command is None or command not in sub.parsers:
         from . import workbench
 
         workbench.add_commands(sub)
-    if command is not None and command not in sub.choices:
+    if command is not None and command not in sub.parsers:
         return build_parser()
     return parser
+
+
+def commands(command: str | None = None) -> dict[str, Parser]:
+    """``{command: its parser}`` of ``beastodds``: every command, or those :func:`build_parser` builds
+    with ``command``.  Each parser's options are in its ``options``, its help line in its ``summary``."""
+    return dict(build_parser(command).commands)
+
+
+def option_strings(parser: Parser) -> set[str]:
+    """Every option string of a command (``--pool``, ``-o``, ``--output``, ``-h``, ...)."""
+    return {s for action in parser.options for s in action.option_strings}
+
+
+def option_names(parser: Parser, argv) -> dict[str, str]:
+    """``{API parameter: the option typed}`` for a command: how its messages name what the user typed.
+
+    Each option stands for the API parameters it was declared with (:meth:`Parser.add_argument`,
+    by default its destination: ``attack_pool`` for ``--attack-pool``, ``pool`` for an axis'
+    ``--pool``); the option is spelt as in ``argv`` (``--soak`` or ``--stamina``), else by its
+    first long name.
+    """
+    typed = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
+    names: dict[str, str] = {}
+    for action in parser.options:
+        longs = [o for o in action.option_strings if o.startswith("--")]
+        if not longs:
+            continue
+        flag = next((o for o in longs if o in typed), longs[0])
+        for name in parser.api_names.get(action, ()):
+            names[name] = flag
+    return names
 
 
 def write_output(path: str, write) -> bool:
@@ -166,7 +320,7 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or errno.errorcode.get(exc.errno or 0) or str(exc) or type(exc).__name__
 
 
-def _write_out(text: str) -> None:
+def write_out(text: str) -> None:
     """Write ``text`` to stdout and flush; a failure becomes :class:`_OutputError` (or BrokenPipeError)."""
     if sys.stdout is None:
         raise _OutputError("standard output is closed")
@@ -202,46 +356,15 @@ def _prepare_streams() -> None:
                 pass
 
 
-def option_names(parser, args, argv) -> dict:
-    """``{name an API error starts with: the option typed}`` for the command run.
+def error_message(exc: ValueError, names: dict[str, str]) -> str:
+    """The sentence of a refused input, in the words of the command line: an
+    :class:`analysis.validate.InputError` whose name is an API parameter of the command's
+    ``names`` (:func:`option_names`) names the option instead; any other is said as it is."""
+    from ..validate import InputError
 
-    Every option of the command maps its destination (``attack_pool``,
-    ``pool`` for ``--pool``) to the spelling given in ``argv`` (or its first
-    long one); a command adds API names of its own with
-    ``set_defaults(api_names={...})`` (``damage_dice`` -> ``--dice``).
-    """
-    command = getattr(parser, "commands", {}).get(getattr(args, "command", None))
-    if command is None:
-        return {}
-    typed = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
-    names, specs = {}, set()
-    for action in command._actions:
-        longs = [o for o in action.option_strings if o.startswith("--")]
-        if not longs or action.dest in ("help", "set", "rules", "format"):
-            continue
-        flag = next((o for o in longs if o in typed), longs[0])
-        key = action.dest[5:] if action.dest.startswith("axis_") else action.dest
-        names[key] = flag
-        if action.metavar == "SPEC":
-            specs.add(flag)
-    for key, flag in (getattr(args, "api_names", None) or {}).items():
-        names[key] = next((o for o in flag.split("/") if o in typed), flag.split("/")[0])
-    names["\0specs"] = specs
-    return names
-
-
-def _renamed(message: str, names: dict) -> str:
-    """``message`` naming the option typed; a SPEC option's range starts at 0 (a SPEC has no minus)."""
-    import re
-
-    from ..validate import rename
-
-    specs = names.pop("\0specs", set())
-    text = rename(message, names)
-    flag = next((f for f in specs if text.startswith(f + " ")), None)
-    if flag is not None:
-        text = re.sub(r"^(\S+ must be )-\d+\.\.", r"\g<1>0..", text)
-    return text
+    if isinstance(exc, InputError) and exc.name in names:
+        return exc.named(names[exc.name])
+    return str(exc)
 
 
 #: The commands that take rule-set files (and so mechanic files) as arguments.
@@ -290,27 +413,23 @@ def _run(argv) -> int:
         except ValueError as exc:
             _say(f"beastodds: error: {exc}")
             return 2
-    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit:  # --help, --version or a usage error: what argparse printed must get out
-        _write_out("")
-        raise
-    except OSError as exc:  # argparse could not print the help or version
-        if isinstance(exc, BrokenPipeError):
-            raise
-        raise _OutputError(f"cannot write the output: {_reason(exc)}") from None
+    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None, alone=True)
     from ..tables import render
-    from .common import render_options
-    from .workbench import take_warnings
+    from .common import check_output_options, render_options, take_warnings
 
     take_warnings()
-
+    names: dict[str, str] = {}
     try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit:  # --help, --version or a usage error: what was printed must get out
+            write_out("")
+            raise
+        command = parser.commands.get(args.command)
+        names = option_names(command, argv) if command is not None else {}
+        args.names = names
         output = None if getattr(args, "own_output", False) else getattr(args, "output", None)
         if output is not None:
-            from .common import check_output_options
-
             check_output_options(args)  # an xlsx without -o, before any counting
         elif getattr(args, "format", None) == "xlsx":
             raise ValueError("--format xlsx writes a spreadsheet, which cannot go to the terminal: give -o FILE.xlsx")
@@ -331,13 +450,13 @@ def _run(argv) -> int:
             if not replaced and not getattr(args, "quiet", False):
                 _say(f"wrote {output}")
             text = ""
-    except ValueError as exc:
+    except ValueError as exc:  # an input refused (by an option's check or by the API): one sentence
         take_warnings()  # the error is what to fix first
-        _say(f"beastodds: error: {_renamed(str(exc), option_names(parser, args, argv))}")
+        _say(f"beastodds: error: {error_message(exc, names)}")
         return 2
     for warning in take_warnings():
         _say(f"beastodds: warning: {warning}")
-    _write_out(text)
+    write_out(text)
     return 0
 
 

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import argparse
 import dataclasses
+import functools
 import re
 import sys
 import tomllib
@@ -34,24 +35,26 @@ from ..validate import did_you_mean, parse_spec
 # ------------------------------------------------------------------ output
 
 
-def add_output_options(parser: argparse.ArgumentParser, *, example=None, columns=None) -> None:
+def add_output_options(parser, *, columns=None, system=None) -> None:
     """Add the options every table-printing subcommand shares, and its legend to ``--help``.
 
     Parameters
     ----------
-    parser : argparse.ArgumentParser
-    example : str, optional
-        Arguments of a small run of the command (``"--hunger 1 --checks 1"``):
-        its ``--help`` runs it to list the command's columns with their
-        meanings.  A system's grid command needs none (its axes give one).
-    columns : sequence of str, optional
-        The command's columns, for a command whose columns are known
-        without a run (``compare``).
+    parser : analysis.cli.Parser
+    columns : sequence of str, or a function giving one, optional
+        The command's columns, which its ``--help`` lists with their
+        meanings (a function is called only when the help is shown: it may
+        import the module that names them, and counts nothing).  Default:
+        the columns of ``system``'s table (:attr:`analysis.system.System.table_columns`).
+    system : System or str, optional
+        The system whose words explain the columns, and whose outcome
+        classes the legend says are mutually exclusive.
     """
     parser.add_argument(
         "--format",
         choices=FORMATS + ("xlsx",),
         default="table",
+        names=(),
         help="output format (default: a readable terminal table); Markdown and "
         "HTML get a legend, every export names its rule set (CSV and JSON: "
         "a rule_set column); xlsx: a spreadsheet written to -o FILE (sheets "
@@ -89,8 +92,32 @@ def add_output_options(parser: argparse.ArgumentParser, *, example=None, columns
         "values stay as rows",
     )
     parser.add_argument("--value", default=None, metavar="COLUMN", help="the column --pivot shows")
-    parser.epilog = _Legend(parser, example, columns)
-    parser.formatter_class = _LegendFormatter
+    parser.legend = functools.partial(legend_lines, columns, system)
+
+
+def legend_lines(columns, system=None) -> list:
+    """The lines of a command's ``columns:`` legend (see :func:`add_output_options`): from what the
+    command and its system declare, with nothing counted."""
+    from .. import rulesets
+    from ..tables import legend
+
+    if isinstance(system, str):
+        system = rulesets.system(system)
+    if columns is None:
+        columns = system.table_columns if system is not None else ()
+    elif callable(columns):
+        columns = columns()
+    columns = [str(c) for c in columns]
+    if not columns:
+        return []
+    head = "columns:"
+    classes = [c for c, _ in system.classes if c in columns] if system is not None else []
+    if classes:
+        head = (
+            f"columns (the outcome classes {', '.join(classes)} are mutually exclusive, "
+            "summing to 1; the others are axes or derived columns):"
+        )
+    return [head] + [f"  {line}" for line in legend(columns, system)]
 
 
 def _digits(text: str) -> int:
@@ -224,81 +251,6 @@ def rule_set_used(rules, base=None, start=None):
     )
 
 
-class _Legend(str):
-    """A command's ``--help`` epilog: its columns and their meanings, worked out when help is shown."""
-
-    parser: Any
-    example: str | None
-    columns: Any
-
-    def __new__(cls, parser, example, columns):
-        self = super().__new__(cls, "")
-        self.parser, self.example, self.columns = parser, example, columns
-        return self
-
-    def lines(self) -> list:
-        from ..tables import legend
-
-        try:
-            if self.columns is not None:
-                columns, system = list(self.columns), None
-            else:
-                columns, system = self._run()
-            if not columns:
-                return []
-            head = "columns:"
-            classes = [c for c, _ in system.classes if c in columns] if system is not None else []
-            if classes:
-                head = (
-                    f"columns (the outcome classes {', '.join(classes)} are mutually exclusive, "
-                    "summing to 1; the others are axes or derived columns):"
-                )
-            return [head] + [f"  {line}" for line in legend(columns, system)]
-        except Exception:  # help must print whatever a sample run does
-            return []
-
-    def _run(self):
-        import shlex
-
-        parser = self.parser
-        argv = shlex.split(self.example) if self.example else None
-        system_name = parser.get_default("grid_system")
-        if argv is None and system_name is not None:
-            from .. import rulesets
-
-            system = rulesets.system(system_name)
-            argv = []
-            for axis, default in system.axes:
-                argv += [axis_option(axis), str(parse_spec(axis, default)[0])]
-        if argv is None:
-            return [], None
-        if "--quiet" in parser._option_string_actions:  # no progress bar in the help
-            argv = argv + ["--quiet"]
-        args = parser.parse_args(argv + ["--format", "csv"])
-        result = args.run(args)
-        if isinstance(result, str):
-            from ..tables import rule_set_columns
-
-            added = rule_set_columns(getattr(args, "rule_set_used", None) or "")
-            return [c for c in result.splitlines()[0].split(",") if c not in added], _system_of_args(args)
-        return [str(c) for c in result[0].columns], _system_of_args(args)
-
-
-class _LegendFormatter(argparse.HelpFormatter):
-    """The usual help layout; a :class:`_Legend` epilog keeps one line per column."""
-
-    def add_text(self, text):
-        if isinstance(text, _Legend):
-            import textwrap
-
-            width = max(self._width - self._current_indent, 40)
-            lines = [w for line in text.lines() for w in textwrap.wrap(line, width, subsequent_indent="      ")]
-            if lines:
-                self._add_item(lambda: "\n".join(lines) + "\n", [])
-            return
-        super().add_text(text)
-
-
 def add_progress_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--progress`` and ``--quiet``, for subcommands whose work can take a while."""
     parser.add_argument(
@@ -365,7 +317,27 @@ def option(name: str) -> str:
 
 def spec(flag: str, text) -> list:
     """The values of a SPEC option (a number, a range or a list), or a ValueError naming ``flag``."""
-    return parse_spec(flag, text)
+    return parse_spec(flag, text, 0)  # a SPEC has no minus: its values are 0 or more
+
+
+def spec_check(lo: int = 0, hi: int | None = None) -> Callable[[str, Any], Any]:
+    """The ``check`` of a SPEC option (:meth:`analysis.cli.Parser.add_argument`): a number, a range or a
+    list, each value ``lo..hi`` (a SPEC has no minus, so at least 0; ``hi`` None: at most
+    :data:`analysis.validate.MAX_WHOLE`); the text is kept.  An option whose bounds only the API knows
+    has no check: the API refuses its values naming it (:class:`analysis.validate.InputError`)."""
+    lo = max(lo, 0)
+
+    def check(option: str, text):
+        parse_spec(option, text, lo, hi)
+        return text
+
+    return check
+
+
+def number_check(option: str, text):
+    """The ``check`` of an option that takes one whole number (:func:`one_number`); the text is kept."""
+    one_number(option, text)
+    return text
 
 
 def one_number(flag: str, text) -> int | None:
@@ -400,7 +372,13 @@ def values(flag: str, text) -> list:
     try:
         return [int(text)]
     except (TypeError, ValueError):
-        return parse_spec(flag, text)
+        return parse_spec(flag, text, 0)
+
+
+def values_check(option: str, text):
+    """The ``check`` of a SPEC option whose single number the API checks itself (:func:`values`)."""
+    values(option, text)
+    return text
 
 
 #: Most cells a command that sweeps its options one call per cell will count.
@@ -465,6 +443,29 @@ def sweep_options(options, build, check=None, show: bool = False, desc: str = "c
     finally:
         bar.close()
     return pd.concat(frames, ignore_index=True), tuple(swept)
+
+
+# -------------------------------------------------------------- warnings
+
+#: Warnings of the command being run, printed by :func:`analysis.cli.main` once it succeeds.
+_PENDING: list = []
+
+
+def warn(text: str) -> None:
+    """Say that an input has no effect: one line ``beastodds: warning: ...`` on stderr (exit 0 still).
+
+    The line is printed once the command has succeeded (an error is never
+    preceded by a warning); see :func:`take_warnings`.
+    """
+    if text not in _PENDING:
+        _PENDING.append(text)
+
+
+def take_warnings() -> list:
+    """The warnings of the command run so far, emptied."""
+    out = list(_PENDING)
+    _PENDING.clear()
+    return out
 
 
 # -------------------------------------------------------------- rule sets
@@ -546,6 +547,7 @@ def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) ->
             "--rules",
             metavar="NAME|FILE",
             default=None,
+            names=(),
             help=f"{what} a shipped {options.system} rule set (see `beastodds rules`) or a "
             f".toml file (default: the defaults of the {options.title})",
         )
@@ -557,6 +559,7 @@ def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) ->
         action="append",
         default=[],
         dest="set",
+        names=(),
         help=f"change one field of the {options.title}"
         f"{', after --rules' if options.takes_rules() else ''} (repeatable); VALUE is "
         f"a TOML value (2, true, \"high\"; a bare word is a text, none is no value). "
@@ -694,6 +697,37 @@ def _title(cls) -> str:
     return f"{name[:-5].lower()} rules" if name.endswith("Rules") else f"{name} rules"
 
 
+def with_sets(rs, texts):
+    """A loaded rule set with ``--set`` changes applied (then named ``NAME-custom``)."""
+    changes = sets_of(texts)
+    if not changes:
+        return rs
+    from .. import rulesets
+
+    rules = with_fields(rs.rules, changes, title=f"{rs.system} rules")
+    base = rs.fields()
+    said = "; ".join(
+        f"{k} = {rulesets.show_value(v)}" for k, v in dataclasses.asdict(rules).items() if base.get(k) != v
+    )
+    return dataclasses.replace(
+        rs, name=f"{rs.name}-custom", rules=rules, description=f"{rs.name} with {said or 'nothing changed'}."
+    )
+
+
+def add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
+    """Add ``--set FIELD=VALUE`` (or ``flag``): a change to a rule set named on the command line (:func:`with_sets`)."""
+    p.add_argument(
+        flag,
+        metavar="FIELD=VALUE",
+        action="append",
+        default=[],
+        dest=flag[2:].replace("-", "_"),
+        names=(),
+        help=f"change one field of {which} (repeatable); VALUE is a TOML value "
+        "(2, true, \"high\"; a bare word is a text, none is no value)",
+    )
+
+
 def given(option_name: str, value, present: bool = True):
     """A house-rule flag's entry for :func:`rules_from_args`: ``(option, value)``, or None when not given."""
     return (option_name, value) if present else None
@@ -737,8 +771,6 @@ def rules_from_args(args, flags: dict | None = None):
                 else [f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items() if "." not in k]
             )
             if unused:
-                from .workbench import warn
-
                 warn(
                     f"--rules {ref}: {'; '.join(unused)} {'is' if len(unused) == 1 else 'are'} "
                     f"not used here: the {options.title} "
@@ -794,15 +826,25 @@ def axis_option(axis: str) -> str:
 
 
 def add_axis_options(parser: argparse.ArgumentParser, systems) -> None:
-    """``--AXIS SPEC`` for every axis of any of ``systems`` (the workbench's compare and table)."""
+    """``--AXIS SPEC`` for every axis of any of ``systems`` (the workbench's compare and table); the
+    values are checked once the rule set named, and so the system, is known (:mod:`analysis.sweep`)."""
     axes: dict = {}
     for system in systems:
         for axis, default in system.axes:
             axes.setdefault(axis, []).append(f"{system.name} default {default}")
     for axis, uses in axes.items():
         parser.add_argument(
-            axis_option(axis), dest=f"axis_{axis}", metavar="SPEC", help=f"{axis} values ({'; '.join(uses)})"
+            axis_option(axis),
+            dest=f"axis_{axis}",
+            metavar="SPEC",
+            help=f"{axis} values ({'; '.join(uses)})",
         )
+
+
+def names_of(args) -> dict:
+    """``{API parameter: option typed}`` of the command run (:func:`analysis.cli.option_names`): what the
+    API functions that name their inputs (``names=``) are given."""
+    return dict(getattr(args, "names", None) or {})
 
 
 def grid_of(args, system, systems) -> dict:

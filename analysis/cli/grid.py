@@ -32,9 +32,12 @@ from .common import (
     counts_exactly,
     is_int_column,
     jobs,
+    names_of,
+    number_check,
     one_number,
     progress,
     rules_from_args,
+    spec_check,
 )
 
 
@@ -51,11 +54,11 @@ def add_command(
     rules: RulesOptions | None = None,
     sweep: bool = True,
 ):
-    """Add a system's grid command to the subparsers ``sub``; return its parser.
+    """Add a system's grid command to ``sub`` (:class:`analysis.cli.Commands`); return its parser.
 
     Parameters
     ----------
-    sub : argparse subparsers action
+    sub : analysis.cli.Commands
     system : analysis.system.System
     name : str, optional
         The command (default: the system's name).
@@ -75,6 +78,7 @@ def add_command(
         Add ``--jobs`` and ``--quiet`` (the run function sweeps the grid).
     """
     name = name or system.name
+    limits = dict(system.limits)
     defaults = {} if defaults is None else defaults
     axis_help = {} if axis_help is None else axis_help
     axes = " x ".join(system.axis_names)
@@ -100,6 +104,7 @@ def add_command(
             metavar="SPEC",
             required=wanted,
             default=None if wanted else default,
+            check=spec_check(*limits.get(axis, (0, None))),
             help=text,
         )
     add_rules_options(p, rules or RulesOptions.of_system(system))
@@ -128,7 +133,7 @@ def add_command(
     add_distribution_option(p)
     if sweep:
         add_sweep_options(p)
-    add_output_options(p)
+    add_output_options(p, system=system)
     p.set_defaults(run=run, grid_system=system.name)
     return p
 
@@ -141,11 +146,17 @@ def add_distribution_option(p) -> None:
         nargs="?",
         const="all",
         default=None,
+        check=_distribution_check,
+        names=("distribution", "max_successes"),
         help="print the exact distribution of successes instead: one row per cell and "
         "success count (p_exactly, p_at_least, p_more, mean_successes). N: stop at N "
         "successes, p_more on that row being the exact tail (again-dice: default 20)",
     )
-    p.set_defaults(api_names={"max_successes": "--distribution"})
+
+
+def _distribution_check(option: str, text):
+    """``--distribution`` alone (every count) or with one whole number."""
+    return text if text == "all" else number_check(option, text)
 
 
 def distribution_of(args, system):
@@ -222,7 +233,7 @@ def run(args, rules=None, table=None, **options):
         # the same system with the table function bound to its options (picklable for --jobs)
         function = functools.partial(table or system.table_function, **options)
         system = dataclasses.replace(system, table=function)
-    names = {axis: axis_option(axis) for axis in system.axis_names}
+    names = names_of(args)
     grid_specs = grid(args, system)
     resolved = sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
     if getattr(args, "distribution", None) is not None:  # its size, before any counting

@@ -13,6 +13,7 @@ from ..validate import one_line
 from .common import (
     add_axis_options,
     add_output_options,
+    add_set_option,
     add_sweep_options,
     axis_option,
     check_output_options,
@@ -20,35 +21,16 @@ from .common import (
     grid_of,
     is_int_column,
     jobs,
+    names_of,
     option,
     progress,
     render_options,
     sets_of,
-    with_fields,
+    warn,
+    with_sets,
 )
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
-
-
-#: Warnings of the command being run, printed by :func:`analysis.cli.main` once it succeeds.
-_PENDING: list = []
-
-
-def warn(text: str) -> None:
-    """Say that an input has no effect: one line ``beastodds: warning: ...`` on stderr (exit 0 still).
-
-    The line is printed once the command has succeeded (an error is never
-    preceded by a warning); see :func:`take_warnings`.
-    """
-    if text not in _PENDING:
-        _PENDING.append(text)
-
-
-def take_warnings() -> list:
-    """The warnings of the command run so far, emptied."""
-    out = list(_PENDING)
-    _PENDING.clear()
-    return out
 
 
 def _check_heatmap_name(name: str) -> str:
@@ -83,42 +65,6 @@ def _systems():
     return list(rulesets.SYSTEMS.values())
 
 
-def axis_names(system) -> dict:
-    """``{axis: "--pool"}``: how messages name the axes of ``system`` on this command line."""
-    return {axis: axis_option(axis) for axis in system.axis_names}
-
-
-def with_sets(rs, texts):
-    """A loaded rule set with ``--set`` changes applied (then named ``NAME-custom``)."""
-    import dataclasses
-
-    changes = sets_of(texts)
-    if not changes:
-        return rs
-    from .. import rulesets
-
-    rules = with_fields(rs.rules, changes, title=f"{rs.system} rules")
-    base = rs.fields()
-    said = "; ".join(
-        f"{k} = {rulesets.show_value(v)}" for k, v in dataclasses.asdict(rules).items() if base.get(k) != v
-    )
-    return dataclasses.replace(
-        rs, name=f"{rs.name}-custom", rules=rules, description=f"{rs.name} with {said or 'nothing changed'}."
-    )
-
-
-def add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
-    p.add_argument(
-        flag,
-        metavar="FIELD=VALUE",
-        action="append",
-        default=[],
-        dest=flag[2:].replace("-", "_"),
-        help=f"change one field of {which} (repeatable); VALUE is a TOML value "
-        "(2, true, \"high\"; a bare word is a text, none is no value)",
-    )
-
-
 def run_compare(args):
     """``beastodds compare RULES_A RULES_B``: the odds under both rule sets and their difference."""
     from .. import rulesets
@@ -137,7 +83,7 @@ def run_compare(args):
         )
     system = rulesets.system(a.system)
     grid = grid_of(args, system, _systems())
-    names = axis_names(system)
+    names = names_of(args)
     cmp = compare(
         a,
         b,
@@ -189,7 +135,7 @@ def run_table(args):
     rs = with_sets(rulesets.load(args.rules), args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
-    names = axis_names(system)
+    names = names_of(args)
     resolved = sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
     if args.distribution is not None:
         import dataclasses
@@ -330,7 +276,7 @@ def run_page(args):
         for axis in system.axis_names
         if getattr(args, f"axis_{axis}", None) is not None
     }
-    names = {axis: axis_option(axis) for system in _systems() for axis in system.axis_names}
+    names = names_of(args)
     text = page.html_text(page.page_data(sets, grid, jobs=jobs(args), progress=progress(args), names=names))
     replaced = write_output(args.output, lambda path: atomic_write(path, text))
     if not args.quiet and not replaced:
@@ -348,10 +294,9 @@ def run_booklet(args):
 
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
-    grid, names = {}, {}
+    grid, names = {}, names_of(args)
     for system in _systems():
         for axis in system.axis_names:
-            names[axis] = axis_option(axis)
             value = getattr(args, f"axis_{axis}", None)
             if value is not None:
                 grid[axis] = value
@@ -395,13 +340,7 @@ def run_solve(args):
     rs = with_sets(rs, args.set)
     system = rulesets.system(rs.system)
     grid = grid_of(args, system, _systems())
-    names = {
-        **axis_names(system),
-        "find": "--find",
-        "target": "--target",
-        "within": "--within",
-        "at_least": "--at-least",
-    }
+    names = names_of(args)
     df = solve(
         rs,
         args.find,
@@ -481,9 +420,23 @@ def _files_note() -> str:
 
 
 def add_commands(sub) -> None:
-    """Add ``compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page`` to the subparsers ``sub``."""
+    """Add ``compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page`` to ``sub``
+    (:class:`analysis.cli.Commands`), each when wanted."""
     systems = _systems()
     files = _files_note()
+    for name, add in (
+        ("compare", _add_compare),
+        ("table", _add_table),
+        ("solve", _add_solve),
+        ("rules", _add_rules),
+        ("booklet", _add_booklet),
+        ("page", _add_page),
+    ):
+        if sub.wanted(name):
+            add(sub, systems, files)
+
+
+def _add_compare(sub, systems, files) -> None:
     p = sub.add_parser(
         "compare",
         help="compare two rule sets of one system, outcome by outcome",
@@ -521,6 +474,8 @@ def add_commands(sub) -> None:
     add_output_options(p, columns=("AXES", "outcome", "a", "b", "difference", "rule_set_a", "rule_set_b"))
     p.set_defaults(run=run_compare)
 
+
+def _add_table(sub, systems, files) -> None:
     p = sub.add_parser(
         "table",
         help="the odds table of any rule set (shipped name or TOML file)",
@@ -548,6 +503,8 @@ def add_commands(sub) -> None:
     add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
     p.set_defaults(run=run_table)
 
+
+def _add_solve(sub, systems, files) -> None:
     p = sub.add_parser(
         "solve",
         help="the reverse question: the value of an axis or rule field that meets a target",
@@ -607,6 +564,8 @@ def add_commands(sub) -> None:
     add_output_options(p, columns=("AXES", "FIND", "COLUMN", "note", "rule_set"))
     p.set_defaults(run=run_solve)
 
+
+def _add_rules(sub, systems, files) -> None:
     p = sub.add_parser(
         "rules",
         help="list the shipped rule sets, or print one as TOML",
@@ -621,6 +580,8 @@ def add_commands(sub) -> None:
     add_output_options(p, columns=("name", "system", "changes", "description"))
     p.set_defaults(run=run_rules)
 
+
+def _add_booklet(sub, systems, files) -> None:
     p = sub.add_parser(
         "booklet",
         help="a self-contained HTML booklet of one or more rule sets",
@@ -643,6 +604,8 @@ def add_commands(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar nor 'wrote FILE' line on stderr")
     p.set_defaults(run=run_booklet, format="table", exact=False, percent=False, own_output=True)
 
+
+def _add_page(sub, systems, files) -> None:
     p = sub.add_parser(
         "page",
         help="one self-contained HTML page to share: pick a cell, read its exact odds and a chart",

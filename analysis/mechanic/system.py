@@ -19,11 +19,12 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import engine as _engine
 from .spec import Mechanic, MechanicError, load
 
 if TYPE_CHECKING:
     from analysis.system import System
+
+    from . import engine as _engine
 
 
 def _camel(name: str) -> str:
@@ -70,6 +71,8 @@ def mechanic_rules(rules) -> _engine.MechanicRules:
     mech = getattr(type(rules), "MECHANIC", None)
     if not isinstance(mech, Mechanic):
         raise ValueError(f"rules must be the rules of a mechanic file, got {type(rules).__name__}")
+    from . import engine as _engine  # the engine: imported when a file's rules are first counted
+
     return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
 
@@ -86,6 +89,8 @@ def _grid_call(mech: Mechanic, axis_values: tuple, rules) -> tuple:
 
 def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_least=None):
     rules, grid = _grid_call(mech, axis_values, rules)
+    from . import engine as _engine
+
     return _engine.table(rules, exact=exact, at_least=at_least, **grid)
 
 
@@ -101,6 +106,8 @@ def _distribution(
 def _odds(mech: Mechanic, *axis_values, rules=None, **cell):
     rules = rules_class(mech)() if rules is None else rules
     cell = {**dict(zip(mech.axis_names, axis_values)), **cell}
+    from . import engine as _engine
+
     return _engine.odds(mechanic_rules(rules), **cell)
 
 
@@ -125,6 +132,7 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
             for c in mech.classes
         },
         outcomes=tuple(mech.classes) + tuple(mech.column_names),
+        columns=tuple(mech.axis_names) + tuple(mech.classes) + tuple(mech.column_names),
         terms=terms,
         package=package,
         order=90,

@@ -33,6 +33,7 @@ SYSTEM = System(
     },
     cli=".cli",
     column_prefixes={"card_": "ten-card test"},
+    columns=".deck:TABLE_COLUMNS",
     package=__name__,
 )
 

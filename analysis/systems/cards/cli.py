@@ -10,7 +10,7 @@ COMMANDS = ("cards",)
 
 
 def add_commands(sub, system) -> None:
-    """Add ``cards`` to the subparsers ``sub``."""
+    """Add ``cards`` to ``sub`` (:class:`analysis.cli.Commands`)."""
     p = grid.add_command(
         sub,
         system,
@@ -88,9 +88,9 @@ def _run_cards(args):
         from .deck import MAX_HUNGER, MAX_VALUE
 
         lists = {
-            "--base": parse_spec("base", args.axis_base, 0, MAX_VALUE),
-            "--defense": parse_spec("defense", args.defense, 0, MAX_VALUE),
-            "--hunger": parse_spec("hunger", args.axis_hunger, 0, MAX_HUNGER),
+            "--base": parse_spec("--base", args.axis_base, 0, MAX_VALUE),
+            "--defense": parse_spec("--defense", args.defense, 0, MAX_VALUE),
+            "--hunger": parse_spec("--hunger", args.axis_hunger, 0, MAX_HUNGER),
         }
         check_cells({flag: len(v) for flag, v in lists.items()})  # before any count
         df = opposed_table(*lists.values(), rules=rules, exact=counts_exactly(args))

@@ -28,6 +28,7 @@ SYSTEM = System(
     },
     outcomes=("botch", "failure", "success"),
     cli=".cli",
+    columns=".pools:TABLE_COLUMNS",
     package=__name__,
 )
 

@@ -12,10 +12,13 @@ from analysis.cli.common import (
     check_output_options,
     counts_exactly,
     given,
+    number_check,
     one_number,
     progress,
     rules_from_args,
     sweep_options,
+    values_check,
+    warn,
 )
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
@@ -27,7 +30,16 @@ DAMAGE_RULES = RulesOptions(
 
 
 def add_commands(sub, system) -> None:
-    """Add ``classic``, ``damage`` and ``blows`` to the subparsers ``sub``."""
+    """Add ``classic``, ``damage`` and ``blows`` to ``sub`` (:class:`analysis.cli.Commands`), each when wanted."""
+    if sub.wanted("classic"):
+        _add_classic(sub, system)
+    if sub.wanted("damage"):
+        _add_damage(sub)
+    if sub.wanted("blows"):
+        _add_blows(sub)
+
+
+def _add_classic(sub, system) -> None:
     p = grid.add_command(
         sub,
         system,
@@ -46,7 +58,6 @@ def add_commands(sub, system) -> None:
         help="house rule: 1s do not cancel successes, they still make a botch (--set ones_cancel=false)",
     )
     p.set_defaults(run=_run_classic)
-    _add_damage(sub)
 
 
 def _run_classic(args):
@@ -60,7 +71,7 @@ def _run_classic(args):
 # ---------------------------------------------------------- damage, blows
 
 
-def _target_options(p) -> None:
+def _target_options(p, columns) -> None:
     from .health import AIMS, CREATURES, KINDS, VAMPIRE_BASHING, VITAL_SPOT_LETHAL
 
     p.add_argument(
@@ -69,12 +80,14 @@ def _target_options(p) -> None:
         dest="stamina",
         default="0",
         metavar="SPEC",
+        check=values_check,
         help="the target's Stamina: soak dice before Fortitude (default 0)",
     )
     p.add_argument(
         "--fortitude",
         default="0",
         metavar="SPEC",
+        check=values_check,
         help="the target's Fortitude (vampires; the only soak against aggravated)",
     )
     p.add_argument("--kind", required=True, choices=KINDS, help="kind of damage")
@@ -99,9 +112,7 @@ def _target_options(p) -> None:
         "(default off; --set vital_spot_lethal=...)",
     )
     add_rules_options(p, DAMAGE_RULES)
-    add_output_options(
-        p, example="--dice 1 --kind lethal --target mortal" + (" --max-blows 1" if p.prog.endswith("blows") else "")
-    )
+    add_output_options(p, columns=columns, system="classic")
 
 
 def _add_damage(sub) -> None:
@@ -115,13 +126,26 @@ def _add_damage(sub) -> None:
         "given several values adds its column in front.",
     )
     p.add_argument(
-        "--dice", required=True, metavar="SPEC", help="damage dice: Strength + weapon + extra attack successes"
+        "--dice",
+        required=True,
+        metavar="SPEC",
+        check=values_check,
+        names=("dice", "damage_dice"),
+        help="damage dice: Strength + weapon + extra attack successes",
     )
-    p.add_argument("--auto", default="0", metavar="SPEC", help="automatic damage successes, e.g. Potence (default 0)")
-    _target_options(p)
+    p.add_argument(
+        "--auto",
+        default="0",
+        metavar="SPEC",
+        check=values_check,
+        help="automatic damage successes, e.g. Potence (default 0)",
+    )
+    _target_options(p, ("levels", "probability"))
     add_progress_options(p)
-    p.set_defaults(run=_run_damage, api_names={"stamina": "--soak/--stamina", "damage_dice": "--dice"})
+    p.set_defaults(run=_run_damage)
 
+
+def _add_blows(sub) -> None:
     p = sub.add_parser(
         "blows",
         help="repeated blows: odds of Incapacitated, torpor, Final Death",
@@ -130,22 +154,42 @@ def _add_damage(sub) -> None:
         f"--dice, --auto, --soak and --fortitude take a SPEC ({SPEC_HELP}); one "
         "given several values adds its column in front.",
     )
-    p.add_argument("--dice", required=True, metavar="SPEC", help="damage dice of a hit: Strength + weapon")
-    p.add_argument("--auto", default="0", metavar="SPEC", help="automatic damage successes (default 0)")
+    p.add_argument(
+        "--dice",
+        required=True,
+        metavar="SPEC",
+        check=values_check,
+        names=("dice", "damage_dice"),
+        help="damage dice of a hit: Strength + weapon",
+    )
+    p.add_argument(
+        "--auto", default="0", metavar="SPEC", check=values_check, help="automatic damage successes (default 0)"
+    )
     p.add_argument(
         "--attack-pool",
         default=None,
         metavar="N",
+        check=number_check,
         help="attack roll dice (extra successes add damage dice); default: every blow hits",
     )
-    p.add_argument("--attack-difficulty", default="6", metavar="N", help="difficulty of the attack roll (default 6)")
-    p.add_argument("--max-blows", default="10", metavar="N", help="blows to follow (default 10)")
-    _target_options(p)
-    add_progress_options(p)
-    p.set_defaults(
-        run=_run_blows,
-        api_names={"damage_dice": "--dice", "difficulty": "--attack-difficulty", "stamina": "--soak/--stamina"},
+    p.add_argument(
+        "--attack-difficulty",
+        default="6",
+        metavar="N",
+        check=number_check,
+        names=("attack_difficulty", "difficulty"),
+        help="difficulty of the attack roll (default 6)",
     )
+    p.add_argument("--max-blows", default="10", metavar="N", check=number_check, help="blows to follow (default 10)")
+    _target_options(p, _blows_columns)
+    add_progress_options(p)
+    p.set_defaults(run=_run_blows)
+
+
+def _blows_columns():
+    from .fights import TABLE_CONDITIONS
+
+    return ("blows",) + TABLE_CONDITIONS
 
 
 def _damage_rules(args):
@@ -179,7 +223,6 @@ def _checker(args, attack_pool=None, attack_difficulty=6):
 def _warn_soak(args, rules) -> None:
     """Warn about an --aim, a --firearm or a Stamina that changes nothing for this damage (exit 0)."""
     from analysis.cli.common import values
-    from analysis.cli.workbench import warn
     from .health import resolve_kind, soak_dice
 
     kind = resolve_kind(args.kind, args.target, firearm=args.firearm, aim=args.aim, rules=rules)
@@ -245,7 +288,5 @@ def _run_blows(args):
         df, swept = sweep_options(_swept(args), one, _checker(args, attack_pool, attack_difficulty))
     _warn_soak(args, rules)  # once the table is counted: an error is never preceded by a warning
     if attack_pool is None and attack_difficulty != 6:
-        from analysis.cli.workbench import warn
-
         warn(f"--attack-difficulty {attack_difficulty} has no effect without --attack-pool: every blow hits")
     return df, swept + ("blows",)

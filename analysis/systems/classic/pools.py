@@ -20,7 +20,7 @@ import pandas as pd
 
 from analysis.rules import Rules, rule
 from analysis.exact import float_ratios, fractions_over
-from analysis.validate import as_values, check_bool, check_int, materialise
+from analysis.validate import InputError, as_values, check_bool, check_int, materialise
 from analysis import display as _display
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
@@ -249,7 +249,7 @@ def check_faces(name: str, dice) -> tuple:
     """A list of rolled d10 faces, each 1..10."""
     dice = tuple(materialise(name, dice, "a list of faces like [8, 6, 7, 9]", MAX_POOL))
     if len(dice) > MAX_POOL:
-        raise ValueError(f"{name}: at most {MAX_POOL} dice, got {len(dice)}")
+        raise InputError(name, f": at most {MAX_POOL} dice, got {len(dice)}")
     return tuple(check_int(f"each face of {name}", f, 1, 10) for f in dice)
 
 

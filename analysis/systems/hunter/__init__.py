@@ -44,6 +44,7 @@ SYSTEM = System(
         "(overreach_or_despair + despair); under the official rules, the chance "
         "that a Desperation die shows 1",
     },
+    columns=".desperation:TABLE_COLUMNS",
     package=__name__,
 )
 

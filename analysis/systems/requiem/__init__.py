@@ -29,6 +29,7 @@ SYSTEM = System(
     terms={"p_success": "chance to succeed: plain + exceptional success"},
     cli=".cli",
     column_prefixes={"la_soif_": "La Soif", "requiem_": "plain Requiem"},
+    columns=".beast:TABLE_COLUMNS",
     package=__name__,
 )
 

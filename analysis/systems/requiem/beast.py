@@ -31,7 +31,7 @@ from analysis.systems.requiem.ladder import VITAE_BY_BLOOD_POTENCY  # noqa: F401
 from analysis.systems.requiem.ladder import ghoul_soif_ladder  # noqa: F401
 from analysis.systems.requiem.ladder import soif_ladder  # noqa: F401
 from analysis.systems.requiem.ladder import vitae_max  # noqa: F401
-from analysis.validate import as_values, check_bool, check_int
+from analysis.validate import InputError, as_values, check_bool, check_int
 from analysis import display as _display
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
@@ -131,8 +131,8 @@ def _check_flags(tempt, frenzy):
     check_bool("tempt", tempt)
     check_bool("frenzy", frenzy)
     if tempt and frenzy:
-        raise ValueError(
-            "tempt and frenzy cannot be combined: a frenzied character does not tempt the Beast, it already rules"
+        raise InputError(
+            "tempt", " and frenzy cannot be combined: a frenzied character does not tempt the Beast, it already rules"
         )
 
 

@@ -15,6 +15,7 @@ from analysis.cli.common import (
     check_output_options,
     counts_exactly,
     given,
+    number_check,
     one_number,
     render_options,
     rules_from_args,
@@ -27,9 +28,14 @@ _AGAIN = {"10": 10, "9": 9, "8": 8, "none": None}
 
 
 def add_commands(sub, system) -> None:
-    """Add ``beast`` and ``soif`` to the subparsers ``sub``."""
-    from .beast import LADDER_MODES
+    """Add ``beast`` and ``soif`` to ``sub`` (:class:`analysis.cli.Commands`), each when wanted."""
+    if sub.wanted("beast"):
+        _add_beast(sub, system)
+    if sub.wanted("soif"):
+        _add_soif(sub, system)
 
+
+def _add_beast(sub, system) -> None:
     p = grid.add_command(
         sub,
         system,
@@ -46,7 +52,11 @@ def add_commands(sub, system) -> None:
     )
     _dice_options(p)
     p.add_argument("--frenzy", action="store_true", help="a physical roll in frenzy: +Soif normal dice")
-    p.set_defaults(run=_run_beast, api_names={"max_successes": "--distribution"})
+    p.set_defaults(run=_run_beast)
+
+
+def _add_soif(sub, system) -> None:
+    from .beast import LADDER_MODES
 
     q = sub.add_parser(
         "soif",
@@ -55,11 +65,14 @@ def add_commands(sub, system) -> None:
         "and as a table.  With --pool, the odds of that pool at every Vitae.",
     )
     q.add_argument(
-        "--max-vitae", metavar="N", help="maximum Vitae (vampire; default: the 1st edition Blood Potency table)"
+        "--max-vitae",
+        metavar="N",
+        check=number_check,
+        help="maximum Vitae (vampire; default: the 1st edition Blood Potency table)",
     )
-    q.add_argument("--resolve", metavar="N", required=True, help="Resolve 1..5")
-    q.add_argument("--composure", metavar="N", required=True, help="Composure 1..5")
-    q.add_argument("--blood-potency", metavar="N", help="Blood Potency 1..10 (vampire)")
+    q.add_argument("--resolve", metavar="N", required=True, check=number_check, help="Resolve 1..5")
+    q.add_argument("--composure", metavar="N", required=True, check=number_check, help="Composure 1..5")
+    q.add_argument("--blood-potency", metavar="N", check=number_check, help="Blood Potency 1..10 (vampire)")
     q.add_argument(
         "--mode",
         choices=LADDER_MODES,
@@ -67,19 +80,26 @@ def add_commands(sub, system) -> None:
         help="written (default): the rule as written; printed: the ladder of the house rule's printed third example",
     )
     q.add_argument("--ghoul", action="store_true", help="a ghoul: needs --stamina and --size")
-    q.add_argument("--stamina", metavar="N", help="the ghoul's Stamina")
-    q.add_argument("--size", metavar="N", help="the ghoul's Size")
+    q.add_argument("--stamina", metavar="N", check=number_check, help="the ghoul's Stamina")
+    q.add_argument("--size", metavar="N", check=number_check, help="the ghoul's Size")
     q.add_argument(
         "--pool",
         metavar="N",
         default=None,
+        check=number_check,
         help="also give this pool's odds at every Vitae (after penalties, -200..200: 0 or "
         "less rolls a chance die, and --tempt adds the Soif dice to it first)",
     )
     _dice_options(q)
     add_rules_options(q, RulesOptions.of_system(system))
-    add_output_options(q, example="--resolve 3 --composure 3 --blood-potency 1 --pool 1")
+    add_output_options(q, columns=_soif_columns, system=system)
     q.set_defaults(run=_run_soif)
+
+
+def _soif_columns():
+    from .beast import TABLE_COLUMNS
+
+    return ("vitae",) + TABLE_COLUMNS[1:]  # a row per Vitae, at the Soif and Beast dice it gives (with --pool)
 
 
 def _dice_options(p) -> None:

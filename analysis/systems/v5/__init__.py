@@ -36,6 +36,7 @@ SYSTEM = System(
     strategies=".willpower:STRATEGIES",
     cli=".cli",
     column_prefixes={"v5_": "V5"},
+    columns=".dice:TABLE_COLUMNS",
     package=__name__,
 )
 

@@ -12,13 +12,16 @@ from analysis.cli.common import (
     add_output_options,
     add_progress_options,
     add_rules_options,
+    add_set_option,
     check_output_options,
     counts_exactly,
     given,
+    number_check,
     one_number,
     progress,
     rules_from_args,
     spec,
+    spec_check,
 )
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
@@ -48,11 +51,18 @@ CONFLICT_RULES = RulesOptions(
 
 
 def add_commands(sub, system) -> None:
-    """Add ``v5``, ``rouse``, ``conflict``, ``fight`` and ``versus`` to the subparsers ``sub``."""
-    _add_v5(sub, system)
-    _add_rouse(sub)
-    _add_conflict(sub)
-    _add_versus(sub)
+    """Add ``v5``, ``rouse``, ``conflict``, ``fight`` and ``versus`` to ``sub`` (:class:`analysis.cli.Commands`),
+    each when wanted."""
+    if sub.wanted("v5"):
+        _add_v5(sub, system)
+    if sub.wanted("rouse"):
+        _add_rouse(sub)
+    if sub.wanted("conflict"):
+        _add_conflict(sub)
+    if sub.wanted("fight"):
+        _add_fight(sub)
+    if sub.wanted("versus"):
+        _add_versus(sub)
 
 
 # --------------------------------------------------------------------- v5
@@ -91,8 +101,12 @@ def _add_rouse(sub) -> None:
         help="Hunger after Rouse checks",
         description=f"Exact Hunger after a number of Rouse checks. SPEC is {SPEC_HELP}.",
     )
-    p.add_argument("--hunger", required=True, metavar="SPEC", help="starting Hunger 0..5")
-    p.add_argument("--checks", required=True, metavar="SPEC", help="number of Rouse checks")
+    p.add_argument(
+        "--hunger", required=True, metavar="SPEC", check=_rouse_spec("MAX_HUNGER"), help="starting Hunger 0..5"
+    )
+    p.add_argument(
+        "--checks", required=True, metavar="SPEC", check=_rouse_spec("MAX_CHECKS"), help="number of Rouse checks"
+    )
     p.add_argument(
         "--reroll",
         action="store_true",
@@ -100,19 +114,36 @@ def _add_rouse(sub) -> None:
     )
     add_rules_options(p, ROUSE_RULES)
     add_progress_options(p)
-    add_output_options(p, example="--hunger 1 --checks 1")
-    p.set_defaults(run=_run_rouse, api_names={"start hunger": "--hunger", "reroll": "--reroll"})
+    add_output_options(p, columns=_rouse_columns, system="v5")
+    p.set_defaults(run=_run_rouse)
+
+
+def _rouse_spec(bound: str):
+    """The check of a rouse SPEC option: its values 0..``rouse.<bound>``."""
+
+    def check(option: str, text):
+        from . import rouse
+
+        return spec_check(0, getattr(rouse, bound))(option, text)
+
+    return check
+
+
+def _rouse_columns():
+    from .rouse import TABLE_COLUMNS
+
+    return TABLE_COLUMNS
 
 
 def _run_rouse(args):
     from analysis import markov
     from analysis.validate import parse_spec
-    from .rouse import MAX_HUNGER, table
+    from .rouse import MAX_CHECKS, MAX_HUNGER, table
 
     check_output_options(args)
     rules = rules_from_args(args)
-    hungers = parse_spec("start hunger", args.hunger, 0, MAX_HUNGER)
-    checks = parse_spec("checks", args.checks, 0, 10_000)
+    hungers = parse_spec("--hunger", args.hunger, 0, MAX_HUNGER)
+    checks = parse_spec("--checks", args.checks, 0, MAX_CHECKS)
     with markov.reporting(progress(args), "rouse"):
         df = table(hungers, checks, args.reroll, rules=rules, exact=counts_exactly(args))
     return df, ("start_hunger", "checks", "reroll")
@@ -124,13 +155,32 @@ def _run_rouse(args):
 def _add_side_options(p, rolls_spec: bool) -> None:
     from .conflict import DAMAGE_KINDS, TRACKS
 
-    kind = "SPEC" if rolls_spec else "N"
+    kind, check = ("SPEC", spec_check()) if rolls_spec else ("N", number_check)
     for side in ("a", "b"):
         s = side.upper()
-        p.add_argument(f"--pool-{side}", required=True, metavar=kind, help=f"dice side {s} rolls")
-        p.add_argument(f"--hunger-{side}", default="0", metavar=kind, help=f"side {s}'s Hunger 0..5 (default 0)")
         p.add_argument(
-            f"--weapon-{side}", default="0", metavar="N", help=f"weapon bonus to side {s}'s damage (default 0)"
+            f"--pool-{side}",
+            required=True,
+            metavar=kind,
+            check=check,
+            names=_side_names(side, "pool"),
+            help=f"dice side {s} rolls",
+        )
+        p.add_argument(
+            f"--hunger-{side}",
+            default="0",
+            metavar=kind,
+            check=check,
+            names=_side_names(side, "hunger"),
+            help=f"side {s}'s Hunger 0..5 (default 0)",
+        )
+        p.add_argument(
+            f"--weapon-{side}",
+            default="0",
+            metavar="N",
+            check=number_check,
+            names=_side_names(side, "weapon"),
+            help=f"weapon bonus to side {s}'s damage (default 0)",
         )
         p.add_argument(
             f"--damage-{side}",
@@ -146,7 +196,11 @@ def _add_side_options(p, rolls_spec: bool) -> None:
         "--track", choices=TRACKS, default="health", help="tracker the conflict damages (default health: physical)"
     )
     p.add_argument(
-        "--tie-damage", default=None, metavar="N", help="damage both take on a tie (default 1; --set tie_damage=N)"
+        "--tie-damage",
+        default=None,
+        metavar="N",
+        check=number_check,
+        help="damage both take on a tie (default 1; --set tie_damage=N)",
     )
     p.add_argument(
         "--tie-adds-weapon",
@@ -172,6 +226,7 @@ def _add_side_options(p, rolls_spec: bool) -> None:
         "--impairment-penalty",
         default=None,
         metavar="N",
+        check=number_check,
         help="dice an Impaired side loses (default 2; --set impairment_penalty=N)",
     )
     add_rules_options(p, CONFLICT_RULES)
@@ -214,15 +269,13 @@ def _side_from(args, side: str, pool: int, hunger: int, **trackers):
     )
 
 
-def _side_names(trackers: bool) -> dict:
-    """``{"side A: pool": "--pool-a", ...}``: a side's API errors name that side's options."""
-    keys = ("pool", "hunger", "weapon") + (("stamina", "composure", "resolve") if trackers else ())
-    return {f"side {s.upper()}: {k}": f"--{k}-{s}" for s in ("a", "b") for k in keys}
+def _side_names(side: str, key: str) -> tuple:
+    """The API names of a side's option ``--KEY-SIDE``: its destination, and the field as a side's
+    errors name it (``side A: pool``, :class:`analysis.systems.v5.conflict.Combatant`)."""
+    return (f"{key}_{side}", f"side {side.upper()}: {key}")
 
 
 def _add_conflict(sub) -> None:
-    from .conflict import MAX_TURNS, UNTIL
-
     p = sub.add_parser(
         "conflict",
         help="V5 conflicts: margin and damage of one opposed roll",
@@ -231,8 +284,18 @@ def _add_conflict(sub) -> None:
     )
     _add_side_options(p, rolls_spec=True)
     add_progress_options(p)
-    add_output_options(p, example="--pool-a 1 --pool-b 1")
-    p.set_defaults(run=_run_conflict, api_names=_side_names(False))
+    add_output_options(p, columns=_conflict_columns, system="v5")
+    p.set_defaults(run=_run_conflict)
+
+
+def _conflict_columns():
+    from .conflict import CONFLICT_COLUMNS
+
+    return ("pool_a", "hunger_a", "pool_b", "hunger_b") + CONFLICT_COLUMNS
+
+
+def _add_fight(sub) -> None:
+    from .conflict import MAX_TURNS, UNTIL
 
     p = sub.add_parser(
         "fight",
@@ -243,16 +306,22 @@ def _add_conflict(sub) -> None:
     _add_side_options(p, rolls_spec=False)
     for side in ("a", "b"):
         s = side.upper()
-        p.add_argument(
-            f"--stamina-{side}", default="2", metavar="N", help=f"side {s}'s Stamina: Health = Stamina + 3 (default 2)"
-        )
-        p.add_argument(
-            f"--composure-{side}", default="2", metavar="N", help=f"side {s}'s Composure (Willpower track; default 2)"
-        )
-        p.add_argument(
-            f"--resolve-{side}", default="2", metavar="N", help=f"side {s}'s Resolve (Willpower track; default 2)"
-        )
-    p.add_argument("--turns", default="10", metavar="N", help=f"turns to follow, 1..{MAX_TURNS} (default 10)")
+        for key, text in (
+            ("stamina", f"side {s}'s Stamina: Health = Stamina + 3 (default 2)"),
+            ("composure", f"side {s}'s Composure (Willpower track; default 2)"),
+            ("resolve", f"side {s}'s Resolve (Willpower track; default 2)"),
+        ):
+            p.add_argument(
+                f"--{key}-{side}",
+                default="2",
+                metavar="N",
+                check=number_check,
+                names=_side_names(side, key),
+                help=text,
+            )
+    p.add_argument(
+        "--turns", default="10", metavar="N", check=number_check, help=f"turns to follow, 1..{MAX_TURNS} (default 10)"
+    )
     p.add_argument(
         "--until", choices=UNTIL, default="out", help="the fight stops when a side is out (default) or first impaired"
     )
@@ -260,8 +329,14 @@ def _add_conflict(sub) -> None:
         "--joint", action="store_true", help="print the joint state of both trackers after the last turn instead"
     )
     add_progress_options(p)
-    add_output_options(p, example="--pool-a 1 --pool-b 1 --turns 1")
-    p.set_defaults(run=_run_fight, api_names=_side_names(True))
+    add_output_options(p, columns=_fight_columns, system="v5")
+    p.set_defaults(run=_run_fight)
+
+
+def _fight_columns():
+    from .conflict import FIGHT_COLUMNS
+
+    return FIGHT_COLUMNS
 
 
 def _run_conflict(args):
@@ -341,8 +416,6 @@ def _run_fight(args):
 
 
 def _add_versus(sub) -> None:
-    from analysis.cli.workbench import add_set_option
-
     p = sub.add_parser(
         "versus",
         help="La Soif or ten-card tests against V5, paired as you say",
@@ -361,7 +434,10 @@ def _add_versus(sub) -> None:
     p.add_argument("side", metavar="SIDE", help="requiem or cards, a rule set of theirs (name or .toml path)")
     p.add_argument("v5", metavar="V5", help="v5, a shipped V5 rule set or a .toml path")
     p.add_argument(
-        "--difficulty", metavar="SPEC", default=None, help="required: the V5 Difficulty (a SPEC: each value is a row)"
+        "--difficulty",
+        metavar="SPEC",
+        default=None,
+        help="required: the V5 Difficulty (a SPEC: each value is a row)",
     )
     p.add_argument(
         "--pairing",
@@ -389,7 +465,10 @@ def _add_versus(sub) -> None:
         help="ten-card tests by rating: the character's attribute (required there)",
     )
     p.add_argument(
-        "--skill", metavar="SPEC", default=None, help="ten-card tests by rating: the character's skill (required there)"
+        "--skill",
+        metavar="SPEC",
+        default=None,
+        help="ten-card tests by rating: the character's skill (required there)",
     )
     p.add_argument(
         "--card-difficulty",
@@ -440,8 +519,7 @@ def _run_versus(args):
 
     import pandas as pd
 
-    from analysis.cli.common import render_options
-    from analysis.cli.workbench import warn, with_sets
+    from analysis.cli.common import names_of, render_options, warn, with_sets
     from analysis.tables import latex_text, markdown_text, render
     from analysis.validate import one_line
     from .versus import sides, versus
@@ -475,15 +553,15 @@ def _run_versus(args):
         for name in ("pool", "hunger", "attribute", "skill", "card_difficulty")
         if getattr(args, name) is not None
     }
-    names = {
-        "pool": "--pool",
-        "hunger": "--hunger",
-        "difficulty": "--difficulty",
-        "attribute": "--attribute",
-        "skill": "--skill",
-        "card_difficulty": "--card-difficulty",
-    }
-    df = versus(a, b, difficulty=args.difficulty, pairing=args.pairing, exact=counts_exactly(args), names=names, **axes)
+    df = versus(
+        a,
+        b,
+        difficulty=args.difficulty,
+        pairing=args.pairing,
+        exact=counts_exactly(args),
+        names=names_of(args),
+        **axes,
+    )
     paired, keys, notes = df.attrs["paired"], tuple(df.attrs["keys"]), df.attrs["notes"]
     for note in notes:
         warn(note)

@@ -10,13 +10,11 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from kernels import conflict as _kc
-
 from analysis.rules import Rules, rule
-from analysis.systems.v5 import roll as v5
+from analysis.systems.v5 import dice as v5
 from analysis import exact as _exact
 from analysis.exact import fractions_over
-from analysis.validate import check_bool, check_choice, check_int
+from analysis.validate import InputError, check_bool, check_choice, check_int
 
 #: Kinds of damage, in the game's words.
 DAMAGE_KINDS = ("superficial", "aggravated")
@@ -258,9 +256,11 @@ class Combatant:
                 elif not isinstance(value, Tracker):
                     raise ValueError(f"{field} must be a Tracker, got {type(value).__name__}")
         except ValueError as exc:
-            if self.name:
-                raise ValueError(f"{self.name}: {exc}") from None
-            raise
+            if not self.name:
+                raise
+            if isinstance(exc, InputError):  # still named: "side A: pool must be ..."
+                raise InputError(f"{self.name}: {exc.name}", exc.rest) from None
+            raise ValueError(f"{self.name}: {exc}") from None
 
     def tracker(self, track: str = "health") -> Tracker:
         """The Health or Willpower tracker."""
@@ -286,7 +286,9 @@ def _check_combatant(name: str, c) -> Combatant:
 @lru_cache(maxsize=1024)
 def _success_ways(pool: int, hunger: int, dice_rules: v5.V5Rules):
     """(ways per success count as Python ints, number of dice) of one V5 roll."""
-    o = v5.odds(pool, hunger, 0, dice_rules)
+    from analysis.systems.v5 import roll  # a roll's odds: imported when a conflict is first counted
+
+    o = roll.odds(pool, hunger, 0, dice_rules)
     ways = list(o.success_ways)
     while len(ways) > 1 and ways[-1] == 0:
         ways.pop()
@@ -297,6 +299,8 @@ def _success_ways(pool: int, hunger: int, dice_rules: v5.V5Rules):
 def _margin_ways(pool_a: int, hunger_a: int, pool_b: int, hunger_b: int, dice_rules: v5.V5Rules):
     """Signed margin ways ``{m: ways}`` (m = A's successes - B's), the ways of a
     0-0 tie, and the denominator ``10**(dice of both sides)``."""
+    from kernels import conflict as _kc  # its kernels: loaded when a conflict is first counted
+
     wa, da = _success_ways(pool_a, hunger_a, dice_rules)
     wb, db = _success_ways(pool_b, hunger_b, dice_rules)
     den = 10 ** (da + db)

@@ -6,13 +6,13 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from analysis import exact as _exact
 from analysis.mechanic import engine as _engine
-from analysis.mechanic import willpower as _mwp
 from analysis.exact import ClassWays, fractions_over
 from analysis.validate import as_values, check_bool, check_int
 from analysis.systems.v5 import willpower as _wp
@@ -32,6 +32,9 @@ from analysis.systems.v5.dice import (
     read_roll,  # noqa: F401 (re-exported)
 )
 from analysis import display as _display
+
+if TYPE_CHECKING:  # the one Willpower engine: imported when a strategy is first counted
+    from analysis.mechanic import willpower as _mwp
 
 
 @dataclass(frozen=True)
@@ -210,6 +213,8 @@ def _reachable(difficulty: int, dice: int, rules: V5Rules) -> int:
 
 def engine_strategy(strategy) -> _mwp.Strategy:
     """The one Willpower engine's :class:`analysis.mechanic.willpower.Strategy` of a V5 strategy."""
+    from analysis.mechanic import willpower as _mwp
+
     strategy = _wp.strategy_of(strategy)
     if strategy.reroll_failures:
         return _mwp.Strategy(strategy.name, reroll_failures=True)
@@ -228,6 +233,8 @@ def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy
     if strategy is None:
         (ways,) = _engine.count_cells(mechanic_rules(rules), [cell])
     else:
+        from analysis.mechanic import willpower as _mwp
+
         (ways,) = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), [cell])
     return ways
 
@@ -460,6 +467,8 @@ def _strategies_table(
     chosen, side_by_side = _st.parse(strategy, _wp.strategy_of, _wp.STRATEGIES)
     if chosen == [None] and not side_by_side:
         return None if check_only else table(pools, hungers, diffs, rules, exact, None, progress, at_least)
+    from analysis.mechanic import willpower as _mwp
+
     cells = _willpower_cells(pools, hungers, diffs, rules)[1]
     for s in chosen:
         if s is not None:
@@ -495,6 +504,8 @@ def _willpower_cells(pools, hungers, diffs, rules) -> tuple:
 def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> tuple:
     """Odds after one Willpower strategy, counted by the one Willpower engine, each pool once, and the
     ways counted (``{(pool, hunger, difficulty): CellWays}``)."""
+    from analysis.mechanic import willpower as _mwp
+
     rows, cells = _willpower_cells(pools, hungers, diffs, rules)
     got = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), cells)
     ways = np.array([list(w.class_ways) + [sum(w.class_ways[2:5]), w.spent] for w in got], dtype=object).reshape(

@@ -5,15 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from analysis import markov
 from analysis.rules import Rules, rule
-from analysis.systems.v5 import roll as v5
+from analysis.systems.v5 import dice as v5
 from analysis.validate import as_values, check_bool, check_int, materialise
 from analysis import display as _display
+
+if TYPE_CHECKING:  # imported when first used: RouseRules alone needs neither the chain engine nor a roll's odds
+    from analysis import markov
+    from analysis.systems.v5 import roll as _roll
 
 MAX_HUNGER = 5
 #: Most Rouse checks one call counts (``rouse``, ``table``), and most steps of a night.
@@ -103,6 +107,8 @@ def _feed_step(slake: int, kill: bool, label: str) -> markov.ExactChain:
 
 
 def _chain(rows: dict) -> markov.ExactChain:
+    from analysis import markov
+
     return markov.ExactChain.from_fractions(range(N_STATES), [rows[i] for i in range(N_STATES)])
 
 
@@ -163,6 +169,8 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
         rerolls = [check_bool("reroll", r) for r in materialise("reroll", reroll, "True, False or a list of them")]
         if not rerolls:
             raise ValueError("reroll: the list is empty; give True, False or both")
+    from analysis import markov
+
     rows = []
     for r in rerolls:
         step = _check_step(r, rules, "rouse")
@@ -211,7 +219,7 @@ def blood_potency_table(rules: RouseRules = OFFICIAL) -> pd.DataFrame:
 class SurgeOdds:
     """A Blood Surge: the surged roll (at the old Hunger) and the Hunger after."""
 
-    roll: v5.V5Odds
+    roll: _roll.V5Odds
     hunger_after: HungerDistribution
 
     __repr__ = _display.text
@@ -231,7 +239,9 @@ def surge(
     The surged roll uses the old Hunger (a failed check raises it after).
     """
     bonus = potency_effects(blood_potency, rouse_rules)["surge_bonus"]
-    roll = v5.odds(check_int("pool", pool, 0, v5.MAX_POOL - bonus) + bonus, hunger, difficulty, rules)
+    from analysis.systems.v5 import roll as _roll
+
+    roll = _roll.odds(check_int("pool", pool, 0, v5.MAX_POOL - bonus) + bonus, hunger, difficulty, rules)
     return SurgeOdds(roll, rouse(hunger, 1, False, rouse_rules))
 
 
@@ -308,6 +318,8 @@ def night(
         chain += parts
         labels.append(label.strip())
         marks.append(len(chain))
+    from analysis import markov
+
     dists = markov.run(_start(start_hunger), chain, N_STATES, what="checks of this night", smaller="use fewer steps")
     rows = []
     for i, (label, t) in enumerate(zip(labels, marks)):

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.validate import as_values, check_bool
+from analysis.validate import InputError, as_values, check_bool
 
 #: The pairings, and what each keeps equal.
 PAIRINGS = {
@@ -131,9 +131,10 @@ def sides(side, v5="v5") -> tuple:
 
 def _check_pairing(pairing) -> str:
     if pairing not in PAIRINGS:
-        raise ValueError(
-            f"pairing must be rating (the same character on both sides) or chance (the "
-            f"same chance of success), got {pairing!r}"
+        raise InputError(
+            "pairing",
+            f" must be rating (the same character on both sides) or chance (the "
+            f"same chance of success), got {pairing!r}",
         )
     return pairing
 
@@ -448,39 +449,41 @@ def versus(
     a, b = sides(side, v5)
     pairing = _check_pairing(pairing)
     if difficulty is None:
-        raise ValueError("difficulty: give the V5 Difficulty: the answer depends on it")
+        raise InputError("difficulty", ": give the V5 Difficulty: the answer depends on it")
     difficulties = as_values("difficulty", difficulty, 0, None)
     if a.system == "requiem":
         for name, value in (("attribute", attribute), ("skill", skill), ("card_difficulty", card_difficulty)):
             if value is not None:
-                raise ValueError(f"{name} goes with ten-card tests; La Soif is paired by pool and Hunger")
+                raise InputError(name, " goes with ten-card tests; La Soif is paired by pool and Hunger")
         rows, notes = _soif(a, b.rules, pairing, difficulties, pool, hunger, names)
         card_diffs = None
     else:
         if pairing == "rating":
             missing = [n for n, v in (("attribute", attribute), ("skill", skill)) if v is None]
             if missing:
-                raise ValueError(
-                    f"{missing[0]}: ten-card tests paired by rating need the character's "
-                    f"attribute and skill (V5 pool = attribute + skill, card base = "
-                    f"attribute + 2 x skill)"
+                raise InputError(
+                    missing[0],
+                    ": ten-card tests paired by rating need the character's "
+                    "attribute and skill (V5 pool = attribute + skill, card base = "
+                    "attribute + 2 x skill)",
                 )
             if pool is not None:
-                raise ValueError(
-                    "pool: ten-card tests paired by rating take attribute and skill, and the "
-                    "V5 pool is attribute + skill"
+                raise InputError(
+                    "pool",
+                    ": ten-card tests paired by rating take attribute and skill, and the V5 pool is attribute + skill",
                 )
             if card_difficulty is None:
-                raise ValueError(
-                    "card_difficulty: give the card difficulty to set against the V5 "
+                raise InputError(
+                    "card_difficulty",
+                    ": give the card difficulty to set against the V5 "
                     "Difficulty: the card rules set no scale that matches one, and the answer "
-                    "depends on it"
+                    "depends on it",
                 )
         else:
             for name, value in (("attribute", attribute), ("skill", skill)):
                 if value is not None:
-                    raise ValueError(
-                        f"{name} goes with the rating pairing; paired by chance, ten-card tests take the V5 pool"
+                    raise InputError(
+                        name, " goes with the rating pairing; paired by chance, ten-card tests take the V5 pool"
                     )
             if card_difficulty is None:
                 card_difficulty = CHANCE_CARD_DIFFICULTY

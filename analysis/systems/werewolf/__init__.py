@@ -46,6 +46,7 @@ SYSTEM = System(
         "violent": "1 for a violent action (a Brutal outcome adds successes), 0 otherwise",
         "p_brutal": "chance of a Brutal outcome (brutal_win + brutal_failure)",
     },
+    columns=".rage:TABLE_COLUMNS",
     package=__name__,
 )
 

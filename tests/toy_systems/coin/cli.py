@@ -24,7 +24,7 @@ def add_commands(sub, system) -> None:
     )
     p.add_argument("--coins", required=True, metavar="SPEC", help="coins flipped")
     p.add_argument("--needed", default="1", metavar="SPEC", help="heads needed (default 1)")
-    add_output_options(p, example="--coins 1")
+    add_output_options(p, columns=("coins", "needed", "coin_heads_enough"))
     p.set_defaults(run=_run_flip)
 
 
