@@ -70,6 +70,23 @@ def percent_text(p, signed: bool = False, decimals: int = 0) -> str:
     return sign + f"{float(a):.{decimals}f}"
 
 
+def label_cells(ax, grid, exact, xs, ys, text=None, fontsize: int = 8, dark: float | None = None) -> None:
+    """Write each heatmap cell's value in it: ``text(exact[i, j])`` (:func:`percent_text` by default), from
+    the exact value, at ``(xs[j], ys[i])``; white on cells above ``dark`` (60 % of the largest by default)."""
+    text = percent_text if text is None else text
+    dark = grid.max() * 0.6 if dark is None else dark
+    for (i, j), v in np.ndenumerate(grid):
+        ax.text(
+            xs[j],
+            ys[i],
+            text(exact[i, j]),
+            ha="center",
+            va="center",
+            fontsize=fontsize,
+            color="white" if v > dark else "black",
+        )
+
+
 def points_text(difference) -> str:
     """A change of a probability (b - a) as the text of a heatmap cell, in percentage points.
 

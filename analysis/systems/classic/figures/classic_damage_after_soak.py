@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.plots import percent_text
+from analysis.plots import label_cells, percent_text
 from analysis.systems.classic import health
 
 
@@ -49,16 +49,7 @@ def make_figure(dice=range(1, 11), soaks=range(0, 9)) -> Figure:
                 vmax=vmax,
                 extent=(dice[0] - 0.5, dice[-1] + 0.5, soaks[0] - 0.5, soaks[-1] + 0.5),
             )
-            for (i, j), v in np.ndenumerate(grid):
-                ax.text(
-                    dice[j],
-                    soaks[i],
-                    fmt(exact[i, j]),
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if v > vmax * 0.6 else "black",
-                )
+            label_cells(ax, grid, exact, dice, soaks, fmt, fontsize=7, dark=vmax * 0.6)
             ax.set_title(f"{title}: {label}", fontsize=9)
             ax.set_xticks(dice)
             ax.set_yticks(soaks)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.plots import percent_text
+from analysis.plots import label_cells
 from analysis.systems.requiem import beast
 
 
@@ -31,16 +30,7 @@ def make_figure(pools=range(1, 21), soifs=range(0, 6), tempt: bool = False) -> F
             vmin=0,
             extent=(pools[0] - 0.5, pools[-1] + 0.5, soifs[0] - 0.5, soifs[-1] + 0.5),
         )
-        for (i, j), v in np.ndenumerate(grid):
-            ax.text(
-                pools[j],
-                soifs[i],
-                percent_text(exact[i, j]),
-                ha="center",
-                va="center",
-                fontsize=8,
-                color="white" if v > grid.max() * 0.6 else "black",
-            )
+        label_cells(ax, grid, exact, pools, soifs)
         ax.set_title(f"{title} (%)")
         ax.set_ylabel("Soif")
         ax.set_xticks(pools)

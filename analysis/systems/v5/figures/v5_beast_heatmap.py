@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.plots import percent_text
+from analysis.plots import label_cells
 from analysis.systems.v5 import roll as v5
 
 
@@ -29,16 +28,7 @@ def make_figure(difficulty: int = 3, pools=range(1, 21), hungers=range(0, 6)) ->
             cmap=cmap,
             extent=(pools[0] - 0.5, pools[-1] + 0.5, hungers[0] - 0.5, hungers[-1] + 0.5),
         )
-        for (i, j), v in np.ndenumerate(grid):
-            ax.text(
-                pools[j],
-                hungers[i],
-                percent_text(exact[i, j]),
-                ha="center",
-                va="center",
-                fontsize=8,
-                color="white" if v > grid.max() * 0.6 else "black",
-            )
+        label_cells(ax, grid, exact, pools, hungers)
         ax.set_title(f"{title}, Difficulty {difficulty} (%)")
         ax.set_ylabel("Hunger")
         ax.set_xticks(pools)
