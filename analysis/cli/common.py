@@ -11,8 +11,9 @@ means the same thing everywhere:
   (``3,5,7``) of values (:func:`spec`, :func:`one_number` for an option
   that takes a single number);
 * ``--rules NAME|FILE`` and ``--set FIELD=VALUE``: the rules the odds are
-  counted under (:class:`RulesOptions`, :func:`add_rules_options`,
-  :func:`rules_from_args`).
+  counted under, in :mod:`analysis.cli.rule_options` (:class:`RulesOptions`,
+  :func:`add_rules_options`, :func:`rules_from_args`; their names answer here
+  too), and inputs with no effect said after success in :mod:`analysis.cli.warn`.
 """
 
 from __future__ import annotations
@@ -20,16 +21,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import argparse
-import dataclasses
 import functools
-import re
 import sys
-import tomllib
-import unicodedata
 
-from ..system import RESERVED
 from ..tables import FORMATS
-from ..validate import did_you_mean, parse_spec
+from ..validate import parse_spec
 
 
 # ------------------------------------------------------------------ output
@@ -208,47 +204,6 @@ def _system_of_args(args):
         return rulesets.system(name)
     except ValueError:
         return None
-
-
-def rule_set_used(rules, base=None, start=None):
-    """The rule set a command counts under, named for its output.
-
-    Parameters
-    ----------
-    rules : rules dataclass instance
-        The rules after ``--rules``, the house-rule flags and ``--set``.
-    base : RuleSet, optional
-        The rule set ``--rules`` named.
-    start : rules dataclass instance, optional
-        The rules ``base`` gave the command (before flags and ``--set``).
-
-    Returns
-    -------
-    RuleSet or None
-        ``base`` when nothing changed it; a shipped rule set the rules
-        equal; else ``BASE-custom`` (or ``SYSTEM-custom``) described by what
-        changed.  None for rules of no system.
-    """
-    from .. import rulesets
-
-    if base is not None and (start is None or rules == start):
-        return base
-    try:
-        found = rulesets.load(rules)
-    except ValueError:
-        return None
-    if found.source:  # a shipped rule set
-        return found
-    if base is None:
-        said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in found.changes().items())
-        return dataclasses.replace(found, description=f"the {found.system} defaults with {said}" if said else "")
-    before = rulesets.flat_values(start)
-    said = "; ".join(
-        f"{k} = {rulesets.show_value(v)}" for k, v in rulesets.flat_values(rules).items() if before.get(k) != v
-    )
-    return dataclasses.replace(
-        found, name=f"{base.name}-custom", description=f"{base.name} with {said or 'nothing changed'}"
-    )
 
 
 def add_progress_options(parser: argparse.ArgumentParser) -> None:
@@ -445,356 +400,6 @@ def sweep_options(options, build, check=None, show: bool = False, desc: str = "c
     return pd.concat(frames, ignore_index=True), tuple(swept)
 
 
-# -------------------------------------------------------------- warnings
-
-#: Warnings of the command being run, printed by :func:`analysis.cli.main` once it succeeds.
-_PENDING: list = []
-
-
-def warn(text: str) -> None:
-    """Say that an input has no effect: one line ``beastodds: warning: ...`` on stderr (exit 0 still).
-
-    The line is printed once the command has succeeded (an error is never
-    preceded by a warning); see :func:`take_warnings`.
-    """
-    if text not in _PENDING:
-        _PENDING.append(text)
-
-
-def take_warnings() -> list:
-    """The warnings of the command run so far, emptied."""
-    out = list(_PENDING)
-    _PENDING.clear()
-    return out
-
-
-# -------------------------------------------------------------- rule sets
-
-
-@dataclasses.dataclass(frozen=True)
-class RulesOptions:
-    """The rules a subcommand counts under, and how its ``--rules``/``--set`` read.
-
-    Attributes
-    ----------
-    rules : str or type
-        The rules dataclass (or ``"module:Class"``) that ``--set`` sets
-        fields of.
-    title : str
-        What those rules are called in help and messages
-        (``"V5 rules"``, ``"conflict rules"``).
-    system : str or None
-        The system whose rule sets (shipped names or TOML files) ``--rules``
-        takes; None: the subcommand has no ``--rules``, only ``--set``.
-    sub : str or None
-        The sub-rules table of the system's rule sets that holds these rules
-        (``"rouse"``: a rule set's ``[rouse]`` table), for rules that are
-        not the system's main rules.  ``--rules`` reads that table when the
-        system's rule sets carry it, else uses ``wrap``, else is not offered.
-    wrap : callable or None
-        Turns the loaded rule set's main rules into the subcommand's rules
-        (e.g. a v5 rule set into conflict rules with those dice); None: they
-        are the subcommand's rules.
-    rules_help : str
-        What ``--rules`` sets, for its help.
-    """
-
-    rules: object
-    title: str
-    system: str | None = None
-    sub: str | None = None
-    wrap: Callable[[Any], Any] | None = None
-    rules_help: str = ""
-
-    def reads_table(self) -> bool:
-        """Whether ``--rules`` reads the sub-rules table ``sub`` of the system's rule sets."""
-        from .. import rulesets
-
-        if self.system is None or self.sub is None:
-            return False
-        return self.sub in getattr(rulesets.system(self.system), "sub_rule_names", ())
-
-    def takes_rules(self) -> bool:
-        """Whether the subcommand has ``--rules``: a rule set can give these rules."""
-        return self.system is not None and (self.sub is None or self.wrap is not None or self.reads_table())
-
-    @property
-    def rules_class(self) -> type:
-        from ..system import resolve
-
-        return resolve(self.rules)
-
-    @classmethod
-    def of_system(cls, system) -> "RulesOptions":
-        """The options of a system's own rules (``--rules`` takes its rule sets)."""
-        return cls(system.rules_class, f"{system.name} rules", system.name)
-
-
-def _fields_text(cls) -> str:
-    return ", ".join(f.name for f in dataclasses.fields(cls))
-
-
-def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) -> None:
-    """Add ``--rules NAME|FILE`` (when a rule set can carry these rules) and ``--set FIELD=VALUE``."""
-    cls = options.rules_class
-    if options.takes_rules():
-        what = (
-            f"the {options.title}, from the [{options.sub}] table of"
-            if options.reads_table()
-            else (options.rules_help or f"the {options.title}") + ":"
-        )
-        parser.add_argument(
-            "--rules",
-            metavar="NAME|FILE",
-            default=None,
-            names=(),
-            help=f"{what} a shipped {options.system} rule set (see `beastodds rules`) or a "
-            f".toml file (default: the defaults of the {options.title})",
-        )
-    nested = [f.name for f in dataclasses.fields(cls) if dataclasses.is_dataclass(getattr(cls(), f.name))]
-    extra = f"; a group of rules is set field by field ({nested[0]}.FIELD=VALUE)" if nested else ""
-    parser.add_argument(
-        "--set",
-        metavar="FIELD=VALUE",
-        action="append",
-        default=[],
-        dest="set",
-        names=(),
-        help=f"change one field of the {options.title}"
-        f"{', after --rules' if options.takes_rules() else ''} (repeatable); VALUE is "
-        f"a TOML value (2, true, \"high\"; a bare word is a text, none is no value). "
-        f"Fields: {_fields_text(cls)}{extra}",
-    )
-    parser.set_defaults(rules_options=options)
-
-
-_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
-
-
-def parse_set(text: str) -> tuple:
-    """``"field=value"`` as ``(field path, value)``: the value read as TOML, a bare word as a text."""
-    if any(unicodedata.category(c) == "Cc" for c in text):  # a line break would hide the lines after it
-        raise ValueError(
-            f"--set takes one FIELD=VALUE on one line, without line breaks or other control "
-            f"characters (give --set once per field), got {text!r}"
-        )
-    key, sep, value = text.partition("=")
-    key, value = key.strip(), value.strip()
-    if not sep or not _KEY.match(key) or not value:
-        raise ValueError(f"--set takes FIELD=VALUE, such as --set crit_bonus=3, got {text!r}")
-    try:
-        parsed = tomllib.loads(f"v = {value}")["v"]
-    except tomllib.TOMLDecodeError:
-        parsed = value  # a bare word: high, none, same_deck
-    except RecursionError:
-        raise ValueError(f"--set {key}: the value is nested too deeply to read") from None
-    return tuple(key.split(".")), parsed
-
-
-def sets_of(texts) -> dict:
-    """``{field: value}`` of the ``--set`` options (dotted fields nest: ``{"dice": {...}}``)."""
-    out: dict = {}
-    for text in texts or ():
-        path, value = parse_set(text)
-        where = out
-        for part in path[:-1]:
-            inner = where.setdefault(part, {})
-            if not isinstance(inner, dict):
-                raise ValueError(f"--set gives {'.'.join(path[:-1])} a value and sets a field of it: give one of them")
-            where = inner
-        if path[-1] in where:
-            raise ValueError(f"--set sets {'.'.join(path)} twice: give it once")
-        where[path[-1]] = value
-    return out
-
-
-def _system_of_class(cls):
-    from .. import rulesets
-
-    for s in rulesets.SYSTEMS.values():
-        try:
-            if s.rules_class is cls:
-                return s
-        except ValueError:  # a system whose code cannot be loaded
-            continue
-    return None
-
-
-def with_fields(base, changes: dict, source: str = "--set", title: str | None = None):
-    """``base`` (a rules dataclass instance) with ``changes`` (TOML values) applied and checked.
-
-    Every key must be a field (a misspelt one gets a "did you mean"); a
-    field holding a group of rules (``ConflictRules.dice``) takes a table of
-    its own fields.  The values are then checked as a rule-set file's would
-    be: a system's rules through :func:`analysis.rulesets.from_dict`, rules
-    with a ``from_dict``/``to_dict`` pair (the rules base class) through
-    those, other dataclasses through the field checks of
-    :mod:`analysis.rulesets`.
-
-    Raises
-    ------
-    ValueError
-        One sentence starting with ``source``, naming the field.
-    """
-    if not changes:
-        return base
-    cls = type(base)
-    title = title or _title(cls)
-    fields = [f.name for f in dataclasses.fields(cls)]
-    groups, plain = {}, {}
-    for key, value in changes.items():
-        if key not in fields:
-            if key in RESERVED:  # a rule-set file's keys, not the rules'
-                raise ValueError(
-                    f"{source}: {key} is not a field of the {title} (it names a rule-set "
-                    f"file's {key}); the fields are {', '.join(fields)}"
-                )
-            hint = did_you_mean(key, fields)
-            raise ValueError(
-                f"{source}: unknown field {key!r} for the {title}{hint}; the fields are {', '.join(fields)}"
-            )
-        current = getattr(base, key)
-        if dataclasses.is_dataclass(current):
-            if not isinstance(value, dict):
-                first = dataclasses.fields(current)[0].name
-                raise ValueError(
-                    f"{source}: {key} is a group of rules: set its fields one by one, such as {key}.{first}=VALUE"
-                )
-            groups[key] = with_fields(current, value, f"{source} {key}")
-        else:
-            plain[key] = value
-    if groups:
-        try:
-            base = dataclasses.replace(base, **groups)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{source}: {exc}") from None
-    if not plain:
-        return base
-    try:
-        return _checked(base, plain, source)
-    except ValueError as exc:
-        message = str(exc)
-        if not message.startswith(source):
-            message = f"{source}: {message}"
-        raise ValueError(message) from None
-
-
-def _checked(base, plain: dict, source: str):
-    """``base`` with the plain (not nested) fields ``plain`` set from TOML values, checked."""
-    from .. import rulesets
-
-    cls = type(base)
-    system = _system_of_class(cls)
-    if system is not None:  # exactly as a rule-set file of the system
-        data = rulesets.RuleSet(system.name, f"{system.name}-custom", base).to_dict()
-        data.update(plain)
-        return rulesets.from_dict(data, source).rules
-    return cls.require(base).from_dict({**base.to_dict(), **plain})
-
-
-def _title(cls) -> str:
-    name = cls.__name__
-    return f"{name[:-5].lower()} rules" if name.endswith("Rules") else f"{name} rules"
-
-
-def with_sets(rs, texts):
-    """A loaded rule set with ``--set`` changes applied (then named ``NAME-custom``)."""
-    changes = sets_of(texts)
-    if not changes:
-        return rs
-    from .. import rulesets
-
-    rules = with_fields(rs.rules, changes, title=f"{rs.system} rules")
-    base = rs.fields()
-    said = "; ".join(
-        f"{k} = {rulesets.show_value(v)}" for k, v in dataclasses.asdict(rules).items() if base.get(k) != v
-    )
-    return dataclasses.replace(
-        rs, name=f"{rs.name}-custom", rules=rules, description=f"{rs.name} with {said or 'nothing changed'}."
-    )
-
-
-def add_set_option(p, flag: str = "--set", which: str = "the rule set") -> None:
-    """Add ``--set FIELD=VALUE`` (or ``flag``): a change to a rule set named on the command line (:func:`with_sets`)."""
-    p.add_argument(
-        flag,
-        metavar="FIELD=VALUE",
-        action="append",
-        default=[],
-        dest=flag[2:].replace("-", "_"),
-        names=(),
-        help=f"change one field of {which} (repeatable); VALUE is a TOML value "
-        "(2, true, \"high\"; a bare word is a text, none is no value)",
-    )
-
-
-def given(option_name: str, value, present: bool = True):
-    """A house-rule flag's entry for :func:`rules_from_args`: ``(option, value)``, or None when not given."""
-    return (option_name, value) if present else None
-
-
-def rules_from_args(args, flags: dict | None = None):
-    """The rules of a subcommand: ``--rules`` (or the defaults), then its own flags, then ``--set``.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed by a parser given :func:`add_rules_options`.
-    flags : dict, optional
-        ``{field: (option, value) or None}``: the fields the subcommand's own
-        house-rule flags set (``"again": ("--again", 9)``), None for a flag
-        not given; a field set by a flag and by ``--set`` is refused.
-
-    Returns
-    -------
-    rules dataclass instance
-    """
-    from .. import rulesets
-
-    options: RulesOptions = args.rules_options
-    cls = options.rules_class
-    ref = getattr(args, "rules", None) if options.takes_rules() else None
-    if ref is not None and options.system is not None:  # takes_rules: a system is named
-        rs = rulesets.load(ref)
-        if rs.system != rulesets.system(options.system).name:
-            raise ValueError(f"{rs.name} is a {rs.system} rule set; --rules here takes a {options.system} rule set")
-        if options.reads_table() and options.sub is not None:
-            base = rs.sub(options.sub)
-            # a sub-table whose rolls use the system's dice (a conflict's `dice`) rolls the rule
-            # set's own dice, unless the sub-table names dice of its own
-            takes_dice = isinstance(getattr(base, "dice", None), type(rs.rules))
-            if takes_dice and base.dice == type(rs.rules)():
-                base = dataclasses.replace(base, dice=rs.rules)
-            unused = (
-                []
-                if takes_dice
-                else [f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items() if "." not in k]
-            )
-            if unused:
-                warn(
-                    f"--rules {ref}: {'; '.join(unused)} {'is' if len(unused) == 1 else 'are'} "
-                    f"not used here: the {options.title} "
-                    f"come from its [{options.sub}] table alone"
-                )
-        elif options.wrap is not None:
-            base = options.wrap(rs.rules)
-        else:
-            base = rs.rules
-    else:
-        base = cls()
-    changes = sets_of(getattr(args, "set", ()))
-    flags = {k: v for k, v in (flags or {}).items() if v is not None}
-    both = [k for k in flags if k in changes]
-    if both:
-        raise ValueError(f"{flags[both[0]][0]} and --set {both[0]}=... both set {both[0]}: give one of them")
-    start = base
-    if flags:
-        base = dataclasses.replace(base, **{k: v for k, (_, v) in flags.items()})
-    rules = with_fields(base, changes, title=options.title)
-    args.rule_set_used = rule_set_used(rules, rs if ref is not None else None, start)
-    return rules
-
-
 # ------------------------------------------------------------------ axes
 
 #: Options every grid subcommand has; an axis of that name is spelt --axis-NAME.
@@ -868,3 +473,19 @@ def is_int_column(column) -> bool:
     import pandas as pd
 
     return pd.api.types.is_integer_dtype(column)
+
+
+# the rules options and the warnings live in their own modules; their names answer here too
+from .warn import take_warnings, warn  # noqa: E402,F401
+from .rule_options import (  # noqa: E402
+    rule_set_used,  # noqa: F401
+    RulesOptions,  # noqa: F401
+    add_rules_options,  # noqa: F401
+    parse_set,  # noqa: F401
+    sets_of,  # noqa: F401
+    with_fields,  # noqa: F401
+    with_sets,  # noqa: F401
+    add_set_option,  # noqa: F401
+    given,  # noqa: F401
+    rules_from_args,  # noqa: F401
+)
