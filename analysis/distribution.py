@@ -207,8 +207,9 @@ def complete(df, keys):
     if df.empty or "successes" not in df.columns:
         return df
     low, high = int(df.successes.min()), int(df.successes.max())
-    groups = df.groupby(keys, sort=False) if keys else [((), df)]
-    n_cells = df.groupby(keys, sort=False).ngroups if keys else 1
+    grouped = df.groupby(keys, sort=False) if keys else None
+    groups = grouped if grouped is not None else [((), df)]
+    n_cells = grouped.ngroups if grouped is not None else 1
     check_rows(n_cells * (high - low + 1))
     exact = df.p_exactly.dtype == object
     zero, one = (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
