@@ -23,7 +23,7 @@ from kernels import special as _ks
 from kernels._jit import IntArray
 from kernels.multiset import fill_binomials
 
-from .exact import count, count_blocks, wants_big_ints
+from .exact import INT64_MAX, LIMBS_MAX, count, count_blocks, count_limbs, wants_big_ints
 
 CAP = _ks.CAP
 #: The engine's int64 arrays: ``(w_normal, w_special, mark_bonus, table)`` (:meth:`Engine.arrays`).
@@ -281,9 +281,24 @@ def grid_blocks(
         powers: np.ndarray = 10 ** dice[index]  # each fits: at most the block's bound
         return powers[:, :, None, None]
 
+    # pools whose rolls fit two limbs: one pass of the chain kernel, int64 ones then the others
+    most = dice.max(axis=1, initial=0)
+    limbed = most <= LIMB_DICE
+    if limbed.any():
+        index = np.flatnonzero(limbed)
+        counted = limb_counts(engine, pools_arr[index], specials_arr, diffs, w_n, w_s, bonus, table)
+        for part in (most[index] <= INT64_DICE, most[index] > INT64_DICE):
+            if part.any():
+                bound = _ks.special_grid_class_limbs_bound(
+                    pools_arr[index[part]].tolist(), specials, int(engine.special_replaces)
+                )
+                block = count_limbs(lambda: (counted[0][part], counted[1][part]), bound)
+                yield index[part], block, dens(index[part], block)
+        if limbed.all():
+            return
     bounds = _bounds(engine, pools, specials)
-    big = [wants_big_ints(b) for b in bounds]
-    modest = np.array([i for i, b in enumerate(big) if not b], dtype=np.int64)
+    big = [wants_big_ints(b) if not limbed[i] else False for i, b in enumerate(bounds)]
+    modest = np.array([i for i, b in enumerate(big) if not b and not limbed[i]], dtype=np.int64)
     for index, block in count_blocks(lambda mod, idx: run(modest[idx], mod), [bounds[i] for i in modest]):
         yield modest[index], block, dens(modest[index], block)
     for i in (i for i, b in enumerate(big) if b):
@@ -295,6 +310,49 @@ def grid_blocks(
             if on_big is not None:
                 on_big()
         yield np.array([i]), block, dens(np.array([i]), block)
+
+
+#: The most dice whose ``10 ** dice`` rolls the two-limb chain kernel counts (below
+#: ``analysis.exact.LIMBS_MAX``: 28), and the most whose counts fit int64 (18).
+LIMB_DICE = max(n for n in range(64) if 10**n < LIMBS_MAX)
+INT64_DICE = max(n for n in range(64) if 10**n <= INT64_MAX)
+
+
+def limb_counts(
+    engine: Engine,
+    pools: IntArray,
+    specials: IntArray,
+    diffs: IntArray,
+    w_n: IntArray,
+    w_s: IntArray,
+    bonus: IntArray,
+    table: IntArray,
+) -> tuple[IntArray, IntArray]:
+    """The two limbs ``(hi, lo)`` of the class ways of a grid, int64[P, H, D, K], from one call of
+    :func:`kernels.special.special_grid_class_limbs_into` (the caller checks the bound)."""
+    shape = (len(pools), len(specials), len(diffs), engine.n_classes)
+    out_hi = np.empty(shape, dtype=np.int64)
+    out_lo = np.empty(shape, dtype=np.int64)
+    n = int(pools.max(initial=0)) + (0 if engine.special_replaces else int(specials.max(initial=0)))
+    s_top = n + engine.crit_bonus * (n // 2) + 1
+    columns = s_top + engine.crit_bonus + 1
+    states = [np.empty((_ks.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
+    _ks.special_grid_class_limbs_into(
+        pools,
+        specials,
+        diffs,
+        w_n,
+        w_s,
+        engine.crit_bonus,
+        bonus,
+        table,
+        int(engine.special_replaces),
+        INT64_DICE,
+        out_hi,
+        out_lo,
+        *states,
+    )
+    return out_hi, out_lo
 
 
 def _grid_scratch(n: int, crit_bonus: int, top: int, n_classes: int) -> tuple[np.ndarray, ...]:

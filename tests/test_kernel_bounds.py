@@ -763,6 +763,34 @@ def test_bounds_are_python_ints_beyond_int64():
     assert multiset.binomials_bound(61) == comb(60, 30)
 
 
+@pytest.mark.parametrize("pools,replaces", [((0, 2, 5), 1), ((3, 17, 19), 1), ((1, 7), 0)])
+def test_v5_grid_class_limbs_bound(twin, pools, replaces):
+    """The two-limb grid: its low limb holds whole counts while they fit int64, then each limb stays
+    far below int64 (``hi`` below the bound over 2**LIMB_BITS); the bound covers all it holds."""
+    from analysis import special_dice
+
+    w_n, w_h = _v5_faces(6)
+    table = (np.arange(54, dtype=np.int64) % 6).reshape(3, 2, 3, 3)
+    bonus = np.array([0, 1, 4], dtype=np.int64)
+    pools_arr = np.array(pools, dtype=np.int64)
+    hungers = np.array([0, 2], dtype=np.int64)
+    diffs = np.array([0, 3, 40], dtype=np.int64)
+    n = max(pools) + (0 if replaces else 2)
+    columns = n + 2 * (n // 2) + 2 + 2  # the pair bonus is 2
+    scratch = [np.zeros((special.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
+    shape = (len(pools), 2, 3, 6)
+    args = (pools_arr, hungers, diffs, w_n, w_h, 2, bonus, table, replaces, special_dice.INT64_DICE)
+    top, converted = twin(
+        special.special_grid_class_limbs_into, *args, np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64), *scratch
+    )
+    real = [np.zeros(shape, dtype=np.int64) for _ in range(2)]
+    special.special_grid_class_limbs_into(*args, *real, *scratch)
+    assert _ints(converted[10]) == _ints(real[0]) and _ints(converted[11]) == _ints(real[1])
+    bound = special.special_grid_class_limbs_bound(pools, [0, 2], replaces)
+    assert type(bound) is int and top <= bound
+    assert max(_ints(real[0])) <= bound >> special.LIMB_BITS
+
+
 def test_the_int64_boundary_is_where_the_counts_leave_int64():
     """Just below the switch to primes the kernel's int64 run is right, just above it is not."""
     w_n, w_h = _v5_faces(6)

@@ -1,0 +1,133 @@
+"""The one-pass grid of the 5th-edition dice, in two limbs, against the per-pool kernels and brute force.
+
+``kernels.special.special_grid_class_limbs_into`` rolls the dice one at a
+time and holds each count in two int64 limbs.  Here its class ways are
+checked, cell by cell, against ``analysis.special_dice.counts`` (the
+per-pool kernels: multinomials, each pool in primes and CRT) on random engines (faces, pair bonus, mark bonus, class table, special dice
+replacing or added), on grids that cross the int64 edge (18 dice) and reach
+the two-limb edge (28 dice); and against every ordered roll of small pools.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from analysis import exact, special_dice
+from analysis.special_dice import CAP, Engine
+from kernels import special as ks
+
+
+def _random_engine(rng: random.Random, replaces: bool) -> Engine:
+    def split(parts: int) -> list[int]:
+        cuts = sorted(rng.randint(0, 10) for _ in range(parts - 1))
+        return [b - a for a, b in zip([0] + cuts, cuts + [10])]
+
+    n_classes = rng.randint(2, 7)
+    table = np.array([rng.randrange(n_classes) for _ in range(3 * 2 * (CAP + 1) ** 2)]).reshape(3, 2, CAP + 1, CAP + 1)
+    return Engine.of(
+        split(3),
+        split(4),
+        rng.randint(0, 3),
+        [rng.choice([0, 0, 1, 4]) for _ in range(CAP + 1)],
+        table,
+        n_classes,
+        replaces,
+    )
+
+
+def _per_pool(engine: Engine, pools, specials, diffs) -> list:
+    out = []
+    for pool in pools:
+        for special in specials:
+            nn, nh = engine.dice(pool, special)
+            _, classes, _ = special_dice.counts(engine, nn, nh, tuple(diffs), force_modular=True)
+            out.append([[int(x) for x in row] for row in np.asarray(classes).tolist()])
+    return out
+
+
+def _limbs(engine: Engine, pools, specials, diffs) -> list:
+    w_n, w_s, bonus, table = engine.arrays()
+    hi, lo = special_dice.limb_counts(
+        engine,
+        np.array(pools, dtype=np.int64),
+        np.array(specials, dtype=np.int64),
+        np.array(diffs, dtype=np.int64),
+        w_n,
+        w_s,
+        bonus,
+        table,
+    )
+    ways = hi.astype(object) * 2**exact.LIMB_BITS + lo.astype(object)
+    assert (lo >= 0).all() and (lo < 2**exact.LIMB_BITS).all()  # carried
+    return [[[int(x) for x in row] for row in cell] for cell in ways.reshape(-1, len(diffs), engine.n_classes).tolist()]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_limbs_equal_the_per_pool_counts_on_random_engines(seed):
+    rng = random.Random(seed)
+    engine = _random_engine(rng, replaces=bool(seed % 2))
+    top = 28 if engine.special_replaces else 23  # pool + special dice <= 28
+    pools = sorted(rng.sample(range(0, top + 1), 5) + [top])
+    specials = sorted(rng.sample(range(0, 6), 3))
+    diffs = sorted({0, 1, rng.randint(2, 9), rng.randint(10, 30), 90})
+    assert _limbs(engine, pools, specials, diffs) == _per_pool(engine, pools, specials, diffs)
+
+
+def test_limbs_are_the_grid_of_every_pool_up_to_the_edge():
+    # V5's faces, both edges: 18 dice (int64) and 28 (two limbs), every pool on the way
+    engine = Engine.of(
+        (5, 4, 1), (1, 4, 4, 1), 2, (0, 0, 0), np.arange(54).reshape(3, 2, 3, 3) % 6, 6, True
+    )
+    pools, specials, diffs = list(range(0, 29)), [0, 1, 5], list(range(0, 12))
+    got = _limbs(engine, pools, specials, diffs)
+    assert got == _per_pool(engine, pools, specials, diffs)
+    for cell, (pool, special) in zip(got, itertools.product(pools, specials)):
+        assert all(sum(row) == 10**pool for row in cell)
+
+
+def test_limbs_equal_every_ordered_roll_of_small_pools():
+    rng = random.Random(7)
+    for replaces in (True, False):
+        engine = _random_engine(rng, replaces)
+        w_n, w_s = engine.normal_faces, engine.special_faces
+        # faces as categories: normal (fail, success, ten), special (mark, fail, success, ten)
+        normal = [c for c, w in enumerate(w_n) for _ in range(w)]
+        special = [c for c, w in enumerate(w_s) for _ in range(w)]
+        pools, specials, diffs = [0, 1, 2, 3], [0, 1, 2], [0, 1, 2, 3, 5]
+        got = _limbs(engine, pools, specials, diffs)
+        cell = 0
+        for pool, n_special in itertools.product(pools, specials):
+            nn, nh = engine.dice(pool, n_special)
+            want = [[0] * engine.n_classes for _ in diffs]
+            for roll in itertools.product(*([normal] * nn + [special] * nh)):
+                kinds = roll[:nn], roll[nn:]
+                tens = kinds[0].count(2) + kinds[1].count(3)
+                s = kinds[0].count(1) + tens + kinds[1].count(2) + engine.crit_bonus * (tens // 2)
+                ec, oc = kinds[1].count(3), kinds[1].count(0)
+                for i, d in enumerate(diffs):
+                    want[i][engine.classify(s, tens, ec, oc, d)] += 1
+            assert got[cell] == want, (replaces, pool, n_special)
+            cell += 1
+
+
+def test_the_kernel_refuses_scratch_too_small():
+    engine = Engine.of((5, 4, 1), (1, 4, 4, 1), 2, (0, 0, 0), np.zeros((3, 2, 3, 3), dtype=np.int64), 6, True)
+    w_n, w_s, bonus, table = engine.arrays()
+    small = [np.zeros((ks.STATE_ROWS, 5), dtype=np.int64) for _ in range(6)]
+    out = np.zeros((1, 1, 1, 6), dtype=np.int64)
+    with pytest.raises(ValueError, match="scratch is too small"):
+        ks.special_grid_class_limbs_into(
+            np.array([10]), np.array([0]), np.array([1]), w_n, w_s, 2, bonus, table, 1, 18, out, out.copy(), *small
+        )
+
+
+def test_the_limb_constants_agree_and_the_edges_are_where_the_counts_leave_them():
+    assert ks.LIMB_BITS == exact.LIMB_BITS and ks.LIMB_MASK == 2**exact.LIMB_BITS - 1
+    assert 10**special_dice.LIMB_DICE < exact.LIMBS_MAX <= 10 ** (special_dice.LIMB_DICE + 1)
+    assert 10**special_dice.INT64_DICE <= exact.INT64_MAX < 10 ** (special_dice.INT64_DICE + 1)
+    with pytest.raises(OverflowError):
+        exact.count_limbs(lambda: (np.zeros(1, dtype=np.int64),) * 2, exact.LIMBS_MAX)
