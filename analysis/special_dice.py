@@ -351,6 +351,8 @@ def limb_counts(
         out_hi,
         out_lo,
         *states,
+        np.empty((2, CAP + 1, CAP + 1), dtype=np.int64),
+        np.empty((_ks.STATE_ROWS // 2, 4), dtype=np.int64),
     )
     return out_hi, out_lo
 

@@ -34,9 +34,11 @@ by multinomial coefficients times face counts, never the 10**n ordered rolls.
 
 from __future__ import annotations
 
+import math
 from typing import Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from ._jit import IntArray, kernel
 from .multiset import addmod, fill_powers, mulmod
@@ -625,6 +627,8 @@ def special_grid_pool_bounds(
 # counted with its bonus).  A row of the state arrays holds one (ec, oc, t)
 # along ``s``, so one die is a few shifted multiply-adds of whole rows.
 
+#: float64 arrays (the quotients).
+FloatArray = npt.NDArray[np.float64]
 #: Bits of the low limb (``analysis.exact.LIMB_BITS`` says the same; a test holds them equal).
 LIMB_BITS = 32
 #: The low limb's mask.
@@ -746,6 +750,39 @@ def special_chain_widen(s_top: int, live: int, hi: IntArray, lo: IntArray) -> No
 
 
 @kernel
+def special_chain_groups(mark_bonus: IntArray, table: IntArray, group_of: IntArray, groups: IntArray) -> int:
+    """Group the rows of the chain's states by what the classification reads of them: rows whose
+    ``(pair, ec, oc)`` give the same classes (won, failed with no success, failed short) and the
+    same mark bonus are summed before they are classified.
+
+    Fills ``group_of`` int64[2, CAP + 1, CAP + 1] (the group of each ``(pair,
+    ec, oc)``) and ``groups`` int64[>= 2 * (CAP + 1) ** 2, 4] (each group's
+    win, none and short classes and its bonus); returns the number of groups.
+    """
+    n = 0
+    for pair in range(2):
+        for e in range(CAP + 1):
+            for o in range(CAP + 1):
+                k_win = table[BAND_WIN, pair, e, o]
+                k_none = table[BAND_NONE, pair, e, o]
+                k_short = table[BAND_SHORT, pair, e, o]
+                b = mark_bonus[o]
+                g = 0
+                while g < n:
+                    if groups[g, 0] == k_win and groups[g, 1] == k_none and groups[g, 2] == k_short and groups[g, 3] == b:
+                        break
+                    g += 1
+                if g == n:
+                    groups[g, 0] = k_win
+                    groups[g, 1] = k_none
+                    groups[g, 2] = k_short
+                    groups[g, 3] = b
+                    n += 1
+                group_of[pair, e, o] = g
+    return n
+
+
+@kernel
 def special_chain_classify(
     s_top: int,
     live: int,
@@ -753,8 +790,9 @@ def special_chain_classify(
     hi: IntArray,
     lo: IntArray,
     difficulties: IntArray,
-    mark_bonus: IntArray,
-    table: IntArray,
+    group_of: IntArray,
+    groups: IntArray,
+    n_groups: int,
     out_hi: IntArray,
     out_lo: IntArray,
     suf_hi: IntArray,
@@ -764,61 +802,67 @@ def special_chain_classify(
     ``(hi, lo)`` (successes below ``s_top``, the ``live`` slices, two limbs if ``wide`` else whole
     counts in ``lo``, as for :func:`special_chain_step`): the sums :func:`special_classify_into` makes.
 
-    A state of ``s`` successes before its mark bonus ``b`` wins against
-    ``d`` when ``s >= d - b``, so a row's wins are one of its suffix sums
-    (``suf``, scratch int64[STATE_ROWS, > s_top]); the rest fail, with no
+    The rows are first summed by group (:func:`special_chain_groups`) into
+    ``suf`` (scratch int64[>= n_groups, > s_top]).  A state of ``s``
+    successes before its mark bonus ``b`` wins against ``d`` when ``s >= d -
+    b``, so a group's wins are one of its suffix sums; the rest fail, with no
     success (``s + b == 0``) or short of the Difficulty.
     """
     n_classes = out_hi.shape[1]
-    for di in range(difficulties.shape[0]):
-        for k in range(n_classes):
-            out_hi[di, k] = 0
-            out_lo[di, k] = 0
+    for g in range(n_groups):
+        for s in range(s_top + 1):
+            suf_lo[g, s] = 0
+            suf_hi[g, s] = 0
     for e in range(CAP + 1):
         for o in range(CAP + 1):
             if (live >> (e * (CAP + 1) + o)) & 1 == 0:
                 continue
-            b = mark_bonus[o]
             for t in range(4):
-                pair = 1 if t >= 2 else 0
-                k_win = table[BAND_WIN, pair, e, o]
-                k_none = table[BAND_NONE, pair, e, o]
-                k_short = table[BAND_SHORT, pair, e, o]
+                g = group_of[1 if t >= 2 else 0, e, o]
                 r = (e * (CAP + 1) + o) * 4 + t
-                row_lo = lo[r]
-                row_hi = hi[r]
-                s_hi = suf_hi[r]
-                s_lo = suf_lo[r]
-                s_lo[s_top] = 0
-                s_hi[s_top] = 0
+                row = lo[r]
+                acc = suf_lo[g]
+                for s in range(s_top):
+                    acc[s] += row[s]
                 if wide == 1:
-                    for s in range(s_top - 1, -1, -1):
-                        w = s_lo[s + 1] + row_lo[s]
-                        s_hi[s] = s_hi[s + 1] + row_hi[s] + (w >> LIMB_BITS)
-                        s_lo[s] = w & LIMB_MASK
-                else:
-                    for s in range(s_top - 1, -1, -1):
-                        s_lo[s] = s_lo[s + 1] + row_lo[s]
-                        s_hi[s] = 0
-                if s_hi[0] == 0 and s_lo[0] == 0:
-                    continue
-                none_hi = row_hi[0] if (wide == 1 and b == 0) else 0
-                none_lo = row_lo[0] if b == 0 else 0
-                for di in range(difficulties.shape[0]):
-                    j = max(0, difficulties[di] - b)
-                    if j >= s_top:
-                        win_hi = 0
-                        win_lo = 0
-                    else:
-                        win_hi = s_hi[j]
-                        win_lo = s_lo[j]
-                    out_hi[di, k_win] += win_hi
-                    out_lo[di, k_win] += win_lo
-                    if j > 0:  # the rolls with no success fail (with their bonus, none has none)
-                        out_hi[di, k_none] += none_hi
-                        out_lo[di, k_none] += none_lo
-                        out_hi[di, k_short] += s_hi[0] - win_hi - none_hi
-                        out_lo[di, k_short] += s_lo[0] - win_lo - none_lo
+                    row = hi[r]
+                    acc = suf_hi[g]
+                    for s in range(s_top):
+                        acc[s] += row[s]
+    for di in range(difficulties.shape[0]):
+        for k in range(n_classes):
+            out_hi[di, k] = 0
+            out_lo[di, k] = 0
+    for g in range(n_groups):
+        s_hi = suf_hi[g]
+        s_lo = suf_lo[g]
+        none_hi = s_hi[0]  # the rolls with no success, before the suffix sums
+        none_lo = s_lo[0]
+        if wide == 1:
+            for s in range(s_top - 1, -1, -1):
+                w = s_lo[s + 1] + s_lo[s]
+                s_hi[s] += s_hi[s + 1] + (w >> LIMB_BITS)
+                s_lo[s] = w & LIMB_MASK
+        else:
+            for s in range(s_top - 1, -1, -1):
+                s_lo[s] += s_lo[s + 1]
+        if s_hi[0] == 0 and s_lo[0] == 0:
+            continue
+        k_win, k_none, k_short, b = groups[g, 0], groups[g, 1], groups[g, 2], groups[g, 3]
+        if b != 0:  # every roll has a success
+            none_hi = 0
+            none_lo = 0
+        for di in range(difficulties.shape[0]):
+            j = max(0, difficulties[di] - b)
+            win_hi = s_hi[j] if j < s_top else 0
+            win_lo = s_lo[j] if j < s_top else 0
+            out_hi[di, k_win] += win_hi
+            out_lo[di, k_win] += win_lo
+            if j > 0:  # some rolls fail
+                out_hi[di, k_none] += none_hi
+                out_lo[di, k_none] += none_lo
+                out_hi[di, k_short] += s_hi[0] - win_hi - none_hi
+                out_lo[di, k_short] += s_lo[0] - win_lo - none_lo
     for di in range(difficulties.shape[0]):
         for k in range(n_classes):
             w = out_lo[di, k]
@@ -847,6 +891,8 @@ def special_grid_class_limbs_into(
     b_lo: IntArray,
     suf_hi: IntArray,
     suf_lo: IntArray,
+    group_of: IntArray,
+    groups: IntArray,
 ) -> None:
     """:func:`special_grid_class_ways` in two limbs and one pass: the class ways of every (pool,
     special dice, Difficulty) of a grid are ``out_hi * 2**LIMB_BITS + out_lo`` (int64[P, H, D, K]).
@@ -861,8 +907,9 @@ def special_grid_class_limbs_into(
     two limbs from there on.  Scratch (this allocates nothing): ``a`` and
     ``b`` int64[STATE_ROWS, S] with ``S >= n + crit_bonus * (n //
     2) + crit_bonus + 2`` for ``n`` the most dice of a pool (a ten is
-    added to every column, the last ones holding zeros), and ``suf`` as
-    large.  All overwritten.
+    added to every column, the last ones holding zeros), ``suf`` as
+    large, ``group_of`` int64[2, CAP + 1, CAP + 1] and ``groups``
+    int64[STATE_ROWS // 2, 4].  All overwritten.
     """
     top_pool = 0
     for pi in range(pools.shape[0]):
@@ -877,6 +924,9 @@ def special_grid_class_limbs_into(
     for a in (a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo):
         if a.shape[0] != STATE_ROWS or a.shape[1] < columns:
             raise ValueError("the chain's scratch is too small for the grid")
+    if group_of.shape != (2, CAP + 1, CAP + 1) or groups.shape[0] < STATE_ROWS // 2 or groups.shape[1] != 4:
+        raise ValueError("the chain's scratch is too small for the grid")
+    n_groups = special_chain_groups(mark_bonus, table, group_of, groups)
     if out_lo.shape != out_hi.shape or out_hi.shape[0] != pools.shape[0] or out_hi.shape[1] != specials.shape[0]:
         raise ValueError("the output does not match the grid")
     if out_hi.shape[2] != difficulties.shape[0]:
@@ -924,13 +974,119 @@ def special_grid_class_limbs_into(
                         cur_hi,
                         cur_lo,
                         difficulties,
-                        mark_bonus,
-                        table,
+                        group_of,
+                        groups,
+                        n_groups,
                         out_hi[pi, hi],
                         out_lo[pi, hi],
                         suf_hi,
                         suf_lo,
                     )
+
+
+#: Denominators ``5 ** n`` the exact quotient of :func:`limb_ratio` divides by: below 2**47,
+#: so that a remainder shifted by 16 bits or more still fits int64.
+RATIO_MAX_DICE = 20
+#: ``10.0 ** n`` for ``n <= 22``, each exact in float64; ``5 ** n`` and its bits for ``n <= 20``.
+TEN_POWERS = np.array([float(10**n) for n in range(23)])
+FIVE_POWERS = np.array([5**n for n in range(RATIO_MAX_DICE + 1)], dtype=np.int64)
+FIVE_BITS = np.array([(5**n).bit_length() for n in range(RATIO_MAX_DICE + 1)], dtype=np.int64)
+
+
+@kernel
+def _bit_length(x: int) -> int:
+    """Bits of ``0 <= x < 2**62`` (float64's exponent, less one where rounding carried up)."""
+    if x == 0:
+        return 0
+    n = math.frexp(float(x))[1]
+    if x >> (n - 1) == 0:
+        n -= 1
+    return n
+
+
+@kernel
+def limb_ratio(hi: int, lo: int, dice: int, ten_powers: FloatArray, five_powers: IntArray, five_bits: IntArray) -> float:
+    """``float(Fraction(hi * 2**LIMB_BITS + lo, 10 ** dice))``, correctly rounded (to nearest,
+    ties to even), or NaN where ``dice > RATIO_MAX_DICE`` and the quotient is not an exact
+    float division (the caller divides in Python ints).
+
+    ``lo`` may hold more than LIMB_BITS bits (it is carried here); the count
+    is non-negative and below 2**94.  A count below 2**53 over ``10 ** dice``
+    (exact in float64 up to 22 dice) is one IEEE division, correctly rounded.
+    Otherwise the quotient by ``5 ** dice`` is worked out by long division
+    in int64 to 55 or more significant bits, a few bits at a time so that
+    no shifted remainder (below ``5 ** dice``) passes 2**62; each partial
+    quotient is estimated by a float product and corrected to the exact one.
+    Rounding those bits to 53, with the last remainder as the sticky bit,
+    gives the correctly rounded quotient, which ``2 ** -dice`` scales exactly.
+    ``ten_powers``, ``five_powers``, ``five_bits``: :data:`TEN_POWERS`,
+    :data:`FIVE_POWERS`, :data:`FIVE_BITS`.
+    """
+    hi += lo >> LIMB_BITS
+    lo &= LIMB_MASK
+    if hi < (1 << (53 - LIMB_BITS)) and dice <= 22:
+        return (hi * float(1 << LIMB_BITS) + lo) / ten_powers[dice]
+    if dice > RATIO_MAX_DICE:
+        return np.nan
+    d = five_powers[dice]
+    step_max = 62 - five_bits[dice]  # r < d: r << step_max < 2**62
+    # the integer part: at once below 2**63, else from the top (hi, then lo in two 16-bit chunks)
+    if hi < (1 << (63 - LIMB_BITS)):
+        v = (hi << LIMB_BITS) | lo
+        m = v // d
+        r = v - m * d
+    else:
+        m = hi // d
+        r = hi - m * d
+        for shift in (16, 0):
+            r = (r << 16) | ((lo >> shift) & 0xFFFF)
+            q = r // d
+            r -= q * d
+            m = (m << 16) | q
+    # then bits after the point until 55 or more are known
+    inv = 1.0 / d
+    frac = 0
+    n = _bit_length(m)
+    while n < 55:
+        step = min(step_max, 61 - n)
+        r <<= step
+        q = int(r * inv)  # within one of the quotient, below 2**step
+        r -= q * d
+        while r < 0:
+            q -= 1
+            r += d
+        while r >= d:
+            q += 1
+            r -= d
+        n = n + step if m != 0 else _bit_length(q)
+        m = (m << step) | q
+        frac += step
+    extra = n - 53
+    keep = m >> extra
+    rest = m & ((1 << extra) - 1)
+    half = 1 << (extra - 1)
+    if rest > half or (rest == half and (r != 0 or keep & 1 == 1)):
+        keep += 1
+    return math.ldexp(float(keep), extra - frac - dice)
+
+
+@kernel
+def limb_ratios_into(
+    hi: IntArray,
+    lo: IntArray,
+    dice: IntArray,
+    ten_powers: FloatArray,
+    five_powers: IntArray,
+    five_bits: IntArray,
+    out: FloatArray,
+) -> int:
+    """:func:`limb_ratio` elementwise over flat arrays; returns how many are NaN (left to the caller)."""
+    left = 0
+    for i in range(hi.shape[0]):
+        out[i] = limb_ratio(hi[i], lo[i], dice[i], ten_powers, five_powers, five_bits)
+        if out[i] != out[i]:
+            left += 1
+    return left
 
 
 def special_grid_class_limbs_bound(pools: Iterable[int], specials: Iterable[int], special_replaces: int) -> int:

@@ -778,6 +778,7 @@ def test_v5_grid_class_limbs_bound(twin, pools, replaces):
     n = max(pools) + (0 if replaces else 2)
     columns = n + 2 * (n // 2) + 2 + 2  # the pair bonus is 2
     scratch = [np.zeros((special.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
+    scratch += [np.zeros((2, 3, 3), dtype=np.int64), np.zeros((special.STATE_ROWS // 2, 4), dtype=np.int64)]
     shape = (len(pools), 2, 3, 6)
     args = (pools_arr, hungers, diffs, w_n, w_h, 2, bonus, table, replaces, special_dice.INT64_DICE)
     top, converted = twin(

@@ -121,7 +121,21 @@ def test_the_kernel_refuses_scratch_too_small():
     out = np.zeros((1, 1, 1, 6), dtype=np.int64)
     with pytest.raises(ValueError, match="scratch is too small"):
         ks.special_grid_class_limbs_into(
-            np.array([10]), np.array([0]), np.array([1]), w_n, w_s, 2, bonus, table, 1, 18, out, out.copy(), *small
+            np.array([10]),
+            np.array([0]),
+            np.array([1]),
+            w_n,
+            w_s,
+            2,
+            bonus,
+            table,
+            1,
+            18,
+            out,
+            out.copy(),
+            *small,
+            np.zeros((2, CAP + 1, CAP + 1), dtype=np.int64),
+            np.zeros((ks.STATE_ROWS // 2, 4), dtype=np.int64),
         )
 
 
