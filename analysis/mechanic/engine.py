@@ -1,4 +1,4 @@
-"""One exact engine for every mechanic file: ways by outcome class, success distributions, reading a roll.
+"""One exact engine for every mechanic file: a rule set's cells counted by outcome class, as odds and tables.
 
 A roll's outcome depends only on a few *statistics*: the number of dice
 showing each (kind, mark) pair a rule reads (``hunger.one``), or a mark
@@ -14,40 +14,68 @@ Chinese remainder theorem, :func:`analysis.exact.count`).
 
 Nothing here depends on a game: V5, Werewolf, Hunter, classic pools and a
 designer's own file are all mechanics.
+
+This module is the engine's public face (:func:`rules_of`, :func:`count_cells`,
+:func:`odds`, :func:`table`, :func:`read_roll`) and does the counting: the
+class tables over the statistics grid and the kernels' walk over it.  Its
+parts live beside it: :mod:`~analysis.mechanic.pool` (the dice and faces of a
+cell and their kernel layout), :mod:`~analysis.mechanic.stats_grid` (the statistics
+grid as the rules read it), :mod:`~analysis.mechanic.cells` (the cells asked
+for), :mod:`~analysis.mechanic.results` (:class:`CellWays`,
+:class:`MechanicOdds`) and :mod:`~analysis.mechanic.reading` (one landed
+roll read); their names stay importable from here.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, Sized, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Sized, cast
 
 import numpy as np
 
+from .cells import (
+    cells_of as _cells_of,
+    check_at_least_dice as check_at_least_dice,
+    check_cell as check_cell,
+    grid_of as _grid_of,
+    resolve_grid as resolve_grid,
+)
+from .stats_grid import (
+    Context as Context,
+    context_of as _context,
+    eval_counts as _eval_counts,
+    grid_env as _grid_env,
+    grid_ranges as _ranges,
+    state_text as _state_text,
+)
+from .pool import (
+    MAX_DICE as MAX_DICE,
+    Faces as Faces,
+    count_ways as _count_ways,
+    dice_of as dice_of,
+    dice_table as dice_table,
+    face_axes as _face_axes,
+    faces_of as faces_of,
+    layout as _layout,
+    pool_axes as _pool_axes,
+    ways_bound as _ways_bound,
+)
+from .reading import MechanicReading as MechanicReading, read_roll as read_roll
+from .results import CellWays as CellWays, MechanicOdds as MechanicOdds
 from .spec import Mechanic, MechanicError
-from .stats import Stats as _Stats, stats_of as _stats, where as _where
+from .stats import stats_of as _stats, where as _where
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     import pandas as pd
 
     from kernels._jit import IntArray
 
-    from .expr import Expr
+    from .pool import Layout as Layout
 
-    #: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`_layout`).
-    Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
     #: (class table, successes table or None, lowest successes) over a grid (:func:`_tables`).
     Tables = tuple[IntArray, IntArray | None, int]
 
-#: Faces of each kind by mark: ``((count per mark), ...)`` (:func:`faces_of`).
-Faces = tuple[tuple[int, ...], ...]
-#: The ``(axis, value)`` pairs of the axes the rules read (:func:`_context`).
-Context = tuple[tuple[str, int], ...]
-
-#: Most dice of one kind in a roll.
-MAX_DICE = 1000
 #: Most cells of the statistics grid of one count (each cell holds an int64 per
 #: context): bigger grids are refused with the size named, before any work.
 MAX_GRID = 4_000_000
@@ -85,217 +113,7 @@ def rules_of(mechanic: Mechanic, changes: Mapping[str, object] | None = None, so
     return MechanicRules(mechanic, tuple(values.items()))
 
 
-# ------------------------------------------------------------------ dice and faces
-
-
-def dice_of(mech: Mechanic, env: Mapping[str, Any]) -> tuple[int, ...]:
-    """Dice of each kind for these axis and parameter values."""
-    out: list[int] = []
-    for k in mech.kinds:
-        n = int(k.dice.evaluate(env))
-        if not 0 <= n <= MAX_DICE:
-            raise MechanicError(
-                f"{mech.origin}: kind {k.name!r} would roll {n} dice at {_where(mech, env)} (0..{MAX_DICE})"
-            )
-        out.append(n)
-    return tuple(out)
-
-
-def dice_table(
-    mech: Mechanic, params: Mapping[str, bool | int], cells: Sequence[Mapping[str, int]]
-) -> dict[tuple[int, ...], tuple[int, ...]]:
-    """``{values of the pool axes: dice of each kind}`` for the cells, the dice expressions evaluated
-    once over all of them (numpy), each count checked as :func:`dice_of` does."""
-    axes = _pool_axes(mech)
-    combos = list(dict.fromkeys(tuple(c[a] for a in axes) for c in cells))
-    if not combos:
-        return {}
-    env: dict[str, Any] = dict(params)
-    for j, a in enumerate(axes):
-        env[a] = np.array([c[j] for c in combos], dtype=np.int64)
-    columns: list[list[int]] = []
-    for k in mech.kinds:
-        n = np.broadcast_to(np.asarray(k.dice.evaluate(env), dtype=np.int64), (len(combos),))
-        bad = np.flatnonzero((n < 0) | (n > MAX_DICE))
-        if len(bad):
-            cell = dict(params, **dict(zip(axes, combos[bad[0]])))
-            raise MechanicError(
-                f"{mech.origin}: kind {k.name!r} would roll {int(n[bad[0]])} dice at "
-                f"{_where(mech, cell)} (0..{MAX_DICE})"
-            )
-        columns.append(n.tolist())
-    return {combo: tuple(col[i] for col in columns) for i, combo in enumerate(combos)}
-
-
-def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
-    """Faces of each kind by mark, ``((count per mark), ...)``, checked: every face carries one mark."""
-    out: list[tuple[int, ...]] = []
-    for k in mech.kinds:
-        owner: list[str | None] = [None] * (k.sides + 1)
-        counts: list[int] = []
-        for mark, ranges in k.faces:
-            n = 0
-            for lo_e, hi_e in ranges:
-                lo, hi = int(lo_e.evaluate(env)), int(hi_e.evaluate(env))
-                for f in range(lo, hi + 1):
-                    if not 1 <= f <= k.sides:
-                        raise MechanicError(
-                            f"{mech.origin}: kind {k.name!r} gives mark {mark!r} the face "
-                            f"{f}, but its dice have faces 1..{k.sides} ({_where(mech, env)})"
-                        )
-                    if owner[f] is not None:
-                        raise MechanicError(
-                            f"{mech.origin}: kind {k.name!r} gives face {f} two marks, "
-                            f"{owner[f]!r} and {mark!r} ({_where(mech, env)})"
-                        )
-                    owner[f] = mark
-                    n += 1
-            counts.append(n)
-        missing = [f for f in range(1, k.sides + 1) if owner[f] is None]
-        if missing:
-            raise MechanicError(
-                f"{mech.origin}: kind {k.name!r} gives face {missing[0]} no mark "
-                f"({_where(mech, env)}); every face carries exactly one mark"
-            )
-        out.append(tuple(counts))
-    return tuple(out)
-
-
-@lru_cache(maxsize=64)
-def _pool_axes(mech: Mechanic) -> tuple[str, ...]:
-    """The axes that the dice counts and the faces read."""
-    read: set[str] = set()
-    for k in mech.kinds:
-        read |= set(k.dice.names)
-        for _, ranges in k.faces:
-            for lo, hi in ranges:
-                read |= set(lo.names) | set(hi.names)
-    return tuple(a for a in mech.axis_names if a in read)
-
-
-@lru_cache(maxsize=64)
-def _face_axes(mech: Mechanic) -> tuple[str, ...]:
-    """The axes that the faces read (a classic difficulty)."""
-    read: set[str] = set()
-    for k in mech.kinds:
-        for _, ranges in k.faces:
-            for lo, hi in ranges:
-                read |= set(lo.names) | set(hi.names)
-    return tuple(a for a in mech.axis_names if a in read)
-
-
-def _layout(mech: Mechanic, stats: _Stats, faces: Faces, dice_max: tuple[int, ...]) -> Layout:
-    """Kernel inputs for one face layout: merged marks per kind, contributions, grid shape.
-
-    Marks of a kind that count towards the same statistics alike are merged
-    (their faces added), so a kind has as few categories as the rules can
-    tell apart.  A statistic's axis holds the most its members can add up
-    to (per kind, its dice times the largest weight of its marks), or up to
-    its cap.
-    """
-    n_stats = len(stats.names)
-    groups: list[list[tuple[tuple[int, ...], int]]] = []  # per kind: list of (contrib tuple, faces)
-    for ki, k in enumerate(mech.kinds):
-        merged: dict[tuple[int, ...], int] = {}
-        for mi in range(len(k.marks)):
-            key = tuple(stats.weight(s, (ki, mi)) for s in range(n_stats))
-            merged[key] = merged.get(key, 0) + faces[ki][mi]
-        groups.append([(key, f) for key, f in merged.items() if f > 0] or [(tuple([0] * n_stats), 0)])
-    m_max = max(len(g) for g in groups)
-    n_kinds = len(mech.kinds)
-    faces_arr = np.zeros((n_kinds, m_max), dtype=np.int64)
-    marks_arr = np.zeros(n_kinds, dtype=np.int64)
-    contrib = np.zeros((n_kinds, m_max, max(n_stats, 1)), dtype=np.int64)
-    for ki, g in enumerate(groups):
-        marks_arr[ki] = len(g)
-        for mi, (key, f) in enumerate(g):
-            faces_arr[ki, mi] = f
-            contrib[ki, mi, :n_stats] = key
-    sizes = []
-    for s in range(n_stats):
-        top = 0
-        for ki in range(n_kinds):
-            top += dice_max[ki] * max(
-                (w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == ki), default=0
-            )
-        cap = stats.caps[s] if stats.caps else None
-        sizes.append((top if cap is None else min(top, cap)) + 1)
-    shape = tuple(sizes) or (1,)
-    if n_stats == 0:
-        contrib = contrib[:, :, :1] * 0
-    strides = np.array([int(np.prod(shape[s + 1 :], dtype=np.int64)) for s in range(len(shape))], dtype=np.int64)
-    return faces_arr, marks_arr, contrib, shape, strides
-
-
-def _count_ways(
-    stats: _Stats,
-    dice_arr: IntArray,
-    faces_arr: IntArray,
-    marks_arr: IntArray,
-    contrib: IntArray,
-    shape: tuple[int, ...],
-    strides: IntArray,
-    mod: int,
-    binom: IntArray,
-    out: IntArray,
-) -> None:
-    """Kernel call: the ways of every cell of the statistics grid into ``out`` (saturating capped axes)."""
-    from kernels import mechanic as _k
-
-    if stats.capped:
-        _k.mechanic_ways_capped(
-            dice_arr, faces_arr, marks_arr, contrib, np.array(shape, dtype=np.int64), mod, binom, out
-        )
-    else:
-        _k.mechanic_ways(dice_arr, faces_arr, marks_arr, contrib, strides, mod, binom, out)
-
-
-def _ways_bound(
-    stats: _Stats, dice: Sequence[int], faces_arr: IntArray, marks_arr: IntArray, binom_size: int | None = None
-) -> int:
-    """Bound on every number :func:`_count_ways` and the classifying kernels hold (with a binomial
-    table of ``binom_size`` rows, by default ``max(dice) + 1``)."""
-    from kernels import mechanic as _k
-
-    bound = _k.mechanic_ways_capped_bound if stats.capped else _k.mechanic_ways_bound
-    return bound(dice, faces_arr, marks_arr, max(dice) + 1 if binom_size is None else binom_size)
-
-
 # ------------------------------------------------------------------ classifying
-
-
-def _grid_env(stats: _Stats, shape: tuple[int, ...]) -> dict[str, np.ndarray]:
-    """Each statistic's values along its axis (a capped axis ends at its cap, standing for all above)."""
-    env: dict[str, np.ndarray] = {}
-    for s, name in enumerate(stats.names):
-        view = [1] * len(shape)
-        view[s] = shape[s]
-        env[name] = np.arange(shape[s], dtype=np.int64).reshape(view)
-    return env
-
-
-def _eval_counts(
-    mech: Mechanic,
-    env: dict[str, Any],
-    ranges: dict[str, tuple[int, int]],
-    counts: Iterable[tuple[str, Expr]] | None = None,
-) -> dict[str, Any]:
-    """Add the mechanic's counts (or ``counts``) to ``env`` (checked against 64-bit overflow first)."""
-    for cname, e in mech.counts if counts is None else counts:
-        e.check_range(ranges)
-        lo, hi = e.interval(ranges)
-        env[cname] = e.evaluate(env)
-        ranges[cname] = (lo, hi)
-    return env
-
-
-def _ranges(
-    params: Mapping[str, bool | int], context: Mapping[str, int], stats: _Stats, shape: tuple[int, ...]
-) -> dict[str, tuple[int, int]]:
-    ranges = {k: (int(v), int(v)) for k, v in {**params, **context}.items()}
-    for s, name in enumerate(stats.names):
-        ranges[name] = (0, shape[s] - 1)
-    return ranges
 
 
 @lru_cache(maxsize=256)
@@ -345,33 +163,7 @@ def _mechanic_tables(rules: MechanicRules, shape: tuple[int, ...], context: Cont
     return _tables(rules, shape, context, False)
 
 
-def _state_text(mech: Mechanic, stats: _Stats, shape: tuple[int, ...], flat: int) -> str:
-    coords = np.unravel_index(int(flat), shape)
-    caps = stats.caps or (None,) * len(stats.names)
-    return (
-        ", ".join(
-            f"{n}>={int(c)}" if cap is not None and int(c) == cap else f"{n}={int(c)}"
-            for n, c, cap in zip(stats.names, coords, caps)
-        )
-        or "every roll"
-    )
-
-
 # ------------------------------------------------------------------ counting
-
-
-@dataclass(frozen=True)
-class CellWays:
-    """Exact ways of one cell: per class, per success value, and the denominator."""
-
-    class_ways: tuple[int, ...]
-    success_ways: dict[int, int]
-    denominator: int
-    dice: tuple[int, ...]
-
-
-def _context(stats: _Stats, env: Mapping[str, Any]) -> Context:
-    return tuple((a, int(env[a])) for a in stats.rule_axes)
 
 
 def count_cells(
@@ -558,87 +350,6 @@ def _count_general(
 # ------------------------------------------------------------------ results
 
 
-@dataclass(frozen=True)
-class MechanicOdds:
-    """The exact odds of one roll of a mechanic: Fractions over ``denominator`` (every way the dice land)."""
-
-    rules: MechanicRules
-    cell: tuple[tuple[str, int], ...]
-    dice: tuple[int, ...]  # dice of each kind
-    class_ways: dict[str, int]
-    success_ways: dict[int, int]
-    denominator: int
-
-    def probability(self, outcome: str) -> Fraction:
-        """Exact probability of an outcome class or a derived ``p_`` column."""
-        cols = {c.name: c.classes for c in self.rules.mechanic.columns}
-        if outcome in self.class_ways:
-            return Fraction(self.class_ways[outcome], self.denominator)
-        if outcome in cols:
-            return Fraction(sum(self.class_ways[c] for c in cols[outcome]), self.denominator)
-        from analysis.validate import did_you_mean
-
-        raise ValueError(f"unknown outcome {outcome!r}{did_you_mean(outcome, list(self.class_ways) + list(cols))}")
-
-    def classes(self) -> dict[str, Fraction]:
-        """Every class as ``{name: Fraction}``, in table order (they sum to exactly 1)."""
-        return {c: Fraction(w, self.denominator) for c, w in self.class_ways.items()}
-
-    def columns(self) -> dict[str, Fraction]:
-        """Every derived ``p_`` column as ``{name: Fraction}``."""
-        return {c.name: self.probability(c.name) for c in self.rules.mechanic.columns}
-
-    @property
-    def p_win(self) -> Fraction:
-        return sum(
-            (Fraction(self.class_ways[c], self.denominator) for c in self.rules.mechanic.win_classes), Fraction(0)
-        )
-
-    @property
-    def successes(self) -> dict[int, Fraction]:
-        """Exact distribution of the mechanic's successes ``{n: Fraction}`` (non-zero only)."""
-        if self.rules.mechanic.successes is None:
-            raise ValueError(f"the {self.rules.mechanic.name} mechanic names no successes count")
-        return {s: Fraction(w, self.denominator) for s, w in sorted(self.success_ways.items())}
-
-    @property
-    def mean_successes(self) -> Fraction:
-        return sum((s * p for s, p in self.successes.items()), Fraction(0))
-
-    def at_least(self, n: int) -> Fraction:
-        """Exact chance of ``n`` or more successes."""
-        return sum((p for s, p in self.successes.items() if s >= n), Fraction(0))
-
-    def __str__(self) -> str:
-        mech = self.rules.mechanic
-        head = ", ".join(f"{a} {v}" for a, v in self.cell)
-        lines = [f"{mech.title}: {head} ({' + '.join(f'{n} {k.name}' for n, k in zip(self.dice, mech.kinds))} dice)"]
-        for name, p in list(self.classes().items()) + list(self.columns().items()):
-            lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
-        return "\n".join(lines)
-
-    __repr__ = __str__
-
-
-def check_cell(mech: Mechanic, values: Mapping[str, object]) -> dict[str, int]:
-    """The axis values of one cell, each a whole number in its range; every axis needed."""
-    from analysis.validate import check_int
-
-    out: dict[str, int] = {}
-    for a in mech.axes:
-        if a.name not in values:
-            raise ValueError(f"the {mech.name} mechanic needs a value for {a.name}")
-        out[a.name] = check_int(a.name, values[a.name], a.range[0], a.range[1])
-    extra = [k for k in values if k not in out]
-    if extra:
-        from analysis.validate import did_you_mean
-
-        raise ValueError(
-            f"the {mech.name} mechanic has no axis {extra[0]!r}{did_you_mean(str(extra[0]), list(mech.axis_names))}"
-        )
-    return out
-
-
 def odds(rules: MechanicRules, **cell: object) -> MechanicOdds:
     """Exact odds of one cell, e.g. ``odds(rules, pool=7, hunger=2, difficulty=3)``."""
     mech = rules.mechanic
@@ -652,57 +363,6 @@ def odds(rules: MechanicRules, **cell: object) -> MechanicOdds:
         ways.success_ways,
         ways.denominator,
     )
-
-
-def resolve_grid(
-    mech: Mechanic, axes: Mapping[str, object], at_least: object = None
-) -> tuple[dict[str, list[int]], list[dict[str, int]], list[int]]:
-    """``(grid, cells, tops)`` of a table: ``{axis: values}`` (an axis left out takes its default SPEC),
-    every cell as a dict in the grid's product order, and the ``at_least`` values (a list, maybe empty),
-    each checked; an unknown axis gets a did-you-mean."""
-    grid, tops = _grid_of(mech, axes, at_least)
-    return grid, _cells_of(grid), tops
-
-
-def _grid_of(
-    mech: Mechanic, axes: Mapping[str, object], at_least: object = None
-) -> tuple[dict[str, list[int]], list[int]]:
-    """``(grid, tops)`` of :func:`resolve_grid`, without the cells."""
-    from analysis.validate import as_values, did_you_mean
-
-    extra = [k for k in axes if k not in mech.axis_names]
-    if extra:
-        raise ValueError(
-            f"the {mech.name} mechanic has no axis {extra[0]!r}{did_you_mean(str(extra[0]), list(mech.axis_names))}"
-        )
-    grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
-    from analysis.sweep import check_cells
-
-    n_cells = check_cells({a: len(v) for a, v in grid.items()})  # before the cells are listed
-    tops: list[int] = []
-    if at_least is not None:
-        from analysis import at_least as _al
-
-        if mech.successes is None:
-            raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
-        tops = as_values("at_least", at_least, 0)
-        _al.check_size(n_cells, tops)
-    return grid, tops
-
-
-def _cells_of(grid: Mapping[str, Sequence[int]]) -> list[dict[str, int]]:
-    """Every cell of a grid as a dict, in the grid's product order."""
-    return [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
-
-
-def check_at_least_dice(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> None:
-    """Refuse at-least columns whose distributions of successes (each pool's, counted in full) would
-    hold too many dice (:func:`analysis.at_least.check_dice`), before any counting."""
-    from analysis.at_least import check_dice
-
-    mech = rules.mechanic
-    rolls = {tuple(c[a] for a in _pool_axes(mech)): c for c in cells}
-    check_dice(sum(dice_of(mech, {**rules.params, **c})) for c in rolls.values())
 
 
 def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **axes: object) -> pd.DataFrame:
@@ -849,90 +509,10 @@ def _prod(grid: Mapping[str, Sized], axis: str, before: bool) -> int:
     return out
 
 
-# ------------------------------------------------------------------ one landed roll
-
-
-@dataclass(frozen=True)
-class MechanicReading:
-    """What one landed roll means: its counts and its outcome class."""
-
-    outcome: str
-    counts: dict[str, int]
-    successes: int | None
-    won: bool
-
-
-def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: object) -> MechanicReading:
-    """Read landed dice by the mechanic's rules.
-
-    For example ``read_roll(r, {"normal": [3, 10], "hunger": [1]}, difficulty=2)``.
-
-    ``faces`` maps each kind to the faces its dice show (a kind left out
-    rolled no dice).  Axes the rules read (a Difficulty) are given as keywords;
-    the pool axes need not be.
-    """
-    from analysis.validate import check_int
-
-    mech = rules.mechanic
-    stats = _stats(mech)
-    kinds = {k.name: k for k in mech.kinds}
-    if not isinstance(faces, dict):
-        raise ValueError("faces must map each kind of die to the faces it shows")
-    for name in faces:
-        if name not in kinds:
-            from analysis.validate import did_you_mean
-
-            raise ValueError(
-                f"the {mech.name} mechanic has no kind of die {name!r}{did_you_mean(str(name), list(kinds))}"
-            )
-    ctx: dict[str, int] = {}
-    for a in mech.axes:
-        if a.name in cell:
-            ctx[a.name] = check_int(a.name, cell[a.name], a.range[0], a.range[1])
-        elif a.name in stats.rule_axes:
-            raise ValueError(f"reading a roll of the {mech.name} mechanic needs {a.name}")
-    params = rules.params
-    env: dict[str, Any] = {**params, **ctx}
-    # faces by mark need the axes the faces read (a classic difficulty): those given
-    face_env = {**env, **{a.name: ctx.get(a.name, a.range[0]) for a in mech.axes}}
-    layout = faces_of(mech, face_env)
-    marks_of: dict[int, dict[str, int]] = {}
-    for ki, k in enumerate(mech.kinds):
-        shown = [check_int(f"a {k.name} die", f, 1, k.sides) for f in (faces.get(k.name) or [])]
-        if len(shown) > MAX_DICE:
-            raise ValueError(f"at most {MAX_DICE} {k.name} dice")
-        per_mark: dict[str, int] = {}
-        for mark, ranges in k.faces:
-            face_set: set[int] = set()
-            for lo_e, hi_e in ranges:
-                face_set |= set(range(int(lo_e.evaluate(face_env)), int(hi_e.evaluate(face_env)) + 1))
-            per_mark[mark] = sum(f in face_set for f in shown)
-        marks_of[ki] = per_mark
-    del layout
-    for s, name in enumerate(stats.names):
-        env[name] = sum(marks_of[ki][mech.kinds[ki].marks[mi]] for ki, mi in stats.members[s])
-    bounds = {k: (int(v), int(v)) for k, v in env.items()}
-    _eval_counts(mech, env, bounds)
-    outcome: str | None = None
-    for o in mech.outcomes:
-        if o.applies is not None and not bool(o.applies.evaluate(params)):
-            continue
-        if o.when is None or bool(o.when.evaluate(env)):
-            outcome = o.name
-            break
-    if outcome is None:
-        raise MechanicError(
-            f"{mech.origin}: no outcome rule matches this roll ({', '.join(f'{n}={env[n]}' for n in stats.names)})"
-        )
-    counts = {c: int(env[c]) for c, _ in mech.counts}
-    succ = int(env[mech.successes]) if mech.successes is not None else None
-    return MechanicReading(outcome, counts, succ, outcome in mech.win_classes)
-
-
 # ------------------------------------------------------------------ for engines built on this one
 # The statistics grid, shared with the engines that count more than one
 # roll of a mechanic (analysis.mechanic.willpower): public names for the
-# helpers above.
+# helpers above (those of .pool and .stats_grid are imported at the top).
 
 #: The statistics a mechanic's rules read (names, their (kind, mark) members, the axes read).
 statistics = _stats

@@ -7,21 +7,8 @@ its kind.  For every way the dice can land, the strategy picks the reroll,
 and every way the rerolled dice can fall is counted: exact odds, never
 simulated.
 
-Strategies (one :class:`Strategy` type for every mechanic):
-
-``none``
-    Never reroll (Willpower kept).
-``reroll_failures``
-    A roll that is not a win rerolls up to ``dice`` of its failed dice (the
-    ``failures`` marks; by the ``[willpower]`` kinds order, then the marks
-    order); a win keeps its dice.
-``maximize_win``
-    The reroll with the highest exact chance to win.
-``Strategy(values={class: weight})``
-    The reroll with the highest expected value of the final class.
-    ``forbid=(class, ...)`` never takes a reroll that could make a roll of
-    another class into one of those; ``kinds=(kind, ...)`` rerolls only
-    those kinds.
+Strategies (``none``, ``reroll_failures``, ``maximize_win``, or values of
+the final classes) are :class:`Strategy` (:mod:`analysis.mechanic.strategy`).
 
 Ties between rerolls of equal value go to no reroll (Willpower is kept),
 then to fewer dice, then to the order of the categories (the
@@ -41,31 +28,40 @@ The work (landed rolls x reroll outcomes x contexts) is estimated first (an
 upper estimate: every reroll weighed in full for every landed roll) and
 refused beyond :data:`MAX_WORK` for one pool, :data:`MAX_TABLE_WORK` for a
 whole table.
+
+This module is the Willpower engine's public face (:func:`odds`,
+:func:`table`, :func:`count_cells`, :func:`check_work`, :func:`work`) and
+does the counting: the plan of each pool, with every limit checked, and its
+count.  The strategies are in :mod:`analysis.mechanic.strategy`, the kernel
+call of one pool in :mod:`analysis.mechanic.willpower_call`; their names stay
+importable from here.
 """
 
 from __future__ import annotations
 
 import itertools
-import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
-from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping, Sequence, cast, overload
+from typing import TYPE_CHECKING, Iterator, Literal, Mapping, Sequence, cast, overload
 
 import numpy as np
 
 from . import engine as _engine
 from .engine import Context, Faces, MechanicOdds, MechanicRules
 from .spec import Mechanic, MechanicError, Willpower
+from .strategy import (
+    NAMES as NAMES,
+    STRATEGIES as STRATEGIES,
+    Strategy as Strategy,
+    strategy_of as strategy_of,
+    willpower_of as _willpower_of,
+)
+from .willpower_call import Call as _Call, Plan as _Plan, PlanKind as _Kind
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
-    import numpy.typing as npt
     import pandas as pd
-
-    from kernels._jit import IntArray
-
-    from .engine import Layout
 
 #: Most steps (landed rolls x reroll outcomes weighed x contexts) one pool
 #: may take; more is refused, with the estimate, before any work.
@@ -76,205 +72,9 @@ MAX_TABLE_WORK = 20_000_000_000
 MAX_OPTIONS = 200_000
 #: Most decisions kept at once (landed rolls x contexts of one pool, 4 bytes each).
 MAX_CHOICES = 25_000_000
-#: The named strategies.
-NAMES = ("none", "reroll_failures", "maximize_win")
-#: A class's value in a strategy: a whole number, a Fraction or a decimal.
-_Number = Fraction | int | float
-
-
-# ------------------------------------------------------------------ strategies
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """How a player uses a Willpower reroll after seeing the dice, for any mechanic.
-
-    Attributes
-    ----------
-    name : str
-        Shown in tables (default ``"custom"``).
-    values : tuple of (class, Fraction) pairs (a dict is accepted)
-        Value of each final outcome class (classes left out are worth 0):
-        the reroll of highest expected value is taken.
-    win : bool
-        Every win class is worth 1 (``maximize_win``), instead of ``values``.
-    reroll_failures : bool
-        A roll that is not a win rerolls up to the mechanic's Willpower dice
-        of its failed dice; a win keeps them.
-    keep : bool
-        Never reroll (``none``).
-    forbid : tuple of class names
-        Never take a reroll that could turn a roll of another class into one
-        of these.
-    kinds : tuple of kind names, or None
-        Reroll only dice of these kinds (None: every kind the mechanic's
-        ``[willpower]`` lists).
-    """
-
-    # the fields as __post_init__ leaves them; the constructor also takes a dict of values and lists,
-    # which the __init__ below states
-    name: str = "custom"
-    values: tuple[tuple[str, Fraction], ...] = ()
-    win: bool = False
-    reroll_failures: bool = False
-    keep: bool = False
-    forbid: tuple[str, ...] = ()
-    kinds: tuple[str, ...] | None = None
-
-    if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
-
-        def __init__(
-            self,
-            name: str = "custom",
-            values: Mapping[str, _Number] | Sequence[tuple[str, _Number]] = (),
-            win: bool = False,
-            reroll_failures: bool = False,
-            keep: bool = False,
-            forbid: Sequence[str] = (),
-            kinds: Sequence[str] | None = None,
-        ) -> None: ...
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"a strategy's name is text, got {self.name!r}")
-        values = self.values
-        if isinstance(values, dict):
-            values = tuple(values.items())
-        if not isinstance(values, (tuple, list)):
-            raise ValueError(f"values map outcome classes to numbers, got {type(values).__name__}")
-        pairs = []
-        for pair in values:
-            if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str):
-                raise ValueError(f"values must be (outcome class, number) pairs, got {pair!r}")
-            k, v = pair
-            if isinstance(v, float):
-                if v != v or v in (float("inf"), float("-inf")):
-                    raise ValueError(f"the value of {k} must be finite, got {v}")
-                v = Fraction(repr(v))
-            if isinstance(v, bool) or not isinstance(v, numbers.Rational):
-                raise ValueError(f"the value of {k} must be a whole number, a Fraction or a decimal, got {v!r}")
-            pairs.append((k, Fraction(v)))
-        if len({k for k, _ in pairs}) != len(pairs):
-            raise ValueError("values name an outcome class twice")
-        object.__setattr__(self, "values", tuple(pairs))
-        for flag in ("win", "reroll_failures", "keep"):
-            if not isinstance(getattr(self, flag), bool):
-                raise ValueError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
-        if sum([bool(pairs) or self.win, self.reroll_failures, self.keep]) > 1 or (pairs and self.win):
-            raise ValueError("a strategy is one of: values (or win), reroll_failures, keep")
-        if not (pairs or self.win or self.reroll_failures or self.keep):
-            raise ValueError("a strategy needs values (a number per outcome class), win, reroll_failures or keep")
-        for key in ("forbid", "kinds"):
-            got = getattr(self, key)
-            if got is None and key == "kinds":
-                continue
-            if isinstance(got, str) or not isinstance(got, (tuple, list)) or not all(isinstance(x, str) for x in got):
-                raise ValueError(f"{key} must be a tuple of names, got {got!r}")
-            object.__setattr__(self, key, tuple(got))
-        if self.kinds is not None and not self.kinds:
-            raise ValueError("kinds must name at least one kind of die (None: every rerollable kind)")
-
-    @property
-    def mode(self) -> str:
-        return "keep" if self.keep else "failures" if self.reroll_failures else "best"
-
-    def integer_values(self, mech: Mechanic) -> IntArray:
-        """The value of each class of ``mech`` (in its class order) as exact integers (a common scale)."""
-        classes = mech.classes
-        if self.win:
-            return np.array([int(c in mech.win_classes) for c in classes], dtype=np.int64)
-        known = dict(self.values)
-        for k in known:
-            if k not in classes:
-                raise ValueError(_unknown_class(mech, k))
-        fracs = [known.get(c, Fraction(0)) for c in classes]
-        den = lcm(*(f.denominator for f in fracs))
-        ints = [int(f * den) for f in fracs]
-        if max(abs(i) for i in ints) > 10**9:
-            raise ValueError("the strategy's values are too finely divided or too large; use simpler numbers")
-        return np.array(ints, dtype=np.int64)
-
-    def check(self, mech: Mechanic) -> None:
-        """Refuse (one sentence) a strategy that names a class or kind ``mech`` does not have."""
-        wp = _willpower_of(mech)
-        for k in self.forbid:
-            if k not in mech.classes:
-                raise ValueError(_unknown_class(mech, k))
-        for k in self.kinds or ():
-            if k not in wp.kinds:
-                from analysis.validate import did_you_mean
-
-                raise ValueError(
-                    f"the {mech.name} mechanic's Willpower does not reroll {k!r} dice; it "
-                    f"rerolls {', '.join(wp.kinds)}{did_you_mean(k, list(wp.kinds))}"
-                )
-        if self.reroll_failures and not wp.failures:
-            raise ValueError(
-                f"the {mech.name} mechanic's [willpower] names no failures, so it has no reroll_failures strategy"
-            )
-        if not self.keep and not self.reroll_failures:
-            self.integer_values(mech)
-
-
-def _unknown_class(mech: Mechanic, k: str) -> str:
-    from analysis.validate import did_you_mean
-
-    return (
-        f"unknown outcome class {k!r} of the {mech.name} mechanic; choose from "
-        f"{', '.join(mech.classes)}{did_you_mean(k, list(mech.classes))}"
-    )
-
-
-STRATEGIES = {
-    "none": Strategy("none", keep=True),
-    "reroll_failures": Strategy("reroll_failures", reroll_failures=True),
-    "maximize_win": Strategy("maximize_win", win=True),
-}
-
-
-def strategy_of(strategy: str | Strategy | None) -> Strategy:
-    """A :class:`Strategy` from a name in :data:`STRATEGIES` (``None`` is ``none``) or a Strategy itself."""
-    if strategy is None:
-        return STRATEGIES["none"]
-    from analysis.strategies import named
-
-    return named(strategy, STRATEGIES, Strategy)
-
-
-def _willpower_of(mech: Mechanic) -> Willpower:
-    if mech.willpower is None:
-        raise ValueError(f"the {mech.name} mechanic has no Willpower reroll (its file has no [willpower] table)")
-    return mech.willpower
 
 
 # ------------------------------------------------------------------ the plan of one pool
-
-#: A rerollable kind of a plan: (kind index, its dice, its categories as (faces, offset step, rerollable
-#: category or -1), its sides).
-_Kind = tuple[int, int, tuple[tuple[int, int, int], ...], int]
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """Everything about one pool that does not depend on the arithmetic: what the kernel reads."""
-
-    layout: Layout  # engine layout: faces_arr, marks_arr, contrib, shape, strides
-    res_dice: np.ndarray
-    res_idx: np.ndarray  # int64[R]: the grid cells the dice never rerolled reach
-    kinds: tuple[_Kind, ...]  # per rerollable kind: (kind index, n dice, its categories, sides)
-    comps: tuple[IntArray, ...]  # per rerollable kind: int64[Q, M] compositions
-    st_index: np.ndarray  # int64[P, Kr]: composition of each kind in each state
-    st_avail: np.ndarray
-    st_off: np.ndarray
-    opt_counts: np.ndarray
-    opt_off: np.ndarray
-    opt_v: np.ndarray
-    out_off: np.ndarray
-    out_w: np.ndarray
-    out_n: np.ndarray
-    fail_cats: np.ndarray
-    common: int
-    steps: int  # work per context (landed rolls x outcomes weighed)
 
 
 def _compositions_count(n: int, parts: int) -> int:
@@ -667,137 +467,6 @@ def count_cells(
                 succ_ways = {v + low: int(w) for v, w in enumerate(hist[t].tolist()) if w}
             out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ_ways, int(spent[t]), den, dice)
     return cast("list[CellWays]", out)  # every cell is in one group
-
-
-class _Call:
-    """The kernel call of one pool after a strategy: its arguments for any arithmetic, and its bound."""
-
-    def __init__(
-        self, rules: MechanicRules, strategy: Strategy, plan: _Plan, dice: tuple[int, ...], contexts: list[Context]
-    ) -> None:
-        from kernels import mechanic_willpower as _kw
-
-        mech = rules.mechanic
-        self.plan, self.dice, self.contexts = plan, dice, contexts
-        shape = plan.layout[3]
-        self.size = int(np.prod(shape))
-        self.tables = [_engine.class_tables(rules, shape, c) for c in contexts]
-        self.cls = np.ascontiguousarray(np.stack([t[0] for t in self.tables]))
-        if mech.successes is not None:
-            # the mechanic names its successes: every table has them
-            self.succ = np.ascontiguousarray(np.stack([cast("IntArray", t[1]) for t in self.tables]))
-            self.n_vals = int(self.succ.max()) + 1
-        else:
-            self.succ = np.zeros((len(contexts), self.size), dtype=np.int64)
-            self.n_vals = 1
-        self.n_classes = len(mech.classes)
-        self.values = (
-            strategy.integer_values(mech) if strategy.mode == "best" else np.zeros(self.n_classes, dtype=np.int64)
-        )
-        self.wins = np.array([int(c in mech.win_classes) for c in mech.classes], dtype=np.int64)
-        self.forbid = np.array([int(c in strategy.forbid) for c in mech.classes], dtype=np.int64)
-        self.mode = _kw.MODE_FAILURES if strategy.reroll_failures else _kw.MODE_BEST
-        self.binom_size = max(max(dice, default=0), 1) + 1
-        self.bad = np.full(len(contexts), -1, dtype=np.int64)
-        self._choice: npt.NDArray[np.int32] | None = None
-
-    def bound(self) -> int:
-        from kernels import mechanic_willpower as _kw
-
-        faces_arr, marks_arr = self.plan.layout[:2]
-        return _kw.mechanic_willpower_bound(
-            self.dice, faces_arr, marks_arr, self.plan.common, self.values, self.binom_size
-        )
-
-    def choice_arguments(self) -> list[Any]:
-        """The arguments of :func:`kernels.mechanic_willpower.willpower_choices` (fresh outputs)."""
-        plan = self.plan
-        T = len(self.contexts)
-        return [
-            plan.res_idx,
-            plan.st_avail,
-            plan.st_off,
-            plan.opt_counts,
-            plan.opt_off,
-            plan.opt_v,
-            plan.out_off,
-            plan.out_w,
-            plan.out_n,
-            self.cls,
-            self.values,
-            self.wins,
-            self.forbid,
-            plan.fail_cats,
-            self.mode,
-            self.max_reroll,
-            plan.common,
-            np.zeros((T, len(plan.res_idx), len(plan.st_off)), dtype=np.int32),
-            self.bad,
-        ]
-
-    @property
-    def max_reroll(self) -> int:
-        return int(self.plan.opt_counts.sum(axis=1).max(initial=1))
-
-    def choices(self) -> npt.NDArray[np.int32]:
-        """The reroll taken for every (context, landed cell, state): decided once, for every arithmetic."""
-        if self._choice is None:
-            from kernels import mechanic_willpower as _kw
-
-            args = self.choice_arguments()
-            _kw.willpower_choices(*args)
-            self._choice = cast("npt.NDArray[np.int32]", args[-2])
-        return self._choice
-
-    def add_arguments(self, mod: int) -> list[Any]:
-        """The arguments of :func:`kernels.mechanic_willpower.willpower_add` (fresh outputs) for ``mod``."""
-        from analysis.special_dice import binomials
-        from kernels import mechanic as _km
-        from kernels import mechanic_willpower as _kw
-
-        plan = self.plan
-        faces_arr, marks_arr, contrib, shape, strides = plan.layout
-        binom = binomials(self.binom_size, mod)
-        res = np.zeros(self.size, dtype=np.int64)
-        _km.mechanic_ways(plan.res_dice, faces_arr, marks_arr, contrib, strides, mod, binom, res)
-        st_w = np.ones(len(plan.st_index), dtype=np.int64)
-        for slot, (_, _, row, _) in enumerate(plan.kinds):
-            w = np.empty(len(plan.comps[slot]), dtype=np.int64)
-            _kw.composition_weights(plan.comps[slot], np.array([f for f, _, _ in row], dtype=np.int64), mod, binom, w)
-            st_w = st_w * w[plan.st_index[:, slot]]
-            if mod:
-                st_w %= mod
-        T = len(self.contexts)
-        return [
-            res,
-            plan.res_idx,
-            st_w,
-            plan.st_avail,
-            plan.st_off,
-            plan.opt_counts,
-            plan.opt_off,
-            plan.opt_v,
-            plan.out_off,
-            plan.out_w,
-            plan.out_n,
-            self.cls,
-            self.succ,
-            self.choices(),
-            self.max_reroll,
-            plan.common,
-            mod,
-            np.zeros((T, self.n_classes), dtype=np.int64),
-            np.zeros((T, self.n_vals), dtype=np.int64),
-            np.zeros(T, dtype=np.int64),
-        ]
-
-    def compute(self, mod: int) -> np.ndarray:
-        from kernels import mechanic_willpower as _kw
-
-        args = self.add_arguments(mod)
-        _kw.willpower_add(*args)
-        class_out, succ_out, spent = args[-3:]
-        return np.concatenate([class_out.ravel(), succ_out.ravel(), spent])
 
 
 def kernel_call(rules: MechanicRules, strategy: str | Strategy | None, **cell: object) -> _Call:

@@ -1,0 +1,205 @@
+"""A mechanic's pool as the kernels count it: the dice of each kind, the faces of each mark, their layout.
+
+For the axis and parameter values of a cell, :func:`dice_of` gives the dice
+of each kind and :func:`faces_of` the faces of each kind by mark, both
+checked (:func:`dice_table` the dice of many cells at once); the axes they
+read are :func:`pool_axes`.  :func:`layout` turns one face layout into the
+kernel's inputs over the statistics grid (the marks the rules cannot tell
+apart merged), and :func:`count_ways` has :mod:`kernels.mechanic` count the
+ways of every cell of that grid, each number below :func:`ways_bound`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+import numpy as np
+
+from .spec import Mechanic, MechanicError
+from .stats import Stats as _Stats, where as _where
+
+if TYPE_CHECKING:  # (the kernels are imported when first counted)
+    from kernels._jit import IntArray
+
+    #: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`layout`).
+    Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
+
+#: Faces of each kind by mark: ``((count per mark), ...)`` (:func:`faces_of`).
+Faces = tuple[tuple[int, ...], ...]
+
+#: Most dice of one kind in a roll.
+MAX_DICE = 1000
+
+
+def dice_of(mech: Mechanic, env: Mapping[str, Any]) -> tuple[int, ...]:
+    """Dice of each kind for these axis and parameter values."""
+    out: list[int] = []
+    for k in mech.kinds:
+        n = int(k.dice.evaluate(env))
+        if not 0 <= n <= MAX_DICE:
+            raise MechanicError(
+                f"{mech.origin}: kind {k.name!r} would roll {n} dice at {_where(mech, env)} (0..{MAX_DICE})"
+            )
+        out.append(n)
+    return tuple(out)
+
+
+def dice_table(
+    mech: Mechanic, params: Mapping[str, bool | int], cells: Sequence[Mapping[str, int]]
+) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """``{values of the pool axes: dice of each kind}`` for the cells, the dice expressions evaluated
+    once over all of them (numpy), each count checked as :func:`dice_of` does."""
+    axes = pool_axes(mech)
+    combos = list(dict.fromkeys(tuple(c[a] for a in axes) for c in cells))
+    if not combos:
+        return {}
+    env: dict[str, Any] = dict(params)
+    for j, a in enumerate(axes):
+        env[a] = np.array([c[j] for c in combos], dtype=np.int64)
+    columns: list[list[int]] = []
+    for k in mech.kinds:
+        n = np.broadcast_to(np.asarray(k.dice.evaluate(env), dtype=np.int64), (len(combos),))
+        bad = np.flatnonzero((n < 0) | (n > MAX_DICE))
+        if len(bad):
+            cell = dict(params, **dict(zip(axes, combos[bad[0]])))
+            raise MechanicError(
+                f"{mech.origin}: kind {k.name!r} would roll {int(n[bad[0]])} dice at "
+                f"{_where(mech, cell)} (0..{MAX_DICE})"
+            )
+        columns.append(n.tolist())
+    return {combo: tuple(col[i] for col in columns) for i, combo in enumerate(combos)}
+
+
+def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
+    """Faces of each kind by mark, ``((count per mark), ...)``, checked: every face carries one mark."""
+    out: list[tuple[int, ...]] = []
+    for k in mech.kinds:
+        owner: list[str | None] = [None] * (k.sides + 1)
+        counts: list[int] = []
+        for mark, ranges in k.faces:
+            n = 0
+            for lo_e, hi_e in ranges:
+                lo, hi = int(lo_e.evaluate(env)), int(hi_e.evaluate(env))
+                for f in range(lo, hi + 1):
+                    if not 1 <= f <= k.sides:
+                        raise MechanicError(
+                            f"{mech.origin}: kind {k.name!r} gives mark {mark!r} the face "
+                            f"{f}, but its dice have faces 1..{k.sides} ({_where(mech, env)})"
+                        )
+                    if owner[f] is not None:
+                        raise MechanicError(
+                            f"{mech.origin}: kind {k.name!r} gives face {f} two marks, "
+                            f"{owner[f]!r} and {mark!r} ({_where(mech, env)})"
+                        )
+                    owner[f] = mark
+                    n += 1
+            counts.append(n)
+        missing = [f for f in range(1, k.sides + 1) if owner[f] is None]
+        if missing:
+            raise MechanicError(
+                f"{mech.origin}: kind {k.name!r} gives face {missing[0]} no mark "
+                f"({_where(mech, env)}); every face carries exactly one mark"
+            )
+        out.append(tuple(counts))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def pool_axes(mech: Mechanic) -> tuple[str, ...]:
+    """The axes that the dice counts and the faces read."""
+    read: set[str] = set()
+    for k in mech.kinds:
+        read |= set(k.dice.names)
+        for _, ranges in k.faces:
+            for lo, hi in ranges:
+                read |= set(lo.names) | set(hi.names)
+    return tuple(a for a in mech.axis_names if a in read)
+
+
+@lru_cache(maxsize=64)
+def face_axes(mech: Mechanic) -> tuple[str, ...]:
+    """The axes that the faces read (a classic difficulty)."""
+    read: set[str] = set()
+    for k in mech.kinds:
+        for _, ranges in k.faces:
+            for lo, hi in ranges:
+                read |= set(lo.names) | set(hi.names)
+    return tuple(a for a in mech.axis_names if a in read)
+
+
+def layout(mech: Mechanic, stats: _Stats, faces: Faces, dice_max: tuple[int, ...]) -> Layout:
+    """Kernel inputs for one face layout: merged marks per kind, contributions, grid shape.
+
+    Marks of a kind that count towards the same statistics alike are merged
+    (their faces added), so a kind has as few categories as the rules can
+    tell apart.  A statistic's axis holds the most its members can add up
+    to (per kind, its dice times the largest weight of its marks), or up to
+    its cap.
+    """
+    n_stats = len(stats.names)
+    groups: list[list[tuple[tuple[int, ...], int]]] = []  # per kind: list of (contrib tuple, faces)
+    for ki, k in enumerate(mech.kinds):
+        merged: dict[tuple[int, ...], int] = {}
+        for mi in range(len(k.marks)):
+            key = tuple(stats.weight(s, (ki, mi)) for s in range(n_stats))
+            merged[key] = merged.get(key, 0) + faces[ki][mi]
+        groups.append([(key, f) for key, f in merged.items() if f > 0] or [(tuple([0] * n_stats), 0)])
+    m_max = max(len(g) for g in groups)
+    n_kinds = len(mech.kinds)
+    faces_arr = np.zeros((n_kinds, m_max), dtype=np.int64)
+    marks_arr = np.zeros(n_kinds, dtype=np.int64)
+    contrib = np.zeros((n_kinds, m_max, max(n_stats, 1)), dtype=np.int64)
+    for ki, g in enumerate(groups):
+        marks_arr[ki] = len(g)
+        for mi, (key, f) in enumerate(g):
+            faces_arr[ki, mi] = f
+            contrib[ki, mi, :n_stats] = key
+    sizes = []
+    for s in range(n_stats):
+        top = 0
+        for ki in range(n_kinds):
+            top += dice_max[ki] * max(
+                (w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == ki), default=0
+            )
+        cap = stats.caps[s] if stats.caps else None
+        sizes.append((top if cap is None else min(top, cap)) + 1)
+    shape = tuple(sizes) or (1,)
+    if n_stats == 0:
+        contrib = contrib[:, :, :1] * 0
+    strides = np.array([int(np.prod(shape[s + 1 :], dtype=np.int64)) for s in range(len(shape))], dtype=np.int64)
+    return faces_arr, marks_arr, contrib, shape, strides
+
+
+def count_ways(
+    stats: _Stats,
+    dice_arr: IntArray,
+    faces_arr: IntArray,
+    marks_arr: IntArray,
+    contrib: IntArray,
+    shape: tuple[int, ...],
+    strides: IntArray,
+    mod: int,
+    binom: IntArray,
+    out: IntArray,
+) -> None:
+    """Kernel call: the ways of every cell of the statistics grid into ``out`` (saturating capped axes)."""
+    from kernels import mechanic as _k
+
+    if stats.capped:
+        _k.mechanic_ways_capped(
+            dice_arr, faces_arr, marks_arr, contrib, np.array(shape, dtype=np.int64), mod, binom, out
+        )
+    else:
+        _k.mechanic_ways(dice_arr, faces_arr, marks_arr, contrib, strides, mod, binom, out)
+
+
+def ways_bound(
+    stats: _Stats, dice: Sequence[int], faces_arr: IntArray, marks_arr: IntArray, binom_size: int | None = None
+) -> int:
+    """Bound on every number :func:`count_ways` and the classifying kernels hold (with a binomial
+    table of ``binom_size`` rows, by default ``max(dice) + 1``)."""
+    from kernels import mechanic as _k
+
+    bound = _k.mechanic_ways_capped_bound if stats.capped else _k.mechanic_ways_bound
+    return bound(dice, faces_arr, marks_arr, max(dice) + 1 if binom_size is None else binom_size)
