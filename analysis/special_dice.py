@@ -23,7 +23,7 @@ from kernels import special as _ks
 from kernels._jit import IntArray
 from kernels.multiset import fill_binomials
 
-from .exact import INT64_MAX, LIMBS_MAX, count, count_blocks, count_limbs, wants_big_ints
+from .exact import INT64_MAX, LIMB_BITS, LIMBS_MAX, count, count_blocks, count_limbs, wants_big_ints
 
 CAP = _ks.CAP
 #: The engine's int64 arrays: ``(w_normal, w_special, mark_bonus, table)`` (:meth:`Engine.arrays`).
@@ -426,6 +426,67 @@ def grid_ways(
         )
     if raw:
         return out[..., :-1], out[:, :, :1, -1:]
+    return out
+
+
+def grid_floats(
+    engine: Engine,
+    pools: Sequence[int],
+    specials: Sequence[int],
+    difficulties: Sequence[int],
+    picks: Sequence[Sequence[int]] = (),
+) -> np.ndarray:
+    """The chances of a grid as floats, each ``float(Fraction(ways, 10 ** dice))``, without a
+    Python int where none is needed: shape (P, H, D, K + len(picks)), the classes then, for each
+    pick, the chance of its classes together (summed exactly before the division).
+
+    Pools of at most :data:`LIMB_DICE` dice are counted in two limbs by one
+    kernel call and divided, correctly rounded, by
+    :func:`kernels.special.limb_ratios_into`, with Python's ``int / int``
+    where it declines (beyond :data:`kernels.special.RATIO_MAX_DICE` dice);
+    bigger pools as :func:`grid_ways` counts them, finished by
+    :func:`analysis.exact.float_ratios`.
+    """
+    from .exact import float_ratios
+
+    w_n, w_s, bonus, table = engine.arrays()
+    pools_arr = np.array(pools, dtype=np.int64)
+    specials_arr = np.array(specials, dtype=np.int64)
+    diffs = np.array(difficulties, dtype=np.int64)
+    width = engine.n_classes + len(picks)
+    out = np.empty((len(pools), len(specials), len(diffs), width), dtype=np.float64)
+    shape = (len(pools), len(specials))
+    nh = (
+        np.minimum(specials_arr[None, :], pools_arr[:, None])
+        if engine.special_replaces
+        else np.broadcast_to(specials_arr[None, :], shape)
+    )
+    dice = (pools_arr[:, None] if engine.special_replaces else pools_arr[:, None] + nh) + np.zeros(shape, np.int64)
+    limbed = dice.max(axis=1, initial=0) <= LIMB_DICE
+    index = np.flatnonzero(limbed)
+    if len(index):
+        hi, lo = limb_counts(engine, pools_arr[index], specials_arr, diffs, w_n, w_s, bonus, table)
+        if picks:  # each pick's classes summed limb by limb (its low limb is carried by the division)
+            hi = np.concatenate([hi] + [hi[..., list(p)].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
+            lo = np.concatenate([lo] + [lo[..., list(p)].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
+        n = np.broadcast_to(dice[index][:, :, None, None], hi.shape)
+        flat = np.empty(hi.size, dtype=np.float64)
+        left = _ks.limb_ratios_into(
+            hi.ravel(), lo.ravel(), n.ravel(), _ks.TEN_POWERS, _ks.FIVE_POWERS, _ks.FIVE_BITS, flat
+        )
+        if left:
+            at = np.flatnonzero(np.isnan(flat))
+            h, w, k = hi.ravel()[at].tolist(), lo.ravel()[at].tolist(), n.ravel()[at].tolist()
+            flat[at] = [((a << LIMB_BITS) + b) / 10**c for a, b, c in zip(h, w, k)]
+        out[index] = flat.reshape(hi.shape)
+    rest = np.flatnonzero(~limbed)
+    if len(rest):
+
+        def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+            num = np.concatenate([num] + [num[..., list(p)].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
+            return float_ratios(num, den)
+
+        out[rest] = grid_ways(engine, pools_arr[rest].tolist(), list(specials), list(difficulties), finish)
     return out
 
 

@@ -145,3 +145,51 @@ def test_the_limb_constants_agree_and_the_edges_are_where_the_counts_leave_them(
     assert 10**special_dice.INT64_DICE <= exact.INT64_MAX < 10 ** (special_dice.INT64_DICE + 1)
     with pytest.raises(OverflowError):
         exact.count_limbs(lambda: (np.zeros(1, dtype=np.int64),) * 2, exact.LIMBS_MAX)
+
+
+def _ratios(counts: list[tuple[int, int]]) -> list[float]:
+    hi = np.array([v >> exact.LIMB_BITS for v, _ in counts], dtype=np.int64)
+    lo = np.array([v & (2**exact.LIMB_BITS - 1) for v, _ in counts], dtype=np.int64)
+    dice = np.array([n for _, n in counts], dtype=np.int64)
+    out = np.empty(len(counts))
+    left = ks.limb_ratios_into(hi, lo, dice, ks.TEN_POWERS, ks.FIVE_POWERS, ks.FIVE_BITS, out)
+    assert left == sum(n > ks.RATIO_MAX_DICE and v >= 2**53 for v, n in counts)
+    return out.tolist()
+
+
+def test_limb_ratios_are_correctly_rounded():
+    rng = random.Random(3)
+    counts = [(rng.randint(0, 10**n), n) for n in range(0, 29) for _ in range(400)]
+    counts += [(10**n - rng.randint(0, 10**6), n) for n in range(7, 21) for _ in range(50)]  # near 1
+    counts += [(rng.randint(0, 2**60), n) for n in range(0, 21) for _ in range(50)]  # more than 10**n
+    # exact ties, to even: an odd 54-bit numerator over a power of two (and its neighbours)
+    for n in range(1, 21):
+        for k in (2**53 + 1, 2**53 + 3, 2**54 - 1, 2**53 + 2):
+            for v in (k * 5**n - 1, k * 5**n, k * 5**n + 1):
+                if v < 2**94 and v >> exact.LIMB_BITS < 2**62:
+                    counts.append((v, n))
+    got = _ratios(counts)
+    for (v, n), q in zip(counts, got):
+        if q != q:
+            assert n > ks.RATIO_MAX_DICE
+        else:
+            assert q == v / 10**n, (v, n)  # Python's int / int is correctly rounded
+
+
+@pytest.mark.parametrize("system", ["v5", "werewolf", "hunter"])
+def test_float_tables_are_the_floats_of_the_exact_ones(system):
+    # across every path: the kernel's quick division, its long division, Python's (pools 21 to 28)
+    # and pools past the two limbs (29, 30)
+    from analysis import rulesets
+    from analysis.mechanic import engine
+    from analysis.mechanic.system import shipped
+
+    rules = engine.rules_of(shipped(rulesets.system(system)))
+    mech = rules.mechanic
+    axes = {a: v for a, v in zip(engine.pool_axes(mech), ([0, 1, 7, 15, 16, 18, 19, 20, 21, 28, 29, 30], [0, 2, 5]))}
+    floats = engine.table(rules, **axes, difficulty=[0, 1, 3, 6, 11])
+    fracs = engine.table(rules, exact=True, **axes, difficulty=[0, 1, 3, 6, 11])
+    columns = list(mech.classes) + [c.name for c in mech.columns]
+    assert len(floats) == len(fracs) >= 12 * 3 * 5
+    for c in columns:
+        assert floats[c].tolist() == [float(x) for x in fracs[c]], c

@@ -406,7 +406,8 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
             num = np.concatenate([num] + [num[..., p].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
             return fractions_over(num, den) if exact else float_ratios(num, den)
 
-        values = pairs.class_grid(rules, grid, finish)
+        # floats straight from the kernel's counts; Fractions from the exact counts
+        values = pairs.class_grid(rules, grid, finish) if exact else pairs.class_grid(rules, grid, None, picks)
     if values is None:
         values = _general_values(rules, _cells_of(grid) if cells is None else cells, tops, exact)
     cols = {

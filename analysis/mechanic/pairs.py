@@ -453,14 +453,21 @@ def clear_caches() -> None:
 
 @overload
 def class_grid(
-    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: None = None
+    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: None = None, picks: None = None
 ) -> tuple[np.ndarray, np.ndarray] | None: ...
 @overload
 def class_grid(
-    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: Finish
+    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: Finish, picks: None = None
+) -> np.ndarray | None: ...
+@overload
+def class_grid(
+    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: None, picks: Sequence[Sequence[int]]
 ) -> np.ndarray | None: ...
 def class_grid(
-    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: Finish | None = None
+    rules: _engine.MechanicRules,
+    grid: Mapping[str, Sequence[int]],
+    finish: Finish | None = None,
+    picks: Sequence[Sequence[int]] | None = None,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray] | None:
     """Values of a whole grid from its class ways, in one kernel call per context, or None.
 
@@ -473,7 +480,9 @@ def class_grid(
     Python ints) into values (..., V); returns the values of shape
     (cells, V), the cells in the grid's product order.  Without ``finish``:
     ``(ways, denominators)`` of shape (cells, classes) and (cells,), object
-    arrays of Python ints.
+    arrays of Python ints.  With ``picks`` instead (lists of class indices):
+    the floats of :func:`analysis.special_dice.grid_floats`, the classes then
+    each pick's chance, with no Python int in between.
     """
     import dataclasses
 
@@ -495,8 +504,8 @@ def class_grid(
     others = [a for a in stats.rule_axes if a != f.difficulty]
     if set(others) & {a_name, b_name}:
         return None
-    counts_only = finish is None
-    if finish is None:
+    counts_only = finish is None and picks is None
+    if finish is None and picks is None:
 
         def finish(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
             # the counts as Python ints, each cell's denominator last
@@ -508,7 +517,11 @@ def class_grid(
         if eng is None:
             return None
         eng = dataclasses.replace(eng, special_replaces=replaces)
-        blocks.append(_sd.grid_ways(eng, list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty]), finish))
+        a_values, b_values, d_values = list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty])
+        if finish is None:
+            blocks.append(_sd.grid_floats(eng, a_values, b_values, d_values, picks or ()))
+        else:
+            blocks.append(_sd.grid_ways(eng, a_values, b_values, d_values, finish))
     values = np.stack(blocks)  # (contexts, A, B, D, V)
     # every cell's position on each axis, in the grid's product order
     at = dict(zip(axes, (i.ravel() for i in np.indices([len(grid[a]) for a in axes]))))
