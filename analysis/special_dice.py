@@ -286,7 +286,7 @@ def grid_blocks(
     limbed = most <= LIMB_DICE
     if limbed.any():
         index = np.flatnonzero(limbed)
-        counted = limb_counts(engine, pools_arr[index], specials_arr, diffs, w_n, w_s, bonus, table)
+        counted = limb_counts(engine, pools_arr[index], specials_arr, diffs)
         for part in (most[index] <= INT64_DICE, most[index] > INT64_DICE):
             if part.any():
                 bound = _ks.special_grid_class_limbs_bound(
@@ -323,19 +323,24 @@ def limb_counts(
     pools: IntArray,
     specials: IntArray,
     diffs: IntArray,
-    w_n: IntArray,
-    w_s: IntArray,
-    bonus: IntArray,
-    table: IntArray,
-) -> tuple[IntArray, IntArray]:
-    """The two limbs ``(hi, lo)`` of the class ways of a grid, int64[P, H, D, K], from one call of
-    :func:`kernels.special.special_grid_class_limbs_into` (the caller checks the bound)."""
-    shape = (len(pools), len(specials), len(diffs), engine.n_classes)
+    picks: Sequence[Sequence[int]] = (),
+    floats: bool = False,
+) -> tuple[IntArray, IntArray, np.ndarray | None]:
+    """The two limbs ``(hi, lo)`` of the class ways of a grid, int64[P, H, D, K + len(picks)] (the
+    classes, then each pick's classes together), from one call of
+    :func:`kernels.special.special_grid_class_limbs_into`, and with ``floats`` their chances as
+    floats (correctly rounded, NaN where the kernel declines), else None.  The caller checks the
+    bound."""
+    w_n, w_s, bonus, table = engine.arrays()
+    shape = (len(pools), len(specials), len(diffs), engine.n_classes + len(picks))
     out_hi = np.empty(shape, dtype=np.int64)
     out_lo = np.empty(shape, dtype=np.int64)
+    out_float = np.empty(shape if floats else (0, 0, 0, 0), dtype=np.float64)
+    pick = np.zeros((len(picks), engine.n_classes), dtype=np.int64)
+    for e, p in enumerate(picks):
+        pick[e, list(p)] = 1
     n = int(pools.max(initial=0)) + (0 if engine.special_replaces else int(specials.max(initial=0)))
-    s_top = n + engine.crit_bonus * (n // 2) + 1
-    columns = s_top + engine.crit_bonus + 1
+    columns = n + engine.crit_bonus * (n // 2) + engine.crit_bonus + 2
     states = [np.empty((_ks.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
     _ks.special_grid_class_limbs_into(
         pools,
@@ -348,13 +353,16 @@ def limb_counts(
         table,
         int(engine.special_replaces),
         INT64_DICE,
+        pick,
+        int(floats),
         out_hi,
         out_lo,
+        out_float,
         *states,
         np.empty((2, CAP + 1, CAP + 1), dtype=np.int64),
         np.empty((_ks.STATE_ROWS // 2, 4), dtype=np.int64),
     )
-    return out_hi, out_lo
+    return out_hi, out_lo, out_float if floats else None
 
 
 def _grid_scratch(n: int, crit_bonus: int, top: int, n_classes: int) -> tuple[np.ndarray, ...]:
@@ -449,7 +457,6 @@ def grid_floats(
     """
     from .exact import float_ratios
 
-    w_n, w_s, bonus, table = engine.arrays()
     pools_arr = np.array(pools, dtype=np.int64)
     specials_arr = np.array(specials, dtype=np.int64)
     diffs = np.array(difficulties, dtype=np.int64)
@@ -465,20 +472,15 @@ def grid_floats(
     limbed = dice.max(axis=1, initial=0) <= LIMB_DICE
     index = np.flatnonzero(limbed)
     if len(index):
-        hi, lo = limb_counts(engine, pools_arr[index], specials_arr, diffs, w_n, w_s, bonus, table)
-        if picks:  # each pick's classes summed limb by limb (its low limb is carried by the division)
-            hi = np.concatenate([hi] + [hi[..., list(p)].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
-            lo = np.concatenate([lo] + [lo[..., list(p)].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
-        n = np.broadcast_to(dice[index][:, :, None, None], hi.shape)
-        flat = np.empty(hi.size, dtype=np.float64)
-        left = _ks.limb_ratios_into(
-            hi.ravel(), lo.ravel(), n.ravel(), _ks.TEN_POWERS, _ks.FIVE_POWERS, _ks.FIVE_BITS, flat
-        )
-        if left:
-            at = np.flatnonzero(np.isnan(flat))
-            h, w, k = hi.ravel()[at].tolist(), lo.ravel()[at].tolist(), n.ravel()[at].tolist()
-            flat[at] = [((a << LIMB_BITS) + b) / 10**c for a, b, c in zip(h, w, k)]
-        out[index] = flat.reshape(hi.shape)
+        hi, lo, got = limb_counts(engine, pools_arr[index], specials_arr, diffs, picks, floats=True)
+        assert got is not None
+        flat = got.reshape(-1)
+        at = np.flatnonzero(np.isnan(flat))
+        if len(at):  # past the kernel's exact division: Python's int / int, correctly rounded too
+            n = np.broadcast_to(dice[index][:, :, None, None], hi.shape).reshape(-1)[at].tolist()
+            h, w = hi.reshape(-1)[at].tolist(), lo.reshape(-1)[at].tolist()
+            flat[at] = [((a << LIMB_BITS) + b) / 10**c for a, b, c in zip(h, w, n)]
+        out[index] = got
     rest = np.flatnonzero(~limbed)
     if len(rest):
 

@@ -793,12 +793,14 @@ def special_chain_classify(
     group_of: IntArray,
     groups: IntArray,
     n_groups: int,
+    picks: IntArray,
     out_hi: IntArray,
     out_lo: IntArray,
     suf_hi: IntArray,
     suf_lo: IntArray,
 ) -> None:
-    """The class ways per Difficulty (``out`` int64[D, K], two limbs, carried) of the chain's states
+    """The class ways per Difficulty (``out`` int64[D, K + E], two limbs, carried: the K classes, then
+    the ways of each pick's classes together, ``picks`` int64[E, K] of 0 and 1) of the chain's states
     ``(hi, lo)`` (successes below ``s_top``, the ``live`` slices, two limbs if ``wide`` else whole
     counts in ``lo``, as for :func:`special_chain_step`): the sums :func:`special_classify_into` makes.
 
@@ -808,7 +810,7 @@ def special_chain_classify(
     b``, so a group's wins are one of its suffix sums; the rest fail, with no
     success (``s + b == 0``) or short of the Difficulty.
     """
-    n_classes = out_hi.shape[1]
+    n_classes = picks.shape[1]
     for g in range(n_groups):
         for s in range(s_top + 1):
             suf_lo[g, s] = 0
@@ -830,7 +832,7 @@ def special_chain_classify(
                     for s in range(s_top):
                         acc[s] += row[s]
     for di in range(difficulties.shape[0]):
-        for k in range(n_classes):
+        for k in range(out_hi.shape[1]):
             out_hi[di, k] = 0
             out_lo[di, k] = 0
     for g in range(n_groups):
@@ -864,124 +866,16 @@ def special_chain_classify(
                 out_hi[di, k_short] += s_hi[0] - win_hi - none_hi
                 out_lo[di, k_short] += s_lo[0] - win_lo - none_lo
     for di in range(difficulties.shape[0]):
-        for k in range(n_classes):
+        for e in range(picks.shape[0]):
+            for k in range(n_classes):
+                if picks[e, k] != 0:
+                    out_hi[di, n_classes + e] += out_hi[di, k]
+                    out_lo[di, n_classes + e] += out_lo[di, k]
+        for k in range(out_hi.shape[1]):
             w = out_lo[di, k]
             c = w >> LIMB_BITS  # floor: a negative low limb borrows from the high one
             out_hi[di, k] += c
             out_lo[di, k] = w - (c << LIMB_BITS)
-
-
-@kernel
-def special_grid_class_limbs_into(
-    pools: IntArray,
-    specials: IntArray,
-    difficulties: IntArray,
-    w_normal: IntArray,
-    w_special: IntArray,
-    crit_bonus: int,
-    mark_bonus: IntArray,
-    table: IntArray,
-    special_replaces: int,
-    narrow_steps: int,
-    out_hi: IntArray,
-    out_lo: IntArray,
-    a_hi: IntArray,
-    a_lo: IntArray,
-    b_hi: IntArray,
-    b_lo: IntArray,
-    suf_hi: IntArray,
-    suf_lo: IntArray,
-    group_of: IntArray,
-    groups: IntArray,
-) -> None:
-    """:func:`special_grid_class_ways` in two limbs and one pass: the class ways of every (pool,
-    special dice, Difficulty) of a grid are ``out_hi * 2**LIMB_BITS + out_lo`` (int64[P, H, D, K]).
-
-    For each special-dice rating the dice are rolled one at a time, the
-    special ones first, so that each pool of the grid is a prefix of one
-    chain: ``pool`` dice (``pool + special`` where the special dice are
-    added), of which ``min(special, pool)`` (or ``special``) are special.
-    The caller checked :func:`special_grid_class_limbs_bound` against
-    ``analysis.exact.LIMBS_MAX``; chains of at most ``narrow_steps`` dice
-    (whose counts fit int64) hold whole counts in the low limb, longer ones
-    two limbs from there on.  Scratch (this allocates nothing): ``a`` and
-    ``b`` int64[STATE_ROWS, S] with ``S >= n + crit_bonus * (n //
-    2) + crit_bonus + 2`` for ``n`` the most dice of a pool (a ten is
-    added to every column, the last ones holding zeros), ``suf`` as
-    large, ``group_of`` int64[2, CAP + 1, CAP + 1] and ``groups``
-    int64[STATE_ROWS // 2, 4].  All overwritten.
-    """
-    top_pool = 0
-    for pi in range(pools.shape[0]):
-        top_pool = max(top_pool, pools[pi])
-    most = top_pool
-    for hi in range(specials.shape[0]):
-        if specials[hi] < 0:
-            raise ValueError("a negative number of special dice")
-        if special_replaces != 1:
-            most = max(most, top_pool + specials[hi])
-    columns = most + crit_bonus * (most // 2) + crit_bonus + 2
-    for a in (a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo):
-        if a.shape[0] != STATE_ROWS or a.shape[1] < columns:
-            raise ValueError("the chain's scratch is too small for the grid")
-    if group_of.shape != (2, CAP + 1, CAP + 1) or groups.shape[0] < STATE_ROWS // 2 or groups.shape[1] != 4:
-        raise ValueError("the chain's scratch is too small for the grid")
-    n_groups = special_chain_groups(mark_bonus, table, group_of, groups)
-    if out_lo.shape != out_hi.shape or out_hi.shape[0] != pools.shape[0] or out_hi.shape[1] != specials.shape[0]:
-        raise ValueError("the output does not match the grid")
-    if out_hi.shape[2] != difficulties.shape[0]:
-        raise ValueError("the output does not match the grid")
-    for hi in range(specials.shape[0]):
-        h = specials[hi]
-        last = top_pool if special_replaces == 1 else top_pool + h
-        cur_hi, cur_lo, new_hi, new_lo = a_hi, a_lo, b_hi, b_lo
-        for t in range(4):
-            cur_hi[t, 0] = 0
-            cur_lo[t, 0] = 0
-        cur_lo[0, 0] = 1
-        live = 1  # the slice (ec, oc) = (0, 0) alone
-        s_top = 1
-        wide = 0
-        for step in range(last + 1):
-            if step > 0:
-                if step > narrow_steps and wide == 0:
-                    special_chain_widen(s_top, live, cur_hi, cur_lo)
-                    wide = 1
-                new_top = step + crit_bonus * (step // 2) + 1  # the most successes of ``step`` dice, plus one
-                live = special_chain_step(
-                    1 if step <= h else 0,
-                    w_normal,
-                    w_special,
-                    crit_bonus,
-                    s_top,
-                    new_top,
-                    live,
-                    wide,
-                    cur_hi,
-                    cur_lo,
-                    new_hi,
-                    new_lo,
-                )
-                cur_hi, cur_lo, new_hi, new_lo = new_hi, new_lo, cur_hi, cur_lo
-                s_top = new_top
-            for pi in range(pools.shape[0]):
-                at = pools[pi] if special_replaces == 1 else pools[pi] + h
-                if at == step:
-                    special_chain_classify(
-                        s_top,
-                        live,
-                        wide,
-                        cur_hi,
-                        cur_lo,
-                        difficulties,
-                        group_of,
-                        groups,
-                        n_groups,
-                        out_hi[pi, hi],
-                        out_lo[pi, hi],
-                        suf_hi,
-                        suf_lo,
-                    )
 
 
 #: Denominators ``5 ** n`` the exact quotient of :func:`limb_ratio` divides by: below 2**47,
@@ -1086,6 +980,144 @@ def limb_ratios_into(
         out[i] = limb_ratio(hi[i], lo[i], dice[i], ten_powers, five_powers, five_bits)
         if out[i] != out[i]:
             left += 1
+    return left
+
+
+@kernel
+def special_grid_class_limbs_into(
+    pools: IntArray,
+    specials: IntArray,
+    difficulties: IntArray,
+    w_normal: IntArray,
+    w_special: IntArray,
+    crit_bonus: int,
+    mark_bonus: IntArray,
+    table: IntArray,
+    special_replaces: int,
+    narrow_steps: int,
+    picks: IntArray,
+    floats: int,
+    out_hi: IntArray,
+    out_lo: IntArray,
+    out_float: FloatArray,
+    a_hi: IntArray,
+    a_lo: IntArray,
+    b_hi: IntArray,
+    b_lo: IntArray,
+    suf_hi: IntArray,
+    suf_lo: IntArray,
+    group_of: IntArray,
+    groups: IntArray,
+) -> int:
+    """:func:`special_grid_class_ways` in two limbs and one pass: the class ways of every (pool,
+    special dice, Difficulty) of a grid, then the ways of each pick's classes together (``picks``
+    int64[E, K] of 0 and 1), are ``out_hi * 2**LIMB_BITS + out_lo`` (int64[P, H, D, K + E]).
+    With ``floats``, ``out_float`` (float64[P, H, D, K + E]) receives their chances, correctly
+    rounded by :func:`limb_ratio` (NaN where it declines); returns how many are NaN.
+
+    For each special-dice rating the dice are rolled one at a time, the
+    special ones first, so that each pool of the grid is a prefix of one
+    chain: ``pool`` dice (``pool + special`` where the special dice are
+    added), of which ``min(special, pool)`` (or ``special``) are special.
+    The caller checked :func:`special_grid_class_limbs_bound` against
+    ``analysis.exact.LIMBS_MAX``; chains of at most ``narrow_steps`` dice
+    (whose counts fit int64) hold whole counts in the low limb, longer ones
+    two limbs from there on.  Scratch (this allocates nothing): ``a`` and
+    ``b`` int64[STATE_ROWS, S] with ``S >= n + crit_bonus * (n //
+    2) + crit_bonus + 2`` for ``n`` the most dice of a pool (a ten is
+    added to every column, the last ones holding zeros), ``suf`` as
+    large, ``group_of`` int64[2, CAP + 1, CAP + 1] and ``groups``
+    int64[STATE_ROWS // 2, 4].  All overwritten.
+    """
+    top_pool = 0
+    for pi in range(pools.shape[0]):
+        top_pool = max(top_pool, pools[pi])
+    most = top_pool
+    for hi in range(specials.shape[0]):
+        if specials[hi] < 0:
+            raise ValueError("a negative number of special dice")
+        if special_replaces != 1:
+            most = max(most, top_pool + specials[hi])
+    columns = most + crit_bonus * (most // 2) + crit_bonus + 2
+    for a in (a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo):
+        if a.shape[0] != STATE_ROWS or a.shape[1] < columns:
+            raise ValueError("the chain's scratch is too small for the grid")
+    if group_of.shape != (2, CAP + 1, CAP + 1) or groups.shape[0] < STATE_ROWS // 2 or groups.shape[1] != 4:
+        raise ValueError("the chain's scratch is too small for the grid")
+    n_groups = special_chain_groups(mark_bonus, table, group_of, groups)
+    if out_lo.shape != out_hi.shape or out_hi.shape[0] != pools.shape[0] or out_hi.shape[1] != specials.shape[0]:
+        raise ValueError("the output does not match the grid")
+    if out_hi.shape[2] != difficulties.shape[0] or out_hi.shape[3] != picks.shape[1] + picks.shape[0]:
+        raise ValueError("the output does not match the grid")
+    if floats == 1 and out_float.shape != out_hi.shape:
+        raise ValueError("the output does not match the grid")
+    left = 0
+    for hi in range(specials.shape[0]):
+        h = specials[hi]
+        last = top_pool if special_replaces == 1 else top_pool + h
+        cur_hi, cur_lo, new_hi, new_lo = a_hi, a_lo, b_hi, b_lo
+        for t in range(4):
+            cur_hi[t, 0] = 0
+            cur_lo[t, 0] = 0
+        cur_lo[0, 0] = 1
+        live = 1  # the slice (ec, oc) = (0, 0) alone
+        s_top = 1
+        wide = 0
+        for step in range(last + 1):
+            if step > 0:
+                if step > narrow_steps and wide == 0:
+                    special_chain_widen(s_top, live, cur_hi, cur_lo)
+                    wide = 1
+                new_top = step + crit_bonus * (step // 2) + 1  # the most successes of ``step`` dice, plus one
+                live = special_chain_step(
+                    1 if step <= h else 0,
+                    w_normal,
+                    w_special,
+                    crit_bonus,
+                    s_top,
+                    new_top,
+                    live,
+                    wide,
+                    cur_hi,
+                    cur_lo,
+                    new_hi,
+                    new_lo,
+                )
+                cur_hi, cur_lo, new_hi, new_lo = new_hi, new_lo, cur_hi, cur_lo
+                s_top = new_top
+            for pi in range(pools.shape[0]):
+                at = pools[pi] if special_replaces == 1 else pools[pi] + h
+                if at == step:
+                    special_chain_classify(
+                        s_top,
+                        live,
+                        wide,
+                        cur_hi,
+                        cur_lo,
+                        difficulties,
+                        group_of,
+                        groups,
+                        n_groups,
+                        picks,
+                        out_hi[pi, hi],
+                        out_lo[pi, hi],
+                        suf_hi,
+                        suf_lo,
+                    )
+                    if floats == 1:
+                        for di in range(out_hi.shape[2]):
+                            for c in range(out_hi.shape[3]):
+                                q = limb_ratio(
+                                    out_hi[pi, hi, di, c],
+                                    out_lo[pi, hi, di, c],
+                                    step,
+                                    TEN_POWERS,
+                                    FIVE_POWERS,
+                                    FIVE_BITS,
+                                )
+                                out_float[pi, hi, di, c] = q
+                                if q != q:
+                                    left += 1
     return left
 
 

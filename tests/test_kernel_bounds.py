@@ -779,14 +779,20 @@ def test_v5_grid_class_limbs_bound(twin, pools, replaces):
     columns = n + 2 * (n // 2) + 2 + 2  # the pair bonus is 2
     scratch = [np.zeros((special.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
     scratch += [np.zeros((2, 3, 3), dtype=np.int64), np.zeros((special.STATE_ROWS // 2, 4), dtype=np.int64)]
-    shape = (len(pools), 2, 3, 6)
-    args = (pools_arr, hungers, diffs, w_n, w_h, 2, bonus, table, replaces, special_dice.INT64_DICE)
+    shape = (len(pools), 2, 3, 7)
+    picks = np.array([[1, 1, 1, 1, 1, 1]], dtype=np.int64)
+    args = (pools_arr, hungers, diffs, w_n, w_h, 2, bonus, table, replaces, special_dice.INT64_DICE, picks, 0)
     top, converted = twin(
-        special.special_grid_class_limbs_into, *args, np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64), *scratch
+        special.special_grid_class_limbs_into,
+        *args,
+        np.zeros(shape, dtype=np.int64),
+        np.zeros(shape, dtype=np.int64),
+        np.zeros((0, 0, 0, 0)),
+        *scratch,
     )
     real = [np.zeros(shape, dtype=np.int64) for _ in range(2)]
-    special.special_grid_class_limbs_into(*args, *real, *scratch)
-    assert _ints(converted[10]) == _ints(real[0]) and _ints(converted[11]) == _ints(real[1])
+    special.special_grid_class_limbs_into(*args, *real, np.zeros((0, 0, 0, 0)), *scratch)
+    assert _ints(converted[12]) == _ints(real[0]) and _ints(converted[13]) == _ints(real[1])
     bound = special.special_grid_class_limbs_bound(pools, [0, 2], replaces)
     assert type(bound) is int and top <= bound
     assert max(_ints(real[0])) <= bound >> special.LIMB_BITS

@@ -234,3 +234,22 @@ def test_a_shipped_systems_legend_follows_its_house_rule():
     assert "at least 2 of the 10s on Hunger dice" in rule_meanings(messy)["messy_critical"]
     bestial = rulesets.load("v5-two-hunger-ones-for-bestial")
     assert "at least 2 Hunger dice show 1" in rule_meanings(bestial)["bestial_failure"]
+
+
+def test_a_table_handed_out_is_the_callers_to_change():
+    # the engine keeps each table it made and hands out copies (shallow where pandas copies on write):
+    # a caller's changes never reach the next caller
+    from analysis import rulesets
+    from analysis.mechanic import engine
+    from analysis.mechanic.system import shipped
+
+    rules = engine.rules_of(shipped(rulesets.system("v5")))
+    engine.clear_caches()
+    first = engine.table(rules, pool="1-3", hunger="0-1", difficulty="1-2")
+    want = first.copy(deep=True)
+    first.iloc[0, 3] = -1.0
+    first["pool"] += 100
+    again = engine.table(rules, pool="1-3", hunger="0-1", difficulty="1-2")
+    assert again.equals(want)
+    again.iloc[:, 4] = 7.0
+    assert engine.table(rules, pool="1-3", hunger="0-1", difficulty="1-2").equals(want)

@@ -50,16 +50,8 @@ def _per_pool(engine: Engine, pools, specials, diffs) -> list:
 
 
 def _limbs(engine: Engine, pools, specials, diffs) -> list:
-    w_n, w_s, bonus, table = engine.arrays()
-    hi, lo = special_dice.limb_counts(
-        engine,
-        np.array(pools, dtype=np.int64),
-        np.array(specials, dtype=np.int64),
-        np.array(diffs, dtype=np.int64),
-        w_n,
-        w_s,
-        bonus,
-        table,
+    hi, lo, _ = special_dice.limb_counts(
+        engine, np.array(pools, dtype=np.int64), np.array(specials, dtype=np.int64), np.array(diffs, dtype=np.int64)
     )
     ways = hi.astype(object) * 2**exact.LIMB_BITS + lo.astype(object)
     assert (lo >= 0).all() and (lo < 2**exact.LIMB_BITS).all()  # carried
@@ -131,12 +123,32 @@ def test_the_kernel_refuses_scratch_too_small():
             table,
             1,
             18,
+            np.zeros((0, 6), dtype=np.int64),
+            0,
             out,
             out.copy(),
+            np.zeros((0, 0, 0, 0)),
             *small,
             np.zeros((2, CAP + 1, CAP + 1), dtype=np.int64),
             np.zeros((ks.STATE_ROWS // 2, 4), dtype=np.int64),
         )
+
+
+def test_picks_and_floats_come_with_the_limbs():
+    # the kernel's pick sums are the sums of its classes, and its floats those of the exact counts
+    rng = random.Random(11)
+    engine = _random_engine(rng, replaces=True)
+    pools, specials, diffs = np.arange(0, 23), np.array([0, 3]), np.array([0, 2, 7])
+    picks = [[0, 1], [engine.n_classes - 1], list(range(engine.n_classes))]
+    hi, lo, floats = special_dice.limb_counts(engine, pools, specials, diffs, picks, floats=True)
+    ways = hi.astype(object) * 2**exact.LIMB_BITS + lo.astype(object)
+    k = engine.n_classes
+    for e, p in enumerate(picks):
+        assert (ways[..., k + e] == ways[..., p].sum(axis=-1)).all()
+    assert (ways[..., k + 2] == np.array([10**int(n) for n in pools], dtype=object)[:, None, None]).all()
+    dice = np.broadcast_to(pools[:, None, None, None], ways.shape)
+    for w, n, q in zip(ways.ravel().tolist(), dice.ravel().tolist(), floats.ravel().tolist()):
+        assert (q != q and n > ks.RATIO_MAX_DICE) or q == w / 10**n
 
 
 def test_the_limb_constants_agree_and_the_edges_are_where_the_counts_leave_them():

@@ -393,7 +393,7 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
     frame = _TABLES.get(key)
     if frame is not None:  # the warm path: a copy of the table made before
         _TABLES[key] = _TABLES.pop(key)  # most recently used last
-        return frame.copy()
+        return frame.copy(deep=not copy_on_write())
     names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
     values: np.ndarray | None = None
     if not tops:
@@ -416,8 +416,8 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
     }
     for j, n in enumerate(names):
         cols[n] = values[:, j]
-    frame = pd.DataFrame(cols)
-    _TABLES[key] = frame.copy()
+    frame = pd.DataFrame(cols, copy=False)  # (the columns are new arrays, shared with nothing)
+    _TABLES[key] = frame.copy(deep=not copy_on_write())
     while len(_TABLES) > _TABLES_KEPT:
         _TABLES.pop(next(iter(_TABLES)))
     return frame
@@ -496,6 +496,20 @@ def clear_caches() -> None:
 
 #: Tables kept, computed, for a second call with the same rules and grid (each call gets a copy).
 _TABLES: dict[tuple[Any, ...], pd.DataFrame] = {}
+
+
+def copy_on_write() -> bool:
+    """True where pandas copies a shared table's data before the first write to it (pandas 3, or the
+    option set in pandas 2): a cached table can then be handed out as a shallow copy, which a caller's
+    changes never reach."""
+    import pandas as pd
+
+    if int(pd.__version__.split(".")[0]) >= 3:
+        return True
+    try:
+        return pd.get_option("mode.copy_on_write") is True
+    except (KeyError, ValueError):  # pragma: no cover - an option pandas 2 has
+        return False
 _TABLES_KEPT = 32
 
 

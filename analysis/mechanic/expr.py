@@ -796,12 +796,14 @@ class Expr:
         if quick is not None:
             return quick
         values: dict[str, np.ndarray] = {}
+        shapes = set()
         for name, kind in self._types:
             if name not in env:
                 self._fail(f"no value for {_name(name)}")
-            values[name] = self._value(name, kind, env[name])
+            values[name] = v = self._value(name, kind, env[name])
+            shapes.add(v.shape)
         try:
-            shape = np.broadcast_shapes(*(np.shape(v) for v in values.values()))
+            shape = shapes.pop() if len(shapes) == 1 else np.broadcast_shapes(*shapes)
         except ValueError:
             self._fail(
                 "the values' shapes do not broadcast together: "
@@ -812,10 +814,13 @@ class Expr:
                 out = _Run(self, values).run(self._tree, None)
         except FloatingPointError:
             self._fail("integer overflow (values beyond 64-bit integers; see check_range)")
-        out = np.array(np.broadcast_to(out, shape), dtype=bool if self.type == BOOL else np.int64)
+        dtype = bool if self.type == BOOL else np.int64
+        out = np.array(out if np.shape(out) == shape else np.broadcast_to(out, shape), dtype=dtype)  # (a copy)
         return out[()] if out.ndim == 0 else out
 
     def _value(self, name: str, kind: str, value: object) -> np.ndarray:
+        if type(value) is np.ndarray and value.dtype == (np.bool_ if kind == BOOL else np.int64):
+            return value  # already what the checks below would make of it
         try:
             array = np.asarray(value)
         except (ValueError, TypeError, OverflowError):

@@ -540,7 +540,9 @@ def _dice_shape(
     """``(A, B, replaces)``: the dice axes such that every (A, B) of the grid rolls
     ``(A - min(B, A), min(B, A))`` normal and special dice (``replaces``) or ``(A, B)``;
     None if neither holds (the dice expressions evaluated over the whole grid at once)."""
-    mesh = np.meshgrid(*(np.asarray(grid[a], dtype=np.int64) for a in pool_axes), indexing="ij")
+    first, second = (np.asarray(grid[a], dtype=np.int64) for a in pool_axes)
+    shape = (len(first), len(second))
+    mesh = (np.broadcast_to(first[:, None], shape), np.broadcast_to(second[None, :], shape))
     env = {**params, **dict(zip(pool_axes, mesh))}
     dice: list[np.ndarray] = []
     for k in (f.normal, f.special):

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Mapping, cast
 
@@ -227,6 +227,21 @@ class Mechanic:
     successes: str | None
     willpower: Willpower | None = None
     origin: str = field(default="mechanic", compare=False)
+
+    def __hash__(self) -> int:
+        # a mechanic keys many caches, and hashing its whole tree of rules each time costs more than a
+        # warm table: the hash is worked out once (the mechanic is frozen) and never pickled, since
+        # another process hashes strings differently
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
 
     # ------------------------------------------------------------ names
     @property
