@@ -12,7 +12,7 @@ int64 where the count provably fits (``10 ** dice``) and the modular
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Self, Sequence, overload
 
@@ -81,7 +81,7 @@ class Engine:
             raise ValueError("a class table has shape (3, 2, 3, 3) and holds class indices")
         if sum(normal_faces) != 10 or sum(special_faces) != 10:
             raise ValueError("the faces of a die must add up to ten")
-        return cls(
+        made = cls(
             tuple(int(x) for x in normal_faces),
             tuple(int(x) for x in special_faces),
             int(crit_bonus),
@@ -90,6 +90,7 @@ class Engine:
             int(n_classes),
             bool(special_replaces),
         )
+        return made
 
     def dice(self, pool: int, special: int) -> tuple[int, int]:
         """(normal dice, special dice) rolled for ``pool`` with ``special`` special dice."""
@@ -99,8 +100,24 @@ class Engine:
         return pool, special
 
     def arrays(self) -> Arrays:
-        """(w_normal, w_special, mark_bonus, table) as int64 arrays for the kernels."""
-        return _arrays(self)
+        """(w_normal, w_special, mark_bonus, table) as int64 arrays for the kernels (read-only, made
+        once per engine)."""
+        made = self.__dict__.get("_arrays")
+        if made is None:
+            made = _arrays(self)
+            object.__setattr__(self, "_arrays", made)
+        return made
+
+    def __hash__(self) -> int:
+        # the engine keys caches: its class table is hashed once (it is frozen), never pickled
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_arrays")}
 
     def classify(self, successes: int, tens: int, special_tens: int, special_marks: int, difficulty: int) -> int:
         """The class index of one landed roll, by the engine's one class lookup.
@@ -132,7 +149,6 @@ def _deep_tuple(x: Any) -> Any:
     return tuple(_deep_tuple(v) for v in x) if isinstance(x, list) else x
 
 
-@lru_cache(maxsize=64)
 def _arrays(engine: Engine) -> Arrays:
     out = (
         np.array(engine.normal_faces, dtype=np.int64),

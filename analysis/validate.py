@@ -48,9 +48,10 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
     number reaches a 64-bit kernel that it could overflow; ``hi=math.inf``
     leaves the upper bound to a later check (one with the real range).
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputError(name, f" must be a whole number, got {_shown(value)}")
-    value = int(value)
+    if type(value) is not int:  # (a plain int skips the slower checks of abstract types)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise InputError(name, f" must be a whole number, got {_shown(value)}")
+        value = int(value)
     if hi is None and lo is not None and value < lo:
         raise InputError(name, f" must be at least {lo}, got {_shown(value)}")
     lo = -MAX_WHOLE if lo is None else lo

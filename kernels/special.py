@@ -704,12 +704,19 @@ def special_chain_step(
                 same = new_lo[r]
                 ten = new_lo[r_ten]
                 mark = new_lo[r_mark]
-                for s in range(s_top):
-                    v = src[s]
-                    same[s] += w_fail * v
-                    same[s + 1] += w_succ * v
-                    ten[s + shift] += w_ten * v
-                    mark[s] += w_mark * v
+                if w_mark == 0:  # a normal die
+                    for s in range(s_top):
+                        v = src[s]
+                        same[s] += w_fail * v
+                        same[s + 1] += w_succ * v
+                        ten[s + shift] += w_ten * v
+                else:
+                    for s in range(s_top):
+                        v = src[s]
+                        same[s] += w_fail * v
+                        same[s + 1] += w_succ * v
+                        ten[s + shift] += w_ten * v
+                        mark[s] += w_mark * v
                 if wide == 1:
                     src = cur_hi[r]
                     same = new_hi[r]

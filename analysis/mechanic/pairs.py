@@ -320,8 +320,9 @@ def _points(top: int) -> tuple[IntArray, ...]:
 
 
 @lru_cache(maxsize=256)
-def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context) -> Engine | None:
-    """The :class:`analysis.special_dice.Engine` of these rules in one context, or None where the check fails."""
+def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces: bool = True) -> Engine | None:
+    """The :class:`analysis.special_dice.Engine` of these rules in one context (its special dice
+    replacing normal dice, or added), or None where the check fails."""
     from analysis.special_dice import Engine
 
     mech = rules.mechanic
@@ -380,7 +381,7 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context) -> Engin
     table.ravel()[seen] = high[seen]
     mark_bonus = [b if b is not None else 0 for b in bonus]
     normal_faces, special_faces = _faces(mech, f, params)
-    return Engine.of(normal_faces, special_faces, factor, mark_bonus, table, len(mech.classes), True)
+    return Engine.of(normal_faces, special_faces, factor, mark_bonus, table, len(mech.classes), replaces)
 
 
 def special_engine(rules: _engine.MechanicRules, context: Iterable[tuple[str, int]] = ()) -> Engine | None:
@@ -484,8 +485,6 @@ def class_grid(
     the floats of :func:`analysis.special_dice.grid_floats`, the classes then
     each pick's chance, with no Python int in between.
     """
-    import dataclasses
-
     from analysis import special_dice as _sd
 
     mech = rules.mechanic
@@ -513,15 +512,17 @@ def class_grid(
 
     blocks = []
     for ctx_values in itertools.product(*(grid[a] for a in others)):
-        eng = _engine_of(rules, f, tuple(zip(others, ctx_values)))
+        eng = _engine_of(rules, f, tuple(zip(others, ctx_values)), replaces)
         if eng is None:
             return None
-        eng = dataclasses.replace(eng, special_replaces=replaces)
         a_values, b_values, d_values = list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty])
         if finish is None:
             blocks.append(_sd.grid_floats(eng, a_values, b_values, d_values, picks or ()))
         else:
             blocks.append(_sd.grid_ways(eng, a_values, b_values, d_values, finish))
+    if not others and axes == [a_name, b_name, f.difficulty]:  # the kernel's order is the grid's
+        values = blocks[0].reshape(-1, blocks[0].shape[-1])
+        return (values[:, :-1], values[:, -1]) if counts_only else values
     values = np.stack(blocks)  # (contexts, A, B, D, V)
     # every cell's position on each axis, in the grid's product order
     at = dict(zip(axes, (i.ravel() for i in np.indices([len(grid[a]) for a in axes]))))
