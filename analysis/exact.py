@@ -232,8 +232,10 @@ def count_limbs(compute: Callable[[], tuple[np.ndarray, np.ndarray]], bound: int
         raise OverflowError(f"counts up to {bound} do not fit two limbs; use the modular path")
     hi, lo = compute()
     if bound <= INT64_MAX:
-        return (hi << LIMB_BITS) | lo  # hi <= bound >> LIMB_BITS < 2**31: no overflow
-    return hi.astype(object) * (1 << LIMB_BITS) + lo.astype(object)
+        out: np.ndarray = (hi << LIMB_BITS) | lo  # hi <= bound >> LIMB_BITS < 2**31: no overflow
+        return out
+    big: np.ndarray = hi.astype(object) * (1 << LIMB_BITS) + lo.astype(object)
+    return big
 
 
 def int64_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray:

@@ -20,10 +20,12 @@ import numpy as np
 import numpy.typing as npt
 
 from kernels import special as _ks
+from kernels import special_chain as _chain
 from kernels._jit import IntArray
 from kernels.multiset import fill_binomials
 
-from .exact import INT64_MAX, LIMB_BITS, LIMBS_MAX, count, count_blocks, count_limbs, wants_big_ints
+from .exact import INT64_MAX, LIMB_BITS, LIMBS_MAX, count, count_limbs, wants_big_ints
+from .special_big import big_pool_classes, big_pool_ways, classify_big  # (their home: the big pools' module)
 
 CAP = _ks.CAP
 #: The engine's int64 arrays: ``(w_normal, w_special, mark_bonus, table)`` (:meth:`Engine.arrays`).
@@ -251,45 +253,19 @@ def grid_blocks(
 
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
     its ways of shape (k, H, D, K) and denominators of shape (k, H, 1, 1).
-    Pools whose counts fit int64 come first, in one int64 block from a
-    single kernel call; pools a few primes away in one block of Python ints
-    (a kernel call per prime, then CRT); each bigger pool in a block of its
-    own, counted in Python ints by generating functions
-    (:func:`big_pool_classes`), calling ``on_big()`` after each (pool,
-    special dice) of them (a progress bar's update).
+    The pools of at most :data:`LIMB_DICE` dice are counted first, by one
+    call of the two-limb kernel (:func:`limb_counts`), in two blocks: those
+    whose counts fit int64 (int64), then the others (Python ints).  Each
+    bigger pool comes in a block of its own, counted in Python ints by
+    generating functions (:func:`analysis.special_big.big_pool_classes`),
+    calling ``on_big()`` after each (pool, special dice) of them (a progress
+    bar's update).
     """
     w_n, w_s, bonus, table = engine.arrays()
     specials_arr = np.array(specials, dtype=np.int64)
     diffs = np.array(difficulties, dtype=np.int64)
     pools_arr = np.array(pools, dtype=np.int64)
-    shape = (len(pools), len(specials))
-    nh = (
-        np.minimum(specials_arr[None, :], pools_arr[:, None])
-        if engine.special_replaces
-        else np.broadcast_to(specials_arr[None, :], shape)
-    )
-    nn = pools_arr[:, None] - nh if engine.special_replaces else np.broadcast_to(pools_arr[:, None], shape)
-    dice = nn + nh
-
-    def run(index: np.ndarray, mod: int) -> np.ndarray:
-        out = np.empty((len(index), len(specials), len(diffs), engine.n_classes), dtype=np.int64)
-        n = int(dice[index].max(initial=0))
-        _ks.special_grid_class_ways_into(
-            pools_arr[index],
-            specials_arr,
-            diffs,
-            w_n,
-            w_s,
-            engine.crit_bonus,
-            bonus,
-            table,
-            int(engine.special_replaces),
-            mod,
-            binomials(n + 1, mod),
-            out,
-            *_grid_scratch(n, engine.crit_bonus, max(0, int(bonus.max())), engine.n_classes),
-        )
-        return out
+    dice = _dice(engine, pools_arr, specials_arr)
 
     def dens(index: np.ndarray, block: np.ndarray) -> np.ndarray:
         if block.dtype == object:
@@ -297,7 +273,6 @@ def grid_blocks(
         powers: np.ndarray = 10 ** dice[index]  # each fits: at most the block's bound
         return powers[:, :, None, None]
 
-    # pools whose rolls fit two limbs: one pass of the chain kernel, int64 ones then the others
     most = dice.max(axis=1, initial=0)
     limbed = most <= LIMB_DICE
     if limbed.any():
@@ -305,19 +280,12 @@ def grid_blocks(
         counted = limb_counts(engine, pools_arr[index], specials_arr, diffs)
         for part in (most[index] <= INT64_DICE, most[index] > INT64_DICE):
             if part.any():
-                bound = _ks.special_grid_class_limbs_bound(
+                bound = _chain.special_grid_class_limbs_bound(
                     pools_arr[index[part]].tolist(), specials, int(engine.special_replaces)
                 )
                 block = count_limbs(lambda: (counted[0][part], counted[1][part]), bound)
                 yield index[part], block, dens(index[part], block)
-        if limbed.all():
-            return
-    bounds = _bounds(engine, pools, specials)
-    big = [wants_big_ints(b) if not limbed[i] else False for i, b in enumerate(bounds)]
-    modest = np.array([i for i, b in enumerate(big) if not b and not limbed[i]], dtype=np.int64)
-    for index, block in count_blocks(lambda mod, idx: run(modest[idx], mod), [bounds[i] for i in modest]):
-        yield modest[index], block, dens(modest[index], block)
-    for i in (i for i, b in enumerate(big) if b):
+    for i in np.flatnonzero(~limbed).tolist():
         block = np.empty((1, len(specials), len(diffs), engine.n_classes), dtype=object)
         for hi, h in enumerate(specials):
             block[0, hi] = big_pool_classes(
@@ -326,6 +294,13 @@ def grid_blocks(
             if on_big is not None:
                 on_big()
         yield np.array([i]), block, dens(np.array([i]), block)
+
+
+def _dice(engine: Engine, pools: IntArray, specials: IntArray) -> IntArray:
+    """Dice rolled by each (pool, special dice) of a grid, int64[P, H]."""
+    if engine.special_replaces:
+        return np.broadcast_to(pools[:, None], (len(pools), len(specials))).copy()
+    return pools[:, None] + specials[None, :]
 
 
 #: The most dice whose ``10 ** dice`` rolls the two-limb chain kernel counts (below
@@ -344,7 +319,7 @@ def limb_counts(
 ) -> tuple[IntArray, IntArray, np.ndarray | None]:
     """The two limbs ``(hi, lo)`` of the class ways of a grid, int64[P, H, D, K + len(picks)] (the
     classes, then each pick's classes together), from one call of
-    :func:`kernels.special.special_grid_class_limbs_into`, and with ``floats`` their chances as
+    :func:`kernels.special_chain.special_grid_class_limbs_into`, and with ``floats`` their chances as
     floats (correctly rounded, NaN where the kernel declines), else None.  The caller checks the
     bound."""
     w_n, w_s, bonus, table = engine.arrays()
@@ -357,8 +332,8 @@ def limb_counts(
         pick[e, list(p)] = 1
     n = int(pools.max(initial=0)) + (0 if engine.special_replaces else int(specials.max(initial=0)))
     columns = n + engine.crit_bonus * (n // 2) + engine.crit_bonus + 2
-    states = [np.empty((_ks.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
-    _ks.special_grid_class_limbs_into(
+    a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo = (np.empty((_chain.STATE_ROWS, columns), dtype=np.int64) for _ in range(6))
+    _chain.special_grid_class_limbs_into(
         pools,
         specials,
         diffs,
@@ -374,38 +349,23 @@ def limb_counts(
         out_hi,
         out_lo,
         out_float,
-        *states,
+        a_hi,
+        a_lo,
+        b_hi,
+        b_lo,
+        suf_hi,
+        suf_lo,
         np.empty((2, CAP + 1, CAP + 1), dtype=np.int64),
-        np.empty((_ks.STATE_ROWS // 2, 4), dtype=np.int64),
+        np.empty((_chain.STATE_ROWS // 2, 4), dtype=np.int64),
     )
     return out_hi, out_lo, out_float if floats else None
-
-
-def _grid_scratch(n: int, crit_bonus: int, top: int, n_classes: int) -> tuple[np.ndarray, ...]:
-    """Scratch arrays for :func:`kernels.special.special_grid_class_ways_into` over pools of at most
-    ``n`` dice (the kernel allocates nothing itself, so loading it stays light)."""
-    s_top = n + crit_bonus * (n // 2) + 1
-    return (
-        np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64),
-        np.empty((n + 1, n + 1), dtype=np.int64),
-        np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64),
-        np.empty((3, n + 1), dtype=np.int64),
-        np.empty((4, n + 1), dtype=np.int64),
-        np.empty((s_top + top + 1, n_classes), dtype=np.int64),
-        np.empty((s_top + top + 1, n_classes), dtype=np.int64),
-    )
-
-
-def _bounds(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> list[int]:
-    """Each pool's bound on every count the grid kernel holds for it (Python ints)."""
-    w_n, w_s, _, _ = engine.arrays()
-    return _ks.special_grid_pool_bounds(pools, specials, int(engine.special_replaces), w_n, w_s)
 
 
 def big_pools(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> int:
     """How many of ``pools`` :func:`grid_blocks` counts in Python ints (one ``on_big`` call per
     special dice value each): for a progress bar's total."""
-    return sum(wants_big_ints(b) for b in _bounds(engine, pools, specials))
+    pools_arr, specials_arr = np.array(list(pools), dtype=np.int64), np.array(list(specials), dtype=np.int64)
+    return int((_dice(engine, pools_arr, specials_arr).max(axis=1, initial=0) > LIMB_DICE).sum())
 
 
 @overload
@@ -466,8 +426,8 @@ def grid_floats(
 
     Pools of at most :data:`LIMB_DICE` dice are counted in two limbs by one
     kernel call and divided, correctly rounded, by
-    :func:`kernels.special.limb_ratios_into`, with Python's ``int / int``
-    where it declines (beyond :data:`kernels.special.RATIO_MAX_DICE` dice);
+    :func:`kernels.quotients.limb_ratio`, with Python's ``int / int``
+    where it declines (beyond :data:`kernels.quotients.RATIO_MAX_DICE` dice);
     bigger pools as :func:`grid_ways` counts them, finished by
     :func:`analysis.exact.float_ratios`.
     """
@@ -478,13 +438,7 @@ def grid_floats(
     diffs = np.array(difficulties, dtype=np.int64)
     width = engine.n_classes + len(picks)
     out = np.empty((len(pools), len(specials), len(diffs), width), dtype=np.float64)
-    shape = (len(pools), len(specials))
-    nh = (
-        np.minimum(specials_arr[None, :], pools_arr[:, None])
-        if engine.special_replaces
-        else np.broadcast_to(specials_arr[None, :], shape)
-    )
-    dice = (pools_arr[:, None] if engine.special_replaces else pools_arr[:, None] + nh) + np.zeros(shape, np.int64)
+    dice = _dice(engine, pools_arr, specials_arr)
     limbed = dice.max(axis=1, initial=0) <= LIMB_DICE
     index = np.flatnonzero(limbed)
     if len(index):
@@ -513,294 +467,8 @@ def counts_only(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
     return np.concatenate([ways, np.broadcast_to(dens, ways.shape[:-1] + (1,)).astype(ways.dtype)], axis=-1)
 
 
-# ------------------------------------------------------------- big pools
-# Pools whose counts pass int64 are counted in Python integers by generating
-# functions instead of the kernels' modular path: only the special dice (a
-# handful) are enumerated; the normal dice enter through two polynomial
-# powers whose coefficients come from a linear recurrence, so a pool of n
-# dice costs O(n) big-integer operations per polynomial, not n**2 states
-# times n primes.
-
-
-def _binomial_power(m: int, f0: int, f1: int) -> list[int]:
-    """Coefficients of ``(f0 + f1 x) ** m``: ``C(m, i) f1**i f0**(m - i)``, exactly."""
-    out = [f0**m]
-    if f1 == 0:
-        return out
-    for k in range(m):
-        out.append(out[-1] * (m - k) * f1 // ((k + 1) * f0))
-    return out
-
-
-def _sparse_power(terms: dict[int, int], n: int) -> list[int]:
-    """Coefficients of ``P(w) ** n`` for a polynomial ``P`` with ``P(0) != 0``.
-
-    ``terms`` maps exponents to integer coefficients.  The coefficients come
-    from the identity ``P Q' = n P' Q`` for ``Q = P ** n``: each one is a few
-    products by small integers and one exact division, so ``Q`` costs
-    O(degree * len(terms)) big-integer operations.
-    """
-    p0 = terms[0]
-    others = [(i, c) for i, c in sorted(terms.items()) if i > 0 and c != 0]
-    degree = n * max([i for i, _ in others], default=0)
-    q = [p0**n]
-    for k in range(1, degree + 1):
-        acc = 0
-        for i, c in others:
-            if i > k:
-                break
-            acc += c * (n * i - k + i) * q[k - i]
-        value, rest = divmod(acc, p0 * k)
-        if rest:  # cannot happen: Q has integer coefficients
-            raise ArithmeticError("polynomial power: inexact division")
-        q.append(value)
-    return q
-
-
 def clear_caches() -> None:
     """Forget the generating functions of big pools kept between calls."""
-    _normal_parts.cache_clear()
-    _normal_suffixes.cache_clear()
-    _columns.cache_clear()
+    from . import special_big
 
-
-@lru_cache(maxsize=64)
-def _normal_parts(
-    n_normal: int, w_normal: tuple[int, ...], crit_bonus: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Success generating functions of ``n_normal`` normal dice, as object arrays.
-
-    Returns ``(from_even, from_odd, no_ten, one_ten)``: ways by the successes
-    the normal dice add (their tens and the bonus of the pairs they complete)
-    when the dice counted before showed an even / odd number of tens; and the
-    ways by successes of the rolls with no ten and with exactly one ten.
-
-    With ``b = f0 + f1 x`` (a die without a ten) and ``u = x ** (2 + bonus)``
-    (two tens: a pair), ``n`` dice from an even start give ``E + f2 x O`` and
-    from an odd start ``E + f2 x**(1 + bonus) O``, where ``E`` sums the terms
-    of ``(b + f2 sqrt(u)) ** n`` with an even number of tens and ``O`` the odd
-    ones (divided by ``sqrt(u)``).  In ``w = sqrt(x)`` both are halves of
-    ``P+ ** n +- P- ** n``, ``P+- = f0 + f1 w**2 +- f2 w**(2 + bonus)``.
-    """
-    f0, f1, f2 = (int(v) for v in w_normal)
-    n, cb = int(n_normal), int(crit_bonus)
-    half = 2 + cb
-    if f0 < 1 or f2 < 1:
-        raise ValueError("big pools need a normal die with a failing face and a ten")
-    plus = _sparse_power({0: f0, 2: f1, half: f2} if half != 2 else {0: f0, 2: f1 + f2}, n)
-    minus = _sparse_power({0: f0, 2: f1, half: -f2} if half != 2 else {0: f0, 2: f1 - f2}, n)
-    size = max(len(plus), len(minus))
-    plus = plus + [0] * (size - len(plus))
-    minus = minus + [0] * (size - len(minus))
-    even = [(a + b) // 2 for a, b in zip(plus[::2], minus[::2])]  # E, in x
-    odd_w = [(a - b) // 2 for a, b in zip(plus, minus)][half:]  # O * w**0, in w
-    odd = odd_w[::2]  # O, in x
-    length = n + cb * ((n + 1) // 2) + 1
-
-    def poly(parts: list[tuple[int, Any]]) -> np.ndarray:  # (shift, coefficients: a list, then an array)
-        out = np.zeros(length, dtype=object)
-        for shift, coef in parts:
-            coef = np.array(coef[: max(length - shift, 0)], dtype=object)
-            out[shift : shift + len(coef)] += coef
-        return out
-
-    from_even = poly([(0, even), (1, [f2 * v for v in odd])])
-    from_odd = poly([(0, even), (1 + cb, [f2 * v for v in odd])])
-    no_ten = poly([(0, _binomial_power(n, f0, f1))])
-    one_ten = poly([(1, [n * f2 * v for v in _binomial_power(n - 1, f0, f1)])] if n >= 1 else [])
-    for a in (from_even, from_odd, no_ten, one_ten):
-        a.setflags(write=False)
-    return from_even, from_odd, no_ten, one_ten
-
-
-def _special_outcomes(n_special: int, w_special: Iterable[int]) -> dict[tuple[int, int, int], int]:
-    """Ways of the special dice alone: ``{(successes below ten, tens, capped marks): ways}``."""
-    from math import comb
-
-    marks, fails, succ, tens = (int(v) for v in w_special)
-    out: dict[tuple[int, int, int], int] = {}
-    n = int(n_special)
-    for e in range(n + 1):
-        for o in range(n - e + 1):
-            for g in range(n - e - o + 1):
-                f = n - e - o - g
-                w = comb(n, e) * comb(n - e, o) * comb(n - e - o, g) * tens**e * marks**o * succ**g * fails**f
-                if w:
-                    key = (g, e, min(o, CAP))
-                    out[key] = out.get(key, 0) + w
-    return out
-
-
-def big_pool_ways(
-    n_normal: int, n_special: int, w_normal: Iterable[int], w_special: Iterable[int], crit_bonus: int
-) -> np.ndarray:
-    """Exact ways by (successes, pair, capped special tens, capped special marks), in Python ints.
-
-    The same numbers as :func:`kernels.special.special_pool_ways`, for pools
-    of any size (an object array of shape ``(S, 2, CAP + 1, CAP + 1)``,
-    ``S = n + crit_bonus * (n // 2) + 1``), from generating functions: the
-    special dice are enumerated, the normal dice are two polynomial powers
-    (see :func:`_normal_parts`).  A pool of 1000 dice takes a fraction of a
-    second.
-    """
-    nn, ns, cb = int(n_normal), int(n_special), int(crit_bonus)
-    n = nn + ns
-    size_s = n + cb * (n // 2) + 1
-    from_even, from_odd, no_ten, one_ten = _normal_parts(nn, tuple(int(v) for v in w_normal), cb)
-    ways = np.zeros((size_s, 2, CAP + 1, CAP + 1), dtype=object)
-    ways[...] = 0
-
-    def add(pair: int, ec: int, oc: int, shift: int, vector: np.ndarray, weight: int) -> None:
-        top = min(len(vector), size_s - shift)
-        if top > 0:
-            ways[shift : shift + top, pair, ec, oc] += vector[:top] * weight
-
-    for (g, e, oc), w in _special_outcomes(ns, w_special).items():
-        ec = min(e, CAP)
-        base = g + e + cb * (e // 2)
-        add(1, ec, oc, base, from_odd if e % 2 else from_even, w)
-        # the rolls with fewer than two tens move from pair 1 to pair 0
-        low = (no_ten, one_ten) if e == 0 else (no_ten,) if e == 1 else ()
-        for vector in low:
-            add(1, ec, oc, base, vector, -w)
-            add(0, ec, oc, base, vector, w)
-    return ways
-
-
-def classify_big(
-    ways: np.ndarray,
-    difficulties: Sequence[int] | np.ndarray,
-    mark_bonus: Iterable[int],
-    table: npt.ArrayLike,
-    n_classes: int,
-) -> np.ndarray:
-    """Ways per class for each Difficulty from Python-int ways (as :func:`kernels.special.special_classify`).
-
-    Returns an object array ``(D, n_classes)`` of Python ints.
-    """
-    table = np.asarray(table)
-    bonus = [int(b) for b in mark_bonus]
-    n_s = ways.shape[0] + max(bonus)
-    win = np.zeros((n_s + 1, n_classes), dtype=object)
-    fail = np.zeros((n_s + 1, n_classes), dtype=object)
-    for pair in range(2):
-        for ec in range(CAP + 1):
-            for oc in range(CAP + 1):
-                column = ways[:, pair, ec, oc]
-                shift = bonus[oc]
-                k_win = int(table[_ks.BAND_WIN, pair, ec, oc])
-                k_short = int(table[_ks.BAND_SHORT, pair, ec, oc])
-                k_none = int(table[_ks.BAND_NONE, pair, ec, oc])
-                win[shift : shift + len(column), k_win] += column
-                if shift == 0:
-                    fail[0, k_none] += column[0]
-                    fail[1 : len(column), k_short] += column[1:]
-                else:
-                    fail[shift : shift + len(column), k_short] += column
-    win_suffix = np.cumsum(win[::-1], axis=0)[::-1]
-    fail_prefix = np.concatenate([np.zeros((1, n_classes), dtype=object), np.cumsum(fail, axis=0)[:-1]])
-    out = np.empty((len(difficulties), n_classes), dtype=object)
-    for di, d in enumerate(difficulties):
-        d = min(int(d), n_s)
-        out[di] = win_suffix[d] + fail_prefix[d]
-    return out
-
-
-@lru_cache(maxsize=64)
-def _normal_suffixes(n_normal: int, w_normal: tuple[int, ...], crit_bonus: int) -> np.ndarray:
-    """Suffix sums of :func:`_normal_parts`, read-only: ``out[part, k] = sum(parts[part][k:])``,
-    an object array of shape (4, L + 1) whose last column is 0, so that the
-    ways of any run of successes are one lookup."""
-    parts = _normal_parts(n_normal, w_normal, crit_bonus)
-    length = max(len(p) for p in parts)
-    out = np.zeros((len(parts), length + 1), dtype=object)
-    for i, part in enumerate(parts):
-        out[i, : len(part)] = np.cumsum(part[::-1])[::-1]
-    out.setflags(write=False)
-    return out
-
-
-def _column_terms(
-    n_special: int, w_special: Iterable[int], crit_bonus: int
-) -> list[tuple[int, int, int, int, int, int]]:
-    """How the ways of each (pair, capped special tens, capped marks) column are made.
-
-    A list of ``(pair, ec, oc, shift, part, weight)``: the column gains
-    ``weight`` times the normal-dice ``part`` (0 from an even start, 1 from
-    an odd start, 2 no ten, 3 one ten; see :func:`_normal_parts`) moved up
-    by ``shift`` successes.  The same sums :func:`big_pool_ways` makes.
-    """
-    terms: list[tuple[int, int, int, int, int, int]] = []
-    cb = int(crit_bonus)
-    for (g, e, oc), w in _special_outcomes(n_special, w_special).items():
-        ec = min(e, CAP)
-        base = g + e + cb * (e // 2)
-        terms.append((1, ec, oc, base, e % 2, w))
-        low = (2, 3) if e == 0 else (2,) if e == 1 else ()
-        for part in low:
-            terms.append((1, ec, oc, base, part, -w))
-            terms.append((0, ec, oc, base, part, w))
-    return terms
-
-
-@lru_cache(maxsize=64)
-def _columns(
-    n_special: int, w_special: tuple[int, ...], crit_bonus: int
-) -> dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]]:
-    """:func:`_column_terms` by column, terms of the same shift and part merged:
-    ``{(pair, ec, oc): ((shift, part, weight), ...)}``."""
-    merged: dict[tuple[tuple[int, int, int], int, int], int] = {}
-    for pair, ec, oc, shift, part, w in _column_terms(n_special, w_special, crit_bonus):
-        key = ((pair, ec, oc), shift, part)
-        merged[key] = merged.get(key, 0) + w
-    columns: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
-    for (column, shift, part), w in merged.items():
-        if w:
-            columns.setdefault(column, []).append((shift, part, w))
-    return {column: tuple(terms) for column, terms in columns.items()}
-
-
-def big_pool_classes(
-    n_normal: int,
-    n_special: int,
-    w_normal: Iterable[int],
-    w_special: Iterable[int],
-    crit_bonus: int,
-    difficulties: Iterable[int],
-    mark_bonus: Iterable[int],
-    table: npt.ArrayLike,
-    n_classes: int,
-) -> np.ndarray:
-    """Ways per class for each Difficulty, in Python ints, without the full ways array.
-
-    Equal to ``classify_big(big_pool_ways(...), ...)``, but each class sum is
-    a few lookups in suffix sums of the normal-dice parts (cached per number
-    of normal dice), so a table row costs O(Difficulties), not O(pool).
-    Returns an object array ``(D, n_classes)``.
-    """
-    table = np.asarray(table)
-    bonus = [int(b) for b in mark_bonus]
-    suffixes = _normal_suffixes(int(n_normal), tuple(int(v) for v in w_normal), int(crit_bonus))
-    parts = _normal_parts(int(n_normal), tuple(int(v) for v in w_normal), int(crit_bonus))
-    columns = _columns(int(n_special), tuple(int(v) for v in w_special), int(crit_bonus))
-    last = suffixes.shape[1] - 1
-    d = np.array([min(int(x), 2**40) for x in difficulties], dtype=np.int64)
-    out = np.zeros((len(d), n_classes), dtype=object)
-    for (pair, ec, oc), terms in columns.items():
-        shift = np.array([t[0] for t in terms], dtype=np.int64)
-        part = np.array([t[1] for t in terms], dtype=np.int64)
-        weight = np.array([t[2] for t in terms], dtype=object)
-        b = bonus[oc]
-        total = (weight * suffixes[part, 0]).sum()
-        zero = sum(w * int(parts[p][0]) for s_, p, w in terms if s_ == 0)
-        # ways with at least d - b successes before the bonus, every Difficulty at once
-        index = np.clip((d - b)[:, None] - shift[None, :], 0, last)
-        win = (suffixes[part[None, :], index] * weight[None, :]).sum(axis=1)
-        none = (d > 0).astype(np.int64).astype(object) * zero if b == 0 else 0
-        k_win = int(table[_ks.BAND_WIN, pair, ec, oc])
-        k_short = int(table[_ks.BAND_SHORT, pair, ec, oc])
-        k_none = int(table[_ks.BAND_NONE, pair, ec, oc])
-        out[:, k_win] += win
-        out[:, k_none] += none
-        out[:, k_short] += total - win - none
-    return out
+    special_big.clear_caches()

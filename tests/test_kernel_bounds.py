@@ -22,11 +22,25 @@ import pytest
 
 import kernels
 from analysis.exact import INT64_MAX
-from kernels import again, cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, special
+from kernels import again, cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, quotients, special
+from kernels import special_chain
 from tests import oracles_v5_kernels as v5
 from tests import oracles_v5_kernels as willpower
 
-KERNEL_MODULES = (multiset, special, v5, mechanic, mechanic_willpower, again, cards, classic, conflict, markov)
+KERNEL_MODULES = (
+    multiset,
+    special,
+    special_chain,
+    quotients,
+    v5,
+    mechanic,
+    mechanic_willpower,
+    again,
+    cards,
+    classic,
+    conflict,
+    markov,
+)
 KERNELS_DIR = os.path.dirname(os.path.abspath(kernels.__file__))
 #: Files whose frames the twin watches: the kernels, and V5's former kernels kept as a reference.
 WATCHED = (KERNELS_DIR, os.path.abspath(v5.__file__))
@@ -777,13 +791,13 @@ def test_v5_grid_class_limbs_bound(twin, pools, replaces):
     diffs = np.array([0, 3, 40], dtype=np.int64)
     n = max(pools) + (0 if replaces else 2)
     columns = n + 2 * (n // 2) + 2 + 2  # the pair bonus is 2
-    scratch = [np.zeros((special.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
-    scratch += [np.zeros((2, 3, 3), dtype=np.int64), np.zeros((special.STATE_ROWS // 2, 4), dtype=np.int64)]
+    scratch = [np.zeros((special_chain.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
+    scratch += [np.zeros((2, 3, 3), dtype=np.int64), np.zeros((special_chain.STATE_ROWS // 2, 4), dtype=np.int64)]
     shape = (len(pools), 2, 3, 7)
     picks = np.array([[1, 1, 1, 1, 1, 1]], dtype=np.int64)
     args = (pools_arr, hungers, diffs, w_n, w_h, 2, bonus, table, replaces, special_dice.INT64_DICE, picks, 0)
     top, converted = twin(
-        special.special_grid_class_limbs_into,
+        special_chain.special_grid_class_limbs_into,
         *args,
         np.zeros(shape, dtype=np.int64),
         np.zeros(shape, dtype=np.int64),
@@ -791,11 +805,11 @@ def test_v5_grid_class_limbs_bound(twin, pools, replaces):
         *scratch,
     )
     real = [np.zeros(shape, dtype=np.int64) for _ in range(2)]
-    special.special_grid_class_limbs_into(*args, *real, np.zeros((0, 0, 0, 0)), *scratch)
+    special_chain.special_grid_class_limbs_into(*args, *real, np.zeros((0, 0, 0, 0)), *scratch)
     assert _ints(converted[12]) == _ints(real[0]) and _ints(converted[13]) == _ints(real[1])
-    bound = special.special_grid_class_limbs_bound(pools, [0, 2], replaces)
+    bound = special_chain.special_grid_class_limbs_bound(pools, [0, 2], replaces)
     assert type(bound) is int and top <= bound
-    assert max(_ints(real[0])) <= bound >> special.LIMB_BITS
+    assert max(_ints(real[0])) <= bound >> quotients.LIMB_BITS
 
 
 def test_the_int64_boundary_is_where_the_counts_leave_int64():

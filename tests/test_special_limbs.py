@@ -1,9 +1,10 @@
 """The one-pass grid of the 5th-edition dice, in two limbs, against the per-pool kernels and brute force.
 
-``kernels.special.special_grid_class_limbs_into`` rolls the dice one at a
+``kernels.special_chain.special_grid_class_limbs_into`` rolls the dice one at a
 time and holds each count in two int64 limbs.  Here its class ways are
 checked, cell by cell, against ``analysis.special_dice.counts`` (the
-per-pool kernels: multinomials, each pool in primes and CRT) on random engines (faces, pair bonus, mark bonus, class table, special dice
+per-pool kernels: multinomials, each pool in primes and CRT) on random
+engines (faces, pair bonus, mark bonus, class table, special dice
 replacing or added), on grids that cross the int64 edge (18 dice) and reach
 the two-limb edge (28 dice); and against every ordered roll of small pools.
 """
@@ -18,7 +19,8 @@ import pytest
 
 from analysis import exact, special_dice
 from analysis.special_dice import CAP, Engine
-from kernels import special as ks
+from kernels import quotients as kq
+from kernels import special_chain as ks
 
 
 def _random_engine(rng: random.Random, replaces: bool) -> Engine:
@@ -71,9 +73,7 @@ def test_limbs_equal_the_per_pool_counts_on_random_engines(seed):
 
 def test_limbs_are_the_grid_of_every_pool_up_to_the_edge():
     # V5's faces, both edges: 18 dice (int64) and 28 (two limbs), every pool on the way
-    engine = Engine.of(
-        (5, 4, 1), (1, 4, 4, 1), 2, (0, 0, 0), np.arange(54).reshape(3, 2, 3, 3) % 6, 6, True
-    )
+    engine = Engine.of((5, 4, 1), (1, 4, 4, 1), 2, (0, 0, 0), np.arange(54).reshape(3, 2, 3, 3) % 6, 6, True)
     pools, specials, diffs = list(range(0, 29)), [0, 1, 5], list(range(0, 12))
     got = _limbs(engine, pools, specials, diffs)
     assert got == _per_pool(engine, pools, specials, diffs)
@@ -145,14 +145,14 @@ def test_picks_and_floats_come_with_the_limbs():
     k = engine.n_classes
     for e, p in enumerate(picks):
         assert (ways[..., k + e] == ways[..., p].sum(axis=-1)).all()
-    assert (ways[..., k + 2] == np.array([10**int(n) for n in pools], dtype=object)[:, None, None]).all()
+    assert (ways[..., k + 2] == np.array([10 ** int(n) for n in pools], dtype=object)[:, None, None]).all()
     dice = np.broadcast_to(pools[:, None, None, None], ways.shape)
     for w, n, q in zip(ways.ravel().tolist(), dice.ravel().tolist(), floats.ravel().tolist()):
-        assert (q != q and n > ks.RATIO_MAX_DICE) or q == w / 10**n
+        assert (q != q and n > kq.RATIO_MAX_DICE) or q == w / 10**n
 
 
 def test_the_limb_constants_agree_and_the_edges_are_where_the_counts_leave_them():
-    assert ks.LIMB_BITS == exact.LIMB_BITS and ks.LIMB_MASK == 2**exact.LIMB_BITS - 1
+    assert kq.LIMB_BITS == exact.LIMB_BITS and kq.LIMB_MASK == 2**exact.LIMB_BITS - 1
     assert 10**special_dice.LIMB_DICE < exact.LIMBS_MAX <= 10 ** (special_dice.LIMB_DICE + 1)
     assert 10**special_dice.INT64_DICE <= exact.INT64_MAX < 10 ** (special_dice.INT64_DICE + 1)
     with pytest.raises(OverflowError):
@@ -164,8 +164,8 @@ def _ratios(counts: list[tuple[int, int]]) -> list[float]:
     lo = np.array([v & (2**exact.LIMB_BITS - 1) for v, _ in counts], dtype=np.int64)
     dice = np.array([n for _, n in counts], dtype=np.int64)
     out = np.empty(len(counts))
-    left = ks.limb_ratios_into(hi, lo, dice, ks.TEN_POWERS, ks.FIVE_POWERS, ks.FIVE_BITS, out)
-    assert left == sum(n > ks.RATIO_MAX_DICE and v >= 2**53 for v, n in counts)
+    left = kq.limb_ratios_into(hi, lo, dice, kq.TEN_POWERS, kq.FIVE_POWERS, kq.FIVE_BITS, out)
+    assert left == sum(n > kq.RATIO_MAX_DICE and v >= 2**53 for v, n in counts)
     return out.tolist()
 
 
@@ -183,7 +183,7 @@ def test_limb_ratios_are_correctly_rounded():
     got = _ratios(counts)
     for (v, n), q in zip(counts, got):
         if q != q:
-            assert n > ks.RATIO_MAX_DICE
+            assert n > kq.RATIO_MAX_DICE
         else:
             assert q == v / 10**n, (v, n)  # Python's int / int is correctly rounded
 

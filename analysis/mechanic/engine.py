@@ -510,6 +510,8 @@ def copy_on_write() -> bool:
         return pd.get_option("mode.copy_on_write") is True
     except (KeyError, ValueError):  # pragma: no cover - an option pandas 2 has
         return False
+
+
 _TABLES_KEPT = 32
 
 

@@ -117,7 +117,7 @@ def clear_counts():
 
     v5._cell_ways.cache_clear()
     special_dice.counts.cache_clear()
-    special_dice._normal_parts.cache_clear()
+    special_dice.clear_caches()
 
 
 def same_as_plain(df_exact, df_float, ref) -> bool:

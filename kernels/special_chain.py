@@ -1,0 +1,438 @@
+"""The 5th-edition dice in one pass: a whole table's pools counted die by die, in two int64 limbs.
+
+``kernels.special`` counts one pool at a time (multinomials over category
+counts), in int64 or modulo a prime.  Here, for a table, the dice are
+rolled one at a time onto the states ``(special 10s, special marks, tens
+state, successes)``, so that every pool of the table is a prefix of one walk
+per number of special dice, and each count is held in two int64 limbs (see
+:mod:`kernels.quotients`): pools up to 28 d10s are exact in one pass, where
+the modular path would take a pass per prime.  The class lookup is the
+engine's (``mark_bonus`` and ``table`` of ``kernels.special``), and the
+chances come out correctly rounded (:func:`kernels.quotients.limb_ratio`).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ._jit import IntArray, kernel
+from .quotients import FIVE_BITS, FIVE_POWERS, LIMB_BITS, LIMB_MASK, TEN_POWERS, FloatArray, limb_ratio
+from .special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
+
+# The grid of a table, counted die by die in a third arithmetic: each count
+# is two int64 limbs, ``hi * 2**LIMB_BITS + lo`` with ``0 <= lo < 2**LIMB_BITS``,
+# carried after every die.  Every count of a pool is at most its number of
+# ordered rolls, so ``hi`` stays below that number over 2**LIMB_BITS, and a
+# pool below 2**(62 + LIMB_BITS) ordered rolls (28 d10s) is counted exactly
+# in one pass, where the modular path would take one pass per prime.
+#
+# A state is ``(ec, oc, t, s)``: special tens and special marks (each capped
+# at CAP), the tens state ``t`` (0 tens, 1 ten, an even number >= 2, an odd
+# number >= 3) and the successes ``s`` so far (each completed pair of 10s
+# counted with its bonus).  A row of the state arrays holds one (ec, oc, t)
+# along ``s``, so one die is a few shifted multiply-adds of whole rows.
+
+#: Rows of the chain's state arrays: ``(ec * (CAP + 1) + oc) * 4 + t``.
+STATE_ROWS = (CAP + 1) * (CAP + 1) * 4
+
+
+@kernel
+def special_chain_step(
+    is_special: int,
+    w_normal: IntArray,
+    w_special: IntArray,
+    crit_bonus: int,
+    s_top: int,
+    new_top: int,
+    live: int,
+    wide: int,
+    cur_hi: IntArray,
+    cur_lo: IntArray,
+    new_hi: IntArray,
+    new_lo: IntArray,
+) -> int:
+    """Roll one more die (a special one if ``is_special``) onto the states ``cur`` (successes below
+    ``s_top``) into ``new`` (successes below ``new_top``, which must hold them all), zeroed here;
+    ``new`` has at least ``s_top + crit_bonus + 1`` columns (the zeros past the last successes are
+    added there too).
+
+    The arrays are int64[STATE_ROWS, S]: row ``(ec * (CAP + 1) + oc) * 4 + t``, column ``s``.
+    ``live`` has bit ``ec * (CAP + 1) + oc`` set where that slice of ``cur``
+    may hold a count (its rows are stale elsewhere); returns ``new``'s.  With
+    ``wide`` the counts are two limbs, carried here; without, the low limb
+    holds each count whole (the caller checked they fit int64) and the high
+    limb is neither read nor written.
+    """
+    if is_special == 1:
+        w_mark, w_fail, w_succ, w_ten = w_special[0], w_special[1], w_special[2], w_special[3]
+    else:
+        w_mark, w_fail, w_succ, w_ten = 0, w_normal[0], w_normal[1], w_normal[2]
+    grown = 0
+    for e in range(CAP + 1):
+        for o in range(CAP + 1):
+            if (live >> (e * (CAP + 1) + o)) & 1 == 1:
+                grown |= 1 << (e * (CAP + 1) + o)
+                if w_ten != 0:
+                    grown |= 1 << (min(e + is_special, CAP) * (CAP + 1) + o)
+                if w_mark != 0:
+                    grown |= 1 << (e * (CAP + 1) + min(o + 1, CAP))
+    for g in range((CAP + 1) * (CAP + 1)):
+        if (grown >> g) & 1 == 0:
+            continue
+        for r in range(4 * g, 4 * g + 4):
+            row = new_lo[r]
+            for s in range(new_top):
+                row[s] = 0
+            if wide == 1:
+                row = new_hi[r]
+                for s in range(new_top):
+                    row[s] = 0
+    for e in range(CAP + 1):
+        for o in range(CAP + 1):
+            if (live >> (e * (CAP + 1) + o)) & 1 == 0:
+                continue
+            e2 = min(e + is_special, CAP)
+            o2 = min(o + 1, CAP)
+            for t in range(4):
+                shift = 1 + (crit_bonus if (t == 1 or t == 3) else 0)  # a ten completing a pair
+                t2 = 1 if t == 0 else (2 if (t == 1 or t == 3) else 3)
+                r = (e * (CAP + 1) + o) * 4 + t
+                r_ten = (e2 * (CAP + 1) + o) * 4 + t2
+                r_mark = (e * (CAP + 1) + o2) * 4 + t
+                src = cur_lo[r]
+                same = new_lo[r]
+                ten = new_lo[r_ten]
+                mark = new_lo[r_mark]
+                if w_mark == 0:  # a normal die
+                    for s in range(s_top):
+                        v = src[s]
+                        same[s] += w_fail * v
+                        same[s + 1] += w_succ * v
+                        ten[s + shift] += w_ten * v
+                else:
+                    for s in range(s_top):
+                        v = src[s]
+                        same[s] += w_fail * v
+                        same[s + 1] += w_succ * v
+                        ten[s + shift] += w_ten * v
+                        mark[s] += w_mark * v
+                if wide == 1:
+                    src = cur_hi[r]
+                    same = new_hi[r]
+                    ten = new_hi[r_ten]
+                    mark = new_hi[r_mark]
+                    for s in range(s_top):
+                        v = src[s]
+                        same[s] += w_fail * v
+                        same[s + 1] += w_succ * v
+                        ten[s + shift] += w_ten * v
+                        mark[s] += w_mark * v
+    if wide == 1:
+        for g in range((CAP + 1) * (CAP + 1)):
+            if (grown >> g) & 1 == 0:
+                continue
+            for r in range(4 * g, 4 * g + 4):
+                row_hi = new_hi[r]
+                row_lo = new_lo[r]
+                for s in range(new_top):
+                    w = row_lo[s]
+                    row_hi[s] += w >> LIMB_BITS
+                    row_lo[s] = w & LIMB_MASK
+    return grown
+
+
+@kernel
+def special_chain_widen(s_top: int, live: int, hi: IntArray, lo: IntArray) -> None:
+    """Split the whole counts held in the low limb (successes below ``s_top``, the ``live`` slices)
+    into two limbs."""
+    for g in range((CAP + 1) * (CAP + 1)):
+        if (live >> g) & 1 == 0:
+            continue
+        for r in range(4 * g, 4 * g + 4):
+            for s in range(s_top):
+                w = lo[r, s]
+                hi[r, s] = w >> LIMB_BITS
+                lo[r, s] = w & LIMB_MASK
+
+
+@kernel
+def special_chain_groups(mark_bonus: IntArray, table: IntArray, group_of: IntArray, groups: IntArray) -> int:
+    """Group the rows of the chain's states by what the classification reads of them: rows whose
+    ``(pair, ec, oc)`` give the same classes (won, failed with no success, failed short) and the
+    same mark bonus are summed before they are classified.
+
+    Fills ``group_of`` int64[2, CAP + 1, CAP + 1] (the group of each ``(pair,
+    ec, oc)``) and ``groups`` int64[>= 2 * (CAP + 1) ** 2, 4] (each group's
+    win, none and short classes and its bonus); returns the number of groups.
+    """
+    n = 0
+    for pair in range(2):
+        for e in range(CAP + 1):
+            for o in range(CAP + 1):
+                k_win = table[BAND_WIN, pair, e, o]
+                k_none = table[BAND_NONE, pair, e, o]
+                k_short = table[BAND_SHORT, pair, e, o]
+                b = mark_bonus[o]
+                g = 0
+                while g < n:
+                    same = groups[g, 0] == k_win and groups[g, 1] == k_none and groups[g, 2] == k_short
+                    if same and groups[g, 3] == b:
+                        break
+                    g += 1
+                if g == n:
+                    groups[g, 0] = k_win
+                    groups[g, 1] = k_none
+                    groups[g, 2] = k_short
+                    groups[g, 3] = b
+                    n += 1
+                group_of[pair, e, o] = g
+    return n
+
+
+@kernel
+def special_chain_classify(
+    s_top: int,
+    live: int,
+    wide: int,
+    hi: IntArray,
+    lo: IntArray,
+    difficulties: IntArray,
+    group_of: IntArray,
+    groups: IntArray,
+    n_groups: int,
+    picks: IntArray,
+    out_hi: IntArray,
+    out_lo: IntArray,
+    suf_hi: IntArray,
+    suf_lo: IntArray,
+) -> None:
+    """The class ways per Difficulty (``out`` int64[D, K + E], two limbs, carried: the K classes, then
+    the ways of each pick's classes together, ``picks`` int64[E, K] of 0 and 1) of the chain's states
+    ``(hi, lo)`` (successes below ``s_top``, the ``live`` slices, two limbs if ``wide`` else whole
+    counts in ``lo``, as for :func:`special_chain_step`): the sums :func:`special_classify_into` makes.
+
+    The rows are first summed by group (:func:`special_chain_groups`) into
+    ``suf`` (scratch int64[>= n_groups, > s_top]).  A state of ``s``
+    successes before its mark bonus ``b`` wins against ``d`` when ``s >= d -
+    b``, so a group's wins are one of its suffix sums; the rest fail, with no
+    success (``s + b == 0``) or short of the Difficulty.
+    """
+    n_classes = picks.shape[1]
+    for g in range(n_groups):
+        for s in range(s_top + 1):
+            suf_lo[g, s] = 0
+            suf_hi[g, s] = 0
+    for e in range(CAP + 1):
+        for o in range(CAP + 1):
+            if (live >> (e * (CAP + 1) + o)) & 1 == 0:
+                continue
+            for t in range(4):
+                g = group_of[1 if t >= 2 else 0, e, o]
+                r = (e * (CAP + 1) + o) * 4 + t
+                row = lo[r]
+                acc = suf_lo[g]
+                for s in range(s_top):
+                    acc[s] += row[s]
+                if wide == 1:
+                    row = hi[r]
+                    acc = suf_hi[g]
+                    for s in range(s_top):
+                        acc[s] += row[s]
+    for di in range(difficulties.shape[0]):
+        for k in range(out_hi.shape[1]):
+            out_hi[di, k] = 0
+            out_lo[di, k] = 0
+    for g in range(n_groups):
+        s_hi = suf_hi[g]
+        s_lo = suf_lo[g]
+        none_hi = s_hi[0]  # the rolls with no success, before the suffix sums
+        none_lo = s_lo[0]
+        if wide == 1:
+            for s in range(s_top - 1, -1, -1):
+                w = s_lo[s + 1] + s_lo[s]
+                s_hi[s] += s_hi[s + 1] + (w >> LIMB_BITS)
+                s_lo[s] = w & LIMB_MASK
+        else:
+            for s in range(s_top - 1, -1, -1):
+                s_lo[s] += s_lo[s + 1]
+        if s_hi[0] == 0 and s_lo[0] == 0:
+            continue
+        k_win, k_none, k_short, b = groups[g, 0], groups[g, 1], groups[g, 2], groups[g, 3]
+        if b != 0:  # every roll has a success
+            none_hi = 0
+            none_lo = 0
+        for di in range(difficulties.shape[0]):
+            j = max(0, difficulties[di] - b)
+            win_lo = s_lo[j] if j < s_top else 0
+            out_lo[di, k_win] += win_lo
+            if j > 0:  # some rolls fail
+                out_lo[di, k_none] += none_lo
+                out_lo[di, k_short] += s_lo[0] - win_lo - none_lo
+            if wide == 1:
+                win_hi = s_hi[j] if j < s_top else 0
+                out_hi[di, k_win] += win_hi
+                if j > 0:
+                    out_hi[di, k_none] += none_hi
+                    out_hi[di, k_short] += s_hi[0] - win_hi - none_hi
+    for di in range(difficulties.shape[0]):
+        for e in range(picks.shape[0]):
+            for k in range(n_classes):
+                if picks[e, k] != 0:
+                    out_hi[di, n_classes + e] += out_hi[di, k]
+                    out_lo[di, n_classes + e] += out_lo[di, k]
+        for k in range(out_hi.shape[1]):
+            w = out_lo[di, k]
+            c = w >> LIMB_BITS  # floor: a negative low limb borrows from the high one
+            out_hi[di, k] += c
+            out_lo[di, k] = w - (c << LIMB_BITS)
+
+
+@kernel
+def special_grid_class_limbs_into(
+    pools: IntArray,
+    specials: IntArray,
+    difficulties: IntArray,
+    w_normal: IntArray,
+    w_special: IntArray,
+    crit_bonus: int,
+    mark_bonus: IntArray,
+    table: IntArray,
+    special_replaces: int,
+    narrow_steps: int,
+    picks: IntArray,
+    floats: int,
+    out_hi: IntArray,
+    out_lo: IntArray,
+    out_float: FloatArray,
+    a_hi: IntArray,
+    a_lo: IntArray,
+    b_hi: IntArray,
+    b_lo: IntArray,
+    suf_hi: IntArray,
+    suf_lo: IntArray,
+    group_of: IntArray,
+    groups: IntArray,
+) -> int:
+    """:func:`special_grid_class_ways` in two limbs and one pass: the class ways of every (pool,
+    special dice, Difficulty) of a grid, then the ways of each pick's classes together (``picks``
+    int64[E, K] of 0 and 1), are ``out_hi * 2**LIMB_BITS + out_lo`` (int64[P, H, D, K + E]).
+    With ``floats``, ``out_float`` (float64[P, H, D, K + E]) receives their chances, correctly
+    rounded by :func:`limb_ratio` (NaN where it declines); returns how many are NaN.
+
+    For each special-dice rating the dice are rolled one at a time, the
+    special ones first, so that each pool of the grid is a prefix of one
+    chain: ``pool`` dice (``pool + special`` where the special dice are
+    added), of which ``min(special, pool)`` (or ``special``) are special.
+    The caller checked :func:`special_grid_class_limbs_bound` against
+    ``analysis.exact.LIMBS_MAX``; chains of at most ``narrow_steps`` dice
+    (whose counts fit int64) hold whole counts in the low limb, longer ones
+    two limbs from there on.  Scratch (this allocates nothing): ``a`` and
+    ``b`` int64[STATE_ROWS, S] with ``S >= n + crit_bonus * (n //
+    2) + crit_bonus + 2`` for ``n`` the most dice of a pool (a ten is
+    added to every column, the last ones holding zeros), ``suf`` as
+    large, ``group_of`` int64[2, CAP + 1, CAP + 1] and ``groups``
+    int64[STATE_ROWS // 2, 4].  All overwritten.
+    """
+    top_pool = 0
+    for pi in range(pools.shape[0]):
+        top_pool = max(top_pool, pools[pi])
+    most = top_pool
+    for hi in range(specials.shape[0]):
+        if specials[hi] < 0:
+            raise ValueError("a negative number of special dice")
+        if special_replaces != 1:
+            most = max(most, top_pool + specials[hi])
+    columns = most + crit_bonus * (most // 2) + crit_bonus + 2
+    for a in (a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo):
+        if a.shape[0] != STATE_ROWS or a.shape[1] < columns:
+            raise ValueError("the chain's scratch is too small for the grid")
+    if group_of.shape != (2, CAP + 1, CAP + 1) or groups.shape[0] < STATE_ROWS // 2 or groups.shape[1] != 4:
+        raise ValueError("the chain's scratch is too small for the grid")
+    n_groups = special_chain_groups(mark_bonus, table, group_of, groups)
+    if out_lo.shape != out_hi.shape or out_hi.shape[0] != pools.shape[0] or out_hi.shape[1] != specials.shape[0]:
+        raise ValueError("the output does not match the grid")
+    if out_hi.shape[2] != difficulties.shape[0] or out_hi.shape[3] != picks.shape[1] + picks.shape[0]:
+        raise ValueError("the output does not match the grid")
+    if floats == 1 and out_float.shape != out_hi.shape:
+        raise ValueError("the output does not match the grid")
+    left = 0
+    for hi in range(specials.shape[0]):
+        h = specials[hi]
+        last = top_pool if special_replaces == 1 else top_pool + h
+        cur_hi, cur_lo, new_hi, new_lo = a_hi, a_lo, b_hi, b_lo
+        for t in range(4):
+            cur_hi[t, 0] = 0
+            cur_lo[t, 0] = 0
+        cur_lo[0, 0] = 1
+        live = 1  # the slice (ec, oc) = (0, 0) alone
+        s_top = 1
+        wide = 0
+        for step in range(last + 1):
+            if step > 0:
+                if step > narrow_steps and wide == 0:
+                    special_chain_widen(s_top, live, cur_hi, cur_lo)
+                    wide = 1
+                new_top = step + crit_bonus * (step // 2) + 1  # the most successes of ``step`` dice, plus one
+                live = special_chain_step(
+                    1 if step <= h else 0,
+                    w_normal,
+                    w_special,
+                    crit_bonus,
+                    s_top,
+                    new_top,
+                    live,
+                    wide,
+                    cur_hi,
+                    cur_lo,
+                    new_hi,
+                    new_lo,
+                )
+                cur_hi, cur_lo, new_hi, new_lo = new_hi, new_lo, cur_hi, cur_lo
+                s_top = new_top
+            for pi in range(pools.shape[0]):
+                at = pools[pi] if special_replaces == 1 else pools[pi] + h
+                if at == step:
+                    special_chain_classify(
+                        s_top,
+                        live,
+                        wide,
+                        cur_hi,
+                        cur_lo,
+                        difficulties,
+                        group_of,
+                        groups,
+                        n_groups,
+                        picks,
+                        out_hi[pi, hi],
+                        out_lo[pi, hi],
+                        suf_hi,
+                        suf_lo,
+                    )
+                    if floats == 1:
+                        for di in range(out_hi.shape[2]):
+                            for c in range(out_hi.shape[3]):
+                                q = limb_ratio(
+                                    out_hi[pi, hi, di, c],
+                                    out_lo[pi, hi, di, c],
+                                    step,
+                                    TEN_POWERS,
+                                    FIVE_POWERS,
+                                    FIVE_BITS,
+                                )
+                                out_float[pi, hi, di, c] = q
+                                if q != q:
+                                    left += 1
+    return left
+
+
+def special_grid_class_limbs_bound(pools: Iterable[int], specials: Iterable[int], special_replaces: int) -> int:
+    """Upper bound on every count :func:`special_grid_class_limbs_into` holds: the most ordered
+    rolls of a pool of the grid (``10 ** dice``: d10s, as :class:`analysis.special_dice.Engine`
+    requires).  Its limbs stay below ``bound >> LIMB_BITS`` (``hi``) and ``2 ** (LIMB_BITS + 16)``
+    (``lo`` before a carry: a few hundred states add up at most)."""
+    most = 0
+    for pool in pools:
+        for special in specials:
+            pool, special = int(pool), int(special)
+            most = max(most, pool if int(special_replaces) == 1 else pool + special)
+    return 10**most
