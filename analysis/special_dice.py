@@ -83,15 +83,19 @@ class Engine:
             raise ValueError("a class table has shape (3, 2, 3, 3) and holds class indices")
         if sum(normal_faces) != 10 or sum(special_faces) != 10:
             raise ValueError("the faces of a die must add up to ten")
+        normal, special, bonus = (tuple(int(x) for x in v) for v in (normal_faces, special_faces, mark_bonus))
         made = cls(
-            tuple(int(x) for x in normal_faces),
-            tuple(int(x) for x in special_faces),
-            int(crit_bonus),
-            tuple(int(x) for x in mark_bonus),
-            _deep_tuple(table.tolist()),
-            int(n_classes),
-            bool(special_replaces),
+            normal, special, int(crit_bonus), bonus, _deep_tuple(table.tolist()), int(n_classes), bool(special_replaces)
         )
+        arrays = (
+            np.array(normal, dtype=np.int64),
+            np.array(special, dtype=np.int64),
+            np.array(bonus, dtype=np.int64),
+            table.copy(),
+        )
+        for a in arrays:
+            a.setflags(write=False)
+        object.__setattr__(made, "_arrays", arrays)  # (what arrays() would make from the tuples)
         return made
 
     def dice(self, pool: int, special: int) -> tuple[int, int]:

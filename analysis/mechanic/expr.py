@@ -792,6 +792,9 @@ class Expr:
             used, or an overflow noticed by numpy (call :meth:`check_range`
             first: arrays are not checked for overflow).
         """
+        tree = self._tree
+        if tree[0] == "const":  # a number or true/false as written: nothing to look up
+            return np.bool_(tree[2]) if self.type == BOOL else np.int64(tree[2])
         quick = _scalar_value(self, env)
         if quick is not None:
             return quick
@@ -919,6 +922,8 @@ def evaluate_tree(tree: Tree, env: Mapping[str, Any], where: str = "expression")
     """
     holder = Expr("(part of an expression)", INT, frozenset(), tree, (), where)
     values: dict[str, np.ndarray] = {}
+    if tree[0] == "const":  # a number as written: no value to look up
+        return _Run(holder, values).run(tree, None)
     for k, v in env.items():
         array = np.asarray(v)
         values[k] = holder._value(k, BOOL if array.dtype.kind == "b" else INT, array)
