@@ -9,8 +9,6 @@ dice))``), without a Python int.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import numpy.typing as npt
 
@@ -30,17 +28,24 @@ RATIO_MAX_DICE = 20
 TEN_POWERS = np.array([float(10**n) for n in range(23)])
 FIVE_POWERS = np.array([5**n for n in range(RATIO_MAX_DICE + 1)], dtype=np.int64)
 FIVE_BITS = np.array([(5**n).bit_length() for n in range(RATIO_MAX_DICE + 1)], dtype=np.int64)
+#: ``2.0 ** (2 - k)`` for ``k < 128``, each exact: the scales of :func:`limb_ratio`'s results.
+SCALES = np.array([2.0 ** (2 - k) for k in range(128)])
 
 
 @kernel
 def _bit_length(x: int) -> int:
-    """Bits of ``0 <= x < 2**62`` (float64's exponent, less one where rounding carried up)."""
-    if x == 0:
-        return 0
-    n = math.frexp(float(x))[1]
-    if x >> (n - 1) == 0:
-        n -= 1
-    return n
+    """Bits of ``0 <= x < 2**63``."""
+    n = 0
+    for step in (32, 16, 8, 4, 2, 1):
+        if x >> step != 0:
+            x >>= step
+            n += step
+    return n + (1 if x != 0 else 0)
+
+
+#: Masks of the exact remainder's arithmetic modulo 2**62 (:func:`limb_ratio`).
+_LOW31 = (1 << 31) - 1
+_LOW62 = (1 << 62) - 1
 
 
 @kernel
@@ -48,20 +53,23 @@ def limb_ratio(
     hi: int, lo: int, dice: int, ten_powers: FloatArray, five_powers: IntArray, five_bits: IntArray
 ) -> float:
     """``float(Fraction(hi * 2**LIMB_BITS + lo, 10 ** dice))``, correctly rounded (to nearest,
-    ties to even), or NaN where ``dice > RATIO_MAX_DICE`` and the quotient is not an exact
-    float division (the caller divides in Python ints).
+    ties to even), or NaN where this declines (the caller divides in Python ints): past
+    :data:`RATIO_MAX_DICE` dice, or a count of 2**55 times ``5 ** dice`` or more, which no count
+    of a pool reaches (it is at most ``10 ** dice``).
 
     ``lo`` may hold more than LIMB_BITS bits (it is carried here); the count
-    is non-negative and below 2**94.  A count below 2**53 over ``10 ** dice``
-    (exact in float64 up to 22 dice) is one IEEE division, correctly rounded.
-    Otherwise the quotient by ``5 ** dice`` is worked out by long division
-    in int64 to 55 or more significant bits, a few bits at a time so that
-    no shifted remainder (below ``5 ** dice``) passes 2**62; each partial
-    quotient is estimated by a float product and corrected to the exact one.
-    Rounding those bits to 53, with the last remainder as the sticky bit,
-    gives the correctly rounded quotient, which ``2 ** -dice`` scales exactly.
-    ``ten_powers``, ``five_powers``, ``five_bits``: :data:`TEN_POWERS`,
-    :data:`FIVE_POWERS`, :data:`FIVE_BITS`.
+    ``V`` is non-negative and below 2**94.  Below 2**53, over ``10 ** dice``
+    (exact in float64 up to 22 dice), the quotient is one IEEE division,
+    correctly rounded.  Otherwise ``V / 10 ** dice = (m + r / d) * 2 **
+    -dice`` with ``d = 5 ** dice < 2**47`` and ``m, r`` from an integer
+    division; the 55 leading bits of ``m + r / d`` are ``m`` then the first
+    ``s`` bits ``F`` of ``r / d``, estimated from one float division (within
+    2 of ``F``) and corrected by the exact remainder ``r * 2**s - F * d``,
+    worked out modulo 2**62 (it is below 2**49 in size, so that is exact)
+    without an overflow.  Rounding those 55 bits to 53, the remainder as the
+    sticky bit, is the correctly rounded quotient; ``2 ** -dice`` scales it
+    exactly.  ``ten_powers``, ``five_powers``, ``five_bits``:
+    :data:`TEN_POWERS`, :data:`FIVE_POWERS`, :data:`FIVE_BITS`.
     """
     hi += lo >> LIMB_BITS
     lo &= LIMB_MASK
@@ -70,45 +78,48 @@ def limb_ratio(
     if dice > RATIO_MAX_DICE:
         return np.nan
     d = five_powers[dice]
-    step_max = 62 - five_bits[dice]  # r < d: r << step_max < 2**62
-    # the integer part: at once below 2**63, else from the top (hi, then lo in two 16-bit chunks)
+    # the integer part m and the remainder r: at once below 2**63, else hi then lo in two 16-bit
+    # chunks (r < d < 2**47, so r << 16 fits)
     if hi < (1 << (63 - LIMB_BITS)):
         v = (hi << LIMB_BITS) | lo
         m = v // d
         r = v - m * d
     else:
         m = hi // d
+        if m >= 1 << (55 - 2 * 16):
+            return np.nan
         r = hi - m * d
         for shift in (16, 0):
             r = (r << 16) | ((lo >> shift) & 0xFFFF)
             q = r // d
             r -= q * d
             m = (m << 16) | q
-    # then bits after the point until 55 or more are known
-    inv = 1.0 / d
-    frac = 0
-    n = _bit_length(m)
-    while n < 55:
-        step = min(step_max, 61 - n)
-        r <<= step
-        q = int(r * inv)  # within one of the quotient, below 2**step
-        r -= q * d
-        while r < 0:
-            q -= 1
-            r += d
-        while r >= d:
-            q += 1
-            r -= d
-        n = n + step if m != 0 else _bit_length(q)
-        m = (m << step) | q
-        frac += step
-    extra = n - 53
-    keep = m >> extra
-    rest = m & ((1 << extra) - 1)
-    half = 1 << (extra - 1)
-    if rest > half or (rest == half and (r != 0 or keep & 1 == 1)):
+    if m >= 1 << 55:
+        return np.nan
+    s = 55 - _bit_length(m)  # bits of r / d still to find (m >= 1 here: V >= 2**53 > d)
+    if s > 0:
+        f = int(float(r) / float(d) * float(1 << s))  # r, d exact as floats: within 2 of F
+        a = (r & ((1 << (62 - s)) - 1)) << s  # r * 2**s, modulo 2**62
+        f0, f1 = f & _LOW31, f >> 31
+        d0, d1 = d & _LOW31, d >> 31
+        b = (f0 * d0 + (((f1 * d0 + f0 * d1) & _LOW31) << 31)) & _LOW62  # f * d, modulo 2**62
+        rem = (a - b) & _LOW62
+        if rem >= 1 << 61:
+            rem -= 1 << 62
+        while rem < 0:
+            f -= 1
+            rem += d
+        while rem >= d:
+            f += 1
+            rem -= d
+        m = (m << s) | f
+        r = rem
+    # m: 55 bits, r: the sticky remainder
+    keep = m >> 2
+    rest = m & 3
+    if rest > 2 or (rest == 2 and (r != 0 or keep & 1 == 1)):
         keep += 1
-    return math.ldexp(float(keep), extra - frac - dice)
+    return float(keep) * SCALES[s + dice]  # keep <= 2**53: exact as a float, and scaled exactly
 
 
 @kernel

@@ -165,7 +165,9 @@ def _ratios(counts: list[tuple[int, int]]) -> list[float]:
     dice = np.array([n for _, n in counts], dtype=np.int64)
     out = np.empty(len(counts))
     left = kq.limb_ratios_into(hi, lo, dice, kq.TEN_POWERS, kq.FIVE_POWERS, kq.FIVE_BITS, out)
-    assert left == sum(n > kq.RATIO_MAX_DICE and v >= 2**53 for v, n in counts)
+    declined = [v >= 2**53 and (n > kq.RATIO_MAX_DICE or v >= 2**55 * 5**n) for v, n in counts]
+    assert [q != q for q in out.tolist()] == declined  # NaN exactly where it declines
+    assert left == sum(declined)
     return out.tolist()
 
 
@@ -174,6 +176,8 @@ def test_limb_ratios_are_correctly_rounded():
     counts = [(rng.randint(0, 10**n), n) for n in range(0, 29) for _ in range(400)]
     counts += [(10**n - rng.randint(0, 10**6), n) for n in range(7, 21) for _ in range(50)]  # near 1
     counts += [(rng.randint(0, 2**60), n) for n in range(0, 21) for _ in range(50)]  # more than 10**n
+    counts += [(rng.randint(2**54 * 5**n, 2**55 * 5**n - 1), n) for n in range(0, 3) for _ in range(50)]
+    counts += [(2**55 * 5**n + k, n) for n in range(0, 21) for k in (-1, 0) if 2**55 * 5**n < 2**94]
     # exact ties, to even: an odd 54-bit numerator over a power of two (and its neighbours)
     for n in range(1, 21):
         for k in (2**53 + 1, 2**53 + 3, 2**54 - 1, 2**53 + 2):
@@ -183,7 +187,7 @@ def test_limb_ratios_are_correctly_rounded():
     got = _ratios(counts)
     for (v, n), q in zip(counts, got):
         if q != q:
-            assert n > kq.RATIO_MAX_DICE
+            assert n > kq.RATIO_MAX_DICE or v >= 2**55 * 5**n
         else:
             assert q == v / 10**n, (v, n)  # Python's int / int is correctly rounded
 
