@@ -84,9 +84,10 @@ class Engine:
         if sum(normal_faces) != 10 or sum(special_faces) != 10:
             raise ValueError("the faces of a die must add up to ten")
         normal, special, bonus = (tuple(int(x) for x in v) for v in (normal_faces, special_faces, mark_bonus))
-        made = cls(
-            normal, special, int(crit_bonus), bonus, _deep_tuple(table.tolist()), int(n_classes), bool(special_replaces)
-        )
+        rows = list(map(tuple, table.reshape(-1, CAP + 1).tolist()))  # the nested tuples, level by level
+        pairs = [tuple(rows[i : i + CAP + 1]) for i in range(0, len(rows), CAP + 1)]
+        nested = tuple(tuple(pairs[i : i + 2]) for i in range(0, len(pairs), 2))
+        made = cls(normal, special, int(crit_bonus), bonus, nested, int(n_classes), bool(special_replaces))
         arrays = (
             np.array(normal, dtype=np.int64),
             np.array(special, dtype=np.int64),

@@ -804,7 +804,8 @@ class Expr:
             if name not in env:
                 self._fail(f"no value for {_name(name)}")
             values[name] = v = self._value(name, kind, env[name])
-            shapes.add(v.shape)
+            if v.shape:  # (a single value broadcasts to any shape)
+                shapes.add(v.shape)
         try:
             shape = shapes.pop() if len(shapes) == 1 else np.broadcast_shapes(*shapes)
         except ValueError:
@@ -924,6 +925,10 @@ def evaluate_tree(tree: Tree, env: Mapping[str, Any], where: str = "expression")
     values: dict[str, np.ndarray] = {}
     if tree[0] == "const":  # a number as written: no value to look up
         return _Run(holder, values).run(tree, None)
+    if tree[0] == "name":  # one name: its value, as the loop below would make it
+        v = env.get(tree[2])
+        if type(v) is int and _INT64_MIN <= v <= _INT64_MAX:
+            return np.int64(v)
     for k, v in env.items():
         array = np.asarray(v)
         values[k] = holder._value(k, BOOL if array.dtype.kind == "b" else INT, array)
