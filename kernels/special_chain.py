@@ -44,6 +44,7 @@ def special_chain_step(
     crit_bonus: int,
     s_top: int,
     new_top: int,
+    dice: int,
     live: int,
     wide: int,
     cur_hi: IntArray,
@@ -54,7 +55,8 @@ def special_chain_step(
     """Roll one more die (a special one if ``is_special``) onto the states ``cur`` (successes below
     ``s_top``) into ``new`` (successes below ``new_top``, which must hold them all), zeroed here;
     ``new`` has at least ``s_top + crit_bonus + 1`` columns (the zeros past the last successes are
-    added there too).
+    added there too).  ``cur`` holds ``dice`` dice: with no pair of 10s yet (tens state 0 or 1) a
+    roll has at most that many successes, so those rows are read that far only.
 
     The arrays are int64[STATE_ROWS, S]: row ``(ec * (CAP + 1) + oc) * 4 + t``, column ``s``.
     ``live`` has bit ``ec * (CAP + 1) + oc`` set where that slice of ``cur``
@@ -99,34 +101,41 @@ def special_chain_step(
                 r = (e * (CAP + 1) + o) * 4 + t
                 r_ten = (e2 * (CAP + 1) + o) * 4 + t2
                 r_mark = (e * (CAP + 1) + o2) * 4 + t
+                n = s_top if t >= 2 else min(s_top, dice + 1)
+                # one loop per face, each over a row from its first target column (a slice): no index
+                # is computed and each loop writes one row, so they compile to vector code
+                # one loop per face, each writing one row from its first target column (a slice, so
+                # that no index is computed): loops the compiler turns into vector code, where one
+                # loop writing three rows at computed places was three times slower
                 src = cur_lo[r]
                 same = new_lo[r]
-                ten = new_lo[r_ten]
-                mark = new_lo[r_mark]
-                if w_mark == 0:  # a normal die
-                    for s in range(s_top):
-                        v = src[s]
-                        same[s] += w_fail * v
-                        same[s + 1] += w_succ * v
-                        ten[s + shift] += w_ten * v
-                else:
-                    for s in range(s_top):
-                        v = src[s]
-                        same[s] += w_fail * v
-                        same[s + 1] += w_succ * v
-                        ten[s + shift] += w_ten * v
-                        mark[s] += w_mark * v
-                if wide == 1:
+                for s in range(n):
+                    same[s] += w_fail * src[s]
+                along = same[1:]
+                for s in range(n):
+                    along[s] += w_succ * src[s]
+                moved = new_lo[r_ten, shift:]
+                for s in range(n):
+                    moved[s] += w_ten * src[s]
+                if w_mark != 0:
+                    mark = new_lo[r_mark]
+                    for s in range(n):
+                        mark[s] += w_mark * src[s]
+                if wide == 1:  # the same for the high limbs
                     src = cur_hi[r]
                     same = new_hi[r]
-                    ten = new_hi[r_ten]
-                    mark = new_hi[r_mark]
-                    for s in range(s_top):
-                        v = src[s]
-                        same[s] += w_fail * v
-                        same[s + 1] += w_succ * v
-                        ten[s + shift] += w_ten * v
-                        mark[s] += w_mark * v
+                    for s in range(n):
+                        same[s] += w_fail * src[s]
+                    along = same[1:]
+                    for s in range(n):
+                        along[s] += w_succ * src[s]
+                    moved = new_hi[r_ten, shift:]
+                    for s in range(n):
+                        moved[s] += w_ten * src[s]
+                    if w_mark != 0:
+                        mark = new_hi[r_mark]
+                        for s in range(n):
+                            mark[s] += w_mark * src[s]
     if wide == 1:
         for g in range((CAP + 1) * (CAP + 1)):
             if (grown >> g) & 1 == 0:
@@ -192,6 +201,7 @@ def special_chain_groups(mark_bonus: IntArray, table: IntArray, group_of: IntArr
 @kernel
 def special_chain_classify(
     s_top: int,
+    dice: int,
     live: int,
     wide: int,
     hi: IntArray,
@@ -208,7 +218,7 @@ def special_chain_classify(
 ) -> None:
     """The class ways per Difficulty (``out`` int64[D, K + E], two limbs, carried: the K classes, then
     the ways of each pick's classes together, ``picks`` int64[E, K] of 0 and 1) of the chain's states
-    ``(hi, lo)`` (successes below ``s_top``, the ``live`` slices, two limbs if ``wide`` else whole
+    ``(hi, lo)`` of ``dice`` dice (successes below ``s_top``, the ``live`` slices, two limbs if ``wide`` else whole
     counts in ``lo``, as for :func:`special_chain_step`): the sums :func:`special_classify_into` makes.
 
     The rows are first summed by group (:func:`special_chain_groups`) into
@@ -219,9 +229,12 @@ def special_chain_classify(
     """
     n_classes = picks.shape[1]
     for g in range(n_groups):
+        row = suf_lo[g]
         for s in range(s_top + 1):
-            suf_lo[g, s] = 0
-            suf_hi[g, s] = 0
+            row[s] = 0
+        row = suf_hi[g]
+        for s in range(s_top + 1):  # (zero in narrow counts: the sums below read it)
+            row[s] = 0
     for e in range(CAP + 1):
         for o in range(CAP + 1):
             if (live >> (e * (CAP + 1) + o)) & 1 == 0:
@@ -229,14 +242,15 @@ def special_chain_classify(
             for t in range(4):
                 g = group_of[1 if t >= 2 else 0, e, o]
                 r = (e * (CAP + 1) + o) * 4 + t
+                n = s_top if t >= 2 else min(s_top, dice + 1)  # no pair yet: a success a die at most
                 row = lo[r]
                 acc = suf_lo[g]
-                for s in range(s_top):
+                for s in range(n):
                     acc[s] += row[s]
                 if wide == 1:
                     row = hi[r]
                     acc = suf_hi[g]
-                    for s in range(s_top):
+                    for s in range(n):
                         acc[s] += row[s]
     for di in range(difficulties.shape[0]):
         for k in range(out_hi.shape[1]):
@@ -380,6 +394,7 @@ def special_grid_class_limbs_into(
                     crit_bonus,
                     s_top,
                     new_top,
+                    step - 1,
                     live,
                     wide,
                     cur_hi,
@@ -394,6 +409,7 @@ def special_grid_class_limbs_into(
                 if at == step:
                     special_chain_classify(
                         s_top,
+                        step,
                         live,
                         wide,
                         cur_hi,
@@ -411,17 +427,15 @@ def special_grid_class_limbs_into(
                     if floats == 1:
                         for di in range(out_hi.shape[2]):
                             for c in range(out_hi.shape[3]):
-                                q = limb_ratio(
-                                    out_hi[pi, hi, di, c],
-                                    out_lo[pi, hi, di, c],
-                                    step,
-                                    TEN_POWERS,
-                                    FIVE_POWERS,
-                                    FIVE_BITS,
-                                )
+                                w_hi = out_hi[pi, hi, di, c]
+                                w_lo = out_lo[pi, hi, di, c]
+                                if w_hi < (1 << (53 - LIMB_BITS)) and step <= 22:  # limb_ratio's quick path
+                                    q = (w_hi * float(1 << LIMB_BITS) + w_lo) / TEN_POWERS[step]
+                                else:
+                                    q = limb_ratio(w_hi, w_lo, step, TEN_POWERS, FIVE_POWERS, FIVE_BITS)
+                                    if q != q:
+                                        left += 1
                                 out_float[pi, hi, di, c] = q
-                                if q != q:
-                                    left += 1
     return left
 
 
