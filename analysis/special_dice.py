@@ -282,7 +282,7 @@ def grid_blocks(
     limbed = most <= LIMB_DICE
     if limbed.any():
         index = np.flatnonzero(limbed)
-        counted = limb_counts(engine, pools_arr[index], specials_arr, diffs)
+        counted = limb_counts(engine, pools_arr[index], specials_arr, diffs)[:2]
         for part in (most[index] <= INT64_DICE, most[index] > INT64_DICE):
             if part.any():
                 bound = _chain.special_grid_class_limbs_bound(
@@ -321,12 +321,12 @@ def limb_counts(
     diffs: IntArray,
     picks: Sequence[Sequence[int]] = (),
     floats: bool = False,
-) -> tuple[IntArray, IntArray, np.ndarray | None]:
+) -> tuple[IntArray, IntArray, np.ndarray | None, int]:
     """The two limbs ``(hi, lo)`` of the class ways of a grid, int64[P, H, D, K + len(picks)] (the
     classes, then each pick's classes together), from one call of
     :func:`kernels.special_chain.special_grid_class_limbs_into`, and with ``floats`` their chances as
-    floats (correctly rounded, NaN where the kernel declines), else None.  The caller checks the
-    bound."""
+    floats (correctly rounded, NaN where the kernel declines), else None, and how many it declined.
+    The caller checks the bound."""
     w_n, w_s, bonus, table = engine.arrays()
     shape = (len(pools), len(specials), len(diffs), engine.n_classes + len(picks))
     out_hi = np.empty(shape, dtype=np.int64)
@@ -338,7 +338,7 @@ def limb_counts(
     n = int(pools.max(initial=0)) + (0 if engine.special_replaces else int(specials.max(initial=0)))
     columns = n + engine.crit_bonus * (n // 2) + engine.crit_bonus + 2
     a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo = (np.empty((_chain.STATE_ROWS, columns), dtype=np.int64) for _ in range(6))
-    _chain.special_grid_class_limbs_into(
+    left = _chain.special_grid_class_limbs_into(
         pools,
         specials,
         diffs,
@@ -363,7 +363,7 @@ def limb_counts(
         np.empty((2, CAP + 1, CAP + 1), dtype=np.int64),
         np.empty((_chain.STATE_ROWS // 2, 4), dtype=np.int64),
     )
-    return out_hi, out_lo, out_float if floats else None
+    return out_hi, out_lo, (out_float if floats else None), int(left)
 
 
 def big_pools(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> int:
@@ -442,20 +442,25 @@ def grid_floats(
     specials_arr = np.array(specials, dtype=np.int64)
     diffs = np.array(difficulties, dtype=np.int64)
     width = engine.n_classes + len(picks)
-    out = np.empty((len(pools), len(specials), len(diffs), width), dtype=np.float64)
     dice = _dice(engine, pools_arr, specials_arr)
     limbed = dice.max(axis=1, initial=0) <= LIMB_DICE
+    every = bool(limbed.all())
+    out = None if every else np.empty((len(pools), len(specials), len(diffs), width), dtype=np.float64)
     index = np.flatnonzero(limbed)
     if len(index):
-        hi, lo, got = limb_counts(engine, pools_arr[index], specials_arr, diffs, picks, floats=True)
+        hi, lo, got, left = limb_counts(engine, pools_arr[index], specials_arr, diffs, picks, floats=True)
         assert got is not None
-        flat = got.reshape(-1)
-        at = np.flatnonzero(np.isnan(flat))
-        if len(at):  # past the kernel's exact division: Python's int / int, correctly rounded too
+        if left:  # past the kernel's exact division: Python's int / int, correctly rounded too
+            flat = got.reshape(-1)
+            at = np.flatnonzero(np.isnan(flat))
             n = np.broadcast_to(dice[index][:, :, None, None], hi.shape).reshape(-1)[at].tolist()
             h, w = hi.reshape(-1)[at].tolist(), lo.reshape(-1)[at].tolist()
             flat[at] = [((a << LIMB_BITS) + b) / 10**c for a, b, c in zip(h, w, n)]
+        if every:
+            return got
+        assert out is not None
         out[index] = got
+    assert out is not None
     rest = np.flatnonzero(~limbed)
     if len(rest):
 

@@ -52,7 +52,7 @@ def _per_pool(engine: Engine, pools, specials, diffs) -> list:
 
 
 def _limbs(engine: Engine, pools, specials, diffs) -> list:
-    hi, lo, _ = special_dice.limb_counts(
+    hi, lo, _, _ = special_dice.limb_counts(
         engine, np.array(pools, dtype=np.int64), np.array(specials, dtype=np.int64), np.array(diffs, dtype=np.int64)
     )
     ways = hi.astype(object) * 2**exact.LIMB_BITS + lo.astype(object)
@@ -140,7 +140,8 @@ def test_picks_and_floats_come_with_the_limbs():
     engine = _random_engine(rng, replaces=True)
     pools, specials, diffs = np.arange(0, 23), np.array([0, 3]), np.array([0, 2, 7])
     picks = [[0, 1], [engine.n_classes - 1], list(range(engine.n_classes))]
-    hi, lo, floats = special_dice.limb_counts(engine, pools, specials, diffs, picks, floats=True)
+    hi, lo, floats, left = special_dice.limb_counts(engine, pools, specials, diffs, picks, floats=True)
+    assert left == int(np.isnan(floats).sum())
     ways = hi.astype(object) * 2**exact.LIMB_BITS + lo.astype(object)
     k = engine.n_classes
     for e, p in enumerate(picks):

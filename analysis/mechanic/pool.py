@@ -22,6 +22,8 @@ from .stats import Stats as _Stats, where as _where
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     from kernels._jit import IntArray
 
+    from .expr import Expr
+
     #: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`layout`).
     Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
 
@@ -71,6 +73,12 @@ def dice_table(
     return {combo: tuple(col[i] for col in columns) for i, combo in enumerate(combos)}
 
 
+def _whole(e: Expr, env: Mapping[str, Any]) -> int:
+    """A face bound's value (most are numbers as written: read without evaluating)."""
+    tree = e.tree
+    return int(tree[2]) if tree[0] == "const" else int(e.evaluate(env))
+
+
 def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
     """Faces of each kind by mark, ``((count per mark), ...)``, checked: every face carries one mark."""
     out: list[tuple[int, ...]] = []
@@ -80,7 +88,7 @@ def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
         for mark, ranges in k.faces:
             n = 0
             for lo_e, hi_e in ranges:
-                lo, hi = int(lo_e.evaluate(env)), int(hi_e.evaluate(env))
+                lo, hi = _whole(lo_e, env), _whole(hi_e, env)
                 for f in range(lo, hi + 1):
                     if not 1 <= f <= k.sides:
                         raise MechanicError(
