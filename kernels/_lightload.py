@@ -8,13 +8,20 @@ Those registries serve only the compiler; running machine code loaded from
 the cache needs numba's runtime (NRT) and nothing else.  That set-up was
 most of the cost of a second ``beastodds`` process.
 
-:func:`light_load` is that loader: it initialises the runtime and then loads
-from the cache as numba would (``kernels._jit``'s guarded cache calls it for
-every kernel).  Whenever a kernel must
-be compiled (first run, changed source, new argument types) numba's compiler
-runs its full refresh itself, so compiling is unaffected; other programs'
-numba functions in the same process keep numba's own loader.  If this numba
-lacks the internals the loader relies on, numba's own loader is used.
+:func:`light_load` is that loader: it makes the runtime's C functions known
+to LLVM and then loads from the cache as numba would (``kernels._jit``'s
+guarded cache calls it for every kernel).  It does not compile the runtime's
+own LLVM module (its reference counting, ``NRT_incref`` and ``NRT_decref``),
+which numba's ``rtsys.initialize`` does in every process, tens of
+milliseconds of LLVM: numba links that module into every function it
+compiles, so machine code from the cache carries its own copy, and needs
+of the runtime only its C functions (``NRT_adapt_ndarray_from_python``,
+``NRT_MemInfo_call_dtor``, ...).  Whenever a kernel must be compiled (first
+run, changed source, new argument types) numba's compiler runs its full
+refresh itself, the runtime's initialisation among it, so compiling is
+unaffected; other programs' numba functions in the same process keep
+numba's own loader.  If this numba lacks the internals the loader relies on,
+numba's own loader is used.
 """
 
 from __future__ import annotations
@@ -22,18 +29,45 @@ from __future__ import annotations
 from typing import Any, Callable
 
 try:  # numba internals; checked, so that another numba only loses the shortcut
-    from numba.core.runtime import rtsys
+    from numba.core import config as _config
     from numba.core.caching import Cache
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.runtime import rtsys
+    from numba.core.runtime.nrt import _nrt, ll as _ll  # numba's C runtime, and llvmlite's binding
 
     _USABLE = all(
         hasattr(Cache, name) for name in ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
-    )
+    ) and isinstance(getattr(_nrt, "c_helpers", None), dict)
 except ImportError:  # pragma: no cover - depends on the installed numba
     _USABLE = False
 
+#: Whether the runtime's C functions are known to LLVM (by :func:`_runtime_symbols`, or by numba).
+_symbols = False
+
+
+def _runtime_symbols(target_context: Any) -> None:
+    """Make numba's runtime ready for machine code loaded from the cache: its C functions known to LLVM.
+
+    This is the first half of numba's ``rtsys.initialize`` (the same names for
+    the same addresses); the second half, compiling the runtime's LLVM module,
+    is left to the first compile of the process, whose refresh calls
+    ``rtsys.initialize`` (its ``_init`` flag stays False until then).  With
+    ``NUMBA_NRT_STATS`` set, the runtime is initialised in full, as numba does.
+    """
+    global _symbols
+    if _symbols or getattr(rtsys, "_init", False):
+        return
+    if getattr(_config, "NRT_STATS", False):
+        rtsys.initialize(target_context)
+    else:
+        with global_compiler_lock:
+            for py_name, c_address in _nrt.c_helpers.items():
+                _ll.add_symbol(py_name if py_name.startswith("_") else "NRT_" + py_name, c_address)
+    _symbols = True
+
 
 def light_load(cache: object, sig: Any, target_context: Any, fallback: Callable[[Any, Any], Any]) -> Any:
-    """Load ``sig`` from numba's disk ``cache`` with only the runtime set up.
+    """Load ``sig`` from numba's disk ``cache`` with only the runtime's C functions set up.
 
     ``fallback(sig, target_context)`` (numba's own loader) is used where this
     numba lacks the internals relied on.  Returns what numba's loader
@@ -41,7 +75,7 @@ def light_load(cache: object, sig: Any, target_context: Any, fallback: Callable[
     """
     if not _USABLE or not isinstance(cache, Cache):
         return fallback(sig, target_context)
-    rtsys.initialize(target_context)  # what cached code needs to run
+    _runtime_symbols(target_context)  # what cached code needs to run
     with cache._guard_against_spurious_io_errors():
         return cache._load_overload(sig, target_context)
     return None  # the guard swallowed a spurious I/O error: compile instead

@@ -32,12 +32,16 @@ SECOND = textwrap.dedent("""
     assert lightmod.ways.stats.cache_hits, "not loaded from the cache"
     # the loader did not refresh numba's registries (which import numba.np.arraymath)
     print("registries loaded:", "numba.np.arraymath" in sys.modules)
+    # nor compile the runtime's LLVM module
+    from numba.core.runtime import rtsys
+    print("runtime module compiled:", rtsys._init)
 
     @numba.njit
     def users(n):  # compiled now, calling the kernel loaded from the cache
         return lightmod.ways(n).sum()
 
     assert users(5) == 32
+    assert rtsys._init, "compiling set up the runtime in full"
     print("compiled after a light load: ok")
 """)
 
@@ -66,6 +70,7 @@ def test_second_process_loads_without_registries_and_still_compiles(tmp_path):
     second = subprocess.run([sys.executable, "-c", SECOND], env=env, capture_output=True, text=True, timeout=600)
     assert second.returncode == 0, second.stderr
     assert "registries loaded: False" in second.stdout
+    assert "runtime module compiled: False" in second.stdout
     assert "compiled after a light load: ok" in second.stdout
 
 
@@ -80,6 +85,8 @@ QUICK = textwrap.dedent("""
         except SystemExit as e:
             assert not e.code, e.code
     print("array creation loaded:", "numba.np.arrayobj" in sys.modules)
+    from numba.core.runtime import rtsys
+    print("runtime module compiled:", rtsys._init)
 """)
 
 
@@ -93,7 +100,8 @@ QUICK = textwrap.dedent("""
 )
 def test_the_start_up_commands_load_no_array_creation_code(argv):
     """`beastodds v5` and `compare` load one kernel from the cache, which allocates nothing: unpickling it
-    imports none of numba's array-creation code (about a tenth of a second of start-up)."""
+    imports none of numba's array-creation code (about a tenth of a second of start-up); neither compiles
+    the runtime's LLVM module."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=root)
     for _ in range(2):  # the first run may compile and cache; the second loads
@@ -102,3 +110,4 @@ def test_the_start_up_commands_load_no_array_creation_code(argv):
         )
         assert done.returncode == 0, done.stderr
     assert "array creation loaded: False" in done.stdout
+    assert "runtime module compiled: False" in done.stdout  # the kernel's machine code carries its own

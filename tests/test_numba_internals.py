@@ -21,7 +21,8 @@ NEEDED = [
         "IndexDataCacheFile",
         ("_save_data", "_dump", "_load_data", "_data_path", "_load_index", "_index_path"),
     ),
-    ("numba.core.runtime", "rtsys", ("initialize",)),
+    ("numba.core.runtime", "rtsys", ("initialize", "_init")),
+    ("numba.core.runtime.nrt", "_nrt", ("c_helpers",)),
 ]
 
 
