@@ -22,6 +22,15 @@ refresh itself, the runtime's initialisation among it, so compiling is
 unaffected; other programs' numba functions in the same process keep
 numba's own loader.  If this numba lacks the internals the loader relies on,
 numba's own loader is used.
+
+Before it types the arguments of a call it has no machine code for, a numba
+dispatcher initialises numba's extensions: it reads the entry points of every
+installed distribution (``numba.core.entrypoints.init_all``, about 10 ms),
+once per process.  A kernel is called with integers and int64 arrays, which
+no extension types, so :func:`defer_extensions` leaves that to the moment a
+kernel must be compiled: :func:`light_load` initialises the extensions when
+the cache has no machine code for the call (and numba's compiler would do so
+itself, in its refresh).
 """
 
 from __future__ import annotations
@@ -32,14 +41,18 @@ try:  # numba internals; checked, so that another numba only loses the shortcut
     from numba.core import config as _config
     from numba.core.caching import Cache
     from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.dispatcher import Dispatcher
+    from numba.core.entrypoints import init_all as _init_extensions
     from numba.core.runtime import rtsys
     from numba.core.runtime.nrt import _nrt, ll as _ll  # numba's C runtime, and llvmlite's binding
 
     _USABLE = all(
         hasattr(Cache, name) for name in ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
     ) and isinstance(getattr(_nrt, "c_helpers", None), dict)
+    _DEFERRABLE = hasattr(Dispatcher, "_compilation_chain_init_hook")
 except ImportError:  # pragma: no cover - depends on the installed numba
     _USABLE = False
+    _DEFERRABLE = False
 
 #: Whether the runtime's C functions are known to LLVM (by :func:`_runtime_symbols`, or by numba).
 _symbols = False
@@ -66,6 +79,16 @@ def _runtime_symbols(target_context: Any) -> None:
     _symbols = True
 
 
+def _extensions_later() -> None:
+    """A kernel's ``_compilation_chain_init_hook``: nothing yet (:func:`light_load` does it before a compile)."""
+
+
+def defer_extensions(dispatcher: object) -> None:
+    """Have ``dispatcher`` (a kernel with the guarded cache) initialise numba's extensions only to compile."""
+    if _USABLE and _DEFERRABLE:
+        dispatcher._compilation_chain_init_hook = _extensions_later  # type: ignore[attr-defined]
+
+
 def light_load(cache: object, sig: Any, target_context: Any, fallback: Callable[[Any, Any], Any]) -> Any:
     """Load ``sig`` from numba's disk ``cache`` with only the runtime's C functions set up.
 
@@ -76,6 +99,9 @@ def light_load(cache: object, sig: Any, target_context: Any, fallback: Callable[
     if not _USABLE or not isinstance(cache, Cache):
         return fallback(sig, target_context)
     _runtime_symbols(target_context)  # what cached code needs to run
+    loaded = None  # stays None if the guard swallows a spurious I/O error: compile instead
     with cache._guard_against_spurious_io_errors():
-        return cache._load_overload(sig, target_context)
-    return None  # the guard swallowed a spurious I/O error: compile instead
+        loaded = cache._load_overload(sig, target_context)
+    if loaded is None:
+        _init_extensions()  # to be compiled: what the dispatcher's hook would have done first
+    return loaded

@@ -32,16 +32,18 @@ SECOND = textwrap.dedent("""
     assert lightmod.ways.stats.cache_hits, "not loaded from the cache"
     # the loader did not refresh numba's registries (which import numba.np.arraymath)
     print("registries loaded:", "numba.np.arraymath" in sys.modules)
-    # nor compile the runtime's LLVM module
+    # nor compile the runtime's LLVM module, nor read every distribution's entry points
+    from numba.core import entrypoints
     from numba.core.runtime import rtsys
     print("runtime module compiled:", rtsys._init)
+    print("extensions initialised:", entrypoints._already_initialized)
 
     @numba.njit
     def users(n):  # compiled now, calling the kernel loaded from the cache
         return lightmod.ways(n).sum()
 
     assert users(5) == 32
-    assert rtsys._init, "compiling set up the runtime in full"
+    assert rtsys._init and entrypoints._already_initialized, "compiling set up the runtime and extensions"
     print("compiled after a light load: ok")
 """)
 
@@ -71,6 +73,7 @@ def test_second_process_loads_without_registries_and_still_compiles(tmp_path):
     assert second.returncode == 0, second.stderr
     assert "registries loaded: False" in second.stdout
     assert "runtime module compiled: False" in second.stdout
+    assert "extensions initialised: False" in second.stdout
     assert "compiled after a light load: ok" in second.stdout
 
 
@@ -85,8 +88,10 @@ QUICK = textwrap.dedent("""
         except SystemExit as e:
             assert not e.code, e.code
     print("array creation loaded:", "numba.np.arrayobj" in sys.modules)
+    from numba.core import entrypoints
     from numba.core.runtime import rtsys
     print("runtime module compiled:", rtsys._init)
+    print("extensions initialised:", entrypoints._already_initialized)
 """)
 
 
@@ -101,7 +106,7 @@ QUICK = textwrap.dedent("""
 def test_the_start_up_commands_load_no_array_creation_code(argv):
     """`beastodds v5` and `compare` load one kernel from the cache, which allocates nothing: unpickling it
     imports none of numba's array-creation code (about a tenth of a second of start-up); neither compiles
-    the runtime's LLVM module."""
+    the runtime's LLVM module nor reads the installed distributions' entry points."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=root)
     for _ in range(2):  # the first run may compile and cache; the second loads
@@ -111,3 +116,4 @@ def test_the_start_up_commands_load_no_array_creation_code(argv):
         assert done.returncode == 0, done.stderr
     assert "array creation loaded: False" in done.stdout
     assert "runtime module compiled: False" in done.stdout  # the kernel's machine code carries its own
+    assert "extensions initialised: False" in done.stdout  # no distribution's entry points read

@@ -23,6 +23,8 @@ NEEDED = [
     ),
     ("numba.core.runtime", "rtsys", ("initialize", "_init")),
     ("numba.core.runtime.nrt", "_nrt", ("c_helpers",)),
+    ("numba.core.dispatcher", "Dispatcher", ("_compilation_chain_init_hook",)),
+    ("numba.core", "entrypoints", ("init_all", "_already_initialized")),
 ]
 
 
@@ -62,6 +64,10 @@ def test_the_numba_internals_the_kernels_rely_on_are_there():
     assert _lightload._USABLE, (
         f"numba {numba.__version__}: kernels._lightload falls back to numba's own loader "
         f"(its internals moved); a second run pays numba's compiler set-up again"
+    )
+    assert _lightload._DEFERRABLE, (
+        f"numba {numba.__version__}: the kernels initialise numba's extensions on every first call "
+        f"(Dispatcher._compilation_chain_init_hook moved)"
     )
 
 
