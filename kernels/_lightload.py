@@ -31,15 +31,26 @@ no extension types, so :func:`defer_extensions` leaves that to the moment a
 kernel must be compiled: :func:`light_load` initialises the extensions when
 the cache has no machine code for the call (and numba's compiler would do so
 itself, in its refresh).
+
+A cached kernel is its machine code (an object file) and its LLVM bitcode,
+which numba keeps only to link the kernel into a function compiled later
+that calls it.  numba's loader parses that bitcode at once (about 10 ms for
+the kernel ``beastodds v5`` loads), to list the symbols the kernel defines;
+the light loader reads them from the object file's symbol table instead
+(:func:`defined_symbols`: the same names, for an ELF object file, the only
+format it reads) and parses the bitcode only when a compile links the kernel
+(:class:`_LazyLinkLibrary`).  Another object format is loaded as numba does.
 """
 
 from __future__ import annotations
 
+import struct
 from typing import Any, Callable
 
 try:  # numba internals; checked, so that another numba only loses the shortcut
     from numba.core import config as _config
     from numba.core.caching import Cache
+    from numba.core.codegen import JITCodeLibrary
     from numba.core.compiler_lock import global_compiler_lock
     from numba.core.dispatcher import Dispatcher
     from numba.core.entrypoints import init_all as _init_extensions
@@ -50,9 +61,14 @@ try:  # numba internals; checked, so that another numba only loses the shortcut
         hasattr(Cache, name) for name in ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
     ) and isinstance(getattr(_nrt, "c_helpers", None), dict)
     _DEFERRABLE = hasattr(Dispatcher, "_compilation_chain_init_hook")
+    _LAZY_LINK = all(
+        hasattr(JITCodeLibrary, name)
+        for name in ("_unserialize", "enable_object_caching", "_set_compiled_object", "_finalize_final_module")
+    )
 except ImportError:  # pragma: no cover - depends on the installed numba
     _USABLE = False
     _DEFERRABLE = False
+    _LAZY_LINK = False
 
 #: Whether the runtime's C functions are known to LLVM (by :func:`_runtime_symbols`, or by numba).
 _symbols = False
@@ -79,6 +95,81 @@ def _runtime_symbols(target_context: Any) -> None:
     _symbols = True
 
 
+#: ELF: the magic, 64-bit, little-endian; a section of symbols; symbol types function and variable.
+_ELF64_LE = b"\x7fELF\x02\x01"
+_SHT_SYMTAB = 2
+_STT_OBJECT, _STT_FUNC = 1, 2
+
+
+def defined_symbols(object_code: bytes) -> set[str] | None:
+    """The names of the functions and variables an object file defines, from its symbol table.
+
+    What numba lists from a cached kernel's bitcode (every function and
+    global variable of it that is not a declaration), read from the machine
+    code instead: a 64-bit little-endian ELF file (Linux on x86-64 and
+    AArch64).  None for another format, or a file that does not read as one.
+    """
+    if not object_code.startswith(_ELF64_LE):
+        return None
+    try:
+        (shoff,) = struct.unpack_from("<Q", object_code, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", object_code, 0x3A)
+        sections = [struct.unpack_from("<IIQQQQIIQQ", object_code, shoff + i * shentsize) for i in range(shnum)]
+        names: set[str] = set()
+        for _, kind, _, _, offset, size, link, _, _, _ in sections:
+            if kind != _SHT_SYMTAB:
+                continue
+            strings = sections[link][4]
+            for name, info, _, shndx, _, _ in struct.iter_unpack("<IBBHQQ", object_code[offset : offset + size]):
+                if shndx != 0 and info & 0xF in (_STT_OBJECT, _STT_FUNC):  # defined (not SHN_UNDEF)
+                    start = strings + name
+                    names.add(object_code[start : object_code.index(b"\0", start)].decode())
+        return names
+    except (struct.error, IndexError, ValueError, UnicodeDecodeError):
+        return None
+
+
+if _LAZY_LINK:
+
+    class _LazyLinkLibrary(JITCodeLibrary):
+        """A kernel's code library loaded from the cache, its bitcode parsed only when a compile links it.
+
+        numba reads a library's ``_shared_module`` (the bitcode, parsed) only
+        to link it into another (``_get_module_for_linking``); here it is
+        parsed on that first read.  The symbols the library defines are
+        listed from its object file (:func:`defined_symbols`).
+        """
+
+        _bitcode: bytes | None = None
+
+        @property
+        def _shared_module(self) -> Any:
+            module = self.__dict__.get("_shared")
+            if module is None and self._bitcode is not None:
+                module = self.__dict__["_shared"] = _ll.parse_bitcode(self._bitcode)
+                self._bitcode = None
+            return module
+
+        @_shared_module.setter
+        def _shared_module(self, module: Any) -> None:
+            self.__dict__["_shared"] = module
+
+        @classmethod
+        def _unserialize(cls, codegen: Any, state: Any) -> Any:
+            name, kind, data = state
+            symbols = defined_symbols(data[0]) if kind == "object" else None
+            if symbols is None:
+                return super()._unserialize(codegen, state)  # numba's own, bitcode parsed now
+            object_code, bitcode = data
+            self = codegen.create_library(name)  # a _LazyLinkLibrary: light_load sets the class
+            self.enable_object_caching()
+            self._set_compiled_object(object_code)
+            self._bitcode = bitcode
+            self._finalize_final_module()  # the machine code into numba's JIT engine, as numba does
+            codegen._engine._defined_symbols |= symbols  # what numba reads from the parsed bitcode
+            return self
+
+
 def _extensions_later() -> None:
     """A kernel's ``_compilation_chain_init_hook``: nothing yet (:func:`light_load` does it before a compile)."""
 
@@ -100,8 +191,16 @@ def light_load(cache: object, sig: Any, target_context: Any, fallback: Callable[
         return fallback(sig, target_context)
     _runtime_symbols(target_context)  # what cached code needs to run
     loaded = None  # stays None if the guard swallows a spurious I/O error: compile instead
-    with cache._guard_against_spurious_io_errors():
-        loaded = cache._load_overload(sig, target_context)
+    codegen = target_context.codegen()
+    lazy = _LAZY_LINK and type(codegen).__dict__.get("_library_class") is JITCodeLibrary
+    if lazy:
+        codegen._library_class = _LazyLinkLibrary  # the libraries this load unserialises (under numba's lock)
+    try:
+        with cache._guard_against_spurious_io_errors():
+            loaded = cache._load_overload(sig, target_context)
+    finally:
+        if lazy:
+            del codegen._library_class
     if loaded is None:
         _init_extensions()  # to be compiled: what the dispatcher's hook would have done first
     return loaded

@@ -37,6 +37,12 @@ SECOND = textwrap.dedent("""
     from numba.core.runtime import rtsys
     print("runtime module compiled:", rtsys._init)
     print("extensions initialised:", entrypoints._already_initialized)
+    # nor parse the kernel's bitcode: its symbols were read from its object file
+    (loaded,) = lightmod.ways.overloads.values()
+    library = loaded.library
+    print("bitcode parsed:", library.__dict__.get("_shared") is not None)
+    engine = library.codegen._engine
+    assert engine.is_symbol_defined(loaded.fndesc.llvm_cpython_wrapper_name)
 
     @numba.njit
     def users(n):  # compiled now, calling the kernel loaded from the cache
@@ -44,7 +50,30 @@ SECOND = textwrap.dedent("""
 
     assert users(5) == 32
     assert rtsys._init and entrypoints._already_initialized, "compiling set up the runtime and extensions"
+    shared = library._shared_module  # parsed to link the kernel into `users`
+    assert library.__dict__.get("_shared") is not None
+    assert {g.name for gs in (shared.functions, shared.global_variables) for g in gs if not g.is_declaration} <= (
+        engine._defined_symbols
+    )
     print("compiled after a light load: ok")
+
+    # the symbols read from each cached object file are those numba reads from its bitcode
+    import glob, os, pickle
+    from llvmlite import binding as llvm
+    from kernels._jit import _DIGEST, _MAGIC
+    from kernels._lightload import defined_symbols
+
+    files = glob.glob(os.path.join(os.path.dirname(lightmod.__file__), "__pycache__", "*.nbc"))
+    assert files, "the kernel is cached"
+    for path in files:
+        with open(path, "rb") as f:
+            raw = f.read()
+        assert raw.startswith(_MAGIC)
+        name, kind, (object_code, bitcode) = pickle.loads(raw[len(_MAGIC) + _DIGEST :])[0]
+        module = llvm.parse_bitcode(bitcode)
+        numba_s = {g.name for gs in (module.functions, module.global_variables) for g in gs if not g.is_declaration}
+        assert defined_symbols(object_code) == numba_s, path
+    print("symbols read as numba reads them: ok")
 """)
 
 
@@ -74,7 +103,16 @@ def test_second_process_loads_without_registries_and_still_compiles(tmp_path):
     assert "registries loaded: False" in second.stdout
     assert "runtime module compiled: False" in second.stdout
     assert "extensions initialised: False" in second.stdout
+    assert "bitcode parsed: False" in second.stdout
     assert "compiled after a light load: ok" in second.stdout
+    assert "symbols read as numba reads them: ok" in second.stdout
+
+
+def test_symbols_are_read_from_elf_object_files_only():
+    """Another format, or a file cut short, gives None: the kernel's bitcode is then parsed, as numba does."""
+    assert _lightload.defined_symbols(b"\xcf\xfa\xed\xfe" + bytes(60)) is None  # Mach-O
+    assert _lightload.defined_symbols(b"\x7fELF\x02\x01\x01" + bytes(9)) is None  # the header cut short
+    assert _lightload.defined_symbols(b"") is None
 
 
 QUICK = textwrap.dedent("""
