@@ -55,11 +55,12 @@ try:  # numba internals; checked, so that another numba only loses the shortcut
     from numba.core.dispatcher import Dispatcher
     from numba.core.entrypoints import init_all as _init_extensions
     from numba.core.runtime import rtsys
-    from numba.core.runtime.nrt import _nrt, ll as _ll  # numba's C runtime, and llvmlite's binding
+    import numba.core.runtime._nrt_python as nrt_c  # type: ignore[import-not-found]  # numba's C runtime (no stubs)
+    from numba.core.runtime.nrt import ll as _ll  # llvmlite's binding, as numba's runtime uses it
 
     _USABLE = all(
         hasattr(Cache, name) for name in ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
-    ) and isinstance(getattr(_nrt, "c_helpers", None), dict)
+    ) and isinstance(getattr(nrt_c, "c_helpers", None), dict)
     _DEFERRABLE = hasattr(Dispatcher, "_compilation_chain_init_hook")
     _LAZY_LINK = all(
         hasattr(JITCodeLibrary, name)
@@ -90,7 +91,7 @@ def _runtime_symbols(target_context: Any) -> None:
         rtsys.initialize(target_context)
     else:
         with global_compiler_lock:
-            for py_name, c_address in _nrt.c_helpers.items():
+            for py_name, c_address in nrt_c.c_helpers.items():
                 _ll.add_symbol(py_name if py_name.startswith("_") else "NRT_" + py_name, c_address)
     _symbols = True
 

@@ -22,7 +22,7 @@ NEEDED = [
         ("_save_data", "_dump", "_load_data", "_data_path", "_load_index", "_index_path"),
     ),
     ("numba.core.runtime", "rtsys", ("initialize", "_init")),
-    ("numba.core.runtime.nrt", "_nrt", ("c_helpers",)),
+    ("numba.core.runtime", "_nrt_python", ("c_helpers",)),
     ("numba.core.dispatcher", "Dispatcher", ("_compilation_chain_init_hook",)),
     (
         "numba.core.codegen",
