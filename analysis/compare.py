@@ -53,8 +53,13 @@ class Comparison:
         return self.axes + ("outcome",)
 
     def changes(self) -> dict:
-        """``{field: (value in a, value in b)}`` for every field where the rule sets differ."""
-        fa, fb = self.a.all_fields(), self.b.all_fields()
+        """``{field: (value in a, value in b)}`` for every field where the rule sets differ.
+
+        The fields of :meth:`analysis.rulesets.RuleSet.all_fields`, less the sub-rules tables
+        that neither rule set sets: both have their defaults there, so none of their fields
+        differs (and their rules' modules need not be loaded to say so).
+        """
+        fa, fb = _fields(self.a, self.b), _fields(self.b, self.a)
         return {k: (fa[k], fb[k]) for k in fa if fa[k] != fb[k]}
 
     def top(self, n: int = 10, per_cell: bool = True) -> pd.DataFrame:
@@ -127,6 +132,19 @@ class Comparison:
         )
         text = "<br>".join(html_text(line) for line in self.describe().splitlines())
         return f"<p>{text}</p>" + (table(head, body) if len(top) else "")
+
+
+def _fields(rs, other) -> dict:
+    """``rs.all_fields()`` without the sub-rules tables that neither ``rs`` nor ``other`` sets."""
+    from .rulesets import flat_values, system
+
+    out = flat_values(rs.rules)
+    tables = {name for name, _ in rs.sub_rules} | {name for name, _ in other.sub_rules}
+    if tables:
+        for name in system(rs.system).sub_rule_names:
+            if name in tables:
+                out.update(flat_values(rs.sub(name), f"{name}."))
+    return out
 
 
 def spec_text(values) -> str:

@@ -37,7 +37,7 @@ def _cache_log(msg: str, *args: object) -> None:
         print(msg % args)
 
 
-from ._lightload import light_load  # noqa: E402 (after _cache_log, which it does not need: kept beside its use)
+from ._lightload import defer_extensions, light_load  # noqa: E402 (after _cache_log, which it does not need: kept beside its use)
 
 #: The options every kernel is compiled with (``cache`` is handled by
 #: :func:`kernel`, which wraps numba's disk cache so a cache failure only
@@ -179,6 +179,7 @@ def kernel(fn: _Kernel) -> Dispatcher[_Kernel]:
     if JIT_OPTIONS.get("cache"):
         try:
             dispatcher._cache = _GuardedCache(fn)
+            defer_extensions(dispatcher)  # a kernel loaded from the cache needs no numba extension
         except Exception as exc:  # numba: "cannot cache function ...: no locator available"
             _note(
                 f"no writable folder for the numba cache ({type(exc).__name__} for {fn.__name__}); "

@@ -198,6 +198,18 @@ def test_warm_tables_are_the_counted_odds_and_the_cache_stays_read_only():
     assert not v5._cube_fractions(*size, v5.OFFICIAL).flags.writeable
 
 
+def test_a_few_exact_cells_are_the_cube_s_fractions(monkeypatch):
+    """An exact table of a few cells makes the Fractions of its own cells only: the cube's, cell for cell."""
+    for args in [(3, 1, 2), ("5,2,7", "3,0", "4,1,9,60"), ("1-4", "0-2", "1-3"), (0, 0, 0), ("0-30", "0-5", "1-10")]:
+        for rules in (v5.OFFICIAL, v5.V5Rules(crit_bonus=3), v5.V5Rules(hunger_replaces_dice=False)):
+            monkeypatch.setattr(v5, "_FEW_CELLS", 1)  # any table smaller than its cube: its own cells
+            few = v5.table(*args, rules=rules, exact=True)
+            monkeypatch.setattr(v5, "_FEW_CELLS", 10**9)  # always the cube's Fractions
+            whole = v5.table(*args, rules=rules, exact=True)
+            assert few.equals(whole) and list(few.dtypes) == list(whole.dtypes), (args, rules)
+            assert all(type(f) is Fraction for f in few["p_win"])
+
+
 @pytest.mark.parametrize("w_n,w_s", [FACES[0], *(pytest.param(*f, marks=pytest.mark.slow) for f in FACES[1:3])])
 def test_big_pool_classes_equal_the_classified_ways(w_n, w_s):
     diffs = list(range(0, 45)) + [100, 10**30]

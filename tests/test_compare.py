@@ -61,6 +61,21 @@ def test_identical_rule_sets_change_nothing():
     assert "the same" in cmp.describe()
 
 
+def test_changes_are_the_differing_fields_of_every_table():
+    """What differs between two rule sets is what their all_fields() say differs, sub-rules tables included
+    (a table neither sets is left out: both have its defaults)."""
+    from analysis.compare import Comparison
+
+    for system in ("v5", "werewolf", "classic"):
+        shipped = rulesets.variants(system)
+        for a in shipped:
+            for b in shipped:
+                fa, fb = a.all_fields(), b.all_fields()
+                want = {k: (fa[k], fb[k]) for k in fa if fa[k] != fb[k]}
+                got = Comparison(system, a, b, {}, None, (), False).changes()
+                assert list(got.items()) == list(want.items()), (a.name, b.name)
+
+
 def test_cards_compare_uses_the_card_axes():
     cmp = tables.compare(
         "cards-official", "cards-ace-high", {"base": "0-10", "difficulty": 12, "hunger": 1}, exact=True

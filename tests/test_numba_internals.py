@@ -21,7 +21,17 @@ NEEDED = [
         "IndexDataCacheFile",
         ("_save_data", "_dump", "_load_data", "_data_path", "_load_index", "_index_path"),
     ),
-    ("numba.core.runtime", "rtsys", ("initialize",)),
+    ("numba.core.runtime", "rtsys", ("initialize", "_init")),
+    ("numba.core.runtime", "_nrt_python", ("c_helpers",)),
+    ("numba.core.dispatcher", "Dispatcher", ("_compilation_chain_init_hook",)),
+    (
+        "numba.core.codegen",
+        "JITCodeLibrary",
+        ("_unserialize", "enable_object_caching", "_set_compiled_object", "_finalize_final_module"),
+    ),
+    ("numba.core.codegen", "JITCPUCodegen", ("_library_class",)),
+    ("numba.core.codegen", "JitEngine", ("is_symbol_defined", "_load_defined_symbols")),
+    ("numba.core", "entrypoints", ("init_all", "_already_initialized")),
 ]
 
 
@@ -61,6 +71,14 @@ def test_the_numba_internals_the_kernels_rely_on_are_there():
     assert _lightload._USABLE, (
         f"numba {numba.__version__}: kernels._lightload falls back to numba's own loader "
         f"(its internals moved); a second run pays numba's compiler set-up again"
+    )
+    assert _lightload._LAZY_LINK, (
+        f"numba {numba.__version__}: kernels._lightload parses every cached kernel's bitcode at load "
+        f"(numba's code library internals moved)"
+    )
+    assert _lightload._DEFERRABLE, (
+        f"numba {numba.__version__}: the kernels initialise numba's extensions on every first call "
+        f"(Dispatcher._compilation_chain_init_hook moved)"
     )
 
 

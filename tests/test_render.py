@@ -478,6 +478,24 @@ def test_exports_name_their_rule_set(capsys):
     assert out.splitlines()[1].endswith("," + shipped)
 
 
+def test_a_rule_set_given_as_a_function_is_found_only_by_a_format_that_names_it():
+    """The command line passes its rule set as a function (naming it may read every shipped rule set):
+    the terminal table, which names no rule set, never calls it; every export calls it once."""
+    df = pd.DataFrame({"pool": [1, 2], "p_win": [Fraction(1, 2), Fraction(3, 4)]})
+    calls = []
+
+    def later():
+        calls.append(1)
+        return rulesets.load("v5-official")
+
+    assert render(df, "table", key_columns=("pool",), rule_set=later) == render(df, "table", key_columns=("pool",))
+    assert calls == []
+    for fmt in ("csv", "json", "markdown", "latex", "html"):
+        named = render(df, fmt, key_columns=("pool",), rule_set=rulesets.load("v5-official"))
+        assert render(df, fmt, key_columns=("pool",), rule_set=later) == named
+    assert len(calls) == 5
+
+
 def test_family_commands_name_their_rule_set(capsys):
     code, out, _ = run(capsys, "rouse", "--hunger", 1, "--checks", 1, "--format", "csv")
     assert code == 0 and out.splitlines()[0].endswith(",rule_set")

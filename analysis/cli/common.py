@@ -175,7 +175,8 @@ def render_options(args, keys) -> dict:
     """The keyword arguments of :func:`analysis.tables.render` for a command's table.
 
     The output options, the key columns, the system (for the legend) and
-    the rule set the command counted under (named in every export).
+    the rule set the command counted under (named in every export; a
+    function that finds it, where :func:`rules_from_args` set it).
     """
     return {
         "key_columns": keys,

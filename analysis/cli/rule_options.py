@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import argparse
 import dataclasses
+import functools
 import re
 import tomllib
 import unicodedata
@@ -340,6 +341,9 @@ def rules_from_args(args, flags: dict | None = None):
     Returns
     -------
     rules dataclass instance
+        Also set: ``args.rule_set_used``, a function of no arguments giving
+        the rule set to name in the output (:func:`rule_set_used`; called
+        only by an output that names it, see :func:`analysis.formats.render.render`).
     """
     from .. import rulesets
 
@@ -383,5 +387,7 @@ def rules_from_args(args, flags: dict | None = None):
     if flags:
         base = dataclasses.replace(base, **{k: v for k, (_, v) in flags.items()})
     rules = with_fields(base, changes, title=options.title)
-    args.rule_set_used = rule_set_used(rules, rs if ref is not None else None, start)
+    # named when the output names it (an export, not the terminal table): naming rules given without
+    # --rules reads every shipped rule set of the system, and their sub-rules' modules
+    args.rule_set_used = functools.partial(rule_set_used, rules, rs if ref is not None else None, start)
     return rules

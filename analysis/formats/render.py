@@ -84,7 +84,11 @@ def render(
     rule_set : RuleSet or str, or a pair of them, optional
         The rule set the odds are counted under (a pair: a comparison's a
         and b).  CSV and JSON get a ``rule_set`` column (``rule_set_a``,
-        ``rule_set_b``); Markdown, HTML and LaTeX a caption line.
+        ``rule_set_b``); Markdown, HTML and LaTeX a caption line; the
+        terminal table does not name it.  A function of no arguments that
+        gives one is called only for a format that names it (the command
+        line's rule set, which can take reading every shipped rule set to
+        name).
     legend : bool
         A legend below Markdown and HTML tables: one line per column, its
         meaning (:func:`analysis.legend.legend`).
@@ -99,6 +103,8 @@ def render(
     check_frame(df, "render")
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if callable(rule_set):  # found only for a format that names it
+        rule_set = None if fmt == "table" else rule_set()
     exact, percent, legend = (check_bool("exact", exact), check_bool("percent", percent), check_bool("legend", legend))
     if exact and percent:
         raise ValueError("--exact and --percent cannot be combined: exact values are fractions")

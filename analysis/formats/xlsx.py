@@ -38,9 +38,12 @@ def xlsx_bytes(
     exact reduced fraction, text such as ``389/250``) and ``legend`` (the rule set, then one row per
     column: its meaning).  ``df`` must hold Fractions for the fractions sheet to be exact.  ``pivot``,
     ``value`` (several: one stacked table, a first column ``value``) and ``columns`` shape both
-    sheets alike.  Every text cell (a rule set's name) is data, never a formula.
+    sheets alike.  Every text cell (a rule set's name) is data, never a formula.  ``rule_set`` may be a
+    function of no arguments that gives it (as :func:`analysis.formats.render.render` takes).
     """
     check_frame(df, "xlsx_bytes")
+    if callable(rule_set):
+        rule_set = rule_set()
     keys = tuple(c for c in df.columns if c in set(key_columns))
     pivoted = None
     rows_by = "outcome"

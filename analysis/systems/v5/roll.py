@@ -276,6 +276,9 @@ def _progress_bar(total: int, desc: str, show: bool):
 CUBE_MAX_POOL = 30
 _CUBE_POOL_STEP = 10
 _CUBE_DIFFICULTY_STEP = 16
+#: An exact table of fewer than 1/_FEW_CELLS of its cube's cells makes the Fractions of its own cells
+#: only; a bigger one reads them from the cube's, made once (:func:`_cube_fractions`).
+_FEW_CELLS = 8
 
 
 def _cube_size(pools, diffs, rules: V5Rules) -> tuple:
@@ -408,9 +411,17 @@ def table(
     if len(pools) and len(diffs) and max(pools) <= CUBE_MAX_POOL:
         # the warm path: one gather from the cached cube, no counting
         size = _cube_size(pools, diffs, rules)
-        source = _cube_fractions(*size, rules) if exact else _cube(*size, rules)[2]
+        p_index, h_index = np.asarray(pools, dtype=np.int64), np.asarray(hungers, dtype=np.int64)
         d_index = np.array([min(d, size[1]) for d in diffs], dtype=np.int64)
-        values = source[np.ix_(np.asarray(pools, dtype=np.int64), np.asarray(hungers, dtype=np.int64), d_index)]
+        cells = np.ix_(p_index, h_index, d_index)
+        if not exact:
+            values = _cube(*size, rules)[2][cells]
+        elif len(pools) * len(hungers) * len(diffs) * _FEW_CELLS < (size[0] + 1) * (MAX_HUNGER + 1) * (size[1] + 1):
+            # a few cells of the cube (one command line's): their Fractions alone, not the cube's thousands
+            ways, dens, _ = _cube(*size, rules)
+            values = fractions_over(ways[cells], dens[np.ix_(p_index, h_index)])
+        else:
+            values = _cube_fractions(*size, rules)[cells]
         return _with_at_least(_frame(pools, hungers, diffs, values, names), rules, None, exact, at_least)
 
     shape = (len(pools), len(hungers), len(diffs), len(names))
