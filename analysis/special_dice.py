@@ -465,11 +465,16 @@ def grid_floats(
     if len(rest):
 
         def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-            num = np.concatenate([num] + [num[..., list(p)].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
-            return float_ratios(num, den)
+            return float_ratios(with_picks(num, picks), den)
 
         out[rest] = grid_ways(engine, pools_arr[rest].tolist(), list(specials), list(difficulties), finish)
     return out
+
+
+def with_picks(ways: np.ndarray, picks: Sequence[Sequence[int]]) -> np.ndarray:
+    """Class ways (..., K) followed by each pick's classes summed (..., K + len(picks)), in their own
+    arithmetic (int64 or Python ints): the numerators of a table's classes and ``p_`` columns."""
+    return np.concatenate([ways] + [ways[..., list(p)].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
 
 
 def counts_only(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:

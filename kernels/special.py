@@ -389,78 +389,23 @@ def special_grid_class_ways(
     out : int64[P, H, D, K]
         Overwritten with the ways per class.
     """
-    n, s_top, top = grid_scratch_sizes(pools, specials, special_replaces, crit_bonus, mark_bonus)
-    special_grid_class_ways_into(
-        pools,
-        specials,
-        difficulties,
-        w_normal,
-        w_special,
-        crit_bonus,
-        mark_bonus,
-        table,
-        special_replaces,
-        mod,
-        binom,
-        out,
-        np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64),
-        np.empty((n + 1, n + 1), dtype=np.int64),
-        np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64),
-        np.empty((3, n + 1), dtype=np.int64),
-        np.empty((4, n + 1), dtype=np.int64),
-        np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64),
-        np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64),
-    )
-
-
-@kernel
-def grid_scratch_sizes(
-    pools: IntArray, specials: IntArray, special_replaces: int, crit_bonus: int, mark_bonus: IntArray
-) -> tuple[int, int, int]:
-    """``(n, s_top, top)`` for :func:`special_grid_class_ways_into`'s scratch: the most dice of a
-    (pool, special dice) of the grid, the most successes plus one (pairs of 10s with their bonus),
-    and the largest mark bonus."""
+    # scratch for the most dice of a (pool, special dice) of the grid, their most successes plus one
+    # (pairs of 10s with their bonus) and the largest mark bonus
     n = 0
     for pi in range(pools.shape[0]):
         for hi in range(specials.shape[0]):
-            dice = pools[pi] if special_replaces == 1 else pools[pi] + specials[hi]
-            n = max(n, dice)
+            n = max(n, pools[pi] if special_replaces == 1 else pools[pi] + specials[hi])
     top = 0
     for i in range(CAP + 1):
         top = max(top, mark_bonus[i])
-    return n, n + crit_bonus * (n // 2) + 1, top
-
-
-@kernel
-def special_grid_class_ways_into(
-    pools: IntArray,
-    specials: IntArray,
-    difficulties: IntArray,
-    w_normal: IntArray,
-    w_special: IntArray,
-    crit_bonus: int,
-    mark_bonus: IntArray,
-    table: IntArray,
-    special_replaces: int,
-    mod: int,
-    binom: IntArray,
-    out: IntArray,
-    ways_buf: IntArray,
-    normal_buf: IntArray,
-    special_buf: IntArray,
-    pn: IntArray,
-    ph: IntArray,
-    win_buf: IntArray,
-    fail_buf: IntArray,
-) -> None:
-    """:func:`special_grid_class_ways` with its scratch given, allocating nothing.
-
-    The scratch, its sizes from :func:`grid_scratch_sizes` ``(n, s_top, top)``
-    and ``K`` classes: ``ways_buf`` int64[s_top, 2, CAP + 1, CAP + 1],
-    ``normal_buf`` int64[n + 1, n + 1], ``special_buf`` int64[n + 1, n + 1,
-    CAP + 1], ``pn`` int64[3, n + 1], ``ph`` int64[4, n + 1], ``win_buf``
-    and ``fail_buf`` int64[s_top + top + 1, K].  All overwritten.
-    """
+    s_top = n + crit_bonus * (n // 2) + 1
+    ways_buf = np.empty((s_top, 2, CAP + 1, CAP + 1), dtype=np.int64)
+    normal_buf = np.empty((n + 1, n + 1), dtype=np.int64)
+    special_buf = np.empty((n + 1, n + 1, CAP + 1), dtype=np.int64)
+    pn = np.empty((3, n + 1), dtype=np.int64)
+    ph = np.empty((4, n + 1), dtype=np.int64)
+    win_buf = np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64)
+    fail_buf = np.empty((s_top + top + 1, out.shape[3]), dtype=np.int64)
     for pi in range(pools.shape[0]):
         pool = pools[pi]
         for hi in range(specials.shape[0]):

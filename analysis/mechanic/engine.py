@@ -403,7 +403,9 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
 
         def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
             # the classes, then each p_ column's sum, over the denominator
-            num = np.concatenate([num] + [num[..., p].sum(axis=-1, keepdims=True) for p in picks], axis=-1)
+            from analysis.special_dice import with_picks
+
+            num = with_picks(num, picks)
             return fractions_over(num, den) if exact else float_ratios(num, den)
 
         # floats straight from the kernel's counts; Fractions from the exact counts
