@@ -210,3 +210,15 @@ def test_float_tables_are_the_floats_of_the_exact_ones(system):
     assert len(floats) == len(fracs) >= 12 * 3 * 5
     for c in columns:
         assert floats[c].tolist() == [float(x) for x in fracs[c]], c
+
+
+def test_an_engine_s_arrays_are_its_tuples():
+    # Engine.of makes the kernels' arrays from the arrays it is given, beside the tuples it keeps:
+    # the two agree (special_dice._arrays builds them from the tuples)
+    rng = random.Random(5)
+    for replaces in (True, False):
+        engine = _random_engine(rng, replaces)
+        made = engine.arrays()
+        again = special_dice._arrays(engine)
+        assert all(a.dtype == b.dtype and a.shape == b.shape and (a == b).all() for a, b in zip(made, again))
+        assert not any(a.flags.writeable for a in made)
