@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Sized, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -378,8 +378,6 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
     **axes
         One SPEC, int or iterable per axis; an axis left out takes its default SPEC.
     """
-    import pandas as pd
-
     from analysis.exact import float_ratios, fractions_over
     from analysis.validate import check_bool
 
@@ -390,11 +388,11 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
     if cells is not None:  # (listed where tops asks for at-least columns)
         check_at_least_dice(rules, cells)
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
-    frame = _TABLES.get(key)
-    if frame is not None:  # the warm path: a copy of the table made before
+    labels = (*grid, *mech.classes, *(c.name for c in mech.columns), *(f"p_at_least_{n}" for n in tops))
+    kept = _TABLES.get(key)
+    if kept is not None:  # the warm path: the table made before, from copies of its columns
         _TABLES[key] = _TABLES.pop(key)  # most recently used last
-        return frame.copy(deep=not copy_on_write())
-    names = list(mech.classes) + [c.name for c in mech.columns] + [f"p_at_least_{n}" for n in tops]
+        return _frame(labels, kept[0].copy(), kept[1].copy())
     values: np.ndarray | None = None
     if not tops:
         from . import pairs
@@ -412,17 +410,13 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
         values = pairs.class_grid(rules, grid, finish) if exact else pairs.class_grid(rules, grid, None, picks)
     if values is None:
         values = _general_values(rules, _cells_of(grid) if cells is None else cells, tops, exact)
-    cols = {
-        a: np.repeat(np.tile(np.array(v, dtype=np.int64), _prod(grid, a, before=True)), _prod(grid, a, before=False))
-        for a, v in grid.items()
-    }
-    for j, n in enumerate(names):
-        cols[n] = values[:, j]
-    frame = pd.DataFrame(cols, copy=False)  # (the columns are new arrays, shared with nothing)
-    _TABLES[key] = frame.copy(deep=not copy_on_write())
+    at = np.indices([len(v) for v in grid.values()], dtype=np.int64).reshape(len(grid), len(values))
+    for i, v in enumerate(grid.values()):  # each cell's position on each axis, then its value there
+        at[i] = np.asarray(v, dtype=np.int64)[at[i]]
+    _TABLES[key] = (at.copy(), values.copy())  # (the caller may change the table's columns)
     while len(_TABLES) > _TABLES_KEPT:
         _TABLES.pop(next(iter(_TABLES)))
-    return frame
+    return _frame(labels, at, values)
 
 
 def _general_values(
@@ -496,36 +490,39 @@ def clear_caches() -> None:
     special_dice.clear_caches()
 
 
-#: Tables kept, computed, for a second call with the same rules and grid (each call gets a copy).
-_TABLES: dict[tuple[Any, ...], pd.DataFrame] = {}
-
-
-def copy_on_write() -> bool:
-    """True where pandas copies a shared table's data before the first write to it (pandas 3, or the
-    option set in pandas 2): a cached table can then be handed out as a shallow copy, which a caller's
-    changes never reach."""
-    import pandas as pd
-
-    if int(pd.__version__.split(".")[0]) >= 3:
-        return True
-    try:
-        return pd.get_option("mode.copy_on_write") is True
-    except (KeyError, ValueError):  # pragma: no cover - an option pandas 2 has
-        return False
+#: Tables kept, computed, for a second call with the same rules and grid: the columns of the axes and
+#: of the values (each call gets a table of copies).
+_TABLES: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
 
 
 _TABLES_KEPT = 32
 
 
-def _prod(grid: Mapping[str, Sized], axis: str, before: bool) -> int:
-    """The number of cells of the axes before (or after) ``axis`` in the grid's order."""
-    names = list(grid)
-    i = names.index(axis)
-    part = names[:i] if before else names[i + 1 :]
-    out = 1
-    for a in part:
-        out *= len(grid[a])
-    return out
+def _frame(labels: tuple[str, ...], axes: np.ndarray, values: np.ndarray) -> pd.DataFrame:
+    """The table: a column per axis (``axes``: (axes, cells) int64, each cell's value on it), then one
+    per class or ``p_`` column (``values``: (cells, columns)), under ``labels``; both arrays are the
+    frame's own (shared with nothing).
+
+    Made from the two blocks where pandas can (pandas 3's ``create_dataframe_from_blocks``): the
+    dict constructor's checks of every column cost as much as the kernel's count."""
+    import pandas as pd
+
+    try:
+        from pandas.api.internals import create_dataframe_from_blocks
+    except ImportError:  # pragma: no cover - pandas 2
+        return pd.DataFrame(dict(zip(labels, [*axes, *values.T])))
+    n_axes = len(axes)
+    blocks = [(axes, np.arange(n_axes)), (values.T, np.arange(n_axes, len(labels)))]
+    return create_dataframe_from_blocks(blocks, pd.RangeIndex(len(values)), _columns(labels))
+
+
+@lru_cache(maxsize=64)
+def _columns(labels: tuple[str, ...]) -> pd.Index:
+    """The column labels of a table as a pandas Index (an immutable object, shared by the tables of
+    every rule set of a mechanic with these labels: pandas infers an Index's type from scratch)."""
+    import pandas as pd
+
+    return pd.Index(list(labels))
 
 
 # ------------------------------------------------------------------ for engines built on this one

@@ -338,7 +338,6 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
     active = [o for o in mech.outcomes if o.applies is None or bool(o.applies.evaluate(params))]
     index = {c: i for i, c in enumerate(mech.classes)}
     table = np.zeros((3, 2, CAP + 1, CAP + 1), dtype=np.int64)
-    bonus: list[int | None] = [None] * (CAP + 1)
     # every point at once (numpy), special 10s and marks the rules do not read too: the kernel
     # tells them apart all the same, and each needs its class
     ec, oc, band, succ, diff, pair, tens = _points(top)
@@ -363,23 +362,18 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
         cls[hit & (cls < 0)] = index[o.name]
     if (cls < 0).any() or (b < 0).any():
         return None
+    # the bonus of each capped mark count (0 for counts no point has), and the class of each table
+    # cell: each written from its points, then read back, so that points that disagree are caught
+    # (the bonus must depend on the capped marks alone; one cell, one class)
     c_oc = np.minimum(oc, CAP)
-    for k in range(CAP + 1):  # the bonus depends on the capped marks alone
-        values = b[c_oc == k]
-        if len(values) and (values != values[0]).any():
-            return None
-        bonus[k] = int(values[0]) if len(values) else None
-    # the table cell of each point; points of one cell that disagree: not of this shape
+    bonus = np.zeros(CAP + 1, dtype=np.int64)
+    bonus[c_oc] = b
     cell = np.ravel_multi_index((band, pair, np.minimum(ec, CAP), c_oc), table.shape)
-    low = np.full(table.size, np.iinfo(np.int64).max, dtype=np.int64)
-    high = np.full(table.size, -1, dtype=np.int64)
-    np.minimum.at(low, cell, cls)
-    np.maximum.at(high, cell, cls)
-    seen = high >= 0
-    if (low[seen] != high[seen]).any():
+    flat = table.ravel()
+    flat[cell] = cls
+    if (bonus[c_oc] != b).any() or (flat[cell] != cls).any():
         return None
-    table.ravel()[seen] = high[seen]
-    mark_bonus = [b if b is not None else 0 for b in bonus]
+    mark_bonus = bonus.tolist()
     normal_faces, special_faces = _faces(mech, f, params)
     return Engine.of(normal_faces, special_faces, factor, mark_bonus, table, len(mech.classes), replaces)
 
@@ -542,19 +536,18 @@ def _dice_shape(
     ``(A - min(B, A), min(B, A))`` normal and special dice (``replaces``) or ``(A, B)``;
     None if neither holds (the dice expressions evaluated over the whole grid at once)."""
     first, second = (np.asarray(grid[a], dtype=np.int64) for a in pool_axes)
-    shape = (len(first), len(second))
-    mesh = (np.broadcast_to(first[:, None], shape), np.broadcast_to(second[None, :], shape))
-    env = {**params, **dict(zip(pool_axes, mesh))}
+    a0, b0 = first[:, None], second[None, :]  # (every cell of the grid, by broadcasting)
+    env = {**params, pool_axes[0]: a0, pool_axes[1]: b0}
     dice: list[np.ndarray] = []
     for k in (f.normal, f.special):
-        n = np.broadcast_to(np.asarray(mech.kinds[k].dice.evaluate(env), dtype=np.int64), mesh[0].shape)
+        n = mech.kinds[k].dice.evaluate(env)
         if ((n < 0) | (n > _engine.MAX_DICE)).any():
             return None  # the general path refuses it with the cell named
         dice.append(n)
-    for a_name, b_name in (pool_axes, pool_axes[::-1]):
-        a, b = (mesh[0], mesh[1]) if pool_axes[0] == a_name else (mesh[1], mesh[0])
+    for a_name, b_name, a, b in ((*pool_axes, a0, b0), (*pool_axes[::-1], b0, a0)):
+        both = np.minimum(b, a)
         for replaces in (True, False):
-            want = (a - np.minimum(b, a), np.minimum(b, a)) if replaces else (a, b)
+            want = (a - both, both) if replaces else (a, b)
             if (dice[0] == want[0]).all() and (dice[1] == want[1]).all():
                 return a_name, b_name, replaces
     return None
