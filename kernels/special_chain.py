@@ -165,6 +165,41 @@ def special_chain_widen(s_top: int, live: int, hi: IntArray, lo: IntArray) -> No
 
 
 @kernel
+def special_chain_merge(s_top: int, live: int, wide: int, hi: IntArray, lo: IntArray, group_of: IntArray) -> int:
+    """Add each ``live`` slice of the states (successes below ``s_top``, two limbs if ``wide``, as for
+    :func:`special_chain_step`) into the first live slice classified alike: in the same group
+    (:func:`special_chain_groups`) with a pair of 10s and without.  Once the special dice are rolled,
+    the normal dice still to come change no slice, so such slices stay alike and are counted as one;
+    returns the live slices left (the merged ones' rows are stale)."""
+    for g in range(1, (CAP + 1) * (CAP + 1)):
+        if (live >> g) & 1 == 0:
+            continue
+        e, o = g // (CAP + 1), g % (CAP + 1)
+        for g2 in range(g):
+            e2, o2 = g2 // (CAP + 1), g2 % (CAP + 1)
+            alike = group_of[0, e, o] == group_of[0, e2, o2] and group_of[1, e, o] == group_of[1, e2, o2]
+            if (live >> g2) & 1 == 1 and alike:
+                for t in range(4):
+                    src = lo[4 * g + t]
+                    dst = lo[4 * g2 + t]
+                    for s in range(s_top):
+                        dst[s] += src[s]
+                    if wide == 1:
+                        src = hi[4 * g + t]
+                        dst = hi[4 * g2 + t]
+                        for s in range(s_top):
+                            dst[s] += src[s]
+                        row_lo = lo[4 * g2 + t]  # carried
+                        for s in range(s_top):
+                            w = row_lo[s]
+                            dst[s] += w >> LIMB_BITS
+                            row_lo[s] = w & LIMB_MASK
+                live &= ~(1 << g)
+                break
+    return live
+
+
+@kernel
 def special_chain_groups(mark_bonus: IntArray, table: IntArray, group_of: IntArray, groups: IntArray) -> int:
     """Group the rows of the chain's states by what the classification reads of them: rows whose
     ``(pair, ec, oc)`` give the same classes (won, failed with no success, failed short) and the
@@ -404,6 +439,8 @@ def special_grid_class_limbs_into(
                 )
                 cur_hi, cur_lo, new_hi, new_lo = new_hi, new_lo, cur_hi, cur_lo
                 s_top = new_top
+                if step == h:  # the special dice rolled: slices classified alike are one from here on
+                    live = special_chain_merge(s_top, live, wide, cur_hi, cur_lo, group_of)
             for pi in range(pools.shape[0]):
                 at = pools[pi] if special_replaces == 1 else pools[pi] + h
                 if at == step:
