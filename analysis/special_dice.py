@@ -23,6 +23,7 @@ from kernels import special as _ks
 from kernels import special_chain as _chain
 from kernels._jit import IntArray
 from kernels.multiset import fill_binomials
+from kernels.quotients import RATIO_MAX_DICE
 
 from .exact import INT64_MAX, LIMB_BITS, LIMBS_MAX, count, count_limbs, wants_big_ints
 from .special_big import big_pool_classes, big_pool_ways, classify_big  # (their home: the big pools' module)
@@ -337,7 +338,7 @@ def limb_counts(
         pick[e, list(p)] = 1
     n = int(pools.max(initial=0)) + (0 if engine.special_replaces else int(specials.max(initial=0)))
     columns = n + engine.crit_bonus * (n // 2) + engine.crit_bonus + 2
-    a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo = (np.empty((_chain.STATE_ROWS, columns), dtype=np.int64) for _ in range(6))
+    a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo = np.empty((6, _chain.STATE_ROWS, columns), dtype=np.int64)
     left = _chain.special_grid_class_limbs_into(
         pools,
         specials,
@@ -441,6 +442,11 @@ def grid_floats(
     pools_arr = np.array(pools, dtype=np.int64)
     specials_arr = np.array(specials, dtype=np.int64)
     diffs = np.array(difficulties, dtype=np.int64)
+    most = max(pools, default=0) + (0 if engine.special_replaces else max(specials, default=0))
+    if most <= RATIO_MAX_DICE:  # the usual grid: one kernel call, which divides every count itself
+        _, _, got, left = limb_counts(engine, pools_arr, specials_arr, diffs, picks, floats=True)
+        if got is not None and not left:  # (it declines none of these pools)
+            return got
     width = engine.n_classes + len(picks)
     dice = _dice(engine, pools_arr, specials_arr)
     limbed = dice.max(axis=1, initial=0) <= LIMB_DICE

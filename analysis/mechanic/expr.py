@@ -819,7 +819,7 @@ class Expr:
         except FloatingPointError:
             self._fail("integer overflow (values beyond 64-bit integers; see check_range)")
         dtype = bool if self.type == BOOL else np.int64
-        out = np.array(out if np.shape(out) == shape else np.broadcast_to(out, shape), dtype=dtype)  # (a copy)
+        out = np.array(out if out.shape == shape else np.broadcast_to(out, shape), dtype=dtype)  # (a copy)
         return out[()] if out.ndim == 0 else out
 
     def _value(self, name: str, kind: str, value: object) -> np.ndarray:

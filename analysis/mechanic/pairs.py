@@ -354,11 +354,10 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
     env.update({f.count: succ, f.difficulty: diff, f.ten: tens})
     cls = np.full(len(ec), -1, dtype=np.int64)
     for o in active:
-        hit = (
-            np.ones(len(ec), dtype=bool)
-            if o.when is None
-            else np.broadcast_to(np.asarray(o.when.evaluate(env), dtype=bool), cls.shape)
-        )
+        if o.when is None:
+            cls[cls < 0] = index[o.name]
+            break
+        hit = o.when.evaluate(env)  # (bool, of the points' shape or a single value)
         cls[hit & (cls < 0)] = index[o.name]
     if (cls < 0).any() or (b < 0).any():
         return None
