@@ -80,24 +80,22 @@ class Engine:
     ) -> Self:
         """An Engine from arrays or sequences (the table is checked and frozen to tuples)."""
         table = np.asarray(table, dtype=np.int64)
-        if table.shape != (3, 2, CAP + 1, CAP + 1) or table.min() < 0 or table.max() >= n_classes:
+        flat = table.ravel().tolist()
+        if table.shape != (3, 2, CAP + 1, CAP + 1) or min(flat) < 0 or max(flat) >= n_classes:
             raise ValueError("a class table has shape (3, 2, 3, 3) and holds class indices")
-        if sum(normal_faces) != 10 or sum(special_faces) != 10:
-            raise ValueError("the faces of a die must add up to ten")
         normal, special, bonus = (tuple(int(x) for x in v) for v in (normal_faces, special_faces, mark_bonus))
-        rows = list(map(tuple, table.reshape(-1, CAP + 1).tolist()))  # the nested tuples, level by level
+        if sum(normal) != 10 or sum(special) != 10:
+            raise ValueError("the faces of a die must add up to ten")
+        rows = [tuple(flat[i : i + CAP + 1]) for i in range(0, len(flat), CAP + 1)]  # nested, level by level
         pairs = [tuple(rows[i : i + CAP + 1]) for i in range(0, len(rows), CAP + 1)]
         nested = tuple(tuple(pairs[i : i + 2]) for i in range(0, len(pairs), 2))
         made = cls(normal, special, int(crit_bonus), bonus, nested, int(n_classes), bool(special_replaces))
-        arrays = (
-            np.array(normal, dtype=np.int64),
-            np.array(special, dtype=np.int64),
-            np.array(bonus, dtype=np.int64),
-            table.copy(),
-        )
-        for a in arrays:
-            a.setflags(write=False)
-        object.__setattr__(made, "_arrays", arrays)  # (what arrays() would make from the tuples)
+        # what arrays() would make from the tuples: read-only views of one array
+        whole = np.array(normal + special + bonus + tuple(flat), dtype=np.int64)
+        whole.setflags(write=False)
+        n, s, b = len(normal), len(special), len(bonus)
+        arrays = (whole[:n], whole[n : n + s], whole[n + s : n + s + b], whole[n + s + b :].reshape(table.shape))
+        object.__setattr__(made, "_arrays", arrays)
         return made
 
     def dice(self, pool: int, special: int) -> tuple[int, int]:
@@ -329,14 +327,12 @@ def limb_counts(
     floats (correctly rounded, NaN where the kernel declines), else None, and how many it declined.
     The caller checks the bound."""
     w_n, w_s, bonus, table = engine.arrays()
-    shape = (len(pools), len(specials), len(diffs), engine.n_classes + len(picks))
-    out_hi = np.empty(shape, dtype=np.int64)
-    out_lo = np.empty(shape, dtype=np.int64)
+    k = engine.n_classes
+    shape = (len(pools), len(specials), len(diffs), k + len(picks))
+    out_hi, out_lo = np.empty((2, *shape), dtype=np.int64)
     out_float = np.empty(shape if floats else (0, 0, 0, 0), dtype=np.float64)
-    pick = np.zeros((len(picks), engine.n_classes), dtype=np.int64)
-    for e, p in enumerate(picks):
-        pick[e, list(p)] = 1
-    n = int(pools.max(initial=0)) + (0 if engine.special_replaces else int(specials.max(initial=0)))
+    pick = np.array([[int(c in p) for c in range(k)] for p in picks], dtype=np.int64).reshape(len(picks), k)
+    n = max(pools.tolist(), default=0) + (0 if engine.special_replaces else max(specials.tolist(), default=0))
     columns = n + engine.crit_bonus * (n // 2) + engine.crit_bonus + 2
     a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo = np.empty((6, _chain.STATE_ROWS, columns), dtype=np.int64)
     left = _chain.special_grid_class_limbs_into(

@@ -410,9 +410,10 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
         values = pairs.class_grid(rules, grid, finish) if exact else pairs.class_grid(rules, grid, None, picks)
     if values is None:
         values = _general_values(rules, _cells_of(grid) if cells is None else cells, tops, exact)
-    at = np.indices([len(v) for v in grid.values()], dtype=np.int64).reshape(len(grid), len(values))
-    for i, v in enumerate(grid.values()):  # each cell's position on each axis, then its value there
-        at[i] = np.asarray(v, dtype=np.int64)[at[i]]
+    lens = [len(v) for v in grid.values()]
+    at = np.empty((len(grid), len(values)), dtype=np.int64)  # each cell's value on each axis
+    for i, v in enumerate(grid.values()):  # (the axis' values broadcast along it, in the grid's shape)
+        at[i].reshape(lens)[...] = np.array(v, dtype=np.int64).reshape([n if j == i else 1 for j, n in enumerate(lens)])
     _TABLES[key] = (at.copy(), values.copy())  # (the caller may change the table's columns)
     while len(_TABLES) > _TABLES_KEPT:
         _TABLES.pop(next(iter(_TABLES)))
