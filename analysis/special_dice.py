@@ -326,10 +326,34 @@ def limb_counts(
     :func:`kernels.special_chain.special_grid_class_limbs_into`, and with ``floats`` their chances as
     floats (correctly rounded, NaN where the kernel declines), else None, and how many it declined.
     The caller checks the bound."""
+    out_hi, out_lo, out_float, left = _limbs(engine, pools, specials, diffs, picks, floats, True)
+    return out_hi, out_lo, (out_float if floats else None), left
+
+
+def limb_floats(
+    engine: Engine, pools: IntArray, specials: IntArray, diffs: IntArray, picks: Sequence[Sequence[int]] = ()
+) -> tuple[np.ndarray, int]:
+    """The chances of :func:`limb_counts` (``floats=True``) without its counts, which the kernel then
+    keeps for one pool at a time only, and how many it declined (NaN: with no count to divide in
+    Python, the caller counts those again)."""
+    _, _, out_float, left = _limbs(engine, pools, specials, diffs, picks, True, False)
+    return out_float, left
+
+
+def _limbs(
+    engine: Engine,
+    pools: IntArray,
+    specials: IntArray,
+    diffs: IntArray,
+    picks: Sequence[Sequence[int]],
+    floats: bool,
+    keep: bool,
+) -> tuple[IntArray, IntArray, np.ndarray, int]:
+    """One call of the kernel: (hi, lo, floats, declined), the counts of one pool only unless ``keep``."""
     w_n, w_s, bonus, table = engine.arrays()
     k = engine.n_classes
     shape = (len(pools), len(specials), len(diffs), k + len(picks))
-    out_hi, out_lo = np.empty((2, *shape), dtype=np.int64)
+    out_hi, out_lo = np.empty((2, *shape) if keep else (2, 1, 1, *shape[2:]), dtype=np.int64)
     out_float = np.empty(shape if floats else (0, 0, 0, 0), dtype=np.float64)
     pick = np.array([[int(c in p) for c in range(k)] for p in picks], dtype=np.int64).reshape(len(picks), k)
     n = max(pools.tolist(), default=0) + (0 if engine.special_replaces else max(specials.tolist(), default=0))
@@ -360,7 +384,7 @@ def limb_counts(
         np.empty((2, CAP + 1, CAP + 1), dtype=np.int64),
         np.empty((_chain.STATE_ROWS // 2, 4), dtype=np.int64),
     )
-    return out_hi, out_lo, (out_float if floats else None), int(left)
+    return out_hi, out_lo, out_float, int(left)
 
 
 def big_pools(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> int:
@@ -440,8 +464,8 @@ def grid_floats(
     diffs = np.array(difficulties, dtype=np.int64)
     most = max(pools, default=0) + (0 if engine.special_replaces else max(specials, default=0))
     if most <= RATIO_MAX_DICE:  # the usual grid: one kernel call, which divides every count itself
-        _, _, got, left = limb_counts(engine, pools_arr, specials_arr, diffs, picks, floats=True)
-        if got is not None and not left:  # (it declines none of these pools)
+        got, left = limb_floats(engine, pools_arr, specials_arr, diffs, picks)
+        if not left:  # (it declines none of these pools)
             return got
     width = engine.n_classes + len(picks)
     dice = _dice(engine, pools_arr, specials_arr)

@@ -366,7 +366,9 @@ def special_grid_class_limbs_into(
     special dice, Difficulty) of a grid, then the ways of each pick's classes together (``picks``
     int64[E, K] of 0 and 1), are ``out_hi * 2**LIMB_BITS + out_lo`` (int64[P, H, D, K + E]).
     With ``floats``, ``out_float`` (float64[P, H, D, K + E]) receives their chances, correctly
-    rounded by :func:`limb_ratio` (NaN where it declines); returns how many are NaN.
+    rounded by :func:`limb_ratio` (NaN where it declines); returns how many are NaN.  The counts
+    may then be left behind: ``out_hi`` and ``out_lo`` of shape (1, 1, D, K + E) are one pool's
+    scratch, and only the floats are written for the whole grid.
 
     For each special-dice rating the dice are rolled one at a time, the
     special ones first, so that each pool of the grid is a prefix of one
@@ -398,12 +400,16 @@ def special_grid_class_limbs_into(
     if group_of.shape != (2, CAP + 1, CAP + 1) or groups.shape[0] < STATE_ROWS // 2 or groups.shape[1] != 4:
         raise ValueError("the chain's scratch is too small for the grid")
     n_groups = special_chain_groups(mark_bonus, table, group_of, groups)
-    if out_lo.shape != out_hi.shape or out_hi.shape[0] != pools.shape[0] or out_hi.shape[1] != specials.shape[0]:
+    keep = out_hi.shape[0] == pools.shape[0] and out_hi.shape[1] == specials.shape[0]  # else one pool's scratch
+    if out_lo.shape != out_hi.shape or not (keep or (floats == 1 and out_hi.shape[0] == 1 and out_hi.shape[1] == 1)):
         raise ValueError("the output does not match the grid")
     if out_hi.shape[2] != difficulties.shape[0] or out_hi.shape[3] != picks.shape[1] + picks.shape[0]:
         raise ValueError("the output does not match the grid")
-    if floats == 1 and out_float.shape != out_hi.shape:
-        raise ValueError("the output does not match the grid")
+    if floats == 1:
+        if out_float.shape[0] != pools.shape[0] or out_float.shape[1] != specials.shape[0]:
+            raise ValueError("the output does not match the grid")
+        if out_float.shape[2] != out_hi.shape[2] or out_float.shape[3] != out_hi.shape[3]:
+            raise ValueError("the output does not match the grid")
     left = 0
     for hi in range(specials.shape[0]):
         h = specials[hi]
@@ -456,16 +462,18 @@ def special_grid_class_limbs_into(
                         groups,
                         n_groups,
                         picks,
-                        out_hi[pi, hi],
-                        out_lo[pi, hi],
+                        out_hi[pi if keep else 0, hi if keep else 0],
+                        out_lo[pi if keep else 0, hi if keep else 0],
                         suf_hi,
                         suf_lo,
                     )
                     if floats == 1:
+                        w_his = out_hi[pi if keep else 0, hi if keep else 0]
+                        w_los = out_lo[pi if keep else 0, hi if keep else 0]
                         for di in range(out_hi.shape[2]):
                             for c in range(out_hi.shape[3]):
-                                w_hi = out_hi[pi, hi, di, c]
-                                w_lo = out_lo[pi, hi, di, c]
+                                w_hi = w_his[di, c]
+                                w_lo = w_los[di, c]
                                 if w_hi < (1 << (53 - LIMB_BITS)) and step <= 22:  # limb_ratio's quick path
                                     q = (w_hi * float(1 << LIMB_BITS) + w_lo) / TEN_POWERS[step]
                                 else:

@@ -152,6 +152,33 @@ def test_picks_and_floats_come_with_the_limbs():
         assert (q != q and n > kq.RATIO_MAX_DICE) or q == w / 10**n
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_floats_without_the_counts_are_the_floats_with_them(seed):
+    # limb_floats lets the kernel keep one pool's counts at a time: the same floats, NaN included
+    rng = random.Random(100 + seed)
+    engine = _random_engine(rng, replaces=bool(seed % 2))
+    pools, specials, diffs = np.arange(0, 24), np.array([0, 2, 5]), np.array([0, 1, 4, 9, 30])
+    picks = [[0], list(range(engine.n_classes))]
+    _, _, floats, left = special_dice.limb_counts(engine, pools, specials, diffs, picks, floats=True)
+    got, got_left = special_dice.limb_floats(engine, pools, specials, diffs, picks)
+    assert got_left == left > 0 and np.array_equal(got, floats, equal_nan=True)
+
+
+def test_only_a_float_call_may_leave_the_counts_behind():
+    engine = Engine.of((5, 4, 1), (1, 4, 4, 1), 2, (0, 0, 0), np.zeros((3, 2, 3, 3), dtype=np.int64), 1, True)
+    w_n, w_s, bonus, table = engine.arrays()
+    pools, specials, diffs = np.arange(1, 4), np.array([0, 1]), np.array([1, 2])
+    one = np.zeros((1, 1, 2, 1), dtype=np.int64)
+    scratch = [np.zeros((ks.STATE_ROWS, 16), dtype=np.int64) for _ in range(6)]
+    scratch += [np.zeros((2, CAP + 1, CAP + 1), dtype=np.int64), np.zeros((ks.STATE_ROWS // 2, 4), dtype=np.int64)]
+    args = (pools, specials, diffs, w_n, w_s, 2, bonus, table, 1, special_dice.INT64_DICE, np.zeros((0, 1), np.int64))
+    with pytest.raises(ValueError, match="does not match"):  # counts asked for: a pool's scratch will not do
+        ks.special_grid_class_limbs_into(*args, 0, one, one.copy(), np.zeros((0, 0, 0, 0)), *scratch)
+    out = np.zeros((3, 2, 2, 1))
+    assert ks.special_grid_class_limbs_into(*args, 1, one, one.copy(), out, *scratch) == 0
+    assert (out == 1.0).all()  # one class: every roll in it
+
+
 def test_the_limb_constants_agree_and_the_edges_are_where_the_counts_leave_them():
     assert kq.LIMB_BITS == exact.LIMB_BITS and kq.LIMB_MASK == 2**exact.LIMB_BITS - 1
     assert 10**special_dice.LIMB_DICE < exact.LIMBS_MAX <= 10 ** (special_dice.LIMB_DICE + 1)
