@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence, cas
 import numpy as np
 
 from . import engine as _engine
-from .spec import Mechanic
+from .spec import Mechanic, Outcome
 
 if TYPE_CHECKING:
     from kernels._jit import IntArray
@@ -302,9 +302,10 @@ def _faces(
 @lru_cache(maxsize=MAX_SPECIAL + 1)
 def _points(top: int) -> tuple[IntArray, ...]:
     """Every point the exhaustive check evaluates, as read-only columns ``(ec, oc, band, successes,
-    difficulty, pair, tens)``: special 10s ``ec`` and marks ``oc`` the dice can show (up to ``top``
-    special dice), each band's representatives (its table index, then successes and Difficulty), and
-    tens making no pair (0, 1) or a pair (2, 3)."""
+    difficulty, pair, tens, capped marks, cell)``: special 10s ``ec`` and marks ``oc`` the dice can
+    show (up to ``top`` special dice), each band's representatives (its table index, then successes
+    and Difficulty), tens making no pair (0, 1) or a pair (2, 3), then ``min(oc, CAP)`` and the
+    point's cell in the flat class table (band, pair, capped 10s, capped marks)."""
     points = [
         (ec, oc, _BAND_INDEX[band], s, d, pair, tens)
         for ec in range(top + 1)
@@ -313,7 +314,10 @@ def _points(top: int) -> tuple[IntArray, ...]:
         for s, d in reps
         for pair, tens in ((0, 0), (0, 1), (1, 2), (1, 3))
     ]
-    out = tuple(np.array(col, dtype=np.int64) for col in zip(*points))
+    ec, oc, band, s, d, pair, tens = (np.array(col, dtype=np.int64) for col in zip(*points))
+    c_oc = np.minimum(oc, CAP)
+    cell = np.ravel_multi_index((band, pair, np.minimum(ec, CAP), c_oc), (3, 2, CAP + 1, CAP + 1))
+    out = (ec, oc, band, s, d, pair, tens, c_oc, cell)
     for a in out:
         a.setflags(write=False)
     return out
@@ -340,7 +344,7 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
     table = np.zeros((3, 2, CAP + 1, CAP + 1), dtype=np.int64)
     # every point at once (numpy), special 10s and marks the rules do not read too: the kernel
     # tells them apart all the same, and each needs its class
-    ec, oc, band, succ, diff, pair, tens = _points(top)
+    ec, oc, band, succ, diff, pair, tens, c_oc, cell = _points(top)
     env: dict[str, Any] = dict(base)
     if f.special_ten:
         env[f.special_ten] = ec
@@ -352,25 +356,36 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
     for t in f.bonus:
         b = b + np.broadcast_to(np.asarray(_value(t, env), dtype=np.int64), b.shape)
     env.update({f.count: succ, f.difficulty: diff, f.ten: tens})
-    cls = np.full(len(ec), -1, dtype=np.int64)
+    # each point's class: the first rule that holds (each rule's truth found in the file's order,
+    # then written last rule first, so that the first one holding is written last)
+    ordered: list[Outcome] = []
     for o in active:
-        if o.when is None:
-            cls[cls < 0] = index[o.name]
+        ordered.append(o)
+        if o.when is None:  # (the rules after it never apply)
             break
-        hit = o.when.evaluate(env)  # (bool, of the points' shape or a single value)
-        cls[hit & (cls < 0)] = index[o.name]
-    if (cls < 0).any() or (b < 0).any():
-        return None
+    hits = [None if o.when is None else o.when.evaluate(env) for o in ordered]
+    cls = np.full(len(ec), -1, dtype=np.int64)
+    for o, hit in zip(ordered[::-1], hits[::-1]):
+        if hit is None:
+            cls.fill(index[o.name])
+        else:
+            cls[hit] = index[o.name]  # (a single truth value: every point or none)
+    caught = bool(ordered) and ordered[-1].when is None  # (a last rule without 'when' takes the rest)
+    if not caught and (cls < 0).any():
+        return None  # a point no rule classifies
     # the bonus of each capped mark count (0 for counts no point has), and the class of each table
     # cell: each written from its points, then read back, so that points that disagree are caught
     # (the bonus must depend on the capped marks alone; one cell, one class)
-    c_oc = np.minimum(oc, CAP)
     bonus = np.zeros(CAP + 1, dtype=np.int64)
-    bonus[c_oc] = b
-    cell = np.ravel_multi_index((band, pair, np.minimum(ec, CAP), c_oc), table.shape)
+    if f.bonus:
+        if (b < 0).any():
+            return None
+        bonus[c_oc] = b
+        if (bonus[c_oc] != b).any():
+            return None
     flat = table.ravel()
     flat[cell] = cls
-    if (bonus[c_oc] != b).any() or (flat[cell] != cls).any():
+    if (flat[cell] != cls).any():
         return None
     mark_bonus = bonus.tolist()
     normal_faces, special_faces = _faces(mech, f, params)
