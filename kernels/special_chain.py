@@ -78,17 +78,28 @@ def special_chain_step(
                     grown |= 1 << (min(e + is_special, CAP) * (CAP + 1) + o)
                 if w_mark != 0:
                     grown |= 1 << (e * (CAP + 1) + min(o + 1, CAP))
+    # first each row of ``new`` from the same row of ``cur``: a failure keeps the successes, a
+    # success adds one (one pass that writes the row whole, zeros past the last successes), or zeros
+    # where ``cur`` has no such slice; then the 10s (and marks) from other rows are added to them
     for g in range((CAP + 1) * (CAP + 1)):
         if (grown >> g) & 1 == 0:
             continue
+        was = (live >> g) & 1 == 1
         for r in range(4 * g, 4 * g + 4):
-            row = new_lo[r]
-            for s in range(new_top):
-                row[s] = 0
-            if wide == 1:
-                row = new_hi[r]
-                for s in range(new_top):
-                    row[s] = 0
+            n = s_top if r % 4 >= 2 else min(s_top, dice + 1)  # no pair yet: a success a die at most
+            for limb in range(2 if wide == 1 else 1):
+                row = new_lo[r] if limb == 0 else new_hi[r]
+                if was:
+                    src = cur_lo[r] if limb == 0 else cur_hi[r]
+                    row[0] = w_fail * src[0]
+                    for s in range(1, n):
+                        row[s] = w_fail * src[s] + w_succ * src[s - 1]
+                    row[n] = w_succ * src[n - 1]
+                    for s in range(n + 1, new_top):
+                        row[s] = 0
+                else:
+                    for s in range(new_top):
+                        row[s] = 0
     for e in range(CAP + 1):
         for o in range(CAP + 1):
             if (live >> (e * (CAP + 1) + o)) & 1 == 0:
@@ -102,38 +113,15 @@ def special_chain_step(
                 r_ten = (e2 * (CAP + 1) + o) * 4 + t2
                 r_mark = (e * (CAP + 1) + o2) * 4 + t
                 n = s_top if t >= 2 else min(s_top, dice + 1)
-                # one loop per face, each over a row from its first target column (a slice): no index
-                # is computed and each loop writes one row, so they compile to vector code
                 # one loop per face, each writing one row from its first target column (a slice, so
-                # that no index is computed): loops the compiler turns into vector code, where one
-                # loop writing three rows at computed places was three times slower
-                src = cur_lo[r]
-                same = new_lo[r]
-                for s in range(n):
-                    same[s] += w_fail * src[s]
-                along = same[1:]
-                for s in range(n):
-                    along[s] += w_succ * src[s]
-                moved = new_lo[r_ten, shift:]
-                for s in range(n):
-                    moved[s] += w_ten * src[s]
-                if w_mark != 0:
-                    mark = new_lo[r_mark]
-                    for s in range(n):
-                        mark[s] += w_mark * src[s]
-                if wide == 1:  # the same for the high limbs
-                    src = cur_hi[r]
-                    same = new_hi[r]
-                    for s in range(n):
-                        same[s] += w_fail * src[s]
-                    along = same[1:]
-                    for s in range(n):
-                        along[s] += w_succ * src[s]
-                    moved = new_hi[r_ten, shift:]
+                # that no index is computed): loops the compiler turns into vector code
+                for limb in range(2 if wide == 1 else 1):
+                    src = cur_lo[r] if limb == 0 else cur_hi[r]
+                    moved = new_lo[r_ten, shift:] if limb == 0 else new_hi[r_ten, shift:]
                     for s in range(n):
                         moved[s] += w_ten * src[s]
                     if w_mark != 0:
-                        mark = new_hi[r_mark]
+                        mark = new_lo[r_mark] if limb == 0 else new_hi[r_mark]
                         for s in range(n):
                             mark[s] += w_mark * src[s]
     if wide == 1:
@@ -267,9 +255,10 @@ def special_chain_classify(
         row = suf_lo[g]
         for s in range(s_top + 1):
             row[s] = 0
-        row = suf_hi[g]
-        for s in range(s_top + 1):  # (zero in narrow counts: the sums below read it)
-            row[s] = 0
+        if wide == 1:  # (narrow counts read no high limb)
+            row = suf_hi[g]
+            for s in range(s_top + 1):
+                row[s] = 0
     for e in range(CAP + 1):
         for o in range(CAP + 1):
             if (live >> (e * (CAP + 1) + o)) & 1 == 0:
@@ -294,7 +283,7 @@ def special_chain_classify(
     for g in range(n_groups):
         s_hi = suf_hi[g]
         s_lo = suf_lo[g]
-        none_hi = s_hi[0]  # the rolls with no success, before the suffix sums
+        none_hi = s_hi[0] if wide == 1 else 0  # the rolls with no success, before the suffix sums
         none_lo = s_lo[0]
         if wide == 1:
             for s in range(s_top - 1, -1, -1):
@@ -304,7 +293,7 @@ def special_chain_classify(
         else:
             for s in range(s_top - 1, -1, -1):
                 s_lo[s] += s_lo[s + 1]
-        if s_hi[0] == 0 and s_lo[0] == 0:
+        if s_lo[0] == 0 and (wide == 0 or s_hi[0] == 0):
             continue
         k_win, k_none, k_short, b = groups[g, 0], groups[g, 1], groups[g, 2], groups[g, 3]
         if b != 0:  # every roll has a success
