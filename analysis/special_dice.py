@@ -464,9 +464,9 @@ def grid_floats(
     diffs = np.array(difficulties, dtype=np.int64)
     most = max(pools, default=0) + (0 if engine.special_replaces else max(specials, default=0))
     if most <= RATIO_MAX_DICE:  # the usual grid: one kernel call, which divides every count itself
-        got, left = limb_floats(engine, pools_arr, specials_arr, diffs, picks)
-        if not left:  # (it declines none of these pools)
-            return got
+        quick, declined = limb_floats(engine, pools_arr, specials_arr, diffs, picks)
+        if not declined:  # (it declines none of these pools)
+            return quick
     width = engine.n_classes + len(picks)
     dice = _dice(engine, pools_arr, specials_arr)
     limbed = dice.max(axis=1, initial=0) <= LIMB_DICE

@@ -221,11 +221,12 @@ def as_values(name: str, spec, lo: int | None = None, hi: int | None = None) -> 
     loop would read), a set (no order), a bool, a float and a nested list
     are refused with one sentence naming ``name``.
     """
-    if type(spec) is range and 0 < len(spec) <= MAX_SPEC_VALUES:  # its ends checked: every value between passes
+    if type(spec) is range:  # its ends checked: every value between them passes
         try:
-            check_int(name, spec[0], lo, hi), check_int(name, spec[-1], lo, hi)
-            return list(spec)
-        except InputError:  # (the loop below names the first value refused)
+            if 0 < len(spec) <= MAX_SPEC_VALUES:
+                check_int(name, spec[0], lo, hi), check_int(name, spec[-1], lo, hi)
+                return list(spec)
+        except (InputError, OverflowError):  # (below: the first value refused named, a huge range refused)
             pass
     if isinstance(spec, str):
         values: Iterable = parse_spec(name, spec, lo, hi)
