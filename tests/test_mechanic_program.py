@@ -215,6 +215,9 @@ def test_the_machine_refuses_a_stack_too_small_and_a_missing_name_is_declined():
             np.zeros((depth, 3), np.int64),
         )
     assert program.values(e.tree, {"a": program.scalar(1), "b": program.scalar(2)}, 4) is None
+    big = {"a": program.scalar(1), "b": program.scalar(2), "c": program.scalar(2**70)}  # beyond int64
+    assert big["c"] is None and program.values(e.tree, big, 4) is None
+    assert program.values(e.tree, {**big, "c": program.scalar(-5)}, 4).tolist() == [2] * 4
 
 
 @pytest.mark.parametrize("seed", range(4))

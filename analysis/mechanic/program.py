@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 #: An input: values and a divisor, the value at lane ``i`` being ``values[(i // div) % len(values)]``
 #: (a column: ``div`` 1 and a value per lane; one value for every lane; or one axis of a grid).
-Input = tuple[np.ndarray, int]
+Input = tuple["np.ndarray | list[int]", int]
 #: (instructions int64[n, 2], the names read in input order, the stack depth it needs)
 Program = tuple[np.ndarray, tuple[str, ...], int]
 
@@ -42,9 +42,10 @@ _COMPARE = {"<": _vm.CMP_LT, "<=": _vm.CMP_LE, ">": _vm.CMP_GT, ">=": _vm.CMP_GE
 _INT64 = (-(2**63), 2**63 - 1)
 
 
-def scalar(value: int | bool) -> Input:
-    """One value for every lane."""
-    return np.array([int(value)], dtype=np.int64), 1
+def scalar(value: int | bool) -> Input | None:
+    """One value for every lane (None beyond 64-bit integers: a program reading it declines)."""
+    v = int(value)
+    return ([v], 1) if _INT64[0] <= v <= _INT64[1] else None
 
 
 @lru_cache(maxsize=1024)
@@ -109,7 +110,7 @@ def program(tree: Tree) -> Program | None:
 
 
 def _lanes(
-    names: Sequence[str], inputs: Mapping[str, Input]
+    names: Sequence[str], inputs: Mapping[str, Input | None]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """(data, offset, div, size) of the inputs ``names`` read, or None where one is missing."""
     parts = []
@@ -128,7 +129,7 @@ def _lanes(
     return data.astype(np.int64, copy=False), offset, div, size
 
 
-def classes(rules: Sequence[tuple[Tree | None, int]], inputs: Mapping[str, Input], n: int) -> np.ndarray | None:
+def classes(rules: Sequence[tuple[Tree | None, int]], inputs: Mapping[str, Input | None], n: int) -> np.ndarray | None:
     """The class of each of ``n`` lanes: that of the first rule ``(tree, class)`` whose tree holds
     there (None: always holds), -1 where none does; or None where the machine cannot answer."""
     joined = _joined(tuple(tree for tree, _ in rules))
@@ -147,7 +148,7 @@ def classes(rules: Sequence[tuple[Tree | None, int]], inputs: Mapping[str, Input
     return out
 
 
-def values(tree: Tree, inputs: Mapping[str, Input], n: int) -> np.ndarray | None:
+def values(tree: Tree, inputs: Mapping[str, Input | None], n: int) -> np.ndarray | None:
     """The value of a tree at each of ``n`` lanes (int64; 1 and 0 for true and false), or None where
     the machine cannot answer."""
     joined = _joined((tree,))
