@@ -253,3 +253,10 @@ def test_a_table_handed_out_is_the_callers_to_change():
     assert again.equals(want)
     again.iloc[:, 4] = 7.0
     assert engine.table(rules, pool="1-3", hunger="0-1", difficulty="1-2").equals(want)
+    # nor do changes to its labels' names (the column labels of a mechanic's tables are kept)
+    again.columns.name, again.index.name = "renamed", "rows"
+    engine.clear_caches()
+    for grid in ({"pool": "1-3", "hunger": "0-1", "difficulty": "1-2"}, {"pool": "2", "hunger": "0-2"}):
+        fresh = engine.table(rules, **grid)
+        assert fresh.columns.name is None and fresh.index.name is None
+    assert engine.table(rules, pool="1-3", hunger="0-1", difficulty="1-2").columns.name is None

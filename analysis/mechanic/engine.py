@@ -514,13 +514,14 @@ def _frame(labels: tuple[str, ...], axes: np.ndarray, values: np.ndarray) -> pd.
         return pd.DataFrame(dict(zip(labels, [*axes, *values.T])))
     n_axes = len(axes)
     blocks = [(axes, np.arange(n_axes)), (values.T, np.arange(n_axes, len(labels)))]
-    return create_dataframe_from_blocks(blocks, pd.RangeIndex(len(values)), _columns(labels))
+    return create_dataframe_from_blocks(blocks, pd.RangeIndex(len(values)), _columns(labels).view())
 
 
 @lru_cache(maxsize=64)
 def _columns(labels: tuple[str, ...]) -> pd.Index:
-    """The column labels of a table as a pandas Index (an immutable object, shared by the tables of
-    every rule set of a mechanic with these labels: pandas infers an Index's type from scratch)."""
+    """The column labels of a table as a pandas Index, kept for the tables of every rule set of a
+    mechanic with these labels (pandas infers a new Index's type from scratch); each table gets a
+    view of it, so that a caller naming its columns names no other table's."""
     import pandas as pd
 
     return pd.Index(list(labels))
