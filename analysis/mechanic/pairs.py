@@ -352,9 +352,9 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
         env[f.special_mark] = oc
     for name, e in counts:
         env[name] = e.evaluate(env)
-    b = np.zeros(len(ec), dtype=np.int64)
+    b = np.zeros(len(ec) if f.bonus else 0, dtype=np.int64)
     for t in f.bonus:
-        b = b + np.broadcast_to(np.asarray(_value(t, env), dtype=np.int64), b.shape)
+        b = b + np.broadcast_to(np.asarray(_value(t, env), dtype=np.int64), (len(ec),))
     env.update({f.count: succ, f.difficulty: diff, f.ten: tens})
     # each point's class: the first rule that holds (each rule's truth found in the file's order,
     # then written last rule first, so that the first one holding is written last)
@@ -382,18 +382,19 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
     # the bonus of each capped mark count (0 for counts no point has), and the class of each table
     # cell: each written from its points, then read back, so that points that disagree are caught
     # (the bonus must depend on the capped marks alone; one cell, one class)
-    bonus = np.zeros(CAP + 1, dtype=np.int64)
+    mark_bonus = [0] * (CAP + 1)
     if f.bonus:
         if (b < 0).any():
             return None
+        bonus = np.zeros(CAP + 1, dtype=np.int64)
         bonus[c_oc] = b
         if (bonus[c_oc] != b).any():
             return None
+        mark_bonus = bonus.tolist()
     flat = table.ravel()
     flat[cell] = cls
     if (flat[cell] != cls).any():
         return None
-    mark_bonus = bonus.tolist()
     normal_faces, special_faces = _faces(mech, f, params)
     return Engine.of(normal_faces, special_faces, factor, mark_bonus, table, len(mech.classes), replaces)
 

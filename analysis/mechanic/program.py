@@ -114,18 +114,20 @@ def _lanes(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """(data, offset, div, size) of the inputs ``names`` read, or None where one is missing."""
     parts = []
-    meta = []
-    at = 0
+    offsets: list[int] = []
+    divs: list[int] = []
+    sizes: list[int] = []
     for name in names:
         got = inputs.get(name)
         if got is None:
             return None
         values, every = got
         parts.append(values)
-        meta.append((at, every, len(values)))
-        at += len(values)
+        offsets.append(sum(sizes))
+        divs.append(every)
+        sizes.append(len(values))
     data = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    offset, div, size = np.array(meta, dtype=np.int64).reshape(len(meta), 3).T.copy()
+    offset, div, size = np.array([offsets, divs, sizes], dtype=np.int64).reshape(3, len(names))
     return data.astype(np.int64, copy=False), offset, div, size
 
 
