@@ -247,3 +247,27 @@ def rules_classes(
             if out[i] < 0 and hit[i] != 0:
                 out[i] = classes[r]
     return 0
+
+
+@kernel
+def rules_hold(
+    code: IntArray,
+    start: int,
+    end: int,
+    data: IntArray,
+    offset: IntArray,
+    div: IntArray,
+    size: IntArray,
+    n: int,
+    stack: IntArray,
+) -> int:
+    """Whether ``code[start:end]`` (a true/false program) holds in every lane: 1 or 0, or
+    :data:`UNDECIDED` (see :func:`rules_run`)."""
+    row = rules_run(code, start, end, data, offset, div, size, n, stack)
+    if row < 0:
+        return UNDECIDED
+    result = stack[row]
+    for i in range(n):
+        if result[i] == 0:
+            return 0
+    return 1

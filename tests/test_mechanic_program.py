@@ -184,6 +184,10 @@ def test_a_grid_of_lanes_reads_each_axis_in_turn():
     got = program.values(e.tree, {"pool": (pools, len(hungers)), "hunger": (hungers, 1)}, len(pools) * len(hungers))
     want = [p - min(h, p) + 100 * h for p, h in itertools.product(pools.tolist(), hungers.tolist())]
     assert got.tolist() == want
+    lanes = {"pool": (pools.tolist(), len(hungers)), "hunger": (hungers.tolist(), 1)}  # (lists do as well)
+    for text, every in (("pool >= hunger - 5", True), ("pool >= hunger", False), ("pool // hunger >= 0", None)):
+        e = parse(text, names={"pool": "int", "hunger": "int"})
+        assert program.holds(e.tree, lanes, len(pools) * len(hungers)) is every, text
 
 
 def test_the_machine_refuses_a_stack_too_small_and_a_missing_name_is_declined():

@@ -582,19 +582,21 @@ def _dice_shape(
     :mod:`analysis.mechanic.program`, or with numpy where the machine cannot answer)."""
     from . import program
 
-    first, second = (np.asarray(grid[a], dtype=np.int64) for a in pool_axes)
     inputs = {k: program.scalar(v) for k, v in params.items()}
-    inputs[pool_axes[0]] = (first, len(second))  # (cell i of the grid: first[i // len(second)], second[i % ...])
-    inputs[pool_axes[1]] = (second, 1)
+    first_values, second_values = (list(grid[a]) for a in pool_axes)
+    # cell i of the grid: the first axis' value i // len(second), the second's i % len(second)
+    inputs[pool_axes[0]] = (first_values, len(second_values))
+    inputs[pool_axes[1]] = (second_values, 1)
     for shape in _shapes(pool_axes):
         tree = _shape_tree(mech.kinds[f.normal].dice.tree, mech.kinds[f.special].dice.tree, *shape)
-        holds = program.values(tree, inputs, len(first) * len(second))
+        holds = program.holds(tree, inputs, len(first_values) * len(second_values))
         if holds is None:
             break  # numpy decides (below)
-        if holds.all():
+        if holds:
             return shape
     else:
         return None
+    first, second = (np.asarray(grid[a], dtype=np.int64) for a in pool_axes)
     a0, b0 = first[:, None], second[None, :]  # (every cell of the grid, by broadcasting)
     env = {**params, pool_axes[0]: a0, pool_axes[1]: b0}
     dice: list[np.ndarray] = []

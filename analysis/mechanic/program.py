@@ -201,3 +201,17 @@ def _joined(
     for a in (code, starts, ends):
         a.setflags(write=False)
     return code, starts, ends, tuple(names), depth
+
+
+def holds(tree: Tree, inputs: Mapping[str, Input | None], n: int) -> bool | None:
+    """Whether a true/false tree holds in all of ``n`` lanes, or None where the machine cannot answer."""
+    joined = _joined((tree,))
+    if joined is None:
+        return None
+    code, _, _, names, depth = joined
+    lanes = _lanes(names, inputs)
+    if lanes is None:
+        return None
+    data, offset, div, size = lanes
+    got = _vm.rules_hold(code, 0, len(code), data, offset, div, size, n, np.empty((depth, n), dtype=np.int64))
+    return None if got < 0 else got == 1
