@@ -25,7 +25,7 @@ from kernels._jit import IntArray
 from kernels.multiset import fill_binomials
 from kernels.quotients import RATIO_MAX_DICE
 
-from .exact import INT64_MAX, LIMB_BITS, LIMBS_MAX, count, count_limbs, wants_big_ints
+from .exact import INT64_MAX, LIMB_BITS, LIMBS_MAX, count, count_limbs, float_ratios, wants_big_ints
 from .special_big import big_pool_classes, big_pool_ways, classify_big  # (their home: the big pools' module)
 
 CAP = _ks.CAP
@@ -457,8 +457,6 @@ def grid_floats(
     bigger pools as :func:`grid_ways` counts them, finished by
     :func:`analysis.exact.float_ratios`.
     """
-    from .exact import float_ratios
-
     pools_arr = np.array(pools, dtype=np.int64)
     specials_arr = np.array(specials, dtype=np.int64)
     diffs = np.array(difficulties, dtype=np.int64)

@@ -263,10 +263,15 @@ def _pair_engines(rules, monkeypatch, end=0):
     f = pairs.form(mech)
     axes = {a.name: a for a in mech.axes}
     context = tuple((a, axes[a].range[end]) for a in engine.statistics(mech).rule_axes if a != f.difficulty)
-    compiled = pairs._engine_of.__wrapped__(rules, f, context, True)
+    answers = []
+    with monkeypatch.context() as m:  # the compiled path, its answers seen
+        real = program.classes
+        m.setattr(program, "classes", lambda *a, **k: answers.append(real(*a, **k)) or answers[-1])
+        compiled = pairs._engine_of.__wrapped__(rules, f, context, True)
+    assert answers and all(a is not None for a in answers)  # the machine answered
     with monkeypatch.context() as m:  # the numpy path: the machine declining every rule
-        m.setattr(program, "classes", lambda *a, **k: None)
-        m.setattr(program, "values", lambda *a, **k: None)
+        for name in ("classes", "values", "holds"):
+            m.setattr(program, name, lambda *a, **k: None)
         reference = pairs._engine_of.__wrapped__(rules, f, context, True)
     return compiled, reference
 
@@ -303,9 +308,14 @@ def test_the_dice_shape_compiled_is_numpy_s(monkeypatch):
             f = pairs.form(mech)
             axes = engine.pool_axes(mech)
             for grid in ({axes[0]: list(range(0, 9)), axes[1]: [0, 1, 4]}, {axes[0]: [3, 0, 7], axes[1]: [2]}):
-                compiled = pairs._dice_shape(mech, f, rules.params, axes, grid)
-                with monkeypatch.context() as m:
-                    m.setattr(program, "values", lambda *a, **k: None)
+                answers = []
+                with monkeypatch.context() as m:  # the compiled path, its answers seen
+                    real = program.holds
+                    m.setattr(program, "holds", lambda *a, **k: answers.append(real(*a, **k)) or answers[-1])
+                    compiled = pairs._dice_shape(mech, f, rules.params, axes, grid)
+                assert answers and all(a is not None for a in answers)
+                with monkeypatch.context() as m:  # the numpy path: the machine declining
+                    m.setattr(program, "holds", lambda *a, **k: None)
                     reference = pairs._dice_shape(mech, f, rules.params, axes, grid)
                 assert compiled == reference and compiled is not None
 

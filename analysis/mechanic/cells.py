@@ -10,6 +10,8 @@ at-least columns too big to count, before any counting.
 from __future__ import annotations
 
 import itertools
+
+from analysis.validate import as_values, check_int, did_you_mean
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .pool import dice_of, pool_axes as _pool_axes
@@ -21,8 +23,6 @@ if TYPE_CHECKING:
 
 def check_cell(mech: Mechanic, values: Mapping[str, object]) -> dict[str, int]:
     """The axis values of one cell, each a whole number in its range; every axis needed."""
-    from analysis.validate import check_int
-
     out: dict[str, int] = {}
     for a in mech.axes:
         if a.name not in values:
@@ -30,8 +30,6 @@ def check_cell(mech: Mechanic, values: Mapping[str, object]) -> dict[str, int]:
         out[a.name] = check_int(a.name, values[a.name], a.range[0], a.range[1])
     extra = [k for k in values if k not in out]
     if extra:
-        from analysis.validate import did_you_mean
-
         raise ValueError(
             f"the {mech.name} mechanic has no axis {extra[0]!r}{did_you_mean(str(extra[0]), list(mech.axis_names))}"
         )
@@ -52,8 +50,6 @@ def grid_of(
     mech: Mechanic, axes: Mapping[str, object], at_least: object = None
 ) -> tuple[dict[str, list[int]], list[int]]:
     """``(grid, tops)`` of :func:`resolve_grid`, without the cells."""
-    from analysis.validate import as_values, did_you_mean
-
     extra = [k for k in axes if k not in mech.axis_names]
     if extra:
         raise ValueError(

@@ -34,6 +34,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, ca
 
 import numpy as np
 
+from analysis.exact import float_ratios, fractions_over
+from analysis.validate import check_bool
+
 from .cells import (
     cells_of as _cells_of,
     check_at_least_dice as check_at_least_dice,
@@ -378,9 +381,6 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
     **axes
         One SPEC, int or iterable per axis; an axis left out takes its default SPEC.
     """
-    from analysis.exact import float_ratios, fractions_over
-    from analysis.validate import check_bool
-
     exact = check_bool("exact", exact)
     mech = rules.mechanic
     grid, tops = _grid_of(mech, axes, at_least)
@@ -395,7 +395,7 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
         return _frame(labels, kept[0].copy(), kept[1].copy())
     values: np.ndarray | None = None
     if not tops:
-        from . import pairs
+        from .pairs import class_grid  # (its module imports the kernels: loaded when first counted)
 
         picks = [[mech.classes.index(c) for c in col.classes] for col in mech.columns]
 
@@ -407,7 +407,7 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
             return fractions_over(num, den) if exact else float_ratios(num, den)
 
         # floats straight from the kernel's counts; Fractions from the exact counts
-        values = pairs.class_grid(rules, grid, finish) if exact else pairs.class_grid(rules, grid, None, picks)
+        values = class_grid(rules, grid, finish) if exact else class_grid(rules, grid, None, picks)
     if values is None:
         values = _general_values(rules, _cells_of(grid) if cells is None else cells, tops, exact)
     lens = [len(v) for v in grid.values()]
@@ -427,7 +427,7 @@ def _general_values(
     cell group: the pair-of-tens path where the mechanic has that shape, else the statistics grid, whose
     blocks of counts are finished (int64 ones vectorised) without a per-cell object."""
     from analysis.at_least import ways_at_least
-    from analysis.exact import INT64_MAX, float_ratios, fractions_over
+    from analysis.exact import INT64_MAX
 
     from . import pairs
 

@@ -43,7 +43,11 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence, cas
 
 import numpy as np
 
+from analysis import special_dice as _sd
+
 from . import engine as _engine
+from . import program
+from .expr import evaluate_tree
 from .spec import Mechanic, Outcome
 
 if TYPE_CHECKING:
@@ -271,8 +275,6 @@ def form(mech: Mechanic) -> Form | None:
 
 def _value(tree: Tree, env: Mapping[str, Any]) -> Any:
     """The value of a subtree under ``env`` (through the expression module's public evaluator)."""
-    from .expr import evaluate_tree
-
     return evaluate_tree(tree, env)
 
 
@@ -327,8 +329,6 @@ def _points(top: int) -> tuple[IntArray, ...]:
 def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces: bool = True) -> Engine | None:
     """The :class:`analysis.special_dice.Engine` of these rules in one context (its special dice
     replacing normal dice, or added), or None where the check fails."""
-    from analysis.special_dice import Engine
-
     mech = rules.mechanic
     params = rules.params
     base = {**params, **dict(context)}
@@ -363,8 +363,6 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
         ordered.append(o)
         if o.when is None:  # (the rules after it never apply)
             break
-    from . import program
-
     inputs = {k: (v, 1) if isinstance(v, np.ndarray) and v.ndim == 1 else program.scalar(v) for k, v in env.items()}
     whens = [(None if o.when is None else o.when.tree, index[o.name]) for o in ordered]
     cls = program.classes(whens, inputs, len(ec))  # compiled; numpy where it cannot answer
@@ -396,7 +394,7 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
     if (flat[cell] != cls).any():
         return None
     normal_faces, special_faces = _faces(mech, f, params)
-    return Engine.of(normal_faces, special_faces, factor, mark_bonus, table, len(mech.classes), replaces)
+    return _sd.Engine.of(normal_faces, special_faces, factor, mark_bonus, table, len(mech.classes), replaces)
 
 
 def special_engine(rules: _engine.MechanicRules, context: Iterable[tuple[str, int]] = ()) -> Engine | None:
@@ -410,8 +408,6 @@ def special_engine(rules: _engine.MechanicRules, context: Iterable[tuple[str, in
 def count(rules: _engine.MechanicRules, cells: Sequence[Mapping[str, int]]) -> list[CellWays] | None:
     """Exact :class:`analysis.mechanic.engine.CellWays` of each cell by the pair-of-tens engine, or None
     (the mechanic or these rules do not have that shape: count with the general engine)."""
-    from analysis import special_dice as _sd
-
     mech = rules.mechanic
     f = form(mech)
     if f is None:
@@ -450,8 +446,6 @@ def _success_ways(eng: Engine, nn: int, ns: int, ways: np.ndarray) -> dict[int, 
     key = (eng, nn, ns)
     got = _SUCCESS.get(key)
     if got is None or got[0] is not ways:
-        from analysis import special_dice as _sd
-
         got = _SUCCESS[key] = (ways, {s: w for s, w in enumerate(_sd.success_ways(eng, ways)) if w})
         if len(_SUCCESS) > 4096:
             _SUCCESS.pop(next(iter(_SUCCESS)))
@@ -500,8 +494,6 @@ def class_grid(
     the floats of :func:`analysis.special_dice.grid_floats`, the classes then
     each pick's chance, with no Python int in between.
     """
-    from analysis import special_dice as _sd
-
     mech = rules.mechanic
     f = form(mech)
     if f is None:
@@ -580,8 +572,6 @@ def _dice_shape(
     ``(A - min(B, A), min(B, A))`` normal and special dice (``replaces``) or ``(A, B)``;
     None if neither holds (the dice expressions evaluated over the whole grid at once: compiled,
     :mod:`analysis.mechanic.program`, or with numpy where the machine cannot answer)."""
-    from . import program
-
     inputs = {k: program.scalar(v) for k, v in params.items()}
     first_values, second_values = (list(grid[a]) for a in pool_axes)
     # cell i of the grid: the first axis' value i // len(second), the second's i % len(second)
