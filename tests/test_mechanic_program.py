@@ -193,31 +193,10 @@ def test_a_grid_of_lanes_reads_each_axis_in_turn():
 def test_the_machine_refuses_a_stack_too_small_and_a_missing_name_is_declined():
     e = parse("max(a, b, c)", names={"a": "int", "b": "int", "c": "int"})
     code, names, depth = program.program(e.tree)
-    one = np.zeros(1, dtype=np.int64)
-    with pytest.raises(ValueError, match="shallower"):
-        rules_vm.rules_run(
-            code,
-            0,
-            len(code),
-            one,
-            np.zeros(3, np.int64),
-            np.ones(3, np.int64),
-            np.ones(3, np.int64),
-            4,
-            np.zeros((depth - 1, 4), np.int64),
-        )
-    with pytest.raises(ValueError, match="narrower"):
-        rules_vm.rules_run(
-            code,
-            0,
-            len(code),
-            one,
-            np.zeros(3, np.int64),
-            np.ones(3, np.int64),
-            np.ones(3, np.int64),
-            4,
-            np.zeros((depth, 3), np.int64),
-        )
+    lanes = (np.zeros(1, np.int64), np.zeros(3, np.int64), np.ones(3, np.int64), np.ones(3, np.int64))
+    for stack, words in (((depth - 1, 4), "shallower"), ((depth, 3), "narrower")):
+        with pytest.raises(ValueError, match=words):
+            rules_vm.rules_run(code, 0, len(code), *lanes, 4, np.zeros(stack, np.int64))
     assert program.values(e.tree, {"a": program.scalar(1), "b": program.scalar(2)}, 4) is None
     big = {"a": program.scalar(1), "b": program.scalar(2), "c": program.scalar(2**70)}  # beyond int64
     assert big["c"] is None and program.values(e.tree, big, 4) is None

@@ -109,9 +109,7 @@ def program(tree: Tree) -> Program | None:
     return instructions, tuple(names), height[1]
 
 
-def _lanes(
-    names: Sequence[str], inputs: Mapping[str, Input | None]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+def _lanes(names: Sequence[str], inputs: Mapping[str, Input | None]) -> Lanes | None:
     """(data, offset, div, size) of the inputs ``names`` read, or None where one is missing."""
     parts = []
     offsets: list[int] = []
@@ -134,18 +132,13 @@ def _lanes(
 def classes(rules: Sequence[tuple[Tree | None, int]], inputs: Mapping[str, Input | None], n: int) -> np.ndarray | None:
     """The class of each of ``n`` lanes: that of the first rule ``(tree, class)`` whose tree holds
     there (None: always holds), -1 where none does; or None where the machine cannot answer."""
-    joined = _joined(tuple(tree for tree, _ in rules))
-    if joined is None:
+    ready = _ready(tuple(tree for tree, _ in rules), inputs, n)
+    if ready is None:
         return None
-    code, starts, ends, names, depth = joined
-    lanes = _lanes(names, inputs)
-    if lanes is None:
-        return None
+    (code, starts, ends, _, _), lanes, stack = ready
     out = np.empty(n, dtype=np.int64)
-    stack = np.empty((max(depth, 1), n), dtype=np.int64)
     klass = np.array([k for _, k in rules], dtype=np.int64)
-    data, offset, div, size = lanes
-    if _vm.rules_classes(code, starts, ends, klass, data, offset, div, size, n, stack, out) != 0:
+    if _vm.rules_classes(code, starts, ends, klass, *lanes, n, stack, out) != 0:
         return None
     return out
 
@@ -153,25 +146,46 @@ def classes(rules: Sequence[tuple[Tree | None, int]], inputs: Mapping[str, Input
 def values(tree: Tree, inputs: Mapping[str, Input | None], n: int) -> np.ndarray | None:
     """The value of a tree at each of ``n`` lanes (int64; 1 and 0 for true and false), or None where
     the machine cannot answer."""
-    joined = _joined((tree,))
-    if joined is None:
+    ready = _ready((tree,), inputs, n)
+    if ready is None:
         return None
-    code, _, _, names, depth = joined
-    lanes = _lanes(names, inputs)
-    if lanes is None:
-        return None
-    stack: np.ndarray = np.empty((depth, n), dtype=np.int64)
-    data, offset, div, size = lanes
-    if _vm.rules_run(code, 0, len(code), data, offset, div, size, n, stack) != 0:
+    (code, _, _, _, _), lanes, stack = ready
+    if _vm.rules_run(code, 0, len(code), *lanes, n, stack) != 0:
         return None
     out: np.ndarray = stack[0]
     return out
 
 
+def holds(tree: Tree, inputs: Mapping[str, Input | None], n: int) -> bool | None:
+    """Whether a true/false tree holds in all of ``n`` lanes, or None where the machine cannot answer."""
+    ready = _ready((tree,), inputs, n)
+    if ready is None:
+        return None
+    (code, _, _, _, _), lanes, stack = ready
+    got = _vm.rules_hold(code, 0, len(code), *lanes, n, stack)
+    return None if got < 0 else got == 1
+
+
+Joined = tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...], int]
+Lanes = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _ready(
+    trees: tuple[Tree | None, ...], inputs: Mapping[str, Input | None], n: int
+) -> tuple[Joined, Lanes, np.ndarray] | None:
+    """What a call of the machine takes: the programs joined (:func:`_joined`), the inputs as lanes
+    (:func:`_lanes`) and a stack deep enough; None where a tree or an input cannot be given to it."""
+    joined = _joined(trees)
+    if joined is None:
+        return None
+    lanes = _lanes(joined[3], inputs)
+    if lanes is None:
+        return None
+    return joined, lanes, np.empty((max(joined[4], 1), n), dtype=np.int64)
+
+
 @lru_cache(maxsize=256)
-def _joined(
-    trees: tuple[Tree | None, ...],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...], int] | None:
+def _joined(trees: tuple[Tree | None, ...]) -> Joined | None:
     """The programs of ``trees`` one after the other, reading one list of names: (code, starts,
     ends, names, depth); an empty program for None."""
     names: dict[str, int] = {}
@@ -201,17 +215,3 @@ def _joined(
     for a in (code, starts, ends):
         a.setflags(write=False)
     return code, starts, ends, tuple(names), depth
-
-
-def holds(tree: Tree, inputs: Mapping[str, Input | None], n: int) -> bool | None:
-    """Whether a true/false tree holds in all of ``n`` lanes, or None where the machine cannot answer."""
-    joined = _joined((tree,))
-    if joined is None:
-        return None
-    code, _, _, names, depth = joined
-    lanes = _lanes(names, inputs)
-    if lanes is None:
-        return None
-    data, offset, div, size = lanes
-    got = _vm.rules_hold(code, 0, len(code), data, offset, div, size, n, np.empty((depth, n), dtype=np.int64))
-    return None if got < 0 else got == 1
