@@ -84,6 +84,8 @@ def rules_run(
                     row[i] = arg
             else:  # blocks of ``div`` lanes take one value each, the values in turn
                 base, d, m = offset[arg], div[arg], size[arg]
+                if n > 0 and (d < 1 or m < 1 or base < 0 or base + m > data.shape[0]):
+                    raise ValueError("an input's values or divisor do not fit its lanes")
                 if m == 1:
                     v = data[base]
                     for i in range(n):

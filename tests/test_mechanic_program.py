@@ -197,6 +197,10 @@ def test_the_machine_refuses_a_stack_too_small_and_a_missing_name_is_declined():
     for stack, words in (((depth - 1, 4), "shallower"), ((depth, 3), "narrower")):
         with pytest.raises(ValueError, match=words):
             rules_vm.rules_run(code, 0, len(code), *lanes, 4, np.zeros(stack, np.int64))
+    for div, size in ((0, 1), (1, 0), (1, 2)):  # a divisor of 0 (no end), no values, values past the data
+        bad = (lanes[0], lanes[1], np.full(3, div, np.int64), np.full(3, size, np.int64))
+        with pytest.raises(ValueError, match="do not fit"):
+            rules_vm.rules_run(code, 0, len(code), *bad, 4, np.zeros((depth, 4), np.int64))
     assert program.values(e.tree, {"a": program.scalar(1), "b": program.scalar(2)}, 4) is None
     big = {"a": program.scalar(1), "b": program.scalar(2), "c": program.scalar(2**70)}  # beyond int64
     assert big["c"] is None and program.values(e.tree, big, 4) is None
