@@ -263,19 +263,16 @@ def special_chain_classify(
         for o in range(CAP + 1):
             if (live >> (e * (CAP + 1) + o)) & 1 == 0:
                 continue
-            for t in range(4):
-                g = group_of[1 if t >= 2 else 0, e, o]
-                r = (e * (CAP + 1) + o) * 4 + t
-                n = s_top if t >= 2 else min(s_top, dice + 1)  # no pair yet: a success a die at most
-                row = lo[r]
-                acc = suf_lo[g]
-                for s in range(n):
-                    acc[s] += row[s]
-                if wide == 1:
-                    row = hi[r]
-                    acc = suf_hi[g]
+            r = (e * (CAP + 1) + o) * 4
+            for pair in range(2):  # tens states 0 and 1 (no pair yet), then 2 and 3: one group each
+                g = group_of[pair, e, o]
+                n = s_top if pair == 1 else min(s_top, dice + 1)  # no pair yet: a success a die at most
+                for limb in range(2 if wide == 1 else 1):
+                    rows = lo if limb == 0 else hi
+                    acc = suf_lo[g] if limb == 0 else suf_hi[g]
+                    first, second = rows[r + 2 * pair], rows[r + 2 * pair + 1]
                     for s in range(n):
-                        acc[s] += row[s]
+                        acc[s] += first[s] + second[s]
     for di in range(difficulties.shape[0]):
         for k in range(out_hi.shape[1]):
             out_hi[di, k] = 0
@@ -285,14 +282,20 @@ def special_chain_classify(
         s_lo = suf_lo[g]
         none_hi = s_hi[0] if wide == 1 else 0  # the rolls with no success, before the suffix sums
         none_lo = s_lo[0]
-        if wide == 1:
+        if wide == 1:  # (the running sums kept in registers, each stored once)
+            run_hi = s_hi[s_top]
+            run_lo = s_lo[s_top]
             for s in range(s_top - 1, -1, -1):
-                w = s_lo[s + 1] + s_lo[s]
-                s_hi[s] += s_hi[s + 1] + (w >> LIMB_BITS)
-                s_lo[s] = w & LIMB_MASK
+                w = run_lo + s_lo[s]
+                run_hi += s_hi[s] + (w >> LIMB_BITS)
+                run_lo = w & LIMB_MASK
+                s_hi[s] = run_hi
+                s_lo[s] = run_lo
         else:
+            run_lo = s_lo[s_top]
             for s in range(s_top - 1, -1, -1):
-                s_lo[s] += s_lo[s + 1]
+                run_lo += s_lo[s]
+                s_lo[s] = run_lo
         if s_lo[0] == 0 and (wide == 0 or s_hi[0] == 0):
             continue
         k_win, k_none, k_short, b = groups[g, 0], groups[g, 1], groups[g, 2], groups[g, 3]
