@@ -53,7 +53,7 @@ def special_chain_step(
     new_lo: IntArray,
 ) -> int:
     """Roll one more die (a special one if ``is_special``) onto the states ``cur`` (successes below
-    ``s_top``) into ``new`` (successes below ``new_top``, which must hold them all), zeroed here;
+    ``s_top``) into ``new`` (successes below ``new_top``, which must hold them all), written whole here;
     ``new`` has at least ``s_top + crit_bonus + 1`` columns (the zeros past the last successes are
     added there too).  ``cur`` holds ``dice`` dice: with no pair of 10s yet (tens state 0 or 1) a
     roll has at most that many successes, so those rows are read that far only.
