@@ -52,6 +52,20 @@ class Plan:
     common: int
     steps: int  # work per context (landed rolls x outcomes weighed)
 
+    def walk(self) -> list[np.ndarray]:
+        """The states, their options and the options' outcomes, in the order both Willpower kernels
+        read them (``st_avail`` to ``out_n``)."""
+        return [
+            self.st_avail,
+            self.st_off,
+            self.opt_counts,
+            self.opt_off,
+            self.opt_v,
+            self.out_off,
+            self.out_w,
+            self.out_n,
+        ]
+
 
 class Call:
     """The kernel call of one pool after a strategy: its arguments for any arithmetic, and its bound."""
@@ -99,14 +113,7 @@ class Call:
         T = len(self.contexts)
         return [
             plan.res_idx,
-            plan.st_avail,
-            plan.st_off,
-            plan.opt_counts,
-            plan.opt_off,
-            plan.opt_v,
-            plan.out_off,
-            plan.out_w,
-            plan.out_n,
+            *plan.walk(),
             self.cls,
             self.values,
             self.wins,
@@ -156,14 +163,7 @@ class Call:
             res,
             plan.res_idx,
             st_w,
-            plan.st_avail,
-            plan.st_off,
-            plan.opt_counts,
-            plan.opt_off,
-            plan.opt_v,
-            plan.out_off,
-            plan.out_w,
-            plan.out_n,
+            *plan.walk(),
             self.cls,
             self.succ,
             self.choices(),
