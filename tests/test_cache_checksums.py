@@ -1,13 +1,17 @@
-"""A damaged numba cache file is compiled again and replaced, never handed to LLVM (which can abort the process).
+"""A damaged numba cache file is removed and its kernel compiled again, never handed to LLVM (which can abort).
 
-Each data file the kernels' cache writes carries a SHA-256 checksum of its
-contents (``kernels._jit``).  Damage in the middle of a file used to reach
-LLVM's bitcode reader, which aborted the process (exit 134) on every run.
+After a process has used its kernels, ``kernels._jit`` records the SHA-256
+of every cache file of their modules in a manifest beside them; a kernel
+module checks its files against it when it is imported, before numba reads
+any.  Damage in the middle of a data file used to reach LLVM's bitcode
+reader, which aborted the process (exit 134) on every run.
 """
 
+import json
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,8 +20,20 @@ from kernels import _jit
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: A module with one cached kernel, the same as the light loader's tests write.
-from tests.test_lightload import MODULE  # noqa: E402
+#: A module with one cached kernel.
+MODULE = textwrap.dedent("""
+    import numpy as np
+    from kernels._jit import kernel
+
+    @kernel
+    def ways(n):
+        out = np.zeros(n + 1, dtype=np.int64)
+        out[0] = 1
+        for _ in range(n):
+            for k in range(n, 0, -1):
+                out[k] += out[k - 1]
+        return out
+""")
 
 
 def damage(cache: Path) -> int:
@@ -35,21 +51,55 @@ def notes(err: str) -> list:
     return [line for line in err.splitlines() if line.startswith("beastodds: note:")]
 
 
-def test_a_data_file_is_written_with_its_checksum_and_checked(tmp_path):
-    cache = _jit._CheckedCacheFile(str(tmp_path), "f-1.py311", "stamp")
-    cache.save("key", ("some", "data", list(range(100))))
-    assert cache.load("key") == ("some", "data", list(range(100)))
-    (path,) = tmp_path.glob("*.nbc")
-    raw = path.read_bytes()
-    assert raw.startswith(_jit._MAGIC)
-    path.write_bytes(raw[:60] + bytes(8) + raw[68:])
-    with pytest.raises(_jit.CacheDamaged, match="does not match its checksum"):
-        cache.load("key")
-    path.write_bytes(raw[:40])  # truncated inside the checksum
-    with pytest.raises(_jit.CacheDamaged):
-        cache.load("key")
-    path.write_bytes(raw[len(_jit._MAGIC) + 32 :])  # numba's own bytes without a checksum: compiled again
-    assert cache.load("key") is None
+def _files(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.suffix in (".nbi", ".nbc")}
+
+
+def test_the_manifest_lists_each_file_and_a_file_that_differs_is_removed(tmp_path):
+    stem = "mod"
+    (tmp_path / "mod.f-3.py311.nbi").write_bytes(b"index")
+    (tmp_path / "mod.f-3.py311.1.nbc").write_bytes(b"data" * 100)
+    (tmp_path / "other.g-1.py311.nbi").write_bytes(b"not ours")
+    _jit._Folder(tmp_path).record({stem: "digest"})
+    listed = json.loads((tmp_path / _jit.MANIFEST).read_text())
+    assert sorted(listed["files"]) == ["mod.f-3.py311.1.nbc", "mod.f-3.py311.nbi"]
+    assert listed["seen"] == {f"mod.{_jit._PYTHON}": "digest"}
+    assert _jit._Folder(tmp_path).check(stem) == []  # whole: nothing removed
+    (tmp_path / "mod.f-3.py311.1.nbc").write_bytes(b"data" * 99 + b"dat!")  # same size, other bytes
+    assert _jit._Folder(tmp_path).check(stem) == ["mod.f-3.py311.1.nbc"]
+    assert sorted(_files(tmp_path)) == ["mod.f-3.py311.nbi", "other.g-1.py311.nbi"]  # another module's stays
+
+
+def test_a_file_numba_wrote_anew_is_not_damage(tmp_path):
+    """numba replaces a file through a temporary one (another process adding a signature to an index):
+    a new inode, whole; it is kept, and listed anew at the next record."""
+    index = tmp_path / "mod.f-3.py311.nbi"
+    index.write_bytes(b"index with one signature")
+    _jit._Folder(tmp_path).record({"mod": "d"})
+    temp = tmp_path / "tmp-by-numba"
+    temp.write_bytes(b"index with two signatures")
+    os.replace(temp, index)
+    assert _jit._Folder(tmp_path).check("mod") == []
+    assert index.read_bytes() == b"index with two signatures"
+    _jit._Folder(tmp_path).record({"mod": "d"})
+    index.write_bytes(b"index with two signaturez")  # damaged where it lies: same inode, other bytes
+    assert _jit._Folder(tmp_path).check("mod") == ["mod.f-3.py311.nbi"]
+
+
+def test_a_file_the_manifest_does_not_list_is_kept_unless_an_old_beastodds_wrote_it(tmp_path):
+    (tmp_path / "mod.f-3.py311.1.nbc").write_bytes(b"numba's own bytes")
+    (tmp_path / "mod.h-9.py311.1.nbc").write_bytes(_jit._OLD_HEADER + b"checksum and numba's bytes")
+    assert _jit._Folder(tmp_path).check("mod") == ["mod.h-9.py311.1.nbc"]
+    assert sorted(_files(tmp_path)) == ["mod.f-3.py311.1.nbc"]
+
+
+def test_an_unreadable_manifest_knows_nothing(tmp_path):
+    (tmp_path / _jit.MANIFEST).write_text("{not json")
+    (tmp_path / "mod.f-3.py311.nbi").write_bytes(b"index")
+    folder = _jit._Folder(tmp_path)
+    assert folder.files == {} and folder.check("mod") == []
+    folder.record({"mod": "d"})  # and is written anew
+    assert "mod.f-3.py311.nbi" in json.loads((tmp_path / _jit.MANIFEST).read_text())["files"]
 
 
 def test_a_damaged_kernel_is_compiled_again_and_the_cache_repaired(tmp_path):
@@ -73,7 +123,7 @@ def test_a_damaged_kernel_is_compiled_again_and_the_cache_repaired(tmp_path):
     assert damage(tmp_path / "cache") >= 1
     damaged = run()
     (note,) = notes(damaged.stderr)
-    assert "does not match its checksum" in note and "compiling the kernel again" in note
+    assert "were damaged" in note and "compiled again" in note
     assert "[cache] data saved to" in damaged.stdout
     repaired = run()
     assert notes(repaired.stderr) == []

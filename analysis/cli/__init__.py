@@ -433,7 +433,7 @@ def _run(argv) -> int:
             check_output_options(args)  # an xlsx without -o, before any counting
         elif getattr(args, "format", None) == "xlsx":
             raise ValueError("--format xlsx writes a spreadsheet, which cannot go to the terminal: give -o FILE.xlsx")
-        result = args.run(args)
+        result = _run_command(args)
         if args.format == "xlsx":
             if isinstance(result, str):
                 raise ValueError("--format xlsx writes a table, and this command prints text")
@@ -458,6 +458,33 @@ def _run(argv) -> int:
         _say(f"beastodds: warning: {warning}")
     write_out(text)
     return 0
+
+
+def _run_command(args):
+    """``args.run(args)``; run again where numba could not save a kernel it compiled (a full disk, say).
+
+    The kernel is in memory by then, so each run again gets further; the
+    first failure is said once on stderr (``kernels._jit.cache_write_failed``).
+    """
+    for _ in range(_SAVE_RETRIES):
+        try:
+            result = args.run(args)
+            break
+        except OSError as exc:
+            jit = sys.modules.get("kernels._jit")  # loaded with the first kernel: no kernel, no numba failure
+            if jit is None or not jit.cache_write_failed(exc):
+                raise
+    else:
+        result = args.run(args)
+    jit = sys.modules.get("kernels._jit")
+    if jit is not None:
+        jit.compiled()  # the answer is ready: a first run's progress line goes
+    return result
+
+
+#: How many times a command is run again when numba cannot save its compiled kernels: each time one
+#: kernel more is in memory, and no command compiles this many.
+_SAVE_RETRIES = 200
 
 
 def _write_xlsx(args, df, keys) -> str:
