@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import numpy as np
+
 from ._jit import IntArray, kernel
 from .quotients import FIVE_BITS, FIVE_POWERS, LIMB_BITS, LIMB_MASK, TEN_POWERS, FloatArray, limb_ratio
 from .special import BAND_NONE, BAND_SHORT, BAND_WIN, CAP
@@ -411,9 +413,11 @@ def special_grid_class_limbs_into(
             cur_hi[t, 0] = 0
             cur_lo[t, 0] = 0
         cur_lo[0, 0] = 1
-        live = 1  # the slice (ec, oc) = (0, 0) alone
-        s_top = 1
-        wide = 0
+        # int64 from the start, not literal constants: numba would compile the callees a second
+        # time for the literals' types (a first run's compile costs seconds)
+        live = np.int64(1)  # the slice (ec, oc) = (0, 0) alone
+        s_top = np.int64(1)
+        wide = np.int64(0)
         for step in range(last + 1):
             if step > 0:
                 if step > narrow_steps and wide == 0:
