@@ -46,7 +46,6 @@ import numpy as np
 from analysis import special_dice as _sd
 
 from . import engine as _engine
-from . import program
 from .expr import evaluate_tree
 from .spec import Mechanic, Outcome
 
@@ -363,17 +362,13 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
         ordered.append(o)
         if o.when is None:  # (the rules after it never apply)
             break
-    inputs = {k: (v, 1) if isinstance(v, np.ndarray) and v.ndim == 1 else program.scalar(v) for k, v in env.items()}
-    whens = [(None if o.when is None else o.when.tree, index[o.name]) for o in ordered]
-    cls = program.classes(whens, inputs, len(ec))  # compiled; numpy where it cannot answer
-    if cls is None:
-        hits = [None if o.when is None else o.when.evaluate(env) for o in ordered]
-        cls = np.full(len(ec), -1, dtype=np.int64)
-        for o, hit in zip(ordered[::-1], hits[::-1]):
-            if hit is None:
-                cls.fill(index[o.name])
-            else:
-                cls[hit] = index[o.name]  # (a single truth value: every point or none)
+    hits = [None if o.when is None else o.when.evaluate(env) for o in ordered]
+    cls = np.full(len(ec), -1, dtype=np.int64)
+    for o, hit in zip(ordered[::-1], hits[::-1]):
+        if hit is None:
+            cls.fill(index[o.name])
+        else:
+            cls[hit] = index[o.name]  # (a single truth value: every point or none)
     caught = bool(ordered) and ordered[-1].when is None  # (a last rule without 'when' takes the rest)
     if not caught and (cls < 0).any():
         return None  # a point no rule classifies
@@ -538,29 +533,6 @@ def class_grid(
     return (values[:, :-1], values[:, -1]) if counts_only else values
 
 
-def _shapes(pool_axes: tuple[str, ...]) -> list[tuple[str, str, bool]]:
-    """The shapes :func:`_dice_shape` tries, in its order: (A, B, replaces)."""
-    a, b = pool_axes
-    return [(a, b, True), (a, b, False), (b, a, True), (b, a, False)]
-
-
-@lru_cache(maxsize=256)
-def _shape_tree(normal: Tree, special: Tree, a_name: str, b_name: str, replaces: bool) -> Tree:
-    """The tree of "both dice counts are 0 .. MAX_DICE and are ``(A - min(B, A), min(B, A))`` (or
-    ``(A, B)``)", made of the dice expressions' own trees."""
-
-    def name(n: str) -> Tree:
-        return ("name", "", n)
-
-    def fits(t: Tree) -> Tree:
-        return ("cmp", "", ("<=", "<="), ("const", "", 0), t, ("const", "", _engine.MAX_DICE))
-
-    both = ("min", "", name(b_name), name(a_name))
-    want = (("sub", "", name(a_name), both), both) if replaces else (name(a_name), name(b_name))
-    same = [("cmp", "", ("==",), t, w) for t, w in zip((normal, special), want)]
-    return ("and", "", fits(normal), fits(special), *same)
-
-
 def _dice_shape(
     mech: Mechanic,
     f: Form,
@@ -570,22 +542,7 @@ def _dice_shape(
 ) -> tuple[str, str, bool] | None:
     """``(A, B, replaces)``: the dice axes such that every (A, B) of the grid rolls
     ``(A - min(B, A), min(B, A))`` normal and special dice (``replaces``) or ``(A, B)``;
-    None if neither holds (the dice expressions evaluated over the whole grid at once: compiled,
-    :mod:`analysis.mechanic.program`, or with numpy where the machine cannot answer)."""
-    inputs = {k: program.scalar(v) for k, v in params.items()}
-    first_values, second_values = (list(grid[a]) for a in pool_axes)
-    # cell i of the grid: the first axis' value i // len(second), the second's i % len(second)
-    inputs[pool_axes[0]] = (first_values, len(second_values))
-    inputs[pool_axes[1]] = (second_values, 1)
-    for shape in _shapes(pool_axes):
-        tree = _shape_tree(mech.kinds[f.normal].dice.tree, mech.kinds[f.special].dice.tree, *shape)
-        holds = program.holds(tree, inputs, len(first_values) * len(second_values))
-        if holds is None:
-            break  # numpy decides (below)
-        if holds:
-            return shape
-    else:
-        return None
+    None if neither holds (the dice expressions evaluated over the whole grid at once, with numpy)."""
     first, second = (np.asarray(grid[a], dtype=np.int64) for a in pool_axes)
     a0, b0 = first[:, None], second[None, :]  # (every cell of the grid, by broadcasting)
     env = {**params, pool_axes[0]: a0, pool_axes[1]: b0}
