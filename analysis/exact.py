@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 
 from fractions import Fraction
-from typing import Callable, Iterable, cast
+from typing import Callable, Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -296,44 +296,10 @@ def float_ratios(ways: npt.ArrayLike, denominators: npt.ArrayLike) -> np.ndarray
 _WIDE_FLOAT = np.finfo(np.longdouble).nmant >= 63
 
 
-def _coprime_fraction_factory() -> Callable[[int, int], Fraction]:
-    """A constructor for a Fraction from a numerator and a positive denominator
-    already known to be coprime, skipping ``Fraction.__new__``'s checks (its
-    cost dominates large exact tables).  Python 3.12+ has it built in; on
-    older Pythons the same two slots are set directly, after a self-check,
-    falling back to the public constructor if the layout ever differs."""
-    builtin = getattr(Fraction, "_from_coprime_ints", None)
-    if builtin is not None:
-        return cast(Callable[[int, int], Fraction], builtin)
-
-    def make(numerator: int, denominator: int) -> Fraction:
-        f = object.__new__(Fraction)
-        f._numerator = numerator  # type: ignore[attr-defined]  # Fraction's private slots, checked below
-        f._denominator = denominator  # type: ignore[attr-defined]
-        return f
-
-    try:
-        probe = make(3, 4)
-        if probe == Fraction(3, 4) and hash(probe) == hash(Fraction(3, 4)) and str(probe) == "3/4":
-            return make
-    except (AttributeError, TypeError):
-        pass
-    return Fraction
-
-
-_from_coprime = _coprime_fraction_factory()
-
-
 def _fractions_one_denominator(ways: np.ndarray, denominator: int) -> np.ndarray:
     """Object array of ``Fraction(w, denominator)`` for a flat array ``ways``."""
     uniq, inverse = np.unique(ways, return_inverse=True)
-    if uniq.dtype == object:
-        from math import gcd
-
-        made = [_from_coprime(w // g, denominator // g) for w in uniq.tolist() for g in (gcd(w, denominator),)]
-    else:
-        g = np.gcd(uniq, np.int64(denominator))
-        made = list(map(_from_coprime, (uniq // g).tolist(), (denominator // g).tolist()))
+    made = [Fraction(w, denominator) for w in uniq.tolist()]  # each distinct value once, in lowest terms
     fractions = np.empty(len(made), dtype=object)
     fractions[:] = made
     return fractions[inverse.ravel()]
@@ -374,6 +340,37 @@ def _fill_fractions(out: np.ndarray, flat_ways: np.ndarray, dens: np.ndarray, sh
         elif d > INT64_MAX:
             w = w.astype(object)
         out[idx] = _fractions_one_denominator(w, d)
+
+
+class ArrayFields:
+    """Mixin for a frozen dataclass (declared with ``eq=False``) whose fields hold numpy arrays:
+    ``==`` is True when every field is equal, arrays compared whole (same shape and values).
+
+    A dataclass's own ``__eq__`` compares the fields with ``==``, which for an
+    array is an array: Python 3.13 asks its truth of each field in turn and
+    raises, where 3.11 compared tuples of fields (and so arrays only by
+    identity).  Such results are not hashable.
+    """
+
+    __hash__ = None  # type: ignore[assignment]  # (equal by value, and mutable arrays inside)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        from dataclasses import fields
+
+        for f in fields(self):  # type: ignore[arg-type]  # (a dataclass, as the docstring says)
+            if f.compare and not _equal(getattr(self, f.name), getattr(other, f.name)):
+                return False
+        return True
+
+
+def _equal(a: object, b: object) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    return bool(a == b)
 
 
 class ClassWays:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, ca
 
 import numpy as np
 
-from analysis.exact import float_ratios, fractions_over
+from analysis.exact import ArrayFields, float_ratios, fractions_over
 from analysis.validate import check_bool
 
 from .cells import (
@@ -199,8 +199,8 @@ def count_cells(
     return cast("list[CellWays]", out)  # every cell is in one block
 
 
-@dataclass(frozen=True)
-class _Block:
+@dataclass(frozen=True, eq=False)
+class _Block(ArrayFields):
     """The counts of the cells that roll the same dice (:func:`_count_general`)."""
 
     members: np.ndarray  # positions of the cells in the list counted

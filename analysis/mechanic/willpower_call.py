@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from analysis.exact import ArrayFields
+
 from . import engine as _engine
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
@@ -30,8 +32,8 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
 PlanKind = tuple[int, int, tuple[tuple[int, int, int], ...], int]
 
 
-@dataclass(frozen=True)
-class Plan:
+@dataclass(frozen=True, eq=False)
+class Plan(ArrayFields):
     """Everything about one pool that does not depend on the arithmetic: what the kernel reads."""
 
     layout: Layout  # engine layout: faces_arr, marks_arr, contrib, shape, strides

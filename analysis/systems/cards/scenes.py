@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import decks as _decks
+from analysis.exact import ArrayFields
 from analysis import display as _display
 from analysis.systems.cards.rules import (
     CLASSES,
@@ -89,8 +90,8 @@ def _group(name: str) -> tuple:
     raise ValueError(f"unknown outcome {name!r}; choose from {', '.join(CLASSES + tuple(_GROUPS))}")
 
 
-@dataclass(frozen=True)
-class SceneOdds:
+@dataclass(frozen=True, eq=False)
+class SceneOdds(ArrayFields):
     """The exact odds of a scene: several static tests, one after another.
 
     Tests are numbered from 1.  With ``rules.reshuffle`` False they draw
