@@ -415,9 +415,9 @@ def special_grid_class_limbs_into(
         cur_lo[0, 0] = 1
         # int64 from the start, not literal constants: numba would compile the callees a second
         # time for the literals' types (a first run's compile costs seconds)
-        live = np.int64(1)  # the slice (ec, oc) = (0, 0) alone
-        s_top = np.int64(1)
-        wide = np.int64(0)
+        live: int = np.int64(1)  # type: ignore[assignment]  # the slice (ec, oc) = (0, 0) alone
+        s_top: int = np.int64(1)  # type: ignore[assignment]
+        wide: int = np.int64(0)  # type: ignore[assignment]
         for step in range(last + 1):
             if step > 0:
                 if step > narrow_steps and wide == 0:
