@@ -213,6 +213,7 @@ class _Modules:
 
     def __init__(self) -> None:
         self.sources: dict[Path, str] = {}  # source file -> SHA-256 of its text
+        self.new: set[Path] = set()  # modules used here for the first time on this machine
         self.folders: dict[Path, _Folder] = {}
         self.lock = threading.Lock()
 
@@ -252,7 +253,21 @@ class _Modules:
                 ):
                     new = False
             if new:
+                self.new.add(source)
                 _announce(stem)
+
+    def seen(self, fn: Callable[..., Any]) -> None:
+        """Once numba has made the cache folder of ``fn``'s module: record the module there as seen, at once,
+        so that the processes after this one do not say again that they compile."""
+        code = getattr(fn, "__code__", None)
+        source = Path(code.co_filename) if code is not None else None
+        with self.lock:
+            if source not in self.new:
+                return
+            self.new.discard(source)
+            for path in cache_folders(source):
+                if path.is_dir():
+                    self.folder(path).record({source.stem: self.sources[source]})
 
     def record(self) -> None:
         """At exit: write each folder's manifest (the checksums of the files numba has now)."""
@@ -359,11 +374,14 @@ def kernel(fn: _Kernel) -> Dispatcher[_Kernel]:
     if JIT_OPTIONS.get("cache"):
         _modules.first_use(fn)
         try:
-            return numba.njit(**JIT_OPTIONS)(fn)
+            dispatcher = numba.njit(**JIT_OPTIONS)(fn)
         except RuntimeError as exc:  # numba: "cannot cache function ...: no locator available for file ..."
             _note(
                 f"no writable folder for the numba cache ({_why(exc)}); kernels are compiled in every run "
                 f"(set NUMBA_CACHE_DIR to a writable folder to keep them)",
                 key="locator",
             )
+        else:
+            _modules.seen(fn)
+            return dispatcher
     return numba.njit(**{**JIT_OPTIONS, "cache": False})(fn)

@@ -21,6 +21,20 @@ settings.register_profile(
 settings.load_profile("beastodds")
 
 
+def pytest_configure(config):
+    """Every kernel module is imported once before the tests: each is then known on this machine, so
+    that no test's own process prints the first run's "compiling" line (the tests of that line give
+    numba an empty NUMBA_CACHE_DIR)."""
+    import importlib
+    import pkgutil
+
+    import kernels
+
+    for module in pkgutil.iter_modules(kernels.__path__):
+        if not module.name.startswith("_"):
+            importlib.import_module(f"kernels.{module.name}")
+
+
 @pytest.fixture(scope="session")
 def built_figures():
     """``{module name: (module, Figure)}``: every figure module's figure, built once."""
