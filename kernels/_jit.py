@@ -41,14 +41,11 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, cast
 
 import numba
 import numpy as np
 import numpy.typing as npt
-
-if TYPE_CHECKING:
-    from numba.core.dispatcher import Dispatcher
 
 #: The options every kernel is compiled with.
 JIT_OPTIONS: dict[str, Any] = dict(cache=True, nogil=True)
@@ -364,12 +361,12 @@ def cache_write_failed(exc: BaseException) -> bool:
 _Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
 
 
-def kernel(fn: _Kernel) -> Dispatcher[_Kernel]:
+def kernel(fn: _Kernel) -> _Kernel:
     """Compile ``fn`` with the project's jit options (nopython, nogil, cached on disk when possible).
 
-    numba's stubs give the dispatcher ``fn``'s parameters, so callers are
-    checked against the kernel's annotations (which numba itself ignores: it
-    compiles for the types it is called with).
+    The dispatcher numba returns is typed as ``fn``, so callers are checked
+    against the kernel's annotations (which numba itself ignores: it compiles
+    for the types it is called with).
     """
     if JIT_OPTIONS.get("cache"):
         _modules.first_use(fn)
@@ -383,5 +380,5 @@ def kernel(fn: _Kernel) -> Dispatcher[_Kernel]:
             )
         else:
             _modules.seen(fn)
-            return dispatcher
-    return numba.njit(**{**JIT_OPTIONS, "cache": False})(fn)
+            return cast(_Kernel, dispatcher)
+    return cast(_Kernel, numba.njit(**{**JIT_OPTIONS, "cache": False})(fn))
