@@ -153,12 +153,10 @@ class _Folder:
         bad = []
         for name in self.names(stem):
             path = self.path / name
-            try:
-                with open(path, "rb") as f:
-                    inode = os.fstat(f.fileno()).st_ino
-                    raw = f.read()
-            except OSError:
+            read = _read(path)
+            if read is None:
                 continue
+            inode, raw = read
             listed = self.files.get(name)
             if listed is not None and listed[2] == inode:
                 damaged = listed[:2] != [len(raw), hashlib.sha256(raw).hexdigest()]
@@ -184,13 +182,13 @@ class _Folder:
                 if name not in names:
                     del files[name]
             for name in names:
-                try:
-                    with open(self.path / name, "rb") as f:
-                        inode = os.fstat(f.fileno()).st_ino
-                        raw = f.read()
-                except OSError:
-                    continue
-                files[name] = [len(raw), hashlib.sha256(raw).hexdigest(), inode]
+                listed = files.get(name)
+                if listed is not None and _same_file(self.path / name, listed):
+                    continue  # checked when its module was imported; numba replaces a file, never rewrites it
+                read = _read(self.path / name)
+                if read is not None:
+                    inode, raw = read
+                    files[name] = [len(raw), hashlib.sha256(raw).hexdigest(), inode]
         if files == fresh.files and seen == fresh.seen:
             return
         target = self.path / MANIFEST
@@ -203,6 +201,24 @@ class _Folder:
                 temp.unlink()
             except OSError:
                 pass
+
+
+def _read(path: Path) -> tuple[int, bytes] | None:
+    """A file's inode number and bytes, read through one open file (so the two agree); None if unreadable."""
+    try:
+        with open(path, "rb") as f:
+            return os.fstat(f.fileno()).st_ino, f.read()
+    except OSError:
+        return None
+
+
+def _same_file(path: Path, listed: list[Any]) -> bool:
+    """Whether ``path`` is still the file the manifest lists (its inode and size)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    return listed[0] == st.st_size and listed[2] == st.st_ino
 
 
 class _Modules:
