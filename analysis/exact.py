@@ -202,42 +202,6 @@ def count_blocks(
     return blocks
 
 
-#: Bits of the low limb of the two-limb arithmetic (a count is ``hi * 2**LIMB_BITS + lo``, with
-#: ``0 <= lo < 2**LIMB_BITS``), the one-pass arithmetic of ``kernels.special``'s grid.
-LIMB_BITS = 32
-#: Counts below this are held in two limbs with ``hi`` below 2**62, whatever the kernel adds up.
-LIMBS_MAX = 2 ** (62 + LIMB_BITS)
-
-
-def count_limbs(compute: Callable[[], tuple[np.ndarray, np.ndarray]], bound: int) -> np.ndarray:
-    """Run a two-limb counting kernel exactly, refusing (before running anything) counts it cannot hold.
-
-    Parameters
-    ----------
-    compute : callable
-        ``compute()`` runs the kernel and returns its ``(hi, lo)`` int64
-        arrays, each count being ``hi * 2**LIMB_BITS + lo``.
-    bound : int
-        An upper bound on every count, from the kernel module's bound
-        function (a Python int).  Must be below :data:`LIMBS_MAX`, else
-        OverflowError: the caller takes :func:`count` instead.
-
-    Returns
-    -------
-    numpy.ndarray
-        int64 where ``bound`` fits int64, else an object array of Python ints.
-    """
-    bound = _check_bound(bound)
-    if bound >= LIMBS_MAX:
-        raise OverflowError(f"counts up to {bound} do not fit two limbs; use the modular path")
-    hi, lo = compute()
-    if bound <= INT64_MAX:
-        out: np.ndarray = (hi << LIMB_BITS) | lo  # hi <= bound >> LIMB_BITS < 2**31: no overflow
-        return out
-    big: np.ndarray = hi.astype(object) * (1 << LIMB_BITS) + lo.astype(object)
-    return big
-
-
 def int64_counts(compute: Callable[[int], np.ndarray], bound: int) -> np.ndarray:
     """Run a counting kernel in plain int64, refusing when it could overflow.
 

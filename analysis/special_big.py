@@ -1,6 +1,6 @@
 """Big pools of the 5th-edition dice, counted exactly in Python integers by generating functions.
 
-Pools past the two-limb kernel (more than 28 dice) are counted here instead
+Pools past the one-pass chain (more than 28 dice) are counted here instead
 of by the kernels' modular path: only the special dice (a handful) are
 enumerated; the normal dice enter through two polynomial powers whose
 coefficients come from a linear recurrence, so a pool of n dice costs O(n)

@@ -20,12 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from kernels import special as _ks
-from kernels import special_chain as _chain
 from kernels._jit import IntArray
 from kernels.multiset import fill_binomials
-from kernels.quotients import RATIO_MAX_DICE
+from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN
 
-from .exact import INT64_MAX, LIMB_BITS, LIMBS_MAX, count, count_limbs, float_ratios, wants_big_ints
+from .exact import INT64_MAX, count, float_ratios, wants_big_ints
 from .special_big import big_pool_classes, big_pool_ways, classify_big  # (their home: the big pools' module)
 
 CAP = _ks.CAP
@@ -257,9 +256,9 @@ def grid_blocks(
 
     Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
     its ways of shape (k, H, D, K) and denominators of shape (k, H, 1, 1).
-    The pools of at most :data:`LIMB_DICE` dice are counted first, by one
-    call of the two-limb kernel (:func:`limb_counts`), in two blocks: those
-    whose counts fit int64 (int64), then the others (Python ints).  Each
+    The pools of at most :data:`CHAIN_DICE` dice are counted first
+    (:func:`chain_ways`), in two blocks: those whose counts fit int64
+    (int64), then the others (Python ints).  Each
     bigger pool comes in a block of its own, counted in Python ints by
     generating functions (:func:`analysis.special_big.big_pool_classes`),
     calling ``on_big()`` after each (pool, special dice) of them (a progress
@@ -278,18 +277,13 @@ def grid_blocks(
         return powers[:, :, None, None]
 
     most = dice.max(axis=1, initial=0)
-    limbed = most <= LIMB_DICE
-    if limbed.any():
-        index = np.flatnonzero(limbed)
-        counted = limb_counts(engine, pools_arr[index], specials_arr, diffs)[:2]
-        for part in (most[index] <= INT64_DICE, most[index] > INT64_DICE):
-            if part.any():
-                bound = _chain.special_grid_class_limbs_bound(
-                    pools_arr[index[part]].tolist(), specials, int(engine.special_replaces)
-                )
-                block = count_limbs(lambda: (counted[0][part], counted[1][part]), bound)
-                yield index[part], block, dens(index[part], block)
-    for i in np.flatnonzero(~limbed).tolist():
+    chained = most <= CHAIN_DICE
+    for part in (most <= INT64_DICE, chained & (most > INT64_DICE)):
+        if part.any():
+            index = np.flatnonzero(part)
+            block = chain_ways(engine, pools_arr[index].tolist(), specials, difficulties)
+            yield index, block, dens(index, block)
+    for i in np.flatnonzero(~chained).tolist():
         block = np.empty((1, len(specials), len(diffs), engine.n_classes), dtype=object)
         for hi, h in enumerate(specials):
             block[0, hi] = big_pool_classes(
@@ -307,91 +301,125 @@ def _dice(engine: Engine, pools: IntArray, specials: IntArray) -> IntArray:
     return pools[:, None] + specials[None, :]
 
 
-#: The most dice whose ``10 ** dice`` rolls the two-limb chain kernel counts (below
-#: ``analysis.exact.LIMBS_MAX``: 28), and the most whose counts fit int64 (18).
-LIMB_DICE = max(n for n in range(64) if 10**n < LIMBS_MAX)
+#: The most dice of a pool :func:`chain_ways` counts (bigger pools: Python-int generating functions,
+#: :mod:`analysis.special_big`), and the most whose counts fit int64 (``10 ** 18``).
+CHAIN_DICE = 28
 INT64_DICE = max(n for n in range(64) if 10**n <= INT64_MAX)
+#: Tens states of a roll on the chain: no 10, one 10, an even number of them (two or more), an odd
+#: number (three or more); a 10 on a roll of one or an odd number completes a pair.
+_TENS_NEXT = (1, 2, 3, 2)
 
 
-def limb_counts(
-    engine: Engine,
-    pools: IntArray,
-    specials: IntArray,
-    diffs: IntArray,
-    picks: Sequence[Sequence[int]] = (),
-    floats: bool = False,
-) -> tuple[IntArray, IntArray, np.ndarray | None, int]:
-    """The two limbs ``(hi, lo)`` of the class ways of a grid, int64[P, H, D, K + len(picks)] (the
-    classes, then each pick's classes together), from one call of
-    :func:`kernels.special_chain.special_grid_class_limbs_into`, and with ``floats`` their chances as
-    floats (correctly rounded, NaN where the kernel declines), else None, and how many it declined.
-    The caller checks the bound."""
-    out_hi, out_lo, out_float, left = _limbs(engine, pools, specials, diffs, picks, floats, True)
-    return out_hi, out_lo, (out_float if floats else None), left
+@lru_cache(maxsize=64)
+def _chain_states(engine: Engine, most: int) -> tuple[IntArray, IntArray, IntArray]:
+    """The chain's states for rolls of up to ``most`` dice, and what one die does to them.
 
+    A state is ``(ec, oc, t, s)``: special 10s and special marks (each capped
+    at :data:`CAP`), the tens state ``t`` (:data:`_TENS_NEXT`) and the
+    successes ``s`` so far, each completed pair of 10s counted with its
+    bonus, flattened row-major.  Returns (dest of a normal die int64[3, G],
+    dest of a special die int64[4, G], the states' coordinates int64[4, G]),
+    each move as
+    :func:`kernels.mechanic.mechanic_walk` reads it, in the order of the faces
+    of :attr:`Engine.normal_faces` and :attr:`Engine.special_faces`.
+    """
+    n_s = most + engine.crit_bonus * (most // 2) + 1
+    shape = (CAP + 1, CAP + 1, 4, n_s)
+    ec, oc, t, succ = np.indices(shape, dtype=np.int64).reshape(4, -1)
+    pair_done = (t == 1) | (t == 3)
+    t_next = np.array(_TENS_NEXT, dtype=np.int64)[t]
+    top = n_s - 1  # (only states no roll reaches pass it: held at it)
 
-def limb_floats(
-    engine: Engine, pools: IntArray, specials: IntArray, diffs: IntArray, picks: Sequence[Sequence[int]] = ()
-) -> tuple[np.ndarray, int]:
-    """The chances of :func:`limb_counts` (``floats=True``) without its counts, which the kernel then
-    keeps for one pool at a time only, and how many it declined (NaN: with no count to divide in
-    Python, the caller counts those again)."""
-    _, _, out_float, left = _limbs(engine, pools, specials, diffs, picks, True, False)
-    return out_float, left
+    def at(e: np.ndarray, o: np.ndarray, tt: np.ndarray, ss: np.ndarray) -> np.ndarray:
+        return np.ravel_multi_index((e, o, tt, np.minimum(ss, top)), shape)
 
-
-def _limbs(
-    engine: Engine,
-    pools: IntArray,
-    specials: IntArray,
-    diffs: IntArray,
-    picks: Sequence[Sequence[int]],
-    floats: bool,
-    keep: bool,
-) -> tuple[IntArray, IntArray, np.ndarray, int]:
-    """One call of the kernel: (hi, lo, floats, declined), the counts of one pool only unless ``keep``."""
-    w_n, w_s, bonus, table = engine.arrays()
-    k = engine.n_classes
-    shape = (len(pools), len(specials), len(diffs), k + len(picks))
-    out_hi, out_lo = np.empty((2, *shape) if keep else (2, 1, 1, *shape[2:]), dtype=np.int64)
-    out_float = np.empty(shape if floats else (0, 0, 0, 0), dtype=np.float64)
-    pick = np.array([[int(c in p) for c in range(k)] for p in picks], dtype=np.int64).reshape(len(picks), k)
-    n = max(pools.tolist(), default=0) + (0 if engine.special_replaces else max(specials.tolist(), default=0))
-    columns = n + engine.crit_bonus * (n // 2) + engine.crit_bonus + 2
-    a_hi, a_lo, b_hi, b_lo, suf_hi, suf_lo = np.empty((6, _chain.STATE_ROWS, columns), dtype=np.int64)
-    left = _chain.special_grid_class_limbs_into(
-        pools,
-        specials,
-        diffs,
-        w_n,
-        w_s,
-        engine.crit_bonus,
-        bonus,
-        table,
-        int(engine.special_replaces),
-        INT64_DICE,
-        pick,
-        int(floats),
-        out_hi,
-        out_lo,
-        out_float,
-        a_hi,
-        a_lo,
-        b_hi,
-        b_lo,
-        suf_hi,
-        suf_lo,
-        np.empty((2, CAP + 1, CAP + 1), dtype=np.int64),
-        np.empty((_chain.STATE_ROWS // 2, 4), dtype=np.int64),
+    ten = succ + 1 + np.where(pair_done, engine.crit_bonus, 0)
+    fail = at(ec, oc, t, succ)
+    success = at(ec, oc, t, succ + 1)
+    normal = np.stack([fail, success, at(ec, oc, t_next, ten)])
+    special = np.stack(
+        [at(ec, np.minimum(oc + 1, CAP), t, succ), fail, success, at(np.minimum(ec + 1, CAP), oc, t_next, ten)]
     )
-    return out_hi, out_lo, out_float, int(left)
+    coords = np.stack([ec, oc, t, succ])
+    for arr in (normal, special, coords):
+        arr.setflags(write=False)
+    return normal, special, coords
+
+
+def chain_ways(
+    engine: Engine,
+    pools: Sequence[int],
+    specials: Sequence[int],
+    diffs: Sequence[int],
+    picks: Sequence[Sequence[int]] = (),
+) -> np.ndarray:
+    """The exact class ways of a grid of pools of at most :data:`CHAIN_DICE` dice, shape (P, H, D, K +
+    len(picks)) (the classes, then each pick's classes together): int64 where every pool's ``10 **
+    dice`` fits, else Python ints.
+
+    For each number of special dice the dice are added one at a time
+    (:func:`kernels.mechanic.mechanic_walk` over :func:`_chain_states`), the
+    special ones first, so that every pool of the grid is a prefix of one
+    walk, and classified at each pool through the engine's class lookup
+    (``mark_bonus`` and ``table``) evaluated over the states.
+    """
+    from kernels import mechanic as _km
+
+    pools_arr = np.array(pools, dtype=np.int64)
+    specials_arr = np.array(specials, dtype=np.int64)
+    dice = _dice(engine, pools_arr, specials_arr)
+    most = int(dice.max(initial=0))
+    if most > CHAIN_DICE:
+        raise ValueError(f"a pool of {most} dice is past the chain ({CHAIN_DICE} dice at most)")
+    w_n, w_s, bonus, table = engine.arrays()
+    normal, special, coords = _chain_states(engine, most)
+    ec, oc, t, succ = coords
+    total = succ + bonus[oc]
+    pair = (t >= 2).astype(np.int64)
+    d = np.array(diffs, dtype=np.int64)[:, None]
+    band = np.where(total >= d, BAND_WIN, np.where(total == 0, BAND_NONE, BAND_SHORT))
+    classes = table[band, pair, ec, oc]  # (D, G): the class of every state against each Difficulty
+    none = np.empty((0, classes.shape[1]), dtype=np.int64)
+    size = classes.shape[1]
+    k = engine.n_classes
+    # per special dice rating: the special dice and normal dice of each pool; the special dice are
+    # walked first, up to the most of them a pool rolls (a pool with fewer rolls no normal die)
+    plans = []
+    for h in specials_arr.tolist():
+        split = [engine.dice(p, h) for p in pools_arr.tolist()]
+        plans.append((split, max((ns for _, ns in split), default=0)))
+
+    def compute(mod: int) -> np.ndarray:
+        out = np.zeros((len(pools_arr), len(specials_arr), len(d), k), dtype=np.int64)
+        for hi, (split, walked) in enumerate(plans):
+            cur = np.zeros(size, dtype=np.int64)
+            cur[0] = 1
+            nxt = np.zeros(size, dtype=np.int64)
+            for dest, weight, at in (
+                (special, w_s, {p: ns for p, (_, ns) in enumerate(split) if ns < walked}),
+                (normal, w_n, {p: nn for p, (nn, ns) in enumerate(split) if ns == walked}),
+            ):
+                want = sorted(set(at.values()) | ({walked} if dest is special else set()))
+                if not want:
+                    continue
+                emit = np.array(want, dtype=np.int64)
+                by_class = np.empty((len(emit), len(d), k), dtype=np.int64)
+                bad = np.empty((len(emit), len(d)), dtype=np.int64)
+                empty = np.empty((len(emit), len(d), 0), dtype=np.int64)
+                _km.mechanic_walk(cur, nxt, dest, weight, emit, classes, none, mod, by_class, empty, bad)
+                for p, n in at.items():
+                    out[p, hi] = by_class[want.index(n)]
+        return out
+
+    ways = count(compute, 10**most)
+    return with_picks(ways, picks)
 
 
 def big_pools(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> int:
     """How many of ``pools`` :func:`grid_blocks` counts in Python ints (one ``on_big`` call per
     special dice value each): for a progress bar's total."""
     pools_arr, specials_arr = np.array(list(pools), dtype=np.int64), np.array(list(specials), dtype=np.int64)
-    return int((_dice(engine, pools_arr, specials_arr).max(axis=1, initial=0) > LIMB_DICE).sum())
+    return int((_dice(engine, pools_arr, specials_arr).max(axis=1, initial=0) > CHAIN_DICE).sum())
 
 
 @overload
@@ -450,49 +478,14 @@ def grid_floats(
     Python int where none is needed: shape (P, H, D, K + len(picks)), the classes then, for each
     pick, the chance of its classes together (summed exactly before the division).
 
-    Pools of at most :data:`LIMB_DICE` dice are counted in two limbs by one
-    kernel call and divided, correctly rounded, by
-    :func:`kernels.quotients.limb_ratio`, with Python's ``int / int``
-    where it declines (beyond :data:`kernels.quotients.RATIO_MAX_DICE` dice);
-    bigger pools as :func:`grid_ways` counts them, finished by
-    :func:`analysis.exact.float_ratios`.
+    Counted as :func:`grid_ways` counts them, block by block, each block's
+    counts divided by :func:`analysis.exact.float_ratios` (correctly rounded).
     """
-    pools_arr = np.array(pools, dtype=np.int64)
-    specials_arr = np.array(specials, dtype=np.int64)
-    diffs = np.array(difficulties, dtype=np.int64)
-    most = max(pools, default=0) + (0 if engine.special_replaces else max(specials, default=0))
-    if most <= RATIO_MAX_DICE:  # the usual grid: one kernel call, which divides every count itself
-        quick, declined = limb_floats(engine, pools_arr, specials_arr, diffs, picks)
-        if not declined:  # (it declines none of these pools)
-            return quick
-    width = engine.n_classes + len(picks)
-    dice = _dice(engine, pools_arr, specials_arr)
-    limbed = dice.max(axis=1, initial=0) <= LIMB_DICE
-    every = bool(limbed.all())
-    out = None if every else np.empty((len(pools), len(specials), len(diffs), width), dtype=np.float64)
-    index = np.flatnonzero(limbed)
-    if len(index):
-        hi, lo, got, left = limb_counts(engine, pools_arr[index], specials_arr, diffs, picks, floats=True)
-        assert got is not None
-        if left:  # past the kernel's exact division: Python's int / int, correctly rounded too
-            flat = got.reshape(-1)
-            at = np.flatnonzero(np.isnan(flat))
-            n = np.broadcast_to(dice[index][:, :, None, None], hi.shape).reshape(-1)[at].tolist()
-            h, w = hi.reshape(-1)[at].tolist(), lo.reshape(-1)[at].tolist()
-            flat[at] = [((a << LIMB_BITS) + b) / 10**c for a, b, c in zip(h, w, n)]
-        if every:
-            return got
-        assert out is not None
-        out[index] = got
-    assert out is not None
-    rest = np.flatnonzero(~limbed)
-    if len(rest):
 
-        def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-            return float_ratios(with_picks(num, picks), den)
+    def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+        return float_ratios(with_picks(num, picks), den)
 
-        out[rest] = grid_ways(engine, pools_arr[rest].tolist(), list(specials), list(difficulties), finish)
-    return out
+    return grid_ways(engine, list(pools), list(specials), list(difficulties), finish)
 
 
 def with_picks(ways: np.ndarray, picks: Sequence[Sequence[int]]) -> np.ndarray:

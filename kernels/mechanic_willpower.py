@@ -6,7 +6,7 @@ dice of each rerollable (kind, mark) category a roll shows.  The layer
 above (:mod:`analysis.mechanic.willpower`) splits a landed roll in two:
 
 * the kinds that are never rerolled, folded into the rule statistics grid
-  by :func:`kernels.mechanic.mechanic_ways` (the *residual* grid);
+  by :func:`kernels.mechanic.mechanic_walk` (the *residual* grid);
 * the rerollable kinds, kept as explicit category-count vectors (the
   *states*): one count per rerollable mark, and the other marks merged by
   what the rules read of them.  Their weights (multinomials times face
@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._jit import IntArray, kernel
-from .multiset import addmod, fill_powers, mulmod
+from .multiset import addmod, binomials_bound, fill_powers, mulmod, powers_bound
 
 #: Strategy modes of :func:`willpower_ways`.
 MODE_BEST = 0  #: the reroll of the highest exact expected value of the class values
@@ -384,7 +384,7 @@ def willpower_add(
     ----------
     res_ways : int64[G]
         Ways of the dice that are never rerolled, over the rule grid
-        (:func:`kernels.mechanic.mechanic_ways`, in this arithmetic).
+        (:func:`kernels.mechanic.mechanic_walk`, in this arithmetic).
     res_idx, st_avail, st_off, opt_counts, opt_off, opt_v, out_off, out_w, out_n, max_reroll, common
         As for :func:`willpower_choices`.
     st_w : int64[P]
@@ -479,7 +479,48 @@ def willpower_add(
 # Plain Python (not jitted): an upper bound on every number the kernels
 # above hold, for ``analysis.exact.count``.
 
-from .mechanic import mechanic_ways_bound  # noqa: E402
+
+def landed_ways_bound(
+    dice: Iterable[int],
+    faces: Sequence[Iterable[int]] | IntArray,
+    marks: Sequence[int] | IntArray,
+    binom_size: int | None = None,
+) -> int:
+    """Upper bound on the numbers of a landed roll's count: its ordered rolls and the tables.
+
+    Every cell of the grid and every class or value sum is a number of
+    ordered rolls, at most ``prod(sides ** dice)``; a composition's weight
+    (a multinomial times face powers) is at most the ordered rolls of its
+    kind, and a partial product of it at most that too.  The power and
+    binomial tables add their own largest entries.
+
+    Parameters
+    ----------
+    dice : sequence of int
+        Dice of each kind.
+    faces : int64[K, M]
+        Faces of each kind carrying each mark (``m < marks[k]``).
+    marks : int64[K]
+        Number of marks of each kind.
+    binom_size : int, optional
+        Rows of the binomial table; default ``max(dice) + 1``.
+
+    Returns
+    -------
+    int
+        A Python int.
+    """
+    dice = [int(d) for d in dice]
+    total = 1
+    for k, n in enumerate(dice):
+        row = [int(f) for f in list(faces[k])[: int(marks[k])]]
+        total *= sum(row) ** n
+    top = max(dice, default=0)
+    size = top + 1 if binom_size is None else int(binom_size)
+    powers = max(
+        (powers_bound(int(f), top + 1) for k in range(len(dice)) for f in list(faces[k])[: int(marks[k])]), default=1
+    )
+    return max(total, powers, binomials_bound(size))
 
 
 def mechanic_willpower_bound(
@@ -496,8 +537,8 @@ def mechanic_willpower_bound(
     Parameters
     ----------
     dice, faces, marks
-        The pool as for :func:`kernels.mechanic.mechanic_ways_bound` (every
-        kind, the rerollable ones included).
+        The pool as for :func:`landed_ways_bound` (every kind, the
+        rerollable ones included).
     common : int
         The common denominator ``L`` of every reroll.
     values : sequence of int
@@ -526,5 +567,5 @@ def mechanic_willpower_bound(
             f"a Willpower reroll over {common} equally likely outcomes, with outcome values as "
             f"large as {top}, is too big to weigh exactly; use fewer dice or simpler values"
         )
-    landed = mechanic_ways_bound(dice, faces, marks, binom_size)
+    landed = landed_ways_bound(dice, faces, marks, binom_size)
     return max(landed * common, top * common, common)

@@ -31,9 +31,11 @@ Willpower kernel and the Python ``read_roll`` of every system share:
 The kernels here count one pool at a time: they walk category-count vectors
 (compositions of the pool) weighted by multinomial coefficients times face
 counts, never the 10**n ordered rolls, in int64 or modulo a prime.  A whole
-table is counted in one pass by :mod:`kernels.special_chain`, which reads
-the same class table (its grid kernel here, :func:`special_grid_class_ways`,
-stays as an independent check of that pass).
+table is counted in one pass by :func:`analysis.special_dice.chain_ways`
+(the dice added one at a time by :func:`kernels.mechanic.mechanic_walk`),
+which reads the same class table (the grid kernel here,
+:func:`special_grid_class_ways`, stays as an independent check of that
+pass).
 """
 
 from __future__ import annotations

@@ -22,16 +22,13 @@ import pytest
 
 import kernels
 from analysis.exact import INT64_MAX
-from kernels import again, cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, quotients, special
-from kernels import special_chain
+from kernels import again, cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, special
 from tests import oracles_v5_kernels as v5
 from tests import oracles_v5_kernels as willpower
 
 KERNEL_MODULES = (
     multiset,
     special,
-    special_chain,
-    quotients,
     v5,
     mechanic,
     mechanic_willpower,
@@ -400,56 +397,101 @@ def test_mechanic_willpower_bound(twin, strategy, system, cell):
         assert bound == total and 2 * top >= bound
 
 
+def _walks(faces, contrib, shape):
+    from analysis.mechanic.pool import walks
+
+    faces_arr = np.zeros((len(faces), max(len(f) for f in faces)), dtype=np.int64)
+    contrib_arr = np.zeros((len(faces), faces_arr.shape[1], len(shape)), dtype=np.int64)
+    for k, f in enumerate(faces):
+        faces_arr[k, : len(f)] = f
+        contrib_arr[k, : len(f)] = contrib[k]
+    marks = np.array([len(f) for f in faces], dtype=np.int64)
+    return walks(faces_arr, marks, contrib_arr, tuple(shape), [1] * len(faces))
+
+
+def _every_roll(dice, faces, contrib, shape):
+    """The ways of each grid cell by brute force: every ordered roll, each statistic held at its last cell."""
+    want = np.zeros(shape, dtype=object)
+    sides = [[m for m, f in enumerate(row) for _ in range(f)] for row in faces]
+    for roll in itertools.product(*[sides[k] for k, n in enumerate(dice) for _ in range(n)]):
+        kinds = [k for k, n in enumerate(dice) for _ in range(n)]
+        at = [0] * len(shape)
+        for k, m in zip(kinds, roll):
+            at = [a + c for a, c in zip(at, contrib[k][m])]
+        want[tuple(min(a, n - 1) for a, n in zip(at, shape))] += 1
+    return want.ravel()
+
+
 @pytest.mark.parametrize(
     "dice,faces,contrib,shape",
     [
         # two kinds; statistic 0 saturates at 1, statistic 1 (a fused sum, weights 1 and 2) does not
-        ((3, 2), [[5, 4, 1], [6, 3, 1]], [[[0, 0], [0, 1], [1, 2]], [[1, 0], [0, 1], [0, 2]]], (2, 13)),
+        ((3, 2), ((4, 5, 1), (1, 4, 5)), (((0, 0), (0, 1), (0, 2)), ((1, 0), (0, 0), (0, 1))), (2, 11)),
+        ((5, 1), ((3, 7), (2, 8)), (((1, 0), (0, 1)), ((1, 0), (0, 1))), (3, 7)),
         # one kind, both statistics saturating, one of them at 0 (a single cell)
-        ((6,), [[1, 4, 5]], [[[1, 0], [0, 1], [0, 0]]], (1, 3)),
-        # nothing saturates: the grid of mechanic_ways
-        ((4,), [[2, 3, 5]], [[[1, 0], [0, 1], [0, 0]]], (5, 5)),
+        ((6,), ((1, 4, 5),), (((1, 0), (0, 1), (0, 0)),), (1, 3)),
+        # nothing saturates
+        ((4,), ((2, 3, 5),), (((1, 0), (0, 1), (0, 0)),), (5, 5)),
     ],
 )
-def test_mechanic_ways_capped_bound(twin, dice, faces, contrib, shape):
-    dice_arr = np.array(dice, dtype=np.int64)
-    faces_arr = np.array(faces, dtype=np.int64)
-    marks = np.array([len(f) for f in faces], dtype=np.int64)
-    contrib_arr = np.array(contrib, dtype=np.int64)
-    shape_arr = np.array(shape, dtype=np.int64)
+@pytest.mark.parametrize("walked", [0, -1])
+def test_mechanic_walk_bound_and_counts(twin, dice, faces, contrib, shape, walked):
+    """A walk adding one kind's dice one at a time gives, at every count it emits, the classes and
+    values of every ordered roll of those dice; the bound covers every number it forms, and the
+    modular walk gives the residues of the same counts."""
+    from analysis.mechanic.pool import walk_ways
+
+    walked %= len(dice)
+    steps = _walks(faces, contrib, shape)
     size = int(np.prod(shape))
-    binom = _binom(max(dice) + 1)
+    base = list(dice)
+    base[walked] = 0
+    rng = np.random.default_rng(7)
+    classes = rng.integers(0, 3, size=(2, size)).astype(np.int64)
+    classes[1, -1] = -1  # a cell left unclassified by the second table
+    values = rng.integers(0, 4, size=(2, size)).astype(np.int64)
+    emit = np.arange(dice[walked] + 1, dtype=np.int64)
+    shapes = [(len(emit), 2, 3), (len(emit), 2, 4), (len(emit), 2)]
+    dest, weight = steps[walked]
+
+    def run(mod):
+        start = walk_ways(base, steps, size, mod)
+        out = [np.zeros(s, dtype=np.int64) for s in shapes]
+        mechanic.mechanic_walk(start, np.zeros(size, dtype=np.int64), dest, weight, emit, classes, values, mod, *out)
+        return start, out
+
+    start, real = run(0)
     top, converted = twin(
-        mechanic.mechanic_ways_capped,
-        dice_arr,
-        faces_arr,
-        marks,
-        contrib_arr,
-        shape_arr,
-        0,
-        binom,
+        mechanic.mechanic_walk,
+        walk_ways(base, steps, size, 0),
         np.zeros(size, dtype=np.int64),
+        dest,
+        weight,
+        emit,
+        classes,
+        values,
+        0,
+        *(np.zeros(s, dtype=np.int64) for s in shapes),
     )
-    real = np.zeros(size, dtype=np.int64)
-    mechanic.mechanic_ways_capped(dice_arr, faces_arr, marks, contrib_arr, shape_arr, 0, binom, real)
-    assert _ints(converted[-1]) == _ints(real)
-    total = int(np.prod([sum(f) ** n for f, n in zip(faces, dice)]))
-    assert sum(_ints(real)) == total
-    bound = mechanic.mechanic_ways_capped_bound(dice, faces_arr, marks, max(dice) + 1)
-    assert top <= bound and bound == max(total, top)
-    # saturation gathers: the same grid without caps, cut at the caps, gives the same ways
-    natural = [
-        max(sum(dice[k] * max(c[m][s] for m in range(len(c))) for k, c in enumerate(contrib)) + 1, shape[s])
-        for s in range(len(shape))
-    ]
-    strides = np.array([int(np.prod(natural[s + 1 :])) for s in range(len(natural))], dtype=np.int64)
-    full = np.zeros(int(np.prod(natural)), dtype=np.int64)
-    mechanic.mechanic_ways(dice_arr, faces_arr, marks, contrib_arr, strides, 0, binom, full)
-    full = full.reshape(natural)
-    want = np.zeros(shape, dtype=np.int64)
-    for index in itertools.product(*(range(n) for n in natural)):
-        want[tuple(min(i, n - 1) for i, n in zip(index, shape))] += full[index]
-    assert _ints(want) == _ints(real)
+    for a, b in zip(converted[-3:], real):
+        assert _ints(a) == _ints(b)
+    mod = 1_000_003
+    _, residues = run(mod)
+    for e, n in enumerate(emit.tolist()):
+        now = list(base)
+        now[walked] = n
+        ways = _every_roll(now, faces, contrib, shape)
+        by_class = [[sum(w for w, c in zip(ways, classes[t]) if c == k) for k in range(3)] for t in range(2)]
+        hist = [[sum(w for w, v in zip(ways, values[t]) if v == j) for j in range(4)] for t in range(2)]
+        assert _ints(real[0][e]) == [x for row in by_class for x in row]
+        assert _ints(real[1][e]) == [x for row in hist for x in row]
+        unclassified = int(ways[-1] != 0)
+        assert _ints(real[2][e]) == [-1, size - 1 if unclassified else -1]
+        assert _ints(residues[0][e]) == [x % mod for row in by_class for x in row]
+    assert _ints(start) == _ints(_every_roll(dice, faces, contrib, shape))  # the walk leaves the last count
+    bound = mechanic.mechanic_walk_bound([sum(f) for f in faces], dice)
+    assert type(bound) is int and top <= bound
+    assert bound == max(int(np.prod([sum(f) ** n for f, n in zip(faces, dice)])), max(sum(f) for f in faces))
 
 
 @pytest.mark.parametrize("n,faces", [(0, [3, 7]), (5, [5, 4, 1]), (9, [1, 2, 3, 4])])
@@ -777,41 +819,6 @@ def test_bounds_are_python_ints_beyond_int64():
     assert multiset.binomials_bound(61) == comb(60, 30)
 
 
-@pytest.mark.parametrize("pools,replaces", [((0, 2, 5), 1), ((3, 17, 19), 1), ((1, 7), 0)])
-def test_v5_grid_class_limbs_bound(twin, pools, replaces):
-    """The two-limb grid: its low limb holds whole counts while they fit int64, then each limb stays
-    far below int64 (``hi`` below the bound over 2**LIMB_BITS); the bound covers all it holds."""
-    from analysis import special_dice
-
-    w_n, w_h = _v5_faces(6)
-    table = (np.arange(54, dtype=np.int64) % 6).reshape(3, 2, 3, 3)
-    bonus = np.array([0, 1, 4], dtype=np.int64)
-    pools_arr = np.array(pools, dtype=np.int64)
-    hungers = np.array([0, 2], dtype=np.int64)
-    diffs = np.array([0, 3, 40], dtype=np.int64)
-    n = max(pools) + (0 if replaces else 2)
-    columns = n + 2 * (n // 2) + 2 + 2  # the pair bonus is 2
-    scratch = [np.zeros((special_chain.STATE_ROWS, columns), dtype=np.int64) for _ in range(6)]
-    scratch += [np.zeros((2, 3, 3), dtype=np.int64), np.zeros((special_chain.STATE_ROWS // 2, 4), dtype=np.int64)]
-    shape = (len(pools), 2, 3, 7)
-    picks = np.array([[1, 1, 1, 1, 1, 1]], dtype=np.int64)
-    args = (pools_arr, hungers, diffs, w_n, w_h, 2, bonus, table, replaces, special_dice.INT64_DICE, picks, 0)
-    top, converted = twin(
-        special_chain.special_grid_class_limbs_into,
-        *args,
-        np.zeros(shape, dtype=np.int64),
-        np.zeros(shape, dtype=np.int64),
-        np.zeros((0, 0, 0, 0)),
-        *scratch,
-    )
-    real = [np.zeros(shape, dtype=np.int64) for _ in range(2)]
-    special_chain.special_grid_class_limbs_into(*args, *real, np.zeros((0, 0, 0, 0)), *scratch)
-    assert _ints(converted[12]) == _ints(real[0]) and _ints(converted[13]) == _ints(real[1])
-    bound = special_chain.special_grid_class_limbs_bound(pools, [0, 2], replaces)
-    assert type(bound) is int and top <= bound
-    assert max(_ints(real[0])) <= bound >> quotients.LIMB_BITS
-
-
 def test_the_int64_boundary_is_where_the_counts_leave_int64():
     """Just below the switch to primes the kernel's int64 run is right, just above it is not."""
     w_n, w_h = _v5_faces(6)
@@ -829,76 +836,3 @@ def test_the_int64_boundary_is_where_the_counts_leave_int64():
     ]
 
 
-@pytest.mark.parametrize(
-    "dice,faces,contrib,shape",
-    [
-        # two kinds; statistic 0 saturates at 1, statistic 1 (a fused sum, weights 1 and 2) does not
-        ((3, 2), ((4, 5, 1), (1, 4, 5)), (((0, 0), (0, 1), (0, 2)), ((1, 0), (0, 0), (0, 1))), (2, 11)),
-        ((5, 1), ((3, 7), (2, 8)), (((1, 0), (0, 1)), ((1, 0), (0, 1))), (3, 7)),
-    ],
-)
-@pytest.mark.parametrize("walked", [0, 1])
-def test_mechanic_chain_bound_and_counts(twin, dice, faces, contrib, shape, walked):
-    """A walk adding one kind's dice one at a time gives, at every count it emits, the classes and
-    values of counting those dice at once; the bound covers every number it forms."""
-    faces_arr = np.array(faces, dtype=np.int64)
-    marks = np.array([len(f) for f in faces], dtype=np.int64)
-    contrib_arr = np.array(contrib, dtype=np.int64)
-    shape_arr = np.array(shape, dtype=np.int64)
-    size = int(np.prod(shape))
-    base = list(dice)
-    base[walked] = 0
-    binom = _binom(max(dice) + 1)
-    start = np.zeros(size, dtype=np.int64)
-    mechanic.mechanic_ways_capped(
-        np.array(base, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, 0, binom, start
-    )
-    rng = np.random.default_rng(7)
-    classes = rng.integers(0, 3, size=(2, size)).astype(np.int64)
-    values = rng.integers(0, 4, size=(2, size)).astype(np.int64)
-    emit = np.arange(dice[walked] + 1, dtype=np.int64)
-    shapes = [(len(emit), 2, 3), (len(emit), 2, 4), (len(emit), 2)]
-    top, converted = twin(
-        mechanic.mechanic_chain,
-        start,
-        walked,
-        faces_arr,
-        marks,
-        contrib_arr,
-        shape_arr,
-        emit,
-        classes,
-        values,
-        0,
-        *(np.zeros(s, dtype=np.int64) for s in shapes),
-    )
-    real = [np.zeros(s, dtype=np.int64) for s in shapes]
-    mechanic.mechanic_chain(start, walked, faces_arr, marks, contrib_arr, shape_arr, emit, classes, values, 0, *real)
-    for a, b in zip(converted[-3:], real):
-        assert _ints(a) == _ints(b)
-    for e, n in enumerate(emit.tolist()):
-        now = list(base)
-        now[walked] = n
-        ways = np.zeros(size, dtype=np.int64)
-        mechanic.mechanic_ways_capped(
-            np.array(now, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, 0, binom, ways
-        )
-        by_class, bad = np.zeros((2, 3), dtype=np.int64), np.zeros(2, dtype=np.int64)
-        mechanic.mechanic_classify(ways, classes, 3, 0, by_class, bad)
-        hist = np.zeros((2, 4), dtype=np.int64)
-        mechanic.mechanic_values(ways, values, 0, hist)
-        assert _ints(real[0][e]) == _ints(by_class) and _ints(real[1][e]) == _ints(hist)
-        # modular: the residues of the same counts
-        mod = 1_000_003
-        res = [np.zeros(s, dtype=np.int64) for s in shapes]
-        mod_start = np.zeros(size, dtype=np.int64)
-        mechanic.mechanic_ways_capped(
-            np.array(base, dtype=np.int64), faces_arr, marks, contrib_arr, shape_arr, mod, binom % mod, mod_start
-        )
-        mechanic.mechanic_chain(
-            mod_start, walked, faces_arr, marks, contrib_arr, shape_arr, emit, classes, values, mod, *res
-        )
-        assert _ints(res[0][e]) == [x % mod for x in _ints(by_class)]
-    base_bound = mechanic.mechanic_ways_capped_bound(base, faces_arr, marks, max(dice) + 1)
-    bound = mechanic.mechanic_chain_bound(base_bound, [sum(f) for f in faces], dice)
-    assert type(bound) is int and top <= bound

@@ -4,13 +4,13 @@ A roll's outcome depends only on a few *statistics*: the number of dice
 showing each (kind, mark) pair a rule reads (``hunger.one``), or a mark
 summed over every kind that has it (``ten``).  The kernel
 (:mod:`kernels.mechanic`) counts the ways of every vector of statistics,
-kind by kind, over category-count vectors weighted by multinomials.  The
-rules are then evaluated once per *context* (the axis values they read,
-such as the Difficulty) over the whole grid of statistics, numpy-vectorised:
-the class of every statistics vector, and its successes.  The kernel sums
-the ways into classes.  Counts are int64 where :func:`kernels.mechanic.
-mechanic_ways_bound` proves they fit, and exact beyond (primes and the
-Chinese remainder theorem, :func:`analysis.exact.count`).
+adding the dice one at a time.  The rules are evaluated once per *context*
+(the axis values they read, such as the Difficulty) over the whole grid of
+statistics, numpy-vectorised: the class of every statistics vector, and its
+successes.  The kernel sums the ways into classes.  Counts are int64 where
+:func:`kernels.mechanic.mechanic_walk_bound` proves they fit, and exact
+beyond (primes and the Chinese remainder theorem,
+:func:`analysis.exact.count`).
 
 Nothing here depends on a game: V5, Werewolf, Hunter, classic pools and a
 designer's own file are all mechanics.
@@ -55,14 +55,14 @@ from .stats_grid import (
 from .pool import (
     MAX_DICE as MAX_DICE,
     Faces as Faces,
-    count_ways as _count_ways,
     dice_of as dice_of,
     dice_table as dice_table,
     face_axes as _face_axes,
     faces_of as faces_of,
     layout as _layout,
     pool_axes as _pool_axes,
-    ways_bound as _ways_bound,
+    walk_ways as _walk_ways,
+    walks as _walks,
 )
 from .reading import MechanicReading as MechanicReading, read_roll as read_roll
 from .results import CellWays as CellWays, MechanicOdds as MechanicOdds
@@ -231,7 +231,6 @@ def _count_general(
     from kernels import mechanic as _k
 
     from analysis.exact import INT64_MAX, count
-    from analysis.special_dice import binomials
 
     mech = rules.mechanic
     stats = _stats(mech, rules.values)
@@ -271,11 +270,10 @@ def _count_general(
             n_vals = int(vals.max()) + 1
         lows = [t[2] for t in tables]
         sides = [int(faces_arr[k, : marks_arr[k]].sum()) for k in range(len(top))]
-        binom_size = max(top) + 1
-        shape_arr = np.array(shape, dtype=np.int64)
         if not has_succ:
             vals, n_vals = np.zeros((len(rows), size), dtype=np.int64), 0
-        # the dice of one kind are added one at a time (kernels.mechanic.mechanic_chain): the pools
+        walked_by = _walks(faces_arr, marks_arr, contrib, shape, top)
+        # the dice of one kind are added one at a time (kernels.mechanic.mechanic_walk): the pools
         # of the layout that differ in that kind's dice alone are counted in one walk
         walked = max(range(len(top)), key=lambda k: len({d[k] for d, _ in mine}))
         chains: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], list[tuple[int, int]]]]] = {}
@@ -284,9 +282,7 @@ def _count_general(
             chains.setdefault(base, []).append((dice[walked], dice, members))
         for base, links in chains.items():
             links.sort(key=lambda link: link[0])
-            base_arr = np.array(base, dtype=np.int64)
-            base_bound = _ways_bound(stats, base, faces_arr, marks_arr, binom_size)
-            bounds = [_k.mechanic_chain_bound(base_bound, sides, dice) for _, dice, _ in links]
+            bounds = [_k.mechanic_walk_bound(sides, dice) for _, dice, _ in links]
             fits = sum(b <= INT64_MAX for b in bounds)  # a prefix: the bound grows with the dice
             for part, bound in ((links[:fits], bounds[fits - 1] if fits else 0), (links[fits:], bounds[-1])):
                 if not part:
@@ -295,28 +291,15 @@ def _count_general(
                 bad = np.empty((len(part), len(rows)), dtype=np.int64)
 
                 def compute(mod: int) -> np.ndarray:
-                    start = np.zeros(size, dtype=np.int64)
-                    _count_ways(
-                        stats,
-                        base_arr,
-                        faces_arr,
-                        marks_arr,
-                        contrib,
-                        shape,
-                        strides,
-                        mod,
-                        binomials(binom_size, mod),
-                        start,
-                    )
+                    start = _walk_ways(base, walked_by, size, mod)
                     by_class = np.empty((len(part), len(rows), n_classes), dtype=np.int64)
                     hist = np.empty((len(part), len(rows), n_vals), dtype=np.int64)
-                    _k.mechanic_chain(
+                    dest, weight = walked_by[walked]
+                    _k.mechanic_walk(
                         start,
-                        walked,
-                        faces_arr,
-                        marks_arr,
-                        contrib,
-                        shape_arr,
+                        np.zeros(size, dtype=np.int64),
+                        dest,
+                        weight,
                         emit,
                         cls,
                         vals,

@@ -5,8 +5,9 @@ of each kind and :func:`faces_of` the faces of each kind by mark, both
 checked (:func:`dice_table` the dice of many cells at once); the axes they
 read are :func:`pool_axes`.  :func:`layout` turns one face layout into the
 kernel's inputs over the statistics grid (the marks the rules cannot tell
-apart merged), and :func:`count_ways` has :mod:`kernels.mechanic` count the
-ways of every cell of that grid, each number below :func:`ways_bound`.
+apart merged), :func:`walks` what one die of each kind does on that grid,
+and :func:`walk_ways` has :mod:`kernels.mechanic` count the ways of every
+cell of it, die by die.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
 
     #: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`layout`).
     Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
+    #: One kind's die on the grid, for :func:`kernels.mechanic.mechanic_walk`: (dest, weight) (:func:`walks`).
+    Walk = tuple[IntArray, IntArray]
 
 #: Faces of each kind by mark: ``((count per mark), ...)`` (:func:`faces_of`).
 Faces = tuple[tuple[int, ...], ...]
@@ -179,35 +182,42 @@ def layout(mech: Mechanic, stats: _Stats, faces: Faces, dice_max: tuple[int, ...
     return faces_arr, marks_arr, contrib, shape, strides
 
 
-def count_ways(
-    stats: _Stats,
-    dice_arr: IntArray,
-    faces_arr: IntArray,
-    marks_arr: IntArray,
-    contrib: IntArray,
-    shape: tuple[int, ...],
-    strides: IntArray,
-    mod: int,
-    binom: IntArray,
-    out: IntArray,
-) -> None:
-    """Kernel call: the ways of every cell of the statistics grid into ``out`` (saturating capped axes)."""
+def walks(
+    faces_arr: IntArray, marks_arr: IntArray, contrib: IntArray, shape: tuple[int, ...], top: Sequence[int]
+) -> list[Walk]:
+    """For each kind, what one of its dice does on the statistics grid: ``(dest, weight)`` for
+    :func:`kernels.mechanic.mechanic_walk` (where a die showing each mark takes each cell, each
+    statistic held at its axis's last cell, and the faces of each mark); a kind of which ``top``
+    rolls no die gets an empty table."""
+    dims = np.array(shape, dtype=np.int64)
+    size = int(np.prod(dims))
+    coords = np.indices(shape, dtype=np.int64).reshape(len(shape), size)
+    out: list[Walk] = []
+    for k in range(len(marks_arr)):
+        m = int(marks_arr[k])
+        dest = np.empty((m, size if top[k] else 0), dtype=np.int64)
+        if not top[k]:
+            out.append((dest, faces_arr[k, :m].copy()))
+            continue
+        for j in range(m):
+            moved = np.minimum(coords + contrib[k, j, : len(shape), None], dims[:, None] - 1)
+            dest[j] = np.ravel_multi_index(tuple(moved), shape)
+        out.append((dest, faces_arr[k, :m].copy()))
+    return out
+
+
+def walk_ways(dice: Sequence[int], walked: Sequence[Walk], size: int, mod: int) -> IntArray:
+    """Kernel calls: the ways of every cell of the statistics grid of ``size`` cells (in ``mod``'s
+    arithmetic) after ``dice[k]`` dice of each kind, from the empty roll (every statistic 0)."""
     from kernels import mechanic as _k
 
-    if stats.capped:
-        _k.mechanic_ways_capped(
-            dice_arr, faces_arr, marks_arr, contrib, np.array(shape, dtype=np.int64), mod, binom, out
-        )
-    else:
-        _k.mechanic_ways(dice_arr, faces_arr, marks_arr, contrib, strides, mod, binom, out)
-
-
-def ways_bound(
-    stats: _Stats, dice: Sequence[int], faces_arr: IntArray, marks_arr: IntArray, binom_size: int | None = None
-) -> int:
-    """Bound on every number :func:`count_ways` and the classifying kernels hold (with a binomial
-    table of ``binom_size`` rows, by default ``max(dice) + 1``)."""
-    from kernels import mechanic as _k
-
-    bound = _k.mechanic_ways_capped_bound if stats.capped else _k.mechanic_ways_bound
-    return bound(dice, faces_arr, marks_arr, max(dice) + 1 if binom_size is None else binom_size)
+    cur = np.zeros(size, dtype=np.int64)
+    cur[0] = 1
+    nxt = np.zeros(size, dtype=np.int64)
+    none = np.empty((0, size), dtype=np.int64)
+    for n, (dest, weight) in zip(dice, walked):
+        if n:
+            emit = np.array([n], dtype=np.int64)
+            out = np.empty((1, 0, 0), dtype=np.int64)
+            _k.mechanic_walk(cur, nxt, dest, weight, emit, none, none, mod, out, out, np.empty((1, 0), dtype=np.int64))
+    return cur

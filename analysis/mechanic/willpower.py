@@ -18,7 +18,7 @@ category first.  Expectations are compared exactly in integers, never in
 floats.
 
 How it counts: the dice that are never rerolled are folded into the
-engine's statistics grid (:func:`kernels.mechanic.mechanic_ways`); the
+engine's statistics grid (:func:`kernels.mechanic.mechanic_walk`); the
 rerollable kinds are kept as category-count vectors (one count per
 rerollable mark: the extra statistics a reroll needs) weighted by
 multinomials; :func:`kernels.mechanic_willpower.willpower_choices`

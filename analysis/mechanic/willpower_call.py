@@ -145,14 +145,15 @@ class Call:
     def add_arguments(self, mod: int) -> list[Any]:
         """The arguments of :func:`kernels.mechanic_willpower.willpower_add` (fresh outputs) for ``mod``."""
         from analysis.special_dice import binomials
-        from kernels import mechanic as _km
         from kernels import mechanic_willpower as _kw
 
+        from .pool import walk_ways, walks
+
         plan = self.plan
-        faces_arr, marks_arr, contrib, shape, strides = plan.layout
+        faces_arr, marks_arr, contrib, shape, _ = plan.layout
         binom = binomials(self.binom_size, mod)
-        res = np.zeros(self.size, dtype=np.int64)
-        _km.mechanic_ways(plan.res_dice, faces_arr, marks_arr, contrib, strides, mod, binom, res)
+        dice = [int(n) for n in plan.res_dice]
+        res = walk_ways(dice, walks(faces_arr, marks_arr, contrib, shape, dice), self.size, mod)
         st_w = np.ones(len(plan.st_index), dtype=np.int64)
         for slot, (_, _, row, _) in enumerate(plan.kinds):
             w = np.empty(len(plan.comps[slot]), dtype=np.int64)
