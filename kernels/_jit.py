@@ -267,7 +267,7 @@ class _Modules:
                     new = False
             if new:
                 self.new.add(source)
-                _announce(stem)
+                _announce()
 
     def seen(self, fn: Callable[..., Any]) -> None:
         """Once numba has made the cache folder of ``fn``'s module: record the module there as seen, at once,
@@ -302,15 +302,15 @@ _modules = _Modules()
 _ticker: dict[str, Any] = {}
 
 
-def _announce(stem: str) -> None:
+def _announce() -> None:
     """Say once, before the work starts, that kernels are compiled; on a terminal, tick the seconds."""
     if "announced" in _noted:
         return
     _noted.add("announced")
     try:
         print(
-            f"beastodds: compiling the counting kernels for this machine ({stem} first; a first run takes "
-            f"about 5 to 20 s, once per machine and Python version: numba keeps them in its cache)",
+            "beastodds: compiling the counting kernels this command uses, once per machine and Python "
+            "version (a few seconds, up to about 15 s for Willpower; numba keeps them in its cache)",
             file=sys.stderr,
             flush=True,
         )

@@ -834,5 +834,3 @@ def test_the_int64_boundary_is_where_the_counts_leave_int64():
         4,
         5,
     ]
-
-
