@@ -379,7 +379,6 @@ def chain_ways(
     d = np.array(diffs, dtype=np.int64)[:, None]
     band = np.where(total >= d, BAND_WIN, np.where(total == 0, BAND_NONE, BAND_SHORT))
     classes = table[band, pair, ec, oc]  # (D, G): the class of every state against each Difficulty
-    none = np.empty((0, classes.shape[1]), dtype=np.int64)
     size = classes.shape[1]
     k = engine.n_classes
     # per special dice rating: the special dice and normal dice of each pool; the special dice are
@@ -394,21 +393,16 @@ def chain_ways(
         for hi, (split, walked) in enumerate(plans):
             cur = np.zeros(size, dtype=np.int64)
             cur[0] = 1
-            nxt = np.zeros(size, dtype=np.int64)
-            for dest, weight, at in (
-                (special, w_s, {p: ns for p, (_, ns) in enumerate(split) if ns < walked}),
-                (normal, w_n, {p: nn for p, (nn, ns) in enumerate(split) if ns == walked}),
-            ):
-                want = sorted(set(at.values()) | ({walked} if dest is special else set()))
-                if not want:
-                    continue
-                emit = np.array(want, dtype=np.int64)
-                by_class = np.empty((len(emit), len(d), k), dtype=np.int64)
-                bad = np.empty((len(emit), len(d)), dtype=np.int64)
-                empty = np.empty((len(emit), len(d), 0), dtype=np.int64)
-                _km.mechanic_walk(cur, nxt, dest, weight, emit, classes, none, mod, by_class, empty, bad)
-                for p, n in at.items():
-                    out[p, hi] = by_class[want.index(n)]
+            # the special dice up to ``walked`` (classifying the pools that roll fewer, and no normal
+            # die), then the normal dice from there (classifying the others)
+            fewer = {p: ns for p, (_, ns) in enumerate(split) if ns < walked}
+            rest = {p: nn for p, (nn, ns) in enumerate(split) if ns == walked}
+            for dest, weight, at, then in ((special, w_s, fewer, walked), (normal, w_n, rest, None)):
+                want = sorted(set(at.values()) | ({then} if then is not None else set()))
+                if want:
+                    by_class = _km.walk(cur, dest, weight, want, mod, classes, k)[0]
+                    for p, n in at.items():
+                        out[p, hi] = by_class[want.index(n)]
         return out
 
     ways = count(compute, 10**most)

@@ -17,7 +17,9 @@ states; the ordered rolls are never listed.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
+
+import numpy as np
 
 from ._jit import IntArray, kernel
 
@@ -121,6 +123,35 @@ def mechanic_walk(
                     v = values[t, i]
                     acc = out_values[e, t, v] + w
                     out_values[e, t, v] = acc - mod if mod > 0 and acc >= mod else acc
+
+
+def walk(
+    cur: IntArray,
+    dest: IntArray,
+    weight: IntArray,
+    emit: Sequence[int],
+    mod: int,
+    classes: IntArray | None = None,
+    n_classes: int = 0,
+    values: IntArray | None = None,
+    n_values: int = 0,
+) -> tuple[IntArray, IntArray, IntArray]:
+    """:func:`mechanic_walk` with its scratch and outputs made here (plain Python): walks ``cur`` in
+    place through ``emit`` and returns ``(out_classes, out_values, bad)``; without ``classes``
+    nothing is classified (the walk only leaves the ways after ``emit[-1]`` dice in ``cur``)."""
+    size = cur.shape[0]
+    if classes is None:
+        classes = np.empty((0, size), dtype=np.int64)
+    if values is None:
+        values = np.empty((classes.shape[0], size if n_values else 0), dtype=np.int64)
+    n_emit, n_ctx = len(emit), classes.shape[0]
+    out_classes = np.empty((n_emit, n_ctx, n_classes), dtype=np.int64)
+    out_values = np.empty((n_emit, n_ctx, n_values), dtype=np.int64)
+    bad = np.empty((n_emit, n_ctx), dtype=np.int64)
+    nxt = np.zeros(size, dtype=np.int64)
+    steps = np.array(emit, dtype=np.int64)
+    mechanic_walk(cur, nxt, dest, weight, steps, classes, values, mod, out_classes, out_values, bad)
+    return out_classes, out_values, bad
 
 
 # ------------------------------------------------------------------ bounds

@@ -287,27 +287,14 @@ def _count_general(
             for part, bound in ((links[:fits], bounds[fits - 1] if fits else 0), (links[fits:], bounds[-1])):
                 if not part:
                     continue
-                emit = np.array([n for n, _, _ in part], dtype=np.int64)
+                emit = [n for n, _, _ in part]
                 bad = np.empty((len(part), len(rows)), dtype=np.int64)
 
                 def compute(mod: int) -> np.ndarray:
                     start = _walk_ways(base, walked_by, size, mod)
-                    by_class = np.empty((len(part), len(rows), n_classes), dtype=np.int64)
-                    hist = np.empty((len(part), len(rows), n_vals), dtype=np.int64)
                     dest, weight = walked_by[walked]
-                    _k.mechanic_walk(
-                        start,
-                        np.zeros(size, dtype=np.int64),
-                        dest,
-                        weight,
-                        emit,
-                        cls,
-                        vals,
-                        mod,
-                        by_class,
-                        hist,
-                        bad,
-                    )
+                    by_class, hist, found = _k.walk(start, dest, weight, emit, mod, cls, n_classes, vals, n_vals)
+                    bad[...] = found
                     return np.concatenate([by_class.ravel(), hist.ravel()])
 
                 flat = count(compute, bound)

@@ -196,10 +196,7 @@ def walks(
     for k in range(len(marks_arr)):
         m = int(marks_arr[k])
         dest = np.empty((m, size if top[k] else 0), dtype=np.int64)
-        if not top[k]:
-            out.append((dest, faces_arr[k, :m].copy()))
-            continue
-        for j in range(m):
+        for j in range(m if top[k] else 0):
             moved = np.minimum(coords + contrib[k, j, : len(shape), None], dims[:, None] - 1)
             dest[j] = np.ravel_multi_index(tuple(moved), shape)
         out.append((dest, faces_arr[k, :m].copy()))
@@ -213,11 +210,7 @@ def walk_ways(dice: Sequence[int], walked: Sequence[Walk], size: int, mod: int) 
 
     cur = np.zeros(size, dtype=np.int64)
     cur[0] = 1
-    nxt = np.zeros(size, dtype=np.int64)
-    none = np.empty((0, size), dtype=np.int64)
     for n, (dest, weight) in zip(dice, walked):
         if n:
-            emit = np.array([n], dtype=np.int64)
-            out = np.empty((1, 0, 0), dtype=np.int64)
-            _k.mechanic_walk(cur, nxt, dest, weight, emit, none, none, mod, out, out, np.empty((1, 0), dtype=np.int64))
+            _k.walk(cur, dest, weight, [n], mod)
     return cur

@@ -18,6 +18,7 @@ import numpy as np
 from analysis.exact import ArrayFields
 
 from . import engine as _engine
+from . import pool as _pool
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     import numpy.typing as npt
@@ -100,6 +101,10 @@ class Call:
         self.binom_size = max(max(dice, default=0), 1) + 1
         self.bad = np.full(len(contexts), -1, dtype=np.int64)
         self._choice: npt.NDArray[np.int32] | None = None
+        faces_arr, marks_arr, contrib, _, _ = plan.layout
+        self.res_dice = [int(n) for n in plan.res_dice]
+        # what one die of each kind never rerolled does on the grid: made once, walked in every arithmetic
+        self.res_walks = _pool.walks(faces_arr, marks_arr, contrib, shape, self.res_dice)
 
     def bound(self) -> int:
         from kernels import mechanic_willpower as _kw
@@ -147,13 +152,9 @@ class Call:
         from analysis.special_dice import binomials
         from kernels import mechanic_willpower as _kw
 
-        from .pool import walk_ways, walks
-
         plan = self.plan
-        faces_arr, marks_arr, contrib, shape, _ = plan.layout
         binom = binomials(self.binom_size, mod)
-        dice = [int(n) for n in plan.res_dice]
-        res = walk_ways(dice, walks(faces_arr, marks_arr, contrib, shape, dice), self.size, mod)
+        res = _pool.walk_ways(self.res_dice, self.res_walks, self.size, mod)
         st_w = np.ones(len(plan.st_index), dtype=np.int64)
         for slot, (_, _, row, _) in enumerate(plan.kinds):
             w = np.empty(len(plan.comps[slot]), dtype=np.int64)
