@@ -26,7 +26,14 @@ class Comparison:
     Attributes
     ----------
     system : str
-        The system both rule sets belong to.
+        The system of ``a`` (both rule sets' system when they share one).
+    systems : tuple of str
+        The systems of ``a`` and ``b``.
+    only : dict
+        ``{"a": classes of b that a lacks, "b": classes of a that b lacks}``:
+        a class one side lacks has chance 0 there.
+    fixed : dict
+        ``{axis: (side, value)}`` for an axis only one side has (held at one value).
     a, b : analysis.rulesets.RuleSet
         The two rule sets; ``difference = b - a``.
     grid : dict
@@ -39,9 +46,17 @@ class Comparison:
     exact : bool
     """
 
-    def __init__(self, system, a, b, grid, table, outcomes, exact):
+    def __init__(self, system, a, b, grid, table, outcomes, exact, *, systems=None, only=None, fixed=None, left_out=()):
         self.system, self.a, self.b, self.grid = system, a, b, grid
         self.table, self.outcomes, self.exact = table, tuple(outcomes), exact
+        #: ``(system of a, system of b)``: the same name twice for two rule sets of one system
+        self.systems = tuple(systems) if systems is not None else (system, system)
+        #: ``{"a": classes a lacks, "b": classes b lacks}``: those classes' chance is 0 on that side
+        self.only = {"a": (), "b": (), **(only or {})}
+        #: ``{axis: (side, value)}``: an axis only one side has, held at one value
+        self.fixed = dict(fixed or {})
+        #: columns one side lacks that are not chances (a mean, a count): not compared
+        self.left_out = tuple(left_out)
 
     @property
     def axes(self) -> tuple:
@@ -60,7 +75,14 @@ class Comparison:
         differs (and their rules' modules need not be loaded to say so).
         """
         fa, fb = _fields(self.a, self.b), _fields(self.b, self.a)
-        return {k: (fa[k], fb[k]) for k in fa if fa[k] != fb[k]}
+        return {k: (fa[k], fb[k]) for k in fa if k in fb and fa[k] != fb[k]}
+
+    def one_sided(self) -> dict:
+        """``{"a": {field: value}, "b": {...}}``: the fields only one rule set has (two systems' rule sets)."""
+        if self.systems[0] == self.systems[1]:
+            return {"a": {}, "b": {}}
+        fa, fb = _fields(self.a, self.b), _fields(self.b, self.a)
+        return {"a": {k: v for k, v in fa.items() if k not in fb}, "b": {k: v for k, v in fb.items() if k not in fa}}
 
     def top(self, n: int = 10, per_cell: bool = True) -> pd.DataFrame:
         """Where the change matters most: rows by decreasing ``|difference|``.
@@ -94,7 +116,14 @@ class Comparison:
         """A few lines naming the two rule sets, what differs and the grid."""
         from .rulesets import show_value
 
-        lines = [f"compare {self.system} rule sets: a = {one_line(self.a.name)}, b = {one_line(self.b.name)}"]
+        sa, sb = self.systems
+        if sa == sb:
+            lines = [f"compare {self.system} rule sets: a = {one_line(self.a.name)}, b = {one_line(self.b.name)}"]
+        else:
+            lines = [
+                f"compare rule sets of two systems on their shared axes: a = {one_line(self.a.name)} "
+                f"({one_line(sa)}), b = {one_line(self.b.name)} ({one_line(sb)})"
+            ]
         changes = self.changes()
         if changes:
             lines.append(
@@ -103,7 +132,20 @@ class Comparison:
                     f"{k} {one_line(show_value(x))} -> {one_line(show_value(y))}" for k, (x, y) in changes.items()
                 )
             )
-        else:
+        for side, fields in self.one_sided().items():
+            if fields:
+                lines.append(
+                    f"  only in {side}: " + "; ".join(f"{k} = {one_line(show_value(v))}" for k, v in fields.items())
+                )
+        for side, other in (("b", "a"), ("a", "b")):
+            if self.only[other]:
+                word = "class" if len(self.only[other]) == 1 else "classes"
+                lines.append(f"  {word} of {side} only: {', '.join(self.only[other])} (0 under {other})")
+        for axis, (side, value) in self.fixed.items():
+            lines.append(f"  {axis} {value}: an axis of {side} only, held at that value")
+        if self.left_out:
+            lines.append(f"  not compared (one side only, and not a chance): {', '.join(self.left_out)}")
+        if sa == sb and not changes:
             lines.append("  the two rule sets are the same: every difference is 0")
         cells = 1
         for v in self.grid.values():
@@ -166,16 +208,22 @@ def compare(
     names: dict | None = None,
     outcomes=None,
 ) -> Comparison:
-    """Compare two rule sets of the same system over a grid, outcome class by outcome class.
+    """Compare two rule sets over a grid, outcome class by outcome class.
 
     Parameters
     ----------
     a, b : str, Path, RuleSet or rules object
         A shipped variant's name (``"v5-official"``), a path to a rule-set
-        TOML file, or a rules dataclass instance; both of one system.
+        TOML file or a mechanic file, or a rules dataclass instance.  Of one
+        system, or of two systems that share axes (the V5 rules against a
+        designer's mechanic file): then the grid is the shared axes, an axis
+        only one side has must come to one value (held there, see
+        ``Comparison.fixed``), and outcomes match by name: a class one side
+        lacks has chance 0 there (``Comparison.only``), any other column one
+        side lacks is not compared (``Comparison.left_out``).
     grid : dict, optional
         ``{axis: SPEC}`` (``{"pool": "1-10", "hunger": "0-5", "difficulty":
-        3}``); missing axes take the system's default SPEC.
+        3}``); missing axes take the default SPEC (of ``a``'s system).
     exact : bool
         Fractions (exact differences) instead of floats.
     jobs : int
@@ -210,13 +258,14 @@ def compare(
 
     exact, progress = check_bool("exact", exact), check_bool("progress", progress)
     ra, rb = rulesets.load(a), rulesets.load(b)
-    if ra.system != rb.system:
-        raise ValueError(
-            f"{ra.name} is a {ra.system} rule set and {rb.name} a {rb.system} one: "
-            f"compare needs two rule sets of the same system"
-        )
-    system = rulesets.system(ra.system)
-    cells = sweep.resolve_grid(system, grid, names)
+    sa, sb = rulesets.system(ra.system), rulesets.system(rb.system)
+    names = {} if names is None else names
+    if sa.name == sb.name:
+        cells = sweep.resolve_grid(sa, grid, names)
+        cells_a = cells_b = cells
+        fixed: dict = {}
+    else:
+        cells, cells_a, cells_b, fixed = _shared_grid(ra, rb, sa, sb, grid, names)
     jobs = sweep.check_jobs(jobs)
     wanted = None
     if outcomes is not None:  # checked on the table of one cell, before the grid is counted
@@ -224,37 +273,47 @@ def compare(
         twice = first_repeat(wanted)
         if twice is not None:
             raise ValueError(f"--outcome names {twice!r} twice")
-        one = system.table_function(*([v[0]] for v in cells.values()), rules=ra.rules, exact=False)
-        known = system.outcome_columns(one)
+        known = list(_outcomes_of(sa, ra, cells_a))
+        if sb.name != sa.name:
+            known += [o for o in _outcomes_of(sb, rb, cells_b) if o not in known]
         for name in wanted:
             if name not in known:
                 from .validate import did_you_mean
 
+                whose = f"the {sa.name} rule sets have no" if sb.name == sa.name else "neither rule set has an"
                 raise ValueError(
-                    f"--outcome: the {system.name} rule sets have no outcome {name!r}"
-                    f"{did_you_mean(name, known)}; they are {', '.join(known)}"
+                    f"--outcome: {whose} outcome {name!r}{did_you_mean(name, known)}; they are {', '.join(known)}"
                 )
     # counted exactly whatever ``exact``: the difference is b - a of the fractions, then
     # (without ``exact``) each cell is float() of its fraction, correctly rounded
-    ta, tb = sweep.tables(
-        system,
-        [ra.rules, rb.rules],
-        cells,
-        exact=True,
-        jobs=jobs,
-        progress=progress,
-        desc=f"{ra.name} vs {rb.name}",
-        names=names,
-    )
+    if sa.name == sb.name:
+        ta, tb = sweep.tables(
+            sa,
+            [ra.rules, rb.rules],
+            cells,
+            exact=True,
+            jobs=jobs,
+            progress=progress,
+            desc=f"{ra.name} vs {rb.name}",
+            names=names,
+        )
+    else:
+        (ta,) = sweep.tables(
+            sa, [ra.rules], cells_a, exact=True, jobs=jobs, progress=progress, desc=ra.name, names=names
+        )
+        (tb,) = sweep.tables(
+            sb, [rb.rules], cells_b, exact=True, jobs=jobs, progress=progress, desc=rb.name, names=names
+        )
+        tb = _aligned(ta, tb, list(cells))
     axes = list(cells)
-    outcomes = system.outcome_columns(ta)
+    outcomes, only, left_out = _matched_outcomes(sa, sb, ta, tb)
     if wanted is not None:
         outcomes = [o for o in outcomes if o in set(wanted)]
     n, k = len(ta), len(outcomes)
     out = {ax: np.repeat(ta[ax].to_numpy(), k) for ax in axes}
     out["outcome"] = np.tile(np.array(outcomes, dtype=object), n)
-    va = [Fraction(v) for v in ta[outcomes].to_numpy().ravel()]
-    vb = [Fraction(v) for v in tb[outcomes].to_numpy().ravel()]
+    va = _fractions(ta, outcomes)
+    vb = _fractions(tb, outcomes)
     diff = [y - x for x, y in zip(va, vb)]
     if exact:
         out["a"], out["b"], out["difference"] = (np.array(c, dtype=object) for c in (va, vb, diff))
@@ -262,4 +321,103 @@ def compare(
         out["a"], out["b"], out["difference"] = (
             np.array([float(v) for v in c], dtype=np.float64) for c in (va, vb, diff)
         )
-    return Comparison(system.name, ra, rb, cells, pd.DataFrame(out), outcomes, exact)
+    if wanted is not None:
+        only = {side: tuple(o for o in names_ if o in outcomes) for side, names_ in only.items()}
+    return Comparison(
+        sa.name,
+        ra,
+        rb,
+        cells,
+        pd.DataFrame(out),
+        outcomes,
+        exact,
+        systems=(sa.name, sb.name),
+        only=only,
+        fixed=fixed,
+        left_out=left_out,
+    )
+
+
+def _outcomes_of(system, rs, cells) -> list:
+    """The outcome columns of a system's table, read from the table of its grid's first cell."""
+    one = system.table_function(*([v[0]] for v in cells.values()), rules=rs.rules, exact=False)
+    return system.outcome_columns(one)
+
+
+def _fractions(df: pd.DataFrame, outcomes) -> list:
+    """The chances of ``outcomes`` row by row as Fractions; a column the table lacks is 0."""
+    columns = [df[o].to_numpy() if o in df.columns else np.zeros(len(df), dtype=np.int64) for o in outcomes]
+    return [Fraction(columns[j][i]) for i in range(len(df)) for j in range(len(outcomes))]
+
+
+def _shared_grid(ra, rb, sa, sb, grid, names) -> tuple:
+    """``(compared grid, grid of a, grid of b, fixed axes)`` for rule sets of two systems.
+
+    The compared grid is over the axes both systems have, in ``a``'s order
+    (a SPEC left out takes ``a``'s default, checked against both systems'
+    limits); an axis only one side has must come to one value (given, or its
+    default), held there.
+    """
+    from . import sweep
+
+    grid = {} if grid is None else dict(grid)
+    for axis in grid:
+        if axis not in sa.axis_names and axis not in sb.axis_names:
+            raise ValueError(
+                f"{names.get(axis, axis)} is an axis of neither {ra.name} ({', '.join(sa.axis_names)}) "
+                f"nor {rb.name} ({', '.join(sb.axis_names)})"
+            )
+    shared = [x for x in sa.axis_names if x in sb.axis_names]
+    if not shared:
+        raise ValueError(
+            f"{ra.name} (axes {', '.join(sa.axis_names)}) and {rb.name} (axes {', '.join(sb.axis_names)}) "
+            f"share no axis: compare counts two rule sets over the axes they share"
+        )
+    cells_a = sweep.resolve_grid(sa, {x: v for x, v in grid.items() if x in sa.axis_names}, names)
+    spec_b = {x: v for x, v in grid.items() if x in sb.axis_names}
+    spec_b.update({x: cells_a[x] for x in shared})
+    cells_b = sweep.resolve_grid(sb, spec_b, names)
+    fixed = {}
+    for side, rs, cells, other in (("a", ra, cells_a, sb), ("b", rb, cells_b, sa)):
+        for axis, values in cells.items():
+            if axis in other.axis_names:
+                continue
+            if len(values) != 1:
+                option = names.get(axis, axis)
+                raise ValueError(
+                    f"{option} is an axis of {rs.name} only: give it one value (such as {option} {values[0]}) "
+                    f"to compare on the axes both rule sets share"
+                )
+            fixed[axis] = (side, values[0])
+    return {x: cells_a[x] for x in shared}, cells_a, cells_b, fixed
+
+
+def _aligned(ta: pd.DataFrame, tb: pd.DataFrame, shared: list) -> pd.DataFrame:
+    """``tb``'s rows in ``ta``'s order of the shared axes' cells."""
+    where = {tuple(int(v) for v in key): i for i, key in enumerate(tb[shared].itertuples(index=False))}
+    order = [where[tuple(int(v) for v in key)] for key in ta[shared].itertuples(index=False)]
+    return tb.iloc[order].reset_index(drop=True)
+
+
+def _matched_outcomes(sa, sb, ta: pd.DataFrame, tb: pd.DataFrame) -> tuple:
+    """``(outcomes, only, left_out)``: the outcome columns compared, matched by name.
+
+    ``a``'s columns in its order, then those of ``b`` that ``a`` lacks.  A
+    chance (a class, or a ``p_`` column) one side lacks is 0 there:
+    ``only["a"]`` names the ones ``a`` lacks, ``only["b"]`` those ``b`` lacks.
+    Any other column one side lacks (a mean, a count) is not compared:
+    ``left_out`` names it.
+    """
+    oa = sa.outcome_columns(ta)
+    if sa.name == sb.name:
+        return oa, {"a": (), "b": ()}, ()
+    ob = sb.outcome_columns(tb)
+    chances = {c for c, _ in sa.classes} | {c for c, _ in sb.classes}
+
+    def chance(name):
+        return name in chances or name.startswith("p_")
+
+    both = oa + [o for o in ob if o not in oa]
+    outcomes = [o for o in both if (o in oa and o in ob) or chance(o)]
+    only = {"a": tuple(o for o in outcomes if o not in oa), "b": tuple(o for o in outcomes if o not in ob)}
+    return outcomes, only, tuple(o for o in both if o not in outcomes)

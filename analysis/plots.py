@@ -255,7 +255,9 @@ def difference_heatmap(
         cb.ax.tick_params(labelsize=9)
     for ax in grid_axes[len(shown) :]:
         ax.set_visible(False)
-    where = ", ".join(f"{_label(a)} {v}" for a, v in at.items())
+    # an axis only one side of a two-system comparison has is held at one value: said with the slice
+    held = {a: f"{v} ({_name(getattr(comparison, side).name)})" for a, (side, v) in comparison.fixed.items()}
+    where = ", ".join(f"{_label(a)} {v}" for a, v in {**at, **held}.items())
     title = f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points" + (
         f" ({where})" if where else ""
     )

@@ -185,7 +185,7 @@ def test_jobs_with_a_mechanic_file_give_the_same_table():
         (["compare", "v5-official", "{bad}", "--pool", "3"], "not valid TOML"),
         (["compare", "v5-official", "{unknown}", "--pool", "3"], "unknown field 'bestial_ones'"),
         (["compare", "v5-official", "v5-offical"], "did you mean v5-official?"),
-        (["compare", "v5-official", "cards-official"], "same system"),
+        (["compare", "v5-official", "cards-official"], "--pool is an axis of v5-official only"),
         (["compare", "v5-official", "v5-official", "--base", "3"], "--base is not an axis of v5"),
         (["compare", "v5-official", "v5-official", "--pool", "3", "--jobs", "-1"], "jobs must be 0..64"),
         (["compare", "v5-official", "v5-official", "--top", "0"], "--top must be at least 1"),

@@ -89,7 +89,8 @@ def test_cards_compare_uses_the_card_axes():
 @pytest.mark.parametrize(
     "a, b, grid, words",
     [
-        ("v5-official", "cards-official", None, "compare needs two rule sets of the same system"),
+        ("v5-official", "cards-official", None, "pool is an axis of v5-official only: give it one value"),
+        ("cards-official", "requiem-la-soif", None, "share no axis"),
         (
             "v5-official",
             "v5-official",

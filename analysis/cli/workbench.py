@@ -76,13 +76,16 @@ def run_compare(args):
         raise ValueError(f"--top must be at least 1, got {args.top}")
     check_output_options(args)
     a, b = with_sets(rulesets.load(args.rules_a), args.set_a), with_sets(rulesets.load(args.rules_b), args.set_b)
-    if a.system != b.system:
-        raise ValueError(
-            f"{a.name} is a {a.system} rule set and {b.name} a {b.system} one: "
-            f"compare needs two rule sets of the same system"
-        )
     system = rulesets.system(a.system)
-    grid = grid_of(args, system, _systems())
+    if a.system == b.system:
+        grid = grid_of(args, system, _systems())
+    else:  # two systems: compare checks each axis against both
+        grid = {
+            axis: getattr(args, f"axis_{axis}")
+            for s in _systems()
+            for axis in s.axis_names
+            if getattr(args, f"axis_{axis}", None) is not None
+        }
     names = names_of(args)
     cmp = compare(
         a,
@@ -108,6 +111,12 @@ def run_compare(args):
         _heatmap_slice_warning(cmp)
         if not args.quiet and not replaced:
             print(f"wrote {args.heatmap}", file=sys.stderr)
+    if args.format != "table":  # the terminal table says it in its title; other formats on stderr
+        for side, other in (("b", "a"), ("a", "b")):
+            for name in cmp.only[other]:
+                warn(f"{name} is a class of {side} only ({getattr(cmp, side).name}): its chance under {other} is 0")
+        if cmp.left_out:
+            warn(f"not compared (a column of one side only, and not a chance): {', '.join(cmp.left_out)}")
     df = cmp.table if args.top is None else cmp.top(args.top)
     args.rule_set_used, args.table_system = (a, b), a.system
     if len(df) == 0 and args.format == "table":
@@ -439,12 +448,15 @@ def add_commands(sub) -> None:
 def _add_compare(sub, systems, files) -> None:
     p = sub.add_parser(
         "compare",
-        help="compare two rule sets of one system, outcome by outcome",
-        description="Compare two rule sets of the same system over a grid: one row per "
+        help="compare two rule sets, outcome by outcome",
+        description="Compare two rule sets over a grid: one row per "
         "(cell, outcome) with the odds under A, under B and difference = B - A. "
         "RULES_A and RULES_B are shipped variant names (see `beastodds rules`) or "
-        "paths to rule-set TOML files or mechanic files. Axes left out take the "
-        "system's default SPEC." + files,
+        "paths to rule-set TOML files or mechanic files, of one system or of two "
+        "that share axes (compare v5-official myrule.toml): then the grid is the "
+        "shared axes, an axis only one side has takes one value, and classes match "
+        "by name (a class one side lacks has chance 0 there, and the output says so). "
+        "Axes left out take the default SPEC (of RULES_A's system)." + files,
     )
     p.add_argument("rules_a", metavar="RULES_A", help="the first rule set (name or .toml path)")
     p.add_argument("rules_b", metavar="RULES_B", help="the second rule set (name or .toml path)")
