@@ -5,7 +5,8 @@ Two kinds of booklet come from the same code:
 * :func:`build_rulesets` (``beastodds booklet RULESET... -o FILE``): one
   section per rule set, shipped or a TOML file, of any system.  Each opens
   with the rule set's own name and description and the list of its changes
-  from the official rules, then the chance to win (or succeed) pivoted
+  from its system's defaults (the official rules of a shipped system, a
+  designer's mechanic file's own rules), then the chance to win (or succeed) pivoted
   across the system's first two axes at a few values of the third, every
   outcome class at one slice, the whole long-form table folded away, and
   figures drawn with the rule set (:mod:`analysis.plots`).
@@ -94,6 +95,11 @@ def _spread(values, count: int) -> list:
     return [values[round(i * (len(values) - 1) / (count - 1))] for i in range(count)]
 
 
+def _changes_from(sets) -> str:
+    """What the rule sets' changes are from: the official rules, a file's own rules, or both."""
+    return " or ".join(dict.fromkeys(rulesets.base_words(rs.system)[0] for rs in sets))
+
+
 def _ruleset_figures(rs, official, system, grid, df) -> list:
     """Figures drawn with the rule set: its outcome curves beside the official ones, and the difference heatmap.
 
@@ -180,7 +186,7 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
         f'<p class="lead">{_esc(description) if description else "(no description)"}</p>',
         f'<p class="rules">System: <b>{_esc(system.title)}</b>{book}. Rule set '
         f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}.</p>",
-        f'<h3 id="{_esc(sid)}-changes">Changes from the official rules</h3>',
+        f'<h3 id="{_esc(sid)}-changes">Changes from {rulesets.base_words(system)[0]}</h3>',
         changes_html(rs),
         f'<h3 id="{_esc(sid)}-tables">{_esc(label(head))}</h3>',
         summary_pivots(df, axes, system.name, head, extra=own, every=given),
@@ -380,7 +386,7 @@ def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = Fal
     title = "Odds booklet: " + ", ".join(titles)
     lead = (
         "Exact odds of " + ", ".join(f"<b>{_esc(n)}</b>" for n in titles) + ": for each rule "
-        "set, its changes from the official rules, the chance to win pivoted by the system's "
+        "set, its changes from " + _changes_from(sets) + ", the chance to win pivoted by the system's "
         "axes, every outcome class, and figures. " + _EXACT_NOTE
     )
     listed = "; ".join(f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}" for rs in sets)

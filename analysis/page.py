@@ -116,7 +116,10 @@ def page_data(
     dict
         ``{"keys": ..., "rule_sets": [...]}``, ready for JSON.  Each rule set
         has ``name``, ``system``, ``system_title``, ``description``,
-        ``source``, ``changes`` (``[field, official, value]``), ``axes``
+        ``source``, ``changes`` (``[field, default, value]``; ``base`` and
+        ``base_short`` name the defaults, "the official rules" of a shipped
+        system, "the file's own rules" of a designer's file, and
+        ``unchanged`` says a rule set is its defaults), ``axes``
         (``name``, ``label``, ``meaning``, ``values``, ``start``: the value
         the page opens at), ``columns`` (``name``, ``label``, ``meaning``,
         ``kind``: ``class`` for the outcome classes, ``chance`` for the
@@ -194,6 +197,7 @@ def page_data(
             if row is None:
                 raise RuntimeError(f"the {system.name} table has no row for the cell {dict(zip(axes, key))}")
             data_cells.append([_value(row[positions[c["name"]]], c["kind"]) for c in columns])
+        base, base_short = rulesets.base_words(system)
         out.append(
             {
                 "name": one_line(rs.name),
@@ -205,6 +209,11 @@ def page_data(
                     [one_line(k), one_line(rulesets.show_value(d)), one_line(rulesets.show_value(v))]
                     for k, (d, v) in rs.changes().items()
                 ],
+                "base": base,
+                "base_short": base_short,
+                "unchanged": "The official rules of the system, unchanged."
+                if rulesets.is_shipped(system)
+                else "The file's own rules, unchanged.",
                 "axes": [
                     {
                         "name": a,

@@ -113,13 +113,35 @@ def system(name: str) -> System:
     return SYSTEMS[name]
 
 
+def is_shipped(system_or_name) -> bool:
+    """Whether a system's defaults are a source book's rules: a system of the toolkit (its package, or
+    registered in Python), not a designer's mechanic file, whose defaults are the file's own rules.
+    """
+    sys_ = system(system_or_name)
+    return bool(sys_.package) or getattr(sys_.rules_class, "MECHANIC", None) is None
+
+
+def base_words(system_or_name) -> tuple[str, str]:
+    """What a system's defaults are called: ``("the official rules", "official")`` for a shipped system,
+    ``("the file's own rules", "the file's")`` for a designer's mechanic file."""
+    return ("the official rules", "official") if is_shipped(system_or_name) else ("the file's own rules", "the file's")
+
+
 def official(system_or_name) -> "RuleSet":
-    """A system's default rule set: the shipped variant equal to its defaults, if any."""
+    """A system's default rule set: the shipped variant equal to its defaults, if any.
+
+    Otherwise ``NAME-official`` for a shipped system (its source book's rules),
+    and for a designer's mechanic file the file's own rules, named after the
+    file (the rule set that reading the file gives).
+    """
     sys_ = system(system_or_name)
     defaults = sys_.rules_class()
     for rs in variants(sys_.name):
         if rs.rules == defaults and not rs.sub_rules:
             return rs
+    if not is_shipped(sys_):  # as reading the file names it (load_file)
+        path = MECHANIC_FILES.get(sys_.name, "")
+        return RuleSet(sys_.name, Path(path).stem if path else sys_.name, defaults, sys_.title, path)
     return RuleSet(sys_.name, f"{sys_.name}-official", defaults, "The defaults (the source book's rules).")
 
 

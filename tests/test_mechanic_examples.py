@@ -428,7 +428,7 @@ def test_the_notebook_explorer_takes_a_mechanic_file(tmp_path):
     variant = tmp_path / "big-surge.toml"
     variant.write_text(f'mechanic = "{f}"\nname = "big-surge"\nsurge_bonus = 3\n')
     e = explore.explorer(str(f), rule_sets=[variant])
-    assert list(e.rule_sets) == ["threekinds-official", "big-surge"]
+    assert list(e.rule_sets) == ["three-kinds", "big-surge"]  # the file's own rules, never "official"
     for axis, value in (("pool", 2), ("hunger", 1), ("blood", 1), ("difficulty", 3)):
         e.controls[axis].value = value
     e.controls["variant"].value = "big-surge"

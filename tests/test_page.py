@@ -739,3 +739,27 @@ def test_the_page_screenshot(browser, odds_page, tmp_path):
     assert tab.tab.locator("#chart g.bar").count() == 10
     assert tab.tab.locator("#chart g.bar rect").count() == 60
     tab.close()
+
+
+@pytest.mark.slow
+def test_the_page_says_what_the_changes_are_from(browser, tmp_path):
+    """A shipped system's defaults are the official rules; a designer's file's are the file's own rules."""
+    text = (ROOT / "analysis" / "systems" / "v5" / "mechanic.toml").read_text(encoding="utf-8")
+    mech = tmp_path / "myrule.toml"
+    mech.write_text(re.sub(r'(?m)^name = "v5"', 'name = "myrule"', text, count=1), encoding="utf-8")
+    variant = tmp_path / "myvar.toml"
+    variant.write_text(f'mechanic = "{mech}"\nname = "myvar"\ncrit_bonus = 3\n', encoding="utf-8")
+    path = tmp_path / "odds.html"
+    with systems_kept():
+        page.page(["v5-official", mech, variant], path, grid={"pool": "1-2", "hunger": "0-1", "difficulty": "1-2"})
+    tab = Tab(browser, path).open()
+    seen = {}
+    for index, name in enumerate(("v5-official", "myrule", "myvar")):
+        tab.tab.select_option("#rule-set", index=index)
+        seen[name] = (tab.tab.text_content("#set-changes-head"), tab.tab.text_content("#set-changes"))
+    tab.close()
+    assert seen == {
+        "v5-official": ("The official rules of the system, unchanged.", ""),
+        "myrule": ("The file's own rules, unchanged.", ""),
+        "myvar": ("Changed from the file's own rules:", "crit_bonus = 3 (the file's 2)"),
+    }

@@ -267,10 +267,9 @@
     const changes = $("set-changes");
     changes.replaceChildren();
     for (const [field, was, now] of rs.changes) {
-      changes.appendChild(make("li", null, field + " = " + now + " (official " + was + ")"));
+      changes.appendChild(make("li", null, field + " = " + now + " (" + rs.base_short + " " + was + ")"));
     }
-    $("set-changes-head").textContent = rs.changes.length ? "Changed from the official rules:"
-      : "The official rules of the system, unchanged.";
+    $("set-changes-head").textContent = rs.changes.length ? "Changed from " + rs.base + ":" : rs.unchanged;
     const cell = rs.cells[cellIndex(rs, state.at)];
     $("cell-title").textContent = "At " + where(rs, null);
     const head = rs.columns.findIndex((c) => c.name === rs.headline);

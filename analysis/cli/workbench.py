@@ -599,7 +599,8 @@ def _add_booklet(sub, systems, files) -> None:
         help="a self-contained HTML booklet of one or more rule sets",
         description="Write a readable HTML booklet (one file, figures inlined) of one or more rule "
         "sets, of any systems: for each, its name and description, its changes from the "
-        "official rules, the chance to win pivoted by the system's axes with a legend "
+        "official rules (a mechanic file's: from the file's own rules), the chance to win "
+        "pivoted by the system's axes with a legend "
         "under every table, every outcome class, and figures. RULESET is a shipped "
         "name (see `beastodds rules`), a rule-set TOML file or a mechanic file. The axis "
         "options choose the ranges (booklet v5-official --pool 1-12 --difficulty 2-6): "

@@ -1,5 +1,5 @@
 """A rule set stated for people, in HTML: its name, title and description, where it comes from, and
-what it changes from the official rules (:func:`changes_html`, each rule in the words of its rules).
+what it changes from its system's defaults (:func:`changes_html`, each rule in the words of its rules).
 """
 
 from __future__ import annotations
@@ -35,11 +35,12 @@ def describe(rs: rulesets.RuleSet, short: bool = False) -> str:
         text += f": {html_text(rs.description)}"
     changes = rs.changes()
     if changes:
+        base, short_base = rulesets.base_words(rs.system)
         text += (
-            " Changed from the official rules: "
+            f" Changed from {base}: "
             + "; ".join(
                 f"<code>{html_text(k)} = {html_text(rulesets.show_value(v))}</code> "
-                f"(official {html_text(rulesets.show_value(d))})"
+                f"({short_base} {html_text(rulesets.show_value(d))})"
                 for k, (d, v) in changes.items()
             )
             + "."
@@ -90,18 +91,21 @@ def _field_label(rs, dotted: str) -> str:
 
 
 def changes_html(rs: rulesets.RuleSet) -> str:
-    """The list of changes from the official rules: each rule in words, its official value and this one."""
+    """The list of changes from the system's defaults (the official rules of a shipped system, a designer's
+    file's own rules): each rule in words, its default value and this one."""
     official = rulesets.official(rs.system)
+    base, _ = rulesets.base_words(rs.system)
+    head = "Official" if rulesets.is_shipped(rs.system) else "The file's own"
     changes = rs.changes()
     if not changes:
-        return f'<p class="note">No change: these are the official rules ({html_text(official.name)}).</p>'
+        return f'<p class="note">No change: these are {base} ({html_text(official.name)}).</p>'
     rows = "".join(
         f"<tr><td>{html_text(_field_label(rs, k))}<br><code class=\"name\">{html_text(k)}</code></td>"
         f"<td>{html_text(rulesets.show_value(d))}</td><td><b>{html_text(rulesets.show_value(v))}</b></td></tr>"
         for k, (d, v) in changes.items()
     )
     own = title_of(rs)
-    changed = table(row(["Rule", "Official", html_text(own)], "th"), rows, classes="changes")
+    changed = table(row(["Rule", head, html_text(own)], "th"), rows, classes="changes")
     legend = legend_list(
         [
             (
@@ -110,14 +114,13 @@ def changes_html(rs: rulesets.RuleSet) -> str:
                 "rule-set TOML file (a dotted name is a rule of another mechanic, such as "
                 "[rouse])",
             ),
-            ("Official", f"its value in the official rules ({official.name})"),
+            (head, f"its value in {base} ({official.name})"),
             (own, "its value in this rule set"),
         ]
     )
     note = ""
     if rs.rules == official.rules:
         note = (
-            '<p class="note">The dice odds below are those of the official rules: this rule '
-            "set changes another mechanic only.</p>"
+            f'<p class="note">The dice odds below are those of {base}: this rule set changes another mechanic only.</p>'
         )
     return changed + legend + note
