@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from . import strategies as _strategies
 from .validate import column_names, first_repeat, one_line
 
 
@@ -46,7 +47,23 @@ class Comparison:
     exact : bool
     """
 
-    def __init__(self, system, a, b, grid, table, outcomes, exact, *, systems=None, only=None, fixed=None, left_out=()):
+    def __init__(
+        self,
+        system,
+        a,
+        b,
+        grid,
+        table,
+        outcomes,
+        exact,
+        *,
+        systems=None,
+        only=None,
+        fixed=None,
+        left_out=(),
+        strategy=None,
+        side_by_side=False,
+    ):
         self.system, self.a, self.b, self.grid = system, a, b, grid
         self.table, self.outcomes, self.exact = table, tuple(outcomes), exact
         #: ``(system of a, system of b)``: the same name twice for two rule sets of one system
@@ -57,15 +74,24 @@ class Comparison:
         self.fixed = dict(fixed or {})
         #: columns one side lacks that are not chances (a mean, a count): not compared
         self.left_out = tuple(left_out)
+        #: the Willpower strategy both sides roll under (as given), or None
+        self.strategy = strategy
+        #: several strategies side by side: ``strategy`` is a key column of :attr:`table`
+        self.side_by_side = bool(side_by_side)
 
     @property
     def axes(self) -> tuple:
         return tuple(self.grid)
 
     @property
+    def cell_columns(self) -> tuple:
+        """The columns naming one compared cell: the axes, and ``strategy`` when several are side by side."""
+        return self.axes + (("strategy",) if self.side_by_side else ())
+
+    @property
     def key_columns(self) -> tuple:
         """The columns that are not probabilities (for :func:`analysis.formats.render.render`)."""
-        return self.axes + ("outcome",)
+        return self.cell_columns + ("outcome",)
 
     def changes(self) -> dict:
         """``{field: (value in a, value in b)}`` for every field where the rule sets differ.
@@ -100,7 +126,7 @@ class Comparison:
         if per_cell:
             seen, kept = set(), []
             for i in order:
-                cell = tuple(df[a].iat[i] for a in self.axes)
+                cell = tuple(df[a].iat[i] for a in self.cell_columns)
                 if cell not in seen:
                     seen.add(cell)
                     kept.append(i)
@@ -145,6 +171,8 @@ class Comparison:
             lines.append(f"  {axis} {value}: an axis of {side} only, held at that value")
         if self.left_out:
             lines.append(f"  not compared (one side only, and not a chance): {', '.join(self.left_out)}")
+        if self.strategy is not None:
+            lines.append(f"  Willpower: both after {_strategy_text(self.strategy)}")
         if sa == sb and not changes:
             lines.append("  the two rule sets are the same: every difference is 0")
         cells = 1
@@ -174,6 +202,14 @@ class Comparison:
         )
         text = "<br>".join(html_text(line) for line in self.describe().splitlines())
         return f"<p>{text}</p>" + (table(head, body) if len(top) else "")
+
+
+def _strategy_text(strategy) -> str:
+    """A ``strategy=`` value for people: ``maximize_win``, ``none, maximize_win`` (side by side)."""
+    items = strategy.split(",") if isinstance(strategy, str) else strategy
+    items = items if isinstance(items, (list, tuple)) else [items]
+    names = [str(getattr(s, "name", s)).strip() if s is not None else "none" for s in items]
+    return ", ".join(one_line(n) for n in names) + (" (side by side)" if len(names) > 1 else "")
 
 
 def _fields(rs, other) -> dict:
@@ -207,6 +243,7 @@ def compare(
     progress: bool = False,
     names: dict | None = None,
     outcomes=None,
+    strategy=None,
 ) -> Comparison:
     """Compare two rule sets over a grid, outcome class by outcome class.
 
@@ -236,6 +273,12 @@ def compare(
     outcomes : str or sequence of str, optional
         Only these outcome columns (``"p_win,bestial_failure"``), in the
         system's order; an unknown name gets a "did you mean".
+    strategy : str, strategy or list, optional
+        Both rule sets after that Willpower strategy (as ``strategy=`` of
+        their tables: a name, several side by side, ``none`` for no
+        Willpower): ``willpower_spent`` and ``p_win_gain`` are compared too,
+        and several strategies make ``strategy`` a key column.  A rule set
+        whose system has no Willpower reroll is refused.
 
     Everything (both rule sets, every axis value, the grid's size, ``jobs``,
     the outcomes) is checked before the first cell is counted.
@@ -260,6 +303,8 @@ def compare(
     ra, rb = rulesets.load(a), rulesets.load(b)
     sa, sb = rulesets.system(ra.system), rulesets.system(rb.system)
     names = {} if names is None else names
+    option = names.get("strategy", "strategy")
+    sa, sb = _strategies.bound(sa, strategy, ra.name, option), _strategies.bound(sb, strategy, rb.name, option)
     if sa.name == sb.name:
         cells = sweep.resolve_grid(sa, grid, names)
         cells_a = cells_b = cells
@@ -284,6 +329,14 @@ def compare(
                 raise ValueError(
                     f"--outcome: {whose} outcome {name!r}{did_you_mean(name, known)}; they are {', '.join(known)}"
                 )
+    if strategy is not None:  # every strategy's reroll over the whole grid, before the first cell is counted
+        for side, system, rs, grid_ in (("a", sa, ra, cells_a), ("b", sb, rb, cells_b)):
+            try:
+                system.table_function(*grid_.values(), rules=rs.rules, exact=True, check_only=True)
+            except ValueError as exc:
+                if sa.name == sb.name:
+                    raise
+                raise ValueError(f"{option} under {one_line(rs.name)} ({side}): {exc}") from None
     # counted exactly whatever ``exact``: the difference is b - a of the fractions, then
     # (without ``exact``) each cell is float() of its fraction, correctly rounded
     if sa.name == sb.name:
@@ -304,13 +357,15 @@ def compare(
         (tb,) = sweep.tables(
             sb, [rb.rules], cells_b, exact=True, jobs=jobs, progress=progress, desc=rb.name, names=names
         )
-        tb = _aligned(ta, tb, list(cells))
-    axes = list(cells)
+    side_by_side = "strategy" in ta.columns
+    keys = list(cells) + (["strategy"] if side_by_side else [])
+    if sa.name != sb.name:
+        tb = _aligned(ta, tb, keys)
     outcomes, only, left_out = _matched_outcomes(sa, sb, ta, tb)
     if wanted is not None:
         outcomes = [o for o in outcomes if o in set(wanted)]
     n, k = len(ta), len(outcomes)
-    out = {ax: np.repeat(ta[ax].to_numpy(), k) for ax in axes}
+    out = {ax: np.repeat(ta[ax].to_numpy(), k) for ax in keys}
     out["outcome"] = np.tile(np.array(outcomes, dtype=object), n)
     va = _fractions(ta, outcomes)
     vb = _fractions(tb, outcomes)
@@ -335,13 +390,25 @@ def compare(
         only=only,
         fixed=fixed,
         left_out=left_out,
+        strategy=strategy,
+        side_by_side=side_by_side,
     )
 
 
 def _outcomes_of(system, rs, cells) -> list:
     """The outcome columns of a system's table, read from the table of its grid's first cell."""
     one = system.table_function(*([v[0]] for v in cells.values()), rules=rs.rules, exact=False)
-    return system.outcome_columns(one)
+    return _with_willpower(system.outcome_columns(one), one, one)
+
+
+#: The columns a Willpower strategy adds to a table, compared as its classes are.
+WILLPOWER_COLUMNS = ("willpower_spent", "p_win_gain")
+
+
+def _with_willpower(outcomes, ta: pd.DataFrame, tb: pd.DataFrame) -> list:
+    """``outcomes`` without the ``strategy`` key, with the Willpower columns both tables have."""
+    kept = [o for o in outcomes if o != "strategy"]
+    return kept + [c for c in WILLPOWER_COLUMNS if c in ta.columns and c in tb.columns and c not in kept]
 
 
 def _fractions(df: pd.DataFrame, outcomes) -> list:
@@ -393,9 +460,13 @@ def _shared_grid(ra, rb, sa, sb, grid, names) -> tuple:
 
 
 def _aligned(ta: pd.DataFrame, tb: pd.DataFrame, shared: list) -> pd.DataFrame:
-    """``tb``'s rows in ``ta``'s order of the shared axes' cells."""
-    where = {tuple(int(v) for v in key): i for i, key in enumerate(tb[shared].itertuples(index=False))}
-    order = [where[tuple(int(v) for v in key)] for key in ta[shared].itertuples(index=False)]
+    """``tb``'s rows in ``ta``'s order of the shared axes' cells (and strategies, side by side)."""
+
+    def key(row) -> tuple:
+        return tuple(v if isinstance(v, str) else int(v) for v in row)  # an axis value, or a strategy's name
+
+    where = {key(row): i for i, row in enumerate(tb[shared].itertuples(index=False))}
+    order = [where[key(row)] for row in ta[shared].itertuples(index=False)]
     return tb.iloc[order].reset_index(drop=True)
 
 
@@ -408,10 +479,10 @@ def _matched_outcomes(sa, sb, ta: pd.DataFrame, tb: pd.DataFrame) -> tuple:
     Any other column one side lacks (a mean, a count) is not compared:
     ``left_out`` names it.
     """
-    oa = sa.outcome_columns(ta)
+    oa = _with_willpower(sa.outcome_columns(ta), ta, ta)
     if sa.name == sb.name:
         return oa, {"a": (), "b": ()}, ()
-    ob = sb.outcome_columns(tb)
+    ob = _with_willpower(sb.outcome_columns(tb), tb, tb)
     chances = {c for c, _ in sa.classes} | {c for c, _ in sb.classes}
 
     def chance(name):

@@ -42,6 +42,7 @@ from . import __version__, rulesets
 from .assets import text as asset_text
 from .formats.escape import html_text as escape
 from .formats.numbers import fixed, fraction_text, percent_text
+from .strategies import bound, takes_strategy
 
 #: The most cells (over every rule set) one page holds: about 0.2 kB of data
 #: each for pools up to 10 (the default V5 page has 300 cells, 80 kB), more for
@@ -94,8 +95,30 @@ def _check_axes(grid_axes, sets, names: dict) -> None:
             raise ValueError(f"{names.get(axis, axis)} is not an axis of any rule set given ({said})")
 
 
+def _with_strategy(system, rs, strategy, names: dict):
+    """``system`` with ``strategy`` bound into its table where it has Willpower rerolls (one strategy only)."""
+    if strategy is None or not takes_strategy(system):
+        return system
+    if isinstance(strategy, (list, tuple)) or (isinstance(strategy, str) and "," in strategy):
+        raise ValueError(
+            f"{names.get('strategy', 'strategy')}: a page shows one Willpower strategy, got {strategy!r} "
+            f"(a table shows several side by side: beastodds table RULES --strategy A,B)"
+        )
+    return bound(system, strategy, rs.name, names.get("strategy", "strategy"))
+
+
+def _strategy_name(strategy) -> str:
+    return "" if strategy is None else str(getattr(strategy, "name", strategy))
+
+
 def page_data(
-    refs, grid: dict | None = None, *, jobs: int = 1, progress: bool = False, names: dict | None = None
+    refs,
+    grid: dict | None = None,
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+    names: dict | None = None,
+    strategy=None,
 ) -> dict:
     """The data a page shows: per rule set, its axes, columns and every cell's exact values.
 
@@ -110,6 +133,12 @@ def page_data(
     jobs, progress : see :func:`analysis.sweep.tables`.
     names : dict, optional
         ``{axis: "--pool"}``: how messages name an axis.
+    strategy : str or strategy, optional
+        One Willpower strategy, applied to every rule set whose system has
+        Willpower rerolls (V5, Werewolf, a mechanic file with a
+        ``[willpower]`` table; the others are shown without); their cells
+        add ``willpower_spent`` and ``p_win_gain``, and their ``strategy``
+        names it (else "").
 
     Returns
     -------
@@ -153,15 +182,24 @@ def page_data(
     for rs in sets:
         system = rulesets.system(rs.system)
         cells.append(sweep.resolve_grid(system, {k: v for k, v in grid.items() if k in system.axis_names}, names))
+    systems = [_with_strategy(rulesets.system(rs.system), rs, strategy, names) for rs in sets]
+    if strategy is not None and not any(takes_strategy(system) for system in systems):
+        raise ValueError(
+            f"{names.get('strategy', 'strategy')}: none of the rule sets has a Willpower reroll (V5, Werewolf "
+            f"and a mechanic file with a [willpower] table have)"
+        )
     total = sum(math.prod(len(v) for v in c.values()) for c in cells)
     if total > MAX_CELLS:
         axis, most = max(((names.get(a, a), len(v)) for c in cells for a, v in c.items()), key=lambda pair: pair[1])
         raise ValueError(
             f"this page has {total:,} cells (limit {MAX_CELLS:,}); narrow a SPEC ({axis} has {most:,} values)"
         )
+    if strategy is not None:  # each strategy's reroll over the whole grid, before the first cell is counted
+        for rs, system, resolved in zip(sets, systems, cells):
+            if takes_strategy(system):
+                system.table_function(*resolved.values(), rules=rs.rules, exact=True, check_only=True)
     out = []
-    for rs, resolved in zip(sets, cells):
-        system = rulesets.system(rs.system)
+    for rs, system, resolved in zip(sets, systems, cells):
         df = sweep.tables(
             system, [rs.rules], resolved, exact=True, jobs=jobs, progress=progress, desc=rs.name, names=names
         )[0]
@@ -209,6 +247,7 @@ def page_data(
                     [one_line(k), one_line(rulesets.show_value(d)), one_line(rulesets.show_value(v))]
                     for k, (d, v) in rs.changes().items()
                 ],
+                "strategy": one_line(_strategy_name(strategy)) if takes_strategy(system) else "",
                 "base": base,
                 "base_short": base_short,
                 "unchanged": "The official rules of the system, unchanged."
@@ -341,7 +380,14 @@ Turn it on to read them: the page fetches nothing, every number is in the file.<
 
 
 def page(
-    refs, path=None, *, grid: dict | None = None, jobs: int = 1, progress: bool = False, names: dict | None = None
+    refs,
+    path=None,
+    *,
+    grid: dict | None = None,
+    jobs: int = 1,
+    progress: bool = False,
+    names: dict | None = None,
+    strategy=None,
 ) -> str:
     """A page to share: the HTML text of the exact odds of ``refs``, written to ``path`` when given.
 
@@ -358,6 +404,7 @@ def page(
     jobs, progress : see :func:`analysis.sweep.tables`.
     names : dict, optional
         ``{axis: "--pool"}``: how messages name an axis.
+    strategy : see :func:`page_data`.
 
     Returns
     -------
@@ -371,7 +418,7 @@ def page(
     >>> text.startswith("<!DOCTYPE html>") and "v5-official" in text
     True
     """
-    text = html_text(page_data(refs, grid, jobs=jobs, progress=progress, names=names))
+    text = html_text(page_data(refs, grid, jobs=jobs, progress=progress, names=names, strategy=strategy))
     if path is not None:
         from .safeio import atomic_write
 

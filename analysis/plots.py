@@ -170,6 +170,10 @@ def difference_heatmap(
     """
     if not isinstance(comparison, Comparison):
         raise ValueError("difference_heatmap needs a Comparison from analysis.tables.compare")
+    if comparison.side_by_side:
+        raise ValueError(
+            "a difference heatmap draws one Willpower strategy: compare with one strategy (not several side by side)"
+        )
     axes = comparison.axes
     x = x or axes[0]
     y = y if y is not None else (next((a for a in axes if a != x), None))

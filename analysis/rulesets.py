@@ -616,6 +616,8 @@ def load_file(path) -> RuleSet:
 
         if is_mechanic_text(text):
             system_ = register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
+            if is_shipped(system_):  # a shipped system's own file: its official rules
+                return official(system_)
             return RuleSet(system_.name, path.stem, system_.rules_class(), system_.title, str(path))
     return from_toml(text, str(path), default_name=path.stem, base=path.parent)
 

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from . import rulesets, sweep
+from . import rulesets, strategies, sweep
 from .validate import as_values, did_you_mean
 
 #: An axis is searched from its lowest value up to this one (or its highest, when lower), unless
@@ -205,6 +205,7 @@ def solve(
     *,
     within=None,
     at_least=None,
+    strategy=None,
     jobs: int = 1,
     progress: bool = False,
     names: dict | None = None,
@@ -235,6 +236,11 @@ def solve(
         Add the columns ``p_at_least_N`` (the chance of N or more
         successes) for each N, for a target such as ``"p_at_least_3>=0.5"``
         (systems whose table has them).
+    strategy : str or strategy, optional
+        Count the odds after that Willpower strategy (one, as ``strategy=``
+        of the system's table: V5, Werewolf, a mechanic file with a
+        ``[willpower]`` table); its ``willpower_spent`` and ``p_win_gain``
+        may be targets too.
     jobs, progress
         As in :func:`analysis.sweep.tables`.
     names : dict, optional
@@ -275,6 +281,13 @@ def solve(
             f"{n(find, find)} out (give the values to search with {n('within', 'within')})"
         )
     search = _values_of(system, find, within, names)
+    if strategy is not None:
+        if isinstance(strategy, (list, tuple)) or (isinstance(strategy, str) and "," in strategy):
+            raise ValueError(
+                f"{n('strategy', 'strategy')} takes one Willpower strategy here (solve searches one table), "
+                f"got {strategy!r}"
+            )
+        system = strategies.bound(system, strategy, rs.name, n("strategy", "strategy"))
     if at_least is not None:
         system, ns = _with_at_least(system, at_least, n("at_least", "at_least"))
     grid = sweep.resolve_grid(system, axes, names)  # the other axes: checked, sized
@@ -291,6 +304,8 @@ def solve(
     # each value of a rule field is checked as the rules are made (a refusal is one sentence naming it)
     rules_list = [dataclasses.replace(rs.rules, **{find: v}) for v in search.values] if search.kind == "field" else []
     searched = list(search.values)
+    if strategy is not None:  # the strategy's name and its reroll's work over the grid, before any counting
+        system.table_function(*(grid[a] for a in system.axis_names), rules=rs.rules, exact=True, check_only=True)
     columns = _columns(system, rs.rules, grid)
     if goal.column not in columns:
         raise ValueError(
@@ -318,6 +333,8 @@ def solve(
         else f"the {find} in {where} whose {goal.column} is nearest {_text(goal.value)} "
         f"(the {'smallest' if search.numeric else 'first'} on a tie)"
     )
+    if strategy is not None:
+        question += f", after the Willpower strategy {getattr(strategy, 'name', strategy)}"
     out.attrs.update(rule_set=rs, find=find, target=goal, searched=searched, capped=search.capped, question=question)
     return out
 

@@ -763,3 +763,18 @@ def test_the_page_says_what_the_changes_are_from(browser, tmp_path):
         "myrule": ("The file's own rules, unchanged.", ""),
         "myvar": ("Changed from the file's own rules:", "crit_bonus = 3 (the file's 2)"),
     }
+
+
+@pytest.mark.slow
+def test_the_page_names_its_willpower_strategy(browser, tmp_path):
+    path = tmp_path / "odds.html"
+    page.page(
+        ["v5-official", "classic-official"], path, grid={"pool": "1-2", "difficulty": "2"}, strategy="maximize_win"
+    )
+    tab = Tab(browser, path).open()
+    shown = tab.tab.text_content("#set-system")
+    assert shown.endswith(" After a Willpower reroll: strategy maximize_win.")
+    assert "willpower_spent" in tab.shown()
+    tab.tab.select_option("#rule-set", index=1)
+    assert "Willpower" not in tab.tab.text_content("#set-system") and "willpower_spent" not in tab.shown()
+    tab.close()

@@ -261,7 +261,8 @@
     const exactShown = $("show-exact").checked;
     showControls(rs);
     $("set-name").textContent = rs.name;
-    $("set-system").textContent = "System: " + rs.system_title + ". " + rs.source + ".";
+    $("set-system").textContent = "System: " + rs.system_title + ". " + rs.source + "."
+      + (rs.strategy ? " After a Willpower reroll: strategy " + rs.strategy + "." : "");
     $("set-description").textContent = rs.description;
     $("set-description").hidden = !rs.description;
     const changes = $("set-changes");

@@ -109,18 +109,7 @@ def add_command(
         )
     add_rules_options(p, rules or RulesOptions.of_system(system))
     if takes_strategy(system):
-        names = ", ".join(["none", *system.strategy_map]) if system.strategies is not None else ""
-        p.add_argument(
-            "--strategy",
-            metavar="STRATEGY",
-            default=None,
-            help="odds after a Willpower reroll under that strategy"
-            + (f" ({names})" if names else "")
-            + "; adds the columns willpower_spent and p_win_gain (p_win minus p_win "
-            "without Willpower). Several, separated by commas "
-            "(none,maximize_win): side by side, with a strategy "
-            "column",
-        )
+        add_strategy_option(p, ", ".join(["none", *system.strategy_map]) if system.strategies is not None else "")
     if takes(system, "at_least"):
         p.add_argument(
             "--at-least",
@@ -170,9 +159,27 @@ def distribution_of(args, system):
     return function, n  # its range is the system's own (again-dice: 0..200), checked by its function
 
 
+def add_strategy_option(p, names: str = "", where: str = "") -> None:
+    """``--strategy STRATEGY[,STRATEGY...]``: the odds after a Willpower reroll (``names``: the strategies
+    named in the help; ``where``: which rule sets take it, for a command of any system)."""
+    p.add_argument(
+        "--strategy",
+        metavar="STRATEGY",
+        default=None,
+        help="odds after a Willpower reroll under that strategy"
+        + (f" ({names})" if names else "")
+        + "; adds the columns willpower_spent and p_win_gain (p_win minus p_win "
+        "without Willpower). Several, separated by commas "
+        "(none,maximize_win): side by side, with a strategy "
+        "column" + where,
+    )
+
+
 def takes_strategy(system) -> bool:
     """Whether the system's table function takes ``strategy=`` (a Willpower strategy): ``--strategy``."""
-    return takes(system, "strategy")
+    from ..strategies import takes_strategy as takes_it
+
+    return takes_it(system)
 
 
 def takes(system, parameter: str) -> bool:

@@ -87,6 +87,8 @@ def run_compare(args):
             if getattr(args, f"axis_{axis}", None) is not None
         }
     names = names_of(args)
+    if args.strategy is not None and args.heatmap is not None and "," in args.strategy:
+        raise ValueError("--heatmap draws one Willpower strategy: give --strategy one name, not several")
     cmp = compare(
         a,
         b,
@@ -96,6 +98,7 @@ def run_compare(args):
         progress=progress(args),
         names=names,
         outcomes=args.outcome,
+        strategy=args.strategy,
     )
     if args.heatmap is not None:
         from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
@@ -166,16 +169,29 @@ def run_table(args):
             check_only=True,
         )  # its size, before any counting
         system = dataclasses.replace(system, table=functools.partial(function, max_successes=most))
-    elif args.at_least is not None:
-        from .grid import check_work, takes
-
-        if not takes(system, "at_least"):
-            raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table does not have")
+        if args.strategy is not None:
+            raise ValueError(
+                "--distribution is the successes of one roll, without Willpower: leave out --strategy "
+                "(the v5 and werewolf commands give a distribution after one strategy)"
+            )
+    elif args.at_least is not None or args.strategy is not None:
         import dataclasses
         import functools
 
-        system = dataclasses.replace(system, table=functools.partial(system.table_function, at_least=args.at_least))
-        check_work(system, resolved, rs.rules, counts_exactly(args), {"at_least": args.at_least})
+        from ..strategies import bound
+        from .grid import check_work, takes
+
+        options = {}
+        if args.at_least is not None:
+            if not takes(system, "at_least"):
+                raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table does not have")
+            options["at_least"] = args.at_least
+        system = bound(system, args.strategy, rs.name)
+        if args.strategy is not None:
+            options["strategy"] = args.strategy
+        if "at_least" in options:
+            system = dataclasses.replace(system, table=functools.partial(system.table_function, at_least=args.at_least))
+        check_work(system, resolved, rs.rules, counts_exactly(args), options)
     df = sweep.tables(
         system,
         [rs.rules],
@@ -186,7 +202,7 @@ def run_table(args):
         desc=rs.name,
         names=names,
     )[0]
-    keys = tuple(c for c in df.columns if c in system.axis_names or is_int_column(df[c]))
+    keys = tuple(c for c in df.columns if c in system.axis_names or c == "strategy" or is_int_column(df[c]))
     if args.distribution is not None and args.pivot is not None:
         from ..distribution import complete
 
@@ -286,7 +302,9 @@ def run_page(args):
         if getattr(args, f"axis_{axis}", None) is not None
     }
     names = names_of(args)
-    text = page.html_text(page.page_data(sets, grid, jobs=jobs(args), progress=progress(args), names=names))
+    text = page.html_text(
+        page.page_data(sets, grid, jobs=jobs(args), progress=progress(args), names=names, strategy=args.strategy)
+    )
     replaced = write_output(args.output, lambda path: atomic_write(path, text))
     if not args.quiet and not replaced:
         size = len(text.encode("utf-8"))
@@ -356,6 +374,7 @@ def run_solve(args):
         args.target,
         within=args.within,
         at_least=args.at_least,
+        strategy=args.strategy,
         jobs=jobs(args),
         progress=progress(args),
         names=names,
@@ -482,9 +501,23 @@ def _add_compare(sub, systems, files) -> None:
         default=None,
         help="also draw the difference heatmap per outcome class to FILE (.png, .svg, .pdf)",
     )
+    from .grid import add_strategy_option
+
+    add_strategy_option(p, _strategy_names(), " (both rule sets roll under it: " + _STRATEGY_WHERE[2:])
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "outcome", "a", "b", "difference", "rule_set_a", "rule_set_b"))
     p.set_defaults(run=run_compare)
+
+
+#: Which rule sets take ``--strategy``, for the help of a command of any system.
+_STRATEGY_WHERE = " (v5 and werewolf rule sets, and a mechanic file with a [willpower] table)"
+
+
+def _strategy_names() -> str:
+    """The strategies a mechanic file's Willpower takes (the v5 and werewolf ones add their own)."""
+    from ..mechanic.strategy import NAMES
+
+    return ", ".join(NAMES) + "; v5 and werewolf: see their commands"
 
 
 def _add_table(sub, systems, files) -> None:
@@ -508,8 +541,9 @@ def _add_table(sub, systems, files) -> None:
         "successes (systems whose table has them, such as a mechanic file that names "
         "its successes)",
     )
-    from .grid import add_distribution_option
+    from .grid import add_distribution_option, add_strategy_option
 
+    add_strategy_option(p, _strategy_names(), _STRATEGY_WHERE)
     add_distribution_option(p)
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
@@ -562,6 +596,16 @@ def _add_solve(sub, systems, files) -> None:
         default=None,
         help="add a column p_at_least_N for each N of SPEC (the exact chance of N or more "
         "successes), for a target such as 'p_at_least_3>=0.5'",
+    )
+    p.add_argument(
+        "--strategy",
+        metavar="STRATEGY",
+        default=None,
+        help="count the odds after a Willpower reroll under that one strategy ("
+        + _strategy_names()
+        + ";"
+        + _STRATEGY_WHERE[1:-1]
+        + "); willpower_spent and p_win_gain may be targets too",
     )
     add_axis_options(p, systems)
     p.add_argument(
@@ -639,6 +683,14 @@ def _add_page(sub, systems, files) -> None:
         help="a shipped rule-set name, a rule-set .toml file or a mechanic file (several allowed)",
     )
     add_axis_options(p, systems)
+    p.add_argument(
+        "--strategy",
+        metavar="STRATEGY",
+        default=None,
+        help="show the odds after a Willpower reroll under that one strategy, for every rule set "
+        "with Willpower rerolls (" + _strategy_names() + ";" + _STRATEGY_WHERE[1:-1] + "); the others "
+        "are shown without",
+    )
     p.add_argument(
         "-o", "--output", metavar="FILE", required=True, help="the .html file to write (replaced atomically)"
     )

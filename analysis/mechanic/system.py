@@ -94,6 +94,44 @@ def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_lea
     return _engine.table(rules, exact=exact, at_least=at_least, **grid)
 
 
+def _willpower_table(
+    mech: Mechanic,
+    *axis_values,
+    rules=None,
+    exact: bool = False,
+    at_least=None,
+    strategy=None,
+    check_only: bool = False,
+):
+    """The table of a mechanic with a ``[willpower]`` table: :func:`_table`, and with ``strategy`` (a name of
+    :data:`analysis.mechanic.strategy.STRATEGIES`, a Strategy, several side by side) the odds after it,
+    counted by the one Willpower engine as every system's are (:func:`analysis.mechanic.counted.table`)."""
+    from analysis.validate import check_bool
+
+    from . import counted, strategy as _strategy
+    from .cells import grid_of
+
+    engine_rules, given = _grid_call(mech, axis_values, rules)
+    grid, tops = grid_of(mech, given, at_least)
+    return counted.table(
+        engine_rules,
+        grid,
+        exact=check_bool("exact", exact),
+        at_least=tops or None,
+        strategy=strategy,
+        strategy_of=_strategy.strategy_of,
+        strategies=_file_strategies(),
+        check_only=check_bool("check_only", check_only),
+    )
+
+
+def _file_strategies() -> dict:
+    """The named Willpower strategies of a mechanic file (``none`` aside: it stands for no Willpower)."""
+    from .strategy import STRATEGIES
+
+    return {k: v for k, v in STRATEGIES.items() if k != "none"}
+
+
 def _distribution(
     mech: Mechanic, *axis_values, rules=None, exact: bool = False, max_successes=None, check_only: bool = False
 ):
@@ -121,7 +159,7 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
     return System(
         name=mech.name,
         rules=rules_class(mech),
-        table=functools.partial(_table, mech),
+        table=functools.partial(_table if mech.willpower is None else _willpower_table, mech),
         odds=functools.partial(_odds, mech),
         axes={a.name: a.default for a in mech.axes},
         limits={a.name: a.range for a in mech.axes},
@@ -135,6 +173,7 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
         columns=tuple(mech.axis_names) + tuple(mech.classes) + tuple(mech.column_names),
         terms=terms,
         package=package,
+        strategies=None if mech.willpower is None else _file_strategies(),
         order=90,
         distribution=None if mech.successes is None else functools.partial(_distribution, mech),
     )
@@ -170,7 +209,7 @@ def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -
     known = rulesets.SYSTEMS.get(mech.name)
     if known is not None:
         same = getattr(known.rules_class, "MECHANIC", None)
-        if same == mech and replace_same:
+        if replace_same and (same == mech or shipped(known) == mech):  # read again, or a shipped system's own file
             return known
         raise MechanicError(
             f"{mech.origin}: a system named {mech.name!r} already exists; give the "
