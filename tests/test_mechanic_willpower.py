@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 from functools import lru_cache
 
@@ -874,3 +875,70 @@ def test_a_table_is_bounded_as_a_whole(monkeypatch):
     monkeypatch.setattr(W, "MAX_TABLE_WORK", 3 * one)
     with pytest.raises(spec.MechanicError, match=r"over these 4 cells would take about [\d,]+ steps, over the limit"):
         W.table(rules, "maximize_win", pool=8, hunger=1, difficulty="1-4")
+
+
+# ------------------------------------------------------------------ Willpower dice as an expression
+
+
+@pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
+@pytest.mark.parametrize("cell", [(1, 1, 2), (2, 1, 2), (3, 0, 3), (2, 1, 3)], ids=str)
+def test_a_reroll_of_every_die_as_an_expression_matches_brute_force(strategy, cell):
+    """``dice = "pool + wild"``: every failed die may be rerolled (Shadowrun's Second Chance)."""
+    mech = spec.from_toml(DESIGNER.replace("dice = 2\n", 'dice = "pool + wild"\n'), "second-chance.toml")
+    pool, wild, target = cell
+    want = brute_force(_wild, pool, wild, target, strategy, _wild_marks, {"win"}, sides=6, max_dice=pool + wild)
+    got = W.odds(engine.rules_of(mech), strategy, pool=pool, wild=wild, target=target)
+    _check_brute(got, want)
+
+
+def test_willpower_dice_may_read_an_axis_that_sets_no_dice():
+    """``dice = "min(target, 2)"``: cells of one pool with different Willpower dice are counted apart."""
+    mech = spec.from_toml(DESIGNER.replace("dice = 2\n", 'dice = "min(target - 1, 2)"\n'), "by-target.toml")
+    rules = engine.rules_of(mech)
+    df = W.table(rules, "maximize_win", exact=True, pool="2", wild="1", target="1-3")
+    for target in (1, 2, 3):
+        want = brute_force(
+            _wild, 2, 1, target, "maximize_win", _wild_marks, {"win"}, sides=6, max_dice=min(target - 1, 2)
+        )
+        row = df[df.target == target].iloc[0]
+        assert {c: row[c] for c in ("snake_eyes", "win", "loss")} == {
+            c: want[0].get(c, 0) for c in ("snake_eyes", "win", "loss")
+        }
+        assert row["willpower_spent"] == want[2]
+    assert df[df.target == 1].iloc[0]["willpower_spent"] == 0  # no Willpower dice there
+
+
+@pytest.mark.parametrize(
+    "dice, words",
+    [
+        ('"pool +"', "[willpower] dice"),
+        ('"nope"', "nope"),
+        ('"pool > 1"', "[willpower] dice"),
+    ],
+)
+def test_a_bad_willpower_dice_expression_is_refused(dice, words):
+    with pytest.raises(spec.MechanicError, match=re.escape(words)):
+        spec.from_toml(DESIGNER.replace("dice = 2\n", f"dice = {dice}\n"), "bad.toml")
+
+
+def test_too_many_willpower_dice_in_a_cell_are_refused_before_counting(tmp_path):
+    text = DESIGNER.replace("dice = 2\n", 'dice = "pool + wild"\n')
+    rules = engine.rules_of(spec.from_toml(text, "second-chance.toml"))
+    with pytest.raises(
+        spec.MechanicError, match=r"\[willpower\] dice is 11 at pool 10, wild 1 \(a reroll takes at most 10"
+    ):
+        W.table(rules, "maximize_win", pool="1-10", wild="1", target="2")
+    path = tmp_path / "second-chance.toml"
+    path.write_text(text, encoding="utf-8")
+    from tests.conftest import systems_kept
+    from tests.test_file_strategy import run
+
+    with systems_kept():
+        code, out, err = run(
+            "table", path, "--pool", "1-3", "--wild", "1", "--target", "2", "--strategy", "none,maximize_win", "--exact"
+        )
+        assert code == 0 and out.count("\n") == 1 + 3 * 2 and "p_win_gain" in out, err
+        code, out, err = run(
+            "table", path, "--pool", "10", "--wild", "1", "--target", "2", "--strategy", "maximize_win"
+        )
+        assert code == 2 and out == "" and "[willpower] dice is 11 at pool 10, wild 1" in err and err.count("\n") == 1

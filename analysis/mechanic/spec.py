@@ -42,8 +42,10 @@ Its tables, in this order of use:
     the file defines it.
 ``[willpower]`` (optional)
     A Willpower reroll: once, after the dice land, the player may reroll up
-    to ``dice`` dice (a whole number 1..10) of the ``kinds`` listed (kind
-    names, each once).  ``marks`` (optional; default every mark of those
+    to ``dice`` dice (a whole number 1..10, or an expression of the
+    parameters and axes in quotes, such as ``"pool"`` for a reroll of every
+    failed die, taken in each cell: below 0 is none, above 10 is refused) of the ``kinds``
+    listed (kind names, each once).  ``marks`` (optional; default every mark of those
     kinds, in file order) lists the marks a rerolled die may show, in the
     tie order of :mod:`analysis.mechanic.willpower` (e.g. ``["fail",
     "success", "ten"]``: failures before successes before 10s); a die
@@ -202,11 +204,24 @@ class Willpower:
     ``failures`` are the marks of a failed die; a rerolled die keeps its kind.
     """
 
-    dice: int
+    dice: int | _expr.Expr
     kinds: tuple[str, ...]
     marks: tuple[str, ...]
     failures: tuple[str, ...] = ()
     keeps_kind: bool = True
+
+    def dice_at(self, env: dict, origin: str = "mechanic file") -> int:
+        """The most dice the reroll takes in a cell (``env``: the parameters and axis values); an
+        expression below 0 is 0 dice, one above :data:`MAX_WILLPOWER_DICE` is refused naming the cell."""
+        if isinstance(self.dice, int):
+            return self.dice
+        n = int(self.dice.evaluate(env))
+        if n > MAX_WILLPOWER_DICE:
+            where = ", ".join(f"{k} {v}" for k, v in env.items() if k in self.dice.names)
+            raise MechanicError(
+                f"{origin}: [willpower] dice is {n} at {where} (a reroll takes at most {MAX_WILLPOWER_DICE} dice)"
+            )
+        return max(0, n)
 
 
 @dataclass(frozen=True)
@@ -648,7 +663,7 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     if wins and not any(c.name == "p_win" or set(c.classes) == set(wins) for c in columns):
         columns.insert(0, Column("p_win", wins, "chance to win: " + " + ".join(wins)))
 
-    willpower = None if "willpower" not in data else _willpower(r, data["willpower"], kinds)
+    willpower = None if "willpower" not in data else _willpower(r, data["willpower"], kinds, context)
     mech = Mechanic(
         name,
         title,
@@ -676,11 +691,16 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     return mech
 
 
-def _willpower(r: _Reader, data, kinds: list) -> Willpower:
-    """The checked ``[willpower]`` table (see the module docstring)."""
+def _willpower(r: _Reader, data, kinds: list, readable: tuple) -> Willpower:
+    """The checked ``[willpower]`` table (see the module docstring); ``readable``: the parameters and axes
+    an expression for ``dice`` may read."""
     where = "[willpower]"
     data = r.table(data, where, ("dice", "kinds", "marks", "failures", "keeps_kind"), ("dice", "kinds"))
-    dice = r.whole(data["dice"], f"{where} dice", 1, MAX_WILLPOWER_DICE)
+    dice: int | _expr.Expr
+    if isinstance(data["dice"], str):
+        dice = r.expression(data["dice"], f"{where} dice", readable, "int")
+    else:
+        dice = r.whole(data["dice"], f"{where} dice", 1, MAX_WILLPOWER_DICE)
     by_name = {k.name: k for k in kinds}
 
     def names(key, allowed, what):

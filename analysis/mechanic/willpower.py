@@ -103,6 +103,7 @@ def _plan(
     dice: tuple[int, ...],
     faces: Faces,
     n_contexts: int,
+    wp_dice: int,
     estimate: Literal[False] = False,
 ) -> _Plan: ...
 @overload
@@ -112,6 +113,7 @@ def _plan(
     dice: tuple[int, ...],
     faces: Faces,
     n_contexts: int,
+    wp_dice: int,
     estimate: Literal[True],
 ) -> int: ...
 def _plan(
@@ -120,10 +122,12 @@ def _plan(
     dice: tuple[int, ...],
     faces: Faces,
     n_contexts: int,
+    wp_dice: int,
     estimate: bool = False,
 ) -> _Plan | int:
     """The plan of one pool's kernel calls; ``estimate=True``: only its steps per context (an int), every
-    limit checked, nothing that grows with the pool built."""
+    limit checked, nothing that grows with the pool built.  ``wp_dice``: the most dice the reroll takes
+    there (the ``[willpower]`` dice, in this pool)."""
     mech = rules.mechanic
     wp = cast(Willpower, mech.willpower)  # the callers checked it (_willpower_of)
     stats = _engine.statistics(mech)
@@ -177,7 +181,7 @@ def _plan(
     # the rerolls a strategy may weigh, in tie order
     usable = [c for c in range(len(cats)) if cats[c][4]]
     cap_kind = {slot: kinds[slot][1] for slot in range(len(kinds))}
-    top = min(wp.dice, sum(cap_kind[cats[c][0]] for c in usable)) if strategy.mode != "keep" else 0
+    top = min(wp_dice, sum(cap_kind[cats[c][0]] for c in usable)) if strategy.mode != "keep" else 0
     n_options = sum(comb(len(usable) + k - 1, k) for k in range(1, top + 1))
     if n_options > MAX_OPTIONS:
         raise MechanicError(
@@ -357,24 +361,28 @@ class CellWays:
     dice: tuple[int, ...]
 
 
-#: The cells of each pool: ``{(dice, faces): [(cell index, context)]}`` (:func:`_groups`).
-_Groups = dict[tuple[tuple[int, ...], Faces], list[tuple[int, Context]]]
+#: The cells of each pool: ``{(dice, faces, Willpower dice): [(cell index, context)]}`` (:func:`_groups`).
+_Groups = dict[tuple[tuple[int, ...], Faces, int], list[tuple[int, Context]]]
 
 
 def _groups(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> _Groups:
-    """``{(dice, faces): [(cell index, context)]}``: the cells of each pool, and what the rules read of them."""
+    """``{(dice, faces, Willpower dice): [(cell index, context)]}``: the cells of each pool (and number of
+    Willpower dice, where the file says it with an expression), and what the rules read of them."""
     mech = rules.mechanic
     stats = _engine.statistics(mech)
     params = rules.params
-    pool_axes = _engine.pool_axes(mech)
+    wp = _willpower_of(mech)
+    read = _engine.pool_axes(mech)
+    if not isinstance(wp.dice, int):
+        read += tuple(a for a in mech.axis_names if a in wp.dice.names and a not in read)
     groups: _Groups = {}
-    known: dict[tuple[int, ...], tuple[tuple[int, ...], Faces]] = {}
+    known: dict[tuple[int, ...], tuple[tuple[int, ...], Faces, int]] = {}
     for i, cell in enumerate(cells):
         env = {**params, **cell}
-        at = tuple(cell[a] for a in pool_axes)
+        at = tuple(cell[a] for a in read)
         key = known.get(at)
         if key is None:
-            key = known[at] = (_engine.dice_of(mech, env), _engine.faces_of(mech, env))
+            key = known[at] = (_engine.dice_of(mech, env), _engine.faces_of(mech, env), wp.dice_at(env, mech.origin))
         groups.setdefault(key, []).append((i, _engine.context_of(stats, env)))
     return groups
 
@@ -401,9 +409,9 @@ def check_work(
     if strategy is None:
         return 0
     total = 0
-    for (dice, faces), members in (_groups(rules, cells) if groups is None else groups).items():
+    for (dice, faces, wp_dice), members in (_groups(rules, cells) if groups is None else groups).items():
         n_contexts = len(dict.fromkeys(c for _, c in members))
-        total += _steps_cached(rules, strategy, dice, faces, n_contexts) * n_contexts
+        total += _steps_cached(rules, strategy, dice, faces, n_contexts, wp_dice) * n_contexts
     if total > MAX_TABLE_WORK:
         raise MechanicError(
             f"{mech.origin}: the Willpower reroll over these {len(cells):,} cells would take "
@@ -432,13 +440,13 @@ def count_cells(
     params = rules.params
     groups = _groups(rules, cells)
     check_work(rules, strategy, cells, groups)
-    plans: dict[tuple[tuple[int, ...], Faces], _Plan] = {}
-    for (dice, faces), members in groups.items():
+    plans: dict[tuple[tuple[int, ...], Faces, int], _Plan] = {}
+    for (dice, faces, wp_dice), members in groups.items():
         contexts = list(dict.fromkeys(c for _, c in members))
-        plans[(dice, faces)] = _plan_cached(rules, strategy, dice, faces, len(contexts))
+        plans[(dice, faces, wp_dice)] = _plan_cached(rules, strategy, dice, faces, len(contexts), wp_dice)
     out: list[CellWays | None] = [None] * len(cells)
-    for (dice, faces), members in groups.items():
-        plan = plans[(dice, faces)]
+    for (dice, faces, wp_dice), members in groups.items():
+        plan = plans[(dice, faces, wp_dice)]
         contexts = list(dict.fromkeys(c for _, c in members))
         call = _Call(rules, strategy, plan, dice, contexts)
         flat = count(call.compute, call.bound())
@@ -479,22 +487,22 @@ def kernel_call(rules: MechanicRules, strategy: str | Strategy | None, **cell: o
     values = _engine.check_cell(mech, cell)
     env = {**rules.params, **values}
     dice, faces = _engine.dice_of(mech, env), _engine.faces_of(mech, env)
-    plan = _plan_cached(rules, strategy, dice, faces, 1)
+    plan = _plan_cached(rules, strategy, dice, faces, 1, _willpower_of(mech).dice_at(env, mech.origin))
     return _Call(rules, strategy, plan, dice, [_engine.context_of(_engine.statistics(mech), env)])
 
 
 @lru_cache(maxsize=256)
 def _plan_cached(
-    rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int
+    rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int, wp_dice: int
 ) -> _Plan:
-    return _plan(rules, strategy, dice, faces, n_contexts)
+    return _plan(rules, strategy, dice, faces, n_contexts, wp_dice)
 
 
 @lru_cache(maxsize=4096)
 def _steps_cached(
-    rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int
+    rules: MechanicRules, strategy: Strategy, dice: tuple[int, ...], faces: Faces, n_contexts: int, wp_dice: int
 ) -> int:
-    return _plan(rules, strategy, dice, faces, n_contexts, estimate=True)
+    return _plan(rules, strategy, dice, faces, n_contexts, wp_dice, estimate=True)
 
 
 def work(rules: MechanicRules, strategy: str | Strategy | None, **cell: object) -> int:
@@ -505,7 +513,8 @@ def work(rules: MechanicRules, strategy: str | Strategy | None, **cell: object) 
         return 0
     values = _engine.check_cell(mech, cell)
     env = {**rules.params, **values}
-    return _plan_cached(rules, strategy, _engine.dice_of(mech, env), _engine.faces_of(mech, env), 1).steps
+    dice, faces = _engine.dice_of(mech, env), _engine.faces_of(mech, env)
+    return _plan_cached(rules, strategy, dice, faces, 1, _willpower_of(mech).dice_at(env, mech.origin)).steps
 
 
 # ------------------------------------------------------------------ results
