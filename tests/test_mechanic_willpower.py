@@ -270,7 +270,7 @@ def _d10_marks(rerollable_kinds, rage_kind=None):
     return marks
 
 
-def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, sides=10, max_dice=3):
+def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, sides=10, max_dice=3, becomes=None):
     """Exact class and success distributions after a strategy, and the chance Willpower is spent.
 
     Every ordered roll of ``n_normal`` normal and ``n_special`` special dice
@@ -278,7 +278,8 @@ def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, si
     tried; a subset's outcome is every ordered way its dice can fall.
     ``strategy`` is ``maximize_win`` (ties: keep, fewer dice, the category
     order, most of the first category first) or ``reroll_failures``
-    (category 0 and 3 are the failed dice).
+    (category 0 and 3 are the failed dice).  ``becomes``: ``{kind: kind}``, the kind a rerolled die
+    lands as (0 normal, 1 special; default its own).
     """
     n = n_normal + n_special
     kinds = [0] * n_normal + [1] * n_special
@@ -286,6 +287,7 @@ def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, si
 
     @lru_cache(maxsize=None)
     def after(kept_normal, kept_special, rerolled_kinds):
+        rerolled_kinds = tuple((becomes or {}).get(k, k) for k in rerolled_kinds)
         dist, succ = {}, {}
         for new in itertools.product(faces_range, repeat=len(rerolled_kinds)):
             nn = list(kept_normal) + [f for f, k in zip(new, rerolled_kinds) if k == 0]
@@ -616,7 +618,7 @@ def test_ties_keep_willpower_then_fewer_dice():
             "dice = 2\nkinds = ['plain']\nfailures = ['hit', 'hit']",
             r"\[willpower\] failures: names a rerollable mark twice",
         ),
-        ("dice = 2\nkinds = ['plain']\nkeeps_kind = false", r"\[willpower\] keeps_kind: false .* is not supported"),
+        ("dice = 2\nkinds = ['plain']\nkeeps_kind = false", r"\[willpower\] keeps_kind: false needs becomes"),
         (
             "dice = 2\nkinds = ['plain']\nkeep_kind = true",
             r"\[willpower\]: unknown key 'keep_kind'.*did you mean keeps_kind",
@@ -942,3 +944,65 @@ def test_too_many_willpower_dice_in_a_cell_are_refused_before_counting(tmp_path)
             "table", path, "--pool", "10", "--wild", "1", "--target", "2", "--strategy", "maximize_win"
         )
         assert code == 2 and out == "" and "[willpower] dice is 11 at pool 10, wild 1" in err and err.count("\n") == 1
+
+
+# ------------------------------------------------------------------ a rerolled die of another kind
+
+BECOMES_HUNGER = (
+    (ROOT / "analysis" / "systems" / "v5" / "mechanic.toml")
+    .read_text(encoding="utf-8")
+    .replace('name = "v5"', 'name = "v5tainted"', 1)
+    .replace("keeps_kind = true", 'becomes = "hunger"', 1)
+)
+
+
+@pytest.mark.parametrize("strategy", ["maximize_win", "reroll_failures"])
+@pytest.mark.parametrize("cell", [(1, 0, 1), (2, 0, 2), (2, 1, 2), (3, 1, 2), (3, 2, 3), (3, 0, 3)], ids=str)
+def test_a_rerolled_die_that_becomes_a_hunger_die_matches_brute_force(strategy, cell):
+    """V5 with a house rule: a die Willpower rerolls is rolled as a Hunger die (its 1 bestial, its 10 messy)."""
+    mech = spec.from_toml(BECOMES_HUNGER, "v5-tainted.toml")
+    assert mech.willpower.becomes == (("normal", "hunger"),) and not mech.willpower.keeps_kind
+    pool, hunger, difficulty = cell
+    want = brute_force(_v5, pool - hunger, hunger, difficulty, strategy, _d10_marks({0}), V5_WINS, becomes={0: 1})
+    got = W.odds(engine.rules_of(mech), strategy, pool=pool, hunger=hunger, difficulty=difficulty)
+    _check_brute(got, want)
+    plain = W.odds(_rules("v5"), strategy, pool=pool, hunger=hunger, difficulty=difficulty)
+    if pool > hunger and strategy == "reroll_failures" and difficulty > 1:
+        assert got.classes()["bestial_failure"] > plain.classes()["bestial_failure"]
+
+
+@pytest.mark.parametrize(
+    "willpower, words",
+    [
+        ('becomes = "nope"', "'nope' is not one of the kinds normal, hunger"),
+        ('becomes = { hunger = "normal" }', "'hunger' is not a kind a reroll takes (normal)"),
+        ('becomes = "normal"', "a rerolled normal die becomes normal"),
+        ("keeps_kind = false", "false needs becomes"),
+        ('keeps_kind = true\nbecomes = "hunger"', "true says a rerolled die stays its kind"),
+        ("becomes = 3", "must be a kind name or a table of kind = kind"),
+    ],
+)
+def test_a_bad_becomes_is_refused_in_one_sentence(willpower, words):
+    text = BECOMES_HUNGER.replace('becomes = "hunger"', willpower, 1)
+    with pytest.raises(spec.MechanicError, match=re.escape(words)):
+        spec.from_toml(text, "bad.toml")
+
+
+def test_a_rerolled_die_lands_with_the_sides_of_the_kind_it_becomes():
+    """A d4 rerolled as a d6 wild die, worked by hand: a miss (1/2) rerolled lands as 1 snake, 2 misses,
+    2 hits and a boom of six faces."""
+    text = (
+        DESIGNER.replace(
+            'sides = 6\nfaces = { miss = "1 .. 3", hit = "4 .. 6" }',
+            'sides = 4\nfaces = { miss = "1 .. 2", hit = "3 .. 4" }',
+        )
+        .replace("dice = 2\n", "dice = 1\n")
+        .replace('kinds = ["plain", "wilds"]', 'kinds = ["plain"]\nbecomes = { plain = "wilds" }')
+    )
+    mech = spec.from_toml(text, "d4-to-wild.toml")
+    assert [k.sides for k in mech.kinds] == [4, 6] and mech.willpower.becomes == (("plain", "wilds"),)
+    rules = engine.rules_of(mech)
+    got = W.odds(rules, "reroll_failures", pool=1, wild=0, target=1)
+    assert got.classes() == {"snake_eyes": Fraction(1, 12), "win": Fraction(3, 4), "loss": Fraction(1, 6)}
+    assert got.willpower_spent == Fraction(1, 2)
+    assert W.odds(rules, "maximize_win", pool=1, wild=0, target=1).classes()["win"] == Fraction(3, 4)

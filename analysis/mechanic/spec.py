@@ -52,8 +52,11 @@ Its tables, in this order of use:
     showing another mark (a Rage die's Brutal 1-2) is never rerolled.
     ``failures`` (optional, some of ``marks``; default none) are the marks
     of a failed die, the dice the ``reroll_failures`` strategy rerolls.
-    ``keeps_kind`` (default true, the only value supported): a rerolled die
-    stays its kind.  A file without the table has no Willpower reroll.
+    ``becomes`` (optional): the kind a rerolled die is rolled as, its faces
+    and marks then those of that kind (``becomes = "hunger"``, or per kind
+    ``becomes = { normal = "hunger" }``); ``keeps_kind`` (default: true
+    unless ``becomes`` is given) says the same in one word.  A file without
+    the table has no Willpower reroll.
 
 Expressions are the small, safe language of :mod:`analysis.mechanic.expr`.
 """
@@ -209,6 +212,12 @@ class Willpower:
     marks: tuple[str, ...]
     failures: tuple[str, ...] = ()
     keeps_kind: bool = True
+    #: ``((kind, kind it becomes), ...)``: a rerolled die of that kind is rolled as a die of the other
+    becomes: tuple[tuple[str, str], ...] = ()
+
+    def becomes_kind(self, kind: str) -> str:
+        """The kind a rerolled die of ``kind`` is rolled as (itself unless the file says ``becomes``)."""
+        return dict(self.becomes).get(kind, kind)
 
     def dice_at(self, env: dict, origin: str = "mechanic file") -> int:
         """The most dice the reroll takes in a cell (``env``: the parameters and axis values); an
@@ -695,7 +704,7 @@ def _willpower(r: _Reader, data, kinds: list, readable: tuple) -> Willpower:
     """The checked ``[willpower]`` table (see the module docstring); ``readable``: the parameters and axes
     an expression for ``dice`` may read."""
     where = "[willpower]"
-    data = r.table(data, where, ("dice", "kinds", "marks", "failures", "keeps_kind"), ("dice", "kinds"))
+    data = r.table(data, where, ("dice", "kinds", "marks", "failures", "keeps_kind", "becomes"), ("dice", "kinds"))
     dice: int | _expr.Expr
     if isinstance(data["dice"], str):
         dice = r.expression(data["dice"], f"{where} dice", readable, "int")
@@ -726,12 +735,51 @@ def _willpower(r: _Reader, data, kinds: list, readable: tuple) -> Willpower:
     own = tuple(dict.fromkeys(m for k in chosen for m in by_name[k].marks))
     marks = names("marks", own, "mark") if "marks" in data else own
     failures = names("failures", marks, "rerollable mark") if "failures" in data else ()
-    keeps = data.get("keeps_kind", True)
+    becomes = _becomes(r, data.get("becomes"), chosen, tuple(by_name), where)
+    keeps = data.get("keeps_kind", not becomes)
     if not isinstance(keeps, bool):
         r.fail(f"{where} keeps_kind", f"must be true or false, got {_shown(keeps)}")
-    if not keeps:
+    if not keeps and not becomes:
         r.fail(
             f"{where} keeps_kind",
-            "false (a rerolled die changing its kind) is not supported; a rerolled die stays its kind",
+            'false needs becomes, the kind a rerolled die is rolled as (becomes = "hunger", or a table '
+            'such as becomes = { normal = "hunger" })',
         )
-    return Willpower(dice, chosen, marks, failures, keeps)
+    if keeps and becomes:
+        r.fail(f"{where} keeps_kind", "true says a rerolled die stays its kind, and becomes says it changes")
+    return Willpower(dice, chosen, marks, failures, keeps, becomes)
+
+
+def _becomes(r: _Reader, value, chosen: tuple, kinds: tuple, where: str) -> tuple:
+    """The checked ``becomes`` of ``[willpower]``: ``((kind, kind it becomes), ...)``, in the ``kinds`` order."""
+    if value is None:
+        return ()
+    from analysis.validate import did_you_mean
+
+    def kind_name(name, what):
+        if not isinstance(name, str) or name not in kinds:
+            r.fail(
+                f"{where} becomes",
+                f"{_shown(name)} is not one of the kinds {', '.join(kinds)}{did_you_mean(str(name), list(kinds))}"
+                + (f" ({what})" if what else ""),
+            )
+        return name
+
+    if isinstance(value, str):
+        pairs = {k: kind_name(value, "") for k in chosen}
+    elif isinstance(value, dict):
+        pairs = {}
+        for source, target in value.items():
+            if source not in chosen:
+                r.fail(
+                    f"{where} becomes",
+                    f"{_shown(source)} is not a kind a reroll takes ({', '.join(chosen)})"
+                    f"{did_you_mean(str(source), list(chosen))}",
+                )
+            pairs[source] = kind_name(target, f"what {source} becomes")
+    else:
+        r.fail(f"{where} becomes", f'must be a kind name or a table of kind = kind, got {_shown(value)}')
+    same = [k for k, t in pairs.items() if k == t]
+    if same:
+        r.fail(f"{where} becomes", f"a rerolled {same[0]} die becomes {same[0]}: name another kind, or leave it out")
+    return tuple((k, pairs[k]) for k in chosen if k in pairs)

@@ -131,7 +131,12 @@ def _plan(
     mech = rules.mechanic
     wp = cast(Willpower, mech.willpower)  # the callers checked it (_willpower_of)
     stats = _engine.statistics(mech)
-    layout = _engine.layout(mech, stats, faces, dice)
+    index = {k.name: i for i, k in enumerate(mech.kinds)}
+    # a die rerolled as another kind counts towards that kind's statistics: their axes hold those dice too
+    dice_max = list(dice)
+    for kname, target in wp.becomes:
+        dice_max[index[target]] += min(wp_dice, dice[index[kname]])
+    layout = _engine.layout(mech, stats, faces, tuple(dice_max))
     faces_arr, marks_arr, contrib, shape, strides = layout
     grid = int(np.prod(shape))
     where = " + ".join(f"{n} {k.name}" for n, k in zip(dice, mech.kinds)) + " dice"
@@ -145,7 +150,6 @@ def _plan(
         return sum(int(strides[s]) for s in range(len(stats.names)) if (ki, mi) in stats.members[s])
 
     allowed = set(strategy.kinds) if strategy.kinds is not None else set(wp.kinds)
-    index = {k.name: i for i, k in enumerate(mech.kinds)}
     kinds: list[_Kind] = []
     # cats: (kind slot, faces, step, failure?, allowed?) of the rerollable categories
     cats: list[tuple[int, int, int, bool, bool]] = []
@@ -168,13 +172,15 @@ def _plan(
                 s = step(ki, mi)
                 other[s] = other.get(s, 0) + faces[ki][mi]
         cat_row += [(f, s, -1) for s, f in other.items()]
+        # a rerolled die lands as a die of the kind it becomes (its own, unless the file says otherwise)
+        ti = index[wp.becomes_kind(kname)]
         by_step: dict[int, int] = {}
-        for mi in range(len(kind.marks)):
-            if faces[ki][mi] > 0:
-                s = step(ki, mi)
-                by_step[s] = by_step.get(s, 0) + faces[ki][mi]
+        for mi in range(len(mech.kinds[ti].marks)):
+            if faces[ti][mi] > 0:
+                s = step(ti, mi)
+                by_step[s] = by_step.get(s, 0) + faces[ti][mi]
         outcome_groups.append(tuple(by_step.items()))
-        kinds.append((ki, dice[ki], tuple(cat_row), kind.sides))
+        kinds.append((ki, dice[ki], tuple(cat_row), mech.kinds[ti].sides))
     rerollable = {ki for ki, *_ in kinds}
     res_dice = np.array([0 if ki in rerollable else n for ki, n in enumerate(dice)], dtype=np.int64)
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
     from .strategy import Strategy
 
 #: A rerollable kind of a plan: (kind index, its dice, its categories as (faces, offset step, rerollable
-#: category or -1), its sides).
+#: category or -1), the sides of a die rerolled from it: of the kind it becomes).
 PlanKind = tuple[int, int, tuple[tuple[int, int, int], ...], int]
 
 
@@ -40,7 +40,7 @@ class Plan(ArrayFields):
     layout: Layout  # engine layout: faces_arr, marks_arr, contrib, shape, strides
     res_dice: np.ndarray
     res_idx: np.ndarray  # int64[R]: the grid cells the dice never rerolled reach
-    kinds: tuple[PlanKind, ...]  # per rerollable kind: (kind index, n dice, its categories, sides)
+    kinds: tuple[PlanKind, ...]  # per rerollable kind: (kind index, n dice, its categories, rerolled sides)
     comps: tuple[IntArray, ...]  # per rerollable kind: int64[Q, M] compositions
     st_index: np.ndarray  # int64[P, Kr]: composition of each kind in each state
     st_avail: np.ndarray
