@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import cli, plots, sweep, tables
+from analysis import plots, sweep, tables
+from tests.conftest import run_cli
 
 V5_FILE = Path(__file__).resolve().parent.parent / "analysis" / "systems" / "v5" / "mechanic.toml"
 
@@ -29,15 +30,6 @@ def myrule(tmp_path):
     path = tmp_path / "myrule.toml"
     path.write_text(text)
     return path
-
-
-def run(capsys, *argv):
-    try:
-        code = cli.main([str(a) for a in argv])
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _column(df, cell, outcome, axes):
@@ -117,22 +109,24 @@ def test_unknown_outcome_across_systems(myrule):
 
 def test_cli_compare_with_a_file_every_format(capsys, myrule, tmp_path):
     cell = ["--pool", "3", "--hunger", "2", "--difficulty", "2"]
-    code, out, err = run(capsys, "compare", "v5-official", myrule, *cell, "--exact")
+    code, out, err = run_cli(capsys, "compare", "v5-official", myrule, *cell, "--exact")
     assert code == 0, err
     assert "a = v5-official (v5), b = myrule (myrule)" in out
-    code, out, err = run(capsys, "compare", "v5-official", myrule, *cell, "--format", "csv", "--exact", "--quiet")
+    code, out, err = run_cli(capsys, "compare", "v5-official", myrule, *cell, "--format", "csv", "--exact", "--quiet")
     assert code == 0, err
     rows = {r["outcome"]: r for r in csv.DictReader(io.StringIO(out))}
     want = sweep.table(myrule, {"pool": 3, "hunger": 2, "difficulty": 2}, exact=True)
     assert Fraction(rows["plain_win"]["b"]) == want.plain_win.iloc[0]
-    code, out, err = run(capsys, "compare", "v5-official", myrule, "--top", "2", "--outcome", "messy_critical,p_win")
+    code, out, err = run_cli(
+        capsys, "compare", "v5-official", myrule, "--top", "2", "--outcome", "messy_critical,p_win"
+    )
     assert code == 0, err
     png = tmp_path / "pair.png"
-    code, out, err = run(
+    code, out, err = run_cli(
         capsys, "compare", "v5-official", myrule, "--pool", "1-5", "--heatmap", png, "--format", "json"
     )
-    assert code == 0, err and png.stat().st_size > 1000
-    code, out, err = run(
+    assert code == 0 and png.stat().st_size > 1000, err
+    code, out, err = run_cli(
         capsys, "compare", "v5-official", "werewolf-official", "--pool", "3", "--hunger", "1", "--rage", "1",
         "--violent", "1", "--difficulty", "2", "--format", "csv",
     )  # fmt: skip

@@ -7,17 +7,15 @@ counts it) gives, under ``table --strategy``, what ``v5 --strategy`` gives, cell
 
 from __future__ import annotations
 
-import io
 import re
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from analysis import cli, rulesets
+from analysis import rulesets
 from analysis.systems.v5 import roll
-from tests.conftest import systems_kept
+from tests.conftest import run_cli, systems_kept
 
 ROOT = Path(__file__).resolve().parents[1]
 V5_FILE = ROOT / "analysis" / "systems" / "v5" / "mechanic.toml"
@@ -34,16 +32,6 @@ def my_v5(tmp_path):
         yield path
 
 
-def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = cli.main([str(a) for a in argv])
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize("strategy", ["none", "reroll_failures", "maximize_win", "none,reroll_failures,maximize_win"])
 def test_the_v5_file_under_table_equals_the_v5_strategies(my_v5, strategy):
     rs = rulesets.load(my_v5)
@@ -58,20 +46,24 @@ def test_the_v5_file_under_table_equals_the_v5_strategies(my_v5, strategy):
         assert floats[c].tolist() == [float(x) for x in got[c]], c
 
 
-def test_the_table_command_takes_strategy_for_a_file(my_v5):
+def test_the_table_command_takes_strategy_for_a_file(my_v5, capsys):
     grid = [f"--{k}={v}" for k, v in GRID.items()]
-    code, file_out, err = run("table", my_v5, *grid, "--strategy", "none,maximize_win", "--exact", "--format", "csv")
+    code, file_out, err = run_cli(
+        capsys, "table", my_v5, *grid, "--strategy", "none,maximize_win", "--exact", "--format", "csv"
+    )
     assert code == 0, err
-    code, v5_out, err = run("v5", *grid, "--strategy", "none,maximize_win", "--exact", "--format", "csv")
+    code, v5_out, err = run_cli(capsys, "v5", *grid, "--strategy", "none,maximize_win", "--exact", "--format", "csv")
     assert code == 0, err
     strip = lambda text: [line.rsplit(",", 1)[0] for line in text.splitlines()]  # noqa: E731 (the rule_set column)
     assert strip(file_out) == strip(v5_out) and len(file_out.splitlines()) == 1 + 6 * 4 * 4 * 2
     assert file_out.splitlines()[1].endswith(",myv5") and ",strategy," in file_out.splitlines()[0]
-    code, text, err = run(
-        "table", my_v5, "--pool", "3", "--hunger", "1", "--difficulty", "2", "--strategy", "maximize_win"
+    code, text, err = run_cli(
+        capsys, "table", my_v5, "--pool", "3", "--hunger", "1", "--difficulty", "2", "--strategy", "maximize_win"
     )
     assert code == 0 and "willpower_spent" in text and "p_win_gain" in text, err
-    code, text, err = run("table", "v5-official", "--pool", "3", "--difficulty", "2", "--strategy", "maximize_critical")
+    code, text, err = run_cli(
+        capsys, "table", "v5-official", "--pool", "3", "--difficulty", "2", "--strategy", "maximize_critical"
+    )
     assert code == 0 and "willpower_spent" in text, err
 
 
@@ -94,22 +86,22 @@ def test_the_table_command_takes_strategy_for_a_file(my_v5):
         (["{file}", "--pool", "2", "--strategy", "maximize_win", "--distribution"], "leave out --strategy"),
     ],
 )
-def test_the_table_command_refuses_a_strategy_it_cannot_count(my_v5, argv, words):
+def test_the_table_command_refuses_a_strategy_it_cannot_count(my_v5, argv, words, capsys):
     argv = [str(my_v5) if a == "{file}" else a for a in argv]
-    code, out, err = run("table", *argv)
+    code, out, err = run_cli(capsys, "table", *argv)
     assert code == 2 and out == "" and words in err, err
     assert "Traceback" not in err and err.count("\n") == 1
 
 
-def test_a_file_without_willpower_has_no_strategy():
+def test_a_file_without_willpower_has_no_strategy(capsys):
     path = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
     with systems_kept():
-        code, out, err = run("table", path, "--pool", "2", "--strategy", "maximize_win")
+        code, out, err = run_cli(capsys, "table", path, "--pool", "2", "--strategy", "maximize_win")
     assert code == 2 and "three-kinds has no Willpower reroll" in err and "[willpower]" in err
 
 
-def test_the_help_names_the_option():
-    code, out, _ = run("table", "--help")
+def test_the_help_names_the_option(capsys):
+    code, out, _ = run_cli(capsys, "table", "--help")
     assert code == 0 and "--strategy STRATEGY" in out and "[willpower]" in out
 
 
@@ -143,16 +135,16 @@ def test_compare_takes_a_strategy_for_both_sides(my_v5):
         (["v5-official", "v5-official", "--heatmap", "x.png"], "--heatmap draws one Willpower strategy"),
     ],
 )
-def test_compare_refuses_a_strategy_it_cannot_count(my_v5, argv, words):
+def test_compare_refuses_a_strategy_it_cannot_count(my_v5, argv, words, capsys):
     argv = [str(my_v5) if a == "{file}" else a for a in argv]
     strategy = "maximize_critical" if "{file}" in argv or str(my_v5) in argv else "none,maximize_win"
     if "classic-official" in argv:
         strategy = "maximize_win"
-    code, out, err = run("compare", *argv, "--strategy", strategy)
+    code, out, err = run_cli(capsys, "compare", *argv, "--strategy", strategy)
     assert code == 2 and out == "" and words in err and err.count("\n") == 1, err
 
 
-def test_solve_takes_a_strategy(my_v5):
+def test_solve_takes_a_strategy(my_v5, capsys):
     from analysis.solve import solve
 
     mine = solve(str(my_v5), "pool", "p_win>=0.8", strategy="maximize_win", hunger="0-2", difficulty="3")
@@ -164,7 +156,9 @@ def test_solve_takes_a_strategy(my_v5):
         t = roll.table(f"{row.pool - 1},{row.pool}", row.hunger, 3, exact=True, strategy="maximize_win")
         assert t.p_win.iat[1] == row.p_win >= 0.8 > t.p_win.iat[0]
     assert "after the Willpower strategy maximize_win" in v5.attrs["question"]
-    code, out, err = run("solve", "v5", "--find", "pool", "--target", "p_win>=0.8", "--strategy", "none,maximize_win")
+    code, out, err = run_cli(
+        capsys, "solve", "v5", "--find", "pool", "--target", "p_win>=0.8", "--strategy", "none,maximize_win"
+    )
     assert code == 2 and "takes one Willpower strategy here" in err
 
 
@@ -191,11 +185,11 @@ def test_the_page_shows_one_strategy_where_it_applies(my_v5):
 
 
 @pytest.mark.parametrize("system, axes", [("v5", ["--hunger", "0-2"]), ("werewolf", ["--rage", "0-2"])])
-def test_a_shipped_systems_own_file_is_its_official_rules(system, axes):
+def test_a_shipped_systems_own_file_is_its_official_rules(system, axes, capsys):
     path = ROOT / "analysis" / "systems" / system / "mechanic.toml"
     assert rulesets.load(path) == rulesets.official(system) and rulesets.MECHANIC_FILES == {}
     grid = ["--pool", "1-5", *axes, "--difficulty", "1-3", "--strategy", "none,reroll_failures,maximize_win"]
-    code, from_file, err = run("table", path, *grid, "--exact", "--format", "csv")
+    code, from_file, err = run_cli(capsys, "table", path, *grid, "--exact", "--format", "csv")
     assert code == 0, err
-    code, from_command, err = run(system, *grid, "--exact", "--format", "csv")
+    code, from_command, err = run_cli(capsys, system, *grid, "--exact", "--format", "csv")
     assert code == 0 and from_file == from_command and from_file.count("\n") > 40, err

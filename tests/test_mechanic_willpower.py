@@ -923,7 +923,7 @@ def test_a_bad_willpower_dice_expression_is_refused(dice, words):
         spec.from_toml(DESIGNER.replace("dice = 2\n", f"dice = {dice}\n"), "bad.toml")
 
 
-def test_too_many_willpower_dice_in_a_cell_are_refused_before_counting(tmp_path):
+def test_too_many_willpower_dice_in_a_cell_are_refused_before_counting(tmp_path, capsys):
     text = DESIGNER.replace("dice = 2\n", 'dice = "pool + wild"\n')
     rules = engine.rules_of(spec.from_toml(text, "second-chance.toml"))
     with pytest.raises(
@@ -933,15 +933,26 @@ def test_too_many_willpower_dice_in_a_cell_are_refused_before_counting(tmp_path)
     path = tmp_path / "second-chance.toml"
     path.write_text(text, encoding="utf-8")
     from tests.conftest import systems_kept
-    from tests.test_file_strategy import run
+    from tests.conftest import run_cli
 
     with systems_kept():
-        code, out, err = run(
-            "table", path, "--pool", "1-3", "--wild", "1", "--target", "2", "--strategy", "none,maximize_win", "--exact"
+        code, out, err = run_cli(
+            capsys,
+            "table",
+            path,
+            "--pool",
+            "1-3",
+            "--wild",
+            "1",
+            "--target",
+            "2",
+            "--strategy",
+            "none,maximize_win",
+            "--exact",
         )
         assert code == 0 and out.count("\n") == 1 + 3 * 2 and "p_win_gain" in out, err
-        code, out, err = run(
-            "table", path, "--pool", "10", "--wild", "1", "--target", "2", "--strategy", "maximize_win"
+        code, out, err = run_cli(
+            capsys, "table", path, "--pool", "10", "--wild", "1", "--target", "2", "--strategy", "maximize_win"
         )
         assert code == 2 and out == "" and "[willpower] dice is 11 at pool 10, wild 1" in err and err.count("\n") == 1
 
