@@ -1,5 +1,7 @@
-"""Two rule sets of one system compared over a grid, outcome class by outcome class: :func:`compare`.
+"""Two rule sets compared over a grid, outcome class by outcome class: :func:`compare`.
 
+The rule sets are of one system, or of two that share axes (compared on
+those, classes matched by name), optionally both after a Willpower strategy.
 Both rule sets are counted exactly over the same cells; each row of
 :attr:`Comparison.table` holds one outcome of one cell under ``a`` and ``b``
 and their ``difference = b - a``, computed on the fractions.
@@ -22,7 +24,7 @@ COMPARE_COLUMNS = ("outcome", "a", "b", "difference")
 
 
 class Comparison:
-    """Two rule sets of one system side by side over a grid (see :func:`compare`).
+    """Two rule sets side by side over a grid (see :func:`compare`).
 
     Attributes
     ----------
