@@ -42,7 +42,7 @@ from . import __version__, rulesets
 from .assets import text as asset_text
 from .formats.escape import html_text as escape
 from .formats.numbers import fixed, fraction_text, percent_text
-from .strategies import bound, takes_strategy
+from .strategies import bound
 
 #: The most cells (over every rule set) one page holds: about 0.2 kB of data
 #: each for pools up to 10 (the default V5 page has 300 cells, 80 kB), more for
@@ -97,7 +97,7 @@ def _check_axes(grid_axes, sets, names: dict) -> None:
 
 def _with_strategy(system, rs, strategy, names: dict):
     """``system`` with ``strategy`` bound into its table where it has Willpower rerolls (one strategy only)."""
-    if strategy is None or not takes_strategy(system):
+    if strategy is None or not system.takes("strategy"):
         return system
     if isinstance(strategy, (list, tuple)) or (isinstance(strategy, str) and "," in strategy):
         raise ValueError(
@@ -183,7 +183,7 @@ def page_data(
         system = rulesets.system(rs.system)
         cells.append(sweep.resolve_grid(system, {k: v for k, v in grid.items() if k in system.axis_names}, names))
     systems = [_with_strategy(rulesets.system(rs.system), rs, strategy, names) for rs in sets]
-    if strategy is not None and not any(takes_strategy(system) for system in systems):
+    if strategy is not None and not any(system.takes("strategy") for system in systems):
         raise ValueError(
             f"{names.get('strategy', 'strategy')}: none of the rule sets has a Willpower reroll (V5, Werewolf "
             f"and a mechanic file with a [willpower] table have)"
@@ -196,7 +196,7 @@ def page_data(
         )
     if strategy is not None:  # each strategy's reroll over the whole grid, before the first cell is counted
         for rs, system, resolved in zip(sets, systems, cells):
-            if takes_strategy(system):
+            if system.takes("strategy"):
                 system.table_function(*resolved.values(), rules=rs.rules, exact=True, check_only=True)
     out = []
     for rs, system, resolved in zip(sets, systems, cells):
@@ -247,7 +247,7 @@ def page_data(
                     [one_line(k), one_line(rulesets.show_value(d)), one_line(rulesets.show_value(v))]
                     for k, (d, v) in rs.changes().items()
                 ],
-                "strategy": one_line(_strategy_name(strategy)) if takes_strategy(system) else "",
+                "strategy": one_line(_strategy_name(strategy)) if system.takes("strategy") else "",
                 "base": base,
                 "base_short": base_short,
                 "unchanged": "The official rules of the system, unchanged."

@@ -172,11 +172,10 @@ def _values_of(system, find: str, within, names: dict) -> _Search:
 def _with_at_least(system, spec, name: str) -> tuple:
     """``system`` whose table adds the ``p_at_least_N`` columns of ``spec``, and those N."""
     import functools
-    import inspect
 
     from . import at_least as counts_at_least
 
-    if "at_least" not in inspect.signature(system.table_function).parameters:
+    if not system.takes("at_least"):
         raise ValueError(f"{name} adds p_at_least_N columns, which the {system.name} table does not have")
     ns = counts_at_least.parse(spec, name)
     table = functools.partial(system.table_function, at_least=spec)

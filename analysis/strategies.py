@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from .validate import InputError, did_you_mean
@@ -114,21 +113,13 @@ def combine(
     return out
 
 
-def takes_strategy(system) -> bool:
-    """Whether a system's table function takes ``strategy=`` (the system has Willpower rerolls)."""
-    try:
-        return "strategy" in inspect.signature(system.table_function).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def bound(system, strategy, name: str, option: str = "--strategy"):
     """``system`` with ``strategy`` bound into its table function (unchanged for None), or a refusal in one
     sentence naming the rule set ``name`` when its system has no Willpower reroll (``option``: how the
     message names the strategy)."""
     if strategy is None:
         return system
-    if not takes_strategy(system):
+    if not system.takes("strategy"):
         raise ValueError(
             f"{option}: {name} has no Willpower reroll (its system {system.name} has no strategies; a "
             f"mechanic file gets them from a [willpower] table)"

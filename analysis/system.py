@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+import inspect
 import pkgutil
 import re
 import sys
@@ -325,6 +326,14 @@ class System:
     @property
     def table_function(self) -> Callable[..., pd.DataFrame]:
         return self._get(self.table)
+
+    def takes(self, parameter: str) -> bool:
+        """Whether the table function takes the keyword ``parameter`` (``strategy``: the system has
+        Willpower rerolls; ``at_least``, ``check_only``)."""
+        try:
+            return parameter in inspect.signature(self.table_function).parameters
+        except (TypeError, ValueError):
+            return False
 
     @property
     def distribution_function(self) -> Callable[..., pd.DataFrame] | None:

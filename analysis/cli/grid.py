@@ -108,9 +108,9 @@ def add_command(
             help=text,
         )
     add_rules_options(p, rules or RulesOptions.of_system(system))
-    if takes_strategy(system):
+    if system.takes("strategy"):
         add_strategy_option(p, ", ".join(["none", *system.strategy_map]) if system.strategies is not None else "")
-    if takes(system, "at_least"):
+    if system.takes("at_least"):
         p.add_argument(
             "--at-least",
             metavar="SPEC",
@@ -173,23 +173,6 @@ def add_strategy_option(p, names: str = "", where: str = "") -> None:
         "(none,maximize_win): side by side, with a strategy "
         "column" + where,
     )
-
-
-def takes_strategy(system) -> bool:
-    """Whether the system's table function takes ``strategy=`` (a Willpower strategy): ``--strategy``."""
-    from ..strategies import takes_strategy as takes_it
-
-    return takes_it(system)
-
-
-def takes(system, parameter: str) -> bool:
-    """Whether the system's table function takes the keyword ``parameter``."""
-    import inspect
-
-    try:
-        return parameter in inspect.signature(system.table_function).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def grid(args, system) -> dict:
@@ -290,7 +273,7 @@ def check_work(system, resolved: dict, rules, exact: bool, options: dict) -> Non
             at_least.parse(options["at_least"], "--at-least"),
             "--at-least",
         )
-    if not options or not takes(system, "check_only"):
+    if not options or not system.takes("check_only"):
         return
     try:
         system.table_function(*(resolved[a] for a in system.axis_names), rules=rules, exact=exact, check_only=True)

@@ -179,11 +179,11 @@ def run_table(args):
         import functools
 
         from ..strategies import bound
-        from .grid import check_work, takes
+        from .grid import check_work
 
         options = {}
         if args.at_least is not None:
-            if not takes(system, "at_least"):
+            if not system.takes("at_least"):
                 raise ValueError(f"--at-least adds p_at_least_N columns, which the {system.name} table does not have")
             options["at_least"] = args.at_least
         system = bound(system, args.strategy, rs.name)
