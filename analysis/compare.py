@@ -174,7 +174,8 @@ class Comparison:
         if self.left_out:
             lines.append(f"  not compared (one side only, and not a chance): {', '.join(self.left_out)}")
         if self.strategy is not None:
-            lines.append(f"  Willpower: both after {_strategy_text(self.strategy)}")
+            side_by_side = " (side by side)" if _strategies.several(self.strategy) else ""
+            lines.append(f"  Willpower: both after {one_line(_strategies.text(self.strategy))}{side_by_side}")
         if sa == sb and not changes:
             lines.append("  the two rule sets are the same: every difference is 0")
         cells = 1
@@ -204,14 +205,6 @@ class Comparison:
         )
         text = "<br>".join(html_text(line) for line in self.describe().splitlines())
         return f"<p>{text}</p>" + (table(head, body) if len(top) else "")
-
-
-def _strategy_text(strategy) -> str:
-    """A ``strategy=`` value for people: ``maximize_win``, ``none, maximize_win`` (side by side)."""
-    items = strategy.split(",") if isinstance(strategy, str) else strategy
-    items = items if isinstance(items, (list, tuple)) else [items]
-    names = [str(getattr(s, "name", s)).strip() if s is not None else "none" for s in items]
-    return ", ".join(one_line(n) for n in names) + (" (side by side)" if len(names) > 1 else "")
 
 
 def _fields(rs, other) -> dict:
@@ -334,7 +327,7 @@ def compare(
     if strategy is not None:  # every strategy's reroll over the whole grid, before the first cell is counted
         for side, system, rs, grid_ in (("a", sa, ra, cells_a), ("b", sb, rb, cells_b)):
             try:
-                system.table_function(*grid_.values(), rules=rs.rules, exact=True, check_only=True)
+                _strategies.check(system, grid_, rs.rules)
             except ValueError as exc:
                 if sa.name == sb.name:
                     raise

@@ -42,7 +42,7 @@ from . import __version__, rulesets
 from .assets import text as asset_text
 from .formats.escape import html_text as escape
 from .formats.numbers import fixed, fraction_text, percent_text
-from .strategies import bound
+from . import strategies
 
 #: The most cells (over every rule set) one page holds: about 0.2 kB of data
 #: each for pools up to 10 (the default V5 page has 300 cells, 80 kB), more for
@@ -99,16 +99,12 @@ def _with_strategy(system, rs, strategy, names: dict):
     """``system`` with ``strategy`` bound into its table where it has Willpower rerolls (one strategy only)."""
     if strategy is None or not system.takes("strategy"):
         return system
-    if isinstance(strategy, (list, tuple)) or (isinstance(strategy, str) and "," in strategy):
+    if strategies.several(strategy):
         raise ValueError(
             f"{names.get('strategy', 'strategy')}: a page shows one Willpower strategy, got {strategy!r} "
             f"(a table shows several side by side: beastodds table RULES --strategy A,B)"
         )
-    return bound(system, strategy, rs.name, names.get("strategy", "strategy"))
-
-
-def _strategy_name(strategy) -> str:
-    return "" if strategy is None else str(getattr(strategy, "name", strategy))
+    return strategies.bound(system, strategy, rs.name, names.get("strategy", "strategy"))
 
 
 def page_data(
@@ -197,7 +193,8 @@ def page_data(
     if strategy is not None:  # each strategy's reroll over the whole grid, before the first cell is counted
         for rs, system, resolved in zip(sets, systems, cells):
             if system.takes("strategy"):
-                system.table_function(*resolved.values(), rules=rs.rules, exact=True, check_only=True)
+                strategies.check(system, resolved, rs.rules)
+    shown = "" if strategy is None else one_line(strategies.text(strategy))  # the strategy, as the page names it
     out = []
     for rs, system, resolved in zip(sets, systems, cells):
         df = sweep.tables(
@@ -247,7 +244,7 @@ def page_data(
                     [one_line(k), one_line(rulesets.show_value(d)), one_line(rulesets.show_value(v))]
                     for k, (d, v) in rs.changes().items()
                 ],
-                "strategy": one_line(_strategy_name(strategy)) if system.takes("strategy") else "",
+                "strategy": shown if system.takes("strategy") else "",
                 "base": base,
                 "base_short": base_short,
                 "unchanged": "The official rules of the system, unchanged."

@@ -281,7 +281,7 @@ def solve(
         )
     search = _values_of(system, find, within, names)
     if strategy is not None:
-        if isinstance(strategy, (list, tuple)) or (isinstance(strategy, str) and "," in strategy):
+        if strategies.several(strategy):
             raise ValueError(
                 f"{n('strategy', 'strategy')} takes one Willpower strategy here (solve searches one table), "
                 f"got {strategy!r}"
@@ -304,7 +304,7 @@ def solve(
     rules_list = [dataclasses.replace(rs.rules, **{find: v}) for v in search.values] if search.kind == "field" else []
     searched = list(search.values)
     if strategy is not None:  # the strategy's name and its reroll's work over the grid, before any counting
-        system.table_function(*(grid[a] for a in system.axis_names), rules=rs.rules, exact=True, check_only=True)
+        strategies.check(system, grid, rs.rules)
     columns = _columns(system, rs.rules, grid)
     if goal.column not in columns:
         raise ValueError(
@@ -333,7 +333,7 @@ def solve(
         f"(the {'smallest' if search.numeric else 'first'} on a tie)"
     )
     if strategy is not None:
-        question += f", after the Willpower strategy {getattr(strategy, 'name', strategy)}"
+        question += f", after the Willpower strategy {strategies.text(strategy)}"
     out.attrs.update(rule_set=rs, find=find, target=goal, searched=searched, capped=search.capped, question=question)
     return out
 

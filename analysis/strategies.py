@@ -125,3 +125,21 @@ def bound(system, strategy, name: str, option: str = "--strategy"):
             f"mechanic file gets them from a [willpower] table)"
         )
     return dataclasses.replace(system, table=functools.partial(system.table_function, strategy=strategy))
+
+
+def several(strategy) -> bool:
+    """Whether a ``strategy=`` value names several strategies (a list, or names separated by commas)."""
+    return isinstance(strategy, (list, tuple)) or (isinstance(strategy, str) and "," in strategy)
+
+
+def text(strategy) -> str:
+    """A ``strategy=`` value for people: ``maximize_win``, or ``none, maximize_win`` for several."""
+    items = strategy.split(",") if isinstance(strategy, str) else strategy
+    items = items if isinstance(items, (list, tuple)) else [items]
+    return ", ".join(NONE if s is None else str(getattr(s, "name", s)).strip() for s in items)
+
+
+def check(system, grid: Mapping[str, Any], rules) -> None:
+    """Check a strategy's reroll over a whole grid (``{axis: values}``) before anything is counted: the
+    table function of ``system`` (the strategy bound in, :func:`bound`) run with ``check_only``."""
+    system.table_function(*(grid[a] for a in system.axis_names), rules=rules, exact=True, check_only=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from ..strategies import several
 from ..tables import render
 from ..validate import one_line
 from .common import (
@@ -87,7 +88,7 @@ def run_compare(args):
             if getattr(args, f"axis_{axis}", None) is not None
         }
     names = names_of(args)
-    if args.strategy is not None and args.heatmap is not None and "," in args.strategy:
+    if args.heatmap is not None and several(args.strategy):
         raise ValueError("--heatmap draws one Willpower strategy: give --strategy one name, not several")
     cmp = compare(
         a,
