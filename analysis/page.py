@@ -131,7 +131,7 @@ def page_data(
         ``{axis: "--pool"}``: how messages name an axis.
     strategy : str or strategy, optional
         One Willpower strategy, applied to every rule set whose system has
-        Willpower rerolls (V5, Werewolf, a mechanic file with a
+        Willpower rerolls (V5, Werewolf, Hunter, a mechanic file with a
         ``[willpower]`` table; the others are shown without); their cells
         add ``willpower_spent`` and ``p_win_gain``, and their ``strategy``
         names it (else "").
@@ -181,8 +181,8 @@ def page_data(
     systems = [_with_strategy(rulesets.system(rs.system), rs, strategy, names) for rs in sets]
     if strategy is not None and not any(system.takes("strategy") for system in systems):
         raise ValueError(
-            f"{names.get('strategy', 'strategy')}: none of the rule sets has a Willpower reroll (V5, Werewolf "
-            f"and a mechanic file with a [willpower] table have)"
+            f"{names.get('strategy', 'strategy')}: none of the rule sets has a Willpower reroll (V5, Werewolf, "
+            f"Hunter and a mechanic file with a [willpower] table have)"
         )
     total = sum(math.prod(len(v) for v in c.values()) for c in cells)
     if total > MAX_CELLS:

@@ -237,7 +237,7 @@ def solve(
         (systems whose table has them).
     strategy : str or strategy, optional
         Count the odds after that Willpower strategy (one, as ``strategy=``
-        of the system's table: V5, Werewolf, a mechanic file with a
+        of the system's table: V5, Werewolf, Hunter, a mechanic file with a
         ``[willpower]`` table); its ``willpower_spent`` and ``p_win_gain``
         may be targets too.
     jobs, progress

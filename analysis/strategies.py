@@ -1,11 +1,11 @@
 """Willpower strategies side by side: reading ``strategy=`` (one name, a list, or ``"none,maximize_win"``).
 
-A system with Willpower rerolls (V5, Werewolf) takes ``strategy=`` in its
-``table``: one strategy gives the odds after it; a list (or a comma-separated
-string) gives them side by side, with ``strategy`` as a column of the long
-table, ``none`` standing for no Willpower spent.  Both add ``p_win_gain``:
-the exact chance to win with the strategy minus the chance without
-Willpower.
+A system with Willpower rerolls (V5, Werewolf, Hunter, a mechanic file
+with a ``[willpower]`` table) takes ``strategy=`` in its ``table``: one
+strategy gives the odds after it; a list (or a comma-separated string)
+gives them side by side, with ``strategy`` as a column of the long table,
+``none`` standing for no Willpower spent.  Both add ``p_win_gain``: the
+exact chance to win with the strategy minus the chance without Willpower.
 """
 
 from __future__ import annotations

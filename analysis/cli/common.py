@@ -453,19 +453,25 @@ def names_of(args) -> dict:
     return dict(getattr(args, "names", None) or {})
 
 
+def given_axes(args, systems) -> dict:
+    """``{axis: SPEC}`` of every axis option given on the command line, of any of ``systems``."""
+    return {
+        axis: getattr(args, f"axis_{axis}")
+        for s in systems
+        for axis in s.axis_names
+        if getattr(args, f"axis_{axis}", None) is not None
+    }
+
+
 def grid_of(args, system, systems) -> dict:
     """``{axis: SPEC}`` given on the command line for ``system``; an axis of another system is refused."""
-    grid = {}
-    for s in systems:
-        for axis in s.axis_names:
-            value = getattr(args, f"axis_{axis}", None)
-            if value is not None and axis not in system.axis_names:
-                raise ValueError(
-                    f"{axis_option(axis)} is not an axis of {system.name}; "
-                    f"its axes are " + ", ".join(axis_option(a) for a in system.axis_names)
-                )
-            if value is not None:
-                grid[axis] = value
+    grid = given_axes(args, systems)
+    for axis in grid:
+        if axis not in system.axis_names:
+            raise ValueError(
+                f"{axis_option(axis)} is not an axis of {system.name}; "
+                f"its axes are " + ", ".join(axis_option(a) for a in system.axis_names)
+            )
     return grid
 
 

@@ -19,6 +19,7 @@ from .common import (
     axis_option,
     check_output_options,
     counts_exactly,
+    given_axes,
     grid_of,
     is_int_column,
     jobs,
@@ -81,12 +82,7 @@ def run_compare(args):
     if a.system == b.system:
         grid = grid_of(args, system, _systems())
     else:  # two systems: compare checks each axis against both
-        grid = {
-            axis: getattr(args, f"axis_{axis}")
-            for s in _systems()
-            for axis in s.axis_names
-            if getattr(args, f"axis_{axis}", None) is not None
-        }
+        grid = given_axes(args, _systems())
     names = names_of(args)
     if args.heatmap is not None and several(args.strategy):
         raise ValueError("--heatmap draws one Willpower strategy: give --strategy one name, not several")
@@ -296,12 +292,7 @@ def run_page(args):
 
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
-    grid = {
-        axis: getattr(args, f"axis_{axis}")
-        for system in _systems()
-        for axis in system.axis_names
-        if getattr(args, f"axis_{axis}", None) is not None
-    }
+    grid = given_axes(args, _systems())
     names = names_of(args)
     text = page.html_text(
         page.page_data(sets, grid, jobs=jobs(args), progress=progress(args), names=names, strategy=args.strategy)
@@ -322,12 +313,7 @@ def run_booklet(args):
 
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
-    grid, names = {}, names_of(args)
-    for system in _systems():
-        for axis in system.axis_names:
-            value = getattr(args, f"axis_{axis}", None)
-            if value is not None:
-                grid[axis] = value
+    grid, names = given_axes(args, _systems()), names_of(args)
     booklet.check_grid(sets, grid, names)  # every axis and value, before any cell is counted
     replaced = write_output(
         args.output,
@@ -504,14 +490,14 @@ def _add_compare(sub, systems, files) -> None:
     )
     from .grid import add_strategy_option
 
-    add_strategy_option(p, _strategy_names(), " (both rule sets roll under it: " + _STRATEGY_WHERE[2:])
+    add_strategy_option(p, _strategy_names(), f" (both rule sets roll under it: {_STRATEGY_WHERE})")
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "outcome", "a", "b", "difference", "rule_set_a", "rule_set_b"))
     p.set_defaults(run=run_compare)
 
 
 #: Which rule sets take ``--strategy``, for the help of a command of any system.
-_STRATEGY_WHERE = " (v5 and werewolf rule sets, and a mechanic file with a [willpower] table)"
+_STRATEGY_WHERE = "v5, werewolf and hunter rule sets, and a mechanic file with a [willpower] table"
 
 
 def _strategy_names() -> str:
@@ -544,7 +530,7 @@ def _add_table(sub, systems, files) -> None:
     )
     from .grid import add_distribution_option, add_strategy_option
 
-    add_strategy_option(p, _strategy_names(), _STRATEGY_WHERE)
+    add_strategy_option(p, _strategy_names(), f" ({_STRATEGY_WHERE})")
     add_distribution_option(p)
     add_sweep_options(p)
     add_output_options(p, columns=("AXES", "CLASSES", "rule_set"))
@@ -604,8 +590,8 @@ def _add_solve(sub, systems, files) -> None:
         default=None,
         help="count the odds after a Willpower reroll under that one strategy ("
         + _strategy_names()
-        + ";"
-        + _STRATEGY_WHERE[1:-1]
+        + "; for "
+        + _STRATEGY_WHERE
         + "); willpower_spent and p_win_gain may be targets too",
     )
     add_axis_options(p, systems)
@@ -689,7 +675,7 @@ def _add_page(sub, systems, files) -> None:
         metavar="STRATEGY",
         default=None,
         help="show the odds after a Willpower reroll under that one strategy, for every rule set "
-        "with Willpower rerolls (" + _strategy_names() + ";" + _STRATEGY_WHERE[1:-1] + "); the others "
+        "with Willpower rerolls (" + _strategy_names() + "; " + _STRATEGY_WHERE + "); the others "
         "are shown without",
     )
     p.add_argument(
