@@ -97,7 +97,7 @@ def _spread(values, count: int) -> list:
 
 def _changes_from(sets) -> str:
     """What the rule sets' changes are from: the official rules, a file's own rules, or both."""
-    return " or ".join(dict.fromkeys(rulesets.base_words(rs.system)[0] for rs in sets))
+    return " or ".join(dict.fromkeys(rulesets.base_words(rs.system).rules for rs in sets))
 
 
 def _ruleset_figures(rs, official, system, grid, df) -> list:
@@ -186,7 +186,7 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
         f'<p class="lead">{_esc(description) if description else "(no description)"}</p>',
         f'<p class="rules">System: <b>{_esc(system.title)}</b>{book}. Rule set '
         f"<b>{_esc(rs.name)}</b>, {_esc(source_of(rs))}.</p>",
-        f'<h3 id="{_esc(sid)}-changes">Changes from {rulesets.base_words(system)[0]}</h3>',
+        f'<h3 id="{_esc(sid)}-changes">Changes from {rulesets.base_words(system).rules}</h3>',
         changes_html(rs),
         f'<h3 id="{_esc(sid)}-tables">{_esc(label(head))}</h3>',
         summary_pivots(df, axes, system.name, head, extra=own, every=given),

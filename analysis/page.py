@@ -232,7 +232,7 @@ def page_data(
             if row is None:
                 raise RuntimeError(f"the {system.name} table has no row for the cell {dict(zip(axes, key))}")
             data_cells.append([_value(row[positions[c["name"]]], c["kind"]) for c in columns])
-        base, base_short = rulesets.base_words(system)
+        words = rulesets.base_words(system)
         out.append(
             {
                 "name": one_line(rs.name),
@@ -245,11 +245,9 @@ def page_data(
                     for k, (d, v) in rs.changes().items()
                 ],
                 "strategy": shown if system.takes("strategy") else "",
-                "base": base,
-                "base_short": base_short,
-                "unchanged": "The official rules of the system, unchanged."
-                if rulesets.is_shipped(system)
-                else "The file's own rules, unchanged.",
+                "base": words.rules,
+                "base_short": words.short,
+                "unchanged": words.unchanged,
                 "axes": [
                     {
                         "name": a,

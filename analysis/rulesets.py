@@ -41,7 +41,7 @@ import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NoReturn, cast
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, NoReturn, cast
 
 from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
 from .validate import did_you_mean
@@ -121,10 +121,26 @@ def is_shipped(system_or_name) -> bool:
     return bool(sys_.package) or getattr(sys_.rules_class, "MECHANIC", None) is None
 
 
-def base_words(system_or_name) -> tuple[str, str]:
-    """What a system's defaults are called: ``("the official rules", "official")`` for a shipped system,
-    ``("the file's own rules", "the file's")`` for a designer's mechanic file."""
-    return ("the official rules", "official") if is_shipped(system_or_name) else ("the file's own rules", "the file's")
+class BaseWords(NamedTuple):
+    """What a system's defaults are called, in each place a rule set's changes from them are listed."""
+
+    rules: str  #: "the official rules" / "the file's own rules"
+    short: str  #: before a default value: "official 2" / "the file's 2"
+    heading: str  #: the column of the default values: "Official" / "The file's own"
+    unchanged: str  #: a rule set with no change, in one sentence
+
+
+#: The words of a shipped system's defaults, and of a designer's mechanic file's.
+_OFFICIAL_WORDS = BaseWords(
+    "the official rules", "official", "Official", "The official rules of the system, unchanged."
+)
+_FILE_WORDS = BaseWords("the file's own rules", "the file's", "The file's own", "The file's own rules, unchanged.")
+
+
+def base_words(system_or_name) -> BaseWords:
+    """What a system's defaults are called: the official rules for a shipped system (:func:`is_shipped`),
+    the file's own rules for a designer's mechanic file."""
+    return _OFFICIAL_WORDS if is_shipped(system_or_name) else _FILE_WORDS
 
 
 def official(system_or_name) -> "RuleSet":

@@ -40,8 +40,18 @@ def test_the_default_rule_set_of_a_file_is_named_as_the_file_names_it(files):
     assert own.name == "myrule" and not rulesets.is_shipped("myrule")
     assert rulesets.official("myrule") == own and "official" not in rulesets.official("myrule").name
     assert rulesets.is_shipped("v5") and rulesets.official("v5").name == "v5-official"
-    assert rulesets.base_words("myrule") == ("the file's own rules", "the file's")
-    assert rulesets.base_words("v5") == ("the official rules", "official")
+    assert rulesets.base_words("myrule") == (
+        "the file's own rules",
+        "the file's",
+        "The file's own",
+        "The file's own rules, unchanged.",
+    )
+    assert rulesets.base_words("v5") == (
+        "the official rules",
+        "official",
+        "Official",
+        "The official rules of the system, unchanged.",
+    )
 
 
 def test_describe_and_the_changes_list_name_the_files_own_rules(files):

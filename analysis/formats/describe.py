@@ -35,12 +35,12 @@ def describe(rs: rulesets.RuleSet, short: bool = False) -> str:
         text += f": {html_text(rs.description)}"
     changes = rs.changes()
     if changes:
-        base, short_base = rulesets.base_words(rs.system)
+        words = rulesets.base_words(rs.system)
         text += (
-            f" Changed from {base}: "
+            f" Changed from {words.rules}: "
             + "; ".join(
                 f"<code>{html_text(k)} = {html_text(rulesets.show_value(v))}</code> "
-                f"({short_base} {html_text(rulesets.show_value(d))})"
+                f"({words.short} {html_text(rulesets.show_value(d))})"
                 for k, (d, v) in changes.items()
             )
             + "."
@@ -94,8 +94,8 @@ def changes_html(rs: rulesets.RuleSet) -> str:
     """The list of changes from the system's defaults (the official rules of a shipped system, a designer's
     file's own rules): each rule in words, its default value and this one."""
     official = rulesets.official(rs.system)
-    base, _ = rulesets.base_words(rs.system)
-    head = "Official" if rulesets.is_shipped(rs.system) else "The file's own"
+    words = rulesets.base_words(rs.system)
+    base, head = words.rules, words.heading
     changes = rs.changes()
     if not changes:
         return f'<p class="note">No change: these are {base} ({html_text(official.name)}).</p>'
