@@ -177,7 +177,7 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
     own = rule_meanings(rs)  # a mechanic file's meanings under this rule set's values
     title, description = title_of(rs), description_of(rs)
     name = f'<code class="name">{_esc(rs.name)}</code>' if title != rs.name else ""
-    from .mechanic.system import shipped
+    from .mechanic.spec import shipped
 
     mech = getattr(type(rs.rules), "MECHANIC", None) or shipped(system)
     book = f", from {_esc(mech.source)}" if mech is not None and mech.source else ""

@@ -34,7 +34,7 @@ def rule_meanings(rule_set) -> dict:
         # a shipped system counted from its own mechanic file: under a house rule that changes a
         # parameter of the file, the file's meanings (filled with the new values) replace the official ones
         from . import rulesets
-        from .mechanic.system import shipped
+        from .mechanic.spec import shipped
 
         try:
             mech = shipped(rulesets.system(rule_set.system))
@@ -80,7 +80,7 @@ def _column_prefixes() -> list:
 
 def _axis_meanings(system) -> dict:
     """``{axis: meaning}`` from the mechanic file a shipped system keeps (``mechanic.toml``), or ``{}``."""
-    from .mechanic.system import shipped
+    from .mechanic.spec import shipped
 
     try:
         mech = shipped(system)

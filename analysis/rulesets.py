@@ -37,12 +37,14 @@ import dataclasses
 import functools
 import os
 import re
-import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, NoReturn, cast
 
+from .mechanic.spec import MechanicError, Mechanic, from_toml as mechanic_from_toml, shipped
+from .mechanic.system import is_mechanic_text, system_of
+from .safeio import read_text, toml_error
 from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
 from .validate import did_you_mean
 from .system import System
@@ -411,10 +413,54 @@ def _rules_class(sys_: System) -> type[Rules]:
     return cls
 
 
+def register_mechanic_file(path, *, replace_same: bool = True) -> "System":
+    """Read a mechanic file and add its system to :data:`analysis.SYSTEMS`; return the system.
+
+    Registering the same mechanic again is harmless; a file whose name is
+    another system's (a shipped one, or a different file read before) is
+    refused with one sentence.
+    """
+    path = Path(path)
+    try:
+        text = read_text(path)
+    except ValueError as exc:
+        raise MechanicError(str(exc).replace("rule-set file", "mechanic file")) from None
+    return register_mechanic(mechanic_from_toml(text, source=str(path)), replace_same=replace_same, path=path)
+
+
+def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -> "System":
+    """Add a mechanic's system to :data:`analysis.SYSTEMS` (see :func:`register_mechanic_file`).
+
+    ``path``: the file it was read from, recorded in :data:`analysis.MECHANIC_FILES`.
+    """
+    known = SYSTEMS.get(mech.name)
+    if known is not None:
+        same = getattr(known.rules_class, "MECHANIC", None)
+        if replace_same and (same == mech or shipped(known) == mech):  # read again, or a shipped system's own file
+            return known
+        raise MechanicError(
+            f"{mech.origin}: a system named {mech.name!r} already exists; give the "
+            f"mechanic another name in [mechanic] name"
+        )
+    taken = [p.name for p in mech.parameters if hasattr(Rules, p.name)]
+    if taken:
+        raise MechanicError(
+            f"{mech.origin}, parameter {taken[0]!r}: the name is taken by the rules "
+            f"themselves ({', '.join(n for n in dir(Rules) if not n.startswith('_'))}); "
+            f"call it otherwise"
+        )
+    try:
+        system = system_of(mech)
+    except ValueError as exc:
+        raise MechanicError(f"{mech.origin}: {exc}") from None
+    SYSTEMS[mech.name] = system
+    if path is not None:
+        MECHANIC_FILES[mech.name] = str(Path(path).resolve())
+    return system
+
+
 def _mechanic_of(ref, base, fail: Callable[[str], NoReturn]) -> str:
     """Register the mechanic file a rule set names (``mechanic = "path.toml"``); its system's name."""
-    from .mechanic.system import register
-
     if not isinstance(ref, str) or not ref.strip() or "\0" in ref:
         fail(f"field 'mechanic' must be the path of a mechanic file in quotes, got {toml_kind(ref)}")
     path = Path(base if base is not None else ".") / ref.strip()
@@ -422,12 +468,10 @@ def _mechanic_of(ref, base, fail: Callable[[str], NoReturn]) -> str:
         text = read_text(path)
     except ValueError as exc:
         fail(f"mechanic = {ref.strip()!r}: " + str(exc).replace("rule-set file", "mechanic file"))
-    from .mechanic.system import is_mechanic_text
-
     if not is_mechanic_text(text):
         fail(f"mechanic = {ref.strip()!r}: {path} is not a mechanic file (it has no [mechanic] table)")
     try:
-        return register(path).name
+        return register_mechanic_file(path).name
     except ValueError as exc:
         fail(f"mechanic = {ref.strip()!r}: {exc}")
 
@@ -448,9 +492,7 @@ def register_file(path) -> None:
     except (ValueError, RecursionError):  # tomllib.TOMLDecodeError is a ValueError
         return
     if isinstance(data.get("mechanic"), dict):
-        from .mechanic.system import register
-
-        register(path)
+        register_mechanic_file(path)
     elif "mechanic" in data:
 
         def fail(message):
@@ -540,18 +582,6 @@ def from_dict(data: dict, source: str = "rule set", default_name: str | None = N
     return RuleSet(sys_.name, name.strip(), rules, description.strip(), source, sub_rules)
 
 
-def toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
-    """The message of a TOML error, with the offending line quoted when there is one."""
-    msg = str(exc)
-    m = re.search(r"line (\d+)", msg)
-    if m:
-        lines = text.splitlines()
-        n = int(m.group(1))
-        if 1 <= n <= len(lines) and lines[n - 1].strip():
-            msg += f": {lines[n - 1].strip()!r}"
-    return msg
-
-
 def from_toml(text: str, source: str = "rule set", default_name: str | None = None, base=None) -> RuleSet:
     """Parse and validate TOML text (see the module docstring for the layout; ``base``: see :func:`from_dict`)."""
     try:
@@ -565,58 +595,6 @@ def from_toml(text: str, source: str = "rule set", default_name: str | None = No
     return from_dict(data, source, default_name, base)
 
 
-#: The largest rule-set file read (bytes): a rule set is a few lines, so a
-#: bigger file is a wrong path, not a rule set.
-MAX_FILE_BYTES = 1 << 20
-
-
-def read_text(path) -> str:
-    """The text of a rule-set file, checked before it is read.
-
-    Only a regular file of at most :data:`MAX_FILE_BYTES` in UTF-8 (a leading
-    byte-order mark is dropped) is read; a folder, a device such as
-    ``/dev/zero``, a named pipe, a bigger file or other bytes raise a
-    ValueError of one sentence, without blocking or reading on and on.
-    """
-    path = Path(path)
-    fd: int | None
-    try:
-        # O_NONBLOCK: opening a named pipe with no writer must not wait
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such rule-set file") from None
-    except IsADirectoryError:
-        raise ValueError(f"{path}: is a directory, not a rule-set file") from None
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise ValueError(f"{path}: is a directory, not a rule-set file")
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"{path}: not a regular file (a device or a pipe), so not a rule-set file")
-        if st.st_size > MAX_FILE_BYTES:
-            raise ValueError(
-                f"{path}: {st.st_size} bytes is too big for a rule-set file (at most {MAX_FILE_BYTES} bytes)"
-            )
-        with os.fdopen(fd, "rb") as f:
-            fd = None
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    finally:
-        if fd is not None:
-            os.close(fd)
-    if len(data) > MAX_FILE_BYTES:  # it grew while being read
-        raise ValueError(f"{path}: too big for a rule-set file (at most {MAX_FILE_BYTES} bytes)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(
-            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the rule set as UTF-8"
-        ) from None
-
-
 def load_file(path) -> RuleSet:
     """Load and validate a rule-set TOML file (read by :func:`read_text`).
 
@@ -627,9 +605,6 @@ def load_file(path) -> RuleSet:
     path = Path(path)
     text = read_text(path)
     if "[mechanic]" in text:
-        from .mechanic.system import is_mechanic_text, register_mechanic
-        from .mechanic.spec import from_toml as mechanic_from_toml
-
         if is_mechanic_text(text):
             system_ = register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
             if is_shipped(system_):  # a shipped system's own file: its official rules

@@ -1,4 +1,10 @@
-"""Atomic file writes: a file the project writes is either the old one or the whole new one.
+"""Safe file I/O: input files read with checks, and atomic writes.
+
+A file the project reads (a rule set, a mechanic file) is read by
+:func:`read_text`: a regular UTF-8 file of at most :data:`MAX_FILE_BYTES`,
+or a ValueError of one sentence; :func:`toml_error` words a TOML error.
+
+A file the project writes is either the old one or the whole new one.
 
 Every output file (tables, figures, the booklet, ``--heatmap``, saved rule
 sets) is written to a temporary file in the same folder, flushed to disk, then
@@ -21,10 +27,76 @@ import contextlib
 import errno
 import io
 import os
+import re
 import stat
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import IO, Any
+
+
+#: The largest rule-set file read (bytes): a rule set is a few lines, so a
+#: bigger file is a wrong path, not a rule set.
+MAX_FILE_BYTES = 1 << 20
+
+
+def read_text(path) -> str:
+    """The text of a rule-set file, checked before it is read.
+
+    Only a regular file of at most :data:`MAX_FILE_BYTES` in UTF-8 (a leading
+    byte-order mark is dropped) is read; a folder, a device such as
+    ``/dev/zero``, a named pipe, a bigger file or other bytes raise a
+    ValueError of one sentence, without blocking or reading on and on.
+    """
+    path = Path(path)
+    fd: int | None
+    try:
+        # O_NONBLOCK: opening a named pipe with no writer must not wait
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such rule-set file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a directory, not a rule-set file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ValueError(f"{path}: is a directory, not a rule-set file")
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{path}: not a regular file (a device or a pipe), so not a rule-set file")
+        if st.st_size > MAX_FILE_BYTES:
+            raise ValueError(
+                f"{path}: {st.st_size} bytes is too big for a rule-set file (at most {MAX_FILE_BYTES} bytes)"
+            )
+        with os.fdopen(fd, "rb") as f:
+            fd = None
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        if fd is not None:
+            os.close(fd)
+    if len(data) > MAX_FILE_BYTES:  # it grew while being read
+        raise ValueError(f"{path}: too big for a rule-set file (at most {MAX_FILE_BYTES} bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the rule set as UTF-8"
+        ) from None
+
+
+def toml_error(text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """The message of a TOML error, with the offending line quoted when there is one."""
+    msg = str(exc)
+    m = re.search(r"line (\d+)", msg)
+    if m:
+        lines = text.splitlines()
+        n = int(m.group(1))
+        if 1 <= n <= len(lines) and lines[n - 1].strip():
+            msg += f": {lines[n - 1].strip()!r}"
+    return msg
 
 
 def _new_file_mode() -> int:

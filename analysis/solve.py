@@ -29,7 +29,7 @@ from fractions import Fraction
 import pandas as pd
 
 from . import rulesets, strategies, sweep
-from .validate import as_values, did_you_mean
+from .validate import as_values, check_cells, did_you_mean
 
 #: An axis is searched from its lowest value up to this one (or its highest, when lower), unless
 #: ``within`` gives the values: a pool of more than 100 dice is no tabletop roll, and counting
@@ -293,7 +293,7 @@ def solve(
     others = [a for a in system.axis_names if a != find]
     counts = {names.get(a, a): len(grid[a]) for a in others}
     counts[n("find", "find")] = len(search.values)
-    cells = sweep.check_cells(counts)
+    cells = check_cells(counts)
     if at_least is not None:
         from . import at_least as counts_at_least
 

@@ -22,11 +22,8 @@ import numpy as np
 import pandas as pd
 
 from . import rulesets
-from .validate import as_values, check_int
+from .validate import as_values, check_cells, check_int
 
-#: Grids above this many cells are refused: a bigger table has no use and
-#: would not fit in memory as exact Fractions.
-MAX_CELLS = 1_000_000
 #: At most this many jobs (processes).
 MAX_JOBS = 64
 #: With worker processes, a grid is cut into this many chunks per job (one
@@ -39,23 +36,6 @@ CALL_SECONDS = 0.25
 #: Memory a worker process takes (numba, numpy, pandas and its tables): the
 #: number of jobs is capped by the available memory over this.
 WORKER_MEMORY = 250 * 2**20
-
-
-def check_cells(counts: dict, limit: int = MAX_CELLS, what: str = "grid") -> int:
-    """The number of cells of a grid with ``counts`` = ``{name: number of values}``, or a ValueError.
-
-    The one size check of every sweep, run before any work: the message
-    gives the size, the limit and the option (or axis) with the most values,
-    as in "this grid has 31,200,000 cells (limit 1,000,000); narrow a SPEC
-    (--difficulty has 30,001 values)".
-    """
-    cells = math.prod(counts.values())
-    if cells > limit:
-        name, most = max(counts.items(), key=lambda kv: kv[1])
-        raise ValueError(
-            f"this {what} has {cells:,} cells (limit {limit:,}); narrow a SPEC ({name} has {most:,} values)"
-        )
-    return cells
 
 
 def resolve_grid(system, grid=None, names: dict | None = None) -> dict:

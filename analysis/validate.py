@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 from fractions import Fraction
@@ -261,6 +262,28 @@ def check_count(name: str, count: int, most: int, dice: str, track: str) -> None
         raise InputError(
             name, f" holds {count} {dice}; a roll has at most {most} (one per point of {track}, 0..{most})"
         )
+
+
+#: Grids above this many cells are refused: a bigger table has no use and
+#: would not fit in memory as exact Fractions.
+MAX_CELLS = 1_000_000
+
+
+def check_cells(counts: dict, limit: int = MAX_CELLS, what: str = "grid") -> int:
+    """The number of cells of a grid with ``counts`` = ``{name: number of values}``, or a ValueError.
+
+    The one size check of every sweep, run before any work: the message
+    gives the size, the limit and the option (or axis) with the most values,
+    as in "this grid has 31,200,000 cells (limit 1,000,000); narrow a SPEC
+    (--difficulty has 30,001 values)".
+    """
+    cells = math.prod(counts.values())
+    if cells > limit:
+        name, most = max(counts.items(), key=lambda kv: kv[1])
+        raise ValueError(
+            f"this {what} has {cells:,} cells (limit {limit:,}); narrow a SPEC ({name} has {most:,} values)"
+        )
+    return cells
 
 
 def did_you_mean(name, known, prefix: str = "") -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import distribution
+from analysis import distribution, rulesets
 from analysis.systems.classic import pools as classic
 from analysis.systems.hunter import desperation as hunter
 from analysis.systems.requiem import beast
@@ -219,7 +219,7 @@ def test_the_again_dice_mean_is_exact(fields):
 
 
 def test_a_mechanic_file_with_and_without_successes(capsys, tmp_path):
-    from analysis.mechanic import engine, system
+    from analysis.mechanic import engine
 
     path = EXAMPLES / "hunger-one-cancels.toml"
     code, out, err = run_cli(
@@ -238,7 +238,7 @@ def test_a_mechanic_file_with_and_without_successes(capsys, tmp_path):
         "csv",
     )
     assert code == 0, err
-    mech = system.register(path).rules_class.MECHANIC
+    mech = rulesets.register_mechanic_file(path).rules_class.MECHANIC
     rules = engine.rules_of(mech, {})
     got = {}
     for r in csv.DictReader(io.StringIO(out)):

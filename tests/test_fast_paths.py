@@ -115,7 +115,7 @@ def test_grid_ways_gives_each_pool_s_counts():
     from analysis import rulesets
     from analysis import special_dice as sd
     from analysis.mechanic import engine, pairs
-    from analysis.mechanic.system import shipped
+    from analysis.mechanic.spec import shipped
 
     eng = pairs.special_engine(engine.rules_of(shipped(rulesets.system("v5"))))
     pools, specials, diffs = [0, 3, 17, 24], [0, 2, 5], [0, 1, 4, 9]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.mechanic import engine, spec
-from analysis.mechanic.system import shipped
+from analysis.mechanic.spec import shipped
 from analysis import rulesets
 
 SHIPPED = ("v5", "werewolf", "hunter", "classic")
@@ -241,7 +241,7 @@ def test_a_table_handed_out_is_the_callers_to_change():
     # a caller's changes never reach the next caller
     from analysis import rulesets
     from analysis.mechanic import engine
-    from analysis.mechanic.system import shipped
+    from analysis.mechanic.spec import shipped
 
     rules = engine.rules_of(shipped(rulesets.system("v5")))
     engine.clear_caches()

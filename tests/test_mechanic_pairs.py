@@ -7,7 +7,7 @@ import pytest
 
 from analysis import rulesets
 from analysis.mechanic import engine, pairs, spec
-from analysis.mechanic.system import shipped
+from analysis.mechanic.spec import shipped
 
 from tests.test_mechanic_engine import brute_classes
 

@@ -3,7 +3,7 @@
 import pytest
 
 from analysis.mechanic import engine, spec
-from analysis.mechanic.system import shipped
+from analysis.mechanic.spec import shipped
 from analysis import rulesets
 
 from .test_mechanic_engine import HOUSE, SHIPPED, cells_within

@@ -687,7 +687,7 @@ def test_devices_and_pipes_are_refused_without_reading(tmp_path):
 def test_a_huge_file_is_refused(tmp_path):
     path = tmp_path / "huge.toml"
     with open(path, "wb") as f:
-        f.truncate(rulesets.MAX_FILE_BYTES * 50)  # sparse: big without using the disk
+        f.truncate(safeio.MAX_FILE_BYTES * 50)  # sparse: big without using the disk
     with pytest.raises(ValueError, match="too big for a rule-set file"):
         rulesets.load(path)
 

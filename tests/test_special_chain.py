@@ -128,7 +128,7 @@ def test_float_tables_are_the_floats_of_the_exact_ones(system):
     # chain (29, 30)
     from analysis import rulesets
     from analysis.mechanic import engine
-    from analysis.mechanic.system import shipped
+    from analysis.mechanic.spec import shipped
 
     rules = engine.rules_of(shipped(rulesets.system(system)))
     mech = rules.mechanic

@@ -378,7 +378,8 @@ def sweep_options(options, build, check=None, show: bool = False, desc: str = "c
 
     import pandas as pd
 
-    from ..sweep import check_cells, progress_bar
+    from ..sweep import progress_bar
+    from ..validate import check_cells
 
     spelled = [(column, values(flag, text)) for column, flag, text in options]
     check_cells({flag: len(v) for (_, flag, _), (_, v) in zip(options, spelled)}, MAX_SWEEP)

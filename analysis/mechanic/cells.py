@@ -56,7 +56,7 @@ def grid_of(
             f"the {mech.name} mechanic has no axis {extra[0]!r}{did_you_mean(str(extra[0]), list(mech.axis_names))}"
         )
     grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
-    from analysis.sweep import check_cells
+    from analysis.validate import check_cells
 
     n_cells = check_cells({a: len(v) for a, v in grid.items()})  # before the cells are listed
     tops: list[int] = []

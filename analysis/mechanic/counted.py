@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 @lru_cache(maxsize=256)
 def mechanic_rules(system, rules) -> _engine.MechanicRules:
     """The mechanic rules of a system's rules instance: its shipped file, the instance's fields as parameters."""
-    from .system import shipped
+    from .spec import shipped
 
     mech = shipped(system)
     if mech is None:

@@ -54,11 +54,9 @@ from .stats_grid import (
 )
 from .pool import (
     MAX_DICE as MAX_DICE,
-    Faces as Faces,
     dice_of as dice_of,
     dice_table as dice_table,
     face_axes as _face_axes,
-    faces_of as faces_of,
     layout as _layout,
     pool_axes as _pool_axes,
     walk_ways as _walk_ways,
@@ -66,8 +64,8 @@ from .pool import (
 )
 from .reading import MechanicReading as MechanicReading, read_roll as read_roll
 from .results import CellWays as CellWays, MechanicOdds as MechanicOdds
-from .spec import Mechanic, MechanicError
-from .stats import stats_of as _stats, where as _where
+from .spec import Faces as Faces, Mechanic, MechanicError, faces_of as faces_of, where as _where
+from .stats import stats_of as _stats
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     import pandas as pd

@@ -17,21 +17,16 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
-from .spec import Mechanic, MechanicError
-from .stats import Stats as _Stats, where as _where
+from .spec import Faces, Mechanic, MechanicError, where as _where
+from .stats import Stats as _Stats
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     from kernels._jit import IntArray
-
-    from .expr import Expr
 
     #: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`layout`).
     Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
     #: One kind's die on the grid, for :func:`kernels.mechanic.mechanic_walk`: (dest, weight) (:func:`walks`).
     Walk = tuple[IntArray, IntArray]
-
-#: Faces of each kind by mark: ``((count per mark), ...)`` (:func:`faces_of`).
-Faces = tuple[tuple[int, ...], ...]
 
 #: Most dice of one kind in a roll.
 MAX_DICE = 1000
@@ -74,46 +69,6 @@ def dice_table(
             )
         columns.append(n.tolist())
     return {combo: tuple(col[i] for col in columns) for i, combo in enumerate(combos)}
-
-
-def _whole(e: Expr, env: Mapping[str, Any]) -> int:
-    """A face bound's value (most are numbers as written: read without evaluating)."""
-    tree = e.tree
-    return int(tree[2]) if tree[0] == "const" else int(e.evaluate(env))
-
-
-def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
-    """Faces of each kind by mark, ``((count per mark), ...)``, checked: every face carries one mark."""
-    out: list[tuple[int, ...]] = []
-    for k in mech.kinds:
-        owner: list[str | None] = [None] * (k.sides + 1)
-        counts: list[int] = []
-        for mark, ranges in k.faces:
-            n = 0
-            for lo_e, hi_e in ranges:
-                lo, hi = _whole(lo_e, env), _whole(hi_e, env)
-                for f in range(lo, hi + 1):
-                    if not 1 <= f <= k.sides:
-                        raise MechanicError(
-                            f"{mech.origin}: kind {k.name!r} gives mark {mark!r} the face "
-                            f"{f}, but its dice have faces 1..{k.sides} ({_where(mech, env)})"
-                        )
-                    if owner[f] is not None:
-                        raise MechanicError(
-                            f"{mech.origin}: kind {k.name!r} gives face {f} two marks, "
-                            f"{owner[f]!r} and {mark!r} ({_where(mech, env)})"
-                        )
-                    owner[f] = mark
-                    n += 1
-            counts.append(n)
-        missing = [f for f in range(1, k.sides + 1) if owner[f] is None]
-        if missing:
-            raise MechanicError(
-                f"{mech.origin}: kind {k.name!r} gives face {missing[0]} no mark "
-                f"({_where(mech, env)}); every face carries exactly one mark"
-            )
-        out.append(tuple(counts))
-    return tuple(out)
 
 
 @lru_cache(maxsize=64)

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .stats_grid import eval_counts as _eval_counts
-from .pool import MAX_DICE, faces_of
-from .spec import MechanicError
+from .pool import MAX_DICE
+from .spec import MechanicError, faces_of
 from .stats import stats_of as _stats
 
 if TYPE_CHECKING:

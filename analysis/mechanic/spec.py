@@ -63,11 +63,15 @@ Expressions are the small, safe language of :mod:`analysis.mechanic.expr`.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
+from importlib import resources
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Mapping, cast
+from typing import Any, Mapping, cast
+
+from analysis.safeio import read_text, toml_error
 
 from . import expr as _expr
 
@@ -346,13 +350,63 @@ def _shown(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# ------------------------------------------------------------------ a cell's faces
+
+#: Faces of each kind by mark: ``((count per mark), ...)`` (:func:`faces_of`).
+Faces = tuple[tuple[int, ...], ...]
+
+
+def where(mech: Mechanic, env: Mapping[str, object]) -> str:
+    shown = [f"{a}={env[a]}" for a in mech.axis_names if a in env]
+    changed = [f"{p.name}={env[p.name]}" for p in mech.parameters if p.name in env and env[p.name] != p.default]
+    return ", ".join(shown + changed) or "the defaults"
+
+
+def _whole(e: _expr.Expr, env: Mapping[str, Any]) -> int:
+    """A face bound's value (most are numbers as written: read without evaluating)."""
+    tree = e.tree
+    return int(tree[2]) if tree[0] == "const" else int(e.evaluate(env))
+
+
+def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
+    """Faces of each kind by mark, ``((count per mark), ...)``, checked: every face carries one mark."""
+    out: list[tuple[int, ...]] = []
+    for k in mech.kinds:
+        owner: list[str | None] = [None] * (k.sides + 1)
+        counts: list[int] = []
+        for mark, ranges in k.faces:
+            n = 0
+            for lo_e, hi_e in ranges:
+                lo, hi = _whole(lo_e, env), _whole(hi_e, env)
+                for f in range(lo, hi + 1):
+                    if not 1 <= f <= k.sides:
+                        raise MechanicError(
+                            f"{mech.origin}: kind {k.name!r} gives mark {mark!r} the face "
+                            f"{f}, but its dice have faces 1..{k.sides} ({where(mech, env)})"
+                        )
+                    if owner[f] is not None:
+                        raise MechanicError(
+                            f"{mech.origin}: kind {k.name!r} gives face {f} two marks, "
+                            f"{owner[f]!r} and {mark!r} ({where(mech, env)})"
+                        )
+                    owner[f] = mark
+                    n += 1
+            counts.append(n)
+        missing = [f for f in range(1, k.sides + 1) if owner[f] is None]
+        if missing:
+            raise MechanicError(
+                f"{mech.origin}: kind {k.name!r} gives face {missing[0]} no mark "
+                f"({where(mech, env)}); every face carries exactly one mark"
+            )
+        out.append(tuple(counts))
+    return tuple(out)
+
+
 # ------------------------------------------------------------------ reading
 
 
 def load(path) -> Mechanic:
     """Read and check a mechanic file (a regular UTF-8 file of at most 1 MiB)."""
-    from analysis.rulesets import read_text
-
     path = Path(path)
     try:
         text = read_text(path)
@@ -363,8 +417,6 @@ def load(path) -> Mechanic:
 
 def from_toml(text: str, source: str = "mechanic") -> Mechanic:
     """Parse and check the TOML text of a mechanic (``source`` names it in errors)."""
-    from analysis.rulesets import toml_error
-
     source = _CONTROL.sub("?", str(source))[:120]
     if not isinstance(text, str):
         raise MechanicError(f"{source}: a mechanic is TOML text, got {type(text).__name__}")
@@ -558,10 +610,10 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
             r.fail(f"{where} faces", "needs at least one mark")
         r.count_limit(faces, "marks", f"{where} faces")
         marks = []
-        for mark, faces_of in faces.items():
+        for mark, marked in faces.items():
             fwhere = f"{where}, mark {_shown(mark)}"
             r.name(mark, fwhere)
-            items = faces_of if isinstance(faces_of, list) else [faces_of]
+            items = marked if isinstance(marked, list) else [marked]
             if len(items) > sides:
                 r.fail(fwhere, f"lists {len(items)} faces or ranges (a die has {sides} faces)")
             ranges = []
@@ -690,8 +742,6 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         origin=source,
     )
     # the defaults must make a die whose faces each carry one mark
-    from .engine import faces_of
-
     try:
         lowest = {a.name: a.range[0] for a in axes}
         faces_of(mech, {**mech.defaults(), **lowest})
@@ -783,3 +833,21 @@ def _becomes(r: _Reader, value, chosen: tuple, kinds: tuple, where: str) -> tupl
     if same:
         r.fail(f"{where} becomes", f"a rerolled {same[0]} die becomes {same[0]}: name another kind, or leave it out")
     return tuple((k, pairs[k]) for k in chosen if k in pairs)
+
+
+def shipped(system) -> Mechanic | None:
+    """The mechanic file a shipped system keeps in its folder (``mechanic.toml``), or None."""
+    if not system.package:
+        return None
+    try:
+        path = resources.files(system.package) / "mechanic.toml"
+    except ModuleNotFoundError:
+        return None
+    if not path.is_file():
+        return None
+    return _shipped(system.package, str(path))
+
+
+@functools.lru_cache(maxsize=32)
+def _shipped(package: str, path: str) -> Mechanic:
+    return load(Path(path))

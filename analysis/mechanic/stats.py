@@ -24,12 +24,6 @@ if TYPE_CHECKING:
 _Roots = tuple[list[str | None], dict[str, list[tuple[int, int]]]]
 
 
-def where(mech: Mechanic, env: Mapping[str, object]) -> str:
-    shown = [f"{a}={env[a]}" for a in mech.axis_names if a in env]
-    changed = [f"{p.name}={env[p.name]}" for p in mech.parameters if p.name in env and env[p.name] != p.default]
-    return ", ".join(shown + changed) or "the defaults"
-
-
 # ------------------------------------------------------------------ statistics
 
 

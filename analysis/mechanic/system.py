@@ -8,18 +8,18 @@ files, ``changes``), its axes the grid axes, its classes and ``p_`` columns
 the outcomes with their meanings (legends, the glossary), and the engine
 (:mod:`analysis.mechanic.engine`) counts its table.
 
-:func:`register` adds a file's system to :data:`analysis.rulesets.SYSTEMS`;
-:func:`analysis.rulesets.load` calls it when handed a mechanic file.
+:func:`analysis.rulesets.register_mechanic_file` adds a file's system to
+:data:`analysis.rulesets.SYSTEMS`; :func:`analysis.rulesets.load` calls it
+when handed a mechanic file.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .spec import Mechanic, MechanicError, load
+from .spec import Mechanic
 
 if TYPE_CHECKING:
     from analysis.system import System
@@ -179,73 +179,6 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
     )
 
 
-def register(path, *, replace_same: bool = True) -> "System":
-    """Read a mechanic file and add its system to :data:`analysis.rulesets.SYSTEMS`; return the system.
-
-    Registering the same mechanic again is harmless; a file whose name is
-    another system's (a shipped one, or a different file read before) is
-    refused with one sentence.
-    """
-    from analysis.rulesets import read_text
-
-    from .spec import from_toml
-
-    path = Path(path)
-    try:
-        text = read_text(path)
-    except ValueError as exc:
-        raise MechanicError(str(exc).replace("rule-set file", "mechanic file")) from None
-    return register_mechanic(from_toml(text, source=str(path)), replace_same=replace_same, path=path)
-
-
-def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -> "System":
-    """Add a mechanic's system to :data:`analysis.rulesets.SYSTEMS` (see :func:`register`).
-
-    ``path``: the file it was read from, recorded in :data:`analysis.rulesets.MECHANIC_FILES`.
-    """
-    from analysis import rulesets
-    from analysis.rules import Rules
-
-    known = rulesets.SYSTEMS.get(mech.name)
-    if known is not None:
-        same = getattr(known.rules_class, "MECHANIC", None)
-        if replace_same and (same == mech or shipped(known) == mech):  # read again, or a shipped system's own file
-            return known
-        raise MechanicError(
-            f"{mech.origin}: a system named {mech.name!r} already exists; give the "
-            f"mechanic another name in [mechanic] name"
-        )
-    taken = [p.name for p in mech.parameters if hasattr(Rules, p.name)]
-    if taken:
-        raise MechanicError(
-            f"{mech.origin}, parameter {taken[0]!r}: the name is taken by the rules "
-            f"themselves ({', '.join(n for n in dir(Rules) if not n.startswith('_'))}); "
-            f"call it otherwise"
-        )
-    try:
-        system = system_of(mech)
-    except ValueError as exc:
-        raise MechanicError(f"{mech.origin}: {exc}") from None
-    rulesets.SYSTEMS[mech.name] = system
-    if path is not None:
-        rulesets.MECHANIC_FILES[mech.name] = str(Path(path).resolve())
-    return system
-
-
-def unregister(name: str) -> None:
-    """Take a mechanic's system out of :data:`analysis.rulesets.SYSTEMS` (a shipped system stays)."""
-    from analysis import rulesets
-
-    system = rulesets.SYSTEMS.get(name)
-    if (
-        system is not None
-        and not system.package
-        and isinstance(getattr(system.rules_class, "MECHANIC", None), Mechanic)
-    ):
-        del rulesets.SYSTEMS[name]
-        rulesets.MECHANIC_FILES.pop(name, None)
-
-
 def is_mechanic_text(text: str) -> bool:
     """Whether TOML text is a mechanic file (it has a ``[mechanic]`` table), not a rule set."""
     import tomllib
@@ -255,23 +188,3 @@ def is_mechanic_text(text: str) -> bool:
     except (tomllib.TOMLDecodeError, RecursionError):
         return False
     return isinstance(data.get("mechanic"), dict)
-
-
-def shipped(system) -> Mechanic | None:
-    """The mechanic file a shipped system keeps in its folder (``mechanic.toml``), or None."""
-    if not system.package:
-        return None
-    from importlib import resources
-
-    try:
-        path = resources.files(system.package) / "mechanic.toml"
-    except ModuleNotFoundError:
-        return None
-    if not path.is_file():
-        return None
-    return _shipped(system.package, str(path))
-
-
-@functools.lru_cache(maxsize=32)
-def _shipped(package: str, path: str) -> Mechanic:
-    return load(Path(path))

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from analysis import rulesets
 from analysis.mechanic import engine, spec
-from analysis.mechanic.system import shipped
+from analysis.mechanic.spec import shipped
 from tests.benchmarks.v5 import DIFFICULTIES, HUNGERS, POOLS, plain_count, timings
 
 THREE_KINDS = """

@@ -83,7 +83,7 @@ def _run_cards(args):
             raise ValueError("--opposed needs --defense (defender's attribute + maximum Willpower)")
         if args.jobs != 1:
             raise ValueError("--opposed tests are counted in one process: drop --jobs")
-        from analysis.sweep import check_cells
+        from analysis.validate import check_cells
         from analysis.validate import parse_spec
         from .deck import MAX_HUNGER, MAX_VALUE
 

@@ -344,7 +344,8 @@ def _run_conflict(args):
 
     import pandas as pd
 
-    from analysis.sweep import check_cells, progress_bar
+    from analysis.sweep import progress_bar
+    from analysis.validate import check_cells
     from .conflict import CONFLICT_COLUMNS, conflict_table
 
     check_output_options(args)

@@ -98,7 +98,7 @@ OFFICIAL = V5Rules()
 @lru_cache(maxsize=1)
 def mechanic():
     """V5's mechanic file (``mechanic.toml`` beside this module), as the engine reads it."""
-    from analysis.mechanic.system import shipped
+    from analysis.mechanic.spec import shipped
     from analysis.systems.v5 import SYSTEM
 
     return shipped(SYSTEM)

@@ -395,7 +395,7 @@ def table(
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
     rules = V5Rules.require(rules)
-    from analysis.sweep import check_cells
+    from analysis.validate import check_cells
 
     check_cells({"pool": len(pools), "hunger": len(hungers), "difficulty": len(diffs)})
     _check_at_least(

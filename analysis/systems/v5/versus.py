@@ -329,7 +329,7 @@ def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill
 
 
 def _check_rows(names=None, **counts) -> None:
-    from analysis.sweep import check_cells
+    from analysis.validate import check_cells
 
     names = names or {}
     check_cells({names.get(k, k): n for k, n in counts.items()}, MAX_ROWS, "comparison")
