@@ -18,7 +18,7 @@ from .pool import dice_of, pool_axes as _pool_axes
 from .spec import Mechanic
 
 if TYPE_CHECKING:
-    from .engine import MechanicRules
+    from .spec import MechanicRules
 
 
 def check_cell(mech: Mechanic, values: Mapping[str, object]) -> dict[str, int]:

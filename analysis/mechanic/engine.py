@@ -64,7 +64,14 @@ from .pool import (
 )
 from .reading import MechanicReading as MechanicReading, read_roll as read_roll
 from .results import CellWays as CellWays, MechanicOdds as MechanicOdds
-from .spec import Faces as Faces, Mechanic, MechanicError, faces_of as faces_of, where as _where
+from .spec import (
+    Faces as Faces,
+    MechanicError,
+    MechanicRules as MechanicRules,
+    faces_of as faces_of,
+    rules_of as rules_of,
+    where as _where,
+)
 from .stats import stats_of as _stats
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
@@ -82,36 +89,6 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
 MAX_GRID = 4_000_000
 #: Most (grid cells x contexts) evaluated for one pool.
 MAX_CLASSIFY = 40_000_000
-
-
-@dataclass(frozen=True)
-class MechanicRules:
-    """A mechanic with its parameter values (a rule set of it): hashable, immutable.
-
-    Make one with :func:`rules_of`; ``values`` are ``(name, value)`` pairs in
-    the file's order.
-    """
-
-    mechanic: Mechanic
-    values: tuple[tuple[str, bool | int], ...]
-
-    @property
-    def params(self) -> dict[str, bool | int]:
-        return dict(self.values)
-
-    def changes(self) -> dict[str, bool | int]:
-        """The parameters that differ from the file's defaults."""
-        d = self.mechanic.defaults()
-        return {k: v for k, v in self.values if d[k] != v}
-
-    def meanings(self) -> dict[str, str]:
-        return self.mechanic.meanings(self.params)
-
-
-def rules_of(mechanic: Mechanic, changes: Mapping[str, object] | None = None, source: str = "rules") -> MechanicRules:
-    """The rule set of ``mechanic`` with ``changes`` to its parameters (each checked)."""
-    values = mechanic.check_values(changes, source)
-    return MechanicRules(mechanic, tuple(values.items()))
 
 
 # ------------------------------------------------------------------ classifying
@@ -179,7 +156,7 @@ def count_cells(
     generating functions); ``general=True`` takes the statistics grid whatever the shape (the tests
     check that both agree).
     """
-    from . import pairs
+    from . import pairs  # (its module imports the kernels: loaded when first counted)
 
     fast = None if general else pairs.count(rules, cells)
     if fast is not None:
@@ -363,8 +340,6 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
         return _frame(labels, kept[0].copy(), kept[1].copy())
     values: np.ndarray | None = None
     if not tops:
-        from .pairs import class_grid  # (its module imports the kernels: loaded when first counted)
-
         picks = [[mech.classes.index(c) for c in col.classes] for col in mech.columns]
 
         def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -375,7 +350,9 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
             return fractions_over(num, den) if exact else float_ratios(num, den)
 
         # floats straight from the kernel's counts; Fractions from the exact counts
-        values = class_grid(rules, grid, finish) if exact else class_grid(rules, grid, None, picks)
+        from . import pairs  # (its module imports the kernels: loaded when first counted)
+
+        values = pairs.class_grid(rules, grid, finish) if exact else pairs.class_grid(rules, grid, None, picks)
     if values is None:
         values = _general_values(rules, _cells_of(grid) if cells is None else cells, tops, exact)
     lens = [len(v) for v in grid.values()]
@@ -397,12 +374,12 @@ def _general_values(
     from analysis.at_least import ways_at_least
     from analysis.exact import INT64_MAX
 
-    from . import pairs
-
     mech = rules.mechanic
     index = {c: i for i, c in enumerate(mech.classes)}
     picks = [[index[c] for c in col.classes] for col in mech.columns]
     width = len(mech.classes) + len(picks) + len(tops)
+    from . import pairs
+
     fast = pairs.count(rules, cells)
     if fast is not None:
         lines = []

@@ -45,16 +45,18 @@ import numpy as np
 
 from analysis import special_dice as _sd
 
-from . import engine as _engine
 from .expr import evaluate_tree
-from .spec import Mechanic, Outcome
+from .pool import MAX_DICE, dice_table, pool_axes as _pool_axes
+from .results import CellWays
+from .spec import Mechanic, MechanicRules, Outcome, faces_of
+from .stats import stats_of
 
 if TYPE_CHECKING:
     from kernels._jit import IntArray
 
     from analysis.special_dice import Engine, Finish
 
-    from .engine import CellWays, Context
+    from .stats_grid import Context
     from .expr import Tree
 
 #: The special dice's 10s and marks are told apart up to this many (0, 1, 2 or more).
@@ -184,7 +186,7 @@ def form(mech: Mechanic) -> Form | None:
     if count not in counts:
         return None
     terms = _terms(counts[count].tree)
-    stats = _engine.statistics(mech)
+    stats = stats_of(mech)
     bare = [n for n in stats.names if "." not in n]
     # T: the bare mark halved by a pair term; S: the other bare mark
     ten: str | None = None
@@ -290,7 +292,7 @@ def _faces(
 ) -> tuple[tuple[int, int, int], tuple[int, int, int, int]]:
     """(normal faces (fail, S, T), special faces (mark, other, S, T)) under these parameters."""
     env = {**params, **{a.name: a.range[0] for a in mech.axes}}
-    faces = _engine.faces_of(mech, env)
+    faces = faces_of(mech, env)
     normal = dict(zip(mech.kinds[f.normal].marks, faces[f.normal]))
     special = dict(zip(mech.kinds[f.special].marks, faces[f.special]))
     n_s, n_t = normal.get(f.success, 0), normal.get(f.ten, 0)
@@ -325,7 +327,7 @@ def _points(top: int) -> tuple[IntArray, ...]:
 
 
 @lru_cache(maxsize=256)
-def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces: bool = True) -> Engine | None:
+def _engine_of(rules: MechanicRules, f: Form, context: Context, replaces: bool = True) -> Engine | None:
     """The :class:`analysis.special_dice.Engine` of these rules in one context (its special dice
     replacing normal dice, or added), or None where the check fails."""
     mech = rules.mechanic
@@ -392,7 +394,7 @@ def _engine_of(rules: _engine.MechanicRules, f: Form, context: Context, replaces
     return _sd.Engine.of(normal_faces, special_faces, factor, mark_bonus, table, len(mech.classes), replaces)
 
 
-def special_engine(rules: _engine.MechanicRules, context: Iterable[tuple[str, int]] = ()) -> Engine | None:
+def special_engine(rules: MechanicRules, context: Iterable[tuple[str, int]] = ()) -> Engine | None:
     """The :class:`analysis.special_dice.Engine` that counts these rules by the pair-of-tens path
     in one context (the (axis, value) pairs the outcome rules read besides the Difficulty), or None
     where the mechanic or these rules do not have that shape."""
@@ -400,18 +402,18 @@ def special_engine(rules: _engine.MechanicRules, context: Iterable[tuple[str, in
     return None if f is None else _engine_of(rules, f, tuple(context))
 
 
-def count(rules: _engine.MechanicRules, cells: Sequence[Mapping[str, int]]) -> list[CellWays] | None:
+def count(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> list[CellWays] | None:
     """Exact :class:`analysis.mechanic.engine.CellWays` of each cell by the pair-of-tens engine, or None
     (the mechanic or these rules do not have that shape: count with the general engine)."""
     mech = rules.mechanic
     f = form(mech)
     if f is None:
         return None
-    stats = _engine.statistics(mech)
+    stats = stats_of(mech)
     params = rules.params
     groups: dict[tuple[tuple[int, ...], Context], list[tuple[int, int]]] = {}
-    pool_axes = _engine.pool_axes(mech)
-    known = _engine.dice_table(mech, params, cells)
+    pool_axes = _pool_axes(mech)
+    known = dice_table(mech, params, cells)
     for i, cell in enumerate(cells):
         dice = known[tuple(cell[a] for a in pool_axes)]
         context = tuple((a, int(cell[a])) for a in stats.rule_axes if a != f.difficulty)
@@ -432,7 +434,7 @@ def count(rules: _engine.MechanicRules, cells: Sequence[Mapping[str, int]]) -> l
         row = {d: i for i, d in enumerate(diffs)}
         for i, d in members:
             by_class = tuple(int(w) for w in classes[row[d]])
-            out[i] = _engine.CellWays(by_class, succ, den, dice)
+            out[i] = CellWays(by_class, succ, den, dice)
     return cast("list[CellWays]", out)  # every cell is in one group
 
 
@@ -458,18 +460,18 @@ def clear_caches() -> None:
 
 @overload
 def class_grid(
-    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: None = None, picks: None = None
+    rules: MechanicRules, grid: Mapping[str, Sequence[int]], finish: None = None, picks: None = None
 ) -> tuple[np.ndarray, np.ndarray] | None: ...
 @overload
 def class_grid(
-    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: Finish, picks: None = None
+    rules: MechanicRules, grid: Mapping[str, Sequence[int]], finish: Finish, picks: None = None
 ) -> np.ndarray | None: ...
 @overload
 def class_grid(
-    rules: _engine.MechanicRules, grid: Mapping[str, Sequence[int]], finish: None, picks: Sequence[Sequence[int]]
+    rules: MechanicRules, grid: Mapping[str, Sequence[int]], finish: None, picks: Sequence[Sequence[int]]
 ) -> np.ndarray | None: ...
 def class_grid(
-    rules: _engine.MechanicRules,
+    rules: MechanicRules,
     grid: Mapping[str, Sequence[int]],
     finish: Finish | None = None,
     picks: Sequence[Sequence[int]] | None = None,
@@ -494,14 +496,14 @@ def class_grid(
     if f is None:
         return None
     axes = list(grid)
-    pool_axes = _engine.pool_axes(mech)
+    pool_axes = _pool_axes(mech)
     if len(pool_axes) != 2 or f.difficulty not in grid:
         return None
     shape = _dice_shape(mech, f, rules.params, pool_axes, grid)
     if shape is None:
         return None
     a_name, b_name, replaces = shape
-    stats = _engine.statistics(mech)
+    stats = stats_of(mech)
     others = [a for a in stats.rule_axes if a != f.difficulty]
     if set(others) & {a_name, b_name}:
         return None
@@ -549,7 +551,7 @@ def _dice_shape(
     dice: list[np.ndarray] = []
     for k in (f.normal, f.special):
         n = mech.kinds[k].dice.evaluate(env)
-        if ((n < 0) | (n > _engine.MAX_DICE)).any():
+        if ((n < 0) | (n > MAX_DICE)).any():
             return None  # the general path refuses it with the cell named
         dice.append(n)
     first_axis, second_axis = (pool_axes[0], a0), (pool_axes[1], b0)

@@ -15,7 +15,7 @@ from .spec import MechanicError, faces_of
 from .stats import stats_of as _stats
 
 if TYPE_CHECKING:
-    from .engine import MechanicRules
+    from .spec import MechanicRules
 
 
 @dataclass(frozen=True)

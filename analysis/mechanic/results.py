@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .engine import MechanicRules
+    from .spec import MechanicRules
 
 
 @dataclass(frozen=True)

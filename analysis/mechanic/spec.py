@@ -350,6 +350,39 @@ def _shown(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# ------------------------------------------------------------------ a rule set of a mechanic
+
+
+@dataclass(frozen=True)
+class MechanicRules:
+    """A mechanic with its parameter values (a rule set of it): hashable, immutable.
+
+    Make one with :func:`rules_of`; ``values`` are ``(name, value)`` pairs in
+    the file's order.
+    """
+
+    mechanic: Mechanic
+    values: tuple[tuple[str, bool | int], ...]
+
+    @property
+    def params(self) -> dict[str, bool | int]:
+        return dict(self.values)
+
+    def changes(self) -> dict[str, bool | int]:
+        """The parameters that differ from the file's defaults."""
+        d = self.mechanic.defaults()
+        return {k: v for k, v in self.values if d[k] != v}
+
+    def meanings(self) -> dict[str, str]:
+        return self.mechanic.meanings(self.params)
+
+
+def rules_of(mechanic: Mechanic, changes: Mapping[str, object] | None = None, source: str = "rules") -> MechanicRules:
+    """The rule set of ``mechanic`` with ``changes`` to its parameters (each checked)."""
+    values = mechanic.check_values(changes, source)
+    return MechanicRules(mechanic, tuple(values.items()))
+
+
 # ------------------------------------------------------------------ a cell's faces
 
 #: Faces of each kind by mark: ``((count per mark), ...)`` (:func:`faces_of`).
