@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.systems.v5 import conflict as c
+from analysis.systems.v5 import conflict as c, fight
 from analysis import exact
 from analysis.systems.v5 import roll as v5
 from kernels import markov
@@ -54,7 +54,7 @@ def test_margin_follows_the_dice_rules(pool_a, pool_b, hunger, face, bonus):
     assert c.margin_distribution(pool_a, pool_b, hunger, 0, added) == c.margin_distribution(
         pool_a + hunger, pool_b, 0, 0, plain
     )
-    chain = c.fight_chain(c.Combatant(pool_a, hunger=hunger), c.Combatant(pool_b), added)
+    chain = fight.fight_chain(c.Combatant(pool_a, hunger=hunger), c.Combatant(pool_b), added)
     assert all(s == 1 for s in chain.row_sums())
 
 
@@ -218,7 +218,7 @@ def small_fight_cases():
 @given(small_fight_cases())
 def test_fight_matches_fraction_chain(case):
     (a, ha), (b, hb), rules, turns, until, track = case
-    got = c.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track, joint=True)
+    got = fight.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track, joint=True)
     want = oc.fraction_fight(a, b, turns, oracle_rules(rules), until, physical=track == "health")
     for col in c.FIGHT_COLUMNS[1:]:
         assert list(got.columns[col]) == want[col], col
@@ -256,7 +256,7 @@ def side(pool, boxes, vampire=True, weapon=0, damage="superficial", sup=0, agg=0
 def test_longer_fights_match_fraction_chain(a, b, rules, until, track):
     """Fights long enough that one side is Impaired turns before the other goes out."""
     turns = 7
-    got = c.fight(
+    got = fight.fight(
         combatant(a, 1, track),
         combatant(b, 0 if not b["vampire"] else 2, track),
         turns,
@@ -282,7 +282,7 @@ def test_smallest_fight_by_hand():
     no dice, so on turn 2 every branch puts the first-hit side out (a tie at 0-0
     still deals 1 to both)."""
     side = c.Combatant(1, vampire=False, health=c.Tracker(1))
-    r = c.fight(side, side, turns=3)
+    r = fight.fight(side, side, turns=3)
     q, h = Fraction(1, 4), Fraction(1, 2)
     assert r.columns["a_impaired_first"] == (0, q, q, q)
     assert r.columns["b_impaired_first"] == (0, q, q, q)
@@ -296,7 +296,7 @@ def test_smallest_fight_by_hand():
 @given(small_fight_cases())
 def test_fight_columns_are_consistent(case):
     (a, ha), (b, hb), rules, turns, until, track = case
-    r = c.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track, joint=True)
+    r = fight.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track, joint=True)
     t = r.columns
     for col in c.FIGHT_COLUMNS[1:]:
         assert all(0 <= p <= 1 for p in t[col])
@@ -316,8 +316,8 @@ def test_fight_columns_are_consistent(case):
 @given(small_fight_cases())
 def test_swapping_sides_swaps_columns(case):
     (a, ha), (b, hb), rules, turns, until, track = case
-    ab = c.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track)
-    ba = c.fight(combatant(b, hb, track), combatant(a, ha, track), turns, rules, until, track)
+    ab = fight.fight(combatant(a, ha, track), combatant(b, hb, track), turns, rules, until, track)
+    ba = fight.fight(combatant(b, hb, track), combatant(a, ha, track), turns, rules, until, track)
     for x, y in (
         ("a_impaired", "b_impaired"),
         ("a_impaired_first", "b_impaired_first"),
@@ -340,7 +340,7 @@ def test_swapping_sides_swaps_columns(case):
 )
 def test_every_transition_structure_is_stochastic(side_a, side_b, rules, until, track):
     (a, ha), (b, hb) = side_a, side_b
-    chain = c.fight_chain(combatant(a, ha, track), combatant(b, hb, track), rules, track, until)
+    chain = fight.fight_chain(combatant(a, ha, track), combatant(b, hb, track), rules, track, until)
     assert all(s == 1 for s in chain.row_sums())
     trans = chain.transitions()
     for state, row in trans.items():
@@ -369,9 +369,9 @@ def test_every_transition_structure_is_stochastic(side_a, side_b, rules, until, 
     ],
 )
 def test_fight_chains_are_absorbing(a, b, until):
-    chain = c.fight_chain(a, b, until=until)
+    chain = fight.fight_chain(a, b, until=until)
     assert chain.is_absorbing() and chain.stuck_states() == []
-    r = c.fight(a, b, turns=60, until=until)
+    r = fight.fight(a, b, turns=60, until=until)
     over = r.columns["over"]
     assert list(over) == sorted(over)
     assert 1 - over[-1] < Fraction(1, 10**4)  # the mass in stopped states tends to 1
@@ -386,21 +386,21 @@ def test_expected_turns_matches_first_step_oracle():
     b = dict(pool=2, boxes=4, superficial=1, aggravated=0, vampire=False, weapon=0, damage="aggravated", attacks=True)
     for until in c.UNTIL:
         want = oc.fraction_expected_turns(a, b, until=until)
-        got = c.fight(combatant(a, 2, "health"), combatant(b, 0, "health"), turns=1, until=until).expected_turns()
+        got = fight.fight(combatant(a, 2, "health"), combatant(b, 0, "health"), turns=1, until=until).expected_turns()
         assert got == want
 
 
 def test_a_fight_that_cannot_end_is_detected():
     rules = c.ConflictRules(tie_needs_successes=True)
     a, b = c.Combatant(0), c.Combatant(0)
-    chain = c.fight_chain(a, b, rules)
+    chain = fight.fight_chain(a, b, rules)
     assert not chain.is_absorbing()
-    r = c.fight(a, b, turns=5, rules=rules)
+    r = fight.fight(a, b, turns=5, rules=rules)
     assert set(r.columns["over"]) == {0}
     with pytest.raises(ValueError, match="go on forever"):
         r.expected_turns()
     # two dodgers never hurt each other either
-    assert not c.fight_chain(c.Combatant(3, attacks=False), c.Combatant(3, attacks=False)).is_absorbing()
+    assert not fight.fight_chain(c.Combatant(3, attacks=False), c.Combatant(3, attacks=False)).is_absorbing()
 
 
 # ------------------------------------------------------- the exact path
@@ -419,7 +419,7 @@ def run_kernel(chain, turns, mod):
 
 
 def test_int64_and_modular_chains_agree():
-    chain = c.fight_chain(c.Combatant(2), c.Combatant(1, vampire=False))
+    chain = fight.fight_chain(c.Combatant(2), c.Combatant(1, vampire=False))
     turns = 3
     assert chain.denominator**turns <= exact.INT64_MAX
     plain = exact.int64_counts(lambda m: run_kernel(chain, turns, m), chain.denominator**turns)
@@ -429,7 +429,7 @@ def test_int64_and_modular_chains_agree():
 
 
 def test_the_guard_matters_int64_would_wrap():
-    chain = c.fight_chain(c.Combatant(6), c.Combatant(6))
+    chain = fight.fight_chain(c.Combatant(6), c.Combatant(6))
     turns = 6
     bound = chain.denominator**turns
     assert bound > exact.INT64_MAX
@@ -438,7 +438,7 @@ def test_the_guard_matters_int64_would_wrap():
     exact_ways = exact.count(lambda m: run_kernel(chain, turns, m), bound)
     assert sum(exact_ways[turns + 1 :].tolist()) == bound
     assert run_kernel(chain, turns, 0).tolist() != exact_ways.tolist()  # unchecked int64 wraps
-    r = c.fight(c.Combatant(6), c.Combatant(6), turns=turns)
+    r = fight.fight(c.Combatant(6), c.Combatant(6), turns=turns)
     assert r.columns["over"][turns] == Fraction(int(exact_ways[turns]), bound)
 
 
@@ -487,15 +487,15 @@ def test_markov_step_inside_a_users_njit():
         (lambda: c.margin_distribution(3, 101), "pool_b must be 0..100"),
         (lambda: c.margin_distribution(3, 3, hunger_a=-1), "hunger_a"),
         (lambda: c.margin_distribution(3, 3, rules=v5.OFFICIAL), "rules must be a ConflictRules"),
-        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=0), "turns must be 1..100, got 0"),
-        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=101), "turns must be 1..100"),
-        (lambda: c.fight(c.Combatant(3), c.Combatant(3), until="dawn"), "until must be one of out, impaired"),
-        (lambda: c.fight(c.Combatant(3), c.Combatant(3), track="blood"), "track must be one of"),
-        (lambda: c.fight(c.Combatant(3), 3), "b must be a Combatant"),
+        (lambda: fight.fight(c.Combatant(3), c.Combatant(3), turns=0), "turns must be 1..100, got 0"),
+        (lambda: fight.fight(c.Combatant(3), c.Combatant(3), turns=101), "turns must be 1..100"),
+        (lambda: fight.fight(c.Combatant(3), c.Combatant(3), until="dawn"), "until must be one of out, impaired"),
+        (lambda: fight.fight(c.Combatant(3), c.Combatant(3), track="blood"), "track must be one of"),
+        (lambda: fight.fight(c.Combatant(3), 3), "b must be a Combatant"),
         (lambda: c.damage_distribution(c.Combatant(3), c.Combatant(3), rules=None), "rules"),
-        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).probability("winner"), "unknown column"),
-        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).joint_table(), "joint=True"),
-        (lambda: c.fight(c.Combatant(3), c.Combatant(3), turns=2).probability("over", 3), "turn must be 0..2"),
+        (lambda: fight.fight(c.Combatant(3), c.Combatant(3), turns=2).probability("winner"), "unknown column"),
+        (lambda: fight.fight(c.Combatant(3), c.Combatant(3), turns=2).joint_table(), "joint=True"),
+        (lambda: fight.fight(c.Combatant(3), c.Combatant(3), turns=2).probability("over", 3), "turn must be 0..2"),
     ],
 )
 def test_bad_input_is_a_value_error(make, words):
@@ -506,7 +506,7 @@ def test_bad_input_is_a_value_error(make, words):
 def test_a_fight_too_big_to_count_is_refused_before_it_runs():
     big = c.Combatant(100, health=c.Tracker(20))
     with pytest.raises(ValueError, match="would take too long"):
-        c.fight(big, big, turns=100)
+        fight.fight(big, big, turns=100)
 
 
 # ------------------------------------------------------------- tables
@@ -521,7 +521,7 @@ def test_tables_exact_and_float_agree():
     assert [float(p) for p in exact_t.probability] == float_t.probability.tolist()
     margins = c.margin_distribution(5, 4, 3, 0)
     assert dict(zip(exact_t.margin, exact_t.probability)) == margins
-    r = c.fight(a, b, turns=4, joint=True)
+    r = fight.fight(a, b, turns=4, joint=True)
     t = r.table(exact=True)
     assert tuple(t.columns) == c.FIGHT_COLUMNS and len(t) == 5
     assert t.over.tolist() == list(r.columns["over"])

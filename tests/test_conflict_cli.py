@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from analysis import cli
-from analysis.systems.v5 import conflict as c
+from analysis.systems.v5 import conflict as c, fight
 
 
 def run(capsys, *argv):
@@ -103,7 +103,7 @@ def test_fight_table_is_the_api_table(capsys):
     assert code == 0
     got = rows(out)
     assert tuple(got[0]) == c.FIGHT_COLUMNS + ("rule_set",) and len(got) == 7
-    r = c.fight(c.Combatant(6, hunger=2), c.Combatant(5, vampire=False, weapon=2, stamina=3), turns=6)
+    r = fight.fight(c.Combatant(6, hunger=2), c.Combatant(5, vampire=False, weapon=2, stamina=3), turns=6)
     for col in c.FIGHT_COLUMNS[1:]:
         assert [Fraction(x[col]) for x in got] == list(r.columns[col])
 
@@ -129,7 +129,7 @@ def test_fight_options(capsys):
         "--exact",
     )
     assert code == 0
-    r = c.fight(
+    r = fight.fight(
         c.Combatant(4),
         c.Combatant(4),
         turns=3,
@@ -159,7 +159,7 @@ def test_fight_options(capsys):
     )
     assert code == 0
     got = rows(out)
-    r = c.fight(c.Combatant(4), c.Combatant(3, composure=1, resolve=2), turns=4, track="willpower", joint=True)
+    r = fight.fight(c.Combatant(4), c.Combatant(3, composure=1, resolve=2), turns=4, track="willpower", joint=True)
     assert {
         (
             (int(x["a_superficial"]), int(x["a_aggravated"])),

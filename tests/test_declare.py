@@ -105,6 +105,7 @@ def test_a_system_has_a_cli_module_exactly_when_it_declares_one():
         "__main__",
         "common",
         "grid",
+        "output",
         "rule_options",
         "warn",
         "workbench",

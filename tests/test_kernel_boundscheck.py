@@ -43,7 +43,7 @@ _SCRIPT = textwrap.dedent('''
     except IndexError:
         pass
 
-    from analysis.systems.v5 import roll, rouse, conflict, dice as v5dice
+    from analysis.systems.v5 import roll, rouse, conflict, dice as v5dice, fight
     from analysis.systems.v5.dice import V5Rules
     from analysis.systems.werewolf import rage
     from analysis.systems.hunter import desperation
@@ -68,7 +68,7 @@ _SCRIPT = textwrap.dedent('''
     health.damage(4, 1, 2, "lethal", "mortal")
     health.blows(health.Attack(3, "lethal", 1, attack_pool=3), health.Fighter("mortal", stamina=2), max_blows=3)
     conflict.conflict_table(conflict.Combatant(3, 1), conflict.Combatant(2))
-    conflict.fight(conflict.Combatant(3, 1), conflict.Combatant(2), 3)
+    fight.fight(conflict.Combatant(3, 1), conflict.Combatant(2), 3)
     rouse.rouse(1, 5)
     rouse.night(2, ["wake", "rouse+reroll", "feed:2"])
     _KernelOdds(3, 1, 2, V5Rules(), "maximize_win")  # the reference Willpower kernel (kernels.willpower)

@@ -203,13 +203,13 @@ def test_long_classic_blows_take_the_modular_path_and_match_python_stepping():
 
 
 def test_a_v5_fight_chain_is_an_exact_chain_on_the_engine():
-    from analysis.systems.v5 import conflict as c
+    from analysis.systems.v5 import conflict as c, fight
 
-    fc = c.fight_chain(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1))
+    fc = fight.fight_chain(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1))
     assert isinstance(fc, ExactChain)
     want = om.distributions(fc.rows, fc.start, 5)
     assert fc.distributions(fc.start, 5) == want
-    r = c.fight(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1), turns=5)
+    r = fight.fight(c.Combatant(3, hunger=1), c.Combatant(2, vampire=False, weapon=1), turns=5)
     stopped = [i for i in range(len(fc.states)) if fc.stopped[i]]
     assert r.columns["over"][5] == Fraction(sum(want[5][i] for i in stopped), fc.denominator**5)
     assert r.expected_turns() == fc.expected_steps(stopped)[fc.start]

@@ -86,7 +86,7 @@ def _family_tables():
     """The tables of the commands that print more than a system's grid table, as (name, f(exact), keys)."""
     from analysis.systems.classic import health
     from analysis.systems.requiem import beast
-    from analysis.systems.v5 import conflict, rouse
+    from analysis.systems.v5 import conflict, fight, rouse
 
     a, b = conflict.Combatant(3, hunger=1), conflict.Combatant(2)
     yield "rouse", lambda e: rouse.table("0-5", "1-2", True, exact=e), ("start_hunger", "checks", "reroll")
@@ -95,7 +95,7 @@ def _family_tables():
         lambda e: conflict.conflict_table(a, b, exact=e),
         ("margin", "winner", "damage_to_a", "damage_to_b"),
     )
-    yield "fight", lambda e: conflict.fight(a, b, turns=2).table(exact=e), ("turn",)
+    yield "fight", lambda e: fight.fight(a, b, turns=2).table(exact=e), ("turn",)
     yield "damage", lambda e: health.damage(4, 1, 2, "lethal", "mortal").table(exact=e), ("levels",)
     yield (
         "blows",

@@ -15,7 +15,7 @@ from analysis.systems.classic import health, pools
 from analysis.systems.hunter import desperation
 from analysis.systems.requiem import beast
 from analysis.systems.requiem import dice as requiem
-from analysis.systems.v5 import conflict, rouse, willpower
+from analysis.systems.v5 import conflict, fight, rouse, willpower
 from analysis.systems.v5 import dice as v5dice
 from analysis.systems.v5 import roll
 from analysis.systems.werewolf import rage
@@ -43,7 +43,7 @@ RESULTS = [
     ("SurgeOdds", lambda: rouse.surge(5, 2, 3, 2), lambda o: o.hunger_after.hunger[2]),
     (
         "FightResult",
-        lambda: conflict.fight(conflict.Combatant(pool=5), conflict.Combatant(pool=4), turns=4),
+        lambda: fight.fight(conflict.Combatant(pool=5), conflict.Combatant(pool=4), turns=4),
         lambda o: o.probability("b_impaired"),
     ),
     ("WerewolfOdds", lambda: rage.odds(5, 2, 3), lambda o: o.p_win),

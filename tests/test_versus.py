@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import pytest
 
-from analysis.systems.cards import deck
+from analysis.systems.cards import versus_v5
 from analysis.systems.requiem import beast
 from analysis.systems.v5 import roll as v5
 from analysis.systems.v5.versus import CHANCE_CARD_DIFFICULTY, KEYS, SEARCH_TOP, VALUES, versus
@@ -168,7 +168,7 @@ def test_cards_by_chance_is_nearest_card_test_and_compare_v5():
         p, h, d, cd = row["pool"], row["hunger"], row["difficulty"], row["card_difficulty"]
         fifth = v5.odds(p, h, d)
         assert row["v5_win"] == fifth.p_win
-        assert row["card_base"] == deck.nearest_card_test(fifth.p_win, cd)
+        assert row["card_base"] == versus_v5.nearest_card_test(fifth.p_win, cd)
         card = card_brute(row["card_base"], cd, h)
         assert (row["card_win"], row["card_bestial_failure"], row["card_bestial_success"]) == (
             card["win"],
@@ -177,7 +177,7 @@ def test_cards_by_chance_is_nearest_card_test_and_compare_v5():
         )
         check_answer(row, card["win"], card["bestial"])
     # the existing comparison pairs alike (its card difficulty is 12, as the chance pairing's)
-    old = deck.compare_v5("0-8", "1-4", "0-2", exact=True).set_index(["pool", "difficulty", "hunger"])
+    old = versus_v5.compare_v5("0-8", "1-4", "0-2", exact=True).set_index(["pool", "difficulty", "hunger"])
     new = versus("cards", "v5", difficulty="1-4", pairing="chance", pool="0-8", hunger="0-2", exact=True)
     assert set(new.card_difficulty) == {CHANCE_CARD_DIFFICULTY}
     for row in records(new):

@@ -36,6 +36,7 @@ import sys
 from typing import Any, Callable, NoReturn
 
 from .. import __version__
+from .output import reason, say, write_output
 
 #: What ``beastodds --help`` says first.
 DESCRIPTION = (
@@ -263,29 +264,6 @@ def option_names(parser: Parser, argv) -> dict[str, str]:
     return names
 
 
-def write_output(path: str, write) -> bool:
-    """Write a file named on the command line; True when it replaced one.
-
-    ``write(path)`` must write atomically (:mod:`analysis.safeio`), so a
-    failure leaves an existing file as it was.  Replacing a regular file is
-    said on stderr (``beastodds: replaced keep.png``), never refused (a
-    character device or a named pipe is written into); a failure is a
-    ValueError of one sentence (the command then exits with code 2).
-    """
-    from ..safeio import is_replaceable
-
-    if os.path.isdir(path):
-        raise ValueError(f"cannot write {path}: it is a directory")
-    existed = is_replaceable(path)  # a device or a named pipe is written into, never replaced
-    try:
-        write(path)
-    except OSError as exc:
-        raise ValueError(f"cannot write {path}: {_reason(exc)}") from None
-    if existed:
-        _say(f"beastodds: replaced {path}")
-    return existed
-
-
 class _OutputError(Exception):
     """Standard output cannot be written (closed, full disk, I/O error)."""
 
@@ -306,20 +284,6 @@ def _quiet_stdout() -> None:
         pass
 
 
-def _say(message: str) -> None:
-    """One line on stderr, if there is a stderr; a control character in it (a rule set's name) is ``?``."""
-    from ..validate import visible
-
-    try:
-        print(visible(message), file=sys.stderr, flush=True)
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
-def _reason(exc: OSError) -> str:
-    return exc.strerror or errno.errorcode.get(exc.errno or 0) or str(exc) or type(exc).__name__
-
-
 def write_out(text: str) -> None:
     """Write ``text`` to stdout and flush; a failure becomes :class:`_OutputError` (or BrokenPipeError)."""
     if sys.stdout is None:
@@ -333,7 +297,7 @@ def write_out(text: str) -> None:
     except OSError as exc:
         if exc.errno == errno.EBADF:
             raise _OutputError("standard output is closed") from None
-        raise _OutputError(f"cannot write the output: {_reason(exc)}") from None
+        raise _OutputError(f"cannot write the output: {reason(exc)}") from None
     except ValueError as exc:  # e.g. "I/O operation on closed file"
         raise _OutputError(f"cannot write the output: {exc}") from None
 
@@ -411,7 +375,7 @@ def _run(argv) -> int:
         try:
             register_files(argv[1:])
         except ValueError as exc:
-            _say(f"beastodds: error: {exc}")
+            say(f"beastodds: error: {exc}")
             return 2
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None, alone=True)
     from ..tables import render
@@ -448,14 +412,14 @@ def _run(argv) -> int:
 
             replaced = write_output(output, lambda path: atomic_write(path, text))
             if not replaced and not getattr(args, "quiet", False):
-                _say(f"wrote {output}")
+                say(f"wrote {output}")
             text = ""
     except ValueError as exc:  # an input refused (by an option's check or by the API): one sentence
         take_warnings()  # the error is what to fix first
-        _say(f"beastodds: error: {error_message(exc, names)}")
+        say(f"beastodds: error: {error_message(exc, names)}")
         return 2
     for warning in take_warnings():
-        _say(f"beastodds: warning: {warning}")
+        say(f"beastodds: warning: {warning}")
     write_out(text)
     return 0
 
@@ -498,7 +462,7 @@ def _write_xlsx(args, df, keys) -> str:
     data = xlsx_bytes(df, **options)
     replaced = write_output(args.output, lambda path: atomic_write(path, data))
     if not replaced and not getattr(args, "quiet", False):
-        _say(f"wrote {args.output}")
+        say(f"wrote {args.output}")
     return ""
 
 
@@ -543,12 +507,12 @@ def _main(argv, program: bool = False) -> int:
         if program:
             _ignore_ctrl_c()  # a second Ctrl-C must not cut the one line short with a traceback
         _quiet_stdout()  # unsent output must not block the exit
-        _say("beastodds: interrupted")
+        say("beastodds: interrupted")
         return 130
     except BrokenPipeError:  # e.g. `beastodds v5 ... | head`: the reader has all it wants
         _quiet_stdout()
         return 0
     except _OutputError as exc:
         _quiet_stdout()
-        _say(f"beastodds: error: {exc}")
+        say(f"beastodds: error: {exc}")
         return 2

@@ -11,6 +11,7 @@ import sys
 from ..strategies import several
 from ..tables import render
 from ..validate import one_line
+from .output import write_output
 from .common import (
     add_axis_options,
     add_output_options,
@@ -71,7 +72,6 @@ def run_compare(args):
     """``beastodds compare RULES_A RULES_B``: the odds under both rule sets and their difference."""
     from .. import rulesets
     from ..tables import compare
-    from . import write_output
 
     kind = _check_heatmap_name(args.heatmap) if args.heatmap is not None else None
     if args.top is not None and args.top < 1:
@@ -288,7 +288,6 @@ def run_page(args):
     """``beastodds page RULESET... -o FILE``: one self-contained HTML page to share, a cell chosen with controls."""
     from .. import page, rulesets
     from ..safeio import atomic_write
-    from . import write_output
 
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
@@ -309,7 +308,6 @@ def run_booklet(args):
     from pathlib import Path
 
     from .. import booklet, rulesets
-    from . import write_output
 
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work

@@ -3,9 +3,9 @@
 Attribute + 2 x skill + a drawn card, with Hunger confirmation draws: one
 static or opposed test, from the character sheet or from its totals, and
 their tables.  The rules are in :mod:`analysis.systems.cards.rules`, scenes
-of several tests in :mod:`analysis.systems.cards.scenes`, the comparison with
-V5 in :mod:`analysis.systems.cards.versus_v5`; every name of theirs is
-importable from here too (``__all__``).
+of several tests in :mod:`analysis.systems.cards.scenes` (their names are
+importable from here too, ``__all__``); the comparison with V5, which counts
+with this module, is :mod:`analysis.systems.cards.versus_v5`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from analysis.systems.cards.rules import (
 )
 from analysis.systems.cards.rules import MAX_SCENE  # noqa: F401  (deck.MAX_SCENE, as before)
 from analysis.systems.cards.scenes import SCENE_COLUMNS, SceneOdds, scene, scene_table
-from analysis.systems.cards.versus_v5 import COMPARE_COLUMNS, compare_v5, nearest_card_test
 from analysis.validate import as_values, check_bool, check_int
 from analysis import display as _display
 
@@ -515,7 +514,6 @@ __all__ = [
     "TABLE_COLUMNS",
     "OPPOSED_COLUMNS",
     "SCENE_COLUMNS",
-    "COMPARE_COLUMNS",
     "SKILL_FREE",
     "LIGHT_PENALTY",
     "ACE_RULES",
@@ -535,6 +533,4 @@ __all__ = [
     "opposed_table",
     "scene",
     "scene_table",
-    "nearest_card_test",
-    "compare_v5",
 ]

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import decks as _decks
+from analysis.systems.cards.deck import odds, static_ways
 from analysis.systems.cards.rules import MAX_VALUE, OFFICIAL, CardRules, denominator
 from analysis.validate import check_bool, check_int, check_probability
 
@@ -39,8 +40,6 @@ def nearest_card_test(p: Fraction, card_difficulty: int, rules: CardRules = OFFI
     up to the difficulty itself (never below 0).  Equal distances go to the
     lower chance; bases with the same chance to the smallest base.
     """
-    from analysis.systems.cards.deck import static_ways
-
     p = check_probability("p", p)
     card_difficulty = check_int("card_difficulty", card_difficulty, 0, MAX_VALUE)
     rules = CardRules.require(rules)
@@ -96,7 +95,6 @@ def compare_v5(
         card_bestial_success, card_bestial_failure``.
     """
     exact = check_bool("exact", exact)
-    from analysis.systems.cards.deck import odds
     from analysis.systems.v5 import roll as v5
 
     rules = CardRules.require(rules)

@@ -376,7 +376,7 @@ def _run_conflict(args):
 
 def _run_fight(args):
     from analysis import markov
-    from .conflict import fight
+    from .fight import fight
 
     check_output_options(args)
     rules = _conflict_rules_of(args)

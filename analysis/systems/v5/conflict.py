@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -457,17 +457,3 @@ def conflict_table(
             "probability": list(probs) if exact else [float(p) for p in probs],
         }
     )
-
-
-# The fights, fought turn after turn on these trackers, live in their own module
-# (:mod:`analysis.systems.v5.fight`); their names answer here too, so that ``conflict.fight(...)``
-# keeps working, imported only when first asked for.
-_FIGHT_NAMES = ("FightChain", "FightResult", "fight", "fight_chain")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _FIGHT_NAMES:
-        from analysis.systems.v5 import fight
-
-        return getattr(fight, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,7 +18,7 @@ Difficulty 3, V5 gives more.  So :func:`versus` has no default for either:
     ``card_difficulty``, default 12: another shifts the base, not the
     chances) whose chance of success is nearest V5's chance to win; equal
     distances go to the lower chance, equal chances to the smaller pool or
-    base (:func:`analysis.systems.cards.deck.nearest_card_test`).
+    base (:func:`analysis.systems.cards.versus_v5.nearest_card_test`).
 
 The card test's Hunger is V5's (from 1 on it draws a confirmation card).
 Every value is counted exactly; ``exact=False`` gives ``float(Fraction)``.
@@ -163,7 +163,7 @@ def _answer(row: dict, other_win: Fraction, other_bestial: Fraction) -> dict:
 
 class _Nearest:
     """The candidate whose chance is nearest a target: the lower chance, then the smaller value, on a
-    tie (as :func:`analysis.systems.cards.deck.nearest_card_test`).
+    tie (as :func:`analysis.systems.cards.versus_v5.nearest_card_test`).
 
     ``candidates`` are ``(value, chance)`` pairs, in any order: nothing assumes that the chance grows
     with the value.  The distinct chances are sorted once (each with its smallest value), so a target is

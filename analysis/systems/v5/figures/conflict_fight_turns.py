@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.systems.v5 import conflict
+from analysis.systems.v5 import conflict, fight
 
 #: (title, side A, side B): each side's pool, Health and damage as in the legend.
 MATCHUPS = (
@@ -34,7 +34,7 @@ def make_figure(turns: int = 25) -> Figure:
     axes = fig.subplots(2, len(MATCHUPS), sharex=True)
     t = np.arange(1, turns + 1)
     for j, (title, a, b) in enumerate(MATCHUPS):
-        r = conflict.fight(a, b, turns=turns)
+        r = fight.fight(a, b, turns=turns)
         words = {"a": f"A ({a.out_word})", "b": f"B ({b.out_word})"}
         for i, (kind, label) in enumerate((("impaired", "first Impaired"), ("out", "out first"))):
             ax = axes[i, j]
