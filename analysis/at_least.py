@@ -13,6 +13,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
+import numpy as np
+import pandas as pd
+
 from .validate import InputError, as_values
 
 #: The largest N asked for: no pool the toolkit takes counts more successes.
@@ -157,8 +160,6 @@ def add_columns(df, spec, distribution, keys, exact: bool):
     exact : bool
         Fractions, else floats (each ``float(Fraction)``: correctly rounded).
     """
-    import pandas as pd
-
     if spec is None:
         return df
     ns = parse(spec)
@@ -172,7 +173,6 @@ def add_columns(df, spec, distribution, keys, exact: bool):
         if got is None:
             got = memo[key] = tails(distribution(*key, top), ns, exact)
         rows.append(got)
-    import numpy as np
 
     values = np.array(rows, dtype=object if exact else float).reshape(len(rows), len(ns))
     added = pd.DataFrame(values, index=df.index, columns=[column(n) for n in ns])

@@ -31,23 +31,45 @@ rename), so a failed build leaves any earlier booklet intact.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
-from . import __version__, rulesets
+import pandas as pd
+
+from . import __version__, rulesets, sweep
 from .assets import text as asset_text
+from .compare import compare, spec_text
 from .formats.describe import changes_html, describe, description_of, source_of, title_of
 from .formats.escape import html_text as escape
-from .formats.html import LONG_ROWS, figure, long_table, markdown_layout, pivot_table
-from .formats.summary import RISKS, few_values, headline, summary_pivots
-from .glossary import label
-from .legend import strip_name
 
 # names the booklet had before its tables and words moved to analysis.formats and analysis.legend
-from .formats.html import pivot_frame  # noqa: F401
+from .formats.html import (
+    LONG_ROWS,
+    figure,
+    long_table,
+    markdown_layout,
+    pivot_frame,  # noqa: F401
+    pivot_table,
+)
 from .formats.html import pivot_table as pivot_html  # noqa: F401
-from .formats.summary import SLICES  # noqa: F401
-from .formats.summary import flat_axes  # noqa: F401
-from .legend import meaning  # noqa: F401
+from .formats.summary import (
+    RISKS,
+    SLICES,  # noqa: F401
+    few_values,
+    flat_axes,  # noqa: F401
+    headline,
+    summary_pivots,
+)
+from .glossary import label
+from .legend import (
+    meaning,  # noqa: F401
+    rule_meanings,
+    strip_name,
+)
+from .mechanic.spec import shipped
+from .safeio import atomic_write
+from .sweep import progress_bar
+from .validate import first_repeat
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where ``make booklet`` writes the page.
@@ -76,8 +98,6 @@ def _anchor(*parts) -> str:
 
 def _is_axis(series) -> bool:
     """Whether a key column can label pivot rows or columns: integers or texts (not a float, a mean)."""
-    import pandas as pd
-
     if pd.api.types.is_integer_dtype(series):
         return True
     return len(series) > 0 and all(isinstance(v, str) for v in series)
@@ -108,7 +128,6 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     the heatmap shows the slice of the grid where the rule set changes most.
     """
     from . import plots
-    from .compare import compare
 
     axes = list(system.axis_names)
     figs = []
@@ -164,20 +183,16 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
 
     ``given``: the axes the designer chose, whose every value the pivots show.
     """
-    from . import sweep
-
     system = rulesets.system(rs.system)
     official = rulesets.official(system)
     df = sweep.tables(system, [rs.rules], cells, exact=True)[0]
     axes = list(system.axis_names)
     sid = _anchor("ruleset", rs.name)
     head = headline(df, system.name)
-    from .legend import rule_meanings
 
     own = rule_meanings(rs)  # a mechanic file's meanings under this rule set's values
     title, description = title_of(rs), description_of(rs)
     name = f'<code class="name">{_esc(rs.name)}</code>' if title != rs.name else ""
-    from .mechanic.spec import shipped
 
     mech = getattr(type(rs.rules), "MECHANIC", None) or shipped(system)
     book = f", from {_esc(mech.source)}" if mech is not None and mech.source else ""
@@ -226,8 +241,6 @@ def _ruleset_section(rs: rulesets.RuleSet, cells: dict, given=()) -> tuple:
 
 
 def _spec(values) -> str:
-    from .compare import spec_text
-
     return spec_text(values)
 
 
@@ -260,8 +273,6 @@ def _page(title: str, lead: str, toc: list, sections: list, footer: str) -> str:
 
 def _write(path: Path, text: str) -> Path:
     """Write ``text`` atomically (:mod:`analysis.safeio`): a failed write leaves the old file."""
-    from .safeio import atomic_write
-
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, text)
     return path
@@ -280,8 +291,6 @@ def _grids(sets, grid: dict | None, names: dict | None) -> list:
     Every axis of ``grid`` must be an axis of some rule set's system, and
     every value is checked (limits, size) before any cell is counted.
     """
-    from . import sweep
-
     grid, names = dict(grid or {}), dict(names or {})
     systems = {rs.system: rulesets.system(rs.system) for rs in sets}
     unknown = [a for a in grid if not any(a in s.axis_names for s in systems.values())]
@@ -315,8 +324,6 @@ def check_grid(refs, grid: dict | None = None, names: dict | None = None) -> Non
 def _rebuild_command(sets, refs, grid: dict, names: dict, output: str) -> str:
     """The ``beastodds booklet ...`` command that writes this booklet again, or ``""`` when a rule set was
     given in Python (it has no name or file to give)."""
-    import shlex
-
     words = []
     for rs, ref in zip(sets, refs):
         if isinstance(ref, (str, Path)):
@@ -356,15 +363,12 @@ def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = Fal
     """
     import matplotlib
 
-    from .sweep import progress_bar
-
     matplotlib.use("Agg")
     refs = list(refs)
     sets = [rulesets.load(r) for r in refs]
     if not sets:
         raise ValueError("a booklet needs at least one rule set")
     names_ = [rs.name for rs in sets]
-    from .validate import first_repeat
 
     doubled = first_repeat(names_)
     if doubled is not None:
@@ -461,8 +465,6 @@ def _exact_twin(module, tname: str, df, keys, system_name: str):
     recounting those cells exactly gives the same columns whose floats are
     exactly the table's, the exact table is returned; else None.
     """
-    from . import sweep
-
     if getattr(module, "RULE_SETS", {}).get(tname) is not None:
         return None
     system = rulesets.system(system_name)
@@ -487,8 +489,6 @@ def _exact_twin(module, tname: str, df, keys, system_name: str):
 
 def _glance_html(system) -> str:
     """The official odds at a glance: the chance to win pivoted over the system's default grid."""
-    from . import sweep
-
     official = rulesets.official(system)
     df = sweep.tables(system, [official.rules], sweep.resolve_grid(system, None), exact=True)[0]
     pivots = summary_pivots(df, list(system.axis_names), system.name)
@@ -501,8 +501,6 @@ def _glance_html(system) -> str:
 
 
 def _variants_html(system) -> str:
-    from .compare import compare
-
     official = rulesets.official(system)
     others = [rs for rs in rulesets.variants(system.name) if rs.changes()]
     if not others:
@@ -565,8 +563,6 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
         Only the sections of these systems (their names).
     """
     import matplotlib
-
-    from .sweep import progress_bar
 
     matplotlib.use("Agg")
     path = Path(path) if path is not None else OUTPUT

@@ -20,6 +20,10 @@ import time
 import types
 from pathlib import Path
 
+from . import booklet, rulesets
+from .formats.render import render
+from .safeio import atomic_write, figure_bytes
+
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = ROOT / "figures"
 TABLES = FIGURES / "tables"
@@ -27,8 +31,6 @@ TABLES = FIGURES / "tables"
 
 def _modules(kind: str, only=None):
     """``(name, module)`` of every system's ``published`` or ``figures`` modules, by name."""
-    from . import rulesets
-
     found: dict[str, types.ModuleType] = {}
     for system in rulesets.SYSTEMS.values():
         listing = system.published_modules() if kind == "published" else system.figure_modules()
@@ -48,11 +50,7 @@ def _modules(kind: str, only=None):
 
 def build_tables(only=None) -> list[Path]:
     """Write every published table as CSV and Markdown; return the paths."""
-    from .safeio import atomic_write
-    from .formats.render import render
-
     texts = {}  # every table first: an error in one leaves all the old files as they were
-    from . import rulesets
 
     for _, module in _modules("published", only):
         # the legend gives each column its meaning in the module's own system
@@ -85,7 +83,6 @@ def build_figures(only=None) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
-    from .safeio import atomic_write, figure_bytes
 
     images = {}  # every figure first: an error in one leaves all the old files as they were
     for name, module in _modules("figures", only):
@@ -98,8 +95,6 @@ def build_figures(only=None) -> list[Path]:
 
 def build_booklet(only=None) -> list[Path]:
     """Write the odds booklet (``figures/booklet.html``); ``only``: system prefixes."""
-    from . import booklet
-
     return [booklet.build(FIGURES / "booklet.html", progress=sys.stderr.isatty(), only=only)]
 
 

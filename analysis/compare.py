@@ -15,9 +15,13 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from . import rulesets, sweep
 from . import strategies as _strategies
-from .validate import column_names, first_repeat, one_line
-
+from .display import percent
+from .formats.escape import html_text
+from .formats.html import row, table
+from .rulesets import flat_values, show_value, system
+from .validate import check_bool, check_int, column_names, did_you_mean, first_repeat, one_line
 
 #: Columns of :attr:`Comparison.table` after the system's axes.
 COMPARE_COLUMNS = ("outcome", "a", "b", "difference")
@@ -119,8 +123,6 @@ class Comparison:
         that changes most there; unchanged rows are left out.  Ties keep the
         table's order.
         """
-        from .validate import check_int
-
         n = check_int("n", n, 1)
         df = self.table
         size = [abs(d) for d in df["difference"]]
@@ -142,8 +144,6 @@ class Comparison:
 
     def describe(self) -> str:
         """A few lines naming the two rule sets, what differs and the grid."""
-        from .rulesets import show_value
-
         sa, sb = self.systems
         if sa == sb:
             lines = [f"compare {self.system} rule sets: a = {one_line(self.a.name)}, b = {one_line(self.b.name)}"]
@@ -193,10 +193,6 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         """For Jupyter: the description, then the ten cells where the change matters most."""
-        from .display import percent
-        from .formats.escape import html_text
-        from .formats.html import row, table
-
         top = self.top(10)
         head = row((html_text(c) for c in top.columns), "th")
         body = "".join(
@@ -209,8 +205,6 @@ class Comparison:
 
 def _fields(rs, other) -> dict:
     """``rs.all_fields()`` without the sub-rules tables that neither ``rs`` nor ``other`` sets."""
-    from .rulesets import flat_values, system
-
     out = flat_values(rs.rules)
     tables = {name for name, _ in rs.sub_rules} | {name for name, _ in other.sub_rules}
     if tables:
@@ -291,9 +285,6 @@ def compare(
     >>> c.top(1)[["outcome", "difference"]].values.tolist()
     [['bestial_failure', -0.066]]
     """
-    from . import rulesets, sweep
-    from .validate import check_bool
-
     exact, progress = check_bool("exact", exact), check_bool("progress", progress)
     ra, rb = rulesets.load(a), rulesets.load(b)
     sa, sb = rulesets.system(ra.system), rulesets.system(rb.system)
@@ -318,8 +309,6 @@ def compare(
             known += [o for o in _outcomes_of(sb, rb, cells_b) if o not in known]
         for name in wanted:
             if name not in known:
-                from .validate import did_you_mean
-
                 whose = f"the {sa.name} rule sets have no" if sb.name == sa.name else "neither rule set has an"
                 raise ValueError(
                     f"--outcome: {whose} outcome {name!r}{did_you_mean(name, known)}; they are {', '.join(known)}"
@@ -420,8 +409,6 @@ def _shared_grid(ra, rb, sa, sb, grid, names) -> tuple:
     limits); an axis only one side has must come to one value (given, or its
     default), held there.
     """
-    from . import sweep
-
     grid = {} if grid is None else dict(grid)
     for axis in grid:
         if axis not in sa.axis_names and axis not in sb.axis_names:

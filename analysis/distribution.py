@@ -26,6 +26,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
+import numpy as np
+import pandas as pd
+
+from .at_least import MAX_AT_LEAST, check_dice
+from .mechanic import engine, willpower
+from .strategies import parse
+from .validate import InputError, check_bool, check_int
+
 #: The columns a distribution adds after the axes.
 COLUMNS = ("successes", "p_exactly", "p_at_least", "p_more", "mean_successes")
 
@@ -50,8 +58,6 @@ def no_count(system) -> ValueError:
 def check_rows(rows: int, name: str = "distribution") -> None:
     """Refuse a distribution table of more than :data:`MAX_ROWS` rows."""
     if rows > MAX_ROWS:
-        from .validate import InputError
-
         raise InputError(
             name,
             f" asks for {rows:,} rows (cells times success counts; limit "
@@ -63,8 +69,6 @@ def check_max(max_successes, name: str = "max_successes"):
     """``max_successes``: None or a whole number 0..:data:`analysis.at_least.MAX_AT_LEAST`."""
     if max_successes is None:
         return None
-    from .at_least import MAX_AT_LEAST
-    from .validate import check_int
 
     return check_int(name, max_successes, 0, MAX_AT_LEAST)
 
@@ -85,9 +89,6 @@ def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes
     max_successes : int or None
         The last count listed (its ``p_more`` the exact tail); None: every count.
     """
-    import numpy as np
-    import pandas as pd
-
     spans = []
     for w in ways:
         low = min(0, min(w)) if w else 0
@@ -134,12 +135,9 @@ def one_strategy(strategy, strategy_of, known):
     it (:func:`analysis.strategies.parse`); several are refused: a distribution is of one roll."""
     if strategy is None:
         return None
-    from .strategies import parse
 
     chosen, side_by_side = parse(strategy, strategy_of, known)
     if side_by_side and len(chosen) > 1:
-        from .validate import InputError
-
         raise InputError("strategy", f": a distribution of successes takes one strategy at a time, got {strategy!r}")
     return chosen[0]
 
@@ -156,10 +154,6 @@ def mechanic_table(
     (:class:`analysis.mechanic.willpower.Strategy`, its work estimated before any counting), None:
     the roll as it lands.
     """
-    from .at_least import check_dice
-    from .mechanic import engine
-    from .validate import check_bool
-
     exact, check_only = check_bool("exact", exact), check_bool("check_only", check_only)
     max_successes = check_max(max_successes)
     mech = rules.mechanic
@@ -174,8 +168,6 @@ def mechanic_table(
     rolls = {tuple(c[a] for a in pools): c for c in cells}
     check_dice((sum(engine.dice_of(mech, {**rules.params, **c})) for c in rolls.values()), "distribution")
     if strategy is not None:
-        from .mechanic import willpower
-
         willpower.check_work(rules, strategy, cells)
     if check_only:
         return None
@@ -201,8 +193,6 @@ def complete(df, keys):
     ``mean_successes`` is repeated.  Zeros and ones are Fractions in an exact
     table, floats otherwise.  The size is checked as for any distribution.
     """
-    import pandas as pd
-
     keys = [k for k in keys if k in df.columns and k != "successes"]
     if df.empty or "successes" not in df.columns:
         return df

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-
+from dataclasses import fields
 from fractions import Fraction
 from typing import Callable, Iterable
 
@@ -321,7 +321,6 @@ class ArrayFields:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        from dataclasses import fields
 
         for f in fields(self):  # type: ignore[arg-type]  # (a dataclass, as the docstring says)
             if f.compare and not _equal(getattr(self, f.name), getattr(other, f.name)):

@@ -8,7 +8,10 @@ sets given).  Needs ``ipywidgets`` (installed with the dev extras by ``make``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from . import rulesets
+from .compare import compare
 from .validate import parse_spec
 
 
@@ -80,7 +83,6 @@ class Explorer:
         from IPython.display import display
 
         from .plots import variant_curves
-        from .compare import compare
 
         s = self.system
         x_values = parse_spec(self.x, s.default_grid()[self.x])
@@ -103,8 +105,6 @@ class Explorer:
 
 def _system(ref):
     """The system of a name, or of a mechanic file (a path: the file's system, registered)."""
-    from pathlib import Path
-
     if isinstance(ref, Path) or (isinstance(ref, str) and ref.endswith(".toml")):
         return rulesets.system(rulesets.load(ref).system)
     return rulesets.system(ref)

@@ -13,6 +13,10 @@ reads both to write a table's legend.
 
 from __future__ import annotations
 
+import difflib
+
+from . import rulesets
+
 #: ``{term: one-line meaning}``, by theme.
 TERMS: dict[str, str] = {
     # --- what a roll is made of (axes)
@@ -202,8 +206,6 @@ def terms() -> dict:
     vocabulary: its words keep the meanings its own file gives them, in its
     own tables' legends, whatever other systems call them.
     """
-    from . import rulesets
-
     out = dict(TERMS)
     owner: dict[str, str] = {}
     for system in rulesets.SYSTEMS.values():
@@ -227,7 +229,6 @@ def meaning(term: str) -> str:
     known = terms()
     if term in known:
         return known[term]
-    import difflib
 
     close = difflib.get_close_matches(term, list(known), n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""

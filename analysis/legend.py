@@ -11,9 +11,12 @@ booklet's readable form of the same words.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from .glossary import TABLE_TERMS, label
+from . import glossary, rulesets
+from .glossary import TABLE_TERMS, label, terms
+from .mechanic.spec import shipped
 
 
 def rule_meanings(rule_set) -> dict:
@@ -26,15 +29,12 @@ def rule_meanings(rule_set) -> dict:
     rules = getattr(rule_set, "rules", None)
     if rules is None or isinstance(rule_set, (tuple, list)):
         return {}
-    import dataclasses
 
     values = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
     mech = getattr(type(rules), "MECHANIC", None)
     if mech is None:
         # a shipped system counted from its own mechanic file: under a house rule that changes a
         # parameter of the file, the file's meanings (filled with the new values) replace the official ones
-        from . import rulesets
-        from .mechanic.spec import shipped
 
         try:
             mech = shipped(rulesets.system(rule_set.system))
@@ -73,15 +73,11 @@ def derived_text(name: str, by) -> str:
 def _column_prefixes() -> list:
     """``[(prefix, name for people, system)]``: the column prefixes of tables that set systems side by
     side, as each system declares them (``SYSTEM.column_prefixes``)."""
-    from . import rulesets
-
     return [(prefix, who, system) for system in rulesets.SYSTEMS.values() for prefix, who in system.column_prefixes]
 
 
 def _axis_meanings(system) -> dict:
     """``{axis: meaning}`` from the mechanic file a shipped system keeps (``mechanic.toml``), or ``{}``."""
-    from .mechanic.spec import shipped
-
     try:
         mech = shipped(system)
     except (ValueError, AttributeError):
@@ -131,13 +127,9 @@ def legend(columns, system=None, meanings=None) -> list:
     >>> legend(["pool", "difference"])[0]
     'pool: dice rolled, after every modifier'
     """
-    from . import glossary
-
     own: dict = {}
     if system is not None:
         if isinstance(system, str):
-            from . import rulesets
-
             system = rulesets.system(system)
         # the system's own words first: its mechanic file's axes, its terms, its classes; a shared
         # glossary line that speaks of several systems ("(V5; cards: ...)") only where it has none
@@ -164,9 +156,6 @@ def legend(columns, system=None, meanings=None) -> list:
 
 def meaning(column, system=None) -> str:
     """The one-line meaning of a column from the glossary (a ``v5_`` or ``card_`` prefix is read through), or ``""``."""
-    from . import rulesets
-    from .glossary import terms
-
     name = str(column)
     line = legend([name], system)[0]  # "name: meaning", the system's own meaning first
     text = line.split(": ", 1)[1] if ": " in line else ""

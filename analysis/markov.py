@@ -51,8 +51,9 @@ import numpy.typing as npt
 from kernels._jit import IntArray
 from kernels.markov import markov_run, markov_run_all, markov_run_bound, markov_run_steps, markov_run_steps_bound
 
-from .exact import INT64_MAX, count, fractions_over, passes
 from . import display as _display
+from . import sweep
+from .exact import INT64_MAX, count, fractions_over, passes
 
 #: A run whose exact count needs more than this many multiply-adds (primes x
 #: steps x transitions, plus rebuilding the counts from their residues; some
@@ -98,9 +99,8 @@ def _bar(total: int, unit: str) -> Iterator[Callable[..., object]]:
     if report is None or not report[0]:
         yield lambda n=1: None
         return
-    from .sweep import progress_bar
 
-    bar = progress_bar(total, report[1], unit, True)
+    bar = sweep.progress_bar(total, report[1], unit, True)
     try:
         yield bar.update
     finally:

@@ -38,11 +38,17 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
-from . import __version__, rulesets
+import pandas as pd
+
+from . import __version__, rulesets, strategies, sweep
 from .assets import text as asset_text
 from .formats.escape import html_text as escape
-from .formats.numbers import fixed, fraction_text, percent_text
-from . import strategies
+from .formats.numbers import fixed, fraction_text, is_probability, percent_text
+from .formats.summary import headline
+from .glossary import label as words
+from .legend import meaning, rule_meanings
+from .safeio import atomic_write
+from .validate import first_repeat, one_line
 
 #: The most cells (over every rule set) one page holds: about 0.2 kB of data
 #: each for pools up to 10 (the default V5 page has 300 cells, 80 kB), more for
@@ -160,12 +166,6 @@ def page_data(
         For an unknown rule set, a rule set given twice, an axis no rule
         set has, a bad SPEC, or more than :data:`MAX_CELLS` cells in all.
     """
-    from . import sweep
-    from .formats.summary import headline
-    from .formats.numbers import is_probability
-    from .legend import meaning, rule_meanings
-    from .validate import first_repeat, one_line
-
     sets = [rulesets.load(r) for r in refs]
     if not sets:
         raise ValueError("a page needs at least one rule set")
@@ -269,8 +269,6 @@ def page_data(
 def label(column) -> str:
     """A column's name for people: the glossary's (:func:`analysis.glossary.label`), a chance
     ``p_NAME`` it does not know read as ``Chance: NAME`` (``p_brutal``: ``Chance: brutal``)."""
-    from .glossary import label as words
-
     text = words(column)
     name = str(column)
     if name.startswith("p_") and text.startswith("P "):
@@ -280,15 +278,11 @@ def label(column) -> str:
 
 def _is_count(series) -> bool:
     """Whether a table column holds whole numbers (a key such as Beast dice), not probabilities."""
-    import pandas as pd
-
     return pd.api.types.is_integer_dtype(series)
 
 
 def _source(rs) -> str:
     """Where a rule set comes from, without the folders of the designer's disk."""
-    from .validate import one_line
-
     if rs.source.startswith("shipped:"):
         return "Shipped with beastodds"
     if rs.source:
@@ -415,7 +409,5 @@ def page(
     """
     text = html_text(page_data(refs, grid, jobs=jobs, progress=progress, names=names, strategy=strategy))
     if path is not None:
-        from .safeio import atomic_write
-
         atomic_write(Path(path), text)
     return text

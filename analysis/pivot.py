@@ -13,7 +13,9 @@ import re
 
 import pandas as pd
 
-from .validate import check_frame, column_names, first_repeat, unknown_column
+from . import rulesets
+from .formats.frame import check_frame
+from .validate import column_names, first_repeat, unknown_column
 
 
 def pivot_axes(spec) -> tuple:
@@ -77,8 +79,6 @@ def derivable_keys(keys, system, df=None) -> tuple:
     if system is None:
         return own
     if isinstance(system, str):
-        from . import rulesets
-
         try:
             system = rulesets.system(system)
         except ValueError:

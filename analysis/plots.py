@@ -8,6 +8,7 @@ so it renders headless and shows in Jupyter; save one with
 from __future__ import annotations
 
 import math
+import textwrap
 from fractions import Fraction
 
 import numpy as np
@@ -16,6 +17,8 @@ from matplotlib.ticker import MaxNLocator
 
 from . import rulesets, sweep
 from .compare import Comparison, spec_text
+from .glossary import label
+from .validate import one_line
 
 #: One line style per variant, so overlapping curves stay visible.
 _STYLES = [
@@ -31,8 +34,6 @@ _STYLES = [
 
 def _label(name: str) -> str:
     """A column or axis name in words, capitalised (:func:`analysis.glossary.label`)."""
-    from .glossary import label
-
     return label(name)
 
 
@@ -112,8 +113,6 @@ def _name(name: str) -> str:
     """A rule set's name as figure text: one line, control characters ``?``, and each ``$`` escaped,
     so that matplotlib draws it as it is instead of parsing it as mathtext (``$\\frac{$`` would
     fail the whole figure)."""
-    from .validate import one_line
-
     return one_line(name).replace("$", r"\$")
 
 
@@ -265,7 +264,6 @@ def difference_heatmap(
     title = f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points" + (
         f" ({where})" if where else ""
     )
-    import textwrap
 
     fig.suptitle(textwrap.fill(title, int(width * 10), break_on_hyphens=False, break_long_words=False), fontsize=11)
     notes = []

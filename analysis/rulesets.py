@@ -42,14 +42,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, NoReturn, cast
 
-from .mechanic.spec import MechanicError, Mechanic, from_toml as mechanic_from_toml, shipped
+from .mechanic.spec import Mechanic, MechanicError, shipped
+from .mechanic.spec import from_toml as mechanic_from_toml
 from .mechanic.system import is_mechanic_text, system_of
-from .safeio import read_text, toml_error
 from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
-from .validate import did_you_mean
+from .safeio import atomic_write, read_text, toml_error
 from .system import System
 from .systems import discover
-
+from .validate import did_you_mean, escape_controls
 
 # ----------------------------------------------------------------- systems
 
@@ -339,7 +339,6 @@ class RuleSet:
             f"# beastodds rule set for {self.system}; a field or table left out takes its default, "
             f'and "{NONE_TEXT}" stands for an absent value\n'
         )
-        from .validate import escape_controls
 
         # tomli_w leaves C1 controls and bidirectional overrides raw: written as \uXXXX, read back the same
         import tomli_w  # only to write TOML
@@ -349,7 +348,6 @@ class RuleSet:
     def save(self, path) -> Path:
         """Write :meth:`to_toml` to ``path`` atomically (:mod:`analysis.safeio`); return the path."""
         path = Path(path)
-        from .safeio import atomic_write
 
         return atomic_write(path, self.to_toml())
 

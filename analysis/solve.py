@@ -19,16 +19,19 @@ meets is an answer too: the row says so in ``note``, its value is None.
 
 from __future__ import annotations
 
-from typing import cast
-
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 import pandas as pd
 
+from . import at_least as counts_at_least
 from . import rulesets, strategies, sweep
+from .compare import spec_text
+from .formats.numbers import fraction_text
 from .validate import as_values, check_cells, did_you_mean
 
 #: An axis is searched from its lowest value up to this one (or its highest, when lower), unless
@@ -48,8 +51,6 @@ _FORMS = "COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), X a decimal, a fraction su
 
 
 def _text(value) -> str:
-    from .formats.numbers import fraction_text
-
     return fraction_text(value)
 
 
@@ -171,10 +172,6 @@ def _values_of(system, find: str, within, names: dict) -> _Search:
 
 def _with_at_least(system, spec, name: str) -> tuple:
     """``system`` whose table adds the ``p_at_least_N`` columns of ``spec``, and those N."""
-    import functools
-
-    from . import at_least as counts_at_least
-
     if not system.takes("at_least"):
         raise ValueError(f"{name} adds p_at_least_N columns, which the {system.name} table does not have")
     ns = counts_at_least.parse(spec, name)
@@ -295,8 +292,6 @@ def solve(
     counts[n("find", "find")] = len(search.values)
     cells = check_cells(counts)
     if at_least is not None:
-        from . import at_least as counts_at_least
-
         counts_at_least.check_size(cells, ns, n("at_least", "at_least"))
     if search.kind == "axis":
         grid[find] = search.values
@@ -340,8 +335,6 @@ def solve(
 
 def _spec(values, numeric: bool) -> str:
     if numeric:
-        from .compare import spec_text
-
         return spec_text(values)
     return ", ".join(rulesets.show_value(v) for v in values)
 

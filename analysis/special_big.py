@@ -10,6 +10,7 @@ big-integer operations per polynomial, not n**2 states times n primes.
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -113,8 +114,6 @@ def _normal_parts(
 
 def _special_outcomes(n_special: int, w_special: Iterable[int]) -> dict[tuple[int, int, int], int]:
     """Ways of the special dice alone: ``{(successes below ten, tens, capped marks): ways}``."""
-    from math import comb
-
     marks, fails, succ, tens = (int(v) for v in w_special)
     out: dict[tuple[int, int, int], int] = {}
     n = int(n_special)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+
+import numpy as np
+import pandas as pd
 
 from .validate import InputError, did_you_mean
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 _Strategy = TypeVar("_Strategy")
 
@@ -90,9 +90,6 @@ def combine(
     the rows are sorted by cell, strategies in the order given; without
     ``exact`` every column after those is turned into ``float(Fraction)``.
     """
-    import numpy as np
-    import pandas as pd
-
     parts = []
     for strategy, df in frames:
         if side_by_side:

@@ -7,22 +7,26 @@ Fractions, the same floats) as ``jobs=1``.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import itertools
 import math
-import dataclasses
+import multiprocessing
 import os
 import shutil
 import signal
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from . import rulesets
-from .validate import as_values, check_cells, check_int
+from .validate import as_values, check_bool, check_cells, check_int, one_line
 
 #: At most this many jobs (processes).
 MAX_JOBS = 64
@@ -146,8 +150,6 @@ def progress_bar(total: int, desc: str, unit: str, show: bool, leave: bool = Tru
         return _NoBar()
     from tqdm import tqdm
 
-    from .validate import one_line
-
     size = shutil.get_terminal_size()
     return tqdm(
         total=total,
@@ -200,10 +202,6 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     On Ctrl-C (or any error) the queued chunks are dropped and the workers
     are terminated at once, rather than left to finish the chunks they hold.
     """
-    import multiprocessing  # only here: a grid counted in this process needs none of it
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
-
     # spawn, not fork: numba and tqdm may hold threads in this process
     ctx = multiprocessing.get_context("spawn")
     _quiet_tracker()
@@ -232,8 +230,6 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
 def _quiet_tracker() -> None:
     """Start multiprocessing's resource tracker told not to warn of the semaphores of
     workers stopped by Ctrl-C (it frees them all the same): one line on Ctrl-C, no more."""
-    from multiprocessing import resource_tracker
-
     old = os.environ.get("PYTHONWARNINGS")
     os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [old, "ignore:resource_tracker:UserWarning"]))
     try:
@@ -318,8 +314,6 @@ def tables(
         One per rule set, each exactly what one call of the system's table
         function over the whole grid returns (rows in grid order).
     """
-    from .validate import check_bool
-
     exact, progress = check_bool("exact", exact), check_bool("progress", progress)
     system = rulesets.system(system)
     grid = resolve_grid(system, grid, names)

@@ -36,12 +36,15 @@ import re
 import sys
 import types
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+
+import pandas as pd
+
+from .validate import parse_spec
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
-
-    import pandas as pd
 
     from .rules import Rules
 
@@ -212,7 +215,6 @@ class System:
         pairs = tuple(axes.items()) if isinstance(axes, dict) else tuple(tuple(p) for p in axes)
         if not pairs:
             raise ValueError(f"system {self.name!r} needs at least one axis")
-        from .validate import parse_spec
 
         for axis, spec in pairs:
             if not isinstance(axis, str) or not _AXIS.match(axis) or axis in RESERVED:
@@ -376,8 +378,6 @@ class System:
 
     def outcome_columns(self, df: pd.DataFrame) -> list[str]:
         """The columns of a table of this system that ``compare`` compares."""
-        import pandas as pd
-
         if self.outcomes is not None:
             missing = [c for c in self.outcomes if c not in df.columns]
             if missing:
@@ -415,7 +415,6 @@ class System:
         """The shipped rule-set files (``variants/*.toml``), sorted by name."""
         if not self.package:
             return []
-        from importlib import resources
 
         try:
             folder = resources.files(self.package) / "variants"

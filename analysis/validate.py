@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import math
 import numbers
 import re
@@ -135,8 +137,6 @@ def materialise(
     list) by its length, any other iterable after ``most + 1`` items.
     ``too_many``: the refusal's sentence, ``{count}`` standing for how many.
     """
-    import itertools
-
     if isinstance(values, (str, bytes, dict, set, frozenset)) or not hasattr(values, "__iter__"):
         raise InputError(name, f" must be {what}, got {_shown(values)}")
     size: int | None
@@ -289,8 +289,6 @@ def check_cells(counts: dict, limit: int = MAX_CELLS, what: str = "grid") -> int
 def did_you_mean(name, known, prefix: str = "") -> str:
     """`` (did you mean X?)`` for the entry of ``known`` closest to ``name`` (``prefix`` before
     it), or ``""`` when none is close: the hint every "unknown ..." sentence ends with."""
-    import difflib
-
     if not isinstance(name, str):
         return ""
     close = difflib.get_close_matches(name, [str(k) for k in known], n=1)
@@ -325,16 +323,6 @@ def unknown_column(what: str, name: str, known) -> ValueError:
     return ValueError(
         f"{what}: the table has no column {name!r}{hint}; its columns are {', '.join(str(k) for k in known)}"
     )
-
-
-def check_frame(df, what: str) -> None:
-    """A TypeError of one sentence unless ``df`` is a pandas DataFrame."""
-    import pandas as pd
-
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(
-            f"{what} takes an odds table (a pandas DataFrame, as a system's table() returns), got {type(df).__name__}"
-        )
 
 
 # ------------------------------------------------------------ untrusted text shown

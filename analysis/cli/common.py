@@ -18,15 +18,18 @@ means the same thing everywhere:
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import argparse
 import functools
+import itertools
 import sys
+from typing import Any, Callable
 
-from ..tables import FORMATS
-from ..validate import parse_spec
+import pandas as pd
 
+from .. import rulesets, sweep
+from ..sweep import progress_bar
+from ..tables import FORMATS, pivot_axes, MAX_DIGITS, legend
+from ..validate import check_cells, parse_spec
 
 # ------------------------------------------------------------------ output
 
@@ -94,9 +97,6 @@ def add_output_options(parser, *, columns=None, system=None) -> None:
 def legend_lines(columns, system=None) -> list:
     """The lines of a command's ``columns:`` legend (see :func:`add_output_options`): from what the
     command and its system declare, with nothing counted."""
-    from .. import rulesets
-    from ..tables import legend
-
     if isinstance(system, str):
         system = rulesets.system(system)
     if columns is None:
@@ -117,8 +117,6 @@ def legend_lines(columns, system=None) -> list:
 
 
 def _digits(text: str) -> int:
-    from ..tables import MAX_DIGITS
-
     try:
         n = int(text)
     except ValueError:
@@ -148,8 +146,6 @@ def check_output_options(args) -> None:
     if (pivot is None) != (value is None):
         raise ValueError("--pivot and --value go together: --pivot 'ROWS x COLS' --value COLUMN")
     if pivot is not None:
-        from ..tables import pivot_axes
-
         pivot_axes(pivot)
 
 
@@ -199,7 +195,6 @@ def _system_of_args(args):
         name = getattr(options, "system", None)
     if name is None:
         return None
-    from .. import rulesets
 
     try:
         return rulesets.system(name)
@@ -244,8 +239,6 @@ def jobs(args) -> int:
     A request above the cap runs with the cap and says so in one line on
     stderr (unless ``--quiet``).
     """
-    from .. import sweep
-
     wanted = getattr(args, "jobs", 1)
     if not isinstance(wanted, int) or not 0 <= wanted <= sweep.MAX_JOBS:
         raise ValueError(f"--jobs must be 0..{sweep.MAX_JOBS}, got {wanted}")
@@ -374,13 +367,6 @@ def sweep_options(options, build, check=None, show: bool = False, desc: str = "c
         For a bad SPEC, more than ``MAX_SWEEP`` combinations (before any
         value is expanded past its SPEC) or a combination ``check`` refuses.
     """
-    import itertools
-
-    import pandas as pd
-
-    from ..sweep import progress_bar
-    from ..validate import check_cells
-
     spelled = [(column, values(flag, text)) for column, flag, text in options]
     check_cells({flag: len(v) for (_, flag, _), (_, v) in zip(options, spelled)}, MAX_SWEEP)
     swept = [column for column, v in spelled if len(v) > 1]
@@ -478,22 +464,20 @@ def grid_of(args, system, systems) -> dict:
 
 def is_int_column(column) -> bool:
     """Whether a table column holds integers (a key column, such as a dice count)."""
-    import pandas as pd
-
     return pd.api.types.is_integer_dtype(column)
 
 
 # the rules options and the warnings live in their own modules; their names answer here too
-from .warn import take_warnings, warn  # noqa: E402,F401
 from .rule_options import (  # noqa: E402
-    rule_set_used,  # noqa: F401
     RulesOptions,  # noqa: F401
     add_rules_options,  # noqa: F401
+    add_set_option,  # noqa: F401
+    given,  # noqa: F401
     parse_set,  # noqa: F401
+    rule_set_used,  # noqa: F401
+    rules_from_args,  # noqa: F401
     sets_of,  # noqa: F401
     with_fields,  # noqa: F401
     with_sets,  # noqa: F401
-    add_set_option,  # noqa: F401
-    given,  # noqa: F401
-    rules_from_args,  # noqa: F401
 )
+from .warn import take_warnings, warn  # noqa: E402,F401

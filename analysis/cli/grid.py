@@ -21,9 +21,16 @@ defaults and adding options of its own; a system without one gets
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
+import math
+
+from .. import at_least, distribution, rulesets, sweep
+from ..distribution import complete
 from .common import (
-    RulesOptions,
     SPEC_HELP,
+    RulesOptions,
     add_output_options,
     add_rules_options,
     add_sweep_options,
@@ -150,8 +157,6 @@ def _distribution_check(option: str, text):
 
 def distribution_of(args, system):
     """``(table function, max_successes)`` of ``--distribution``, or a ValueError of one sentence."""
-    from .. import distribution
-
     function = system.distribution_function
     if function is None:
         raise distribution.no_count(system)
@@ -197,12 +202,6 @@ def run(args, rules=None, table=None, **options):
         Keyword arguments of the table function that are not rules
         (``strategy=``, ``tempt=``); the sweep passes them to every chunk.
     """
-    import dataclasses
-    import functools
-    import inspect
-
-    from .. import rulesets, sweep
-
     system = rulesets.system(args.grid_system)
     check_output_options(args)
     if getattr(args, "distribution", None) is not None and table is None:
@@ -247,8 +246,6 @@ def run(args, rules=None, table=None, **options):
         names=names,
     )[0]
     if getattr(args, "distribution", None) is not None and getattr(args, "pivot", None) is not None:
-        from ..distribution import complete
-
         df = complete(df, system.axis_names)  # a count a cell cannot reach: chance 0, not a blank
     return df, key_columns(df, system)
 
@@ -263,11 +260,7 @@ def check_work(system, resolved: dict, rules, exact: bool, options: dict) -> Non
     (each strategy's Willpower reroll, the at-least distributions), a refusal of the Willpower
     engine naming ``--strategy``.
     """
-    import math
-
     if "at_least" in options:
-        from .. import at_least
-
         at_least.check_size(
             math.prod(len(v) for v in resolved.values()),
             at_least.parse(options["at_least"], "--at-least"),

@@ -6,16 +6,16 @@ names the rule set a command counted under, for its output.
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import argparse
 import dataclasses
 import functools
 import re
 import tomllib
 import unicodedata
+from typing import Any, Callable
 
-from ..system import RESERVED
+from .. import rulesets
+from ..system import RESERVED, resolve
 from ..validate import did_you_mean
 from .warn import warn
 
@@ -39,8 +39,6 @@ def rule_set_used(rules, base=None, start=None):
         equal; else ``BASE-custom`` (or ``SYSTEM-custom``) described by what
         changed.  None for rules of no system.
     """
-    from .. import rulesets
-
     if base is not None and (start is None or rules == start):
         return base
     try:
@@ -101,8 +99,6 @@ class RulesOptions:
 
     def reads_table(self) -> bool:
         """Whether ``--rules`` reads the sub-rules table ``sub`` of the system's rule sets."""
-        from .. import rulesets
-
         if self.system is None or self.sub is None:
             return False
         return self.sub in getattr(rulesets.system(self.system), "sub_rule_names", ())
@@ -113,8 +109,6 @@ class RulesOptions:
 
     @property
     def rules_class(self) -> type:
-        from ..system import resolve
-
         return resolve(self.rules)
 
     @classmethod
@@ -202,8 +196,6 @@ def sets_of(texts) -> dict:
 
 
 def _system_of_class(cls):
-    from .. import rulesets
-
     for s in rulesets.SYSTEMS.values():
         try:
             if s.rules_class is cls:
@@ -274,8 +266,6 @@ def with_fields(base, changes: dict, source: str = "--set", title: str | None = 
 
 def _checked(base, plain: dict, source: str):
     """``base`` with the plain (not nested) fields ``plain`` set from TOML values, checked."""
-    from .. import rulesets
-
     cls = type(base)
     system = _system_of_class(cls)
     if system is not None:  # exactly as a rule-set file of the system
@@ -295,7 +285,6 @@ def with_sets(rs, texts):
     changes = sets_of(texts)
     if not changes:
         return rs
-    from .. import rulesets
 
     rules = with_fields(rs.rules, changes, title=f"{rs.system} rules")
     base = rs.fields()
@@ -345,8 +334,6 @@ def rules_from_args(args, flags: dict | None = None):
         the rule set to name in the output (:func:`rule_set_used`; called
         only by an output that names it, see :func:`analysis.formats.render.render`).
     """
-    from .. import rulesets
-
     options: RulesOptions = args.rules_options
     cls = options.rules_class
     ref = getattr(args, "rules", None) if options.takes_rules() else None

@@ -6,12 +6,24 @@ the grid of that system's axes.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import html
+import json
+import os
 import sys
+from pathlib import Path
 
-from ..strategies import several
-from ..tables import render
-from ..validate import one_line
-from .output import write_output
+import pandas as pd
+
+from .. import booklet, page, rulesets, sweep
+from ..distribution import complete
+from ..mechanic.strategy import NAMES
+from ..safeio import atomic_write, savefig
+from ..solve import rule_set, solve, system_named
+from ..strategies import bound, several
+from ..tables import compare, legend, markdown_text, render
+from ..validate import escape_controls, one_line
 from .common import (
     add_axis_options,
     add_output_options,
@@ -32,14 +44,14 @@ from .common import (
     warn,
     with_sets,
 )
+from .grid import add_distribution_option, add_strategy_option, check_work, distribution_of
+from .output import write_output
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 
 
 def _check_heatmap_name(name: str) -> str:
     """The figure type of ``--heatmap FILE`` (``png``), or a ValueError: a name with no stem is refused."""
-    import os
-
     stem, ext = os.path.splitext(os.path.basename(name))
     if ext.lower() not in _FIGURE_TYPES or not stem:
         raise ValueError(f"--heatmap must name a {', '.join(_FIGURE_TYPES)} file such as difference.png, got {name!r}")
@@ -63,16 +75,11 @@ def _heatmap_slice_warning(cmp) -> None:
 
 
 def _systems():
-    from .. import rulesets
-
     return list(rulesets.SYSTEMS.values())
 
 
 def run_compare(args):
     """``beastodds compare RULES_A RULES_B``: the odds under both rule sets and their difference."""
-    from .. import rulesets
-    from ..tables import compare
-
     kind = _check_heatmap_name(args.heatmap) if args.heatmap is not None else None
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
@@ -99,7 +106,6 @@ def run_compare(args):
     )
     if args.heatmap is not None:
         from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
-        from ..safeio import savefig
 
         fig = difference_heatmap(cmp)
         replaced = write_output(
@@ -138,8 +144,6 @@ def run_compare(args):
 
 def run_table(args):
     """``beastodds table RULES``: the odds table of one rule set over a grid."""
-    from .. import rulesets, sweep
-
     check_output_options(args)
     rs = with_sets(rulesets.load(args.rules), args.set)
     system = rulesets.system(rs.system)
@@ -147,11 +151,6 @@ def run_table(args):
     names = names_of(args)
     resolved = sweep.resolve_grid(system, grid, names)  # every value and the size, before --jobs is read
     if args.distribution is not None:
-        import dataclasses
-        import functools
-
-        from .grid import distribution_of
-
         if args.at_least is not None:
             raise ValueError(
                 "--at-least adds columns to the odds table and cannot go with --distribution "
@@ -172,12 +171,6 @@ def run_table(args):
                 "(the v5 and werewolf commands give a distribution after one strategy)"
             )
     elif args.at_least is not None or args.strategy is not None:
-        import dataclasses
-        import functools
-
-        from ..strategies import bound
-        from .grid import check_work
-
         options = {}
         if args.at_least is not None:
             if not system.takes("at_least"):
@@ -201,8 +194,6 @@ def run_table(args):
     )[0]
     keys = tuple(c for c in df.columns if c in system.axis_names or c == "strategy" or is_int_column(df[c]))
     if args.distribution is not None and args.pivot is not None:
-        from ..distribution import complete
-
         df = complete(df, system.axis_names)  # a count a cell cannot reach: chance 0, not a blank
     args.rule_set_used, args.table_system = rs, system.name
     return df, keys
@@ -210,10 +201,6 @@ def run_table(args):
 
 def run_rules(args):
     """``beastodds rules [RULES]``: list the shipped rule sets, or print one as TOML."""
-    import pandas as pd
-
-    from .. import rulesets
-
     if args.exact or args.percent:
         raise ValueError(
             "--exact and --percent print probabilities; `beastodds rules` prints rule sets, with no probability in them"
@@ -237,10 +224,6 @@ def run_rules(args):
     if args.rules is not None:
         rs = with_sets(rulesets.load(args.rules), args.set)
         if args.format == "json":
-            import json
-
-            from ..validate import escape_controls
-
             return escape_controls(json.dumps(rs.to_dict(), indent=2, ensure_ascii=False)) + "\n"
         if args.format != "table":
             raise ValueError(f"one rule set prints as TOML (the default) or --format json, not --format {args.format}")
@@ -258,8 +241,6 @@ def run_rules(args):
         for rs in rulesets.variants()
     ]
     if args.format == "table":
-        from ..validate import one_line
-
         lines = [
             f"{one_line(r['name']):<32} {one_line(r['changes'])}\n{'':<32} {one_line(r['description'])}" for r in rows
         ]
@@ -272,8 +253,6 @@ def run_rules(args):
 
 def _html_output(name: str):
     """The ``-o`` of a command that writes an HTML page, as a Path: an ``.html`` file in a folder that exists."""
-    from pathlib import Path
-
     out = Path(name)
     if out.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"-o/--output must name an .html file, got {name!r}")
@@ -286,9 +265,6 @@ def _html_output(name: str):
 
 def run_page(args):
     """``beastodds page RULESET... -o FILE``: one self-contained HTML page to share, a cell chosen with controls."""
-    from .. import page, rulesets
-    from ..safeio import atomic_write
-
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
     grid = given_axes(args, _systems())
@@ -305,10 +281,6 @@ def run_page(args):
 
 def run_booklet(args):
     """``beastodds booklet RULESET... -o FILE``: a self-contained HTML booklet of one or more rule sets."""
-    from pathlib import Path
-
-    from .. import booklet, rulesets
-
     out = _html_output(args.output)
     sets = [rulesets.load(r) for r in args.rulesets]  # every rule set checked before any work
     grid, names = given_axes(args, _systems()), names_of(args)
@@ -318,8 +290,6 @@ def run_booklet(args):
         lambda path: booklet.build_rulesets(sets, Path(path), grid=grid, names=names, progress=progress(args)),
     )
     if not args.quiet and not replaced:
-        from ..validate import one_line
-
         print(f"wrote {out} ({', '.join(one_line(rs.name) for rs in sets)})", file=sys.stderr)
     return ""
 
@@ -327,9 +297,6 @@ def run_booklet(args):
 def run_solve(args):
     """``beastodds solve RULES --find NAME --target COLUMN>=X``: the value of an axis or rule field that meets
     a target."""
-    from .. import rulesets
-    from ..solve import rule_set, solve, system_named
-
     check_output_options(args)
     word = args.rules
     named = system_named(word)
@@ -386,20 +353,14 @@ def run_solve(args):
         df = df.drop(columns=["note"])
     args.rule_set_used, args.table_system = rs, system.name
     if find in system.axis_names:
-        from ..tables import legend
-
         meaning = "the value found: " + legend([find], system)[0].split(": ", 1)[1]
     else:
         info = next(i for i in system.rules_class.fields_info() if i.name == find)
         meaning = f"the value found of the rule field {find}: {info.help}"
     text = render(df, args.format, **render_options(args, keys), meanings={find: meaning})
     if args.format == "markdown":  # what was asked, above the table
-        from ..tables import markdown_text
-
         return f"{markdown_text('Solve: ' + attrs['question'])}\n\n{text}"
     if args.format == "html":
-        import html
-
         return f'<p class="question">Solve: {html.escape(one_line(attrs["question"]))}</p>\n{text}'
     if args.format != "table":
         return text
@@ -410,15 +371,11 @@ def run_solve(args):
 
 
 def _objects(values):
-    import pandas as pd
-
     return pd.Series(values, dtype=object)
 
 
 def _files_note() -> str:
     """What the mechanic files on this command line add (their axes and parameters), for ``--help``."""
-    from .. import rulesets
-
     notes = []
     for name, path in rulesets.MECHANIC_FILES.items():
         system = rulesets.SYSTEMS.get(name)
@@ -486,7 +443,6 @@ def _add_compare(sub, systems, files) -> None:
         default=None,
         help="also draw the difference heatmap per outcome class to FILE (.png, .svg, .pdf)",
     )
-    from .grid import add_strategy_option
 
     add_strategy_option(p, _strategy_names(), f" (both rule sets roll under it: {_STRATEGY_WHERE})")
     add_sweep_options(p)
@@ -500,8 +456,6 @@ _STRATEGY_WHERE = "v5, werewolf and hunter rule sets, and a mechanic file with a
 
 def _strategy_names() -> str:
     """The strategies a mechanic file's Willpower takes (the v5 and werewolf ones add their own)."""
-    from ..mechanic.strategy import NAMES
-
     return ", ".join(NAMES) + "; v5 and werewolf: see their commands"
 
 
@@ -526,7 +480,6 @@ def _add_table(sub, systems, files) -> None:
         "successes (systems whose table has them, such as a mechanic file that names "
         "its successes)",
     )
-    from .grid import add_distribution_option, add_strategy_option
 
     add_strategy_option(p, _strategy_names(), f" ({_STRATEGY_WHERE})")
     add_distribution_option(p)

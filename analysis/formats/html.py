@@ -25,6 +25,7 @@ import re
 
 from ..glossary import label
 from ..legend import column_legend, meaning, span_text, strip_name
+from ..pivot import pivot
 from .escape import html_text
 from .numbers import holds_probabilities, percent_text
 
@@ -108,8 +109,6 @@ def pivot_frame(df, rows: str, columns: str, value, where: dict | None = None):
     as ``"a / b"`` (percentages).  ``where``: ``{column: value}`` to select
     first.  Returns ``(row values, column values, {(row, column): text})``.
     """
-    from ..pivot import pivot
-
     values = [value] if isinstance(value, str) else list(value)
     sub = df
     for k, v in (where or {}).items():

@@ -16,6 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 
 #: Most decimals ``digits`` may ask for.
 MAX_DIGITS = 20
@@ -40,8 +41,6 @@ def is_probability(column) -> bool:
 def holds_probabilities(series) -> bool:
     """Whether a table's column holds probabilities: its name says so (:func:`is_probability`) and its
     cells are floats or Fractions (not whole numbers, not texts)."""
-    import pandas as pd
-
     if not is_probability(series.name):
         return False
     if pd.api.types.is_float_dtype(series):

@@ -12,6 +12,7 @@ the same headline first.
 
 from __future__ import annotations
 
+import numbers
 from fractions import Fraction
 from typing import Any
 
@@ -55,8 +56,6 @@ def headline(df, system) -> str | None:
 
 def _is_exact(series) -> bool:
     """Whether a column holds exact values only (Fractions or whole numbers, not floats)."""
-    import numbers
-
     return len(series) > 0 and all(
         isinstance(v, (Fraction, numbers.Integral)) and not isinstance(v, bool) for v in series
     )

@@ -10,11 +10,14 @@ at-least columns too big to count, before any counting.
 from __future__ import annotations
 
 import itertools
-
-from analysis.validate import as_values, check_int, did_you_mean
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from .pool import dice_of, pool_axes as _pool_axes
+from analysis import at_least as _al
+from analysis.at_least import check_dice
+from analysis.validate import as_values, check_cells, check_int, did_you_mean
+
+from .pool import dice_of
+from .pool import pool_axes as _pool_axes
 from .spec import Mechanic
 
 if TYPE_CHECKING:
@@ -56,13 +59,10 @@ def grid_of(
             f"the {mech.name} mechanic has no axis {extra[0]!r}{did_you_mean(str(extra[0]), list(mech.axis_names))}"
         )
     grid = {a.name: as_values(a.name, axes.get(a.name, a.default), a.range[0], a.range[1]) for a in mech.axes}
-    from analysis.validate import check_cells
 
     n_cells = check_cells({a: len(v) for a, v in grid.items()})  # before the cells are listed
     tops: list[int] = []
     if at_least is not None:
-        from analysis import at_least as _al
-
         if mech.successes is None:
             raise ValueError(f"the {mech.name} mechanic names no successes count, so it has no p_at_least_N")
         tops = as_values("at_least", at_least, 0)
@@ -78,8 +78,6 @@ def cells_of(grid: Mapping[str, Sequence[int]]) -> list[dict[str, int]]:
 def check_at_least_dice(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> None:
     """Refuse at-least columns whose distributions of successes (each pool's, counted in full) would
     hold too many dice (:func:`analysis.at_least.check_dice`), before any counting."""
-    from analysis.at_least import check_dice
-
     mech = rules.mechanic
     rolls = {tuple(c[a] for a in _pool_axes(mech)): c for c in cells}
     check_dice(sum(dice_of(mech, {**rules.params, **c})) for c in rolls.values())

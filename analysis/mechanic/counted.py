@@ -16,8 +16,11 @@ import dataclasses
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from analysis import strategies as _st
+
 from . import engine as _engine
 from . import willpower as _willpower
+from .spec import shipped
 
 if TYPE_CHECKING:
     from analysis.system import System
@@ -26,8 +29,6 @@ if TYPE_CHECKING:
 @lru_cache(maxsize=256)
 def mechanic_rules(system, rules) -> _engine.MechanicRules:
     """The mechanic rules of a system's rules instance: its shipped file, the instance's fields as parameters."""
-    from .spec import shipped
-
     mech = shipped(system)
     if mech is None:
         raise ValueError(f"the {system.name} system ships no mechanic.toml")
@@ -116,8 +117,6 @@ def table(
     before anything is counted; ``check_only``: only that (and the grid's
     checks), returning None.
     """
-    from analysis import strategies as _st
-
     grid = {a: sorted(v) for a, v in axes.items()}
     chosen, side_by_side = ([None], False) if strategy is None else _st.parse(strategy, strategy_of, strategies)
     if check_only or any(s is not None for s in chosen):

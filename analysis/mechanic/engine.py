@@ -33,50 +33,94 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, cast
 
 import numpy as np
+import pandas as pd
 
-from analysis.exact import ArrayFields, float_ratios, fractions_over
+from analysis.at_least import ways_at_least
+from analysis.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over
 from analysis.validate import check_bool
 
 from .cells import (
     cells_of as _cells_of,
-    check_at_least_dice as check_at_least_dice,
-    check_cell as check_cell,
-    grid_of as _grid_of,
-    resolve_grid as resolve_grid,
 )
-from .stats_grid import (
-    Context as Context,
-    context_of as _context,
-    eval_counts as _eval_counts,
-    grid_env as _grid_env,
-    grid_ranges as _ranges,
-    state_text as _state_text,
+from .cells import (
+    check_at_least_dice as check_at_least_dice,
+)
+from .cells import (
+    check_cell as check_cell,
+)
+from .cells import (
+    grid_of as _grid_of,
+)
+from .cells import (
+    resolve_grid as resolve_grid,
 )
 from .pool import (
     MAX_DICE as MAX_DICE,
+)
+from .pool import (
     dice_of as dice_of,
+)
+from .pool import (
     dice_table as dice_table,
+)
+from .pool import (
     face_axes as _face_axes,
+)
+from .pool import (
     layout as _layout,
+)
+from .pool import (
     pool_axes as _pool_axes,
+)
+from .pool import (
     walk_ways as _walk_ways,
+)
+from .pool import (
     walks as _walks,
 )
-from .reading import MechanicReading as MechanicReading, read_roll as read_roll
-from .results import CellWays as CellWays, MechanicOdds as MechanicOdds
+from .reading import MechanicReading as MechanicReading
+from .reading import read_roll as read_roll
+from .results import CellWays as CellWays
+from .results import MechanicOdds as MechanicOdds
 from .spec import (
     Faces as Faces,
+)
+from .spec import (
     MechanicError,
+)
+from .spec import (
     MechanicRules as MechanicRules,
+)
+from .spec import (
     faces_of as faces_of,
+)
+from .spec import (
     rules_of as rules_of,
+)
+from .spec import (
     where as _where,
 )
 from .stats import stats_of as _stats
+from .stats_grid import (
+    Context as Context,
+)
+from .stats_grid import (
+    context_of as _context,
+)
+from .stats_grid import (
+    eval_counts as _eval_counts,
+)
+from .stats_grid import (
+    grid_env as _grid_env,
+)
+from .stats_grid import (
+    grid_ranges as _ranges,
+)
+from .stats_grid import (
+    state_text as _state_text,
+)
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
-    import pandas as pd
-
     from kernels._jit import IntArray
 
     from .pool import Layout as Layout
@@ -204,8 +248,6 @@ def _count_general(
     successes' histograms too (where the mechanic names its successes).
     """
     from kernels import mechanic as _k
-
-    from analysis.exact import INT64_MAX, count
 
     mech = rules.mechanic
     stats = _stats(mech, rules.values)
@@ -371,9 +413,6 @@ def _general_values(
     """The values of a table's cells (classes, ``p_`` columns, ``p_at_least_N``) counted cell group by
     cell group: the pair-of-tens path where the mechanic has that shape, else the statistics grid, whose
     blocks of counts are finished (int64 ones vectorised) without a per-cell object."""
-    from analysis.at_least import ways_at_least
-    from analysis.exact import INT64_MAX
-
     mech = rules.mechanic
     index = {c: i for i, c in enumerate(mech.classes)}
     picks = [[index[c] for c in col.classes] for col in mech.columns]
@@ -451,8 +490,6 @@ def _frame(labels: tuple[str, ...], axes: np.ndarray, values: np.ndarray) -> pd.
 
     Made from the two blocks where pandas can (pandas 3's ``create_dataframe_from_blocks``): the
     dict constructor's checks of every column cost as much as the kernel's count."""
-    import pandas as pd
-
     try:
         from pandas.api.internals import create_dataframe_from_blocks
     except ImportError:  # pragma: no cover - pandas 2
@@ -467,8 +504,6 @@ def _columns(labels: tuple[str, ...]) -> pd.Index:
     """The column labels of a table as a pandas Index, kept for the tables of every rule set of a
     mechanic with these labels (pandas infers a new Index's type from scratch); each table gets a
     view of it, so that a caller naming its columns names no other table's."""
-    import pandas as pd
-
     return pd.Index(list(labels))
 
 

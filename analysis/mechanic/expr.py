@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
 import functools
 import math
 import operator
@@ -205,8 +206,6 @@ class _Reader:
         if name.startswith("_"):
             self.fail(f"names starting with '_' are not allowed: {_name(name)}", self.pos(node))
         if self.allowed is not None and name not in self.allowed:
-            import difflib  # only for a name a file gets wrong
-
             hint = difflib.get_close_matches(name, sorted(self.allowed), n=1)
             extra = f" (did you mean {hint[0]!r}?)" if hint else ""
             self.fail(f"unknown name {_name(name)}{extra}", self.pos(node))

@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .stats_grid import eval_counts as _eval_counts
+from analysis.validate import check_int, did_you_mean
+
 from .pool import MAX_DICE
 from .spec import MechanicError, faces_of
 from .stats import stats_of as _stats
+from .stats_grid import eval_counts as _eval_counts
 
 if TYPE_CHECKING:
     from .spec import MechanicRules
@@ -37,8 +39,6 @@ def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: 
     rolled no dice).  Axes the rules read (a Difficulty) are given as keywords;
     the pool axes need not be.
     """
-    from analysis.validate import check_int
-
     mech = rules.mechanic
     stats = _stats(mech)
     kinds = {k.name: k for k in mech.kinds}
@@ -46,8 +46,6 @@ def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: 
         raise ValueError("faces must map each kind of die to the faces it shows")
     for name in faces:
         if name not in kinds:
-            from analysis.validate import did_you_mean
-
             raise ValueError(
                 f"the {mech.name} mechanic has no kind of die {name!r}{did_you_mean(str(name), list(kinds))}"
             )

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from analysis.validate import did_you_mean
+
 if TYPE_CHECKING:
     from .spec import MechanicRules
 
@@ -44,7 +46,6 @@ class MechanicOdds:
             return Fraction(self.class_ways[outcome], self.denominator)
         if outcome in cols:
             return Fraction(sum(self.class_ways[c] for c in cols[outcome]), self.denominator)
-        from analysis.validate import did_you_mean
 
         raise ValueError(f"unknown outcome {outcome!r}{did_you_mean(outcome, list(self.class_ways) + list(cols))}")
 

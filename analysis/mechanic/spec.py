@@ -66,12 +66,13 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from importlib import resources
 from dataclasses import dataclass, field, fields
+from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, cast
 
 from analysis.safeio import read_text, toml_error
+from analysis.validate import did_you_mean, parse_spec
 
 from . import expr as _expr
 
@@ -299,8 +300,6 @@ class Mechanic:
         pmap = self.parameter_map
         for key, value in (values or {}).items():
             if key not in pmap:
-                from analysis.validate import did_you_mean
-
                 raise MechanicError(
                     f"{source}: the {self.name} mechanic has no parameter {key!r}{did_you_mean(key, list(pmap))}"
                 )
@@ -476,8 +475,6 @@ class _Reader:
             self.fail(where, f"must be a table, got {_kind(data)}")
         for key in data:
             if key not in allowed:
-                from analysis.validate import did_you_mean
-
                 self.fail(
                     where,
                     f"unknown key {_shown(key)}{did_you_mean(str(key), list(allowed))}; allowed: {', '.join(allowed)}",
@@ -613,7 +610,6 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         if isinstance(default, int) and not isinstance(default, bool):
             default = str(default)
         default = r.text(default, f"{where} default", 60)
-        from analysis.validate import parse_spec
 
         try:
             values = parse_spec(aname, default)
@@ -803,8 +799,6 @@ def _willpower(r: _Reader, data, kinds: list, readable: tuple) -> Willpower:
             )
         for item in value:
             if not isinstance(item, str) or item not in allowed:
-                from analysis.validate import did_you_mean
-
                 r.fail(
                     f"{where} {key}",
                     f"{_shown(item)} is not one of the {what}s {', '.join(allowed)}"
@@ -837,7 +831,6 @@ def _becomes(r: _Reader, value, chosen: tuple, kinds: tuple, where: str) -> tupl
     """The checked ``becomes`` of ``[willpower]``: ``((kind, kind it becomes), ...)``, in the ``kinds`` order."""
     if value is None:
         return ()
-    from analysis.validate import did_you_mean
 
     def kind_name(name, what):
         if not isinstance(name, str) or name not in kinds:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from math import gcd
 from typing import TYPE_CHECKING, Callable, Collection, Container, Iterable, Mapping, cast
 
+from .expr import BOOL, Expr
 from .spec import Mechanic
 
 if TYPE_CHECKING:
-    from .expr import Expr, Tree
+    from .expr import Tree
 
 #: The linear sums of :func:`_linear_terms`: ``(kinds, occurrences)``, ``kinds[root]`` "zero" or None,
 #: ``occurrences[statistic]`` its ``(root, coefficient)`` pairs.
@@ -245,8 +247,6 @@ def _tree_names(node: Tree, out: set[str]) -> set[str]:
 
 def _with_tree(e: Expr, tree: Tree, types: Mapping[str, str]) -> Expr:
     """An :class:`Expr` like ``e`` (its text, for messages) counting ``tree`` instead."""
-    from .expr import Expr
-
     names = _tree_names(tree, set())
     return Expr(
         e.text,
@@ -353,8 +353,6 @@ def _fusions(names: Collection[str], roots: _Roots) -> list[tuple[str, list[tupl
     coefficients do (a positive sum of statistics is 0 exactly when each is,
     exactly when L is).
     """
-    from math import gcd
-
     kinds, occurrences = roots
     signature: dict[str, tuple[tuple[object, ...], int]] = {}
     for n in names:
@@ -399,8 +397,6 @@ def _fusions(names: Collection[str], roots: _Roots) -> list[tuple[str, list[tupl
 
 def _interval_of(tree: Tree, types: Mapping[str, str], ranges: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
     """``(lo, hi)`` of a statistic-free part of a tree, over the given ranges."""
-    from .expr import Expr
-
     names = _tree_names(tree, set())
     part = Expr(
         "(part)", "int", frozenset(names), _tree=tree, _types=tuple(sorted((n, types.get(n, "int")) for n in names))
@@ -415,8 +411,6 @@ def _cap_of(op: str, hi: int) -> int:
 
 def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
     """The statistics of one rule set: simplified, fused, capped (see the comment above)."""
-    from .expr import BOOL
-
     raw = stats_of(mech)
     applies = [o.applies is None or bool(o.applies.evaluate(params)) for o in mech.outcomes]
     types: dict[str, str] = {}

@@ -31,6 +31,9 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
+from analysis.strategies import named
+from analysis.validate import did_you_mean
+
 from .spec import Mechanic, Willpower
 
 if TYPE_CHECKING:
@@ -159,8 +162,6 @@ class Strategy:
                 raise ValueError(_unknown_class(mech, k))
         for k in self.kinds or ():
             if k not in wp.kinds:
-                from analysis.validate import did_you_mean
-
                 raise ValueError(
                     f"the {mech.name} mechanic's Willpower does not reroll {k!r} dice; it "
                     f"rerolls {', '.join(wp.kinds)}{did_you_mean(k, list(wp.kinds))}"
@@ -174,8 +175,6 @@ class Strategy:
 
 
 def _unknown_class(mech: Mechanic, k: str) -> str:
-    from analysis.validate import did_you_mean
-
     return (
         f"unknown outcome class {k!r} of the {mech.name} mechanic; choose from "
         f"{', '.join(mech.classes)}{did_you_mean(k, list(mech.classes))}"
@@ -193,7 +192,6 @@ def strategy_of(strategy: str | Strategy | None) -> Strategy:
     """A :class:`Strategy` from a name in :data:`STRATEGIES` (``None`` is ``none``) or a Strategy itself."""
     if strategy is None:
         return STRATEGIES["none"]
-    from analysis.strategies import named
 
     return named(strategy, STRATEGIES, Strategy)
 

@@ -17,14 +17,19 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import TYPE_CHECKING
+import tomllib
 
+from analysis import distribution
+from analysis.rules import Rules, rule
+from analysis.system import System
+from analysis.validate import check_bool
+
+from . import counted
+from . import engine as _engine
+from . import strategy as _strategy
+from .cells import grid_of
 from .spec import Mechanic
-
-if TYPE_CHECKING:
-    from analysis.system import System
-
-    from . import engine as _engine
+from .strategy import STRATEGIES
 
 
 def _camel(name: str) -> str:
@@ -34,8 +39,6 @@ def _camel(name: str) -> str:
 @functools.lru_cache(maxsize=64)
 def rules_class(mech: Mechanic) -> type:
     """The frozen :class:`analysis.rules.Rules` dataclass of a mechanic's parameters (one per mechanic)."""
-    from analysis.rules import Rules, rule
-
     fields = []
     for p in mech.parameters:
         help_ = p.help or f"the {p.name.replace('_', ' ')} of the {mech.name} mechanic"
@@ -71,7 +74,6 @@ def mechanic_rules(rules) -> _engine.MechanicRules:
     mech = getattr(type(rules), "MECHANIC", None)
     if not isinstance(mech, Mechanic):
         raise ValueError(f"rules must be the rules of a mechanic file, got {type(rules).__name__}")
-    from . import engine as _engine  # the engine: imported when a file's rules are first counted
 
     return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
@@ -89,7 +91,6 @@ def _grid_call(mech: Mechanic, axis_values: tuple, rules) -> tuple:
 
 def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_least=None):
     rules, grid = _grid_call(mech, axis_values, rules)
-    from . import engine as _engine
 
     return _engine.table(rules, exact=exact, at_least=at_least, **grid)
 
@@ -106,11 +107,6 @@ def _willpower_table(
     """The table of a mechanic with a ``[willpower]`` table: :func:`_table`, and with ``strategy`` (a name of
     :data:`analysis.mechanic.strategy.STRATEGIES`, a Strategy, several side by side) the odds after it,
     counted by the one Willpower engine as every system's are (:func:`analysis.mechanic.counted.table`)."""
-    from analysis.validate import check_bool
-
-    from . import counted, strategy as _strategy
-    from .cells import grid_of
-
     engine_rules, given = _grid_call(mech, axis_values, rules)
     grid, tops = grid_of(mech, given, at_least)
     return counted.table(
@@ -127,16 +123,12 @@ def _willpower_table(
 
 def _file_strategies() -> dict:
     """The named Willpower strategies of a mechanic file (``none`` aside: it stands for no Willpower)."""
-    from .strategy import STRATEGIES
-
     return {k: v for k, v in STRATEGIES.items() if k != "none"}
 
 
 def _distribution(
     mech: Mechanic, *axis_values, rules=None, exact: bool = False, max_successes=None, check_only: bool = False
 ):
-    from analysis import distribution
-
     rules, grid = _grid_call(mech, axis_values, rules)
     return distribution.mechanic_table(rules, grid, exact=exact, max_successes=max_successes, check_only=check_only)
 
@@ -144,15 +136,12 @@ def _distribution(
 def _odds(mech: Mechanic, *axis_values, rules=None, **cell):
     rules = rules_class(mech)() if rules is None else rules
     cell = {**dict(zip(mech.axis_names, axis_values)), **cell}
-    from . import engine as _engine
 
     return _engine.odds(mechanic_rules(rules), **cell)
 
 
 def system_of(mech: Mechanic, package: str = "") -> "System":
     """The :class:`analysis.system.System` of a mechanic (its official meanings, axes and functions)."""
-    from analysis.system import System
-
     meanings = mech.meanings()
     terms = {a.name: a.help for a in mech.axes if a.help}
     terms.update({c.name: meanings[c.name] for c in mech.columns if meanings.get(c.name)})
@@ -181,8 +170,6 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
 
 def is_mechanic_text(text: str) -> bool:
     """Whether TOML text is a mechanic file (it has a ``[mechanic]`` table), not a rule set."""
-    import tomllib
-
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except (tomllib.TOMLDecodeError, RecursionError):

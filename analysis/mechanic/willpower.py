@@ -44,24 +44,36 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
-from typing import TYPE_CHECKING, Iterator, Literal, Mapping, Sequence, cast, overload
+from typing import Iterator, Literal, Mapping, Sequence, cast, overload
 
 import numpy as np
+import pandas as pd
+
+from analysis.at_least import ways_at_least
+from analysis.exact import count, float_ratios, fractions_over
+from analysis.validate import check_bool
 
 from . import engine as _engine
 from .engine import Context, Faces, MechanicOdds, MechanicRules
 from .spec import Mechanic, MechanicError, Willpower
 from .strategy import (
     NAMES as NAMES,
+)
+from .strategy import (
     STRATEGIES as STRATEGIES,
+)
+from .strategy import (
     Strategy as Strategy,
+)
+from .strategy import (
     strategy_of as strategy_of,
+)
+from .strategy import (
     willpower_of as _willpower_of,
 )
-from .willpower_call import Call as _Call, Plan as _Plan, PlanKind as _Kind
-
-if TYPE_CHECKING:  # (the kernels are imported when first counted)
-    import pandas as pd
+from .willpower_call import Call as _Call
+from .willpower_call import Plan as _Plan
+from .willpower_call import PlanKind as _Kind
 
 #: Most steps (landed rolls x reroll outcomes weighed x contexts) one pool
 #: may take; more is refused, with the estimate, before any work.
@@ -432,8 +444,6 @@ def count_cells(
     """Exact :class:`CellWays` after ``strategy`` for each cell (a dict of axis values), each pool counted once.
 
     The work is estimated (:func:`check_work`) before any pool is counted."""
-    from analysis.exact import count
-
     mech = rules.mechanic
     strategy = strategy_of(strategy)
     _willpower_of(mech)
@@ -588,11 +598,6 @@ def table(
     else floats equal to ``float(Fraction)``.  Axes as for
     :func:`analysis.mechanic.engine.table`.
     """
-    import pandas as pd
-
-    from analysis.exact import float_ratios, fractions_over
-    from analysis.validate import check_bool
-
     exact = check_bool("exact", exact)
     mech = rules.mechanic
     strategy = strategy_of(strategy)
@@ -620,8 +625,6 @@ def table(
     ]
     cols["p_win_gain"] = np.array(gain if exact else [float(g) for g in gain], dtype=object if exact else float)
     if tops:
-        from analysis.at_least import ways_at_least
-
         num = np.array([ways_at_least(w.success_ways, tops) for w in after], dtype=object).reshape(
             len(cells), len(tops)
         )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from analysis import rulesets
 from analysis.cli import grid
 from analysis.cli.common import SPEC_HELP, check_output_options, counts_exactly, given, rules_from_args
+from analysis.validate import check_cells, parse_spec
 
 #: The commands this module adds (``cards`` is the cards system's own, built on the grid command).
 COMMANDS = ("cards",)
@@ -52,8 +54,6 @@ def add_commands(sub, system) -> None:
 
 
 def system_of_args(args):
-    from analysis import rulesets
-
     return rulesets.system(args.grid_system)
 
 
@@ -83,8 +83,7 @@ def _run_cards(args):
             raise ValueError("--opposed needs --defense (defender's attribute + maximum Willpower)")
         if args.jobs != 1:
             raise ValueError("--opposed tests are counted in one process: drop --jobs")
-        from analysis.validate import check_cells
-        from analysis.validate import parse_spec
+
         from .deck import MAX_HUNGER, MAX_VALUE
 
         lists = {

@@ -16,6 +16,7 @@ import pandas as pd
 from analysis import decks as _decks
 from analysis.systems.cards.deck import odds, static_ways
 from analysis.systems.cards.rules import MAX_VALUE, OFFICIAL, CardRules, denominator
+from analysis.systems.v5 import roll as v5
 from analysis.validate import check_bool, check_int, check_probability
 
 COMPARE_COLUMNS = (
@@ -95,7 +96,6 @@ def compare_v5(
         card_bestial_success, card_bestial_failure``.
     """
     exact = check_bool("exact", exact)
-    from analysis.systems.v5 import roll as v5
 
     rules = CardRules.require(rules)
     card_difficulty = check_int("card_difficulty", card_difficulty, 0, MAX_VALUE)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from analysis.cli import grid
 from analysis.cli.common import (
-    RulesOptions,
     SPEC_HELP,
+    RulesOptions,
     add_output_options,
     add_progress_options,
     add_rules_options,
@@ -17,9 +17,11 @@ from analysis.cli.common import (
     progress,
     rules_from_args,
     sweep_options,
+    values,
     values_check,
     warn,
 )
+from analysis.validate import check_int
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
 COMMANDS = ("classic", "damage", "blows")
@@ -222,7 +224,6 @@ def _checker(args, attack_pool=None, attack_difficulty=6):
 
 def _warn_soak(args, rules) -> None:
     """Warn about an --aim, a --firearm or a Stamina that changes nothing for this damage (exit 0)."""
-    from analysis.cli.common import values
     from .health import resolve_kind, soak_dice
 
     kind = resolve_kind(args.kind, args.target, firearm=args.firearm, aim=args.aim, rules=rules)
@@ -268,7 +269,7 @@ def _run_damage(args):
 
 def _run_blows(args):
     from analysis import markov
-    from analysis.validate import check_int
+
     from .health import MAX_STEPS, Attack, Fighter, blows
 
     check_output_options(args)

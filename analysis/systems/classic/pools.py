@@ -12,16 +12,19 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from analysis.rules import Rules, rule
-from analysis.exact import float_ratios, fractions_over
-from analysis.validate import InputError, as_values, check_bool, check_int, materialise
+from analysis import at_least as _al
 from analysis import display as _display
+from analysis import distribution
+from analysis.exact import float_ratios, fractions_over
+from analysis.mechanic.engine import count_cells, rules_of
+from analysis.mechanic.spec import load
+from analysis.rules import Rules, rule
+from analysis.validate import InputError, as_values, check_bool, check_int, materialise
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
 CLASSES = ("botch", "failure", "success")
@@ -66,23 +69,17 @@ def die(difficulty: int, specialty: bool = False, ones_cancel: bool = True):
 @lru_cache(maxsize=1)
 def mechanic():
     """The classic mechanic file shipped beside this module (:class:`analysis.mechanic.spec.Mechanic`)."""
-    from analysis.mechanic.spec import load
-
     return load(Path(__file__).with_name("mechanic.toml"))
 
 
 def mechanic_rules(specialty: bool = False, rules: ClassicRules = OFFICIAL):
     """The engine's rule set of the classic mechanic for a specialty and a classic rule set."""
-    from analysis.mechanic.engine import rules_of
-
     return rules_of(mechanic(), {"ones_cancel": rules.ones_cancel, "specialty": specialty})
 
 
 @lru_cache(maxsize=256)
 def _ways(pools: tuple, difficulties: tuple, specialty: bool, ones_cancel: bool) -> tuple:
     """The engine's exact ways (:class:`analysis.mechanic.engine.CellWays`) of each (pool, difficulty)."""
-    from analysis.mechanic.engine import count_cells
-
     rules = mechanic_rules(specialty, ClassicRules(ones_cancel=ones_cancel))
     cells = [{"pool": p, "difficulty": d} for p in pools for d in difficulties]
     return tuple(count_cells(rules, cells))
@@ -329,7 +326,6 @@ def table(
     diffs = as_values("difficulty", difficulties, MIN_DIFFICULTY, MAX_DIFFICULTY)
     specialty = _check_flag("specialty", specialty)
     rules = ClassicRules.require(rules)
-    from analysis import at_least as _al
 
     if at_least is not None:  # before any cell is counted
         _al.check_size(len(pools) * len(diffs), _al.parse(at_least))
@@ -356,7 +352,6 @@ def table(
             "mean_successes": values[:, 3],
         }
     )
-    from analysis import at_least as _al
 
     if at_least is None:
         return df
@@ -381,8 +376,6 @@ def distribution_table(
 ):
     """The exact distribution of the successes left after 1s cancel: one row per (pool, difficulty,
     successes) (:mod:`analysis.distribution`); its ``mean_successes`` is the table's."""
-    from analysis import distribution
-
     return distribution.mechanic_table(
         mechanic_rules(_check_flag("specialty", specialty), ClassicRules.require(rules)),
         {"pool": pools, "difficulty": difficulties},

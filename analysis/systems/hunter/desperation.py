@@ -20,14 +20,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
 
+from analysis import at_least as _al
+from analysis import display as _display
+from analysis import distribution
 from analysis.mechanic import counted as _counted
 from analysis.mechanic import engine as _engine
 from analysis.mechanic import willpower as _mw
 from analysis.rules import Rules, rule
+from analysis.special_odds import Reading, SpecialOdds, success_tuple
+from analysis.strategies import named
 from analysis.systems.hunter import SYSTEM
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
-from analysis import display as _display
-from analysis.special_odds import Reading, SpecialOdds, success_tuple
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair")
@@ -50,8 +53,6 @@ STRATEGIES = {"reroll_failures": _mw.STRATEGIES["reroll_failures"], "maximize_wi
 
 def strategy_of(strategy) -> _mw.Strategy:
     """A strategy from a name in ``STRATEGIES`` or an :class:`analysis.mechanic.willpower.Strategy` itself."""
-    from analysis.strategies import named
-
     return named(strategy, STRATEGIES, _mw.Strategy)
 
 
@@ -258,7 +259,6 @@ def table(
         "difficulty": as_values("difficulty", difficulties, 0),
     }
     rules = HunterRules.require(rules)
-    from analysis import at_least as _al
 
     return _counted.table(
         rules.mechanic(),
@@ -336,8 +336,6 @@ def distribution_table(
 ):
     """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool,
     desperation, difficulty, successes) (:mod:`analysis.distribution`)."""
-    from analysis import distribution
-
     return distribution.mechanic_table(
         HunterRules.require(rules).mechanic(),
         {"pool": pools, "desperation": desperations, "difficulty": difficulties},

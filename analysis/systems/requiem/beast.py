@@ -8,11 +8,15 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from analysis import at_least as _al
+from analysis import display as _display
+from analysis import distribution as _dist
+from analysis.rules import rule
 from analysis.systems.requiem import dice as _rq
 from analysis.systems.requiem.dice import (
     DEFAULT_MAX_SUCCESSES,
-    AgainOddsMixin,
     MAX_POOL,
+    AgainOddsMixin,
     Counts,
     RequiemRules,
     check_max_successes,
@@ -20,19 +24,22 @@ from analysis.systems.requiem.dice import (
     count_rolls,
     to_values,
 )
-from analysis.rules import rule
-from analysis.systems.requiem.ladder import MAX_SOIF, SoifLadder, check_ladder
 
 # the Soif ladder lives in its own module (analysis.systems.requiem.ladder); its names stay importable here
-from analysis.systems.requiem.ladder import LADDER_MODES  # noqa: F401
-from analysis.systems.requiem.ladder import MAX_GHOUL_SOIF  # noqa: F401
-from analysis.systems.requiem.ladder import MAX_VITAE  # noqa: F401
-from analysis.systems.requiem.ladder import VITAE_BY_BLOOD_POTENCY  # noqa: F401
-from analysis.systems.requiem.ladder import ghoul_soif_ladder  # noqa: F401
-from analysis.systems.requiem.ladder import soif_ladder  # noqa: F401
-from analysis.systems.requiem.ladder import vitae_max  # noqa: F401
+from analysis.systems.requiem.ladder import (
+    LADDER_MODES,  # noqa: F401
+    MAX_GHOUL_SOIF,  # noqa: F401
+    MAX_SOIF,
+    MAX_VITAE,  # noqa: F401
+    VITAE_BY_BLOOD_POTENCY,  # noqa: F401
+    SoifLadder,
+    check_ladder,
+    ghoul_soif_ladder,  # noqa: F401
+    soif_ladder,  # noqa: F401
+    vitae_max,  # noqa: F401
+)
+from analysis.systems.v5 import roll as v5
 from analysis.validate import InputError, as_values, check_bool, check_int
-from analysis import display as _display
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
 CLASSES = ("dramatic_failure", "bestial_failure", "failure", "plain_success", "exceptional_success")
@@ -379,7 +386,6 @@ def table(
     """
     exact = check_bool("exact", exact)
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
-    from analysis import at_least as _al
 
     if at_least is not None:  # before any cell is counted
         # a distribution of again-dice is counted up to its largest N: at most MAX_SUCCESSES
@@ -433,9 +439,6 @@ def distribution_table(
     limit, the again-dice limit of :func:`analysis.at_least.check_dice_successes`);
     ``check_only``: only that (returns None).
     """
-    from analysis import at_least as _al
-    from analysis import distribution as _dist
-
     exact, check_only = check_bool("exact", exact), check_bool("check_only", check_only)
     keys, rolls, rules = _grid(pools, soifs, rules, tempt, frenzy)
     max_successes = check_max_successes(DEFAULT_MAX_SUCCESSES if max_successes is None else max_successes)
@@ -553,7 +556,6 @@ def compare_table(
         a beastly critical (La Soif) or messy critical (V5).
     """
     exact = check_bool("exact", exact)
-    from analysis.systems.v5 import roll as v5
 
     pools = as_values("pool", pools, 1, MAX_POOL)
     levels = as_values("level", levels, 0, MAX_SOIF)

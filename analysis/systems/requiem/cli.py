@@ -20,6 +20,7 @@ from analysis.cli.common import (
     render_options,
     rules_from_args,
 )
+from analysis.tables import render
 
 #: The commands this module adds (``requiem`` itself is generated).
 COMMANDS = ("beast", "soif")
@@ -134,7 +135,6 @@ def _run_beast(args):
 
 
 def _run_soif(args):
-    from analysis.tables import render
     from .beast import character_table, ghoul_soif_ladder, soif_ladder
 
     resolve = one_number("--resolve", args.resolve)

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import html
+import itertools
 from typing import cast
+
+import pandas as pd
 
 from analysis.cli import grid
 from analysis.cli.common import (
-    RulesOptions,
     SPEC_HELP,
+    RulesOptions,
     add_output_options,
     add_progress_options,
     add_rules_options,
@@ -16,13 +20,35 @@ from analysis.cli.common import (
     check_output_options,
     counts_exactly,
     given,
+    names_of,
     number_check,
     one_number,
     progress,
+    render_options,
     rules_from_args,
     spec,
     spec_check,
+    warn,
+    with_sets,
 )
+from analysis.sweep import progress_bar
+from analysis.tables import latex_text, markdown_text, render
+from analysis.validate import check_cells, one_line, parse_spec
+
+from . import rouse
+from .conflict import (
+    CONFLICT_COLUMNS,
+    DAMAGE_KINDS,
+    FIGHT_COLUMNS,
+    MAX_TURNS,
+    TRACKS,
+    UNTIL,
+    Combatant,
+    ConflictRules,
+    conflict_table,
+)
+from .rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS, table
+from .versus import sides, versus
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
 COMMANDS = ("v5", "rouse", "conflict", "fight", "versus")
@@ -35,8 +61,6 @@ ROUSE_RULES = RulesOptions("analysis.systems.v5.rouse:RouseRules", "Rouse check 
 
 
 def _conflict_rules(dice):
-    from .conflict import ConflictRules
-
     return ConflictRules(dice=dice)
 
 
@@ -122,23 +146,17 @@ def _rouse_spec(bound: str):
     """The check of a rouse SPEC option: its values 0..``rouse.<bound>``."""
 
     def check(option: str, text):
-        from . import rouse
-
         return spec_check(0, getattr(rouse, bound))(option, text)
 
     return check
 
 
 def _rouse_columns():
-    from .rouse import TABLE_COLUMNS
-
     return TABLE_COLUMNS
 
 
 def _run_rouse(args):
     from analysis import markov
-    from analysis.validate import parse_spec
-    from .rouse import MAX_CHECKS, MAX_HUNGER, table
 
     check_output_options(args)
     rules = rules_from_args(args)
@@ -153,8 +171,6 @@ def _run_rouse(args):
 
 
 def _add_side_options(p, rolls_spec: bool) -> None:
-    from .conflict import DAMAGE_KINDS, TRACKS
-
     kind, check = ("SPEC", spec_check()) if rolls_spec else ("N", number_check)
     for side in ("a", "b"):
         s = side.upper()
@@ -249,8 +265,6 @@ def _conflict_rules_of(args):
 
 
 def _side_from(args, side: str, pool: int, hunger: int, **trackers):
-    from .conflict import Combatant
-
     return Combatant(
         pool,
         hunger=hunger,
@@ -289,14 +303,10 @@ def _add_conflict(sub) -> None:
 
 
 def _conflict_columns():
-    from .conflict import CONFLICT_COLUMNS
-
     return ("pool_a", "hunger_a", "pool_b", "hunger_b") + CONFLICT_COLUMNS
 
 
 def _add_fight(sub) -> None:
-    from .conflict import MAX_TURNS, UNTIL
-
     p = sub.add_parser(
         "fight",
         help="V5 fights over turns: Impairment, torpor and death as an exact Markov chain",
@@ -334,20 +344,10 @@ def _add_fight(sub) -> None:
 
 
 def _fight_columns():
-    from .conflict import FIGHT_COLUMNS
-
     return FIGHT_COLUMNS
 
 
 def _run_conflict(args):
-    import itertools
-
-    import pandas as pd
-
-    from analysis.sweep import progress_bar
-    from analysis.validate import check_cells
-    from .conflict import CONFLICT_COLUMNS, conflict_table
-
     check_output_options(args)
     rules = _conflict_rules_of(args)
     flags = ("--pool-a", "--hunger-a", "--pool-b", "--hunger-b")
@@ -376,6 +376,7 @@ def _run_conflict(args):
 
 def _run_fight(args):
     from analysis import markov
+
     from .fight import fight
 
     check_output_options(args)
@@ -516,15 +517,6 @@ def _add_versus(sub) -> None:
 def _run_versus(args):
     """``beastodds versus SIDE V5 --difficulty N --pairing rating|chance``: La Soif or ten-card tests
     against V5, paired as the command line says (:func:`analysis.systems.v5.versus.versus`)."""
-    import html
-
-    import pandas as pd
-
-    from analysis.cli.common import names_of, render_options, warn, with_sets
-    from analysis.tables import latex_text, markdown_text, render
-    from analysis.validate import one_line
-    from .versus import sides, versus
-
     check_output_options(args)
     a, b = sides(args.side, args.v5)
     if args.difficulty is None and args.pairing is None:

@@ -10,10 +10,11 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from analysis.rules import Rules, rule
-from analysis.systems.v5 import dice as v5
 from analysis import exact as _exact
 from analysis.exact import fractions_over
+from analysis.rules import Rules, rule
+from analysis.systems.v5 import dice as v5
+from analysis.systems.v5 import roll
 from analysis.validate import InputError, check_bool, check_choice, check_int
 
 #: Kinds of damage, in the game's words.
@@ -286,8 +287,6 @@ def _check_combatant(name: str, c) -> Combatant:
 @lru_cache(maxsize=1024)
 def _success_ways(pool: int, hunger: int, dice_rules: v5.V5Rules):
     """(ways per success count as Python ints, number of dice) of one V5 roll."""
-    from analysis.systems.v5 import roll  # a roll's odds: imported when a conflict is first counted
-
     o = roll.odds(pool, hunger, 0, dice_rules)
     ways = list(o.success_ways)
     while len(ways) > 1 and ways[-1] == 0:

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
-
-from analysis.rules import Rules, rule
-from analysis.validate import check_count, check_faces, check_int
 from analysis import display as _display
+from analysis.mechanic import engine
+from analysis.mechanic.spec import shipped
+from analysis.rules import Rules, rule
 from analysis.special_odds import Reading
+from analysis.systems.v5 import SYSTEM
+from analysis.validate import check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (
@@ -98,17 +100,12 @@ OFFICIAL = V5Rules()
 @lru_cache(maxsize=1)
 def mechanic():
     """V5's mechanic file (``mechanic.toml`` beside this module), as the engine reads it."""
-    from analysis.mechanic.spec import shipped
-    from analysis.systems.v5 import SYSTEM
-
     return shipped(SYSTEM)
 
 
 @lru_cache(maxsize=64)
 def mechanic_rules(rules: V5Rules):
     """The engine's rule set (:class:`analysis.mechanic.engine.MechanicRules`) of a V5 rule set."""
-    from analysis.mechanic import engine
-
     return engine.rules_of(mechanic(), V5Rules.require(rules).field_values())
 
 
@@ -164,7 +161,6 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     check_count("hunger", len(hunger), MAX_HUNGER, "Hunger dice", "Hunger")
     difficulty = check_int("difficulty", difficulty, 0)
     rules = V5Rules.require(rules)
-    from analysis.mechanic import engine
 
     tens = (normal + hunger).count(10)
     h_tens, h_ones = hunger.count(10), hunger.count(1)

@@ -6,15 +6,19 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from analysis import at_least as _al
+from analysis import display as _display
+from analysis import distribution
 from analysis import exact as _exact
-from analysis.mechanic import engine as _engine
+from analysis import strategies as _st
 from analysis.exact import ClassWays, fractions_over
-from analysis.validate import as_values, check_bool, check_int
+from analysis.mechanic import engine as _engine
+from analysis.mechanic import willpower as _mwp
+from analysis.sweep import progress_bar
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (
     CLASSES,
@@ -31,10 +35,7 @@ from analysis.systems.v5.dice import (
     most_successes,
     read_roll,  # noqa: F401 (re-exported)
 )
-from analysis import display as _display
-
-if TYPE_CHECKING:  # the one Willpower engine: imported when a strategy is first counted
-    from analysis.mechanic import willpower as _mwp
+from analysis.validate import as_values, check_bool, check_cells, check_int
 
 
 @dataclass(frozen=True)
@@ -213,8 +214,6 @@ def _reachable(difficulty: int, dice: int, rules: V5Rules) -> int:
 
 def engine_strategy(strategy) -> _mwp.Strategy:
     """The one Willpower engine's :class:`analysis.mechanic.willpower.Strategy` of a V5 strategy."""
-    from analysis.mechanic import willpower as _mwp
-
     strategy = _wp.strategy_of(strategy)
     if strategy.reroll_failures:
         return _mwp.Strategy(strategy.name, reroll_failures=True)
@@ -233,8 +232,6 @@ def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy
     if strategy is None:
         (ways,) = _engine.count_cells(mechanic_rules(rules), [cell])
     else:
-        from analysis.mechanic import willpower as _mwp
-
         (ways,) = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), [cell])
     return ways
 
@@ -266,8 +263,6 @@ def _grid_ways(pools, hungers, diffs, rules, progress=False):
 
 def _progress_bar(total: int, desc: str, show: bool):
     """The progress bar of long exact work (:func:`analysis.sweep.progress_bar`), cleared when done."""
-    from analysis.sweep import progress_bar
-
     return progress_bar(total, desc, "cell", show, leave=False)
 
 
@@ -395,7 +390,6 @@ def table(
     hungers = as_values("hunger", hungers, 0, MAX_HUNGER)
     diffs = as_values("difficulty", difficulties, 0)
     rules = V5Rules.require(rules)
-    from analysis.validate import check_cells
 
     check_cells({"pool": len(pools), "hunger": len(hungers), "difficulty": len(diffs)})
     _check_at_least(
@@ -434,8 +428,6 @@ def table(
 def _check_at_least(at_least, cells: int, dice: list) -> None:
     """The at-least N, the values they add and the dice of the distributions behind them (one per pool and
     Hunger), checked before any cell is counted."""
-    from analysis import at_least as _al
-
     if at_least is not None:
         _al.check_size(cells, _al.parse(at_least))
         _al.check_dice(dice)
@@ -446,8 +438,6 @@ def _with_at_least(df, rules, strategy, exact, at_least, ways=None):
 
     Without a strategy a roll's successes do not hang on the Difficulty: one distribution per pool and
     Hunger.  ``ways``: ``{(pool, hunger, difficulty): CellWays}`` already counted (after a strategy)."""
-    from analysis import at_least as _al
-
     if at_least is None:
         return df
     if ways is not None:
@@ -473,12 +463,9 @@ def _strategies_table(
 
     The work of every strategy's reroll over the whole grid is estimated first, and refused past the
     Willpower engine's limits before anything is counted."""
-    from analysis import strategies as _st
-
     chosen, side_by_side = _st.parse(strategy, _wp.strategy_of, _wp.STRATEGIES)
     if chosen == [None] and not side_by_side:
         return None if check_only else table(pools, hungers, diffs, rules, exact, None, progress, at_least)
-    from analysis.mechanic import willpower as _mwp
 
     cells = _willpower_cells(pools, hungers, diffs, rules)[1]
     for s in chosen:
@@ -515,8 +502,6 @@ def _willpower_cells(pools, hungers, diffs, rules) -> tuple:
 def _willpower_table(pools, hungers, diffs, rules, exact, strategy) -> tuple:
     """Odds after one Willpower strategy, counted by the one Willpower engine, each pool once, and the
     ways counted (``{(pool, hunger, difficulty): CellWays}``)."""
-    from analysis.mechanic import willpower as _mwp
-
     rows, cells = _willpower_cells(pools, hungers, diffs, rules)
     got = _mwp.count_cells(mechanic_rules(rules), engine_strategy(strategy), cells)
     ways = np.array([list(w.class_ways) + [sum(w.class_ways[2:5]), w.spent] for w in got], dtype=object).reshape(
@@ -607,8 +592,6 @@ def distribution_table(
     difficulty, successes), with ``p_exactly``, ``p_at_least``, ``p_more`` and ``mean_successes``
     (:mod:`analysis.distribution`); ``max_successes=N`` stops at N (its ``p_more`` the exact tail);
     ``strategy`` (one): the successes after that Willpower reroll."""
-    from analysis import distribution
-
     chosen = distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES)
     return distribution.mechanic_table(
         mechanic_rules(V5Rules.require(rules)),

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from analysis import display as _display
 from analysis.rules import Rules, rule
 from analysis.systems.v5 import dice as v5
+from analysis.systems.v5 import roll as _roll
 from analysis.validate import as_values, check_bool, check_int, materialise
-from analysis import display as _display
 
 if TYPE_CHECKING:  # imported when first used: RouseRules alone needs neither the chain engine nor a roll's odds
     from analysis import markov
-    from analysis.systems.v5 import roll as _roll
 
 MAX_HUNGER = 5
 #: Most Rouse checks one call counts (``rouse``, ``table``), and most steps of a night.
@@ -239,7 +239,6 @@ def surge(
     The surged roll uses the old Hunger (a failed check raises it after).
     """
     bonus = potency_effects(blood_potency, rouse_rules)["surge_bonus"]
-    from analysis.systems.v5 import roll as _roll
 
     roll = _roll.odds(check_int("pool", pool, 0, v5.MAX_POOL - bonus) + bonus, hunger, difficulty, rules)
     return SurgeOdds(roll, rouse(hunger, 1, False, rouse_rules))

@@ -26,13 +26,20 @@ Every value is counted exactly; ``exact=False`` gives ``float(Fraction)``.
 
 from __future__ import annotations
 
+import bisect
+import os
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analysis.validate import InputError, as_values, check_bool
+from analysis.compare import spec_text
+from analysis.solve import rule_set
+from analysis.validate import InputError, as_values, check_bool, check_cells
+
+from . import roll as v5
+from .dice import MAX_POOL
 
 #: The pairings, and what each keeps equal.
 PAIRINGS = {
@@ -90,10 +97,6 @@ def _side_word(side: str) -> str:
 
 def _rule_set(word):
     """The rule set ``word`` names (a system, a shipped rule set, a file, rules), or one sentence."""
-    import os
-
-    from analysis.solve import rule_set
-
     try:
         return rule_set(word)
     except ValueError:
@@ -180,8 +183,6 @@ class _Nearest:
         self.smallest = smallest
 
     def __call__(self, p: Fraction) -> tuple:
-        import bisect
-
         i = bisect.bisect_left(self.chances, p)
         near = [q for q in self.chances[max(i - 1, 0) : i + 1]]
         q = min(near, key=lambda q: (abs(q - p), q))
@@ -189,8 +190,6 @@ class _Nearest:
 
 
 def _v5_rows(pools, hungers, difficulties, rules) -> pd.DataFrame:
-    from . import roll as v5
-
     return v5.table(pools, hungers, difficulties, rules, exact=True)
 
 
@@ -201,8 +200,6 @@ def _soif(side, v5_rules, pairing, difficulties, pool, hunger, names) -> tuple:
     if pairing == "rating":
         pools = as_values("pool", pool, 1, beast.MAX_POOL)
     else:
-        from .dice import MAX_POOL
-
         pools = as_values("pool", pool, 0, MAX_POOL)
     hungers = as_values("hunger", hunger, 0, beast.MAX_SOIF)
     _check_rows(names, pool=len(pools), hunger=len(hungers), difficulty=len(difficulties))
@@ -278,8 +275,6 @@ def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill
             (a, s, h, d, cd) for a, s in sheets for h in hungers for d in difficulties for cd in card_diffs
         ]
     else:
-        from .dice import MAX_POOL
-
         pools = as_values("pool", DEFAULT_POOL if pool is None else pool, 0, MAX_POOL)
         _check_rows(
             names, pool=len(pools), hunger=len(hungers), difficulty=len(difficulties), card_difficulty=len(card_diffs)
@@ -329,15 +324,11 @@ def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill
 
 
 def _check_rows(names=None, **counts) -> None:
-    from analysis.validate import check_cells
-
     names = names or {}
     check_cells({names.get(k, k): n for k, n in counts.items()}, MAX_ROWS, "comparison")
 
 
 def _spec(values) -> str:
-    from analysis.compare import spec_text
-
     return spec_text(values)
 
 

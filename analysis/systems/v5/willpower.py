@@ -11,10 +11,11 @@ from math import lcm
 
 import numpy as np
 
+from analysis import display as _display
 from analysis.rules import Rules, rule, toml_kind
+from analysis.strategies import named
 from analysis.systems.v5 import dice as v5
 from analysis.validate import check_faces
-from analysis import display as _display
 
 #: Dice a Willpower reroll may take (docs/rules.md: up to three normal dice).
 MAX_REROLL = 3
@@ -146,8 +147,6 @@ STRATEGIES = {
 
 def strategy_of(strategy) -> Strategy:
     """A Strategy from a name in ``STRATEGIES`` or a Strategy itself."""
-    from analysis.strategies import named
-
     return named(strategy, STRATEGIES, Strategy)
 
 

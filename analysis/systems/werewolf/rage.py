@@ -20,13 +20,16 @@ from fractions import Fraction
 from math import comb
 from typing import cast
 
+from analysis import at_least as _al
+from analysis import display as _display
+from analysis import distribution
 from analysis.mechanic import counted as _counted
 from analysis.mechanic import engine as _engine
 from analysis.rules import Rules, rule
-from analysis.systems.werewolf import SYSTEM
-from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
-from analysis import display as _display
 from analysis.special_odds import Reading, SpecialOdds, success_tuple
+from analysis.systems.werewolf import SYSTEM
+from analysis.systems.werewolf import willpower as _wp
+from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
@@ -186,8 +189,6 @@ def odds(
     violent = _check_violent(violent)
     rules = WerewolfRules.require(rules)
     if not _counted.is_none(strategy):
-        from analysis.systems.werewolf import willpower as _wp
-
         strategy = _wp.strategy_of(strategy)
     mech = rules.mechanic()
     ways, strategy_name = _counted.cell_ways(
@@ -265,8 +266,6 @@ def table(
         "violent": as_values("violent (0 or 1)", violent, 0, 1),
     }
     rules = WerewolfRules.require(rules)
-    from analysis import at_least as _al
-    from analysis.systems.werewolf import willpower as _wp
 
     return _counted.table(
         rules.mechanic(),
@@ -386,9 +385,6 @@ def distribution_table(
 ):
     """The exact distribution of successes (pairs of 10s with their bonus, a Brutal bonus included): one
     row per (pool, rage, difficulty, violent, successes) (:mod:`analysis.distribution`)."""
-    from analysis import distribution
-    from analysis.systems.werewolf import willpower as _wp
-
     if isinstance(violent, bool):
         violent = int(violent)
     return distribution.mechanic_table(

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analysis.mechanic import willpower as _mw
+from analysis.strategies import named
 
 #: Dice a Willpower reroll may take.
 MAX_REROLL = 3
@@ -61,6 +62,4 @@ STRATEGIES = {
 
 def strategy_of(strategy) -> _mw.Strategy:
     """A strategy from a name in ``STRATEGIES`` or a strategy itself."""
-    from analysis.strategies import named
-
     return named(strategy, STRATEGIES, _mw.Strategy)
