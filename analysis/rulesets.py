@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, NoReturn, cast
 
+import tomli_w
+
 from .mechanic.spec import Mechanic, MechanicError, shipped
 from .mechanic.spec import from_toml as mechanic_from_toml
 from .mechanic.system import is_mechanic_text, system_of
@@ -341,8 +343,6 @@ class RuleSet:
         )
 
         # tomli_w leaves C1 controls and bidirectional overrides raw: written as \uXXXX, read back the same
-        import tomli_w  # only to write TOML
-
         return head + escape_controls(_one_line_arrays(tomli_w.dumps(self.to_dict())))
 
     def save(self, path) -> Path:
@@ -392,8 +392,6 @@ def show_value(v) -> str:
     """A field's value as it reads in a TOML file: ``true``, ``2``, ``"high"``, ``"none"``, ``[0, 1]``."""
     if isinstance(v, Rules):
         return "{" + ", ".join(f"{k} = {show_value(x)}" for k, x in v.field_values().items()) + "}"
-    import tomli_w
-
     return _one_line_arrays(tomli_w.dumps({"x": _toml_value(v)})).strip()[len("x = ") :]
 
 

@@ -1,16 +1,27 @@
-"""The house's imports run one way: no circle of imports between the project's modules.
+"""The house's imports run one way, from the top of each module.
 
-Every import statement counts, wherever it stands: at the top of a module,
-inside a function (imported when first called) or under ``TYPE_CHECKING``
-(read by the type checker only).  A circle that only a lazy import closes is
-still a circle: the two modules cannot be read, nor changed, one without the
-other.  The modules are those of ``analysis/`` and ``kernels/``.
+No circle of imports between the project's modules: every import statement
+counts, wherever it stands: at the top of a module, inside a function
+(imported when first called) or under ``TYPE_CHECKING`` (read by the type
+checker only).  A circle that only a lazy import closes is still a circle:
+the two modules cannot be read, nor changed, one without the other.  The
+modules are those of ``analysis/`` and ``kernels/``.
+
+Imports stand at the top of each module.  One kind of import waits inside
+the function that needs it, the seam: a module that loads the compiled
+kernels (numba, about half a second to import), matplotlib, and the
+packages a notebook or a progress bar brings (ipywidgets, IPython, tqdm).
+The command line's entry, ``analysis/cli/__init__.py``, imports the library
+when a command runs, so that ``import analysis.cli`` loads none of pandas,
+numpy or numba, and a Ctrl-C while they load is answered as one.
 """
 
 from __future__ import annotations
 
 import ast
 import pathlib
+import subprocess
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGES = ("analysis", "kernels")
@@ -59,6 +70,93 @@ def import_graph(root: pathlib.Path = ROOT, packages=PACKAGES) -> dict[str, dict
                 for target in _targets(module, path, node, known):
                     graph[module].setdefault(target, []).append(node.lineno)
     return graph
+
+
+def _in_function(tree) -> list:
+    """The import statements of ``tree`` inside a function body, each with whether a ``try`` holds it."""
+    found = []
+
+    def visit(node, in_function: bool, in_try: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                if in_function:
+                    found.append((child, in_try))
+            else:
+                visit(
+                    child,
+                    in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)),
+                    in_try or isinstance(child, ast.Try),
+                )
+
+    visit(tree, False, False)
+    return found
+
+
+def _packages(node: ast.Import | ast.ImportFrom) -> set[str]:
+    """The top names of the packages outside the project an import statement reads (``numba``, ``json``)."""
+    if isinstance(node, ast.ImportFrom):
+        names = [] if node.level else [node.module or ""]
+    else:
+        names = [a.name for a in node.names]
+    return {n.split(".")[0] for n in names} - {"analysis", "kernels", ""}
+
+
+def top_graph(root: pathlib.Path = ROOT, packages=PACKAGES) -> dict[str, set[str]]:
+    """``{module: modules it imports at its top}``: what importing it runs (its packages' ``__init__`` too,
+    and the top names of the packages outside the project it imports)."""
+    known = modules(root, packages)
+    graph: dict[str, set[str]] = {}
+    for module, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        graph[module] = set()
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                graph[module] |= _targets(module, path, node, known) | _packages(node)
+        parts = module.split(".")
+        graph[module] |= {".".join(parts[:i]) for i in range(1, len(parts)) if ".".join(parts[:i]) in known}
+    return graph
+
+
+def loads(graph, module: str, wanted) -> bool:
+    """Whether importing ``module`` imports a module of one of the packages ``wanted`` (by their top names)."""
+    seen, todo = set(), [module]
+    while todo:
+        m = todo.pop()
+        if m.split(".")[0] in wanted:
+            return True
+        if m not in seen:
+            seen.add(m)
+            todo.extend(graph.get(m, ()))
+    return False
+
+
+#: The packages imported where they are used, by their top names.
+SEAM_PACKAGES = {"numba", "matplotlib", "ipywidgets", "IPython", "tqdm"}
+#: The module that imports the library inside its functions: the command line's entry.
+ENTRY = "analysis.cli"
+
+
+def lazy_imports(root: pathlib.Path = ROOT, packages=PACKAGES) -> list[str]:
+    """Each import inside a function that is not at the seam, as ``module:line: statement``.
+
+    At the seam: a project module that loads the compiled kernels or a
+    package of :data:`SEAM_PACKAGES`, such a package, an import a ``try`` holds (a fallback for
+    another version of a package), and any import of :data:`ENTRY`.
+    """
+    known = modules(root, packages)
+    graph = top_graph(root, packages)
+    out = []
+    for module, path in known.items():
+        if module == ENTRY or module.split(".")[0] == "kernels":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node, in_try in _in_function(tree):
+            targets = _targets(module, path, node, known)
+            seam = {"kernels"} | SEAM_PACKAGES
+            if in_try or _packages(node) & SEAM_PACKAGES or any(loads(graph, t, seam) for t in targets):
+                continue
+            out.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+    return out
 
 
 def circles(graph) -> list[list[str]]:
@@ -121,6 +219,16 @@ def test_no_import_circle_between_the_modules():
     assert not found, "\n".join(_shown(graph, c) for c in found)
 
 
+def test_imports_wait_inside_functions_only_at_the_seam():
+    assert lazy_imports() == []
+
+
+def test_the_entry_loads_no_pandas_numpy_nor_numba():
+    code = "import sys, analysis.cli; print(sorted({'pandas', 'numpy', 'numba'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0 and done.stdout == "[]\n", done.stderr
+
+
 def test_the_scan_sees_every_form(tmp_path):
     pkg = tmp_path / "analysis"
     (pkg / "sub").mkdir(parents=True)
@@ -140,3 +248,31 @@ def test_the_scan_sees_every_form(tmp_path):
     assert graph["analysis.e"] == {"analysis.a": [1]}
     assert graph["analysis.f"] == {"analysis.sub.d": [1]}
     assert circles(graph) == [["analysis.a", "analysis.b"], ["analysis.c", "analysis.sub.d"]]
+
+
+def test_the_seam_scan_sees_every_form(tmp_path):
+    pkg = tmp_path / "analysis"
+    pkg.mkdir()
+    (tmp_path / "kernels").mkdir()
+    files = {
+        "analysis/__init__.py": "",
+        "kernels/__init__.py": "",
+        "kernels/k.py": "import numba\n",
+        "analysis/heavy.py": "from kernels import k\n",  # loads the kernels
+        "analysis/light.py": "import json\n",
+        "analysis/user.py": (
+            "import os\n"
+            "def a():\n    from . import heavy\n"  # the seam
+            "def b():\n    from . import light\n"  # line 5: not the seam
+            "def c():\n    import matplotlib.pyplot\n"  # the seam
+            "def d():\n    try:\n        from pandas.api import x\n    except ImportError:\n        pass\n"
+            "def e():\n    import itertools\n"  # line 14: not the seam
+            "f = lambda: __import__('json')\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert lazy_imports(tmp_path) == [
+        "analysis.user:5: from . import light",
+        "analysis.user:14: import itertools",
+    ]

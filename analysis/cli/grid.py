@@ -28,6 +28,7 @@ import math
 
 from .. import at_least, distribution, rulesets, sweep
 from ..distribution import complete
+from ..mechanic.spec import MechanicError
 from .common import (
     SPEC_HELP,
     RulesOptions,
@@ -271,8 +272,6 @@ def check_work(system, resolved: dict, rules, exact: bool, options: dict) -> Non
     try:
         system.table_function(*(resolved[a] for a in system.axis_names), rules=rules, exact=exact, check_only=True)
     except ValueError as exc:
-        from ..mechanic.spec import MechanicError
-
         if "strategy" not in options or not isinstance(exc, MechanicError):
             raise
         text = str(exc).split(": ", 1)[1] if str(exc).startswith("mechanic.toml: ") else str(exc)

@@ -64,6 +64,7 @@ Expressions are the small, safe language of :mod:`analysis.mechanic.expr`.
 from __future__ import annotations
 
 import functools
+import numbers
 import re
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -146,8 +147,6 @@ class Parameter:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
             try:
-                import numbers
-
                 if isinstance(value, numbers.Integral) and not isinstance(value, bool):
                     value = int(value)
                 else:
