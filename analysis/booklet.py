@@ -68,7 +68,7 @@ from .legend import (
 )
 from .mechanic.spec import shipped
 from .safeio import atomic_write
-from .sweep import progress_bar
+from .progress import progress_bar
 from .validate import first_repeat
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -52,7 +52,7 @@ from kernels._jit import IntArray
 from kernels.markov import markov_run, markov_run_all, markov_run_bound, markov_run_steps, markov_run_steps_bound
 
 from . import display as _display
-from . import sweep
+from . import progress
 from .exact import INT64_MAX, count, fractions_over, passes
 
 #: A run whose exact count needs more than this many multiply-adds (primes x
@@ -100,7 +100,7 @@ def _bar(total: int, unit: str) -> Iterator[Callable[..., object]]:
         yield lambda n=1: None
         return
 
-    bar = sweep.progress_bar(total, report[1], unit, True)
+    bar = progress.progress_bar(total, report[1], unit, True)
     try:
         yield bar.update
     finally:

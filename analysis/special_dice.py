@@ -418,11 +418,21 @@ def big_pools(engine: Engine, pools: Iterable[int], specials: Iterable[int]) -> 
 
 @overload
 def grid_ways(
-    engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int], finish: None = None
+    engine: Engine,
+    pools: Sequence[int],
+    specials: Sequence[int],
+    difficulties: Sequence[int],
+    finish: None = None,
+    on_big: Callable[[], object] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]: ...
 @overload
 def grid_ways(
-    engine: Engine, pools: Sequence[int], specials: Sequence[int], difficulties: Sequence[int], finish: Finish
+    engine: Engine,
+    pools: Sequence[int],
+    specials: Sequence[int],
+    difficulties: Sequence[int],
+    finish: Finish,
+    on_big: Callable[[], object] | None = None,
 ) -> np.ndarray: ...
 def grid_ways(
     engine: Engine,
@@ -430,6 +440,7 @@ def grid_ways(
     specials: Sequence[int],
     difficulties: Sequence[int],
     finish: Finish | None = None,
+    on_big: Callable[[], object] | None = None,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Exact class ways for a grid: (ways of shape (P, H, D, K), denominators of shape (P, H, 1, 1)),
     object arrays of Python ints (:func:`grid_blocks` put together).
@@ -437,7 +448,8 @@ def grid_ways(
     ``finish``, if given, maps each block of counts (ways (k, H, D, K) and
     denominators (k, H, 1, 1), int64 or Python ints) to values (k, H, D, V)
     (floats or Fractions, say); the result is then those values for the
-    whole grid, each block finished in its own arithmetic.
+    whole grid, each block finished in its own arithmetic.  ``on_big``: as
+    :func:`grid_blocks` calls it (after each pool counted by generating functions).
     """
     raw = finish is None
     if finish is None:
@@ -446,7 +458,7 @@ def grid_ways(
             return counts_only(ways.astype(object), dens.astype(object))
 
     out: np.ndarray | None = None
-    for index, ways, dens in grid_blocks(engine, pools, specials, difficulties):
+    for index, ways, dens in grid_blocks(engine, pools, specials, difficulties, on_big):
         values = finish(ways, dens)
         if out is None:
             out = np.empty((len(pools),) + values.shape[1:], dtype=values.dtype)
@@ -467,6 +479,7 @@ def grid_floats(
     specials: Sequence[int],
     difficulties: Sequence[int],
     picks: Sequence[Sequence[int]] = (),
+    on_big: Callable[[], object] | None = None,
 ) -> np.ndarray:
     """The chances of a grid as floats, each ``float(Fraction(ways, 10 ** dice))``, without a
     Python int where none is needed: shape (P, H, D, K + len(picks)), the classes then, for each
@@ -479,7 +492,7 @@ def grid_floats(
     def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         return float_ratios(with_picks(num, picks), den)
 
-    return grid_ways(engine, list(pools), list(specials), list(difficulties), finish)
+    return grid_ways(engine, list(pools), list(specials), list(difficulties), finish, on_big)
 
 
 def with_picks(ways: np.ndarray, picks: Sequence[Sequence[int]]) -> np.ndarray:

@@ -13,20 +13,18 @@ import itertools
 import math
 import multiprocessing
 import os
-import shutil
 import signal
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import resource_tracker
-from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from . import rulesets
-from .validate import as_values, check_bool, check_cells, check_int, one_line
+from .progress import progress_bar
+from .validate import as_values, check_bool, check_cells, check_int
 
 #: At most this many jobs (processes).
 MAX_JOBS = 64
@@ -117,49 +115,6 @@ def check_jobs(jobs) -> int:
     jobs = check_int("jobs", jobs, 0, MAX_JOBS)
     cap = jobs_cap()
     return cap if jobs == 0 else min(jobs, cap)
-
-
-class _NoBar:
-    """What :func:`progress_bar` gives when nothing is to be shown (tqdm is not even imported)."""
-
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> Literal[False]:
-        return False
-
-
-def progress_bar(total: int, desc: str, unit: str, show: bool, leave: bool = True):
-    """A tqdm bar on stderr, or (``show=False``) a silent stand-in with the same
-    ``update``/``set_postfix_str``/``close``/``with`` use.
-
-    The terminal's size comes from ``shutil`` (80 x 24 when the terminal
-    reports none), since tqdm hides its bar on a terminal that says it has
-    no lines.  ``leave=False`` clears the bar when it closes.
-    """
-    if not show:
-        return _NoBar()
-    from tqdm import tqdm
-
-    size = shutil.get_terminal_size()
-    return tqdm(
-        total=total,
-        desc=one_line(desc),
-        unit=unit,
-        file=sys.stderr,
-        leave=leave,
-        ncols=min(size.columns, 100),
-        nrows=max(size.lines, 2),
-    )
 
 
 def _chunks(grid: dict, most: int = MAX_CHUNKS) -> list:

@@ -184,7 +184,7 @@ def test_every_float_of_a_table_is_float_of_its_fraction(rules, pools):
     assert v5.table(16, 0, 1).p_win.iloc[0] == 0.9999847412109375
 
 
-def test_warm_tables_are_the_counted_odds_and_the_cache_stays_read_only():
+def test_warm_tables_are_the_counted_odds_and_a_caller_s_edit_stays_its_own():
     df = v5.table("1-20", "0-5", "1-10,44")
     for pool, hunger, d in [(1, 0, 1), (7, 3, 4), (19, 5, 10), (20, 2, 44)]:
         row = df[(df.pool == pool) & (df.hunger == hunger) & (df.difficulty == d)].iloc[0]
@@ -192,22 +192,6 @@ def test_warm_tables_are_the_counted_odds_and_the_cache_stays_read_only():
         assert row.p_win == float(odds.p_win) and row.messy_critical == float(odds.messy_critical)
     df.loc[:, "p_win"] = -1.0  # a caller's edit must not reach the cache
     assert (v5.table("1-20", "0-5", "1-10,44").p_win >= 0).all()
-    size = v5._cube_size(range(1, 21), [44], v5.OFFICIAL)
-    ways, dens, floats = v5._cube(*size, v5.OFFICIAL)
-    assert not (ways.flags.writeable or dens.flags.writeable or floats.flags.writeable)
-    assert not v5._cube_fractions(*size, v5.OFFICIAL).flags.writeable
-
-
-def test_a_few_exact_cells_are_the_cube_s_fractions(monkeypatch):
-    """An exact table of a few cells makes the Fractions of its own cells only: the cube's, cell for cell."""
-    for args in [(3, 1, 2), ("5,2,7", "3,0", "4,1,9,60"), ("1-4", "0-2", "1-3"), (0, 0, 0), ("0-30", "0-5", "1-10")]:
-        for rules in (v5.OFFICIAL, v5.V5Rules(crit_bonus=3), v5.V5Rules(hunger_replaces_dice=False)):
-            monkeypatch.setattr(v5, "_FEW_CELLS", 1)  # any table smaller than its cube: its own cells
-            few = v5.table(*args, rules=rules, exact=True)
-            monkeypatch.setattr(v5, "_FEW_CELLS", 10**9)  # always the cube's Fractions
-            whole = v5.table(*args, rules=rules, exact=True)
-            assert few.equals(whole) and list(few.dtypes) == list(whole.dtypes), (args, rules)
-            assert all(type(f) is Fraction for f in few["p_win"])
 
 
 @pytest.mark.parametrize("w_n,w_s", [FACES[0], *(pytest.param(*f, marks=pytest.mark.slow) for f in FACES[1:3])])

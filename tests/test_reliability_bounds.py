@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import markov, rulesets, sweep
+from analysis import markov, progress, rulesets, sweep
+from analysis.progress import NoBar
 from analysis.cli import common, main
 from analysis.validate import MAX_SPEC_VALUES, check_cells, parse_spec
 
@@ -208,7 +209,7 @@ def test_reporting_draws_one_bar_update_per_pass_and_step(monkeypatch):
         def close(self):
             pass
 
-    monkeypatch.setattr(sweep, "progress_bar", Bar)
+    monkeypatch.setattr(progress, "progress_bar", Bar)
     step = rouse._check_step(True, rouse.OFFICIAL, "rouse")
     with markov.reporting(True, "rouse"):
         markov.run({1: 1}, [step] * 40, rouse.N_STATES, keep=range(41))
@@ -325,7 +326,7 @@ def test_a_dead_worker_stops_the_sweep_in_one_sentence_and_leaves_no_worker():
 
     system = SimpleNamespace(table_function=_worker_dies, axis_names=("pool",))
     with pytest.raises(ValueError, match=r"^the 1 worker processes stopped before the end"):
-        sweep._in_workers(system, [None], [(0, {"pool": [1]})], [None], False, 1, sweep._NoBar())
+        sweep._in_workers(system, [None], [(0, {"pool": [1]})], [None], False, 1, NoBar())
     assert not multiprocessing.active_children()
 
 

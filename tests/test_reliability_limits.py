@@ -247,7 +247,7 @@ def test_strategy_work_is_estimated_over_the_grid_before_the_sweep(capsys, monke
 
 
 def test_api_strategy_tables_check_the_work_before_counting(monkeypatch):
-    from analysis.mechanic import engine, willpower
+    from analysis.mechanic import engine, pairs, willpower
     from analysis.systems.hunter import desperation as hunter
     from analysis.systems.v5 import roll as v5
     from analysis.systems.werewolf import rage as werewolf
@@ -255,7 +255,7 @@ def test_api_strategy_tables_check_the_work_before_counting(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("counting started before the work was checked")
 
-    for module, name in ((engine, "count_cells"), (willpower, "_plan_cached"), (v5, "_grid_ways"), (v5, "_cube")):
+    for module, name in ((engine, "count_cells"), (willpower, "_plan_cached"), (pairs, "class_grid")):
         monkeypatch.setattr(module, name, refuse)
     for call in (
         lambda: v5.table("100-330", "0-5", 3, strategy="none,maximize_win"),

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from .. import rulesets, sweep
-from ..sweep import progress_bar
+from ..progress import progress_bar
 from ..tables import FORMATS, pivot_axes, MAX_DIGITS, legend
 from ..validate import check_cells, parse_spec
 

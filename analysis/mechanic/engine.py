@@ -355,7 +355,9 @@ def odds(rules: MechanicRules, **cell: object) -> MechanicOdds:
     )
 
 
-def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **axes: object) -> pd.DataFrame:
+def table(
+    rules: MechanicRules, exact: bool = False, at_least: object = None, progress: bool = False, **axes: object
+) -> pd.DataFrame:
     """A tidy odds table over a grid: one row per cell, one column per axis, class and ``p_`` column.
 
     Parameters
@@ -365,10 +367,14 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
         True: ``Fraction`` cells; False: floats equal to ``float(Fraction)``.
     at_least : None, int or SPEC
         Adds ``p_at_least_N`` columns (the mechanic must name its successes).
+    progress : bool
+        A progress bar on stderr while a mechanic of the pair-of-tens shape has pools too big for the
+        kernels' chain counted by generating functions (without ``at_least``).
     **axes
         One SPEC, int or iterable per axis; an axis left out takes its default SPEC.
     """
     exact = check_bool("exact", exact)
+    progress = check_bool("progress", progress)
     mech = rules.mechanic
     grid, tops = _grid_of(mech, axes, at_least)
     cells = _cells_of(grid) if tops else None  # listed once, for the check and the count
@@ -394,7 +400,11 @@ def table(rules: MechanicRules, exact: bool = False, at_least: object = None, **
         # floats straight from the kernel's counts; Fractions from the exact counts
         from . import pairs  # (its module imports the kernels: loaded when first counted)
 
-        values = pairs.class_grid(rules, grid, finish) if exact else pairs.class_grid(rules, grid, None, picks)
+        values = (
+            pairs.class_grid(rules, grid, finish, progress=progress)
+            if exact
+            else pairs.class_grid(rules, grid, None, picks, progress=progress)
+        )
     if values is None:
         values = _general_values(rules, _cells_of(grid) if cells is None else cells, tops, exact)
     lens = [len(v) for v in grid.values()]

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence, cas
 import numpy as np
 
 from analysis import special_dice as _sd
+from analysis.progress import progress_bar
 
 from .expr import evaluate_tree
 from .pool import MAX_DICE, dice_table, pool_axes as _pool_axes
@@ -460,21 +461,34 @@ def clear_caches() -> None:
 
 @overload
 def class_grid(
-    rules: MechanicRules, grid: Mapping[str, Sequence[int]], finish: None = None, picks: None = None
+    rules: MechanicRules,
+    grid: Mapping[str, Sequence[int]],
+    finish: None = None,
+    picks: None = None,
+    progress: bool = False,
 ) -> tuple[np.ndarray, np.ndarray] | None: ...
 @overload
 def class_grid(
-    rules: MechanicRules, grid: Mapping[str, Sequence[int]], finish: Finish, picks: None = None
+    rules: MechanicRules,
+    grid: Mapping[str, Sequence[int]],
+    finish: Finish,
+    picks: None = None,
+    progress: bool = False,
 ) -> np.ndarray | None: ...
 @overload
 def class_grid(
-    rules: MechanicRules, grid: Mapping[str, Sequence[int]], finish: None, picks: Sequence[Sequence[int]]
+    rules: MechanicRules,
+    grid: Mapping[str, Sequence[int]],
+    finish: None,
+    picks: Sequence[Sequence[int]],
+    progress: bool = False,
 ) -> np.ndarray | None: ...
 def class_grid(
     rules: MechanicRules,
     grid: Mapping[str, Sequence[int]],
     finish: Finish | None = None,
     picks: Sequence[Sequence[int]] | None = None,
+    progress: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray] | None:
     """Values of a whole grid from its class ways, in one kernel call per context, or None.
 
@@ -489,7 +503,10 @@ def class_grid(
     ``(ways, denominators)`` of shape (cells, classes) and (cells,), object
     arrays of Python ints.  With ``picks`` instead (lists of class indices):
     the floats of :func:`analysis.special_dice.grid_floats`, the classes then
-    each pick's chance, with no Python int in between.
+    each pick's chance, with no Python int in between.  ``progress``: a bar
+    on stderr while the pools too big for the kernels' chain are counted by
+    generating functions (:func:`analysis.special_dice.grid_blocks`), when
+    the grid has any.
     """
     mech = rules.mechanic
     f = form(mech)
@@ -514,16 +531,21 @@ def class_grid(
             # the counts as Python ints, each cell's denominator last
             return _sd.counts_only(ways.astype(object), dens.astype(object))
 
-    blocks = []
+    engines = []
     for ctx_values in itertools.product(*(grid[a] for a in others)):
         eng = _engine_of(rules, f, tuple(zip(others, ctx_values)), replaces)
         if eng is None:
             return None
-        a_values, b_values, d_values = list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty])
-        if finish is None:
-            blocks.append(_sd.grid_floats(eng, a_values, b_values, d_values, picks or ()))
-        else:
-            blocks.append(_sd.grid_ways(eng, a_values, b_values, d_values, finish))
+        engines.append(eng)
+    a_values, b_values, d_values = list(grid[a_name]), list(grid[b_name]), list(grid[f.difficulty])
+    big = sum(_sd.big_pools(eng, a_values, b_values) for eng in engines) * len(b_values) if progress else 0
+    blocks = []
+    with progress_bar(big, f"{mech.name} exact", "cell", big > 0, leave=False) as bar:
+        for eng in engines:
+            if finish is None:
+                blocks.append(_sd.grid_floats(eng, a_values, b_values, d_values, picks or (), bar.update))
+            else:
+                blocks.append(_sd.grid_ways(eng, a_values, b_values, d_values, finish, bar.update))
     if not others and axes == [a_name, b_name, f.difficulty]:  # the kernel's order is the grid's
         values = blocks[0].reshape(-1, blocks[0].shape[-1])
         return (values[:, :-1], values[:, -1]) if counts_only else values

@@ -110,6 +110,8 @@ RESERVED = frozenset(
         "rules",
         "strategy",
         "exact",
+        "at_least",
+        "progress",
         "format",
         "min",
         "max",

@@ -115,7 +115,10 @@ def clear_counts():
     """Forget every cached count, so that the next call counts from scratch."""
     from analysis import special_dice
 
+    from analysis.mechanic import engine
+
     v5._cell_ways.cache_clear()
+    engine.clear_caches()  # the engine's tables, class tables and pair-path pools
     special_dice.counts.cache_clear()
     special_dice.clear_caches()
 
@@ -186,8 +189,6 @@ def main():
     )
 
     def cold_table():
-        v5._cube.cache_clear()
-        v5._cube_fractions.cache_clear()
         clear_counts()
         __import__("analysis.special_dice").special_dice.binomials.cache_clear()
         return v5.table(POOLS, HUNGERS, DIFFICULTIES)

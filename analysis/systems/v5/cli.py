@@ -31,7 +31,7 @@ from analysis.cli.common import (
     warn,
     with_sets,
 )
-from analysis.sweep import progress_bar
+from analysis.progress import progress_bar
 from analysis.tables import latex_text, markdown_text, render
 from analysis.validate import check_cells, one_line, parse_spec
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -18,7 +17,6 @@ from analysis import strategies as _st
 from analysis.exact import ClassWays, fractions_over
 from analysis.mechanic import engine as _engine
 from analysis.mechanic import willpower as _mwp
-from analysis.sweep import progress_bar
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (
     CLASSES,
@@ -236,106 +234,6 @@ def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy
     return ways
 
 
-def _grid_ways(pools, hungers, diffs, rules, progress=False):
-    """Exact ways for a grid, by the engine's pair-of-tens path on the V5 mechanic file
-    (:func:`analysis.special_dice.grid_blocks`), block by block.
-
-    Yields ``(index, ways, dens)``: the positions in ``pools`` of the block,
-    ways of shape (k, H, D, 7) (the six classes then p_win) and denominators
-    of shape (k, H, 1, 1).  Pools whose counts fit int64 come in one int64
-    block from a single kernel call, pools a few primes away in one block of
-    Python ints; each bigger pool is counted in Python ints by generating
-    functions, with a progress bar on stderr when ``progress``.
-    """
-    from analysis import special_dice
-    from analysis.mechanic import pairs
-
-    engine = pairs.special_engine(mechanic_rules(rules))
-    if engine is None:  # pragma: no cover - the V5 file has the pair-of-tens shape under every rule set
-        raise AssertionError("the V5 mechanic file lost its pair-of-tens shape")
-    engine = dataclasses.replace(engine, special_replaces=bool(rules.hunger_replaces_dice))
-    big = special_dice.big_pools(engine, pools, hungers) * len(hungers) if progress else 0  # the bar's total
-    with _progress_bar(big, "V5 exact", progress and big > 0) as bar:
-        for index, ways, dens in special_dice.grid_blocks(engine, pools, hungers, diffs, bar.update):
-            p_win = ways[..., [CLASSES.index(c) for c in WIN_CLASSES]].sum(axis=-1, keepdims=True)
-            yield index, np.concatenate([ways, p_win], axis=-1), dens
-
-
-def _progress_bar(total: int, desc: str, show: bool):
-    """The progress bar of long exact work (:func:`analysis.sweep.progress_bar`), cleared when done."""
-    return progress_bar(total, desc, "cell", show, leave=False)
-
-
-#: Tables whose pools are all at most this are read from a cached cube of
-#: every (pool, Hunger, Difficulty) up to it; bigger pools are counted per call.
-CUBE_MAX_POOL = 30
-_CUBE_POOL_STEP = 10
-_CUBE_DIFFICULTY_STEP = 16
-#: An exact table of fewer than 1/_FEW_CELLS of its cube's cells makes the Fractions of its own cells
-#: only; a bigger one reads them from the cube's, made once (:func:`_cube_fractions`).
-_FEW_CELLS = 8
-
-
-def _cube_size(pools, diffs, rules: V5Rules) -> tuple:
-    """(max pool, max Difficulty) of the cube that serves a table: rounded up so that
-    nearby tables share one, the Difficulty axis stopping at a row above every
-    success count (a higher Difficulty reads that row)."""
-    max_pool = min(-(-max(pools) // _CUBE_POOL_STEP) * _CUBE_POOL_STEP, CUBE_MAX_POOL)
-    dice = max(sum(rules.dice(max_pool, h)) for h in range(MAX_HUNGER + 1))
-    top = dice + rules.crit_bonus * (dice // 2) + 1
-    wanted = -(-(max(diffs) + 1) // _CUBE_DIFFICULTY_STEP) * _CUBE_DIFFICULTY_STEP
-    return max_pool, min(top, wanted)
-
-
-@lru_cache(maxsize=8)
-def _cube(max_pool: int, max_difficulty: int, rules: V5Rules):
-    """Every cell of the tables with pools ``0..max_pool``, for one rule set, read-only.
-
-    Returns ``(ways, dens, floats)``: ways of shape (P, H, D, 7) (the six
-    classes then p_win) for pools ``0..max_pool``, Hunger ``0..MAX_HUNGER``
-    and Difficulty ``0..max_difficulty``; denominators (P, H, 1, 1); and the
-    correctly rounded floats.  int64 where every count fits, else Python ints.
-    """
-    pools = list(range(max_pool + 1))
-    hungers = list(range(MAX_HUNGER + 1))
-    shape = (len(pools), len(hungers), max_difficulty + 1, len(CLASSES) + 1)
-    ways = np.empty(shape, dtype=object)
-    dens = np.empty((len(pools), len(hungers), 1, 1), dtype=object)
-    floats = np.empty(shape, dtype=np.float64)
-    for index, block, den in _grid_ways(pools, hungers, list(range(max_difficulty + 1)), rules):
-        ways[index] = block
-        dens[index] = den
-        floats[index] = _exact.float_ratios(block, den)
-    if max(int(dens.max()), int(ways.max())) <= _exact.INT64_MAX:
-        ways, dens = ways.astype(np.int64), dens.astype(np.int64)
-    for a in (ways, dens, floats):
-        a.setflags(write=False)
-    return ways, dens, floats
-
-
-@lru_cache(maxsize=8)
-def _cube_fractions(max_pool: int, max_difficulty: int, rules: V5Rules) -> np.ndarray:
-    """The exact Fractions of :func:`_cube`, read-only (made once, on first use)."""
-    ways, dens, _ = _cube(max_pool, max_difficulty, rules)
-    out = fractions_over(ways, dens)
-    out.setflags(write=False)
-    return out
-
-
-def _frame(pools, hungers, diffs, values, names) -> pd.DataFrame:
-    """The tidy DataFrame of a (P, H, D, K) block of values, one row per cell, built cheaply."""
-    p, h, d = len(pools), len(hungers), len(diffs)
-    cols = {
-        "pool": np.repeat(np.asarray(pools, dtype=np.int64), h * d),
-        "hunger": np.tile(np.repeat(np.asarray(hungers, dtype=np.int64), d), p),
-        "difficulty": np.tile(np.asarray(diffs, dtype=np.int64), p * h),
-    }
-    flat = values.reshape(-1, values.shape[-1])
-    for j, name in enumerate(names):
-        cols[name] = flat[:, j]
-    return pd.DataFrame(cols, copy=False)
-
-
 def table(
     pools,
     hungers,
@@ -401,28 +299,16 @@ def table(
         return _strategies_table(pools, hungers, diffs, rules, exact, strategy, progress, at_least, check_only)
     if check_only:
         return None
-    names = CLASSES + ("p_win",)
-    if len(pools) and len(diffs) and max(pools) <= CUBE_MAX_POOL:
-        # the warm path: one gather from the cached cube, no counting
-        size = _cube_size(pools, diffs, rules)
-        p_index, h_index = np.asarray(pools, dtype=np.int64), np.asarray(hungers, dtype=np.int64)
-        d_index = np.array([min(d, size[1]) for d in diffs], dtype=np.int64)
-        cells = np.ix_(p_index, h_index, d_index)
-        if not exact:
-            values = _cube(*size, rules)[2][cells]
-        elif len(pools) * len(hungers) * len(diffs) * _FEW_CELLS < (size[0] + 1) * (MAX_HUNGER + 1) * (size[1] + 1):
-            # a few cells of the cube (one command line's): their Fractions alone, not the cube's thousands
-            ways, dens, _ = _cube(*size, rules)
-            values = fractions_over(ways[cells], dens[np.ix_(p_index, h_index)])
-        else:
-            values = _cube_fractions(*size, rules)[cells]
-        return _with_at_least(_frame(pools, hungers, diffs, values, names), rules, None, exact, at_least)
-
-    shape = (len(pools), len(hungers), len(diffs), len(names))
-    values = np.empty(shape, dtype=object if exact else np.float64)
-    for index, ways, dens in _grid_ways(pools, hungers, diffs, rules, progress):
-        values[index] = fractions_over(ways, dens) if exact else _exact.float_ratios(ways, dens)
-    return _with_at_least(_frame(pools, hungers, diffs, values, names), rules, None, exact, at_least)
+    # counted by the one engine on V5's mechanic file (its table cache serves a table asked again)
+    return _engine.table(
+        mechanic_rules(rules),
+        exact=exact,
+        at_least=at_least,
+        progress=progress,
+        pool=pools,
+        hunger=hungers,
+        difficulty=diffs,
+    )
 
 
 def _check_at_least(at_least, cells: int, dice: list) -> None:
