@@ -129,7 +129,7 @@ def table(
         if check_only:
             return None
     if chosen == [None] and not side_by_side:
-        return _engine.table(rules, exact=exact, at_least=at_least, **grid)
+        return _engine.table(rules, exact=exact, at_least=at_least, progress=False, **grid)
     if not side_by_side:
         return _willpower.table(rules, chosen[0], exact=exact, at_least=at_least, **grid)
     frames = [
