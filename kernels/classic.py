@@ -1,4 +1,8 @@
-"""Classic (V20-style) d10 pools: ways of each net success count, botches, damage after soak.
+"""Classic (V20-style) d10 damage: ways of each net success total of a pool, levels of damage after soak.
+
+A classic pool's own outcome (botch, failure, success) is counted by the
+mechanic engine on the classic mechanic file; these kernels count what a
+blow does: damage and soak rolled as sums, and the levels left after soak.
 
 A classic die falls in one of four categories against a difficulty: a one,
 another failure, a success below ten, a ten.  A roll's net successes are the
@@ -15,7 +19,7 @@ Every kernel takes ``mod`` as in ``kernels.multiset``: 0 for plain int64
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import numpy as np
 
@@ -24,8 +28,6 @@ from .multiset import addmod, mulmod
 
 #: Categories of a d10 against a difficulty, in the order of ``faces`` and ``values``.
 ONE, FAIL, SUCCESS, TEN = range(4)
-#: Columns of :func:`classic_classify`'s output.
-BOTCH, FAILURE, HIT = range(3)
 #: Halving modes of :func:`levels_after_soak` (vampires halve bashing damage).
 HALVE_NONE, HALVE_DOWN, HALVE_UP = range(3)
 
@@ -67,78 +69,6 @@ def classic_sum_ways(faces: IntArray, values: IntArray, mod: int, out: IntArray)
                     continue
                 j = idx + values[c]
                 out[n, j] = addmod(out[n, j], mulmod(w, faces[c], mod), mod)
-
-
-@kernel
-def classic_botch_ways(faces: IntArray, mod: int, out: IntArray) -> None:
-    """Ways of a botch (no success rolled, at least one 1) for every pool size.
-
-    Parameters
-    ----------
-    faces : int64[4]
-        As for :func:`classic_sum_ways`.
-    mod : int64
-        As for :func:`classic_sum_ways`.
-    out : int64[N + 1]
-        Overwritten: ``out[n] = (ones + fails)**n - fails**n``, the rolls of
-        ``n`` dice showing only ones and failures, minus those without a one.
-    """
-    no_success = faces[ONE] + faces[FAIL]
-    a = 1
-    b = 1
-    for n in range(out.shape[0]):
-        if mod > 0:
-            out[n] = (a - b) % mod
-        else:
-            out[n] = a - b
-        a = mulmod(a, no_success, mod)
-        b = mulmod(b, faces[FAIL], mod)
-
-
-@kernel
-def classic_classify(sums: IntArray, lo: int, botch: IntArray, mod: int, out: IntArray, total_ways: IntArray) -> None:
-    """Botch / failure / success ways and the summed net successes, per pool size.
-
-    Parameters
-    ----------
-    sums : int64[N + 1, W]
-        Output of :func:`classic_sum_ways` (``lo`` its lowest value).
-    lo : int64
-        ``min(0, min(values))`` used for ``sums``.
-    botch : int64[N + 1]
-        Output of :func:`classic_botch_ways` for the same die.
-    mod : int64
-        As for :func:`classic_sum_ways`; with ``mod == 0`` the caller checked
-        that :func:`classic_classify_bound` fits (the summed successes).
-    out : int64[N + 1, 3]
-        Overwritten: ways of a botch, a failure, a success (net successes
-        >= 1).  A botch never has a positive total, so the three are exclusive.
-    total_ways : int64[N + 1]
-        Overwritten: the sum over rolls of their net successes (a negative
-        total counts as 0), the numerator of the mean over ``10**n``.
-    """
-    n_max = sums.shape[0] - 1
-    zero = -n_max * lo
-    for n in range(n_max + 1):
-        hit = 0
-        every = 0
-        acc = 0
-        for idx in range(sums.shape[1]):
-            w = sums[n, idx]
-            if w == 0:
-                continue
-            every = addmod(every, w, mod)
-            t = idx - zero
-            if t >= 1:
-                hit = addmod(hit, w, mod)
-                acc = addmod(acc, mulmod(w, t, mod), mod)
-        out[n, BOTCH] = botch[n]
-        out[n, HIT] = hit
-        if mod > 0:
-            out[n, FAILURE] = ((every - hit - botch[n]) % mod + mod) % mod
-        else:
-            out[n, FAILURE] = every - hit - botch[n]
-        total_ways[n] = acc
 
 
 @kernel
@@ -277,28 +207,6 @@ def classic_sum_ways_bound(n_max: int, faces: Iterable[int], values: Iterable[in
     """
     held = [abs(int(x)) for x in list(faces) + list(values)]
     return max([sum(int(f) for f in faces) ** max(int(n_max), 0)] + held)
-
-
-def classic_botch_ways_bound(n_max: int, faces: Sequence[int] | IntArray) -> int:
-    """Upper bound on every number :func:`classic_botch_ways` holds.
-
-    ``(ones + fails) ** (n_max + 1)``: the loop forms one power beyond
-    the last it stores (``out`` has ``n_max + 1`` entries); at least the
-    largest face count (held too).
-    """
-    formed = (int(faces[ONE]) + int(faces[FAIL])) ** (max(int(n_max), 0) + 1)
-    return max([formed] + [abs(int(f)) for f in faces])
-
-
-def classic_classify_bound(n_max: int, faces: Iterable[int], values: Iterable[int]) -> int:
-    """Upper bound on every number :func:`classic_classify` holds.
-
-    The ways (at most ``sum(faces) ** n_max``) times the largest total
-    a roll can reach, ``n_max * max(values)``: the summed net successes.
-    """
-    n = max(int(n_max), 0)
-    top = max(1, n * max(0, max(int(v) for v in values)))
-    return max(sum(int(f) for f in faces) ** n * top, classic_sum_ways_bound(n, faces, values))
 
 
 def levels_after_soak_bound(damage_total: int, soak_total: int, out_total: int = 0) -> int:

@@ -652,21 +652,6 @@ def test_classic_pool_bounds(twin, difficulty, specialty, ones_cancel, n_max):
     assert _ints(rows) == _ints(real)
     bound = classic.classic_sum_ways_bound(n_max, faces, values)
     assert top_sum <= bound <= 10 * top_sum
-    top_botch, (_, _, botch) = twin(classic.classic_botch_ways, faces, 0, np.zeros(n_max + 1, dtype=np.int64))
-    assert top_botch <= classic.classic_botch_ways_bound(n_max, faces) == top_botch
-    botch = np.array(_ints(botch), dtype=np.int64)
-    top_cls, _ = twin(
-        classic.classic_classify,
-        real,
-        lo,
-        botch,
-        0,
-        np.zeros((n_max + 1, 3), dtype=np.int64),
-        np.zeros(n_max + 1, dtype=np.int64),
-    )
-    bound = classic.classic_classify_bound(n_max, faces, values)
-    # the summed net successes, at most n_max * max(values) per roll
-    assert top_cls <= bound <= 2 * max(n_max, 1) * max(top_cls, top_sum)
 
 
 @pytest.mark.parametrize("halve", [classic.HALVE_NONE, classic.HALVE_DOWN, classic.HALVE_UP])
@@ -815,7 +800,6 @@ def test_bounds_are_python_ints_beyond_int64():
     assert cards.scene_ways_bound([1] * 20, 2520) == 2520**40
     assert v5.v5_pool_ways_bound(30, 5, w_n, w_h) == 10**35
     assert willpower.v5_willpower_ways_bound(20, 5, w_n, w_h, 3, [0] * 6) == 10**28
-    assert classic.classic_classify_bound(30, [1, 4, 4, 1], [-1, 0, 1, 2]) == 60 * 10**30
     assert multiset.binomials_bound(61) == comb(60, 30)
 
 
