@@ -6,7 +6,7 @@ rules of its other mechanics (``sub_rules``: TOML sub-tables of its rule
 sets), the grid axes of its odds table, its outcome classes with a one-line
 meaning each, its ``odds`` and ``table`` functions, and its Willpower
 strategies where it has any.  That is all ``beastodds <name>`` needs: the
-command is generated from ``SYSTEM`` (:mod:`analysis.cli.grid`), with an
+command is generated from ``SYSTEM`` (:mod:`analysis.options.grid`), with an
 option per axis, ``--rules`` and ``--set``.  A system with commands of its
 own names the module that builds them (``cli``), and one whose columns appear
 in tables beside other systems' names their prefixes (``column_prefixes``).
@@ -138,7 +138,7 @@ class System:
         itself), and ``add_commands(sub, system)`` (``sub``:
         :class:`analysis.cli.Commands`, each command built when
         ``sub.wanted(name)``).  None: the system gets the generated grid
-        command (:func:`analysis.cli.grid.add_command`) and no other.
+        command (:func:`analysis.options.grid.add_command`) and no other.
     distribution : str or callable or None
         ``distribution(*axis_values, rules=..., exact=..., max_successes=None)
         -> DataFrame``: the exact distribution of the roll's successes, one

@@ -229,6 +229,20 @@ def test_the_entry_loads_no_pandas_numpy_nor_numba():
     assert done.returncode == 0 and done.stdout == "[]\n", done.stderr
 
 
+def test_the_systems_sit_below_the_command_line():
+    """No module of a system imports :mod:`analysis.cli` (a system's ``cli.py`` builds its commands from
+    :mod:`analysis.options`); the command line imports the systems."""
+    graph = import_graph()
+    found = [
+        f"{m} -> {t}"
+        for m, targets in graph.items()
+        if m.startswith("analysis.systems.")
+        for t in targets
+        if t == "analysis.cli" or t.startswith("analysis.cli.")
+    ]
+    assert found == []
+
+
 def test_the_scan_sees_every_form(tmp_path):
     pkg = tmp_path / "analysis"
     (pkg / "sub").mkdir(parents=True)

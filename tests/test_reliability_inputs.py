@@ -612,7 +612,7 @@ def test_set_with_a_line_break_or_control_character_is_refused(capsys, text):
 def test_set_given_once_per_field_sets_both(capsys):
     code, out, err = run(capsys, "rules", "v5-official", "--set", "crit_bonus=1", "--set", "success_face=9")
     assert code == 0 and err == ""
-    from analysis.cli.common import sets_of
+    from analysis.options.common import sets_of
 
     assert sets_of(["crit_bonus=1", "success_face=9"]) == {"crit_bonus": 1, "success_face": 9}
 

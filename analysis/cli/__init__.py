@@ -1,12 +1,14 @@
 """The ``beastodds`` command: exact odds tables from the shell.
 
 Every game system under ``analysis/systems`` has a command named after it
-(:mod:`analysis.cli.grid` builds it from the system's ``SYSTEM``); a system
+(:mod:`analysis.options.grid` builds it from the system's ``SYSTEM``); a system
 with commands of its own names the module that builds them
 (``SYSTEM.cli``, the ``cli.py`` of its package); :mod:`analysis.cli.workbench`
-adds ``compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page``.  This
-package is the machinery they share: :mod:`analysis.cli.common` (options, rules, output) and
-:mod:`analysis.cli.grid` (the generated grid command).
+adds ``compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page``.  The
+pieces they are all built from sit below the systems, in :mod:`analysis.options`
+(:mod:`~analysis.options.common`: options, rules, output;
+:mod:`~analysis.options.grid`: the generated grid command), so that no system
+imports this package: it imports them.
 
 The parser is the standard library's argparse, through its public API alone
 (:class:`Parser`).  A value is checked where its option is declared (``check=``),
@@ -36,7 +38,7 @@ import sys
 from typing import Any, Callable, NoReturn
 
 from .. import __version__
-from .output import reason, say, write_output
+from ..options.output import reason, say, write_output
 
 #: What ``beastodds --help`` says first.
 DESCRIPTION = (
@@ -182,7 +184,7 @@ def family(system):
     It has ``COMMANDS`` (the command names it adds, the system's own name
     among them when it builds that command) and ``add_commands(sub, system)``
     (``sub``: :class:`Commands`); a system without one gets the generated grid
-    command (:func:`analysis.cli.grid.add_command`).
+    command (:func:`analysis.options.grid.add_command`).
     """
     return system.cli_module
 
@@ -197,7 +199,7 @@ def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:
     option) gets the whole parser, whose help and errors list every command.
     """
     from .. import rulesets
-    from . import grid
+    from ..options import grid
 
     parser = Parser(
         prog="beastodds",
@@ -379,7 +381,7 @@ def _run(argv) -> int:
             return 2
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None, alone=True)
     from ..tables import render
-    from .common import check_output_options, render_options, take_warnings
+    from ..options.common import check_output_options, render_options, take_warnings
 
     take_warnings()
     names: dict[str, str] = {}
@@ -455,7 +457,7 @@ def _write_xlsx(args, df, keys) -> str:
     """Write a command's table as a spreadsheet to ``-o`` (atomically); the text to print (none)."""
     from ..safeio import atomic_write
     from ..tables import xlsx_bytes
-    from .common import render_options
+    from ..options.common import render_options
 
     options = render_options(args, keys)
     options.pop("exact")

@@ -24,7 +24,7 @@ from ..solve import rule_set, solve, system_named
 from ..strategies import bound, several
 from ..tables import compare, legend, markdown_text, render
 from ..validate import escape_controls, one_line
-from .common import (
+from ..options.common import (
     add_axis_options,
     add_output_options,
     add_set_option,
@@ -44,8 +44,8 @@ from .common import (
     warn,
     with_sets,
 )
-from .grid import add_distribution_option, add_strategy_option, check_work, distribution_of
-from .output import write_output
+from ..options.grid import add_distribution_option, add_strategy_option, check_work, distribution_of
+from ..options.output import write_output
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from analysis.cli import grid
-from analysis.cli.common import (
+from analysis.options import grid
+from analysis.options.common import (
     SPEC_HELP,
     RulesOptions,
     add_output_options,

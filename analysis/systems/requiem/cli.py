@@ -1,13 +1,13 @@
 """Requiem commands: ``beastodds beast`` (La Soif rolls) and ``beastodds soif`` (Soif ladders).
 
 The requiem system's own grid command, ``beastodds requiem``, is the
-generated one (:mod:`analysis.cli.grid`).
+generated one (:mod:`analysis.options.grid`).
 """
 
 from __future__ import annotations
 
-from analysis.cli import grid
-from analysis.cli.common import (
+from analysis.options import grid
+from analysis.options.common import (
     SPEC_HELP,
     RulesOptions,
     add_output_options,

@@ -9,8 +9,8 @@ from typing import cast
 
 import pandas as pd
 
-from analysis.cli import grid
-from analysis.cli.common import (
+from analysis.options import grid
+from analysis.options.common import (
     SPEC_HELP,
     RulesOptions,
     add_output_options,

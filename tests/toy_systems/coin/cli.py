@@ -9,7 +9,7 @@ side would name it.
 
 from __future__ import annotations
 
-from analysis.cli.common import add_output_options, check_output_options, spec
+from analysis.options.common import add_output_options, check_output_options, spec
 
 #: The commands this module adds.
 COMMANDS = ("flip",)

@@ -11,9 +11,9 @@ means the same thing everywhere:
   (``3,5,7``) of values (:func:`spec`, :func:`one_number` for an option
   that takes a single number);
 * ``--rules NAME|FILE`` and ``--set FIELD=VALUE``: the rules the odds are
-  counted under, in :mod:`analysis.cli.rule_options` (:class:`RulesOptions`,
+  counted under, in :mod:`analysis.options.rule_options` (:class:`RulesOptions`,
   :func:`add_rules_options`, :func:`rules_from_args`; their names answer here
-  too), and inputs with no effect said after success in :mod:`analysis.cli.warn`.
+  too), and inputs with no effect said after success in :mod:`analysis.options.warn`.
 """
 
 from __future__ import annotations
