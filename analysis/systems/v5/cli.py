@@ -35,7 +35,7 @@ from analysis.progress import progress_bar
 from analysis.tables import latex_text, markdown_text, render
 from analysis.validate import check_cells, one_line, parse_spec
 
-from . import rouse
+from . import conflict, rouse
 from .conflict import (
     CONFLICT_COLUMNS,
     DAMAGE_KINDS,
@@ -45,9 +45,8 @@ from .conflict import (
     UNTIL,
     Combatant,
     ConflictRules,
-    conflict_table,
 )
-from .rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS, table
+from .rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS
 from .versus import sides, versus
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
@@ -163,7 +162,7 @@ def _run_rouse(args):
     hungers = parse_spec("--hunger", args.hunger, 0, MAX_HUNGER)
     checks = parse_spec("--checks", args.checks, 0, MAX_CHECKS)
     with markov.reporting(progress(args), "rouse"):
-        df = table(hungers, checks, args.reroll, rules=rules, exact=counts_exactly(args))
+        df = rouse.table(hungers, checks, args.reroll, rules=rules, exact=counts_exactly(args))
     return df, ("start_hunger", "checks", "reroll")
 
 
@@ -361,7 +360,7 @@ def _run_conflict(args):
     bar = progress_bar(len(cells), "conflict", "cell", progress(args) and len(cells) > 1)
     try:
         for pa, ha, pb, hb, a, b in cells:
-            df = conflict_table(a, b, rules, args.track, exact=counts_exactly(args))
+            df = conflict.conflict_table(a, b, rules, args.track, exact=counts_exactly(args))
             df.insert(0, "hunger_b", hb)
             df.insert(0, "pool_b", pb)
             df.insert(0, "hunger_a", ha)
