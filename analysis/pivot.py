@@ -14,8 +14,15 @@ import re
 import pandas as pd
 
 from . import rulesets
-from .formats.frame import check_frame
 from .validate import column_names, first_repeat, unknown_column
+
+
+def check_frame(df, what: str) -> None:
+    """A TypeError of one sentence unless ``df`` is a pandas DataFrame."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(
+            f"{what} takes an odds table (a pandas DataFrame, as a system's table() returns), got {type(df).__name__}"
+        )
 
 
 def pivot_axes(spec) -> tuple:

@@ -136,11 +136,3 @@ def caption(rule_set) -> str | None:
     if len(named) == 2:
         return f"Rule sets: a = {one(*named[0])}; b = {one(*named[1])}"
     return "Rule sets: " + "; ".join(one(*n) for n in named)
-
-
-def check_frame(df, what: str) -> None:
-    """A TypeError of one sentence unless ``df`` is a pandas DataFrame."""
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(
-            f"{what} takes an odds table (a pandas DataFrame, as a system's table() returns), got {type(df).__name__}"
-        )

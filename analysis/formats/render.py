@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from ..legend import derived_text, legend_lines, rule_meanings
-from ..pivot import VALUE_COLUMN, choose_columns, derivable_keys, flat_pivot, pivot_axes, stacked_pivot
+from ..pivot import VALUE_COLUMN, check_frame, choose_columns, derivable_keys, flat_pivot, pivot_axes, stacked_pivot
 from ..validate import check_bool, column_names, first_repeat, one_line
 from .escape import csv_text, latex_cell, latex_text, markdown_cell, markdown_text
-from .frame import caption, check_frame, display_frame, map_text_cells, rule_set_columns
+from .frame import caption, display_frame, map_text_cells, rule_set_columns
 from .html import odds_table
 from .numbers import MAX_DIGITS, is_probability
 

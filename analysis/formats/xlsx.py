@@ -8,10 +8,10 @@ import pandas as pd
 
 from ..glossary import TABLE_TERMS
 from ..legend import legend, legend_lines, rule_meanings
-from ..pivot import VALUE_COLUMN, choose_columns, derivable_keys, flat_pivot, pivot_axes, stacked_pivot
+from ..pivot import VALUE_COLUMN, check_frame, choose_columns, derivable_keys, flat_pivot, pivot_axes, stacked_pivot
 from ..validate import column_names, one_line
 from .escape import csv_text
-from .frame import caption, check_frame, display_frame, map_text_cells, rule_set_columns
+from .frame import caption, display_frame, map_text_cells, rule_set_columns
 from .numbers import is_probability
 
 #: The sheets of a spreadsheet export, in order.
