@@ -34,8 +34,8 @@ test: $(STAMP) ## the fast tier: every test not marked slow, on two workers (und
 test-all: $(STAMP) ## the whole suite: the fast tier, then the slow one
 	$(PY) -m pytest
 
-test-slow: $(STAMP) ## the slow tier alone: notebooks, booklet and page in Chromium, big references (CI runs it after make test)
-	$(PY) -m pytest -m slow
+test-slow: $(STAMP) ## the slow tier alone, on two workers: notebooks, booklet and page in Chromium, big references (CI runs it after make test)
+	$(PY) -m pytest -m slow -n 2
 
 lint: $(STAMP) ## ruff (lint and format check) over analysis/, kernels/ and tests/, then mypy (strict for the engines)
 	$(PY) -m ruff check analysis kernels tests
