@@ -11,13 +11,9 @@ import dataclasses
 import gc
 import itertools
 import math
-import multiprocessing
 import os
 import signal
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import resource_tracker
 
 import numpy as np
 import pandas as pd
@@ -157,6 +153,10 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     On Ctrl-C (or any error) the queued chunks are dropped and the workers
     are terminated at once, rather than left to finish the chunks they hold.
     """
+    import multiprocessing  # only here: a grid counted in this process needs none of it
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     # spawn, not fork: numba and tqdm may hold threads in this process
     ctx = multiprocessing.get_context("spawn")
     _quiet_tracker()
@@ -185,6 +185,8 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
 def _quiet_tracker() -> None:
     """Start multiprocessing's resource tracker told not to warn of the semaphores of
     workers stopped by Ctrl-C (it frees them all the same): one line on Ctrl-C, no more."""
+    from multiprocessing import resource_tracker
+
     old = os.environ.get("PYTHONWARNINGS")
     os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [old, "ignore:resource_tracker:UserWarning"]))
     try:

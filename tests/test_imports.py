@@ -9,8 +9,10 @@ modules are those of ``analysis/`` and ``kernels/``.
 
 Imports stand at the top of each module.  One kind of import waits inside
 the function that needs it, the seam: a module that loads the compiled
-kernels (numba, about half a second to import), matplotlib, and the
-packages a notebook or a progress bar brings (ipywidgets, IPython, tqdm).
+kernels (numba, about half a second to import), matplotlib, the
+packages a notebook or a progress bar brings (ipywidgets, IPython, tqdm),
+and the worker processes of ``--jobs`` (multiprocessing, concurrent.futures:
+a grid counted in one process needs none of them).
 The command line's entry, ``analysis/cli/__init__.py``, imports the library
 when a command runs, so that ``import analysis.cli`` loads none of pandas,
 numpy or numba, and a Ctrl-C while they load is answered as one.
@@ -131,7 +133,7 @@ def loads(graph, module: str, wanted) -> bool:
 
 
 #: The packages imported where they are used, by their top names.
-SEAM_PACKAGES = {"numba", "matplotlib", "ipywidgets", "IPython", "tqdm"}
+SEAM_PACKAGES = {"numba", "matplotlib", "ipywidgets", "IPython", "tqdm", "multiprocessing", "concurrent"}
 #: The module that imports the library inside its functions: the command line's entry.
 ENTRY = "analysis.cli"
 
@@ -227,6 +229,12 @@ def test_the_entry_loads_no_pandas_numpy_nor_numba():
     code = "import sys, analysis.cli; print(sorted({'pandas', 'numpy', 'numba'} & set(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0 and done.stdout == "[]\n", done.stderr
+
+
+def test_a_sweep_loads_multiprocessing_only_for_its_workers():
+    code = "import sys, analysis.sweep; print('multiprocessing' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0 and done.stdout == "False\n", done.stderr
 
 
 def test_the_systems_sit_below_the_command_line():
