@@ -46,6 +46,7 @@ import tomli_w
 
 from .mechanic.spec import Mechanic, MechanicError, shipped
 from .mechanic.spec import from_toml as mechanic_from_toml
+from .mechanic.spec import load as load_mechanic
 from .mechanic.system import is_mechanic_text, system_of
 from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
 from .safeio import atomic_write, read_text, toml_error
@@ -410,24 +411,20 @@ def _rules_class(sys_: System) -> type[Rules]:
 
 
 def register_mechanic_file(path, *, replace_same: bool = True) -> "System":
-    """Read a mechanic file and add its system to :data:`analysis.SYSTEMS`; return the system.
+    """Read a mechanic file (:func:`analysis.mechanic.spec.load`) and add its system to :data:`SYSTEMS`;
+    return the system.
 
     Registering the same mechanic again is harmless; a file whose name is
     another system's (a shipped one, or a different file read before) is
     refused with one sentence.
     """
-    path = Path(path)
-    try:
-        text = read_text(path)
-    except ValueError as exc:
-        raise MechanicError(str(exc).replace("rule-set file", "mechanic file")) from None
-    return register_mechanic(mechanic_from_toml(text, source=str(path)), replace_same=replace_same, path=path)
+    return register_mechanic(load_mechanic(path, str(path)), replace_same=replace_same, path=path)
 
 
 def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -> "System":
-    """Add a mechanic's system to :data:`analysis.SYSTEMS` (see :func:`register_mechanic_file`).
+    """Add a mechanic's system to :data:`SYSTEMS` (see :func:`register_mechanic_file`).
 
-    ``path``: the file it was read from, recorded in :data:`analysis.MECHANIC_FILES`.
+    ``path``: the file it was read from, recorded in :data:`MECHANIC_FILES`.
     """
     known = SYSTEMS.get(mech.name)
     if known is not None:
@@ -467,7 +464,7 @@ def _mechanic_of(ref, base, fail: Callable[[str], NoReturn]) -> str:
     if not is_mechanic_text(text):
         fail(f"mechanic = {ref.strip()!r}: {path} is not a mechanic file (it has no [mechanic] table)")
     try:
-        return register_mechanic_file(path).name
+        return register_mechanic(mechanic_from_toml(text, source=str(path)), path=path).name
     except ValueError as exc:
         fail(f"mechanic = {ref.strip()!r}: {exc}")
 
@@ -488,7 +485,7 @@ def register_file(path) -> None:
     except (ValueError, RecursionError):  # tomllib.TOMLDecodeError is a ValueError
         return
     if isinstance(data.get("mechanic"), dict):
-        register_mechanic_file(path)
+        register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
     elif "mechanic" in data:
 
         def fail(message):

@@ -438,14 +438,15 @@ def faces_of(mech: Mechanic, env: Mapping[str, Any]) -> Faces:
 # ------------------------------------------------------------------ reading
 
 
-def load(path) -> Mechanic:
-    """Read and check a mechanic file (a regular UTF-8 file of at most 1 MiB)."""
+def load(path, source: str | None = None) -> Mechanic:
+    """Read and check a mechanic file (a regular UTF-8 file of at most 1 MiB); ``source`` names it in
+    errors (default: the file's name)."""
     path = Path(path)
     try:
         text = read_text(path)
     except ValueError as exc:
         raise MechanicError(str(exc).replace("rule-set file", "mechanic file")) from None
-    return from_toml(text, source=path.name)
+    return from_toml(text, source=path.name if source is None else source)
 
 
 def from_toml(text: str, source: str = "mechanic") -> Mechanic:
