@@ -50,8 +50,8 @@ from .formats.html import (
     markdown_layout,
     pivot_frame,  # noqa: F401
     pivot_table,
+    pivot_table as pivot_html,  # noqa: F401
 )
-from .formats.html import pivot_table as pivot_html  # noqa: F401
 from .formats.summary import (
     RISKS,
     SLICES,  # noqa: F401
@@ -67,8 +67,8 @@ from .legend import (
     strip_name,
 )
 from .mechanic.spec import shipped
-from .safeio import atomic_write
 from .progress import progress_bar
+from .safeio import atomic_write
 from .validate import first_repeat
 
 ROOT = Path(__file__).resolve().parent.parent

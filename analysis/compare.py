@@ -15,8 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from . import rulesets, sweep
-from . import strategies as _strategies
+from . import rulesets, strategies as _strategies, sweep
 from .display import percent
 from .formats.escape import html_text
 from .formats.html import row, table

@@ -44,9 +44,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, NoRet
 
 import tomli_w
 
-from .mechanic.spec import Mechanic, MechanicError, shipped
-from .mechanic.spec import from_toml as mechanic_from_toml
-from .mechanic.spec import load as load_mechanic
+from .mechanic.spec import Mechanic, MechanicError, from_toml as mechanic_from_toml, load as load_mechanic, shipped
 from .mechanic.system import is_mechanic_text, system_of
 from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
 from .safeio import atomic_write, read_text, toml_error

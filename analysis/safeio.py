@@ -34,7 +34,6 @@ import tomllib
 from pathlib import Path
 from typing import IO, Any
 
-
 #: The largest rule-set file read (bytes): a rule set is a few lines, so a
 #: bigger file is a wrong path, not a rule set.
 MAX_FILE_BYTES = 1 << 20

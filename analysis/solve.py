@@ -28,8 +28,7 @@ from typing import cast
 
 import pandas as pd
 
-from . import at_least as counts_at_least
-from . import rulesets, strategies, sweep
+from . import at_least as counts_at_least, rulesets, strategies, sweep
 from .compare import spec_text
 from .formats.numbers import fraction_text
 from .validate import as_values, check_cells, did_you_mean

@@ -7,8 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis import exact
-from analysis import special_dice as sd
+from analysis import exact, special_dice as sd
 from analysis.systems.hunter import desperation as hunter
 from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as werewolf

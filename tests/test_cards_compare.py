@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from analysis.systems.cards import deck as cards, versus_v5
-from analysis.systems.v5 import roll as v5
 from analysis.systems.cards.published import cards as published
+from analysis.systems.v5 import roll as v5
 from tests import oracles_cards as oc
 
 

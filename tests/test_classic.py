@@ -4,12 +4,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from analysis.systems.classic import health, pools as classic
 from analysis.cli import main
 from analysis.exact import INT64_MAX, primes_for
+from analysis.systems.classic import health, pools as classic
 from kernels import classic as k
 
 from .oracles_classic import brute_pool, brute_successes, multinomial_pool

@@ -5,12 +5,10 @@ from fractions import Fraction
 import numba
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from analysis.systems.v5 import conflict as c, fight
 from analysis import exact
-from analysis.systems.v5 import roll as v5
+from analysis.systems.v5 import conflict as c, fight, roll as v5
 from kernels import markov
 from tests import oracles_conflict as oc
 

@@ -112,8 +112,7 @@ def test_plain_ints_are_evaluated_as_arrays_are(seed):
 
 def test_grid_ways_gives_each_pool_s_counts():
     """The whole grid's counts (no ``finish``) are each pool's, from its own kernel call, past int64 too."""
-    from analysis import rulesets
-    from analysis import special_dice as sd
+    from analysis import rulesets, special_dice as sd
     from analysis.mechanic import engine, pairs
     from analysis.mechanic.spec import shipped
 

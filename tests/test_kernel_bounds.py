@@ -23,8 +23,7 @@ import pytest
 import kernels
 from analysis.exact import INT64_MAX
 from kernels import again, cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, special
-from tests import oracles_v5_kernels as v5
-from tests import oracles_v5_kernels as willpower
+from tests import oracles_v5_kernels as v5, oracles_v5_kernels as willpower
 
 KERNEL_MODULES = (
     multiset,

@@ -7,9 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from analysis import rulesets
 from analysis.mechanic import engine, spec
 from analysis.mechanic.spec import shipped
-from analysis import rulesets
 
 SHIPPED = ("v5", "werewolf", "hunter", "classic")
 

@@ -8,7 +8,6 @@ import pytest
 from analysis import rulesets
 from analysis.mechanic import engine, pairs, spec
 from analysis.mechanic.spec import shipped
-
 from tests.test_mechanic_engine import brute_classes
 
 

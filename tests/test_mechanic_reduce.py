@@ -2,9 +2,9 @@
 
 import pytest
 
+from analysis import rulesets
 from analysis.mechanic import engine, spec
 from analysis.mechanic.spec import shipped
-from analysis import rulesets
 
 from .test_mechanic_engine import HOUSE, SHIPPED, cells_within
 

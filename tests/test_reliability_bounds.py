@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from analysis import markov, progress, rulesets, sweep
-from analysis.progress import NoBar
 from analysis.cli import main
 from analysis.options import common
+from analysis.progress import NoBar
 from analysis.validate import MAX_SPEC_VALUES, check_cells, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent

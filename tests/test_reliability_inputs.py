@@ -13,16 +13,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from tests.conftest import refused, run_cli
 from analysis.rules import Rules, rule
 from analysis.systems.cards import deck, versus_v5
 from analysis.systems.classic import health, pools
 from analysis.systems.hunter import desperation
 from analysis.systems.requiem import beast
-from analysis.systems.v5 import dice as v5dice
-from analysis.systems.v5 import roll, rouse, willpower
+from analysis.systems.v5 import dice as v5dice, roll, rouse, willpower
 from analysis.systems.werewolf import rage
 from analysis.validate import MAX_WHOLE, as_values, check_bool, check_int, check_probability
+from tests.conftest import refused, run_cli
 
 BIG = 2**63
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from analysis.systems.requiem import beast, dice as requiem
 from tests.conftest import refused, run_cli
-from analysis.systems.requiem import beast
-from analysis.systems.requiem import dice as requiem
-
 
 run = run_cli  # beastodds ARGV: (exit code, stdout, stderr)
 
@@ -62,8 +60,7 @@ def test_a_requiem_pool_below_zero_is_a_rule_not_an_error():
 def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv):
     """Every number a command takes (but --jobs, --digits and --top, checked elsewhere)
     refuses -1, naming the option."""
-    from analysis import markov, sweep
-    from analysis import cli
+    from analysis import cli, markov, sweep
 
     def no_work(*args, **kwargs):
         raise AssertionError("work started on a negative number")
@@ -419,10 +416,9 @@ def test_columns_with_20000_entries_are_refused_at_once(capsys):
 def _bool_calls():
     from analysis import sweep, tables
     from analysis.systems.cards import deck
-    from analysis.systems.v5 import roll as v5
-    from analysis.systems.v5 import rouse
-    from analysis.systems.werewolf import rage
+    from analysis.systems.v5 import roll as v5, rouse
     from analysis.systems.v5.dice import V5Rules
+    from analysis.systems.werewolf import rage
 
     small = v5.table(3, 0, 2)
     return [

@@ -13,11 +13,8 @@ from analysis.markov import ExactChain
 from analysis.systems.cards import deck
 from analysis.systems.classic import health, pools
 from analysis.systems.hunter import desperation
-from analysis.systems.requiem import beast
-from analysis.systems.requiem import dice as requiem
-from analysis.systems.v5 import conflict, fight, rouse, willpower
-from analysis.systems.v5 import dice as v5dice
-from analysis.systems.v5 import roll
+from analysis.systems.requiem import beast, dice as requiem
+from analysis.systems.v5 import conflict, dice as v5dice, fight, roll, rouse, willpower
 from analysis.systems.werewolf import rage
 
 _ATTACK = health.Attack(damage_dice=6, kind="lethal")

@@ -380,8 +380,8 @@ def _run(argv) -> int:
             say(f"beastodds: error: {exc}")
             return 2
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None, alone=True)
-    from ..tables import render
     from ..options.common import check_output_options, render_options, take_warnings
+    from ..tables import render
 
     take_warnings()
     names: dict[str, str] = {}
@@ -455,9 +455,9 @@ _SAVE_RETRIES = 200
 
 def _write_xlsx(args, df, keys) -> str:
     """Write a command's table as a spreadsheet to ``-o`` (atomically); the text to print (none)."""
+    from ..options.common import render_options
     from ..safeio import atomic_write
     from ..tables import xlsx_bytes
-    from ..options.common import render_options
 
     options = render_options(args, keys)
     options.pop("exact")

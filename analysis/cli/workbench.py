@@ -19,11 +19,6 @@ import pandas as pd
 from .. import booklet, page, rulesets, sweep
 from ..distribution import complete
 from ..mechanic.strategy import NAMES
-from ..safeio import atomic_write, savefig
-from ..solve import rule_set, solve, system_named
-from ..strategies import bound, several
-from ..tables import compare, legend, markdown_text, render
-from ..validate import escape_controls, one_line
 from ..options.common import (
     add_axis_options,
     add_output_options,
@@ -46,6 +41,11 @@ from ..options.common import (
 )
 from ..options.grid import add_distribution_option, add_strategy_option, check_work, distribution_of
 from ..options.output import write_output
+from ..safeio import atomic_write, savefig
+from ..solve import rule_set, solve, system_named
+from ..strategies import bound, several
+from ..tables import compare, legend, markdown_text, render
+from ..validate import escape_controls, one_line
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 

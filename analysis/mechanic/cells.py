@@ -13,11 +13,9 @@ import itertools
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from analysis import at_least as _al
-from analysis.at_least import check_dice
 from analysis.validate import as_values, check_cells, check_int, did_you_mean
 
-from .pool import dice_of
-from .pool import pool_axes as _pool_axes
+from .pool import dice_of, pool_axes as _pool_axes
 from .spec import Mechanic
 
 if TYPE_CHECKING:
@@ -80,4 +78,4 @@ def check_at_least_dice(rules: MechanicRules, cells: Sequence[Mapping[str, int]]
     hold too many dice (:func:`analysis.at_least.check_dice`), before any counting."""
     mech = rules.mechanic
     rolls = {tuple(c[a] for a in _pool_axes(mech)): c for c in cells}
-    check_dice(sum(dice_of(mech, {**rules.params, **c})) for c in rolls.values())
+    _al.check_dice(sum(dice_of(mech, {**rules.params, **c})) for c in rolls.values())

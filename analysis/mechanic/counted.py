@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 
 from analysis import strategies as _st
 
-from . import engine as _engine
-from . import willpower as _willpower
+from . import engine as _engine, willpower as _willpower
 from .spec import shipped
 
 if TYPE_CHECKING:

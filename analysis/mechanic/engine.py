@@ -41,82 +41,38 @@ from analysis.validate import check_bool
 
 from .cells import (
     cells_of as _cells_of,
-)
-from .cells import (
     check_at_least_dice as check_at_least_dice,
-)
-from .cells import (
     check_cell as check_cell,
-)
-from .cells import (
     grid_of as _grid_of,
-)
-from .cells import (
     resolve_grid as resolve_grid,
 )
 from .pool import (
     MAX_DICE as MAX_DICE,
-)
-from .pool import (
     dice_of as dice_of,
-)
-from .pool import (
     dice_table as dice_table,
-)
-from .pool import (
     face_axes as _face_axes,
-)
-from .pool import (
     layout as _layout,
-)
-from .pool import (
     pool_axes as _pool_axes,
-)
-from .pool import (
     walk_ways as _walk_ways,
-)
-from .pool import (
     walks as _walks,
 )
-from .reading import MechanicReading as MechanicReading
-from .reading import read_roll as read_roll
-from .results import CellWays as CellWays
-from .results import MechanicOdds as MechanicOdds
+from .reading import MechanicReading as MechanicReading, read_roll as read_roll
+from .results import CellWays as CellWays, MechanicOdds as MechanicOdds
 from .spec import (
     Faces as Faces,
-)
-from .spec import (
     MechanicError,
-)
-from .spec import (
     MechanicRules as MechanicRules,
-)
-from .spec import (
     faces_of as faces_of,
-)
-from .spec import (
     rules_of as rules_of,
-)
-from .spec import (
     where as _where,
 )
 from .stats import stats_of as _stats
 from .stats_grid import (
     Context as Context,
-)
-from .stats_grid import (
     context_of as _context,
-)
-from .stats_grid import (
     eval_counts as _eval_counts,
-)
-from .stats_grid import (
     grid_env as _grid_env,
-)
-from .stats_grid import (
     grid_ranges as _ranges,
-)
-from .stats_grid import (
     state_text as _state_text,
 )
 

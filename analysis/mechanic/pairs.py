@@ -53,12 +53,11 @@ from .spec import Mechanic, MechanicRules, Outcome, faces_of
 from .stats import stats_of
 
 if TYPE_CHECKING:
+    from analysis.special_dice import Engine, Finish
     from kernels._jit import IntArray
 
-    from analysis.special_dice import Engine, Finish
-
-    from .stats_grid import Context
     from .expr import Tree
+    from .stats_grid import Context
 
 #: The special dice's 10s and marks are told apart up to this many (0, 1, 2 or more).
 CAP = 2

@@ -24,9 +24,7 @@ from analysis.rules import Rules, rule
 from analysis.system import System
 from analysis.validate import check_bool
 
-from . import counted
-from . import engine as _engine
-from . import strategy as _strategy
+from . import counted, engine as _engine, strategy as _strategy
 from .cells import grid_of
 from .spec import Mechanic
 from .strategy import STRATEGIES

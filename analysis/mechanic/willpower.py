@@ -58,22 +58,12 @@ from .engine import Context, Faces, MechanicOdds, MechanicRules
 from .spec import Mechanic, MechanicError, Willpower
 from .strategy import (
     NAMES as NAMES,
-)
-from .strategy import (
     STRATEGIES as STRATEGIES,
-)
-from .strategy import (
     Strategy as Strategy,
-)
-from .strategy import (
     strategy_of as strategy_of,
-)
-from .strategy import (
     willpower_of as _willpower_of,
 )
-from .willpower_call import Call as _Call
-from .willpower_call import Plan as _Plan
-from .willpower_call import PlanKind as _Kind
+from .willpower_call import Call as _Call, Plan as _Plan, PlanKind as _Kind
 
 #: Most steps (landed rolls x reroll outcomes weighed x contexts) one pool
 #: may take; more is refused, with the estimate, before any work.

@@ -28,7 +28,7 @@ import pandas as pd
 
 from .. import rulesets, sweep
 from ..progress import progress_bar
-from ..tables import FORMATS, pivot_axes, MAX_DIGITS, legend
+from ..tables import FORMATS, MAX_DIGITS, legend, pivot_axes
 from ..validate import check_cells, parse_spec
 
 # ------------------------------------------------------------------ output

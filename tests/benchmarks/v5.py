@@ -114,7 +114,6 @@ def median(values):
 def clear_counts():
     """Forget every cached count, so that the next call counts from scratch."""
     from analysis import special_dice
-
     from analysis.mechanic import engine
 
     v5._cell_ways.cache_clear()

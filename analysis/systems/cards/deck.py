@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis import decks as _decks
+from analysis import decks as _decks, display as _display
 from analysis.exact import ClassWays, fractions_over
 from analysis.systems.cards.rules import (
     ACE_RULES,
@@ -24,6 +24,7 @@ from analysis.systems.cards.rules import (
     CLASSES,
     CONFIRMATIONS,
     MAX_HUNGER,
+    MAX_SCENE,  # noqa: F401  (deck.MAX_SCENE, as before)
     MAX_VALUE,
     OFFICIAL,
     TIE_RULES,
@@ -32,10 +33,8 @@ from analysis.systems.cards.rules import (
     engine_deck,
     hunger_slots,
 )
-from analysis.systems.cards.rules import MAX_SCENE  # noqa: F401  (deck.MAX_SCENE, as before)
 from analysis.systems.cards.scenes import SCENE_COLUMNS, SceneOdds, scene, scene_table
 from analysis.validate import as_values, check_bool, check_int
-from analysis import display as _display
 
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("base", "difficulty", "hunger") + CLASSES + ("p_success",)

@@ -17,9 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import at_least as _al
-from analysis import display as _display
-from analysis import distribution
+from analysis import at_least as _al, display as _display, distribution
 from analysis.exact import float_ratios, fractions_over
 from analysis.mechanic.engine import count_cells, rules_of
 from analysis.mechanic.spec import load

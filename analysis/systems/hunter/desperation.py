@@ -20,12 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
 
-from analysis import at_least as _al
-from analysis import display as _display
-from analysis import distribution
-from analysis.mechanic import counted as _counted
-from analysis.mechanic import engine as _engine
-from analysis.mechanic import willpower as _mw
+from analysis import at_least as _al, display as _display, distribution
+from analysis.mechanic import counted as _counted, engine as _engine, willpower as _mw
 from analysis.rules import Rules, rule
 from analysis.special_odds import Reading, SpecialOdds, success_tuple
 from analysis.strategies import named

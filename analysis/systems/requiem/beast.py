@@ -8,9 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis import at_least as _al
-from analysis import display as _display
-from analysis import distribution as _dist
+from analysis import at_least as _al, display as _display, distribution as _dist
 from analysis.rules import rule
 from analysis.systems.requiem import dice as _rq
 from analysis.systems.requiem.dice import (

@@ -13,8 +13,7 @@ import pandas as pd
 from analysis import exact as _exact
 from analysis.exact import fractions_over
 from analysis.rules import Rules, rule
-from analysis.systems.v5 import dice as v5
-from analysis.systems.v5 import roll
+from analysis.systems.v5 import dice as v5, roll
 from analysis.validate import InputError, check_bool, check_choice, check_int
 
 #: Kinds of damage, in the game's words.

@@ -9,14 +9,9 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from analysis import at_least as _al
-from analysis import display as _display
-from analysis import distribution
-from analysis import exact as _exact
-from analysis import strategies as _st
+from analysis import at_least as _al, display as _display, distribution, exact as _exact, strategies as _st
 from analysis.exact import ClassWays, fractions_over
-from analysis.mechanic import engine as _engine
-from analysis.mechanic import willpower as _mwp
+from analysis.mechanic import engine as _engine, willpower as _mwp
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (
     CLASSES,

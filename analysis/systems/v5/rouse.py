@@ -12,8 +12,7 @@ import pandas as pd
 
 from analysis import display as _display
 from analysis.rules import Rules, rule
-from analysis.systems.v5 import dice as v5
-from analysis.systems.v5 import roll as _roll
+from analysis.systems.v5 import dice as v5, roll as _roll
 from analysis.validate import as_values, check_bool, check_int, materialise
 
 if TYPE_CHECKING:  # imported when first used: RouseRules alone needs neither the chain engine nor a roll's odds

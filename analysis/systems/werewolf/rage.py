@@ -20,15 +20,11 @@ from fractions import Fraction
 from math import comb
 from typing import cast
 
-from analysis import at_least as _al
-from analysis import display as _display
-from analysis import distribution
-from analysis.mechanic import counted as _counted
-from analysis.mechanic import engine as _engine
+from analysis import at_least as _al, display as _display, distribution
+from analysis.mechanic import counted as _counted, engine as _engine
 from analysis.rules import Rules, rule
 from analysis.special_odds import Reading, SpecialOdds, success_tuple
-from analysis.systems.werewolf import SYSTEM
-from analysis.systems.werewolf import willpower as _wp
+from analysis.systems.werewolf import SYSTEM, willpower as _wp
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.

@@ -6,8 +6,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis.plots import percent_text
-from analysis.systems.cards import deck as cards
-from analysis.systems.cards import versus_v5
+from analysis.systems.cards import deck as cards, versus_v5
 from analysis.systems.v5 import roll as v5
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.systems.cards import deck as cards
-from analysis.systems.cards import versus_v5
+from analysis.systems.cards import deck as cards, versus_v5
 
 #: The scene of the published tables: five hungry tests, base 6 against 12.
 SCENE_TEST = (6, 12, 1)
