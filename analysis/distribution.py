@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .at_least import MAX_AT_LEAST, check_dice
-from .mechanic import engine, willpower
+from .mechanic import engine, explode, willpower
 from .strategies import parse
 from .validate import InputError, check_bool, check_int
 
@@ -73,7 +73,15 @@ def check_max(max_successes, name: str = "max_successes"):
     return check_int(name, max_successes, 0, MAX_AT_LEAST)
 
 
-def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes=None, name: str = "distribution"):
+def frame(
+    keys: dict,
+    ways: list,
+    denominators: list,
+    exact: bool,
+    max_successes=None,
+    name: str = "distribution",
+    means: list | None = None,
+):
     """The long table of the distributions ``ways`` (one ``{successes: ways}`` per cell).
 
     Parameters
@@ -88,6 +96,9 @@ def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes
         Fractions, else each ``float(Fraction)`` (int / int: correctly rounded).
     max_successes : int or None
         The last count listed (its ``p_more`` the exact tail); None: every count.
+    means : list of Fraction, optional
+        Per cell, the exact mean successes, where ``ways`` does not list every count (dice that roll
+        again); by default the mean of ``ways``.
     """
     spans = []
     for w in ways:
@@ -102,11 +113,14 @@ def frame(keys: dict, ways: list, denominators: list, exact: bool, max_successes
     succ, exactly, at_least, more, mean = [], [], [], [], []
     memo: dict = {}
     for i, (w, den, (low, high)) in enumerate(zip(ways, denominators, spans)):
-        got = memo.get((id(w), den, low, high))
+        got = memo.get((id(w), den, low, high)) if means is None else None
         if got is None:
             total = den
             below = sum(n for s, n in w.items() if s < low)
-            m = value(sum(s * n for s, n in w.items()), den)
+            if means is None:
+                m = value(sum(s * n for s, n in w.items()), den)
+            else:
+                m = means[i] if exact else float(means[i])
             rows = []
             for s in range(low, high + 1):
                 n = w.get(s, 0)
@@ -169,15 +183,29 @@ def mechanic_table(
     check_dice((sum(engine.dice_of(mech, {**rules.params, **c})) for c in rolls.values()), "distribution")
     if strategy is not None:
         willpower.check_work(rules, strategy, cells)
+    means = None
+    if mech.explodes:  # the successes have no highest count: listed up to a bound, the mean from the chains
+        if max_successes is None:
+            max_successes = engine.DEFAULT_BOUND
+        means = [
+            explode.mean_successes(mech, rules.params, c, engine.dice_of(mech, {**rules.params, **c})) for c in cells
+        ]
+        if any(m is None for m in means):
+            raise ValueError(
+                f"the {mech.name} mechanic's dice roll again and its successes ({mech.successes}) are not a sum "
+                f"of marks, so their mean is not counted: ask for p_at_least_N columns (--at-least) instead"
+            )
     if check_only:
         return None
     counted: Sequence[Any]  # each cell's ways: success_ways and the denominator
     if strategy is not None:
         counted = willpower.count_cells(rules, strategy, cells)
     else:
-        counted = engine.count_cells(rules, cells)
+        counted = engine.count_cells(rules, cells, max_successes=max_successes)
     keys = {a: [c[a] for c in cells] for a in grid}
-    return frame(keys, [w.success_ways for w in counted], [w.denominator for w in counted], exact, max_successes)
+    return frame(
+        keys, [w.success_ways for w in counted], [w.denominator for w in counted], exact, max_successes, means=means
+    )
 
 
 def complete(df, keys):

@@ -24,6 +24,11 @@ import numpy as np
 from ._jit import IntArray, kernel
 
 
+#: Above this many ways per die, a walk in a prime's arithmetic reduces each product as it is added
+#: (:func:`mechanic_walk`): 2**31 residues times the ways, gathered from 2**22 states, stay in int64.
+WIDE_WEIGHTS = 1024
+
+
 @kernel
 def mechanic_walk(
     cur: IntArray,
@@ -51,7 +56,8 @@ def mechanic_walk(
         ``dest[m, i]``: the state a die showing mark ``m`` takes state ``i``
         to, never below ``i`` (counts only grow).
     weight : int64[M]
-        Faces of the kind carrying each mark (a few dozen at most).
+        Faces of the kind carrying each mark (a few dozen), or the ways of each sum of a die rolled
+        again (residues below ``mod``; their sum above :data:`WIDE_WEIGHTS`).
     emit : int64[E]
         Dice counts, increasing (the first may be 0), after which to classify.
     classes : int64[C, G]
@@ -80,6 +86,12 @@ def mechanic_walk(
     for i in range(size):
         if cur[i] != 0:
             hi = i
+    # wide weights (the ways of a die rolled again, residues of up to 2**31) are reduced at each
+    # product; a die's faces (a few dozen) are gathered first and reduced once per state
+    sides = 0
+    for m in range(parts):
+        sides += weight[m]
+    wide = mod > 0 and sides > WIDE_WEIGHTS
     n = 0
     for e in range(emit.shape[0]):
         while n < emit[e]:
@@ -93,7 +105,11 @@ def mechanic_walk(
                     continue
                 for m in range(parts):
                     d = dest[m, i]
-                    nxt[d] += x * weight[m]
+                    if wide:
+                        v = nxt[d] + (x * weight[m]) % mod
+                        nxt[d] = v - mod if v >= mod else v
+                    else:
+                        nxt[d] += x * weight[m]
                     if d > top:
                         top = d
             for i in range(max(hi, top) + 1):

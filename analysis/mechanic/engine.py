@@ -28,6 +28,7 @@ roll read); their names stay importable from here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, cast
@@ -35,10 +36,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, ca
 import numpy as np
 import pandas as pd
 
-from analysis.at_least import ways_at_least
+from analysis.at_least import MAX_AT_LEAST, ways_at_least
 from analysis.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over
-from analysis.validate import check_bool
+from analysis.validate import check_bool, check_int
 
+from . import explode
 from .cells import (
     cells_of as _cells_of,
     check_at_least_dice as check_at_least_dice,
@@ -51,10 +53,12 @@ from .pool import (
     dice_of as dice_of,
     dice_table as dice_table,
     face_axes as _face_axes,
+    grid_sizes as _grid_sizes,
     layout as _layout,
     pool_axes as _pool_axes,
     walk_ways as _walk_ways,
     walks as _walks,
+    weights_for as _weights_for,
 )
 from .reading import MechanicReading as MechanicReading, read_roll as read_roll
 from .results import CellWays as CellWays, MechanicOdds as MechanicOdds
@@ -79,6 +83,8 @@ from .stats_grid import (
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     from kernels._jit import IntArray
 
+    from .expr import Expr
+
     from .pool import Layout as Layout
 
     #: (class table, successes table or None, lowest successes) over a grid (:func:`_tables`).
@@ -89,6 +95,8 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
 MAX_GRID = 4_000_000
 #: Most (grid cells x contexts) evaluated for one pool.
 MAX_CLASSIFY = 40_000_000
+#: The success counts listed exactly for dice that roll again, unless a caller asks for more or fewer.
+DEFAULT_BOUND = 20
 
 
 # ------------------------------------------------------------------ classifying
@@ -123,6 +131,14 @@ def _tables(rules: MechanicRules, shape: tuple[int, ...], context: Context, redu
         cls[hit & (cls < 0)] = index[o.name]
         if not (cls < 0).any():
             break
+    flag_whens = stats.whens[len(mech.outcomes) :] if reduced else ()
+    if flag_whens:  # a column given by when: the class times 2**F, plus a bit per column that holds
+        bits = np.zeros(shape, dtype=np.int64)
+        for f, when in enumerate(flag_whens):
+            when = cast("Expr", when)
+            when.check_range(ranges)
+            bits += np.broadcast_to(when.evaluate(env), shape).astype(np.int64) << f
+        cls = np.where(cls < 0, cls, cls + len(mech.classes) * bits)
     succ: IntArray | None = None
     low = 0
     if mech.successes is not None:
@@ -149,28 +165,47 @@ def count_cells(
     cells: Sequence[Mapping[str, int]],
     progress: Callable[[int], object] | None = None,
     general: bool = False,
+    max_successes: int | None = None,
 ) -> list[CellWays]:
     """Exact :class:`CellWays` for each cell (a dict of axis values), grouped so each pool is counted once.
 
     A mechanic of the pair-of-tens shape is counted by :mod:`analysis.mechanic.pairs` (any pool, by
     generating functions); ``general=True`` takes the statistics grid whatever the shape (the tests
-    check that both agree).
+    check that both agree).  Where dice roll again, the successes have no highest value: each cell's
+    ``success_ways`` lists the counts up to ``max_successes`` (default :data:`DEFAULT_BOUND`), its
+    ``bound``, the rest of the denominator lying above it.
     """
-    from . import pairs  # (its module imports the kernels: loaded when first counted)
+    mech = rules.mechanic
+    need = None
+    if mech.explodes:  # no pair-of-tens shape; the successes listed up to a bound
+        need = DEFAULT_BOUND if max_successes is None else max_successes
+    else:
+        from . import pairs  # (its module imports the kernels: loaded when first counted)
 
-    fast = None if general else pairs.count(rules, cells)
-    if fast is not None:
-        if progress is not None:
-            progress(len(cells))
-        return fast
+        fast = None if general else pairs.count(rules, cells)
+        if fast is not None:
+            if progress is not None:
+                progress(len(cells))
+            return fast
     out: list[CellWays | None] = [None] * len(cells)
-    for block in _count_general(rules, cells, progress):
+    for block in _count_general(rules, cells, progress, need=need if mech.successes else None):
         for i, t in zip(block.members.tolist(), block.context_of.tolist()):
             succ: dict[int, int] = {}
             if block.hist is not None:
                 low = block.lows[t]
-                succ = {v + low: int(w) for v, w in enumerate(block.hist[t].tolist()) if w}
-            out[i] = CellWays(tuple(int(w) for w in block.by_class[t].tolist()), succ, block.denominator, block.dice)
+                succ = {
+                    v + low: int(w)
+                    for v, w in enumerate(block.hist[t].tolist())
+                    if w and (need is None or v + low <= need)
+                }
+            out[i] = CellWays(
+                tuple(int(w) for w in block.by_class[t].tolist()),
+                succ,
+                block.denominator,
+                block.dice,
+                bound=need,
+                column_ways=_flag_ways(block, t),
+            )
     return cast("list[CellWays]", out)  # every cell is in one block
 
 
@@ -181,10 +216,87 @@ class _Block(ArrayFields):
     members: np.ndarray  # positions of the cells in the list counted
     context_of: np.ndarray  # each member's row in by_class and hist
     by_class: np.ndarray  # (contexts, classes): ways per class, int64 or Python ints
+    flags: np.ndarray | None  # (contexts, columns given by when): ways where each holds
     hist: np.ndarray | None  # (contexts, values): ways of each successes value less its low
     lows: list[int]  # per context, the successes value of the hist's first column
     denominator: int
     dice: tuple[int, ...]
+
+
+def _laid_out(
+    rules: MechanicRules,
+    stats: Any,
+    faces: Faces,
+    top: tuple[int, ...],
+    rows: Mapping[Context, int],
+    need: int | None,
+) -> tuple[Any, ...]:
+    """The kernel layout of one face layout sized for ``top`` dice, with the class tables of its
+    contexts: ``(faces, marks, contributions, shape, strides, tables)``, the grid's size checked.
+
+    Where dice roll again (:mod:`analysis.mechanic.explode`), the open statistics' bound starts just
+    above ``need`` (the largest success count asked for) and doubles until every rule, and every
+    success count up to ``need``, is decided at the bound, or refuses naming what is not."""
+    mech = rules.mechanic
+    bound = 0
+    if mech.explodes:  # the bound first, from the grid's shape alone: each die's chain is counted once
+        bound = max(need + 1 if need is not None else 0, _FIRST_BOUND)
+        opened = [
+            o and (not stats.caps or stats.caps[s] is None) for s, o in enumerate(explode.open_statistics(mech, stats))
+        ]
+        while True:
+            shape = tuple(_grid_sizes(mech, stats, top, rules.params, bound)) or (1,)
+            why = next(
+                (
+                    w
+                    for context in rows
+                    if (w := explode.undecided(mech, stats, shape, rules.params, dict(context), opened, need))
+                    is not None
+                ),
+                None,
+            )
+            if why is None:
+                break
+            if bound >= _MAX_BOUND or math.prod(shape) > MAX_GRID:
+                raise MechanicError(
+                    f"{mech.origin}: with dice that roll again, {why} is not decided at {bound} or more "
+                    f"successes (the highest bound tried): a rule must be settled once the successes are "
+                    f"high enough"
+                )
+            bound *= 2
+    faces_arr, marks_arr, contrib, shape, strides = _layout(mech, stats, faces, top, rules.params, bound)
+    size = int(np.prod(shape))
+    if size > MAX_GRID or size * len(rows) > MAX_CLASSIFY:
+        raise MechanicError(
+            f"{mech.origin}: {sum(top)} dice make {size:,} count states "
+            f"(limit {MAX_GRID:,} for the general engine); ask for a smaller pool"
+        )
+    tables = [_tables(rules, shape, context) for context in rows]
+    return faces_arr, marks_arr, contrib, shape, strides, tables
+
+
+#: The first bound tried on the successes of dice that roll again (doubled until the rules are decided),
+#: and the highest.
+_FIRST_BOUND = 8
+_MAX_BOUND = 4096
+
+
+def _flag_ways(block: _Block, t: int) -> tuple[int, ...]:
+    """The ways of each column given by when, in context ``t`` of a block."""
+    return () if block.flags is None else tuple(int(w) for w in block.flags[t].tolist())
+
+
+def _split_flags(fine: np.ndarray, n_classes: int, n_flags: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(ways per class, ways per column given by when)`` of counts per (class, bits of the columns that
+    hold): each class the sum over the bits, each column the sum over the classes with its bit."""
+    if not n_flags:
+        return fine, None
+    split = fine.reshape(fine.shape[0], 1 << n_flags, n_classes)
+    coarse = split.sum(axis=1)
+    flags = np.stack(
+        [split[:, [b for b in range(1 << n_flags) if b >> f & 1]].sum(axis=(1, 2)) for f in range(n_flags)], axis=1
+    )
+    return coarse, flags
 
 
 def _count_general(
@@ -192,6 +304,7 @@ def _count_general(
     cells: Sequence[Mapping[str, int]],
     progress: Callable[[int], object] | None = None,
     histograms: bool = True,
+    need: int | None = None,
 ) -> Iterator[_Block]:
     """Count the cells on the statistics grid, yielding one :class:`_Block` per dice rolled.
 
@@ -220,23 +333,20 @@ def _count_general(
         faces = faces_known.get(at_faces)
         if faces is None:
             faces = faces_known[at_faces] = faces_of(mech, {**params, **cell})
+            if mech.explodes:
+                explode.check_faces(mech, faces, params, _where(mech, {**params, **cell}))
         context = _context(stats, cell)
         rows = contexts.setdefault(faces, {})
         row = rows.setdefault(context, len(rows))
         groups.setdefault((faces, dice_of_cell[tuple(cell[a] for a in pool_axes)]), []).append((i, row))
-    n_classes = len(mech.classes)
+    n_flags = len(mech.flags)
+    n_classes = len(mech.classes) << n_flags  # each class, split by the columns given by when
     has_succ = mech.successes is not None and histograms
     for faces, rows in contexts.items():
         mine = [(dice, members) for (f, dice), members in groups.items() if f == faces]
         top = tuple(max(d[k] for d, _ in mine) for k in range(len(mech.kinds)))
-        faces_arr, marks_arr, contrib, shape, strides = _layout(mech, stats, faces, top)
+        faces_arr, marks_arr, contrib, shape, strides, tables = _laid_out(rules, stats, faces, top, rows, need)
         size = int(np.prod(shape))
-        if size > MAX_GRID or size * len(rows) > MAX_CLASSIFY:
-            raise MechanicError(
-                f"{mech.origin}: {sum(top)} dice make {size:,} count states "
-                f"(limit {MAX_GRID:,} for the general engine); ask for a smaller pool"
-            )
-        tables = [_tables(rules, shape, context) for context in rows]
         cls = np.stack([t[0] for t in tables])
         if has_succ:
             vals = np.stack([cast("IntArray", t[1]) for t in tables])  # the mechanic has successes
@@ -266,7 +376,9 @@ def _count_general(
                 def compute(mod: int) -> np.ndarray:
                     start = _walk_ways(base, walked_by, size, mod)
                     dest, weight = walked_by[walked]
-                    by_class, hist, found = _k.walk(start, dest, weight, emit, mod, cls, n_classes, vals, n_vals)
+                    by_class, hist, found = _k.walk(
+                        start, dest, _weights_for(weight, mod), emit, mod, cls, n_classes, vals, n_vals
+                    )
                     bad[...] = found
                     return np.concatenate([by_class.ravel(), hist.ravel()])
 
@@ -285,10 +397,11 @@ def _count_general(
                                 f"[[outcomes]] rule without 'when' to catch the rest"
                             )
                     den = 1
-                    for k, n in zip(mech.kinds, dice):
-                        den *= k.sides**n
+                    for side, n in zip(sides, dice):
+                        den *= side**n
                     at = np.array(members, dtype=np.int64).reshape(-1, 2)
-                    yield _Block(at[:, 0], at[:, 1], by_class[e], hist[e] if has_succ else None, lows, den, dice)
+                    coarse, flags = _split_flags(by_class[e], len(mech.classes), n_flags)
+                    yield _Block(at[:, 0], at[:, 1], coarse, flags, hist[e] if has_succ else None, lows, den, dice)
                     if progress is not None:
                         progress(len(at))
 
@@ -296,11 +409,14 @@ def _count_general(
 # ------------------------------------------------------------------ results
 
 
-def odds(rules: MechanicRules, **cell: object) -> MechanicOdds:
-    """Exact odds of one cell, e.g. ``odds(rules, pool=7, hunger=2, difficulty=3)``."""
+def odds(rules: MechanicRules, max_successes: int | None = None, **cell: object) -> MechanicOdds:
+    """Exact odds of one cell, e.g. ``odds(rules, pool=7, hunger=2, difficulty=3)``; where dice roll
+    again, the successes are listed up to ``max_successes`` (default :data:`DEFAULT_BOUND`)."""
     mech = rules.mechanic
     values = check_cell(mech, cell)
-    (ways,) = count_cells(rules, [values])
+    if max_successes is not None:
+        max_successes = check_int("max_successes", max_successes, 0, MAX_AT_LEAST)
+    (ways,) = count_cells(rules, [values], max_successes=max_successes)
     return MechanicOdds(
         rules,
         tuple(values.items()),
@@ -308,6 +424,8 @@ def odds(rules: MechanicRules, **cell: object) -> MechanicOdds:
         dict(zip(mech.classes, ways.class_ways)),
         ways.success_ways,
         ways.denominator,
+        bound=ways.bound,
+        column_ways=dict(zip((c.name for c in mech.flags), ways.column_ways)),
     )
 
 
@@ -401,9 +519,13 @@ def _general_values(
         False: ([], [], []),
         True: ([], [], []),
     }
-    for block in _count_general(rules, cells, histograms=bool(tops)):
+    for block in _count_general(rules, cells, histograms=bool(tops), need=max(tops) - 1 if tops else None):
         by = block.by_class[block.context_of]
-        extra = [by[:, p].sum(axis=1, keepdims=True) for p in picks]
+        flags = iter(block.flags[block.context_of].T) if block.flags is not None else iter(())
+        extra = [
+            next(flags)[:, None] if col.when is not None else by[:, p].sum(axis=1, keepdims=True)
+            for col, p in zip(mech.columns, picks)
+        ]
         if tops:  # ways of at least n successes: a suffix sum of the histogram
             hist = cast(np.ndarray, block.hist)[block.context_of]  # counted with histograms
             tail = np.concatenate(

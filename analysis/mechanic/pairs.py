@@ -179,7 +179,13 @@ def _atoms_ok(node: Tree, count: str, ten: str, success: str, axes: tuple[str, .
 @lru_cache(maxsize=64)
 def form(mech: Mechanic) -> Form | None:
     """The pair-of-tens form of a mechanic, from the syntax of its rules, or None (see the module docstring)."""
-    if len(mech.kinds) != 2 or any(k.sides != 10 for k in mech.kinds) or mech.successes is None:
+    if (
+        len(mech.kinds) != 2
+        or any(k.sides != 10 for k in mech.kinds)
+        or mech.successes is None
+        or mech.explodes
+        or mech.flags
+    ):
         return None
     counts = dict(mech.counts)
     count = mech.successes

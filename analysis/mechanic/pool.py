@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
+from . import explode
 from .spec import Faces, Mechanic, MechanicError, where as _where
 from .stats import Stats as _Stats
 
@@ -94,26 +95,45 @@ def face_axes(mech: Mechanic) -> tuple[str, ...]:
     return tuple(a for a in mech.axis_names if a in read)
 
 
-def layout(mech: Mechanic, stats: _Stats, faces: Faces, dice_max: tuple[int, ...]) -> Layout:
+def layout(
+    mech: Mechanic,
+    stats: _Stats,
+    faces: Faces,
+    dice_max: tuple[int, ...],
+    params: Mapping[str, Any] | None = None,
+    bound: int = 0,
+) -> Layout:
     """Kernel inputs for one face layout: merged marks per kind, contributions, grid shape.
 
     Marks of a kind that count towards the same statistics alike are merged
     (their faces added), so a kind has as few categories as the rules can
     tell apart.  A statistic's axis holds the most its members can add up
     to (per kind, its dice times the largest weight of its marks), or up to
-    its cap.
+    its cap.  Where the mechanic's dice roll again or are rote
+    (:mod:`analysis.mechanic.explode`, ``params`` the rule set's values), such
+    a kind's "marks" are the sums one die's whole chain can make, weighted
+    by their exact ways (Python ints, an object array), and a statistic a
+    chain raises without end holds ``0..bound``, ``bound`` standing for
+    every value from it up.
     """
     n_stats = len(stats.names)
+    params = {} if params is None else params
+    sizes = grid_sizes(mech, stats, dice_max, params, bound)
     groups: list[list[tuple[tuple[int, ...], int]]] = []  # per kind: list of (contrib tuple, faces)
-    for ki, k in enumerate(mech.kinds):
-        merged: dict[tuple[int, ...], int] = {}
-        for mi in range(len(k.marks)):
-            key = tuple(stats.weight(s, (ki, mi)) for s in range(n_stats))
-            merged[key] = merged.get(key, 0) + faces[ki][mi]
-        groups.append([(key, f) for key, f in merged.items() if f > 0] or [(tuple([0] * n_stats), 0)])
+    if mech.explodes:
+        chained = explode.chain_kinds(mech)
+        for ki, k in enumerate(mech.kinds):
+            if dice_max[ki] and (ki in chained or k.rote_on(params)):
+                sums, weights = explode.die_steps(mech, stats, faces, params, [n - 1 for n in sizes], ki)
+                groups.append(list(zip(sums, weights)))
+            else:
+                groups.append(_merged(stats, faces, ki, len(k.marks)))
+    else:
+        groups = [_merged(stats, faces, ki, len(k.marks)) for ki, k in enumerate(mech.kinds)]
     m_max = max(len(g) for g in groups)
     n_kinds = len(mech.kinds)
-    faces_arr = np.zeros((n_kinds, m_max), dtype=np.int64)
+    big = any(f > 2**31 for g in groups for _, f in g)  # the weights of a chain: reduced for each prime
+    faces_arr = np.zeros((n_kinds, m_max), dtype=object if big else np.int64)
     marks_arr = np.zeros(n_kinds, dtype=np.int64)
     contrib = np.zeros((n_kinds, m_max, max(n_stats, 1)), dtype=np.int64)
     for ki, g in enumerate(groups):
@@ -121,20 +141,60 @@ def layout(mech: Mechanic, stats: _Stats, faces: Faces, dice_max: tuple[int, ...
         for mi, (key, f) in enumerate(g):
             faces_arr[ki, mi] = f
             contrib[ki, mi, :n_stats] = key
-    sizes = []
-    for s in range(n_stats):
-        top = 0
-        for ki in range(n_kinds):
-            top += dice_max[ki] * max(
-                (w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == ki), default=0
-            )
-        cap = stats.caps[s] if stats.caps else None
-        sizes.append((top if cap is None else min(top, cap)) + 1)
     shape = tuple(sizes) or (1,)
     if n_stats == 0:
         contrib = contrib[:, :, :1] * 0
     strides = np.array([int(np.prod(shape[s + 1 :], dtype=np.int64)) for s in range(len(shape))], dtype=np.int64)
     return faces_arr, marks_arr, contrib, shape, strides
+
+
+def grid_sizes(
+    mech: Mechanic, stats: _Stats, dice_max: Sequence[int], params: Mapping[str, Any], bound: int = 0
+) -> list[int]:
+    """The size of each statistic's axis: the most its members can add up to (per kind, its dice
+    times the largest weight of the marks a die of it may show; with dice rolled again, summed over
+    the kinds its chain may show, each at most once), or up to its cap; an axis that dice rolled again
+    raise without end (:func:`analysis.mechanic.explode.open_statistics`) holds ``0..bound`` (its
+    cap, if the rules cap it)."""
+    if mech.explodes:
+        opened = explode.open_statistics(mech, stats)
+        shown = [explode.reach(mech, params, ki) for ki in range(len(mech.kinds))]
+    else:
+        opened = (False,) * len(stats.names)
+        shown = [(ki,) for ki in range(len(mech.kinds))]
+    sizes = []
+    for s in range(len(stats.names)):
+        cap = stats.caps[s] if stats.caps else None
+        if opened[s]:
+            sizes.append((bound if cap is None else cap) + 1)
+            continue
+        top = 0
+        for ki, n in enumerate(dice_max):
+            top += n * sum(
+                max((w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == kj), default=0)
+                for kj in shown[ki]
+            )
+        sizes.append((top if cap is None else min(top, cap)) + 1)
+    return sizes
+
+
+def _merged(stats: _Stats, faces: Faces, ki: int, n_marks: int) -> list[tuple[tuple[int, ...], int]]:
+    """A kind's marks merged where they count alike: ``[(contribution, faces), ...]`` (one empty entry
+    for a kind without faces)."""
+    n_stats = len(stats.names)
+    merged: dict[tuple[int, ...], int] = {}
+    for mi in range(n_marks):
+        key = tuple(stats.weight(s, (ki, mi)) for s in range(n_stats))
+        merged[key] = merged.get(key, 0) + faces[ki][mi]
+    return [(key, f) for key, f in merged.items() if f > 0] or [(tuple([0] * n_stats), 0)]
+
+
+def weights_for(weight: IntArray, mod: int) -> IntArray:
+    """A walk's weights in ``mod``'s arithmetic: the int64 faces as they are, the Python-int ways of
+    a chain of dice rolled again reduced modulo the prime (or made int64 where the bound fits)."""
+    if weight.dtype != object:
+        return weight
+    return np.array([w % mod if mod else w for w in weight.tolist()], dtype=np.int64)
 
 
 def walks(
@@ -167,5 +227,5 @@ def walk_ways(dice: Sequence[int], walked: Sequence[Walk], size: int, mod: int) 
     cur[0] = 1
     for n, (dest, weight) in zip(dice, walked):
         if n:
-            _k.walk(cur, dest, weight, [n], mod)
+            _k.walk(cur, dest, weights_for(weight, mod), [n], mod)
     return cur

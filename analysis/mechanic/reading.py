@@ -36,7 +36,9 @@ def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: 
     For example ``read_roll(r, {"normal": [3, 10], "hunger": [1]}, difficulty=2)``.
 
     ``faces`` maps each kind to the faces its dice show (a kind left out
-    rolled no dice).  Axes the rules read (a Difficulty) are given as keywords;
+    rolled no dice); where dice roll again, every face counted is listed
+    under the kind it was rolled as (a rote die's first face, replaced, is
+    not).  Axes the rules read (a Difficulty) are given as keywords;
     the pool axes need not be.
     """
     mech = rules.mechanic

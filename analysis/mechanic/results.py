@@ -8,11 +8,13 @@ successes and their distribution.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analysis.validate import did_you_mean
+
+from . import explode as _explode
 
 if TYPE_CHECKING:
     from .spec import MechanicRules
@@ -26,6 +28,11 @@ class CellWays:
     success_ways: dict[int, int]
     denominator: int
     dice: tuple[int, ...]
+    #: None: ``success_ways`` lists every count; else (dice that roll again) the counts up to it,
+    #: the rest of the denominator lying above it
+    bound: int | None = field(default=None, kw_only=True)
+    #: ways of each column given by when (a true/false expression of the roll), in file order
+    column_ways: tuple[int, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -38,12 +45,18 @@ class MechanicOdds:
     class_ways: dict[str, int]
     success_ways: dict[int, int]
     denominator: int
+    #: None: every success count is listed; else (dice that roll again) the counts up to it are
+    bound: int | None = field(default=None, kw_only=True)
+    #: ways of each column given by when (a true/false expression of the roll)
+    column_ways: dict[str, int] = field(default_factory=dict, kw_only=True)
 
     def probability(self, outcome: str) -> Fraction:
         """Exact probability of an outcome class or a derived ``p_`` column."""
         cols = {c.name: c.classes for c in self.rules.mechanic.columns}
         if outcome in self.class_ways:
             return Fraction(self.class_ways[outcome], self.denominator)
+        if outcome in self.column_ways:
+            return Fraction(self.column_ways[outcome], self.denominator)
         if outcome in cols:
             return Fraction(sum(self.class_ways[c] for c in cols[outcome]), self.denominator)
 
@@ -65,17 +78,38 @@ class MechanicOdds:
 
     @property
     def successes(self) -> dict[int, Fraction]:
-        """Exact distribution of the mechanic's successes ``{n: Fraction}`` (non-zero only)."""
+        """Exact distribution of the mechanic's successes ``{n: Fraction}`` (non-zero only); with dice
+        that roll again, the counts up to :attr:`bound` (:attr:`tail`: the chance of more)."""
         if self.rules.mechanic.successes is None:
             raise ValueError(f"the {self.rules.mechanic.name} mechanic names no successes count")
         return {s: Fraction(w, self.denominator) for s, w in sorted(self.success_ways.items())}
 
     @property
+    def tail(self) -> Fraction:
+        """Exact chance of more successes than :attr:`bound` (0 where every count is listed)."""
+        return 1 - sum(self.successes.values(), Fraction(0))
+
+    @property
     def mean_successes(self) -> Fraction:
+        """Exact mean successes (dice that roll again: from the chains' exact means,
+        :func:`analysis.mechanic.explode.mean_successes`, where the successes are a sum of marks)."""
+        if self.bound is not None:
+            mean = _explode.mean_successes(self.rules.mechanic, self.rules.params, dict(self.cell), self.dice)
+            if mean is None:
+                raise ValueError(
+                    f"the {self.rules.mechanic.name} mechanic's dice roll again and its successes are not a "
+                    f"sum of marks: their distribution is listed up to {self.bound}, their mean is not counted"
+                )
+            return mean
         return sum((s * p for s, p in self.successes.items()), Fraction(0))
 
     def at_least(self, n: int) -> Fraction:
-        """Exact chance of ``n`` or more successes."""
+        """Exact chance of ``n`` or more successes (with dice that roll again: ``n`` up to
+        :attr:`bound` ``+ 1``)."""
+        if self.bound is not None:
+            if n > self.bound + 1:
+                raise ValueError(f"successes are listed up to {self.bound}: at_least({n}) needs a larger bound")
+            return 1 - sum((p for s, p in self.successes.items() if s < n), Fraction(0))
         return sum((p for s, p in self.successes.items() if s >= n), Fraction(0))
 
     def __str__(self) -> str:

@@ -22,7 +22,14 @@ Its tables, in this order of use:
     10) and ``faces``: each mark (``success``, ``ten``, ``one``, ...) with
     its faces, as a face (``"10"``), a range (``"success_face .. 9"``, the
     ends expressions) or a list of them.  Every face 1..sides carries
-    exactly one mark; an empty range is allowed.
+    exactly one mark; an empty range is allowed.  Optionally ``again``: the
+    marks whose die rolls again (it counts its mark and a new die is rolled,
+    whose own again marks roll again in turn), as a list (the new die is of
+    the same kind) or a table ``mark = "kind"``; ``rote``: the marks whose
+    die is rolled once more, the new face (of the same kind, or the kind
+    named) replacing the first, and ``rote_applies``: an expression of the
+    parameters saying when (dice rolled again are never rote).  Counted by
+    :mod:`analysis.mechanic.explode`.
 ``[counts]``
     Named counts, in order: expressions over marks (``hunger.one`` for one
     kind; a bare ``ten`` sums every kind that has the mark), parameters,
@@ -37,9 +44,11 @@ Its tables, in this order of use:
     rule matches is refused when counted, with its counts named.  A class
     may have several rules.
 ``[columns.NAME]``
-    Derived columns (names start with ``p_``): ``sum = [classes]`` and a
-    ``meaning``.  ``p_win`` (the sum of the win classes) is added unless
-    the file defines it.
+    Derived columns (names start with ``p_``): ``sum = [classes]``, or
+    ``when`` (a true/false expression of the roll: the column is the chance
+    that it holds, whatever the class; at most 4), and a ``meaning``.
+    ``p_win`` (the sum of the win classes) is added unless the file
+    defines it.
 ``[willpower]`` (optional)
     A Willpower reroll: once, after the dice land, the player may reroll up
     to ``dice`` dice (a whole number 1..10, or an expression of the
@@ -112,6 +121,7 @@ RESERVED = frozenset(
         "exact",
         "at_least",
         "progress",
+        "max_successes",
         "format",
         "min",
         "max",
@@ -179,10 +189,22 @@ class Kind:
     dice: _expr.Expr
     sides: int
     faces: tuple[tuple[str, tuple[tuple[_expr.Expr, _expr.Expr], ...]], ...]  # ((mark, ((lo, hi), ...)), ...)
+    #: ``((mark, kind), ...)``: a die showing the mark counts it and a die of that kind is rolled too
+    again: tuple[tuple[str, str], ...] = ()
+    #: ``((mark, kind), ...)``: a die of this kind's ``dice`` showing the mark is rolled once more, as a
+    #: die of that kind, the new face replacing the first (where ``rote_applies`` holds)
+    rote: tuple[tuple[str, str], ...] = ()
+    rote_applies: _expr.Expr | None = None
 
     @property
     def marks(self) -> tuple[str, ...]:
         return tuple(m for m, _ in self.faces)
+
+    def rote_on(self, params: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
+        """The rote marks and their kinds under these parameter values (none where ``rote_applies`` fails)."""
+        if not self.rote or (self.rote_applies is not None and not bool(self.rote_applies.evaluate(params))):
+            return ()
+        return self.rote
 
 
 @dataclass(frozen=True)
@@ -198,11 +220,13 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Column:
-    """A derived column: the sum of some classes."""
+    """A derived column: the sum of some classes, or (``when``) the chance that a true/false
+    expression of the roll holds, whatever its class."""
 
     name: str
     classes: tuple[str, ...]
     meaning: str
+    when: _expr.Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -257,6 +281,16 @@ class Mechanic:
     successes: str | None
     willpower: Willpower | None = None
     origin: str = field(default="mechanic", compare=False)
+
+    @property
+    def flags(self) -> tuple[Column, ...]:
+        """The columns given by ``when`` (a chance that a true/false expression holds), in file order."""
+        return tuple(c for c in self.columns if c.when is not None)
+
+    @property
+    def explodes(self) -> bool:
+        """Whether some kind rolls again or is rote (:mod:`analysis.mechanic.explode` counts its dice)."""
+        return any(k.again or k.rote for k in self.kinds)
 
     def __hash__(self) -> int:
         # a mechanic keys many caches, and hashing its whole tree of rules each time costs more than a
@@ -554,6 +588,8 @@ def _kind(value) -> str:
 _TOP = ("mechanic", "parameters", "axes", "kinds", "counts", "outcomes", "columns", "willpower")
 #: Most dice a Willpower reroll may take.
 MAX_WILLPOWER_DICE = 10
+#: Most columns given by ``when`` (each doubles the classes the engine tells apart).
+MAX_WHEN_COLUMNS = 4
 
 
 def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
@@ -633,7 +669,9 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     for kname, spec in kdata.items():
         where = f"kind {_shown(kname)}"
         r.name(kname, where)  # kinds have their own names: they only stand before a dot
-        spec = r.table(spec, where, ("dice", "sides", "faces", "help"), ("dice", "faces"))
+        spec = r.table(
+            spec, where, ("dice", "sides", "faces", "help", "again", "rote", "rote_applies"), ("dice", "faces")
+        )
         dice = r.expression(spec["dice"], f"{where} dice", context, "int")
         sides = r.whole(spec.get("sides", 10), f"{where} sides", 2, LIMITS["sides"])
         faces = r.table(spec["faces"], f"{where} faces", tuple(spec["faces"]))
@@ -662,7 +700,21 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
                     ranges.append((e, e))
             marks.append((mark, tuple(ranges)))
             mark_names.setdefault(mark, []).append(kname)
-        kinds.append(Kind(kname, dice, sides, tuple(marks)))
+        own = tuple(m for m, _ in marks)
+        again = _rerolls(r, spec.get("again"), f"{where} again", kname, own)
+        rote = _rerolls(r, spec.get("rote"), f"{where} rote", kname, own)
+        applies = None
+        if "rote_applies" in spec:
+            if not rote:
+                r.fail(f"{where} rote_applies", "says when the kind is rote, but the kind has no rote marks")
+            applies = r.expression(spec["rote_applies"], f"{where} rote_applies", param_names, "bool")
+        kinds.append(Kind(kname, dice, sides, tuple(marks), again, rote, applies))
+    by_kind = {k.name: k for k in kinds}
+    for k in kinds:
+        for key, pairs in (("again", k.again), ("rote", k.rote)):
+            for mark, target in pairs:
+                if target not in by_kind:
+                    r.fail(f"kind {k.name!r} {key}", f"mark {mark!r} names {_shown(target)}, which is not a kind")
     for mark in mark_names:
         if mark in taken:
             r.fail(f"mark {mark!r}", f"the name is already used by {taken[mark]}")
@@ -731,7 +783,7 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
             r.fail("[mechanic] successes", f"the count {successes!r} is true/false, not a number")
 
     # columns
-    columns = []
+    columns: list[Column] = []
     coldata = r.table(data.get("columns", {}), "[columns]", tuple(data.get("columns", {})))
     r.count_limit(coldata, "columns", "[columns]")
     for colname, spec in coldata.items():
@@ -740,7 +792,17 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         if not colname.startswith("p_"):
             r.fail(where, "a derived column's name starts with 'p_'")
         claim(colname, where, where)
-        spec = r.table(spec, where, ("sum", "meaning"), ("sum",))
+        spec = r.table(spec, where, ("sum", "when", "meaning"))
+        meaning = r.text(spec.get("meaning", ""), f"{where} meaning", LIMITS["line"])
+        if ("sum" in spec) == ("when" in spec):
+            r.fail(where, "needs either sum (outcome classes) or when (a true/false expression of the roll)")
+        if "when" in spec:
+            if sum(c.when is not None for c in columns) >= MAX_WHEN_COLUMNS:
+                r.fail(where, f"a file has at most {MAX_WHEN_COLUMNS} columns with when")
+            columns.append(
+                Column(colname, (), meaning, r.expression(spec["when"], f"{where} when", roll_names, "bool"))
+            )
+            continue
         parts = spec["sum"]
         if (
             not isinstance(parts, list)
@@ -749,13 +811,16 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
             or len(set(parts)) != len(parts)
         ):
             r.fail(where, f"sum lists outcome classes, each once, from: {', '.join(classes)}")
-        meaning = r.text(spec.get("meaning", ""), f"{where} meaning", LIMITS["line"])
         columns.append(Column(colname, tuple(parts), meaning))
     wins = tuple(c for c in classes if any(o.win for o in outcomes if o.name == c))
     if wins and not any(c.name == "p_win" or set(c.classes) == set(wins) for c in columns):
         columns.insert(0, Column("p_win", wins, "chance to win: " + " + ".join(wins)))
 
     willpower = None if "willpower" not in data else _willpower(r, data["willpower"], kinds, context)
+    if willpower is not None and any(k.again or k.rote for k in kinds):
+        r.fail("[willpower]", "a Willpower reroll of dice that roll again or are rote is not counted yet")
+    if willpower is not None and any(c.when is not None for c in columns):
+        r.fail("[willpower]", "a Willpower reroll is not counted yet for a file with a column given by when")
     mech = Mechanic(
         name,
         title,
@@ -779,6 +844,27 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
     except MechanicError:
         raise
     return mech
+
+
+def _rerolls(r: _Reader, value, where: str, kind: str, marks: tuple) -> tuple[tuple[str, str], ...]:
+    """The checked ``again`` or ``rote`` of a kind: a list of its marks (the die rolled anew is of the same
+    kind) or a table ``mark = "kind"``, as ``((mark, kind), ...)``."""
+    if value is None:
+        return ()
+    if isinstance(value, list):
+        if not all(isinstance(m, str) for m in value) or len(set(value)) != len(value):
+            r.fail(where, "must list marks of the kind, each once, or be a table of mark = kind")
+        value = {m: kind for m in value}
+    if not isinstance(value, dict) or not value:
+        r.fail(where, f"must list marks of the kind, or be a table of mark = kind, got {_shown(value)}")
+    out = []
+    for mark, target in value.items():
+        if mark not in marks:
+            r.fail(where, f"{_shown(mark)} is not a mark of the kind{did_you_mean(str(mark), list(marks))}")
+        if not isinstance(target, str):
+            r.fail(where, f"mark {mark!r} must name a kind, got {_shown(target)}")
+        out.append((mark, target))
+    return tuple(out)
 
 
 def _willpower(r: _Reader, data, kinds: list, readable: tuple) -> Willpower:

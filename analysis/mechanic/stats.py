@@ -51,7 +51,8 @@ class Stats:
     caps: tuple[int | None, ...] = ()  # per statistic: None, or the value standing for every
     # value from it up
     counts: tuple[tuple[str, Expr], ...] = ()  # the counts as the grid evaluates them
-    whens: tuple[Expr | None, ...] = ()  # per outcome rule: its ``when`` as the grid evaluates it
+    whens: tuple[Expr | None, ...] = ()  # per outcome rule, then per column given by ``when``: its
+    # ``when`` as the grid evaluates it
 
     def weight(self, s: int, pair: tuple[int, int]) -> int:
         """What a die showing ``pair`` (kind index, mark index) adds to statistic ``s``."""
@@ -79,7 +80,7 @@ def stats_of(mech: Mechanic, values: tuple[tuple[str, bool | int], ...] | None =
     """The statistics of a mechanic (``values`` None), or of one rule set (``values``: parameter pairs)."""
     if values is not None:
         return _reduce(mech, dict(values))
-    whens = tuple(o.when for o in mech.outcomes)
+    whens = tuple(o.when for o in mech.outcomes) + tuple(c.when for c in mech.flags)
     read = _read_names(mech, mech.counts, whens)
     names: list[str] = []
     members: list[tuple[tuple[int, int], ...]] = []
@@ -425,6 +426,10 @@ def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
         else:
             types.update(o.when.name_types)
             whens.append((o.when, _fold(o.when.tree, params)))
+    for col in mech.flags:
+        when = cast(Expr, col.when)
+        types.update(when.name_types)
+        whens.append((when, _fold(when.tree, params)))
     trees = [t for _, _, t in counts] + [t for _, t in whens if t is not None]
     read: set[str] = set()
     for t in trees:
@@ -534,3 +539,8 @@ def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
         reduced_counts,
         reduced_whens,
     )
+
+
+#: A tree with a rule set's parameters substituted and its constant parts folded (the same value
+#: everywhere): the public name of :func:`_fold`, for the engine's other parts.
+fold = _fold

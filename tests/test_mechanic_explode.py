@@ -1,0 +1,400 @@
+"""Dice that roll again or are rote, as data: exact against every chain of faces, and against the again-dice engine."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from analysis.mechanic import engine, spec
+from analysis.systems.requiem import beast, dice as requiem
+
+ROOT = Path(__file__).resolve().parents[1]
+REQUIEM = ROOT / "analysis/systems/requiem/dice.toml"
+NINE_AGAIN = ROOT / "analysis/mechanic/examples/nine-again-rerolled-ones.toml"
+
+#: A designer's d6 file: 1s are rote, a 6 rolls again as a d8 "bonus" die whose 7 and 8 roll again (as bonus dice).
+WILD = """
+[mechanic]
+name = "wild"
+successes = "successes"
+[parameters]
+great = { default = 4, range = [1, 9] }
+[axes]
+pool = { default = "1-3", range = [0, 20] }
+[kinds.plain]
+dice = "pool"
+sides = 6
+faces = { one = "1", miss = "2 .. 3", hit = "4 .. 5", six = "6" }
+again = { six = "bonus" }
+rote = ["one"]
+[kinds.bonus]
+dice = "0"
+sides = 8
+faces = { miss = "1 .. 4", hit = "5 .. 6", top = "7 .. 8" }
+again = ["top"]
+[counts]
+successes = "hit + six + top"
+[[outcomes]]
+name = "great"
+when = "successes >= great"
+win = true
+[[outcomes]]
+name = "pass"
+when = "successes >= 1"
+win = true
+[[outcomes]]
+name = "fail"
+"""
+
+
+# ------------------------------------------------------------------ the reference: every chain of faces
+
+
+def _chains(mech, faces, params, k, depth, first=True):
+    """Every way one die of kind ``k`` (its chain followed) lands: ``[(faces shown per kind, chance)]``
+    for the chains of at most ``depth`` faces, and the chance of a longer chain.  A face stands for
+    its mark (any face of a mark reads alike), each taken with the chance of its faces."""
+    kind = mech.kinds[k]
+    index = {x.name: i for i, x in enumerate(mech.kinds)}
+    again = dict(kind.again)
+    rote = dict(kind.rote_on(params)) if first else {}
+    out, longer = [], Fraction(0)
+    for mi, m in enumerate(kind.marks):
+        n = faces[k][mi]
+        if not n:
+            continue
+        p = Fraction(n, kind.sides)
+        face = _face_of(mech, params, k, m)
+        if m in rote:  # the face is replaced by a fresh die of the rote kind
+            got, over = _chains(mech, faces, params, index[rote[m]], depth, first=False)
+            out += [(shown, p * q) for shown, q in got]
+            longer += p * over
+        elif m in again:
+            if depth <= 1:
+                longer += p
+                continue
+            got, over = _chains(mech, faces, params, index[again[m]], depth - 1, first=False)
+            out += [(_add(shown, k, face), p * q) for shown, q in got]
+            longer += p * over
+        else:
+            out.append((_add({}, k, face), p))
+    return out, longer
+
+
+def _add(shown, k, face):
+    out = {i: list(v) for i, v in shown.items()}
+    out.setdefault(k, []).append(face)
+    return out
+
+
+def _face_of(mech, params, k, mark):
+    faces = spec.faces_of(mech, params)
+    kind = mech.kinds[k]
+    for f in range(1, kind.sides + 1):
+        for m, ranges in kind.faces:
+            if m == mark and any(lo.evaluate(params) <= f <= hi.evaluate(params) for lo, hi in ranges):
+                return f
+    raise AssertionError((mark, faces))
+
+
+def brute(rules, cell, depth, longer_class):
+    """Exact class chances of a cell from every combination of its dice's chains (each read by
+    ``read_roll``, every face counted); combinations with a chain longer than ``depth`` are
+    ``longer_class`` (the caller's file makes it certain)."""
+    mech = rules.mechanic
+    env = {**rules.params, **cell}
+    faces = spec.faces_of(mech, env)
+    dice = engine.dice_of(mech, env)
+    per_die = []
+    for k, n in enumerate(dice):
+        got, over = _chains(mech, faces, env, k, depth)
+        merged = Counter()
+        for shown, p in got:
+            merged[tuple((i, tuple(sorted(v))) for i, v in sorted(shown.items()))] += p
+        outcomes = list(merged.items()) + ([(None, over)] if over else [])
+        per_die += [outcomes] * n
+    classes = Counter()
+    for combo in itertools.product(*per_die):
+        p = Fraction(1)
+        for _, q in combo:
+            p *= q
+        if any(shown is None for shown, _ in combo):
+            classes[longer_class] += p
+            continue
+        by_kind: dict[str, list[int]] = {}
+        for shown, _ in combo:
+            for i, fs in shown:
+                by_kind.setdefault(mech.kinds[i].name, []).extend(fs)
+        classes[engine.read_roll(rules, by_kind, **cell).outcome] += p
+    assert sum(classes.values()) == 1
+    return {c: classes[c] for c in mech.classes}
+
+
+CASES = [
+    (REQUIEM, {}, range(0, 4), "exceptional_success"),
+    (REQUIEM, {"again": 8}, range(0, 3), "exceptional_success"),
+    (REQUIEM, {"again": 9, "rote": True}, range(0, 3), "exceptional_success"),
+    (REQUIEM, {"rote": True, "rote_chance_die": True}, range(0, 2), "exceptional_success"),
+    (REQUIEM, {"chance_die_again": False, "again": 11}, range(0, 3), "exceptional_success"),
+    (NINE_AGAIN, {}, range(1, 4), "exceptional_success"),
+    (NINE_AGAIN, {"exceptional": 2}, range(1, 3), "exceptional_success"),
+    ("wild", {}, range(0, 4), "great"),
+    ("wild", {"great": 2}, range(1, 3), "great"),
+]
+
+
+def _mechanic(source):
+    return spec.from_toml(WILD, "wild.toml") if source == "wild" else spec.load(source)
+
+
+@pytest.mark.parametrize("source, changes, pools, longer", CASES)
+def test_classes_equal_every_chain(source, changes, pools, longer):
+    mech = _mechanic(source)
+    rules = spec.rules_of(mech, changes)
+    # a chain longer than this many faces has at least the threshold's successes (each again face a success)
+    threshold = max(v for k, v in rules.params.items() if k in ("exceptional_successes", "exceptional", "great"))
+    depth = threshold + 2
+    for pool in pools:
+        want = brute(rules, {"pool": pool}, depth, longer)
+        got = engine.odds(rules, pool=pool).classes()
+        assert got == want, (source, changes, pool)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"again": 9},
+        {"again": 8},
+        {"again": 11},
+        {"rote": True},
+        {"rote": True, "rote_chance_die": True, "again": 8},
+        {"chance_die_again": False},
+        {"exceptional_successes": 1},
+        {"exceptional_successes": 12, "again": 9},
+    ],
+)
+def test_requiem_file_equals_the_again_dice_engine(changes):
+    """The shipped Requiem mechanic file, counted by the one engine, against Requiem's own again-dice
+    kernels (polynomials per face kind): every class, every success count to 30 and the tail."""
+    rules = spec.rules_of(spec.load(REQUIEM), changes)
+    own = requiem.RequiemRules(**{k: (None if k == "again" and v == 11 else v) for k, v in changes.items()})
+    for pool in (0, 1, 2, 3, 5, 8, 13, 21, 30):
+        got = engine.odds(rules, max_successes=30, pool=pool)
+        want = requiem.odds(pool, own, max_successes=30)
+        assert got.classes() == want.classes()
+        assert got.successes == {s: p for s, p in want.successes.items() if p}
+        assert got.tail == want.tail
+        assert got.bound == 30
+    table = engine.table(rules, exact=True, pool="0-30")
+    want = requiem.table(list(range(31)), own, exact=True)
+    for c in requiem.CLASSES + ("p_success",):
+        assert list(table[c]) == list(want[c])
+
+
+def test_mean_is_exact():
+    from analysis.again import mean_successes
+
+    mech = spec.load(REQUIEM)
+    for changes in ({}, {"again": 8, "rote": True}, {"rote": True, "rote_chance_die": True}):
+        rules = spec.rules_of(mech, changes)
+        own = requiem.RequiemRules(**changes)
+        for pool in (0, 1, 6):
+            assert engine.odds(rules, pool=pool).mean_successes == mean_successes(requiem._roll(pool), own._engine())
+    # 9-again with rerolled 1s: one die adds 3/10 (an 8, 9 or 10) and, on a 9 or 10, a rerolled die
+    # worth x = 3/10 - 1/10 + (2/10) x, so x = 1/4: the die's mean is 3/10 + (2/10)(1/4) = 7/20
+    rules = spec.rules_of(spec.load(NINE_AGAIN))
+    assert engine.odds(rules, pool=2).mean_successes == Fraction(7, 10)
+
+
+def test_at_least_and_distribution_tail():
+    rules = spec.rules_of(spec.load(NINE_AGAIN))
+    table = engine.table(rules, exact=True, pool="1-4", at_least="1-12")
+    for pool in range(1, 5):
+        odds = engine.odds(rules, max_successes=12, pool=pool)
+        row = table[table.pool == pool].iloc[0]
+        for n in range(1, 13):
+            assert row[f"p_at_least_{n}"] == odds.at_least(n)
+        assert odds.at_least(1) == row["p_win"]
+    from analysis import distribution
+
+    dist = distribution.mechanic_table(rules, {"pool": "3"}, exact=True, max_successes=9)
+    assert list(dist.successes) == list(range(10))
+    assert sum(dist.p_exactly) + dist.p_more.iloc[-1] == 1
+    assert dist.p_more.iloc[-1] == engine.odds(rules, max_successes=9, pool=3).tail > 0
+    assert set(dist.mean_successes) == {Fraction(21, 20)}
+
+
+def test_undecided_rules_are_refused():
+    text = WILD.replace('when = "successes >= great"', 'when = "successes % 2 == 0"')
+    rules = spec.rules_of(spec.from_toml(text, "odd.toml"))
+    with pytest.raises(spec.MechanicError, match="the rule of .great. is not decided at 4096 or more successes"):
+        engine.table(rules, pool="1-2")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ('again = { six = "bonus" }', None),
+        ('again = ["sixx"]', "'sixx' is not a mark of the kind \\(did you mean six\\?\\)"),
+        ('again = { six = "nobody" }', "mark 'six' names 'nobody', which is not a kind"),
+        ("again = 3", "must list marks of the kind, or be a table of mark = kind, got 3"),
+        ('again = ["six", "six"]', "must list marks of the kind, each once"),
+    ],
+)
+def test_again_is_checked(change, message):
+    text = WILD.replace('again = { six = "bonus" }', change)
+    if message is None:
+        spec.from_toml(text, "wild.toml")
+        return
+    with pytest.raises(spec.MechanicError, match=message):
+        spec.from_toml(text, "wild.toml")
+
+
+def test_chains_that_never_stop_and_willpower_are_refused():
+    never = WILD.replace('faces = { miss = "1 .. 4", hit = "5 .. 6", top = "7 .. 8" }', 'faces = { top = "1 .. 8" }')
+    rules = spec.rules_of(spec.from_toml(never.replace("hit + six + top", "six + top"), "never.toml"))
+    with pytest.raises(spec.MechanicError, match="kind 'bonus' rolls again on every face .* never stop"):
+        engine.odds(rules, pool=1)
+    with pytest.raises(spec.MechanicError, match="rote_applies: says when the kind is rote"):
+        spec.from_toml(WILD.replace('again = ["top"]', 'again = ["top"]\nrote_applies = "true"'), "w.toml")
+    willpower = WILD + '\n[willpower]\ndice = 1\nkinds = ["plain"]\n'
+    with pytest.raises(spec.MechanicError, match="Willpower reroll of dice that roll again or are rote"):
+        spec.from_toml(willpower, "w.toml")
+
+
+def test_command_line(tmp_path, capsys):
+    from tests.conftest import run_cli
+
+    code, out, err = run_cli(capsys, "table", str(NINE_AGAIN), "--pool", "2", "--exact", "--at-least", "1-2")
+    assert code == 0, err
+    assert "301/625" in out and "497/3125" in out
+    path = tmp_path / "odd.toml"
+    path.write_text(WILD.replace('when = "successes >= great"', 'when = "successes % 2 == 0"'))
+    code, out, err = run_cli(capsys, "table", str(path), "--pool", "1")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"beastodds: error: {path}: with dice that roll again")
+
+
+# ------------------------------------------------------------------ La Soif as a file, and columns given by when
+
+SOIF = ROOT / "analysis/systems/requiem/soif.toml"
+#: La Soif's classes and columns, as its own tables give them (after the keys pool, soif, beast_dice).
+SOIF_COLUMNS = beast.TABLE_COLUMNS[3:]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"again": 9},
+        {"again": 8, "beastly_ten_successes": 3},
+        {"again": 11},
+        {"rote": True},
+        {"rote": True, "bestial_counts_rerolled_ones": True, "rote_chance_die": True},
+        {"chance_die_is_beast": False, "chance_die_again": False},
+        {"exceptional_successes": 3, "again": 9, "rote": True},
+    ],
+)
+def test_soif_file_equals_la_soif(changes):
+    """La Soif written as a mechanic file (Beast dice a kind, their rerolled 10s a kind of their own,
+    the beastly critical a column given by when), counted by the one engine, against La Soif's
+    again-dice engine: every class and column, cell by cell."""
+    rules = spec.rules_of(spec.load(SOIF), changes)
+    own = beast.BeastRules(**{k: (None if k == "again" and v == 11 else v) for k, v in changes.items()})
+    got = engine.table(rules, exact=True, pool="0-5", soif="0-3")
+    want = beast.table(list(range(6)), list(range(4)), own, exact=True)
+    assert list(got.pool) == list(want.pool) and list(got.soif) == list(want.soif)
+    for c in SOIF_COLUMNS:
+        assert list(got[c]) == list(want[c]), c
+
+
+def test_soif_file_at_least_and_its_distribution_refusal():
+    from analysis import distribution
+
+    rules = spec.rules_of(spec.load(SOIF))
+    got = engine.table(rules, exact=True, pool="4", soif="0-3", at_least="1-8")
+    want = beast.distribution_table([4], [0, 1, 2, 3], max_successes=8, exact=True)
+    for soif in range(4):
+        rows = want[want.soif == soif]
+        for n in range(1, 9):
+            assert got[got.soif == soif][f"p_at_least_{n}"].iloc[0] == rows[rows.successes == n].p_at_least.iloc[0]
+    # a beastly critical's 10s count double: the successes are no sum of marks, so no exact mean
+    with pytest.raises(ValueError, match="not a sum of marks, so their mean is not counted"):
+        distribution.mechanic_table(rules, {"pool": "3", "soif": "1"}, max_successes=5)
+
+
+FLAGGED = """
+[mechanic]
+name = "flagged"
+successes = "hits"
+[axes]
+pool = { default = "1-4", range = [0, 10] }
+[kinds.d6]
+dice = "pool"
+sides = 6
+faces = { miss = "1 .. 3", hit = "4 .. 5", six = "6" }
+[counts]
+hits = "d6.hit + d6.six"
+[[outcomes]]
+name = "pass"
+when = "hits >= 2"
+win = true
+[[outcomes]]
+name = "fail"
+[columns.p_six]
+when = "six >= 1"
+meaning = "a 6 shows"
+[columns.p_two_sixes_passing]
+when = "six >= 2 and hits >= 2"
+"""
+
+
+def test_columns_given_by_when_against_every_roll():
+    rules = spec.rules_of(spec.from_toml(FLAGGED, "flagged.toml"))
+    table = engine.table(rules, exact=True, pool="0-4")
+    for pool in range(5):
+        six = two = 0
+        for roll in itertools.product(range(1, 7), repeat=pool):
+            hits = sum(f >= 4 for f in roll)
+            six += 6 in roll
+            two += roll.count(6) >= 2 and hits >= 2
+        row = table[table.pool == pool].iloc[0]
+        assert row["p_six"] == Fraction(six, 6**pool)
+        assert row["p_two_sixes_passing"] == Fraction(two, 6**pool)
+        odds = engine.odds(rules, pool=pool)
+        assert odds.probability("p_six") == row["p_six"]
+    assert "p_six" in str(engine.odds(rules, pool=2))
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ('[columns.p_six]\nwhen = "six >= 1"', None),
+        ('[columns.p_six]\nwhen = "six >= 1"\nsum = ["pass"]', "needs either sum .* or when"),
+        (
+            '[columns.p_six]\nwhen = "six >= 1"\n[columns.p_a]\nwhen = "true"\n[columns.p_b]\nwhen = "true"\n'
+            '[columns.p_c]\nwhen = "true"\n[columns.p_d]\nwhen = "true"',
+            "at most 4 columns with when",
+        ),
+        ('[columns.p_six]\nwhen = "six >= 1"\n[willpower]\ndice = 1\nkinds = ["d6"]', "column given by when"),
+    ],
+)
+def test_columns_given_by_when_are_checked(change, message):
+    text = FLAGGED.split("[columns.p_six]")[0] + change
+    if message is None:
+        spec.from_toml(text, "f.toml")
+        return
+    with pytest.raises(spec.MechanicError, match=message):
+        spec.from_toml(text, "f.toml")
+
+
+def test_an_undecided_column_is_refused():
+    text = WILD + '\n[columns.p_even]\nwhen = "successes % 2 == 0"\n'
+    rules = spec.rules_of(spec.from_toml(text, "even.toml"))
+    with pytest.raises(spec.MechanicError, match="the column 'p_even' is not decided"):
+        engine.table(rules, pool="1")
