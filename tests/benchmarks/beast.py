@@ -28,6 +28,20 @@ def best_of(fn, repeats=REPEATS, setup=None):
     return best, result
 
 
+def median_of(fn, setup, repeats=REPEATS):
+    """Median wall time of ``repeats`` runs of ``fn()`` (``setup()`` before each, untimed) and its last
+    result."""
+    import statistics
+
+    times, result = [], None
+    for _ in range(repeats):
+        setup()
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
 def icepool_requiem_pools(pools, depth):
     """Plain Requiem (8+, 10-again) by icepool's Again: ``{pool: ({s: Fraction}, beyond)}``,
     the again-roll cut after ``depth`` levels (the cut sent out of range, so
@@ -78,10 +92,34 @@ def main() -> int:
         if g.p_exactly.tolist() != [dist_ice[s] for s in range(MAX_SUCCESSES + 1)] or g.p_more.iloc[-1] != beyond_ice:
             mismatches += 1
 
+    # the same rules as mechanic files, counted by the one engine (median of runs, every cache cleared)
+    from pathlib import Path
+
+    from analysis.mechanic import engine, spec
+
+    files = Path(requiem.__file__).parent
+    soif = spec.rules_of(spec.load(files / "soif.toml"))
+    dice = spec.rules_of(spec.load(files / "dice.toml"))
+    pools = f"{POOLS.start}-{POOLS.stop - 1}"
+    soifs = f"{SOIFS.start}-{SOIFS.stop - 1}"
+    engine.table(soif, exact=True, pool="1", soif="0-1")  # the kernels loaded
+    t_file, by_file = median_of(lambda: engine.table(soif, exact=True, pool=pools, soif=soifs), engine.clear_caches)
+    rows.append(("La Soif classes, the same grid: soif.toml on the one engine (median)", t_file))
+    t_own, own = median_of(lambda: beast.table(POOLS, SOIFS, exact=True), clear)
+    rows.append(("  and through the again-dice kernels (median)", t_own))
+    t_dfile, _ = median_of(
+        lambda: engine.table(dice, exact=True, pool=pools, at_least=f"1-{MAX_SUCCESSES}"), engine.clear_caches
+    )
+    rows.append(("plain Requiem pools 1-20, at least 1..40 successes: dice.toml on the one engine (median)", t_dfile))
+    for c in beast.TABLE_COLUMNS[3:]:
+        if list(by_file[c]) != list(own[c]):
+            mismatches += 1
+
     width = max(len(name) for name, _ in rows)
     print("beastodds benchmark: La Soif / Requiem (best of runs, warm JIT)")
     for name, t in rows:
         print(f"  {name:<{width}}  {t * 1000:9.1f} ms")
+    print(f"  soif.toml on the one engine / the again-dice kernels: {t_file / t_own:.0f}x")
     print(f"  icepool / beastodds on plain Requiem: {t_ice / t_ours:.0f}x")
     print(
         f"  identical exact results (20 pools, each count 0..40 and the tail): "
