@@ -398,3 +398,19 @@ def test_an_undecided_column_is_refused():
     rules = spec.rules_of(spec.from_toml(text, "even.toml"))
     with pytest.raises(spec.MechanicError, match="the column 'p_even' is not decided"):
         engine.table(rules, pool="1")
+
+
+def test_requiem_file_against_icepool():
+    """Plain Requiem (8+, 10-again) through the mechanic file against icepool's Again (a peer library):
+    every success count up to the depth exact, and the tail."""
+    icepool = pytest.importorskip("icepool")
+    depth = 12
+    die = icepool.Die([0] * 7 + [1, 1, 1 + icepool.Again], again_depth=depth, again_end=10**6)
+    rules = spec.rules_of(spec.load(REQUIEM))
+    for pool in (1, 2, 4, 7):
+        total = pool @ die
+        den = total.denominator()
+        want = {s: Fraction(total.quantity(s), den) for s in range(depth + 1)}
+        got = engine.odds(rules, max_successes=depth, pool=pool)
+        assert got.successes == {s: p for s, p in want.items() if p}
+        assert got.tail == 1 - sum(want.values())
