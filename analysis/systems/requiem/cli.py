@@ -1,8 +1,5 @@
-"""Requiem commands: ``beastodds beast`` (La Soif rolls) and ``beastodds soif`` (Soif ladders).
-
-The requiem system's own grid command, ``beastodds requiem``, is the
-generated one (:mod:`analysis.options.grid`).
-"""
+"""Requiem commands: ``beastodds requiem`` (La Soif rolls; ``beast`` is another name for it) and
+``beastodds soif`` (Soif ladders)."""
 
 from __future__ import annotations
 
@@ -22,33 +19,38 @@ from analysis.options.common import (
 )
 from analysis.tables import render
 
-#: The commands this module adds (``requiem`` itself is generated).
-COMMANDS = ("beast", "soif")
+#: The commands this module adds: the system's own grid command, with La Soif's options, under its
+#: name and its other name (the same command), and the Soif ladder.
+COMMANDS = ("requiem", "beast", "soif")
+#: The other name of ``requiem``.
+ALIAS = "beast"
 
 _AGAIN = {"10": 10, "9": 9, "8": 8, "none": None}
 
 
 def add_commands(sub, system) -> None:
-    """Add ``beast`` and ``soif`` to ``sub`` (:class:`analysis.cli.Commands`), each when wanted."""
-    if sub.wanted("beast"):
-        _add_beast(sub, system)
+    """Add ``requiem`` (and ``beast``, the same command) and ``soif`` to ``sub``
+    (:class:`analysis.cli.Commands`), each when wanted."""
+    for name in (system.name, ALIAS):
+        if sub.wanted(name):
+            _add_requiem(sub, system, name)
     if sub.wanted("soif"):
         _add_soif(sub, system)
 
 
-def _add_beast(sub, system) -> None:
+def _add_requiem(sub, system, name: str) -> None:
     p = grid.add_command(
         sub,
         system,
-        name="beast",
-        help="Requiem rolls with Beast dice (La Soif house rule)",
+        name=name,
+        help="Requiem rolls with La Soif's Beast dice: odds over pool x soif"
+        if name == system.name
+        else f"another name for {system.name}",
         description="Exact odds of Requiem rolls (8+, 10-again) with La Soif's Beast dice: one "
-        f"row per (pool, soif).  SPEC is {SPEC_HELP}.  Pool 0 rolls a chance die.  "
-        "The classes dramatic_failure .. exceptional_success sum to 1; "
+        f"row per (pool, soif).  SPEC is {SPEC_HELP}.  Pool 0 rolls a chance die; Soif 0 is "
+        "plain Requiem.  The classes dramatic_failure .. exceptional_success sum to 1; "
         "p_success and p_beastly_critical are derived columns (a beastly critical is "
-        "a plain or exceptional success).",
-        defaults={"soif": "0"},
-        required=("pool",),
+        f"a plain or exceptional success).  '{system.name}' and '{ALIAS}' are the same command.",
         axis_help={"pool": "dice in the pool", "soif": "Soif 0..5"},
     )
     _dice_options(p)
