@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from analysis import strategies as _st
+from analysis.rules import rule
 
 from . import engine as _engine, willpower as _willpower
-from .spec import shipped
+from .spec import shipped, shipped_in
+
+_C = TypeVar("_C", bound=type)
 
 if TYPE_CHECKING:
     from analysis.system import System
@@ -34,6 +37,34 @@ def mechanic_rules(system, rules) -> _engine.MechanicRules:
     return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
 
+def fields_from_file(package: str) -> Callable[[_C], _C]:
+    """A class decorator, under ``@dataclass``: the rules fields of a system counted by its mechanic
+    file are that file's parameters, written once there.
+
+    Each parameter of the ``mechanic.toml`` in ``package`` becomes a field (in file order): its
+    default, its range (whole numbers) and its help, as :func:`analysis.rules.rule` takes them; the
+    class's docstring gains their list.  The class declares no field of its own.
+    """
+
+    def apply(cls: _C) -> _C:
+        mech = shipped_in(package)
+        own = cls.__dict__.get("__annotations__", {})
+        if own:
+            raise TypeError(f"{cls.__name__} takes its fields from {package}'s mechanic.toml; it declares none")
+        annotations: dict[str, Any] = {}
+        lines = ["", "", "    Attributes", "    ----------"]
+        for p in mech.parameters:
+            kind = bool if p.is_bool else int
+            annotations[p.name] = kind
+            setattr(cls, p.name, rule(p.default, help=p.help, range=p.range))
+            lines += [f"    {p.name} : {kind.__name__}", f"        {p.help}"]
+        cls.__annotations__ = annotations
+        cls.__doc__ = (cls.__doc__ or "").rstrip() + "\n".join(lines) + "\n"
+        return cls
+
+    return apply
+
+
 class CountedRules:
     """What a rules class of a system counted by its mechanic file reads from that file (a mixin).
 
@@ -44,6 +75,12 @@ class CountedRules:
     """
 
     SYSTEM: System | None = None  # the analysis.system.System, set by the subclass
+
+    if TYPE_CHECKING:  # the fields come from the mechanic file (fields_from_file): the type checker takes any
+
+        def __init__(self, **fields: Any) -> None: ...
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def mechanic(self) -> _engine.MechanicRules:
         """These rules as the mechanic engine reads them: the shipped ``mechanic.toml``, these fields as its

@@ -962,6 +962,11 @@ def shipped(system) -> Mechanic | None:
     return _shipped(system.package, str(path))
 
 
+def shipped_in(package: str) -> Mechanic:
+    """The ``mechanic.toml`` a package (a shipped system's folder) keeps."""
+    return _shipped(package, str(resources.files(package) / "mechanic.toml"))
+
+
 @functools.lru_cache(maxsize=32)
 def _shipped(package: str, path: str) -> Mechanic:
     return load(Path(path))

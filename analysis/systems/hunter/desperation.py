@@ -22,7 +22,7 @@ from typing import cast
 
 from analysis import at_least as _al, display as _display, distribution
 from analysis.mechanic import counted as _counted, engine as _engine, willpower as _mw
-from analysis.rules import Rules, rule
+from analysis.rules import Rules
 from analysis.special_odds import Reading, SpecialOdds, success_tuple
 from analysis.strategies import named
 from analysis.systems.hunter import SYSTEM
@@ -53,22 +53,10 @@ def strategy_of(strategy) -> _mw.Strategy:
 
 
 @dataclass(frozen=True)
+@_counted.fields_from_file("analysis.systems.hunter")
 class HunterRules(_counted.CountedRules, Rules):
-    """A Hunter 5th edition rule set.  The defaults are the official rules."""
-
-    success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
-    crit_bonus: int = rule(
-        2, range=(0, 20), help="Bonus successes for each pair of 10s, on any dice (0..20); official 2."
-    )
-    despair_ones: int = rule(
-        1, range=(1, 2), help="Desperation dice showing 1 that bring Overreach or Despair (1 or 2); official 1."
-    )
-    desperation_replaces_dice: bool = rule(
-        False, help="Official false: the Desperation dice are added to the pool; true: they replace normal dice."
-    )
-    critical_ignores_desperation: bool = rule(
-        False, help="House rule: a critical win stays a critical win even with a Desperation 1; official false."
-    )
+    """A Hunter 5th edition rule set.  The defaults are the official rules; the fields are the
+    parameters of this package's ``mechanic.toml``."""
 
     SYSTEM = SYSTEM
 

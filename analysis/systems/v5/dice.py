@@ -7,9 +7,9 @@ from functools import lru_cache
 from typing import cast
 
 from analysis import display as _display
-from analysis.mechanic import engine
+from analysis.mechanic import counted as _counted, engine
 from analysis.mechanic.spec import shipped
-from analysis.rules import Rules, rule
+from analysis.rules import Rules
 from analysis.special_odds import Reading
 from analysis.systems.v5 import SYSTEM
 from analysis.validate import check_count, check_faces, check_int
@@ -33,46 +33,12 @@ MAX_POOL = 1000
 
 
 @dataclass(frozen=True)
-class V5Rules(Rules):
-    """A V5 rule set.  The defaults are the official rules (docs/rules.md).
+@_counted.fields_from_file("analysis.systems.v5")
+class V5Rules(_counted.CountedRules, Rules):
+    """A V5 rule set.  The defaults are the official rules (docs/rules.md); the fields are the
+    parameters of this package's ``mechanic.toml``."""
 
-    Attributes
-    ----------
-    success_face : int
-        Lowest face that is a success (2..10); official 6.
-    crit_bonus : int
-        Bonus successes for each pair of 10s, on any dice (0..20); official 2.
-    messy_hunger_tens : int
-        Hunger-die 10s a critical win needs to be messy (1 or 2); official 1.
-    bestial_hunger_ones : int
-        Hunger-die 1s a failure needs to be bestial (1 or 2); official 1.
-    hunger_one_taints_win : bool
-        House rule: a win that is not critical but shows that many Hunger 1s
-        counts as a failure (at best a win at a cost).  Official: False (a
-        Hunger 1 on a win does nothing).
-    hunger_replaces_dice : bool
-        Official True: Hunger dice replace normal dice (``min(hunger, pool)``
-        of them).  False: the Hunger dice are added to the pool.
-    """
-
-    success_face: int = rule(6, range=(2, 10), help="Lowest face that is a success (2..10); official 6.")
-    crit_bonus: int = rule(
-        2, range=(0, 20), help="Bonus successes for each pair of 10s, on any dice (0..20); official 2."
-    )
-    messy_hunger_tens: int = rule(
-        1, range=(1, 2), help="Hunger-die 10s a critical win needs to be messy (1 or 2); official 1."
-    )
-    bestial_hunger_ones: int = rule(
-        1, range=(1, 2), help="Hunger-die 1s a failure needs to be bestial (1 or 2); official 1."
-    )
-    hunger_one_taints_win: bool = rule(
-        False,
-        help="House rule: a plain win showing bestial_hunger_ones Hunger 1s is a failure "
-        "(at best a win at a cost); official false.",
-    )
-    hunger_replaces_dice: bool = rule(
-        True, help="Hunger dice replace normal dice (official true); false: they are added to the pool."
-    )
+    SYSTEM = SYSTEM
 
     def dice(self, pool: int, hunger: int) -> tuple[int, int]:
         """(normal dice, Hunger dice) rolled for ``pool`` at ``hunger``."""

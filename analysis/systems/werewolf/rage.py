@@ -22,7 +22,7 @@ from typing import cast
 
 from analysis import at_least as _al, display as _display, distribution
 from analysis.mechanic import counted as _counted, engine as _engine
-from analysis.rules import Rules, rule
+from analysis.rules import Rules
 from analysis.special_odds import Reading, SpecialOdds, success_tuple
 from analysis.systems.werewolf import SYSTEM, willpower as _wp
 from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
@@ -43,24 +43,10 @@ BRUTAL_FACES = (1, 2)
 
 
 @dataclass(frozen=True)
+@_counted.fields_from_file("analysis.systems.werewolf")
 class WerewolfRules(_counted.CountedRules, Rules):
-    """A Werewolf 5th edition rule set.  The defaults are the official rules."""
-
-    success_face: int = rule(6, range=(3, 10), help="Lowest face that is a success (3..10); official 6.")
-    crit_bonus: int = rule(
-        2, range=(0, 20), help="Bonus successes for each pair of 10s, on any dice (0..20); official 2."
-    )
-    brutal_rage_dice: int = rule(
-        2, range=(1, 2), help="Rage dice showing 1 or 2 that make the outcome Brutal (1 or 2); official 2."
-    )
-    brutal_bonus: int = rule(
-        4, range=(0, 20), help="Successes a Brutal outcome adds to a violent action (0..20); official 4."
-    )
-    rage_replaces_dice: bool = rule(
-        True,
-        help="Official true: Rage dice replace normal dice (min(rage, pool) "
-        "of them); false: the Rage dice are added to the pool.",
-    )
+    """A Werewolf 5th edition rule set.  The defaults are the official rules; the fields are the
+    parameters of this package's ``mechanic.toml``."""
 
     SYSTEM = SYSTEM
 
