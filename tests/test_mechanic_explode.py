@@ -244,6 +244,7 @@ def test_undecided_rules_are_refused():
         ('again = { six = "nobody" }', "mark 'six' names 'nobody', which is not a kind"),
         ("again = 3", "must list marks of the kind, or be a table of mark = kind, got 3"),
         ('again = ["six", "six"]', "must list marks of the kind, each once"),
+        ('again = { six = "bonus", one = "bonus" }', "mark 'one' also rolls again; a mark is rote or rolls again"),
     ],
 )
 def test_again_is_checked(change, message):

@@ -703,6 +703,9 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         own = tuple(m for m, _ in marks)
         again = _rerolls(r, spec.get("again"), f"{where} again", kname, own)
         rote = _rerolls(r, spec.get("rote"), f"{where} rote", kname, own)
+        both = [m for m, _ in rote if m in dict(again)]
+        if both:
+            r.fail(f"{where} rote", f"mark {both[0]!r} also rolls again; a mark is rote or rolls again, not both")
         applies = None
         if "rote_applies" in spec:
             if not rote:
