@@ -415,3 +415,39 @@ def test_requiem_file_against_icepool():
         got = engine.odds(rules, max_successes=depth, pool=pool)
         assert got.successes == {s: p for s, p in want.items() if p}
         assert got.tail == 1 - sum(want.values())
+
+
+V5_TEN_AGAIN = """
+[mechanic]
+name = "vfivex"
+successes = "successes"
+[axes]
+pool = { default = "1-3", range = [0, 10] }
+difficulty = { default = "1-4", range = [0, 20] }
+[kinds.normal]
+dice = "pool"
+faces = { fail = "1 .. 5", success = "6 .. 9", ten = "10" }
+again = ["ten"]
+[counts]
+successes = "success + ten + 2 * floor(ten / 2)"
+[[outcomes]]
+name = "critical"
+when = "successes >= difficulty and ten >= 2"
+win = true
+[[outcomes]]
+name = "win"
+when = "successes >= difficulty"
+win = true
+[[outcomes]]
+name = "fail"
+"""
+
+
+def test_v5_pairs_of_tens_with_ten_again_equal_every_chain():
+    """A house rule mixing V5's pairs of 10s with 10-again: the pair bonus (floor) read on an unbounded
+    count, against every chain of faces (a chain of 7 faces has six 10s: a critical at Difficulty 4)."""
+    rules = spec.rules_of(spec.from_toml(V5_TEN_AGAIN, "v5x.toml"))
+    for pool in (1, 2, 3):
+        for difficulty in (1, 2, 4):
+            want = brute(rules, {"pool": pool, "difficulty": difficulty}, 7, "critical")
+            assert engine.odds(rules, pool=pool, difficulty=difficulty).classes() == want
