@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 #: Most distinct sums one die's chain may make on the grid (each becomes one step of the walk).
 MAX_STEPS = 20_000
 #: Most cells of a saturating edge read for each context to prove the rules decided there.
-MAX_EDGE = 200_000
+MAX_EDGE = 2_000_000
 
 
 def chain_kinds(mech: Mechanic) -> frozenset[int]:
