@@ -43,37 +43,42 @@ MAX_STEPS = 20_000
 MAX_EDGE = 2_000_000
 
 
+def _index(mech: Mechanic) -> dict[str, int]:
+    """Each kind's position, by name."""
+    return {k.name: i for i, k in enumerate(mech.kinds)}
+
+
+def _rolled_again(mech: Mechanic) -> list[set[int]]:
+    """Per kind, the kinds its again marks roll."""
+    index = _index(mech)
+    return [{index[t] for _, t in k.again} for k in mech.kinds]
+
+
+def _closure(starts, nxt: Sequence[set[int]]) -> set[int]:
+    """``starts`` and every kind the again marks of those kinds roll, in turn."""
+    out: set[int] = set()
+    todo = list(starts)
+    while todo:
+        i = todo.pop()
+        if i not in out:
+            out.add(i)
+            todo.extend(nxt[i])
+    return out
+
+
 def chain_kinds(mech: Mechanic) -> frozenset[int]:
     """Indices of the kinds a die may roll again and again: those with ``again`` marks and every kind
     an again mark names (directly or through others)."""
-    index = {k.name: i for i, k in enumerate(mech.kinds)}
-    out: set[int] = set()
-    todo = [i for i, k in enumerate(mech.kinds) if k.again]
-    while todo:
-        i = todo.pop()
-        if i in out:
-            continue
-        out.add(i)
-        todo.extend(index[t] for _, t in mech.kinds[i].again)
-    return frozenset(out)
+    return frozenset(_closure((i for i, k in enumerate(mech.kinds) if k.again), _rolled_again(mech)))
 
 
 def recurrent_kinds(mech: Mechanic) -> frozenset[int]:
     """Indices of the kinds one die's chain may roll more than once: on a cycle of again marks, or
     rolled again by such a kind (in turn)."""
-    index = {k.name: i for i, k in enumerate(mech.kinds)}
-    nxt = [{index[t] for _, t in k.again} for k in mech.kinds]
-    reach = []
-    for i in range(len(mech.kinds)):
-        seen, todo = set(), list(nxt[i])
-        while todo:
-            j = todo.pop()
-            if j not in seen:
-                seen.add(j)
-                todo.extend(nxt[j])
-        reach.append(seen)
-    cyclic = {i for i in range(len(mech.kinds)) if i in reach[i]}
-    return frozenset(cyclic | {j for i in cyclic for j in reach[i]})
+    nxt = _rolled_again(mech)
+    after = [_closure(nxt[i], nxt) for i in range(len(mech.kinds))]  # the kinds a die of each rolls next
+    cyclic = {i for i in range(len(mech.kinds)) if i in after[i]}
+    return frozenset(cyclic | {j for i in cyclic for j in after[i]})
 
 
 def open_statistics(mech: Mechanic, stats: Stats) -> tuple[bool, ...]:
@@ -91,17 +96,14 @@ def open_statistics(mech: Mechanic, stats: Stats) -> tuple[bool, ...]:
 def reach(mech: Mechanic, params: Mapping[str, Any], k: int) -> tuple[int, ...]:
     """The kinds whose faces one die of kind ``k``'s ``dice`` may show: itself, its rote kinds, and
     every kind their again marks roll (in turn)."""
-    index = {kind.name: i for i, kind in enumerate(mech.kinds)}
-    out = [k, *(index[t] for _, t in mech.kinds[k].rote_on(params))]
-    for i in out:
-        out.extend(index[t] for _, t in mech.kinds[i].again if index[t] not in out)
-    return tuple(dict.fromkeys(out))
+    index = _index(mech)
+    return tuple(sorted(_closure([k, *(index[t] for _, t in mech.kinds[k].rote_on(params))], _rolled_again(mech))))
 
 
 def check_faces(mech: Mechanic, faces: Faces, params: Mapping[str, Any], where: str) -> None:
     """Refuse a layout whose chains may never end: every kind a chain can reach must lead, through its
     again marks, to a face that does not roll again."""
-    index = {k.name: i for i, k in enumerate(mech.kinds)}
+    index = _index(mech)
     stops = {
         i for i, k in enumerate(mech.kinds) if any(n and m not in dict(k.again) for m, n in zip(k.marks, faces[i]))
     }
@@ -137,12 +139,12 @@ def die_steps(
     last cell, or read by no rule) the dice pending at one sum solve a small linear system.
     """
     kinds = mech.kinds
-    index = {kind.name: i for i, kind in enumerate(kinds)}
+    index = _index(mech)
     n_stats = len(stats.names)
     top = tuple(int(t) for t in tops)
 
-    def moves(i: int) -> list[tuple[Fraction, tuple[int, ...], int | None]]:
-        """(chance, contribution, kind rolled next or None) for each mark of a die of kind ``i``."""
+    def moves(i: int) -> list[tuple[str, Fraction, tuple[int, ...], int | None]]:
+        """(mark, chance, contribution, kind rolled next or None) for each mark of a die of kind ``i``."""
         kind = kinds[i]
         again = dict(kind.again)
         sides = sum(faces[i])
@@ -150,7 +152,7 @@ def die_steps(
         for mi, m in enumerate(kind.marks):
             if faces[i][mi]:
                 c = tuple(stats.weight(s, (i, mi)) for s in range(n_stats))
-                out.append((Fraction(faces[i][mi], sides), c, index[again[m]] if m in again else None))
+                out.append((m, Fraction(faces[i][mi], sides), c, index[again[m]] if m in again else None))
         return out
 
     table = {i: moves(i) for i in range(len(kinds))}
@@ -167,25 +169,19 @@ def die_steps(
 
     # the first face: a rote mark rolls a fresh die of its kind instead of counting
     rote = {m: index[t] for m, t in kinds[k].rote_on(params)}
-    for mi, m in enumerate(kinds[k].marks):
-        if not faces[k][mi]:
-            continue
-        p = Fraction(faces[k][mi], sum(faces[k]))
+    for m, p, c, nxt in table[k]:
         if m in rote:
             add(pending.setdefault(zero, {}), rote[m], p)
-            continue
-        c = tuple(stats.weight(s, (k, mi)) for s in range(n_stats))
-        target = dict(kinds[k].again).get(m)
-        if target is None:
+        elif nxt is None:
             add(final, step(zero, c), p)
         else:
-            add(pending.setdefault(step(zero, c), {}), index[target], p)
+            add(pending.setdefault(step(zero, c), {}), nxt, p)
     while pending:
         v = min(pending, key=sum)  # nothing pending lies below it
         mass = pending.pop(v)
         rolled = _rolled(mass, table, v, step)
         for i, y in rolled.items():
-            for p, c, nxt in table[i]:
+            for _, p, c, nxt in table[i]:
                 w = step(v, c)
                 if nxt is None:
                     add(final, w, y * p)
@@ -205,23 +201,17 @@ def _rolled(mass: dict[int, Fraction], table, v, step) -> dict[int, Fraction]:
     """The dice of each kind rolled at the sum ``v``, from ``mass`` pending there: with the marks that
     roll again without moving the sum, ``y = mass + y M`` (``M[i][j]``: the chance that a die of kind
     ``i`` rolls a die of kind ``j`` at the same sum), solved exactly by Gauss-Jordan elimination."""
-    kinds = sorted(set(mass) | {nxt for i in mass for _, c, nxt in table[i] if nxt is not None and step(v, c) == v})
-    # close the set of kinds reachable at this sum
-    grew = True
-    while grew:
-        grew = False
-        for i in list(kinds):
-            for _, c, nxt in table[i]:
-                if nxt is not None and step(v, c) == v and nxt not in kinds:
-                    kinds.append(nxt)
-                    grew = True
+    # the marks that roll again at this sum: (kind rolled next, chance) per kind
+    stays = {
+        i: [(nxt, p) for _, p, c, nxt in moves if nxt is not None and step(v, c) == v] for i, moves in table.items()
+    }
+    kinds = sorted(_closure(mass, [{j for j, _ in stays[i]} for i in range(len(table))]))
     pos = {i: n for n, i in enumerate(kinds)}
     # (I - M)^T y = mass
     matrix = [[Fraction(int(r == col)) for col in range(len(kinds))] for r in range(len(kinds))]
     for i in kinds:
-        for p, c, nxt in table[i]:
-            if nxt is not None and step(v, c) == v:
-                matrix[pos[nxt]][pos[i]] -= p
+        for nxt, p in stays[i]:
+            matrix[pos[nxt]][pos[i]] -= p
     y = _solve(matrix, [mass.get(i, Fraction(0)) for i in kinds])
     return {i: y[n] for n, i in enumerate(kinds) if y[n] != 0}
 
@@ -267,7 +257,7 @@ def mean_successes(
         return None
     faces = faces_of(mech, env)
     kinds = mech.kinds
-    index = {k.name: i for i, k in enumerate(kinds)}
+    index = _index(mech)
 
     def weight(i: int, m: str) -> Fraction:
         return coef.get(f"{kinds[i].name}.{m}", Fraction(0)) + coef.get(m, Fraction(0))
