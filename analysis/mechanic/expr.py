@@ -561,13 +561,7 @@ def _interval(node, ranges, types, seen, decide=False):
     kids = node[3:] if op == "cmp" else node[2:]
     if op == "const":
         value = node[2]
-        out = (
-            (int(value), int(value))
-            if decide and isinstance(value, bool)
-            else (0, 1)
-            if isinstance(value, bool)
-            else (value, value)
-        )
+        out = (value, value) if decide or not isinstance(value, bool) else (0, 1)
     elif op == "name":
         if types[node[2]] == BOOL:
             out = ranges.get(node[2], (0, 1)) if decide else (0, 1)

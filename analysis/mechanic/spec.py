@@ -962,7 +962,7 @@ def shipped(system) -> Mechanic | None:
         return None
     if not path.is_file():
         return None
-    return _shipped(system.package, str(path))
+    return shipped_in(system.package)
 
 
 def shipped_in(package: str) -> Mechanic:

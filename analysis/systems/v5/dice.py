@@ -69,10 +69,10 @@ def mechanic():
     return shipped(SYSTEM)
 
 
-@lru_cache(maxsize=64)
 def mechanic_rules(rules: V5Rules):
-    """The engine's rule set (:class:`analysis.mechanic.engine.MechanicRules`) of a V5 rule set."""
-    return engine.rules_of(mechanic(), V5Rules.require(rules).field_values())
+    """The engine's rule set (:class:`analysis.mechanic.engine.MechanicRules`) of a V5 rule set (its
+    :meth:`~analysis.mechanic.counted.CountedRules.mechanic`)."""
+    return V5Rules.require(rules).mechanic()
 
 
 def most_successes(dice: int, rules: V5Rules) -> int:
