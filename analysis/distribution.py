@@ -187,9 +187,15 @@ def mechanic_table(
     if mech.explodes:  # the successes have no highest count: listed up to a bound, the mean from the chains
         if max_successes is None:
             max_successes = engine.DEFAULT_BOUND
-        means = [
-            explode.mean_successes(mech, rules.params, c, engine.dice_of(mech, {**rules.params, **c})) for c in cells
-        ]
+        # the mean reads the axes the dice, faces and counts read: worked out once per such roll
+        read = set(engine.pool_axes(mech)) | {n for _, e in mech.counts for n in e.names if n in mech.axis_names}
+        known: dict[tuple[int, ...], Fraction | None] = {}
+        means = []
+        for c in cells:
+            key = tuple(c[a] for a in sorted(read))
+            if key not in known:
+                known[key] = explode.mean_successes(mech, rules.params, c, engine.dice_of(mech, {**rules.params, **c}))
+            means.append(known[key])
         if any(m is None for m in means):
             raise ValueError(
                 f"the {mech.name} mechanic's dice roll again and its successes ({mech.successes}) are not a sum "

@@ -248,12 +248,16 @@ def test_undecided_rules_are_refused():
     ],
 )
 def test_again_is_checked(change, message):
-    text = WILD.replace('again = { six = "bonus" }', change)
+    _read_or_refused(WILD.replace('again = { six = "bonus" }', change), message)
+
+
+def _read_or_refused(text, message):
+    """The file is read (``message`` None) or refused with a sentence matching ``message``."""
     if message is None:
-        spec.from_toml(text, "wild.toml")
+        spec.from_toml(text, "f.toml")
         return
     with pytest.raises(spec.MechanicError, match=message):
-        spec.from_toml(text, "wild.toml")
+        spec.from_toml(text, "f.toml")
 
 
 def test_chains_that_never_stop_and_willpower_are_refused():
@@ -386,12 +390,7 @@ def test_columns_given_by_when_against_every_roll():
     ],
 )
 def test_columns_given_by_when_are_checked(change, message):
-    text = FLAGGED.split("[columns.p_six]")[0] + change
-    if message is None:
-        spec.from_toml(text, "f.toml")
-        return
-    with pytest.raises(spec.MechanicError, match=message):
-        spec.from_toml(text, "f.toml")
+    _read_or_refused(FLAGGED.split("[columns.p_six]")[0] + change, message)
 
 
 def test_an_undecided_column_is_refused():
@@ -451,3 +450,16 @@ def test_v5_pairs_of_tens_with_ten_again_equal_every_chain():
         for difficulty in (1, 2, 4):
             want = brute(rules, {"pool": pool, "difficulty": difficulty}, 7, "critical")
             assert engine.odds(rules, pool=pool, difficulty=difficulty).classes() == want
+
+
+def test_distribution_means_over_an_axis_the_successes_do_not_read():
+    """Each cell's exact mean, worked out once per roll (the Difficulty does not change it)."""
+    from analysis import distribution
+
+    text = V5_TEN_AGAIN.replace("success + ten + 2 * floor(ten / 2)", "success + ten")  # a sum of marks
+    rules = spec.rules_of(spec.from_toml(text, "v5x.toml"))
+    dist = distribution.mechanic_table(rules, {"pool": "1-3", "difficulty": "1-3"}, exact=True, max_successes=4)
+    for (pool, difficulty), rows in dist.groupby(["pool", "difficulty"]):
+        assert set(rows.mean_successes) == {engine.odds(rules, pool=pool, difficulty=difficulty).mean_successes}
+    # one 10-again die of 6+: x = 4/10 + (1/10)(1 + x), so x = 5/9 a die
+    assert set(dist[dist.pool == 3].mean_successes) == {Fraction(5, 3)}
