@@ -53,7 +53,7 @@ from .pool import (
     dice_of as dice_of,
     dice_table as dice_table,
     face_axes as _face_axes,
-    grid_sizes as _grid_sizes,
+    grid_axes as _grid_axes,
     layout as _layout,
     pool_axes as _pool_axes,
     walk_ways as _walk_ways,
@@ -239,22 +239,26 @@ def _laid_out(
     success count up to ``need``, is decided at the bound, or refuses naming what is not."""
     mech = rules.mechanic
     bound = 0
+    hold = False
     if mech.explodes:  # the bound first, from the grid's shape alone: each die's chain is counted once
         bound = max(need + 1 if need is not None else 0, _FIRST_BOUND)
-        opened = [
-            o and (not stats.caps or stats.caps[s] is None) for s, o in enumerate(explode.open_statistics(mech, stats))
-        ]
         while True:
-            shape = tuple(_grid_sizes(mech, stats, top, rules.params, bound)) or (1,)
-            why = next(
-                (
-                    w
-                    for context in rows
-                    if (w := explode.undecided(mech, stats, shape, rules.params, dict(context), opened, need))
-                    is not None
-                ),
-                None,
-            )
+            why = None
+            # first with every statistic held at the bound, then with only the open ones
+            for hold in (True, False):
+                sizes, opened = _grid_axes(mech, stats, top, rules.params, bound, hold)
+                shape = tuple(sizes) or (1,)
+                why = next(
+                    (
+                        w
+                        for context in rows
+                        if (w := explode.undecided(mech, stats, shape, rules.params, dict(context), opened, need))
+                        is not None
+                    ),
+                    None,
+                )
+                if why is None or opened == _grid_axes(mech, stats, top, rules.params, bound)[1]:
+                    break
             if why is None:
                 break
             if bound >= _MAX_BOUND or math.prod(shape) > MAX_GRID:
@@ -264,7 +268,7 @@ def _laid_out(
                     f"high enough"
                 )
             bound *= 2
-    faces_arr, marks_arr, contrib, shape, strides = _layout(mech, stats, faces, top, rules.params, bound)
+    faces_arr, marks_arr, contrib, shape, strides = _layout(mech, stats, faces, top, rules.params, bound, hold)
     size = int(np.prod(shape))
     if size > MAX_GRID or size * len(rows) > MAX_CLASSIFY:
         raise MechanicError(

@@ -23,7 +23,6 @@ they are, or refuses naming the rule.
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 from math import lcm
@@ -39,8 +38,8 @@ if TYPE_CHECKING:
 
 #: Most distinct sums one die's chain may make on the grid (each becomes one step of the walk).
 MAX_STEPS = 20_000
-#: Most cells of a saturating edge read for each context to prove the rules decided there.
-MAX_EDGE = 2_000_000
+#: Most boxes of cells at the bound checked for each context to prove the rules decided there.
+MAX_BOXES = 1_000_000
 
 
 def _index(mech: Mechanic) -> dict[str, int]:
@@ -358,24 +357,14 @@ def undecided(
     decided true and every rule before it decided false for every such value, and each column given
     by when decided; with ``need``, the successes must be known there or exceed ``need`` (so every
     count up to ``need`` is exact and the rest lies above it).  Returns the rule (or ``successes``)
-    that is not decided, in words.
+    that is not decided, in words: that of the first such cell in the grid's order.
+
+    The cells are taken as boxes (a range of values per statistic): a box decided as a whole is
+    decided in each of its cells (an interval over a box holds every cell's), and a box that is not
+    is halved along its first axis that is not one cell, the lower half first, down to single cells.
     """
     opened = [s for s, o in enumerate(open_axes) if o]
     base: dict[str, Any] = {name: (int(v), int(v)) for name, v in {**params, **context}.items()}
-    # the cells with some open statistic at its last cell, each once: the first such axis fixed there
-    parts = []
-    for n, s in enumerate(opened):
-        axes = [range(size) for size in shape]
-        for before in opened[:n]:
-            axes[before] = range(shape[before] - 1)
-        axes[s] = range(shape[s] - 1, shape[s])
-        parts.append(axes)
-    edge = sum(math.prod(len(a) for a in axes) for axes in parts)
-    if edge > MAX_EDGE:
-        raise MechanicError(
-            f"{mech.origin}: dice that roll again make {edge:,} counts at the bound to check "
-            f"(limit {MAX_EDGE:,}); ask for a smaller grid"
-        )
     # an expression's bounds depend only on the ranges of the names it reads: each worked out once
     known: dict[tuple[int, tuple], tuple] = {}
     reads: dict[int, tuple[str, ...]] = {}
@@ -396,25 +385,67 @@ def undecided(
         if o.applies is None or bool(o.applies.evaluate(params))
     ]
     flags = list(zip(mech.flags, stats.whens[len(mech.outcomes) :]))
-    for axes in parts:
-        for coords in itertools.product(*axes):
-            ranges = dict(base)
-            for s, name in enumerate(stats.names):
-                c = coords[s]
-                ranges[name] = (c, math.inf) if open_axes[s] and c == shape[s] - 1 else (c, c)
-            for cname, e in stats.counts:
-                ranges[cname] = decide(e, ranges)
-            for o, when in live:
-                got = (1, 1) if when is None else decide(when, ranges)
-                if got == (1, 1):
-                    break
-                if got != (0, 0):
-                    return f"the rule of {o.name!r}"
-            for col, when in flags:
-                if decide(cast("Expr", when), ranges) not in ((0, 0), (1, 1)):
-                    return f"the column {col.name!r}"
-            if need is not None and mech.successes is not None:
-                lo, hi = ranges.get(mech.successes, (-math.inf, math.inf))
-                if not (lo > need or lo == hi):  # above every count asked for, or known exactly
-                    return f"the successes up to {need}"
+
+    def why(box: Sequence[tuple[Any, Any]]) -> str | None:
+        """What the box leaves undecided, or None."""
+        ranges = dict(base)
+        for name, r in zip(stats.names, box):
+            ranges[name] = r
+        for cname, e in stats.counts:
+            ranges[cname] = decide(e, ranges)
+        for o, when in live:
+            got = (1, 1) if when is None else decide(when, ranges)
+            if got == (1, 1):
+                break
+            if got != (0, 0):
+                return f"the rule of {o.name!r}"
+        for col, when in flags:
+            if decide(cast("Expr", when), ranges) not in ((0, 0), (1, 1)):
+                return f"the column {col.name!r}"
+        if need is not None and mech.successes is not None:
+            lo, hi = ranges.get(mech.successes, (-math.inf, math.inf))
+            if not (lo > need or lo == hi):  # above every count asked for, or known exactly
+                return f"the successes up to {need}"
+        return None
+
+    def halves(box: list[tuple[Any, Any]]) -> tuple[list, list] | None:
+        """The box halved along its first axis that is not one cell (the lower half first), or None."""
+        for s, (lo, hi) in enumerate(box):
+            last = shape[s] - 1
+            if lo == hi or (open_axes[s] and lo == last):
+                continue
+            if open_axes[s] and hi == math.inf:  # the values below the bound, then the bound's cell
+                cut = last - 1
+                low, high = (lo, cut), (last, math.inf)
+            else:
+                cut = (lo + hi) // 2
+                low, high = (lo, cut), (cut + 1, hi)
+            return box[:s] + [low] + box[s + 1 :], box[:s] + [high] + box[s + 1 :]
+        return None
+
+    checked = 0
+    # the cells with some open statistic at its last cell, each once: the first such axis fixed there
+    for n, s in enumerate(opened):
+        box: list[tuple[Any, Any]] = [(0, size - 1) if not o else (0, math.inf) for size, o in zip(shape, open_axes)]
+        for before in opened[:n]:
+            box[before] = (0, shape[before] - 2)
+        box[s] = (shape[s] - 1, math.inf)
+        if any(lo > hi for lo, hi in box):
+            continue
+        todo = [box]
+        while todo:
+            box = todo.pop()
+            checked += 1
+            if checked > MAX_BOXES:
+                raise MechanicError(
+                    f"{mech.origin}: dice that roll again need more than {MAX_BOXES:,} checks of the counts "
+                    f"at the bound; ask for a smaller grid"
+                )
+            reason = why(box)
+            if reason is None:
+                continue
+            split = halves(box)
+            if split is None:
+                return reason
+            todo.extend(reversed(split))
     return None

@@ -102,6 +102,7 @@ def layout(
     dice_max: tuple[int, ...],
     params: Mapping[str, Any] | None = None,
     bound: int = 0,
+    hold: bool = False,
 ) -> Layout:
     """Kernel inputs for one face layout: merged marks per kind, contributions, grid shape.
 
@@ -114,11 +115,12 @@ def layout(
     a kind's "marks" are the sums one die's whole chain can make, weighted
     by their exact ways (Python ints, an object array), and a statistic a
     chain raises without end holds ``0..bound``, ``bound`` standing for
-    every value from it up.
+    every value from it up (with ``hold``, so does every other statistic that could pass the bound:
+    :func:`grid_axes`).
     """
     n_stats = len(stats.names)
     params = {} if params is None else params
-    sizes = grid_sizes(mech, stats, dice_max, params, bound)
+    sizes, _ = grid_axes(mech, stats, dice_max, params, bound, hold)
     groups: list[list[tuple[tuple[int, ...], int]]] = []  # per kind: list of (contrib tuple, faces)
     if mech.explodes:
         chained = explode.chain_kinds(mech)
@@ -148,34 +150,51 @@ def layout(
     return faces_arr, marks_arr, contrib, shape, strides
 
 
-def grid_sizes(
-    mech: Mechanic, stats: _Stats, dice_max: Sequence[int], params: Mapping[str, Any], bound: int = 0
-) -> list[int]:
-    """The size of each statistic's axis: the most its members can add up to (per kind, its dice
-    times the largest weight of the marks a die of it may show; with dice rolled again, summed over
-    the kinds its chain may show, each at most once), or up to its cap; an axis that dice rolled again
-    raise without end (:func:`analysis.mechanic.explode.open_statistics`) holds ``0..bound`` (its
-    cap, if the rules cap it)."""
+def grid_axes(
+    mech: Mechanic,
+    stats: _Stats,
+    dice_max: Sequence[int],
+    params: Mapping[str, Any],
+    bound: int = 0,
+    hold: bool = False,
+) -> tuple[list[int], tuple[bool, ...]]:
+    """The size of each statistic's axis, and whether its last cell stands for every value from it
+    up without the rules' caps saying so (to be proven at the bound:
+    :func:`analysis.mechanic.explode.undecided`).
+
+    An axis holds the most its members can add up to (per kind, its dice times the largest weight of
+    the marks a die of it may show; with dice rolled again, summed over the kinds its chain may show,
+    each at most once), or up to its cap; an axis that dice rolled again raise without end
+    (:func:`analysis.mechanic.explode.open_statistics`) holds ``0..bound`` (its cap, if the rules cap
+    it), and with ``hold`` so does every other axis that would pass ``bound``.
+    """
     if mech.explodes:
         opened = explode.open_statistics(mech, stats)
         shown = [explode.reach(mech, params, ki) for ki in range(len(mech.kinds))]
     else:
         opened = (False,) * len(stats.names)
         shown = [(ki,) for ki in range(len(mech.kinds))]
-    sizes = []
+    sizes: list[int] = []
+    held: list[bool] = []
     for s in range(len(stats.names)):
         cap = stats.caps[s] if stats.caps else None
-        if opened[s]:
-            sizes.append((bound if cap is None else cap) + 1)
-            continue
         top = 0
-        for ki, n in enumerate(dice_max):
-            top += n * sum(
-                max((w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == kj), default=0)
-                for kj in shown[ki]
-            )
-        sizes.append((top if cap is None else min(top, cap)) + 1)
-    return sizes
+        if not opened[s]:
+            for ki, n in enumerate(dice_max):
+                top += n * sum(
+                    max((w for (k2, _), w in zip(stats.members[s], stats.weights[s]) if k2 == kj), default=0)
+                    for kj in shown[ki]
+                )
+        if cap is not None:
+            sizes.append((cap if opened[s] else min(top, cap)) + 1)
+            held.append(False)
+        elif opened[s] or (hold and top > bound):
+            sizes.append(bound + 1)
+            held.append(True)
+        else:
+            sizes.append(top + 1)
+            held.append(False)
+    return sizes, tuple(held)
 
 
 def _merged(stats: _Stats, faces: Faces, ki: int, n_marks: int) -> list[tuple[tuple[int, ...], int]]:
