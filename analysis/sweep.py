@@ -305,12 +305,17 @@ def _here(system, rules, grid: dict, exact: bool, show: bool, desc: str) -> list
     quick and halving when they are slow; once one value alone is slow, each
     value of the second axis (the Hunger) gets its own call.  The bar moves
     and Ctrl-C is seen between calls, and a cheap grid still takes few calls.
+    A system that counts the whole first axis for the cost of its largest value
+    (``whole_first_axis``) gets it whole in each call, one call per value of the
+    second axis.
     """
     axes = list(grid)
     first, values = axes[0], grid[axes[0]]
     per_value = math.prod(len(grid[a]) for a in axes[1:])
     frames = []
     size, split = 1, False
+    if system.whole_first_axis:
+        size, split = len(values), len(axes) > 1
     bar = progress_bar(len(values) * per_value, desc, "cell", show)
     try:
         i = 0
@@ -318,7 +323,7 @@ def _here(system, rules, grid: dict, exact: bool, show: bool, desc: str) -> list
             batch = values[i : i + size]
             parts = (
                 [{**grid, first: batch, axes[1]: [v]} for v in grid[axes[1]]]
-                if split and len(axes) > 2
+                if split and (len(axes) > 2 or system.whole_first_axis)
                 else [{**grid, first: batch}]
             )
             start = time.monotonic()

@@ -152,6 +152,12 @@ class System:
         ``p_win``), or ``"module:NAME"`` of such a tuple (imported only when
         asked for); what ``beastodds NAME --help`` explains.  None: its axes,
         then its classes.
+    whole_first_axis : bool
+        One call of its table function counts every value of the first axis
+        for about the cost of the largest (the dice walked one at a time, as
+        the engine counts dice that roll again): a sweep gives each call the
+        whole first axis and one value of the second, not a batch of the
+        first.
     column_prefixes : dict or tuple of (str, str)
         ``{prefix: name for people}`` of the columns that stand for this
         system's odds in tables that set systems side by side
@@ -181,6 +187,7 @@ class System:
     column_prefixes: Pairs = ()
     distribution: str | Callable[..., pd.DataFrame] | None = None
     columns: str | tuple[str, ...] | None = None
+    whole_first_axis: bool = False
 
     if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
 
@@ -205,6 +212,7 @@ class System:
             column_prefixes: PairsIn = (),
             distribution: str | Callable[..., pd.DataFrame] | None = None,
             columns: str | Iterable[str] | None = None,
+            whole_first_axis: bool = False,
         ) -> None: ...
 
     def __post_init__(self) -> None:

@@ -112,8 +112,10 @@ def mechanic_walk(
                         nxt[d] += x * weight[m]
                     if d > top:
                         top = d
+            # wide sums are residues already; a cell without ways needs no division
             for i in range(max(hi, top) + 1):
-                cur[i] = nxt[i] % mod if mod > 0 else nxt[i]
+                x = nxt[i]
+                cur[i] = x % mod if mod > 0 and not wide and x != 0 else x
                 nxt[i] = 0
             hi = top
             n += 1

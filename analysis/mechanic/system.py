@@ -163,6 +163,7 @@ def system_of(mech: Mechanic, package: str = "") -> "System":
         strategies=None if mech.willpower is None else _file_strategies(),
         order=90,
         distribution=None if mech.successes is None else functools.partial(_distribution, mech),
+        whole_first_axis=mech.explodes,
     )
 
 
