@@ -237,7 +237,8 @@ def test_strategies_of_the_system_and_the_command_line(capsys):
     assert list(rulesets.system("werewolf").strategy_map) == ["reroll_failures", "maximize_win", "normal_dice_only"]
     # normal_dice_only is maximize_win over the normal dice only; a Strategy of the engine is taken as it is
     assert willpower.STRATEGIES["normal_dice_only"].kinds == ("normal",)
-    mine = willpower.Strategy("mine", win=True, rage_rerolls=False)
+    mine = willpower.Strategy("mine", win=True, kinds=("normal",))
+    assert willpower.Strategy is mechanic_willpower.Strategy
     assert (
         werewolf.odds(6, 3, 3, strategy=mine).classes() == werewolf.odds(6, 3, 3, strategy="normal_dice_only").classes()
     )

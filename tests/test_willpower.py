@@ -97,7 +97,7 @@ def test_bad_strategies_are_refused(capsys):
         v5.odds(5, 1, 2, strategy="reroll_everything")
     with pytest.raises(ValueError, match="unknown outcome class"):
         willpower.optimal({"victory": 1})
-    with pytest.raises(ValueError, match="must be a number"):
+    with pytest.raises(ValueError, match="must be a whole number, a Fraction or a decimal"):
         willpower.optimal({"plain_win": "1"})
     from analysis import cli
 

@@ -145,7 +145,7 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
         Successes needed to win (>= 0).
     rules : V5Rules
         Official rules by default.
-    strategy : None, str or analysis.willpower.Strategy
+    strategy : None, str or analysis.mechanic.strategy.Strategy
         A Willpower strategy (``reroll_failures``, ``maximize_win``,
         ``maximize_critical``, ``avoid_messy``, or ``willpower.optimal(...)``):
         the odds are then those after the strategy's reroll, and
@@ -206,14 +206,12 @@ def _reachable(difficulty: int, dice: int, rules: V5Rules) -> int:
 
 
 def engine_strategy(strategy) -> _mwp.Strategy:
-    """The one Willpower engine's :class:`analysis.mechanic.willpower.Strategy` of a V5 strategy."""
+    """The strategy the one Willpower engine counts for a V5 strategy (a name of ``willpower.STRATEGIES``
+    or a Strategy): itself, or ``keep`` where no class is worth anything (Willpower is kept)."""
     strategy = _wp.strategy_of(strategy)
-    if strategy.reroll_failures:
-        return _mwp.Strategy(strategy.name, reroll_failures=True)
-    if not any(v for _, v in strategy.values):  # nothing is worth a reroll: Willpower is kept
+    if strategy.mode == "best" and not strategy.win and not any(v for _, v in strategy.values):
         return _mwp.Strategy(strategy.name, keep=True)
-    forbid = ("messy_critical",) if strategy.forbid_new_messy else ()
-    return _mwp.Strategy(strategy.name, values=strategy.values, forbid=forbid)
+    return strategy
 
 
 @lru_cache(maxsize=4096)

@@ -14,52 +14,29 @@ after it exactly; this module only names the Werewolf strategies:
     The reroll of normal or Rage dice with the highest exact chance to win
     (ties: no reroll, then fewer dice).
 ``normal_dice_only``
-    The same, never rerolling a Rage die.
+    The same, never rerolling a Rage die (``kinds=("normal",)``).
+
+Each is the one :class:`analysis.mechanic.strategy.Strategy` every mechanic takes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from analysis.mechanic import willpower as _mw
+from analysis.mechanic.strategy import Strategy
 from analysis.strategies import named
+
+__all__ = ["MAX_REROLL", "STRATEGIES", "Strategy", "strategy_of"]
 
 #: Dice a Willpower reroll may take.
 MAX_REROLL = 3
 
-
-@dataclass(frozen=True)
-class Strategy(_mw.Strategy):
-    """A Willpower strategy of the one engine (:class:`analysis.mechanic.willpower.Strategy`), with the
-    Werewolf switch ``rage_rerolls``.
-
-    Attributes
-    ----------
-    rage_rerolls : bool
-        True: Rage dice not showing 1-2 may be rerolled too; False: normal
-        dice only (a Rage die is never risked; the same as
-        ``kinds=("normal",)``).
-    """
-
-    rage_rerolls: bool = True
-
-    def __post_init__(self):
-        super().__post_init__()
-        if not isinstance(self.rage_rerolls, bool):
-            raise ValueError(f"rage_rerolls must be true or false, got {self.rage_rerolls!r}")
-        if not self.rage_rerolls:
-            if self.kinds not in (None, ("normal",)):
-                raise ValueError("rage_rerolls=False rerolls normal dice only; kinds cannot name others")
-            object.__setattr__(self, "kinds", ("normal",))
-
-
 STRATEGIES = {
     "reroll_failures": _mw.STRATEGIES["reroll_failures"],
     "maximize_win": _mw.STRATEGIES["maximize_win"],
-    "normal_dice_only": Strategy("normal_dice_only", win=True, rage_rerolls=False),
+    "normal_dice_only": Strategy("normal_dice_only", win=True, kinds=("normal",)),
 }
 
 
-def strategy_of(strategy) -> _mw.Strategy:
+def strategy_of(strategy) -> Strategy:
     """A strategy from a name in ``STRATEGIES`` or a strategy itself."""
-    return named(strategy, STRATEGIES, _mw.Strategy)
+    return named(strategy, STRATEGIES, Strategy)
