@@ -37,13 +37,15 @@ def mechanic_rules(system, rules) -> _engine.MechanicRules:
     return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
 
-def fields_from_file(package: str) -> Callable[[_C], _C]:
+def fields_from_file(package: str, per_roll: tuple[str, ...] = ()) -> Callable[[_C], _C]:
     """A class decorator, under ``@dataclass``: the rules fields of a system counted by its mechanic
     file are that file's parameters, written once there.
 
     Each parameter of the ``mechanic.toml`` in ``package`` becomes a field (in file order): its
     default, its range (whole numbers) and its help, as :func:`analysis.rules.rule` takes them; the
-    class's docstring gains their list.  The class declares no field of its own.
+    class's docstring gains their list.  The class declares no field of its own.  ``per_roll``
+    names parameters that are not rules but options of one roll (the classic specialty): they
+    get no field.
     """
 
     def apply(cls: _C) -> _C:
@@ -53,7 +55,12 @@ def fields_from_file(package: str) -> Callable[[_C], _C]:
             raise TypeError(f"{cls.__name__} takes its fields from {package}'s mechanic.toml; it declares none")
         annotations: dict[str, Any] = {}
         lines = ["", "", "    Attributes", "    ----------"]
+        unknown = set(per_roll) - {p.name for p in mech.parameters}
+        if unknown:
+            raise TypeError(f"{package}'s mechanic.toml has no parameter {sorted(unknown)[0]!r}")
         for p in mech.parameters:
+            if p.name in per_roll:
+                continue
             kind = bool if p.is_bool else int
             annotations[p.name] = kind
             setattr(cls, p.name, rule(p.default, help=p.help, range=p.range))

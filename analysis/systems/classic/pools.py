@@ -19,9 +19,10 @@ import pandas as pd
 
 from analysis import at_least as _al, display as _display, distribution
 from analysis.exact import float_ratios, fractions_over
+from analysis.mechanic.counted import fields_from_file
 from analysis.mechanic.engine import count_cells, rules_of
 from analysis.mechanic.spec import load
-from analysis.rules import Rules, rule
+from analysis.rules import Rules
 from analysis.validate import InputError, as_values, check_bool, check_int, materialise
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
@@ -34,19 +35,10 @@ MIN_DIFFICULTY, MAX_DIFFICULTY = 2, 10
 
 
 @dataclass(frozen=True)
+@fields_from_file("analysis.systems.classic", per_roll=("specialty",))
 class ClassicRules(Rules):
-    """A classic rule set.  The defaults are the classic rules (docs/rules.md).
-
-    Attributes
-    ----------
-    ones_cancel : bool
-        Each 1 cancels one success (default True).  False: 1s only matter
-        for the botch.
-    """
-
-    ones_cancel: bool = rule(
-        True, help="Each 1 cancels one success (default true); false: 1s only matter for the botch."
-    )
+    """A classic rule set.  The defaults are the classic rules (docs/rules.md); the fields are the
+    parameters of this package's ``mechanic.toml`` (its ``specialty`` is an option of one roll)."""
 
 
 OFFICIAL = ClassicRules()
