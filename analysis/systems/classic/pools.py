@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,11 @@ MIN_DIFFICULTY, MAX_DIFFICULTY = 2, 10
 class ClassicRules(Rules):
     """A classic rule set.  The defaults are the classic rules (docs/rules.md); the fields are the
     parameters of this package's ``mechanic.toml`` (its ``specialty`` is an option of one roll)."""
+
+    if TYPE_CHECKING:  # the field comes from the file (fields_from_file)
+        ones_cancel: bool
+
+        def __init__(self, **fields: Any) -> None: ...
 
 
 OFFICIAL = ClassicRules()
