@@ -55,12 +55,14 @@ def no_count(system) -> ValueError:
     )
 
 
-def check_rows(rows: int, name: str = "distribution") -> None:
-    """Refuse a distribution table of more than :data:`MAX_ROWS` rows."""
+def check_rows(rows: int, name: str = "distribution", top: int | None = None) -> None:
+    """Refuse a distribution table of more than :data:`MAX_ROWS` rows (``top``: the most successes a
+    cell lists, named in the sentence)."""
     if rows > MAX_ROWS:
+        reach = "" if top is None else f", the successes reaching {top:,}"
         raise InputError(
             name,
-            f" asks for {rows:,} rows (cells times success counts; limit "
+            f" asks for {rows:,} rows (cells times success counts{reach}; limit "
             f"{MAX_ROWS:,}); ask for a smaller grid or a smaller largest count",
         )
 
@@ -107,7 +109,7 @@ def frame(
         if max_successes is not None:
             high = max_successes
         spans.append((low, high))
-    check_rows(sum(max(h - lo + 1, 0) for lo, h in spans), name)
+    check_rows(sum(max(h - lo + 1, 0) for lo, h in spans), name, max((h for _, h in spans), default=None))
     value = (lambda n, d: Fraction(n, d)) if exact else (lambda n, d: n / d)
     cols: dict[str, list[int]] = {k: [] for k in keys}
     succ, exactly, at_least, more, mean = [], [], [], [], []

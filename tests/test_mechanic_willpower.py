@@ -72,7 +72,9 @@ class _KernelOdds:
         shape = (n + rules.crit_bonus * (n // 2) + 1, 2, kv5.CAP + 1, kv5.CAP + 1)
         w_n = np.array(rules.normal_faces, dtype=np.int64)
         w_h = np.array(rules.hunger_faces, dtype=np.int64)
-        vals = np.zeros(6, dtype=np.int64) if strategy.reroll_failures else strategy.integer_values()
+        mech = v5.OFFICIAL.mechanic().mechanic
+        assert mech.classes == v5.CLASSES  # the oracle's class order
+        vals = np.zeros(6, dtype=np.int64) if strategy.reroll_failures else strategy.integer_values(mech)
         mode = kw.MODE_REROLL_FAILURES if strategy.reroll_failures else kw.MODE_OPTIMAL
 
         def compute(mod):
@@ -89,7 +91,7 @@ class _KernelOdds:
                 int(rules.hunger_one_taints_win),
                 mode,
                 vals,
-                int(strategy.forbid_new_messy),
+                int("messy_critical" in strategy.forbid),
                 R,
                 mod,
                 special_dice.binomials(max(n, R) + 1, mod),

@@ -8,6 +8,8 @@ the work estimate that decides it.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from analysis.systems.requiem import beast, dice as requiem
@@ -473,3 +475,48 @@ def test_la_soif_at_least_work_is_checked_over_the_grid(capsys, no_work):
     with pytest.raises(ValueError, match="dice x successes"):
         beast.table("0-200", "0-5", at_least="0-200", check_only=True)
     assert beast.table("0-200", "0-5", at_least="0-20", check_only=True) is None
+
+
+FAR_APART = """
+[mechanic]
+name = "far"
+successes = "successes"
+classes = ["fail", "win"]
+
+[axes]
+pool = { default = "1-5", range = [0, 100] }
+
+[kinds.die]
+dice = "pool"
+sides = 6
+faces = { miss = "1 .. 3", success = "4 .. 6" }
+
+[counts]
+successes = "success * 1000000"
+
+[[outcomes]]
+name = "win"
+when = "successes >= 1"
+
+[[outcomes]]
+name = "fail"
+"""
+
+
+def test_successes_far_apart_are_counted_by_the_values_reached(capsys, tmp_path):
+    """A file whose successes jump by a million per die: the histogram holds the counts reached (31 at
+    pool 30, not 30,000,001), so its odds are exact and a distribution of 30,000,001 rows is refused in
+    one sentence naming how far the successes reach, before a table is made."""
+    from math import comb
+
+    from analysis.mechanic import engine, spec
+
+    path = tmp_path / "far.toml"
+    path.write_text(FAR_APART)
+    rules = spec.rules_of(spec.load(path))
+    got = engine.odds(rules, pool=30)
+    assert got.successes == {k * 1_000_000: Fraction(comb(30, k), 2**30) for k in range(31)}
+    table = engine.table(rules, exact=True, pool="30", at_least=[0, 1, 10_000])
+    assert list(table.iloc[0, -3:]) == [1] + [1 - Fraction(1, 2**30)] * 2
+    line = refused(capsys, "table", path, "--distribution", "--pool", "30")
+    assert "30,000,001 rows" in line and "the successes reaching 30,000,000" in line

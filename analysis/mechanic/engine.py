@@ -87,8 +87,8 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
 
     from .pool import Layout as Layout
 
-    #: (class table, successes table or None, lowest successes) over a grid (:func:`_tables`).
-    Tables = tuple[IntArray, IntArray | None, int]
+    #: (class table, successes table or None, successes value of each column) over a grid (:func:`_tables`).
+    Tables = tuple[IntArray, IntArray | None, IntArray]
 
 #: Most cells of the statistics grid of one count (each cell holds an int64 per
 #: context): bigger grids are refused with the size named, before any work.
@@ -104,7 +104,11 @@ DEFAULT_BOUND = 20
 
 @lru_cache(maxsize=256)
 def _tables(rules: MechanicRules, shape: tuple[int, ...], context: Context, reduced: bool = True) -> Tables:
-    """(class table, successes table, lowest successes) over the statistics grid, for one context.
+    """(class table, successes table, successes counts) over the statistics grid, for one context.
+
+    The successes table holds each cell's column in a histogram of the successes, and the counts
+    the successes value of each column, increasing: every value from the lowest to the highest, or
+    (where they lie far apart) only those the grid reaches, so a histogram never outgrows the grid.
 
     ``context`` holds ``(axis, value)`` pairs of the axes the rules read.
     ``reduced``: the grid of the rule set's statistics (``_stats(mech,
@@ -140,16 +144,21 @@ def _tables(rules: MechanicRules, shape: tuple[int, ...], context: Context, redu
             bits += np.broadcast_to(when.evaluate(env), shape).astype(np.int64) << f
         cls = np.where(cls < 0, cls, cls + len(mech.classes) * bits)
     succ: IntArray | None = None
-    low = 0
+    known = np.zeros(0, dtype=np.int64)
     if mech.successes is not None:
-        values = np.broadcast_to(np.asarray(env[mech.successes], dtype=np.int64), shape)
-        low = int(values.min())
-        succ = (values - low).reshape(size)
+        values = np.broadcast_to(np.asarray(env[mech.successes], dtype=np.int64), shape).reshape(size)
+        low, high = int(values.min()), int(values.max())
+        if high - low < 2 * size:  # every count from the lowest to the highest: a histogram column each
+            known = np.arange(low, high + 1, dtype=np.int64)
+            succ = values - low
+        else:  # counts far apart (a file's successes times a large number): a column per count reached
+            known, succ = np.unique(values, return_inverse=True)
+            succ = succ.astype(np.int64).reshape(size)
     out = cls.reshape(size)
-    for a in (out, succ):
+    for a in (out, succ, known):
         if a is not None:
             a.setflags(write=False)
-    return out, succ, low
+    return out, succ, known
 
 
 def _mechanic_tables(rules: MechanicRules, shape: tuple[int, ...], context: Context) -> Tables:
@@ -192,11 +201,11 @@ def count_cells(
         for i, t in zip(block.members.tolist(), block.context_of.tolist()):
             succ: dict[int, int] = {}
             if block.hist is not None:
-                low = block.lows[t]
+                known = block.counts[t].tolist()
                 succ = {
-                    v + low: int(w)
+                    known[v]: int(w)
                     for v, w in enumerate(block.hist[t].tolist())
-                    if w and (need is None or v + low <= need)
+                    if w and (need is None or known[v] <= need)
                 }
             out[i] = CellWays(
                 tuple(int(w) for w in block.by_class[t].tolist()),
@@ -217,8 +226,8 @@ class _Block(ArrayFields):
     context_of: np.ndarray  # each member's row in by_class and hist
     by_class: np.ndarray  # (contexts, classes): ways per class, int64 or Python ints
     flags: np.ndarray | None  # (contexts, columns given by when): ways where each holds
-    hist: np.ndarray | None  # (contexts, values): ways of each successes value less its low
-    lows: list[int]  # per context, the successes value of the hist's first column
+    hist: np.ndarray | None  # (contexts, columns): ways of each successes column
+    counts: list[np.ndarray]  # per context, the successes value of each hist column (increasing)
     denominator: int
     dice: tuple[int, ...]
 
@@ -355,7 +364,7 @@ def _count_general(
         if has_succ:
             vals = np.stack([cast("IntArray", t[1]) for t in tables])  # the mechanic has successes
             n_vals = int(vals.max()) + 1
-        lows = [t[2] for t in tables]
+        counts = [t[2] for t in tables]
         sides = [int(faces_arr[k, : marks_arr[k]].sum()) for k in range(len(top))]
         if not has_succ:
             vals, n_vals = np.zeros((len(rows), size), dtype=np.int64), 0
@@ -405,7 +414,7 @@ def _count_general(
                         den *= side**n
                     at = np.array(members, dtype=np.int64).reshape(-1, 2)
                     coarse, flags = _split_flags(by_class[e], len(mech.classes), n_flags)
-                    yield _Block(at[:, 0], at[:, 1], coarse, flags, hist[e] if has_succ else None, lows, den, dice)
+                    yield _Block(at[:, 0], at[:, 1], coarse, flags, hist[e] if has_succ else None, counts, den, dice)
                     if progress is not None:
                         progress(len(at))
 
@@ -535,8 +544,9 @@ def _general_values(
             tail = np.concatenate(
                 [np.cumsum(hist[:, ::-1], axis=1)[:, ::-1], np.zeros((len(hist), 1), dtype=hist.dtype)], axis=1
             )
-            lows = np.array(block.lows, dtype=np.int64)[block.context_of]
-            at = np.clip(np.array(tops, dtype=np.int64)[None, :] - lows[:, None], 0, hist.shape[1])
+            # per context, the first column of N successes or more
+            first = np.array([np.searchsorted(c, tops) for c in block.counts], dtype=np.int64).reshape(-1, len(tops))
+            at = first[block.context_of]
             extra.append(tail[np.arange(len(hist))[:, None], at])  # every N at once
         row = np.concatenate([by] + extra, axis=1) if extra else by
         big = row.dtype == object or block.denominator > INT64_MAX

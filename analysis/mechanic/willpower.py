@@ -477,8 +477,8 @@ def count_cells(
             t = contexts.index(c)
             succ_ways: dict[int, int] = {}
             if has_succ:
-                low = tables[t][2]
-                succ_ways = {v + low: int(w) for v, w in enumerate(hist[t].tolist()) if w}
+                known = tables[t][2].tolist()
+                succ_ways = {known[v]: int(w) for v, w in enumerate(hist[t].tolist()) if w}
             out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ_ways, int(spent[t]), den, dice)
     return cast("list[CellWays]", out)  # every cell is in one group
 
