@@ -1,0 +1,344 @@
+"""Random valid mechanic files against an independent brute force over every ordered roll.
+
+hypothesis draws a file: one to three kinds of dice (d4 to d20), each face
+range carrying a mark, counts that are weighted sums of marks (some clipped
+at 0, some chosen by a condition), a successes count, outcome rules in
+order with a parameter in a threshold, and a column given by when.  The
+same draw is also a Python function of the marks shown (:class:`Rule`), so
+the reference below reads each roll without the file's reader, the
+engine's statistics grid, its fusing and capping, or its kernels: every
+class, every success count and every ``p_at_least_N`` of small pools must
+equal the count over every ordered roll exactly.  The fast tier draws a
+few dozen files; the slow tier 150 valid and 120 hostile ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from math import factorial, prod
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from analysis.mechanic import engine, spec
+
+SIDES = (4, 6, 8, 10, 12, 20)
+#: The most ordered rolls a cell of the reference may have (it reads each multiset of faces once).
+MOST_ROLLS = 20_000
+
+
+# ----------------------------------------------------------------- expressions, as trees and text
+
+
+def _text(node) -> str:
+    """The file's text of an expression tree."""
+    op = node[0]
+    if op == "lin":
+        _, terms, const = node
+        parts = [f"{c} * {m}" if c != 1 else m for m, c in terms] + ([str(const)] if const or not terms else [])
+        return "(" + " + ".join(parts) + ")"
+    if op == "max0":
+        return f"max(0, {_text(node[1])})"
+    if op == "if":
+        return f"({_text(node[2])} if {_text(node[1])} else {_text(node[3])})"
+    if op in ("ge", "eq"):
+        return f"{_text(node[1])} {'>=' if op == 'ge' else '=='} {node[2]}"
+    if op == "gep":
+        return f"{_text(node[1])} >= {node[2]}"
+    if op == "not":
+        return f"not ({_text(node[1])})"
+    return f"({_text(node[1])}) {op} ({_text(node[2])})"
+
+
+def _value(node, marks: dict, params: dict):
+    """The value of an expression tree for the marks shown (``{mark: dice showing it}``)."""
+    op = node[0]
+    if op == "lin":
+        _, terms, const = node
+        return sum(c * marks[m] for m, c in terms) + const
+    if op == "max0":
+        return max(0, _value(node[1], marks, params))
+    if op == "if":
+        return _value(node[2] if _value(node[1], marks, params) else node[3], marks, params)
+    if op == "ge":
+        return _value(node[1], marks, params) >= node[2]
+    if op == "eq":
+        return _value(node[1], marks, params) == node[2]
+    if op == "gep":
+        return _value(node[1], marks, params) >= params[node[2]]
+    if op == "not":
+        return not _value(node[1], marks, params)
+    a, b = _value(node[1], marks, params), _value(node[2], marks, params)
+    return (a and b) if op == "and" else (a or b)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A drawn mechanic: its file's text, and the same rules as Python."""
+
+    text: str
+    kinds: tuple  # per kind: (sides, ((mark, first face, last face), ...))
+    successes: tuple  # the successes' tree
+    outcomes: tuple  # ((class, when tree or None), ...) in order
+    column: tuple | None  # the when tree of the column p_flag
+    default: int  # the parameter's default
+
+    def read(self, hands, params):
+        """(class, successes, flag) of one roll: ``hands[k]`` the faces of kind ``k``'s dice."""
+        marks = Counter()
+        for (sides, ranges), hand in zip(self.kinds, hands):
+            for face in hand:
+                marks[next(m for m, lo, hi in ranges if lo <= face <= hi)] += 1
+        marks = {m: marks[m] for _, ranges in self.kinds for m, _, _ in ranges}
+        cls = next(c for c, when in self.outcomes if when is None or _value(when, marks, params))
+        flag = None if self.column is None else bool(_value(self.column, marks, params))
+        return cls, _value(self.successes, marks, params), flag
+
+
+@st.composite
+def rules(draw) -> Rule:
+    n_kinds = draw(st.integers(1, 3))
+    kinds = []
+    names = []
+    for k in range(n_kinds):
+        sides = draw(st.sampled_from(SIDES))
+        n_marks = draw(st.integers(2, min(4, sides)))
+        cuts = sorted(draw(st.lists(st.integers(2, sides), min_size=n_marks - 1, max_size=n_marks - 1, unique=True)))
+        starts = [1] + cuts
+        ends = [c - 1 for c in cuts] + [sides]
+        ranges = tuple((f"{'abc'[k]}{i}", lo, hi) for i, (lo, hi) in enumerate(zip(starts, ends)))
+        kinds.append((sides, ranges))
+        names += [m for m, _, _ in ranges]
+    mark = st.sampled_from(names)
+
+    def linear():
+        terms = draw(st.lists(st.tuples(mark, st.integers(-2, 3)), min_size=1, max_size=3, unique_by=lambda t: t[0]))
+        terms = [(m, c) for m, c in terms if c] or [(terms[0][0], 1)]
+        return ("lin", tuple(terms), draw(st.integers(-1, 2)))
+
+    def condition(depth=0):
+        pick = draw(st.integers(0, 4 if depth < 1 else 1))
+        if pick == 0:
+            return ("ge", linear(), draw(st.integers(-1, 4)))
+        if pick == 1:
+            return ("eq", linear(), draw(st.integers(0, 2)))
+        if pick == 2:
+            return ("not", condition(depth + 1))
+        return ("and" if pick == 3 else "or", condition(depth + 1), condition(depth + 1))
+
+    shape = draw(st.integers(0, 2))
+    if shape == 0:
+        successes = linear()
+    elif shape == 1:
+        successes = ("max0", linear())
+    else:
+        successes = ("if", condition(1), ("max0", linear()), ("max0", linear()))
+    outcomes = [("great", ("gep", ("lin", (("successes", 1),), 0), "t")), ("some", ("ge", linear(), 1))]
+    if draw(st.booleans()):
+        outcomes.insert(draw(st.integers(0, 2)), ("odd", condition()))
+    outcomes.append(("none", None))
+    column = condition() if draw(st.booleans()) else None
+    default = draw(st.integers(1, 3))
+
+    lines = [
+        "[mechanic]",
+        'name = "fuzz"',
+        'successes = "successes"',
+        "classes = [" + ", ".join(f'"{c}"' for c, _ in outcomes) + "]",
+        "",
+        "[parameters]",
+        f'''t = {{ default = {default}, range = [0, 6], help = "a threshold" }}''',
+        "",
+        "[axes]",
+    ]
+    lines += [f'n{k} = {{ default = "0-2", range = [0, 4] }}' for k in range(n_kinds)]
+    for k, (sides, ranges) in enumerate(kinds):
+        faces = ", ".join(f'{m} = "{lo} .. {hi}"' for m, lo, hi in ranges)
+        lines += ["", f"[kinds.{'abc'[k]}]", f'dice = "n{k}"', f"sides = {sides}", f"faces = {{ {faces} }}"]
+    lines += ["", "[counts]", f'successes = "{_text(successes)}"']
+    for c, when in outcomes:
+        lines += ["", "[[outcomes]]", f'name = "{c}"']
+        if when is not None:
+            lines.append(f'when = "{_text(when)}"')
+    if column is not None:
+        lines += ["", "[columns.p_flag]", f'when = "{_text(column)}"']
+    # the outcome rules read the successes by name: the Python rule reads them as a mark
+    py_outcomes = tuple((c, _with_successes(w, successes)) for c, w in outcomes)
+    return Rule("\n".join(lines) + "\n", tuple(kinds), successes, py_outcomes, column, default)
+
+
+def _with_successes(node, successes):
+    """``node`` with the name ``successes`` replaced by its tree (the Python rule has no counts)."""
+    if node is None:
+        return None
+    if node[0] == "gep":
+        return ("gep", successes, node[2])
+    return node
+
+
+# ----------------------------------------------------------------- the reference
+
+
+def _orderings(hand) -> int:
+    out = factorial(len(hand))
+    for n in Counter(hand).values():
+        out //= factorial(n)
+    return out
+
+
+def brute(rule: Rule, dice, params):
+    """Exact (classes, successes, flag) of one cell over every ordered roll."""
+    classes, succ, flags = Counter(), Counter(), Counter()
+    total = prod(sides**n for (sides, _), n in zip(rule.kinds, dice))
+    per_kind = [
+        list(itertools.combinations_with_replacement(range(1, sides + 1), n)) for (sides, _), n in zip(rule.kinds, dice)
+    ]
+    for hands in itertools.product(*per_kind):
+        weight = prod(_orderings(h) for h in hands)
+        cls, s, flag = rule.read(hands, params)
+        classes[cls] += weight
+        succ[s] += weight
+        flags[flag] += weight
+    assert sum(classes.values()) == total
+    return (
+        {c: Fraction(classes[c], total) for c, _ in rule.outcomes},
+        {s: Fraction(w, total) for s, w in sorted(succ.items())},
+        Fraction(flags[True], total),
+    )
+
+
+def check(rule: Rule, t: int | None) -> None:
+    mech = spec.from_toml(rule.text, "fuzz.toml")
+    params = {"t": rule.default if t is None else t}
+    rules = spec.rules_of(mech, None if t is None else {"t": t})
+    n = len(rule.kinds)
+    cells = [
+        dict(zip((f"n{k}" for k in range(n)), dice))
+        for dice in itertools.product(range(4), repeat=n)
+        if prod(sides**d for (sides, _), d in zip(rule.kinds, dice)) <= MOST_ROLLS
+    ]
+    tops = [0, 1, 2, 3]
+    table = engine.table(rules, exact=True, at_least=tops, **{a: sorted({c[a] for c in cells}) for a in cells[0]})
+    rows = {tuple(int(r[a]) for a in cells[0]): r for _, r in table.iterrows()}
+    for cell in cells:
+        dice = tuple(cell.values())
+        classes, succ, flag = brute(rule, dice, params)
+        got = engine.odds(rules, **cell)
+        assert got.classes() == classes, (rule.text, cell)
+        assert got.successes == {s: p for s, p in succ.items() if p}, (rule.text, cell)
+        if rule.column is not None:
+            assert got.probability("p_flag") == flag, (rule.text, cell)
+        row = rows[dice]
+        for n_ in tops:
+            want = sum((p for s, p in succ.items() if s >= n_), Fraction(0))
+            assert row[f"p_at_least_{n_}"] == want, (rule.text, cell, n_)
+        for c, p in classes.items():
+            assert row[c] == p, (rule.text, cell, c)
+
+
+@given(rules(), st.one_of(st.none(), st.integers(0, 6)))
+@settings(max_examples=25)
+def test_random_files_equal_every_ordered_roll(rule, t):
+    check(rule, t)
+
+
+@pytest.mark.slow
+@given(rules(), st.one_of(st.none(), st.integers(0, 6)))
+@settings(max_examples=150)
+def test_random_files_equal_every_ordered_roll_long(rule, t):
+    check(rule, t)
+
+
+# ----------------------------------------------------------------- hostile files
+
+BASE = """[mechanic]
+name = "hostileNAME"
+successes = "successes"
+classes = ["none", "some"]
+
+[parameters]
+t = { default = 1, range = [0, 6], help = "a threshold" }
+
+[axes]
+pool = { default = "POOL", range = [0, RANGE] }
+
+[kinds.die]
+dice = "pool"
+sides = SIDES
+faces = { a0 = "1 .. 3", a1 = "4 .. SIDES" }
+
+[counts]
+successes = "SUCCESSES"
+
+[[outcomes]]
+name = "some"
+when = "successes >= t"
+
+[[outcomes]]
+name = "none"
+"""
+
+
+_NAMES = itertools.count()
+
+
+@st.composite
+def hostile(draw) -> str:
+    """A mechanic file with one hostile part: a deep or long expression, a huge constant or range, a
+    divisor that some rolls make zero, or a name that collides."""
+    parts = {"POOL": "1-3", "RANGE": "20", "SIDES": "6", "SUCCESSES": "a1"}
+    kind = draw(st.sampled_from(["deep", "long", "constant", "range", "divisor", "collide", "sides"]))
+    if kind == "deep":
+        n = draw(st.integers(5, 3000))
+        parts["SUCCESSES"] = "(" * n + "a1" + ")" * n
+    elif kind == "long":
+        parts["SUCCESSES"] = " + ".join(["a1"] * draw(st.integers(10, 20000)))
+    elif kind == "constant":
+        parts["SUCCESSES"] = f"a1 * {draw(st.integers(10**3, 10**40))} {draw(st.sampled_from(['+', '-', '*', '//']))} a0"
+    elif kind == "range":
+        parts["RANGE"] = str(draw(st.integers(10**3, 10**30)))
+        parts["POOL"] = draw(st.sampled_from(["0-200", "5000", "1-3", f"{draw(st.integers(0, 10**12))}"]))
+    elif kind == "divisor":
+        parts["SUCCESSES"] = draw(st.sampled_from(["a1 // (a0 - 1)", "a1 % (a1 - a0)", "max(0, 6 // (2 - a0))"]))
+    elif kind == "sides":
+        parts["SIDES"] = str(draw(st.sampled_from([0, 1, 3, 10**6, 10**20])))
+    text = BASE.replace("NAME", str(next(_NAMES)))  # one process registers each file's name once
+    for k, v in parts.items():
+        text = text.replace(k, v)
+    if kind == "collide":
+        text = text.replace(
+            draw(st.sampled_from(['successes = "a1"', "t = {", "[kinds.die]", 'name = "some"'])),
+            draw(st.sampled_from(['a0 = "a1"', "pool = {", "[kinds.a0]", 'name = "none"'])),
+        )
+    return text
+
+
+def _answers_or_refuses(capsys, path, *argv):
+    from tests.conftest import run_cli
+
+    code, out, err = run_cli(capsys, "table", path, *argv)
+    assert code in (0, 2), (path.read_text(), argv, err)
+    if code == 2:
+        assert out == "" and err.count("\n") == 1 and err.startswith("beastodds: error: "), (path.read_text(), err)
+    else:
+        assert out and "Traceback" not in err
+
+
+@given(hostile(), st.sampled_from([(), ("--distribution",), ("--at-least", "1-3"), ("--exact",)]))
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+def test_hostile_files_answer_or_refuse_in_one_sentence(capsys, tmp_path_factory, text, argv):
+    path = tmp_path_factory.mktemp("hostile") / "m.toml"
+    path.write_text(text)
+    _answers_or_refuses(capsys, path, *argv)
+
+
+@pytest.mark.slow
+@given(hostile(), st.sampled_from([(), ("--distribution",), ("--at-least", "1-3"), ("--exact",)]))
+@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+def test_hostile_files_answer_or_refuse_in_one_sentence_long(capsys, tmp_path_factory, text, argv):
+    path = tmp_path_factory.mktemp("hostile") / "m.toml"
+    path.write_text(text)
+    _answers_or_refuses(capsys, path, *argv)
