@@ -297,7 +297,8 @@ def hostile(draw) -> str:
     elif kind == "long":
         parts["SUCCESSES"] = " + ".join(["a1"] * draw(st.integers(10, 20000)))
     elif kind == "constant":
-        parts["SUCCESSES"] = f"a1 * {draw(st.integers(10**3, 10**40))} {draw(st.sampled_from(['+', '-', '*', '//']))} a0"
+        op = draw(st.sampled_from(["+", "-", "*", "//"]))
+        parts["SUCCESSES"] = f"a1 * {draw(st.integers(10**3, 10**40))} {op} a0"
     elif kind == "range":
         parts["RANGE"] = str(draw(st.integers(10**3, 10**30)))
         parts["POOL"] = draw(st.sampled_from(["0-200", "5000", "1-3", f"{draw(st.integers(0, 10**12))}"]))
