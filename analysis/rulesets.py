@@ -412,9 +412,10 @@ def register_mechanic_file(path, *, replace_same: bool = True) -> "System":
     """Read a mechanic file (:func:`analysis.mechanic.spec.load`) and add its system to :data:`SYSTEMS`;
     return the system.
 
-    Registering the same mechanic again is harmless; a file whose name is
-    another system's (a shipped one, or a different file read before) is
-    refused with one sentence.
+    Registering the same mechanic again is harmless, and the same file read
+    again after an edit replaces its system (a notebook that reads it again
+    sees the edit); a file whose name is another system's (a shipped one, or
+    a different file read before) is refused with one sentence.
     """
     return register_mechanic(load_mechanic(path, str(path)), replace_same=replace_same, path=path)
 
@@ -429,10 +430,12 @@ def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -
         same = getattr(known.rules_class, "MECHANIC", None)
         if replace_same and (same == mech or shipped(known) == mech):  # read again, or a shipped system's own file
             return known
-        raise MechanicError(
-            f"{mech.origin}: a system named {mech.name!r} already exists; give the "
-            f"mechanic another name in [mechanic] name"
-        )
+        edited = replace_same and path is not None and MECHANIC_FILES.get(mech.name) == str(Path(path).resolve())
+        if not edited:
+            raise MechanicError(
+                f"{mech.origin}: a system named {mech.name!r} already exists; give the "
+                f"mechanic another name in [mechanic] name"
+            )
     taken = [p.name for p in mech.parameters if hasattr(Rules, p.name)]
     if taken:
         raise MechanicError(

@@ -188,6 +188,21 @@ def test_two_different_files_of_one_name(capsys, tmp_path):
     assert code == 2 and err.count("\n") == 1 and "b.toml" in err and "already exists" in err
 
 
+def test_the_same_file_read_again_after_an_edit_gives_the_edit(capsys, tmp_path):
+    """A notebook reads a file, the designer edits it, the notebook reads it again: the edited rules
+    (another file of that name stays refused, as above)."""
+    path = write(tmp_path, mechanic(name="edited"), "mine.toml")
+    before = rulesets.load(path)
+    path.write_text(mechanic(name="edited", meaning="a meaning written since"))
+    after = rulesets.load(path)
+    assert after.rules.MECHANIC != before.rules.MECHANIC
+    assert rulesets.SYSTEMS["edited"].rules_class is type(after.rules)
+    assert "a meaning written since" in str(after.rules.MECHANIC.meanings())
+    other = write(tmp_path, mechanic(name="edited", meaning="a third meaning"), "other.toml")
+    with pytest.raises(ValueError, match="a system named 'edited' already exists"):
+        rulesets.load(other)
+
+
 def test_a_meaning_that_names_no_parameter(capsys, tmp_path):
     err = refused(capsys, write(tmp_path, mechanic(meaning="at least {not_a_param} hits")))
     assert "not_a_param" in err and "is not a parameter" in err
