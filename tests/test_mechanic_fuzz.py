@@ -9,7 +9,8 @@ the reference below reads each roll without the file's reader, the
 engine's statistics grid, its fusing and capping, or its kernels: every
 class, every success count and every ``p_at_least_N`` of small pools must
 equal the count over every ordered roll exactly.  The fast tier draws a
-few dozen files; the slow tier 150 valid and 120 hostile ones.
+few dozen files; the slow tier 150 valid and 120 hostile ones, and 12 hostile
+files each in its own ``beastodds`` process under a memory limit and a time bound.
 """
 
 from __future__ import annotations
@@ -343,3 +344,42 @@ def test_hostile_files_answer_or_refuse_in_one_sentence_long(capsys, tmp_path_fa
     path = tmp_path_factory.mktemp("hostile") / "m.toml"
     path.write_text(text)
     _answers_or_refuses(capsys, path, *argv)
+
+
+#: The memory (address space) and the time a beastodds process may take on one hostile file.
+PROCESS_MEMORY = 6 * 2**30
+PROCESS_SECONDS = 120
+
+
+def _limited():  # pragma: no cover - runs in the child process
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (PROCESS_MEMORY, PROCESS_MEMORY))
+
+
+@pytest.mark.slow
+@given(hostile(), st.sampled_from([(), ("--distribution",), ("--at-least", "1-3")]))
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+def test_hostile_files_in_a_process_of_bounded_memory_and_time(tmp_path_factory, text, argv):
+    """As a user runs it: ``beastodds table FILE`` in its own process, under a memory limit and a time
+    bound, answers or ends in one line with exit 2 (an out-of-memory kill or a hang fails)."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path_factory.mktemp("hostile") / "m.toml"
+    path.write_text(text)
+    run = subprocess.run(
+        [sys.executable, "-m", "analysis.cli", "table", str(path), *argv],
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_SECONDS,
+        preexec_fn=_limited,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
+    assert run.returncode in (0, 2), (text, argv, run.stderr[-2000:])
+    if run.returncode == 2:
+        lines = [line for line in run.stderr.splitlines() if line.startswith("beastodds: error: ")]
+        assert run.stdout == "" and len(lines) == 1 and "Traceback" not in run.stderr, (text, run.stderr)
+    else:
+        assert run.stdout and "Traceback" not in run.stderr
