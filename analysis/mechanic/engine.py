@@ -244,13 +244,14 @@ def _laid_out(
     contexts: ``(faces, marks, contributions, shape, strides, tables)``, the grid's size checked.
 
     Where dice roll again (:mod:`analysis.mechanic.explode`), the open statistics' bound starts just
-    above ``need`` (the largest success count asked for) and doubles until every rule, and every
-    success count up to ``need``, is decided at the bound, or refuses naming what is not."""
+    above ``need`` (the largest success count asked for; else at 1) and grows (by one up to
+    :data:`_FIRST_BOUND`, then doubling) until every rule, and every success count up to ``need``,
+    is decided at the bound, or refuses naming what is not."""
     mech = rules.mechanic
     bound = 0
     hold = False
     if mech.explodes:  # the bound first, from the grid's shape alone: each die's chain is counted once
-        bound = max(need + 1 if need is not None else 0, _FIRST_BOUND)
+        bound = need + 1 if need is not None else 1
         while True:
             why = None
             # first with every statistic held at the bound, then with only the open ones
@@ -276,7 +277,7 @@ def _laid_out(
                     f"successes (the highest bound tried): a rule must be settled once the successes are "
                     f"high enough"
                 )
-            bound *= 2
+            bound = bound + 1 if bound < _FIRST_BOUND else bound * 2
     faces_arr, marks_arr, contrib, shape, strides = _layout(mech, stats, faces, top, rules.params, bound, hold)
     size = int(np.prod(shape))
     if size > MAX_GRID or size * len(rows) > MAX_CLASSIFY:
@@ -288,8 +289,9 @@ def _laid_out(
     return faces_arr, marks_arr, contrib, shape, strides, tables
 
 
-#: The first bound tried on the successes of dice that roll again (doubled until the rules are decided),
-#: and the highest.
+#: The bounds tried on the successes of dice that roll again, from just above the largest count asked
+#: for (else 1) until the rules are decided: one by one up to this one (the smallest bound makes the
+#: smallest grid and chains of the smallest denominators), then doubling; and the highest.
 _FIRST_BOUND = 8
 _MAX_BOUND = 4096
 
