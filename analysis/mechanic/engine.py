@@ -254,9 +254,9 @@ def _laid_out(
         bound = need + 1 if need is not None else 1
         while True:
             why = None
-            # first with every statistic held at the bound, then with only the open ones
-            for hold in (True, False):
-                sizes, opened = _grid_axes(mech, stats, top, rules.params, bound, hold)
+            # first with every statistic held at the bound, then (where that holds more) only the open ones
+            held, plain = (_grid_axes(mech, stats, top, rules.params, bound, h) for h in (True, False))
+            for hold, (sizes, opened) in ((True, held), (False, plain)) if held != plain else ((False, plain),):
                 shape = tuple(sizes) or (1,)
                 why = next(
                     (
@@ -267,7 +267,7 @@ def _laid_out(
                     ),
                     None,
                 )
-                if why is None or opened == _grid_axes(mech, stats, top, rules.params, bound)[1]:
+                if why is None:
                     break
             if why is None:
                 break

@@ -121,9 +121,7 @@ def decide(normal, hunger, difficulty: int, strategy="maximize_win", rules: v5.V
 
     keep = {c: Fraction(int(c == first.outcome)) for c in v5.CLASSES}
     best = ((), keep, value(keep))
-    if not rerolls:
-        pass
-    elif strategy.reroll_failures:
+    if rerolls and strategy.reroll_failures:
         if not won and fails:
             chosen = tuple(fails[:MAX_REROLL])
             rest = list(normal)
@@ -131,7 +129,7 @@ def decide(normal, hunger, difficulty: int, strategy="maximize_win", rules: v5.V
                 rest.remove(f)
             dist = _after(rest, len(chosen), hunger, difficulty, rules)
             best = (chosen, dist, value(dist))
-    else:
+    elif rerolls:
         for k in range(1, min(MAX_REROLL, len(normal)) + 1):
             for rf in range(min(len(fails), k), -1, -1):
                 for rs in range(min(len(succs), k - rf), -1, -1):
