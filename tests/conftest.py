@@ -110,3 +110,36 @@ def refused(capsys, *argv) -> str:
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("beastodds: error: "), err
     return lines[0][len("beastodds: error: ") :]
+
+
+def d6_mechanic(name: str, successes: str, pool: str = "1-3", top: str = "20", sides: str = "6") -> str:
+    """A small mechanic file: one kind of ``sides``-sided die (``a0`` on 1..3, ``a1`` on 4 up), a pool
+    axis of default ``pool`` within 0..``top``, the count ``successes`` and a threshold parameter ``t``
+    (the classes ``some``: successes >= t, else ``none``).  Each part is text, so a test may make it
+    hostile."""
+    return f"""[mechanic]
+name = "{name}"
+successes = "successes"
+classes = ["none", "some"]
+
+[parameters]
+t = {{ default = 1, range = [0, 6], help = "a threshold" }}
+
+[axes]
+pool = {{ default = "{pool}", range = [0, {top}] }}
+
+[kinds.die]
+dice = "pool"
+sides = {sides}
+faces = {{ a0 = "1 .. 3", a1 = "4 .. {sides}" }}
+
+[counts]
+successes = "{successes}"
+
+[[outcomes]]
+name = "some"
+when = "successes >= t"
+
+[[outcomes]]
+name = "none"
+"""

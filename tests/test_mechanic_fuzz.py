@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from analysis.mechanic import engine, spec
+from tests.conftest import d6_mechanic, run_cli
 
 SIDES = (4, 6, 8, 10, 12, 20)
 #: The most ordered rolls a cell of the reference may have (it reads each multiset of faces once).
@@ -255,34 +256,6 @@ def test_random_files_equal_every_ordered_roll_long(rule, t):
 
 # ----------------------------------------------------------------- hostile files
 
-BASE = """[mechanic]
-name = "hostileNAME"
-successes = "successes"
-classes = ["none", "some"]
-
-[parameters]
-t = { default = 1, range = [0, 6], help = "a threshold" }
-
-[axes]
-pool = { default = "POOL", range = [0, RANGE] }
-
-[kinds.die]
-dice = "pool"
-sides = SIDES
-faces = { a0 = "1 .. 3", a1 = "4 .. SIDES" }
-
-[counts]
-successes = "SUCCESSES"
-
-[[outcomes]]
-name = "some"
-when = "successes >= t"
-
-[[outcomes]]
-name = "none"
-"""
-
-
 _NAMES = itertools.count()
 
 
@@ -290,26 +263,24 @@ _NAMES = itertools.count()
 def hostile(draw) -> str:
     """A mechanic file with one hostile part: a deep or long expression, a huge constant or range, a
     divisor that some rolls make zero, or a name that collides."""
-    parts = {"POOL": "1-3", "RANGE": "20", "SIDES": "6", "SUCCESSES": "a1"}
+    parts = {"pool": "1-3", "top": "20", "sides": "6", "successes": "a1"}
     kind = draw(st.sampled_from(["deep", "long", "constant", "range", "divisor", "collide", "sides"]))
     if kind == "deep":
         n = draw(st.integers(5, 3000))
-        parts["SUCCESSES"] = "(" * n + "a1" + ")" * n
+        parts["successes"] = "(" * n + "a1" + ")" * n
     elif kind == "long":
-        parts["SUCCESSES"] = " + ".join(["a1"] * draw(st.integers(10, 20000)))
+        parts["successes"] = " + ".join(["a1"] * draw(st.integers(10, 20000)))
     elif kind == "constant":
         op = draw(st.sampled_from(["+", "-", "*", "//"]))
-        parts["SUCCESSES"] = f"a1 * {draw(st.integers(10**3, 10**40))} {op} a0"
+        parts["successes"] = f"a1 * {draw(st.integers(10**3, 10**40))} {op} a0"
     elif kind == "range":
-        parts["RANGE"] = str(draw(st.integers(10**3, 10**30)))
-        parts["POOL"] = draw(st.sampled_from(["0-200", "5000", "1-3", f"{draw(st.integers(0, 10**12))}"]))
+        parts["top"] = str(draw(st.integers(10**3, 10**30)))
+        parts["pool"] = draw(st.sampled_from(["0-200", "5000", "1-3", f"{draw(st.integers(0, 10**12))}"]))
     elif kind == "divisor":
-        parts["SUCCESSES"] = draw(st.sampled_from(["a1 // (a0 - 1)", "a1 % (a1 - a0)", "max(0, 6 // (2 - a0))"]))
+        parts["successes"] = draw(st.sampled_from(["a1 // (a0 - 1)", "a1 % (a1 - a0)", "max(0, 6 // (2 - a0))"]))
     elif kind == "sides":
-        parts["SIDES"] = str(draw(st.sampled_from([0, 1, 3, 10**6, 10**20])))
-    text = BASE.replace("NAME", str(next(_NAMES)))  # one process registers each file's name once
-    for k, v in parts.items():
-        text = text.replace(k, v)
+        parts["sides"] = str(draw(st.sampled_from([0, 1, 3, 10**6, 10**20])))
+    text = d6_mechanic(f"hostile{next(_NAMES)}", **parts)  # one process registers each file's name once
     if kind == "collide":
         text = text.replace(
             draw(st.sampled_from(['successes = "a1"', "t = {", "[kinds.die]", 'name = "some"'])),
@@ -318,9 +289,13 @@ def hostile(draw) -> str:
     return text
 
 
-def _answers_or_refuses(capsys, path, *argv):
-    from tests.conftest import run_cli
+def _hostile_file(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("hostile") / "m.toml"
+    path.write_text(text)
+    return path
 
+
+def _answers_or_refuses(capsys, path, *argv):
     code, out, err = run_cli(capsys, "table", path, *argv)
     assert code in (0, 2), (path.read_text(), argv, err)
     if code == 2:
@@ -332,18 +307,14 @@ def _answers_or_refuses(capsys, path, *argv):
 @given(hostile(), st.sampled_from([(), ("--distribution",), ("--at-least", "1-3"), ("--exact",)]))
 @settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 def test_hostile_files_answer_or_refuse_in_one_sentence(capsys, tmp_path_factory, text, argv):
-    path = tmp_path_factory.mktemp("hostile") / "m.toml"
-    path.write_text(text)
-    _answers_or_refuses(capsys, path, *argv)
+    _answers_or_refuses(capsys, _hostile_file(tmp_path_factory, text), *argv)
 
 
 @pytest.mark.slow
 @given(hostile(), st.sampled_from([(), ("--distribution",), ("--at-least", "1-3"), ("--exact",)]))
 @settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 def test_hostile_files_answer_or_refuse_in_one_sentence_long(capsys, tmp_path_factory, text, argv):
-    path = tmp_path_factory.mktemp("hostile") / "m.toml"
-    path.write_text(text)
-    _answers_or_refuses(capsys, path, *argv)
+    _answers_or_refuses(capsys, _hostile_file(tmp_path_factory, text), *argv)
 
 
 #: The memory (address space) and the time a beastodds process may take on one hostile file.
@@ -367,8 +338,7 @@ def test_hostile_files_in_a_process_of_bounded_memory_and_time(tmp_path_factory,
     import subprocess
     import sys
 
-    path = tmp_path_factory.mktemp("hostile") / "m.toml"
-    path.write_text(text)
+    path = _hostile_file(tmp_path_factory, text)
     run = subprocess.run(
         [sys.executable, "-m", "analysis.cli", "table", str(path), *argv],
         capture_output=True,

@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from analysis.systems.requiem import beast, dice as requiem
-from tests.conftest import refused, run_cli
+from tests.conftest import d6_mechanic, refused, run_cli
 
 run = run_cli  # beastodds ARGV: (exit code, stdout, stderr)
 
@@ -477,32 +477,6 @@ def test_la_soif_at_least_work_is_checked_over_the_grid(capsys, no_work):
     assert beast.table("0-200", "0-5", at_least="0-20", check_only=True) is None
 
 
-FAR_APART = """
-[mechanic]
-name = "far"
-successes = "successes"
-classes = ["fail", "win"]
-
-[axes]
-pool = { default = "1-5", range = [0, 100] }
-
-[kinds.die]
-dice = "pool"
-sides = 6
-faces = { miss = "1 .. 3", success = "4 .. 6" }
-
-[counts]
-successes = "success * 1000000"
-
-[[outcomes]]
-name = "win"
-when = "successes >= 1"
-
-[[outcomes]]
-name = "fail"
-"""
-
-
 def test_successes_far_apart_are_counted_by_the_values_reached(capsys, tmp_path):
     """A file whose successes jump by a million per die: the histogram holds the counts reached (31 at
     pool 30, not 30,000,001), so its odds are exact and a distribution of 30,000,001 rows is refused in
@@ -512,7 +486,7 @@ def test_successes_far_apart_are_counted_by_the_values_reached(capsys, tmp_path)
     from analysis.mechanic import engine, spec
 
     path = tmp_path / "far.toml"
-    path.write_text(FAR_APART)
+    path.write_text(d6_mechanic("far", "a1 * 1000000", pool="1-5", top="100"))
     rules = spec.rules_of(spec.load(path))
     got = engine.odds(rules, pool=30)
     assert got.successes == {k * 1_000_000: Fraction(comb(30, k), 2**30) for k in range(31)}
