@@ -12,10 +12,16 @@ no network and no server:
 * a chart of the chosen slice: every class stacked, across the values of one
   axis, the other axes at the chosen cell (plain SVG drawn by a short inline
   script, no library);
+* with two rule sets or more, a view that compares them (:func:`comparison_data`):
+  every outcome of the chosen cell under each rule set side by side, each one's
+  change from the first in percentage points (``b - a`` of the exact fractions,
+  as ``beastodds compare`` counts it), what each rule set changes from its
+  base, and a chart of the changes across one axis;
 * the state in the URL fragment: ``odds.html#pool=7&hunger=1&difficulty=3``
   opens at that cell, and a change of a control writes the fragment, so a link
   names one cell (``rule-set=NAME`` picks the rule set, ``chart-by=AXIS`` the
-  chart's axis; a key or value the page does not have is ignored).
+  chart's axis, ``view=compare`` the comparison; a key or value the page does
+  not have is ignored).
 
 Python computes everything: every number shown (the percentage, rounded half
 up from the exact fraction; the fraction; the float the chart is drawn with,
@@ -43,7 +49,7 @@ import pandas as pd
 from . import __version__, rulesets, strategies, sweep
 from .assets import text as asset_text
 from .formats.escape import html_text as escape
-from .formats.numbers import fixed, fraction_text, is_probability, percent_text
+from .formats.numbers import fixed, fraction_text, is_probability, percent_text, points_text
 from .formats.summary import headline
 from .glossary import label as words
 from .legend import meaning, rule_meanings
@@ -58,8 +64,9 @@ MAX_CELLS = 20_000
 MAX_BYTES = 50_000_000
 #: Decimals of the percentages shown (rounded half up from the exact fraction).
 DIGITS = 2
-#: Keys of the fragment that are not axes (an axis name has no ``-``).
-RULE_SET_KEY, CHART_KEY = "rule-set", "chart-by"
+#: Keys of the fragment that are not axes (an axis name has no ``-``).  The view's key is ``view``, or
+#: ``page-view`` on a page where a rule set has an axis named ``view``.
+RULE_SET_KEY, CHART_KEY, VIEW_KEY = "rule-set", "chart-by", "view"
 
 #: The page's style (``analysis/assets/page.css``).
 CSS = asset_text("page.css")
@@ -158,7 +165,8 @@ def page_data(
         ``headline`` (the chance to win or succeed) and ``cells``: one per
         cell of the grid, the last axis fastest, each a list over
         ``columns`` of ``[shown text, exact fraction "num/den", float of
-        the fraction]``.
+        the fraction]``.  With two rule sets or more, ``compare`` holds
+        their comparison (:func:`comparison_data`).
 
     Raises
     ------
@@ -195,7 +203,7 @@ def page_data(
             if system.takes("strategy"):
                 strategies.check(system, resolved, rs.rules)
     shown = "" if strategy is None else one_line(strategies.text(strategy))  # the strategy, as the page names it
-    out = []
+    out, frames = [], []
     for rs, system, resolved in zip(sets, systems, cells):
         df = sweep.tables(
             system, [rs.rules], resolved, exact=True, jobs=jobs, progress=progress, desc=rs.name, names=names
@@ -232,6 +240,12 @@ def page_data(
             if row is None:
                 raise RuntimeError(f"the {system.name} table has no row for the cell {dict(zip(axes, key))}")
             data_cells.append([_value(row[positions[c["name"]]], c["kind"]) for c in columns])
+        frames.append(
+            (
+                {key: k for k, key in enumerate(rows)},
+                {c["name"]: [row[positions[c["name"]]] for row in rows.values()] for c in columns},
+            )
+        )
         words = rulesets.base_words(system)
         out.append(
             {
@@ -263,7 +277,102 @@ def page_data(
                 "cells": data_cells,
             }
         )
-    return {"keys": {"rule_set": RULE_SET_KEY, "chart": CHART_KEY}, "rule_sets": out}
+    taken = any(a["name"] == VIEW_KEY for rs in out for a in rs["axes"])
+    view = "page-" + VIEW_KEY if taken else VIEW_KEY
+    data = {"keys": {"rule_set": RULE_SET_KEY, "chart": CHART_KEY, "view": view}, "rule_sets": out}
+    if len(out) > 1:
+        data["compare"] = comparison_data(out, frames)
+    return data
+
+
+def comparison_data(sets: list, frames: list) -> dict:
+    """The page's comparison of ``sets`` (:func:`page_data`'s rule sets, with ``frames``: per rule set its
+    cells' positions by key and its exact values by column): the first beside each other.
+
+    The compared grid is the axes of every compared rule set (the first's, then the axes the others
+    add), each over the values every rule set that has it shares; a rule set that shares no axis, or
+    no value of a shared axis, with those before it is left out, a note saying why.  The columns are
+    the first's (classes, chances, means) and then the classes and chances the others add: a class or
+    chance a rule set lacks is 0 there, as :func:`analysis.compare.compare` counts it; a mean it lacks
+    is not compared.  The differences (``b - a`` of the fractions, in percentage points for chances)
+    are counted here for each cell of the pair's axes, the last axis fastest.
+
+    Returns ``{"axes", "columns", "sets", "pairs", "notes"}``: ``sets`` the compared rule sets (each
+    ``index`` in the page's rule sets and ``columns``: per compared column its index in that rule set's
+    columns, or -1), ``pairs`` one per rule set after the first (``set``, ``axes``: their names,
+    ``cells``: per cell, per column ``[shown, exact, float]`` of the change, or None).
+    """
+    first = sets[0]
+    values = {a["name"]: list(a["values"]) for a in first["axes"]}
+    axes = {a["name"]: a for a in first["axes"]}
+    compared, notes = [0], []
+    for i, rs in enumerate(sets[1:], 1):
+        mine = {a["name"]: a for a in rs["axes"]}
+        shared = [a for a in mine if a in values]
+        if not shared:
+            notes.append(f"{rs['name']} is not compared: it shares no axis with {first['name']}")
+            continue
+        apart = [a for a in shared if not set(values[a]) & set(mine[a]["values"])]
+        if apart:
+            notes.append(f"{rs['name']} is not compared: its {mine[apart[0]]['label']} shares no value with the others")
+            continue
+        for a in shared:
+            values[a] = [v for v in values[a] if v in mine[a]["values"]]
+        for a, axis in mine.items():
+            if a not in values:
+                values[a], axes[a] = list(axis["values"]), axis
+        compared.append(i)
+    compare_axes = [
+        {**axes[a], "values": vs, "start": vs[len(vs) // 2] if axes[a]["start"] not in vs else axes[a]["start"]}
+        for a, vs in values.items()
+    ]
+    columns = [c for c in first["columns"] if c["kind"] != "count"]
+    for i in compared[1:]:
+        known = {c["name"] for c in columns}
+        columns += [c for c in sets[i]["columns"] if c["kind"] in ("class", "chance") and c["name"] not in known]
+    hues = iter(range(len(columns)))  # one colour per compared class, in the order shown
+    columns = [{**c, "color": next(hues)} if c["kind"] == "class" else c for c in columns]
+    lookup = []
+    for i in compared:
+        where = {c["name"]: k for k, c in enumerate(sets[i]["columns"])}
+        lookup.append({"index": i, "columns": [where.get(c["name"], -1) for c in columns]})
+    pairs, total = [], 0
+    for i in compared[1:]:
+        names = [a for a in values if a in {x["name"] for x in first["axes"]} | {x["name"] for x in sets[i]["axes"]}]
+        size = math.prod(len(values[a]) for a in names)
+        if total + size > MAX_CELLS:
+            notes.append(f"{sets[i]['name']} is not compared: the page holds {MAX_CELLS:,} compared cells at most")
+            continue
+        total += size
+        pairs.append(
+            {"set": i, "axes": names, "cells": _changes(first, frames[0], sets[i], frames[i], names, values, columns)}
+        )
+    return {"axes": compare_axes, "columns": columns, "sets": lookup, "pairs": pairs, "notes": notes}
+
+
+def _changes(a: dict, frame_a: tuple, b: dict, frame_b: tuple, names: list, values: dict, columns: list) -> list:
+    """Per cell of ``names`` over ``values`` (the last fastest), per column: ``[shown, exact, float]`` of
+    ``b - a`` (a chance in percentage points, :func:`analysis.formats.numbers.points_text`; a mean with
+    ``DIGITS`` decimals and its sign), or None where a mean is not in both."""
+    (at_a, frame_a), (at_b, frame_b) = frame_a, frame_b
+    axes_a, axes_b = [x["name"] for x in a["axes"]], [x["name"] for x in b["axes"]]
+    out = []
+    for key in itertools.product(*(values[n] for n in names)):
+        cell = dict(zip(names, key))
+        ka, kb = at_a[tuple(cell[n] for n in axes_a)], at_b[tuple(cell[n] for n in axes_b)]
+        row: list[list | None] = []
+        for c in columns:
+            name, chance = c["name"], c["kind"] in ("class", "chance")
+            if not chance and (name not in frame_a or name not in frame_b):
+                row.append(None)
+                continue
+            d = Fraction(frame_b[name][kb] if name in frame_b else 0) - Fraction(
+                frame_a[name][ka] if name in frame_a else 0
+            )
+            shown = points_text(d, DIGITS) if chance else ("+" if d > 0 else "") + fixed(d, DIGITS)
+            row.append([shown, fraction_text(d), float(d)])
+        out.append(row)
+    return out
 
 
 def label(column) -> str:
@@ -324,7 +433,9 @@ cell shown: copy it to share that cell.</p>
 <noscript><p class="note"><b>This page shows its odds with JavaScript, which is turned off here.</b>
 Turn it on to read them: the page fetches nothing, every number is in the file.</p></noscript>
 <section id="controls" aria-label="Choose the rule set and the cell">
-<label>Rule set<select id="rule-set"></select></label>
+<label id="view-box" hidden>View<select id="view"><option value="one">One rule set</option>
+<option value="compare">Compare the rule sets</option></select></label>
+<label id="rule-set-box">Rule set<select id="rule-set"></select></label>
 <span id="axes"></span>
 <label>Chart across<select id="chart-by"></select></label>
 <label class="check"><input type="checkbox" id="show-exact">Show exact fractions</label>
@@ -349,6 +460,18 @@ Turn it on to read them: the page fetches nothing, every number is in the file.<
 <svg id="chart" role="img" aria-labelledby="chart-title" viewBox="0 0 720 300"></svg>
 <ul id="chart-legend"></ul>
 <p class="note">Click a bar to choose that cell; hover over a bar for its numbers.</p>
+</section>
+<section id="compare-view" hidden>
+<h2>The rule sets side by side</h2>
+<ul id="compare-sets"></ul>
+<ul id="compare-notes" class="note"></ul>
+<h3 id="compare-title"></h3>
+<table id="compare-table"><caption>Each outcome under each rule set, and its change from the first in percentage points
+(a class or chance a rule set does not have is 0 there)</caption>
+<thead></thead><tbody></tbody></table>
+<div id="diff-charts"></div>
+<ul id="diff-legend"></ul>
+<p class="note">Click a dot to choose that cell; hover over a dot for its numbers.</p>
 </section>
 <p id="link">Link to this cell: <output id="link-text"></output></p>
 <footer>Made with beastodds {escape(__version__)} (<code>beastodds page</code>): exact odds of

@@ -50,7 +50,7 @@ def percent_text(p, signed: bool = False, decimals: int = 0) -> str:
     it has one decimal (``"0.4"``, ``"99.6"``), just under 100 % it is
     ``">99.9"``, and else a whole number (``"27"``) or ``decimals`` decimals.
     ``signed``: a change in percentage points, ``+`` or ``-`` before every
-    non-zero value (``"+<0.1"``, ``"-3"``).
+    non-zero value (``"+<0.1"``, ``"-3"``); a fall under 0.1 point is ``">-0.1"``.
 
     >>> percent_text(Fraction(1, 10**6)), percent_text(Fraction(0)), percent_text(Fraction(27, 100))
     ('<0.1', '0', '27')
@@ -63,7 +63,7 @@ def percent_text(p, signed: bool = False, decimals: int = 0) -> str:
     if not signed and a == 100:
         return "100"
     if a < Fraction(1, 10):
-        return sign + "<0.1"
+        return ">-0.1" if sign == "-" else sign + "<0.1"
     if not signed and a > Fraction(999, 10):
         return ">99.9"
     if a < 1 or (not signed and a > 99):
@@ -91,8 +91,8 @@ def label_cells(ax, grid, exact, xs, ys, text=None, fontsize: int = 8, dark: flo
 def points_text(difference) -> str:
     """A change of a probability (b - a) as the text of a heatmap cell, in percentage points.
 
-    Exactly no change is ``"0"``; a change under 0.1 point is ``"+<0.1"`` or
-    ``"-<0.1"``, never a misleading ``+0.0``; under 10 points one decimal
+    Exactly no change is ``"0"``; a rise under 0.1 point is ``"+<0.1"`` and a
+    fall under 0.1 point ``">-0.1"``, never a misleading ``+0.0``; under 10 points one decimal
     (``"+8.9"``), else a whole number (``"+12"``).
 
     >>> points_text(Fraction(1, 10**5)), points_text(Fraction(-89, 1000)), points_text(0)
@@ -104,7 +104,7 @@ def points_text(difference) -> str:
     a = abs(v) * 100
     sign = "+" if v > 0 else "-"
     if a < Fraction(1, 10):
-        return sign + "<0.1"
+        return ">-0.1" if sign == "-" else "+<0.1"
     text = f"{float(a):.1f}"
     return sign + (text if float(text) < 10 else f"{float(a):.0f}")
 

@@ -45,7 +45,7 @@ def test_a_percentage_is_zero_or_a_hundred_only_when_it_is_exactly(p, text):
 
 def test_changes_and_signed_percentages_never_print_a_misleading_zero():
     assert plots.points_text(Fraction(0)) == "0"
-    assert plots.points_text(Fraction(1, 10**5)) == "+<0.1" and plots.points_text(-Fraction(1, 10**5)) == "-<0.1"
+    assert plots.points_text(Fraction(1, 10**5)) == "+<0.1" and plots.points_text(-Fraction(1, 10**5)) == ">-0.1"
     assert plots.points_text(Fraction(89, 1000)) == "+8.9" and plots.points_text(Fraction(-12, 100)) == "-12"
     assert plots.percent_text(Fraction(1, 10**6), signed=True) == "+<0.1"
     assert plots.percent_text(Fraction(3, 100), signed=True) == "+3"

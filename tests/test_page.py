@@ -160,6 +160,68 @@ def test_a_grid_applies_to_the_rule_sets_that_have_its_axes():
     assert axes == ["pool", "hunger", "blood", "difficulty"]
 
 
+#: A page of three rule sets compared: V5, a V5 house rule and a mechanic file with an axis V5 lacks.
+COMPARED = ["v5-official", "v5-two-hunger-ones-for-bestial", str(MECHANIC)]
+COMPARED_GRID = {"pool": "1-4", "hunger": "0-2", "difficulty": "2-3", "blood": "0-1"}
+
+
+def compare_rows(a, b, cell: dict) -> dict:
+    """``{outcome: (a, b, b - a)}`` of one cell, as ``beastodds compare`` counts it (exact)."""
+    from analysis.compare import compare
+
+    with systems_kept():
+        c = compare(a, b, {k: str(v) for k, v in cell.items()}, exact=True)
+    return {r.outcome: (r.a, r.b, r.difference) for r in c.table.itertuples(index=False)}
+
+
+def test_the_comparison_is_what_compare_counts():
+    """Each pair's change at every cell of a sample (and each side's value) is compare's ``b - a``."""
+    with systems_kept():
+        data = page.page_data(COMPARED, COMPARED_GRID)
+    cmp = data["compare"]
+    assert [a["name"] for a in cmp["axes"]] == ["pool", "hunger", "difficulty", "blood"]
+    assert [e["index"] for e in cmp["sets"]] == [0, 1, 2] and cmp["notes"] == []
+    values = {a["name"]: a["values"] for a in cmp["axes"]}
+    names = [c["name"] for c in cmp["columns"]]
+    for cell in [
+        {"pool": 1, "hunger": 0, "difficulty": 2, "blood": 0},
+        {"pool": 3, "hunger": 2, "difficulty": 3, "blood": 1},
+        {"pool": 4, "hunger": 1, "difficulty": 2, "blood": 1},
+    ]:
+        for pair in cmp["pairs"]:
+            b_ref = COMPARED[pair["set"]]
+            at = {a: cell[a] for a in pair["axes"]}
+            index = list(itertools.product(*(values[a] for a in pair["axes"]))).index(tuple(at.values()))
+            got = pair["cells"][index]
+            want = compare_rows(COMPARED[0], b_ref, at)  # an axis of b only (blood) held at the cell's value
+            for outcome, (_, _, d) in want.items():
+                change = got[names.index(outcome)]
+                assert change == [page.points_text(d), fraction_text(d), float(d)], (cell, b_ref, outcome)
+            for outcome, change in zip(names, got):  # a mean compare leaves out is not compared here, and
+                # a class neither side of this pair has (another rule set's) is 0 on both
+                assert outcome in want or change in (None, ["0", "0", 0.0]), (b_ref, outcome)
+    assert page.points_text(Fraction(-1, 10**6)) == ">-0.01" and page.points_text(Fraction(1, 3)) == "+33.33"
+
+
+def test_a_rule_set_that_shares_no_value_is_left_out_of_the_comparison():
+    data = page.page_data(["v5-official", "classic-official"], {"pool": "1-2", "difficulty": "2-3"})
+    assert [e["index"] for e in data["compare"]["sets"]] == [0, 1] and data["compare"]["notes"] == []
+    assert "compare" not in page.page_data(["v5-official"], {"pool": "1"})
+
+    def one(name, axes):  # a rule set of the page's data, its cells left out
+        axes = [{"name": a, "label": a.title(), "values": v, "start": v[0]} for a, v in axes.items()]
+        return {"name": name, "axes": axes, "columns": [{"name": "p_win", "kind": "chance"}]}
+
+    sets = [one("a", {"pool": [1, 2], "difficulty": [1, 2]}), one("b", {"difficulty": [5, 6]}), one("c", {"soif": [0]})]
+    frames = [({(1, 1): 0}, {"p_win": [Fraction(1, 2)]})] * 3
+    cmp = page.comparison_data(sets, frames)
+    assert [e["index"] for e in cmp["sets"]] == [0] and cmp["pairs"] == []
+    assert cmp["notes"] == [
+        "b is not compared: its Difficulty shares no value with the others",
+        "c is not compared: it shares no axis with a",
+    ]
+
+
 def test_the_page_opens_at_the_middle_of_each_axis():
     (v5,) = page.page_data(["v5-official"])["rule_sets"]
     assert {a["name"]: a["start"] for a in v5["axes"]} == {"pool": 6, "hunger": 3, "difficulty": 3}
@@ -777,4 +839,58 @@ def test_the_page_names_its_willpower_strategy(browser, tmp_path):
     assert "willpower_spent" in tab.shown()
     tab.tab.select_option("#rule-set", index=1)
     assert "Willpower" not in tab.tab.text_content("#set-system") and "willpower_spent" not in tab.shown()
+    tab.close()
+
+
+@pytest.fixture(scope="module")
+def compared_page(tmp_path_factory):
+    path = tmp_path_factory.mktemp("compare") / "odds.html"
+    with systems_kept():
+        page.page(COMPARED, path, grid=COMPARED_GRID)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "cell",
+    [{"pool": 3, "hunger": 2, "difficulty": 3, "blood": 1}, {"pool": 1, "hunger": 0, "difficulty": 2, "blood": 0}],
+    ids=lambda c: "-".join(map(str, c.values())),
+)
+def test_the_comparison_shows_what_compare_counts(browser, compared_page, cell):
+    """The rule sets side by side at a cell a link names: each one's percentage and exact fraction, and
+    each change from the first in points, equal to ``beastodds compare``'s exact a, b and b - a."""
+    from urllib.parse import urlencode
+
+    tab = Tab(browser, compared_page).open("#" + urlencode({**cell, "view": "compare"}))
+    assert tab.tab.eval_on_selector("#view", "s => s.value") == "compare"
+    assert tab.tab.locator("#compare-view").is_visible() and not tab.tab.locator("#cell").is_visible()
+    shown = tab.tab.evaluate("""() => Array.from(document.querySelectorAll("#compare-table tbody td"))
+        .filter((td) => td.querySelector("button.pct")).map((td) => [td.parentElement.dataset.column,
+            td.dataset.set, td.dataset.change === "1", td.querySelector("button.pct").textContent,
+            td.querySelector(".exact").textContent])""")
+    got = {(c, s, change): (text, exact) for c, s, change, text, exact in shown}
+    names = ["v5-official", "v5-two-hunger-ones-for-bestial", "three-kinds"]
+    seen = 0
+    for b_ref, b_name in zip(COMPARED[1:], names[1:]):
+        axes = rulesets.system(rulesets.load(b_ref).system).axis_names
+        # blood, an axis of three-kinds only, is held at the cell's value where b has it
+        want = compare_rows(COMPARED[0], b_ref, {a: v for a, v in cell.items() if a != "blood" or a in axes})
+        for outcome, (a, b, d) in want.items():
+            assert got[(outcome, names[0], False)] == (shown_percent(a), f"= {fraction_text(a)}"), outcome
+            assert got[(outcome, b_name, False)] == (shown_percent(b), f"= {fraction_text(b)}"), (b_name, outcome)
+            assert got[(outcome, b_name, True)] == (page.points_text(d), f"= {fraction_text(d)}"), (b_name, outcome)
+            seen += 3
+    assert seen >= 3 * (7 + 11)
+    changes = tab.tab.text_content('#compare-sets li[data-set="v5-two-hunger-ones-for-bestial"]')
+    assert "bestial_hunger_ones 1 -> 2" in changes
+    # one chart of changes per rule set after the first, one line per class; a dot chooses its cell
+    assert tab.tab.locator("svg.diff-chart").count() == 2
+    mine = 'svg.diff-chart[data-set="three-kinds"] g.series'
+    assert tab.tab.locator(mine + " polyline").count() == 9  # V5's 6 classes, and three of the file's
+    tab.tab.locator(mine + ' circle[data-value="4"]').first.dispatch_event("click")
+    assert tab.hash() == "#" + urlencode(
+        {"rule-set": "v5-official", **cell, "chart-by": "pool", "view": "compare"} | {"pool": 4}
+    )
+    tab.tab.select_option("#view", "one")
+    assert "view" not in tab.hash() and tab.tab.locator("#cell").is_visible()
     tab.close()

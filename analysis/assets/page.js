@@ -2,7 +2,9 @@
   "use strict";
   const DATA = JSON.parse(document.getElementById("odds-data").textContent);
   const SETS = DATA.rule_sets;
-  const RULE_SET = DATA.keys.rule_set, CHART = DATA.keys.chart;
+  const RULE_SET = DATA.keys.rule_set, CHART = DATA.keys.chart, VIEW = DATA.keys.view;
+  const CMP = DATA.compare || null;  // the comparison of the rule sets (two or more), else null
+  const ZERO = ["0%", "0", 0];  // a class or chance a rule set lacks: 0 there
   const COLORS = ["#9aa0a6", "#4e79a7", "#59a14f", "#edc948", "#f28e2b", "#e15759", "#b07aa1",
                   "#76b7b2", "#ff9da7", "#9c755f", "#bab0ac", "#2f4b7c"];
   const $ = (id) => document.getElementById(id);
@@ -21,9 +23,13 @@
     return axis.values.indexOf(n) >= 0 ? n : null;
   }
 
-  function firstSwept(rs) {
-    const a = rs.axes.find((x) => x.values.length > 1);
-    return (a || rs.axes[0]).name;
+  function firstSwept(axes) {
+    const a = axes.find((x) => x.values.length > 1);
+    return (a || axes[0]).name;
+  }
+
+  function axesOf(st) {  // the axes of the view: the rule set's, or the compared grid's
+    return st.view === "compare" ? CMP.axes : SETS[st.set].axes;
   }
 
   function stateOf(params, previous) {  // the state a fragment names; what it does not name: the previous, else the start
@@ -33,19 +39,22 @@
       const i = SETS.findIndex((s) => s.name === wanted);
       if (i >= 0) set = i;
     }
-    const rs = SETS[set];
+    let view = previous ? previous.view : "one";
+    const v = params.get(VIEW);
+    if (v !== null) view = v === "compare" && CMP ? "compare" : "one";
+    const axes = axesOf({set: set, view: view});
     const at = new Map();
-    for (const axis of rs.axes) {
+    for (const axis of axes) {
       let v = valueOf(axis, params.get(axis.name));
       if (v === null && previous && previous.at.has(axis.name)
           && axis.values.indexOf(previous.at.get(axis.name)) >= 0) v = previous.at.get(axis.name);
       at.set(axis.name, v === null ? axis.start : v);
     }
     let by = params.get(CHART);
-    if (by === null || !rs.axes.some((a) => a.name === by)) {
-      by = previous && rs.axes.some((a) => a.name === previous.by) ? previous.by : firstSwept(rs);
+    if (by === null || !axes.some((a) => a.name === by)) {
+      by = previous && axes.some((a) => a.name === previous.by) ? previous.by : firstSwept(axes);
     }
-    return {set: set, at: at, by: by};
+    return {set: set, view: view, at: at, by: by};
   }
 
   function fromHash() {
@@ -57,6 +66,7 @@
     p.set(RULE_SET, SETS[st.set].name);
     for (const [k, v] of st.at) p.set(k, String(v));
     p.set(CHART, st.by);
+    if (st.view === "compare") p.set(VIEW, "compare");
     return "#" + p.toString();
   }
 
@@ -70,10 +80,14 @@
     }
   }
 
-  function cellIndex(rs, at) {
+  function indexIn(axes, at) {  // the position of the cell ``at`` in a grid of ``axes``, the last fastest
     let index = 0;
-    for (const axis of rs.axes) index = index * axis.values.length + axis.values.indexOf(at.get(axis.name));
+    for (const axis of axes) index = index * axis.values.length + axis.values.indexOf(at.get(axis.name));
     return index;
+  }
+
+  function cellIndex(rs, at) {
+    return indexIn(rs.axes, at);
   }
 
   function option(value, text) {
@@ -92,43 +106,51 @@
     return [l, s];
   }
 
+  function moved(name, value) {  // the state with one axis moved
+    const at = new Map(state.at);
+    at.set(name, value);
+    return {set: state.set, view: state.view, at: at, by: state.by};
+  }
+
   function change(next) {
     state = next;
     render();
     writeHash();
   }
 
-  let controlsOf = -1;  // the rule set whose axis controls are shown
+  let controlsOf = null;  // the rule set (or "compare") whose axis controls are shown
 
-  function showControls(rs) {
+  function showControls(axes) {
     const sets = $("rule-set");
     if (sets.options.length !== SETS.length) {
       SETS.forEach((s, i) => sets.appendChild(option(i, s.name)));
     }
     sets.value = String(state.set);
-    if (controlsOf === state.set) {  // the same controls: only their values (a control in use keeps its focus)
-      for (const axis of rs.axes) $("axis-" + axis.name).value = String(state.at.get(axis.name));
+    $("rule-set-box").hidden = state.view === "compare";
+    if (CMP) {
+      $("view-box").hidden = false;
+      $("view").value = state.view;
+    }
+    const shownFor = state.view === "compare" ? "compare" : state.set;
+    if (controlsOf === shownFor) {  // the same controls: only their values (a control in use keeps its focus)
+      for (const axis of axes) $("axis-" + axis.name).value = String(state.at.get(axis.name));
       $("chart-by").value = state.by;
       return;
     }
-    controlsOf = state.set;
+    controlsOf = shownFor;
     const box = $("axes");
     box.replaceChildren();
-    for (const axis of rs.axes) {
+    for (const axis of axes) {
       const [l, s] = control(axis.label, "axis-" + axis.name, axis.meaning);
       s.dataset.axis = axis.name;
       for (const v of axis.values) s.appendChild(option(v, String(v)));
       s.value = String(state.at.get(axis.name));
-      s.addEventListener("change", () => {
-        const at = new Map(state.at);
-        at.set(axis.name, Number(s.value));
-        change({set: state.set, at: at, by: state.by});
-      });
+      s.addEventListener("change", () => change(moved(axis.name, Number(s.value))));
       box.appendChild(l);
     }
     const by = $("chart-by");
     by.replaceChildren();
-    for (const axis of rs.axes) by.appendChild(option(axis.name, axis.label));
+    for (const axis of axes) by.appendChild(option(axis.name, axis.label));
     by.value = state.by;
   }
 
@@ -175,7 +197,11 @@
   }
 
   function where(rs, skip) {
-    return rs.axes.filter((a) => a.name !== skip).map((a) => a.label + " " + state.at.get(a.name)).join(", ");
+    return whereIn(rs.axes, skip);
+  }
+
+  function whereIn(axes, skip) {
+    return axes.filter((a) => a.name !== skip).map((a) => a.label + " " + state.at.get(a.name)).join(", ");
   }
 
   function svg(parent, tag, attrs, text) {
@@ -221,11 +247,7 @@
       if (x === state.at.get(axis.name)) {
         svg(chart, "rect", {"class": "current", x: x0 - 2, y: y(1) - 2, width: bw + 4, height: y(0) - y(1) + 4});
       }
-      g.addEventListener("click", () => {
-        const next = new Map(state.at);
-        next.set(axis.name, x);
-        change({set: state.set, at: next, by: state.by});
-      });
+      g.addEventListener("click", () => change(moved(axis.name, x)));
       if (n <= 30 || k % Math.ceil(n / 30) === 0) {
         svg(chart, "text", {x: x0 + bw / 2, y: H - B + 16, "text-anchor": "middle"}, String(x));
       }
@@ -256,10 +278,181 @@
     if (line) legend.appendChild(make("li", null, "line and dots: " + rs.columns[head].label));
   }
 
+  function changesText(rs) {  // what a rule set changes from its base: "crit_bonus 2 -> 3; ..."
+    if (!rs.changes.length) return rs.unchanged;
+    return "changed from " + rs.base + ": " + rs.changes.map((c) => c[0] + " " + c[1] + " -> " + c[2]).join("; ") + ".";
+  }
+
+  function compareValue(k, j, at) {  // [shown, exact, float] of compared column j of compared rule set k at ``at``
+    const entry = CMP.sets[k], rs = SETS[entry.index], col = entry.columns[j];
+    if (col < 0) return CMP.columns[j].kind === "mean" ? null : ZERO;
+    return rs.cells[cellIndex(rs, at)][col];
+  }
+
+  function pairCell(pair, at) {  // the changes of a pair (a rule set minus the first) at ``at``, per column
+    return pair.cells[indexIn(pair.axes.map((n) => CMP.axes.find((a) => a.name === n)), at)];
+  }
+
+  function changeCell(v, exactShown) {
+    if (v === null) return make("td", "value none", "not compared");
+    const td = valueCell(v, exactShown);
+    td.classList.add("change");
+    td.firstChild.classList.add(v[2] > 0 ? "up" : v[2] < 0 ? "down" : "same");
+    return td;
+  }
+
+  function showComparison(exactShown) {
+    const first = SETS[CMP.sets[0].index];
+    const list = $("compare-sets");
+    list.replaceChildren();
+    for (const entry of CMP.sets) {
+      const rs = SETS[entry.index];
+      const li = make("li");
+      li.dataset.set = rs.name;
+      li.appendChild(make("b", null, rs.name));
+      li.appendChild(document.createTextNode(" (" + rs.system_title + "): " + changesText(rs)
+        + (rs.strategy ? "; after a Willpower reroll: strategy " + rs.strategy + "." : "")));
+      list.appendChild(li);
+    }
+    const notes = $("compare-notes");
+    notes.replaceChildren();
+    for (const n of CMP.notes) notes.appendChild(make("li", null, n));
+    $("compare-title").textContent = "At " + whereIn(CMP.axes, null);
+    const head = $("compare-table").querySelector("thead");
+    head.replaceChildren();
+    const hr = make("tr");
+    hr.appendChild(make("th", null, "Outcome"));
+    CMP.sets.forEach((entry, k) => {
+      const name = SETS[entry.index].name;
+      hr.appendChild(make("th", null, name));
+      if (k > 0) hr.appendChild(make("th", "change", name + " minus " + first.name + " (points)"));
+    });
+    head.appendChild(hr);
+    const body = $("compare-table").querySelector("tbody");
+    body.replaceChildren();
+    const changes = CMP.pairs.map((pair) => pairCell(pair, state.at));
+    CMP.columns.forEach((c, j) => {
+      const tr = make("tr");
+      tr.dataset.column = c.name;
+      const th = make("th");
+      th.scope = "row";
+      if (c.kind === "class") {
+        const sw = make("span", "swatch");
+        sw.style.background = COLORS[c.color % COLORS.length];
+        th.appendChild(sw);
+      }
+      th.appendChild(document.createTextNode(c.label));
+      th.title = c.meaning;
+      tr.appendChild(th);
+      CMP.sets.forEach((entry, k) => {
+        const v = compareValue(k, j, state.at);
+        const td = v === null ? make("td", "value none", "not in this rule set") : valueCell(v, exactShown);
+        td.dataset.set = SETS[entry.index].name;
+        tr.appendChild(td);
+        if (k > 0) {
+          const d = changeCell(changes[k - 1][j], exactShown);
+          d.dataset.set = SETS[entry.index].name;
+          d.dataset.change = "1";
+          tr.appendChild(d);
+        }
+      });
+      body.appendChild(tr);
+    });
+    showChanges(first);
+  }
+
+  function showChanges(first) {  // one chart per rule set after the first: its change of every class across an axis
+    const box = $("diff-charts");
+    box.replaceChildren();
+    const axis = CMP.axes.find((a) => a.name === state.by);
+    let drawn = CMP.columns.map((c, j) => [c, j]).filter((p) => p[0].kind === "class");
+    if (!drawn.length) drawn = CMP.columns.map((c, j) => [c, j]).filter((p) => p[0].kind === "chance");
+    const series = CMP.pairs.map((pair) => axis.values.map((x) => {
+      const at = new Map(state.at);
+      at.set(axis.name, x);
+      return pairCell(pair, at);
+    }));
+    let top = 0.01;  // one scale for every chart, centred on 0: at least one point either way
+    for (const cells of series) for (const cell of cells) for (const [, j] of drawn) {
+      if (cell[j] !== null) top = Math.max(top, Math.abs(cell[j][2]));
+    }
+    const rest = whereIn(CMP.axes, axis.name);
+    CMP.pairs.forEach((pair, k) => {
+      const name = SETS[pair.set].name;
+      const title = make("h4", null, name + " minus " + first.name + ": the change of every "
+        + (drawn.length && drawn[0][0].kind === "class" ? "class" : "chance") + " by " + axis.label
+        + (rest ? ", at " + rest : "") + " (percentage points)");
+      title.id = "diff-title-" + k;
+      box.appendChild(title);
+      const chart = document.createElementNS($("chart").namespaceURI, "svg");
+      chart.setAttribute("class", "diff-chart");
+      chart.setAttribute("role", "img");
+      chart.setAttribute("aria-labelledby", title.id);
+      chart.dataset.set = name;
+      box.appendChild(chart);
+      const W = 720, H = 240, L = 60, R = 14, T = 12, B = 42;
+      chart.setAttribute("viewBox", "0 0 " + W + " " + H);
+      const y = (p) => T + (H - T - B) * (1 - (p + top) / (2 * top));
+      for (const t of [-1, -0.5, 0, 0.5, 1]) {
+        svg(chart, "line", {x1: L, x2: W - R, y1: y(t * top), y2: y(t * top), stroke: t === 0 ? "#1d1d1f" : "#d9d9de"});
+        const pts = t * top * 100;
+        svg(chart, "text", {x: L - 6, y: y(t * top) + 4, "text-anchor": "end"},
+            (pts > 0 ? "+" : "") + (Math.abs(pts) >= 10 || pts === 0 ? pts.toFixed(0) : pts.toFixed(1)));
+      }
+      const n = axis.values.length, step = (W - L - R) / n;
+      axis.values.forEach((x, i) => {
+        const cx = L + (i + 0.5) * step;
+        if (x === state.at.get(axis.name)) {
+          svg(chart, "rect", {"class": "current", x: cx - step / 2 + 1, y: T, width: step - 2, height: H - T - B});
+        }
+        if (n <= 30 || i % Math.ceil(n / 30) === 0) {
+          svg(chart, "text", {x: cx, y: H - B + 16, "text-anchor": "middle"}, String(x));
+        }
+      });
+      svg(chart, "text", {x: L + (W - L - R) / 2, y: H - 6, "text-anchor": "middle"}, axis.label);
+      for (const [c, j] of drawn) {
+        const color = c.kind === "class" ? COLORS[c.color % COLORS.length] : "#1d1d1f";
+        const pts = [];
+        series[k].forEach((cell, i) => {
+          if (cell[j] !== null) pts.push([L + (i + 0.5) * step, y(cell[j][2]), axis.values[i], cell[j]]);
+        });
+        const g = svg(chart, "g", {"class": "series"});
+        g.dataset.column = c.name;
+        svg(g, "polyline", {"class": "diff", points: pts.map((p) => p[0] + "," + p[1]).join(" "), stroke: color});
+        for (const p of pts) {
+          const dot = svg(g, "circle", {cx: p[0], cy: p[1], r: 3.5, fill: color});
+          dot.dataset.value = String(p[2]);
+          svg(dot, "title", {}, axis.label + " " + p[2] + ": " + c.label + " " + p[3][0] + " points (exact " + p[3][1] + ")");
+          dot.addEventListener("click", () => change(moved(axis.name, p[2])));
+        }
+      }
+    });
+    const legend = $("diff-legend");
+    legend.replaceChildren();
+    for (const [c] of drawn) {
+      const li = make("li");
+      const sw = make("span", "swatch");
+      sw.style.background = c.kind === "class" ? COLORS[c.color % COLORS.length] : "#1d1d1f";
+      li.appendChild(sw);
+      li.appendChild(document.createTextNode(c.label));
+      legend.appendChild(li);
+    }
+  }
+
   function render() {
-    const rs = SETS[state.set];
     const exactShown = $("show-exact").checked;
-    showControls(rs);
+    const comparing = state.view === "compare";
+    showControls(axesOf(state));
+    for (const id of ["about", "cell", "chart-box"]) $(id).hidden = comparing;
+    $("compare-view").hidden = !comparing;
+    if (comparing) {
+      showComparison(exactShown);
+      document.title = "Odds compared: " + CMP.sets.map((e) => SETS[e.index].name).join(", ") + " at "
+        + whereIn(CMP.axes, null);
+      $("link-text").textContent = location.href.split("#")[0] + hashOf(state);
+      return;
+    }
+    const rs = SETS[state.set];
     $("set-name").textContent = rs.name;
     $("set-system").textContent = "System: " + rs.system_title + ". " + rs.source + "."
       + (rs.strategy ? " After a Willpower reroll: strategy " + rs.strategy + "." : "");
@@ -293,7 +486,11 @@
   $("rule-set").addEventListener("change", (e) => {
     const i = Number(e.target.value);
     const prev = state;
-    change(stateOf(new URLSearchParams(), {set: i, at: prev.at, by: prev.by}));
+    change(stateOf(new URLSearchParams(), {set: i, view: prev.view, at: prev.at, by: prev.by}));
+  });
+  $("view").addEventListener("change", (e) => {
+    const prev = state;
+    change(stateOf(new URLSearchParams(), {set: prev.set, view: e.target.value, at: prev.at, by: prev.by}));
   });
   $("chart-by").addEventListener("change", (e) => {
     change({set: state.set, at: state.at, by: e.target.value});

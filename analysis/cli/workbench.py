@@ -608,8 +608,11 @@ def _add_page(sub, systems, files) -> None:
         "exact odds of one or more rule sets: a control for the rule set and one per "
         "axis; every outcome class and the chance to win of the chosen cell as "
         "percentages, the exact fraction on hover or click; a chart of the classes "
-        "across one axis. The cell shown is in the address (odds.html#pool=7&hunger=1"
-        "&difficulty=3), so a link names one cell. RULESET is a shipped name (see "
+        "across one axis. With two rule sets or more, a view compares them side by side: each "
+        "outcome under each, its change from the first in percentage points, and a chart of the "
+        "changes. The cell shown is in the address (odds.html#pool=7&hunger=1"
+        "&difficulty=3, and &view=compare for the comparison), so a link names one cell. "
+        "RULESET is a shipped name (see "
         "`beastodds rules`), a rule-set TOML file or a mechanic file. Axes left out "
         "take each system's default SPEC; an axis option applies to every rule set "
         "whose system has that axis." + files,

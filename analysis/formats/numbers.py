@@ -125,6 +125,26 @@ def percent_text(value, digits: int = 2) -> str:
     return text + "%"
 
 
+def points_text(value, digits: int = 2) -> str:
+    """A change of a probability (b - a) in percentage points with ``digits`` decimals, rounded half up
+    from the exact value: ``+`` or ``-`` before every change, ``0`` only when there is none, and a change
+    too small to show reads ``+<0.01`` or ``>-0.01`` (never a misleading ``+0.00``).
+
+    >>> points_text(Fraction(1, 3)), points_text(Fraction(-1, 10**6)), points_text(0)
+    ('+33.33', '>-0.01', '0')
+    """
+    exact = exact_value(value)
+    if exact is None:
+        raise ValueError(f"a change needs a number, got {value!r}")
+    if exact == 0:
+        return "0"
+    text = fixed(abs(exact) * 100, digits)
+    if Fraction(text) == 0:
+        step = fixed(Fraction(1, 10**digits), digits)
+        return f"+<{step}" if exact > 0 else f">-{step}"
+    return ("+" if exact > 0 else "-") + text
+
+
 def json_number(value):
     """A cell as a JSON/CSV number: a float of the exact value (a Fraction's correctly rounded float)."""
     if isinstance(value, Fraction):
