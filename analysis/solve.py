@@ -1,15 +1,17 @@
 """The reverse question: which value of an axis or a rule field brings a column to a target.
 
 ``solve("v5", find="pool", target="p_win>=0.7", hunger=2, difficulty=4)`` counts
-the exact table over every value searched (the pools 0..100 here) and picks
-the smallest pool whose ``p_win`` is at least 7/10.  Nothing assumes that a
-column grows or falls with the value searched: every value is counted, and
-the answer is
+the exact table of the values searched (the pools 0..100 here) in order and
+gives the smallest pool whose ``p_win`` is at least 7/10.  Nothing assumes that
+a column grows or falls with the value searched, and the answer is
 
-* ``COLUMN>=X`` / ``COLUMN<=X``: the smallest value (for a rule field with
-  choices, the first in their declared order) that meets the target;
+* ``COLUMN>=X``, ``COLUMN>X``, ``COLUMN<=X``, ``COLUMN<X``: the smallest value
+  (for a rule field with choices, the first in their declared order) that
+  meets the target.  The values are counted one at a time, each over the cells
+  of the other axes still without an answer, and the search stops once every
+  cell has its answer: it counts only the values it needs;
 * ``COLUMN~X``: the value whose column is nearest X, the smallest on a tie
-  (the tie is said in words in ``note``).
+  (the tie is said in words in ``note``): every value is counted.
 
 X is a decimal (``0.7``), a fraction (``7/10``) or a percentage (``70%``),
 read and compared exactly, as Fractions.  Other axes given several values
@@ -31,6 +33,7 @@ import pandas as pd
 from . import at_least as counts_at_least, rulesets, strategies, sweep
 from .compare import spec_text
 from .formats.numbers import fraction_text
+from .progress import progress_bar
 from .validate import as_values, check_cells, did_you_mean
 
 #: An axis is searched from its lowest value up to this one (or its highest, when lower), unless
@@ -40,13 +43,16 @@ SEARCH_TOP = 100
 #: Most values of a rule field searched (each one is a rule set counted over the grid).
 MAX_RULE_VALUES = 1000
 #: The comparisons a target may make, in words.
-OPERATORS = {">=": "at least", "<=": "at most", "~": "nearest"}
+OPERATORS = {">=": "at least", ">": "more than", "<=": "at most", "<": "less than", "~": "nearest"}
 #: The columns :func:`solve` returns after the axes and the value found.
 COLUMNS = ("float", "note")
 
-_TARGET = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|~)\s*(\S*)\s*$")
+_TARGET = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|>|<|~)\s*(\S*)\s*$")
 _NUMBER = re.compile(r"^[+-]?(?:\d+/\d+|\d+(?:\.\d*)?|\.\d+)%?$")
-_FORMS = "COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), X a decimal, a fraction such as 7/10 or a percentage such as 70%"
+_FORMS = (
+    "COLUMN>=X, COLUMN>X, COLUMN<=X, COLUMN<X or COLUMN~X (nearest), X a decimal, a fraction such as 7/10 "
+    "or a percentage such as 70%"
+)
 
 
 def _text(value) -> str:
@@ -55,7 +61,8 @@ def _text(value) -> str:
 
 @dataclass(frozen=True)
 class Target:
-    """What :func:`solve` looks for: ``column`` compared by ``op`` (``>=``, ``<=``, ``~``) with ``value``."""
+    """What :func:`solve` looks for: ``column`` compared by ``op`` (``>=``, ``>``, ``<=``, ``<``, ``~``) with
+    ``value``."""
 
     column: str
     op: str
@@ -65,8 +72,14 @@ class Target:
         return f"{self.column} {self.op} {_text(self.value)}"
 
     def meets(self, x: Fraction) -> bool:
-        """Whether ``x`` meets a ``>=`` or ``<=`` target (exactly)."""
-        return x >= self.value if self.op == ">=" else x <= self.value
+        """Whether ``x`` meets a ``>=``, ``>``, ``<=`` or ``<`` target (exactly)."""
+        if self.op == ">=":
+            return x >= self.value
+        if self.op == ">":
+            return x > self.value
+        if self.op == "<=":
+            return x <= self.value
+        return x < self.value
 
     def distance(self, x: Fraction) -> Fraction:
         return abs(x - self.value)
@@ -184,8 +197,7 @@ def _searchable(info) -> bool:
 
 def _columns(system, rules, grid: dict) -> list:
     """The value columns of the system's table (counted for one cell, the first of the grid)."""
-    one = {a: [v[0]] for a, v in grid.items()}
-    df = sweep.tables(system, [rules], one, exact=True)[0]
+    df = system.table_function(*([grid[a][0]] for a in system.axis_names), rules=rules, exact=True)
     return [
         c
         for c in df.columns
@@ -219,7 +231,8 @@ def solve(
         its rules (``"brutal_bonus"``, ``"crit_bonus"``, a mechanic file's
         parameter).
     target : str or Target
-        ``"COLUMN>=X"``, ``"COLUMN<=X"`` or ``"COLUMN~X"`` (nearest); X is a
+        ``"COLUMN>=X"``, ``"COLUMN>X"``, ``"COLUMN<=X"``, ``"COLUMN<X"`` or
+        ``"COLUMN~X"`` (nearest); X is a
         decimal, a fraction (``"7/10"``) or a percentage (``"70%"``), read
         exactly.  COLUMN is any value column of the system's table.
     within : SPEC, optional
@@ -231,11 +244,12 @@ def solve(
         Add the columns ``p_at_least_N`` (the chance of N or more
         successes) for each N, for a target such as ``"p_at_least_3>=0.5"``
         (systems whose table has them).
-    strategy : str or strategy, optional
-        Count the odds after that Willpower strategy (one, as ``strategy=``
-        of the system's table: V5, Werewolf, Hunter, a mechanic file with a
+    strategy : str, strategy or list, optional
+        Count the odds after that Willpower strategy (as ``strategy=`` of
+        the system's table: V5, Werewolf, Hunter, a mechanic file with a
         ``[willpower]`` table); its ``willpower_spent`` and ``p_win_gain``
-        may be targets too.
+        may be targets too.  Several (``"none,maximize_win"``): one answer
+        per strategy, ``strategy`` a column after the axes.
     jobs, progress
         As in :func:`analysis.sweep.tables`.
     names : dict, optional
@@ -248,14 +262,16 @@ def solve(
     Returns
     -------
     DataFrame
-        One row per cell of the other axes: those axes, then ``find`` (the
+        One row per cell of the other axes (and strategy): those axes, then ``find`` (the
         value found, None when no value searched meets the target), the
         target's column (its exact Fraction there, None when none does),
         ``float`` (its float) and ``note`` (a tie, or that no value reaches
         the target, in words; "" otherwise).  ``attrs`` holds ``rule_set``,
         ``find``, ``target``, ``searched`` (the values searched),
         ``capped`` (why the default search of an axis stopped below its
-        highest value, in words, else None) and ``question`` (what was asked, in words).
+        highest value, in words, else None), ``counted`` (the values counted: a
+        search for the first value meeting the target stops once every cell
+        has its answer) and ``question`` (what was asked, in words).
 
     Examples
     --------
@@ -276,12 +292,7 @@ def solve(
             f"{n(find, find)} out (give the values to search with {n('within', 'within')})"
         )
     search = _values_of(system, find, within, names)
-    if strategy is not None:
-        if strategies.several(strategy):
-            raise ValueError(
-                f"{n('strategy', 'strategy')} takes one Willpower strategy here (solve searches one table), "
-                f"got {strategy!r}"
-            )
+    if strategy is not None:  # several: one answer per strategy, side by side
         system = strategies.bound(system, strategy, rs.name, n("strategy", "strategy"))
     if at_least is not None:
         system, ns = _with_at_least(system, at_least, n("at_least", "at_least"))
@@ -297,8 +308,8 @@ def solve(
     # each value of a rule field is checked as the rules are made (a refusal is one sentence naming it)
     rules_list = [dataclasses.replace(rs.rules, **{find: v}) for v in search.values] if search.kind == "field" else []
     searched = list(search.values)
-    if strategy is not None:  # the strategy's name and its reroll's work over the grid, before any counting
-        strategies.check(system, grid, rs.rules)
+    if strategy is not None and goal.op == "~":  # the reroll's work over the whole grid, before any counting
+        strategies.check(system, grid, rs.rules)  # (a search in order checks each value's before counting it)
     columns = _columns(system, rs.rules, grid)
     if goal.column not in columns:
         raise ValueError(
@@ -306,18 +317,24 @@ def solve(
             f"{goal.column!r}{did_you_mean(goal.column, columns)}; its columns are "
             f"{', '.join(columns)}"
         )
-    if search.kind == "axis":
-        table = sweep.tables(
-            system, [rs.rules], grid, exact=True, jobs=jobs, progress=progress, desc=f"solve {rs.name}", names=names
-        )[0]
+    desc = f"solve {rs.name}"
+    if goal.op == "~":  # the nearest: every value is counted
+        if search.kind == "axis":
+            table = sweep.tables(
+                system, [rs.rules], grid, exact=True, jobs=jobs, progress=progress, desc=desc, names=names
+            )[0]
+        else:
+            frames = sweep.tables(
+                system, rules_list, grid, exact=True, jobs=jobs, progress=progress, desc=desc, names=names
+            )
+            table = pd.concat([_with_value(df, find, v) for v, df in zip(searched, frames)], ignore_index=True)
+        counted = searched
     else:
-        frames = sweep.tables(
-            system, rules_list, grid, exact=True, jobs=jobs, progress=progress, desc=f"solve {rs.name}", names=names
+        table, counted = _count_until(
+            system, rs.rules, rules_list, grid, others, find, goal, searched, jobs=jobs, progress=progress, desc=desc
         )
-        for v, df in zip(searched, frames):
-            df.insert(0, find, pd.Series([v] * len(df), index=df.index, dtype=object))
-        table = pd.concat(frames, ignore_index=True)
-    out = _pick(table, others, find, goal, searched, search, grid)
+    keys = others + (["strategy"] if "strategy" in table.columns else [])
+    out = _pick(table, keys, find, goal, counted, search, grid)
     where = _spec(searched, search.numeric)
     how = ("smallest" if search.numeric else "first") if goal.op != "~" else None
     question = (
@@ -328,8 +345,83 @@ def solve(
     )
     if strategy is not None:
         question += f", after the Willpower strategy {strategies.text(strategy)}"
-    out.attrs.update(rule_set=rs, find=find, target=goal, searched=searched, capped=search.capped, question=question)
+    out.attrs.update(
+        rule_set=rs, find=find, target=goal, searched=searched, counted=counted, capped=search.capped, question=question
+    )
     return out
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (a key of a cell)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _with_value(df: pd.DataFrame, find: str, value) -> pd.DataFrame:
+    """A table of one rule set of a searched rule field, with that field's ``value`` as its first column."""
+    df.insert(0, find, pd.Series([value] * len(df), index=df.index, dtype=object))
+    return df
+
+
+def _count_until(
+    system,
+    rules,
+    rules_list,
+    grid: dict,
+    others: list,
+    find: str,
+    goal: Target,
+    searched: list,
+    *,
+    jobs: int,
+    progress: bool,
+    desc: str,
+) -> tuple:
+    """``(table, values counted)``: the table of each value of ``find`` in the order searched, one value at
+    a time, each over the cells of the ``others`` axes that no earlier value answered (the smallest
+    product of their values that holds them), until every cell has its answer or the values run out.
+
+    The values of a rule field are ``rules_list``'s rule sets (``searched`` in the same order); ``grid`` has
+    the values searched under ``find`` when it is an axis.  A progress bar counts the values."""
+    axis = find in grid
+    open_keys = None  # the keys (cells of the others, and the strategy) without an answer; None: all
+    frames, counted = [], []
+    bar = progress_bar(len(searched), desc, "value", progress)
+    try:
+        for i, value in enumerate(searched):
+            if open_keys is not None and not open_keys:
+                break
+            part = {
+                a: (
+                    [value]
+                    if a == find
+                    else vs
+                    if open_keys is None
+                    else [x for x in vs if any(k[others.index(a)] == x for k in open_keys)]
+                )
+                for a, vs in grid.items()
+            }
+            one = rules if axis else rules_list[i]
+            if jobs == 1:  # one call of the table function: one value over the open cells is one small table
+                df = system.table_function(*(part[a] for a in system.axis_names), rules=one, exact=True)
+            else:
+                df = sweep.tables(system, [one], part, exact=True, jobs=jobs)[0]
+            if not axis:
+                df = _with_value(df, find, value)
+            names = others + (["strategy"] if "strategy" in df.columns else [])
+            keys = [tuple(_plain(k) for k in key) for key in df[names].itertuples(index=False, name=None)]
+            mine = [open_keys is None or key in open_keys for key in keys]
+            if open_keys is None:
+                open_keys = set(keys)
+            df = df[mine].reset_index(drop=True)
+            for key, x in zip((k for k, m in zip(keys, mine) if m), df[goal.column].tolist()):
+                if goal.meets(Fraction(x)):
+                    open_keys.discard(key)
+            frames.append(df)
+            counted.append(value)
+            bar.update(1)
+    finally:
+        bar.close()
+    return pd.concat(frames, ignore_index=True), counted
 
 
 def _spec(values, numeric: bool) -> str:
@@ -362,11 +454,12 @@ def _pick(
         )
         rows.append(row)
     out = pd.DataFrame(rows, columns=[*others, find, goal.column, *COLUMNS])
-    if search.numeric and out[find].notna().all():
-        out[find] = out[find].astype("int64")
+    found = [r[find] for r in rows]  # as found: a whole number stays one beside a cell without an answer
+    if search.numeric and all(v is not None for v in found):
+        out[find] = pd.Series(found, dtype="int64")
     else:
-        out[find] = pd.Series(out[find].tolist(), dtype=object)
-    out[goal.column] = pd.Series(out[goal.column].tolist(), dtype=object)
+        out[find] = pd.Series(found, dtype=object)
+    out[goal.column] = pd.Series([r[goal.column] for r in rows], dtype=object)
     return out
 
 
@@ -387,10 +480,4 @@ def _choose(got: dict, goal: Target, find: str, key, numeric: bool) -> tuple:
     hits = sorted((v for v, x in got.items() if goal.meets(x)), key=key)
     if not hits:
         return None, f"no {what} has {goal.column} {goal.op} {_text(goal.value)}"
-    first = hits[0]
-    later = sorted((v for v, x in got.items() if key(v) > key(first) and not goal.meets(x)), key=key)
-    if later:
-        return first, (
-            f"not every {'larger' if numeric else 'later'} {find} meets it: {rulesets.show_value(later[0])} does not"
-        )
-    return first, ""
+    return hits[0], ""  # the search stopped there (:func:`_count_until`)

@@ -257,11 +257,37 @@ def test_a_range_on_another_axis_gives_one_row_per_cell(capsys):
     assert [int(r["pool"]) for r in lines] == got["pool"].tolist()
 
 
-def test_a_value_met_then_missed_is_said():
-    # bestial failures grow, then fall with the pool: pool 0 meets <= 1/20, pool 2 does not
+def test_the_search_stops_at_the_first_value_that_meets_the_target():
+    # bestial failures grow, then fall with the pool: pool 0 meets <= 1/20 and the search stops there
     got = solve("v5", "pool", "bestial_failure<=1/20", within="0-30", hunger=2, difficulty=4)
-    assert got["pool"].iloc[0] == 0
-    assert got["note"].iloc[0] == "not every larger pool meets it: 1 does not"
+    assert got["pool"].iloc[0] == 0 and got["note"].iloc[0] == ""
+    assert got.attrs["counted"] == [0] and got.attrs["searched"] == list(range(31))
+    # each cell stops at its own answer; the values counted are those the last cell needed
+    got = solve("v5", "pool", "p_win>=7/10", hunger="0-5", difficulty=4)
+    table = sweep.table("v5-official", {"pool": "0-20", "hunger": "0-5", "difficulty": "4"}, exact=True)
+    want = [
+        smallest(column(table[table["hunger"] == h], "pool", "p_win"), lambda x: x >= Fraction(7, 10)) for h in range(6)
+    ]
+    assert got["pool"].tolist() == want and got.attrs["counted"] == list(range(max(want) + 1))
+    every = solve("v5", "pool", "p_win~7/10", within="0-9", hunger="0-2", difficulty=4)  # counts every value
+    assert every.attrs["counted"] == list(range(10))
+
+
+@pytest.mark.parametrize("op, value, want", [(">=", "24511/32000", 9), (">", "24511/32000", 10), ("<", "0", None)])
+def test_strict_targets(op, value, want):
+    got = solve("v5", "pool", f"p_win{op}{value}", hunger=2, difficulty=4).iloc[0]
+    assert got["pool"] == want
+    if want is None:
+        assert got["note"] == f"no pool in 0-{SEARCH_TOP} has p_win {op} 0"
+
+
+def test_several_strategies_give_one_answer_each():
+    got = solve("v5", "pool", "p_win>=7/10", hunger="1-2", difficulty=4, strategy="none,maximize_win")
+    assert list(got.columns[:3]) == ["hunger", "difficulty", "strategy"]
+    for row in got.itertuples(index=False):
+        one = solve("v5", "pool", "p_win>=7/10", hunger=row.hunger, difficulty=4, strategy=row.strategy).iloc[0]
+        assert (row.pool, row.p_win) == (one["pool"], one["p_win"])
+    assert got["strategy"].tolist() == ["none", "maximize_win"] * 2
 
 
 # ------------------------------------------------------------ ties and no answer
@@ -296,7 +322,7 @@ def test_no_value_reaches_it_is_an_answer_exit_0(capsys):
     assert out.splitlines()[-1].split() == [
         "2",
         "4",
-        "-",
+        "none",
         "-",
         "no",
         "pool",
@@ -444,7 +470,10 @@ BASE = ["solve", "v5", "--hunger", "2", "--difficulty", "4"]
             "--find takes an axis (pool, hunger, difficulty) or a rule field",
         ),
         (["--find", "pol", "--target", "p_win>=0.7"], "got 'pol' (did you mean pool?)"),
-        (["--find", "pool", "--target", "p_win=0.7"], "--target takes COLUMN>=X, COLUMN<=X or COLUMN~X"),
+        (
+            ["--find", "pool", "--target", "p_win=0.7"],
+            "--target takes COLUMN>=X, COLUMN>X, COLUMN<=X, COLUMN<X or COLUMN~X",
+        ),
         (["--find", "pool", "--target", "p_win>=0.5-0.7"], "--target takes COLUMN>=X"),
         (["--find", "pool", "--target", "p_win>=1e999999"], "--target takes COLUMN>=X"),
         (["--find", "pool", "--target", "p_win>=1/0"], "--target: '1/0' is not a number"),
@@ -480,7 +509,7 @@ def test_bad_input_one_sentence_exit_2(capsys, argv, words):
 
 def test_bad_input_in_the_api():
     with pytest.raises(ValueError, match="target takes COLUMN>=X"):
-        solve("v5", "pool", "p_win > 0.7")
+        solve("v5", "pool", "p_win => 0.7")
     with pytest.raises(ValueError, match="find takes an axis"):
         solve("v5", "pools", "p_win>=0.7")
     with pytest.raises(ValueError, match="pool and find pool both give the pool"):
@@ -533,7 +562,7 @@ def test_pivot_of_the_value_found(capsys):
         "--within",
         "1-20",
         "--target",
-        "bestial_failure<=1/10",
+        "bestial_failure<=1/10000000",
         "--pivot",
         "hunger x difficulty",
         "--value",

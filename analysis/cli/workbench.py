@@ -335,10 +335,12 @@ def run_solve(args):
     attrs = dict(df.attrs)
     goal, find = attrs["target"], args.find
     df = df.drop(columns=["float"])
-    if args.format not in ("csv", "json"):  # no value found: a dash, in the formats people read
-        for column in (find, goal.column):
-            df[column] = _objects(["-" if v is None else v for v in df[column].tolist()])
-    keys = tuple(a for a in system.axis_names if a in df.columns and a != find) + (find, "note")
+    if args.format not in ("csv", "json"):  # no value found: "none" (and a dash for its column), in the formats
+        # people read
+        for column, word in ((find, "none"), (goal.column, "-")):
+            df[column] = _objects([word if v is None else v for v in df[column].tolist()])
+    keys = tuple(a for a in system.axis_names if a in df.columns and a != find)
+    keys += ("strategy",) * ("strategy" in df.columns) + (find, "note")
     if args.pivot is not None:  # the value found may be what is pivoted: a value column, printed as it is
         if any(df["note"]):
             warn(
@@ -495,10 +497,12 @@ def _add_solve(sub, systems, files) -> None:
         description="Which pool, Difficulty or rule value gives my players that chance? SYSTEM|RULES "
         "is a system's name (its official rules), a shipped rule set (see `beastodds "
         "rules`), a rule-set TOML file or a mechanic file. --find names an axis or a "
-        "rule field; every value searched is counted exactly (nothing assumes the "
-        "column grows or falls with it). --target COLUMN>=X or COLUMN<=X gives the "
+        "rule field; the values are counted exactly (nothing assumes the column grows "
+        "or falls with it). --target COLUMN>=X, COLUMN>X, COLUMN<=X or COLUMN<X gives the "
         "smallest value that meets it (a field with choices: the first in their "
-        "order); COLUMN~X the value whose column is nearest X, the smallest on a tie. "
+        "order): the values are counted in order and the search stops once every cell "
+        "has its answer; COLUMN~X the value whose column is nearest X, the smallest on a "
+        "tie (every value counted). "
         "X is a decimal, a fraction such as 7/10 or a percentage, compared exactly. "
         "Other axes take a SPEC (left out: the system's default); several values "
         "give one row per cell. A tie, or no value that meets the target, is said "
@@ -517,7 +521,7 @@ def _add_solve(sub, systems, files) -> None:
         "--target",
         required=True,
         metavar="COLUMN>=X",
-        help="COLUMN>=X, COLUMN<=X or COLUMN~X (nearest), such as 'p_win>=0.7' or "
+        help="COLUMN>=X, COLUMN>X, COLUMN<=X, COLUMN<X or COLUMN~X (nearest), such as 'p_win>=0.7' or "
         "'p_win~1/2'; COLUMN is a column of the system's table",
     )
     p.add_argument(
@@ -535,15 +539,10 @@ def _add_solve(sub, systems, files) -> None:
         help="add a column p_at_least_N for each N of SPEC (the exact chance of N or more "
         "successes), for a target such as 'p_at_least_3>=0.5'",
     )
-    p.add_argument(
-        "--strategy",
-        metavar="STRATEGY",
-        default=None,
-        help="count the odds after a Willpower reroll under that one strategy ("
-        + _strategy_names()
-        + "; for "
-        + _STRATEGY_WHERE
-        + "); willpower_spent and p_win_gain may be targets too",
+    add_strategy_option(
+        p,
+        _strategy_names(),
+        f" (one answer per strategy; for {_STRATEGY_WHERE}); willpower_spent and p_win_gain may be targets too",
     )
     add_axis_options(p, systems)
     p.add_argument(
