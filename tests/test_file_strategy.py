@@ -127,17 +127,31 @@ def test_compare_takes_a_strategy_for_both_sides(my_v5):
     assert not cmp.side_by_side and "strategy" not in cmp.table.columns
 
 
+def test_v5s_named_strategies_work_for_a_copy_of_its_file(my_v5):
+    """maximize_critical and avoid_messy (V5's names) for a file with V5's classes: as V5 counts them."""
+    from analysis.compare import compare
+
+    grid = {"pool": "1-5", "hunger": "0-3", "difficulty": "2-3"}
+    for strategy in ("maximize_critical", "avoid_messy"):
+        cmp = compare("v5-official", my_v5, grid, exact=True, strategy=strategy)
+        assert len(cmp.table) and (cmp.table["difference"] == 0).all()
+        assert (cmp.table[cmp.table["outcome"] == "willpower_spent"]["a"] > 0).any()
+
+
 @pytest.mark.parametrize(
     "argv, words",
     [
         (["v5-official", "classic-official", "--pool", "2", "--difficulty", "2"], "classic-official has no Willpower"),
-        (["v5-official", "{file}", "--pool", "2"], "--strategy under myv5 (b): unknown Willpower strategy"),
+        (
+            ["werewolf-official", "{file}", "--pool", "2", "--rage", "1", "--violent", "0", "--hunger", "1"],
+            "--strategy under myv5 (b): unknown Willpower strategy 'normal_dice_only'",
+        ),
         (["v5-official", "v5-official", "--heatmap", "x.png"], "--heatmap draws one Willpower strategy"),
     ],
 )
 def test_compare_refuses_a_strategy_it_cannot_count(my_v5, argv, words, capsys):
     argv = [str(my_v5) if a == "{file}" else a for a in argv]
-    strategy = "maximize_critical" if "{file}" in argv or str(my_v5) in argv else "none,maximize_win"
+    strategy = "normal_dice_only" if str(my_v5) in argv else "none,maximize_win"
     if "classic-official" in argv:
         strategy = "maximize_win"
     code, out, err = run_cli(capsys, "compare", *argv, "--strategy", strategy)

@@ -272,7 +272,20 @@ def _d10_marks(rerollable_kinds, rage_kind=None):
     return marks
 
 
-def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, sides=10, max_dice=3, becomes=None):
+def brute_force(
+    read,
+    n_normal,
+    n_special,
+    difficulty,
+    strategy,
+    marks,
+    wins,
+    sides=10,
+    max_dice=3,
+    becomes=None,
+    values=None,
+    forbid=(),
+):
     """Exact class and success distributions after a strategy, and the chance Willpower is spent.
 
     Every ordered roll of ``n_normal`` normal and ``n_special`` special dice
@@ -281,8 +294,11 @@ def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, si
     ``strategy`` is ``maximize_win`` (ties: keep, fewer dice, the category
     order, most of the first category first) or ``reroll_failures``
     (category 0 and 3 are the failed dice).  ``becomes``: ``{kind: kind}``, the kind a rerolled die
-    lands as (0 normal, 1 special; default its own).
+    lands as (0 normal, 1 special; default its own).  ``values``: ``{class: worth}``, the reroll of the
+    highest expected worth (default: 1 for each class of ``wins``); ``forbid``: classes no reroll may
+    risk turning a roll of another class into.
     """
+    worth = values if values is not None else {c: 1 for c in wins}
     n = n_normal + n_special
     kinds = [0] * n_normal + [1] * n_special
     faces_range = range(1, sides + 1)
@@ -316,7 +332,7 @@ def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, si
                     best = tuple(fails[:max_dice])
         else:
             best_key = None
-            best_value = Fraction(int(c0 in wins))
+            best_value = Fraction(worth.get(c0, 0))
             options = []
             for k in range(1, min(max_dice, n) + 1):
                 for subset in itertools.combinations(range(n), k):
@@ -329,7 +345,9 @@ def brute_force(read, n_normal, n_special, difficulty, strategy, marks, wins, si
                 if key == best_key:
                     continue  # the same dice by category: the same outcomes
                 dist, _ = after(*_split(roll, kinds, subset))
-                value = sum((p for c, p in dist.items() if c in wins), Fraction(0))
+                if any(c in forbid and c != c0 for c in dist):  # a chance of a forbidden class: not taken
+                    continue
+                value = sum((p * worth.get(c, 0) for c, p in dist.items()), Fraction(0))
                 if value > best_value:
                     best, best_value, best_key = subset, value, key
         if best is None:
@@ -1019,3 +1037,134 @@ def test_a_rerolled_die_lands_with_the_sides_of_the_kind_it_becomes():
     assert got.classes() == {"snake_eyes": Fraction(1, 12), "win": Fraction(3, 4), "loss": Fraction(1, 6)}
     assert got.willpower_spent == Fraction(1, 2)
     assert W.odds(rules, "maximize_win", pool=1, wild=0, target=1).classes()["win"] == Fraction(3, 4)
+
+
+# ------------------------------------------------------------------ V5's named strategies in a house rule
+
+#: A small house rule with V5's classes: d6 pools with Hunger dice, a pair of 6s a critical.
+CRITICAL_SIX = """
+[mechanic]
+name = "criticalsix"
+title = "Critical six: d6 pools with Hunger dice"
+successes = "successes"
+
+[axes]
+pool = { default = "1-3", range = [0, 10] }
+hunger = { default = "0-2", range = [0, 3] }
+difficulty = { default = "1-3", range = [0, 20] }
+
+[kinds.normal]
+dice = "pool - min(hunger, pool)"
+sides = 6
+faces = { fail = "1 .. 3", success = "4 .. 5", six = "6" }
+
+[kinds.hunger]
+dice = "min(hunger, pool)"
+sides = 6
+faces = { one = "1", fail = "2 .. 3", success = "4 .. 5", six = "6" }
+
+[counts]
+successes = "success + six + 2 * floor(six / 2)"
+
+[willpower]
+dice = 2
+kinds = ["normal"]
+marks = ["fail", "success", "six"]
+failures = ["fail"]
+
+[[outcomes]]
+name = "messy_critical"
+when = "successes >= difficulty and six >= 2 and hunger.six >= 1"
+win = true
+[[outcomes]]
+name = "critical_win"
+when = "successes >= difficulty and six >= 2"
+win = true
+[[outcomes]]
+name = "plain_win"
+when = "successes >= difficulty"
+win = true
+[[outcomes]]
+name = "bestial_failure"
+when = "hunger.one >= 1"
+[[outcomes]]
+name = "failure"
+"""
+
+
+def _critical_six(normal, hunger, difficulty):
+    dice = normal + hunger
+    six = sum(1 for f in dice if f == 6)
+    successes = sum(1 for f in dice if f >= 4) + 2 * (six // 2)
+    if successes >= difficulty and six >= 2:
+        return ("messy_critical" if 6 in hunger else "critical_win"), successes
+    if successes >= difficulty:
+        return "plain_win", successes
+    return ("bestial_failure" if 1 in hunger else "failure"), successes
+
+
+def _six_marks(kind, face):
+    if kind != 0:
+        return None
+    return 0 if face <= 3 else 1 if face <= 5 else 2
+
+
+#: V5's named strategies, as the brute force reads them: (values, forbid).
+NAMED = {
+    "maximize_critical": ({"critical_win": 1, "messy_critical": 1}, ()),
+    "avoid_messy": ({"plain_win": 1, "critical_win": 1, "messy_critical": 1}, ("messy_critical",)),
+}
+
+
+@pytest.mark.parametrize("strategy", list(NAMED))
+@pytest.mark.parametrize("cell", [(2, 1, 2), (3, 1, 3), (3, 2, 2), (4, 1, 4), (3, 0, 3)], ids=str)
+def test_v5s_named_strategies_in_a_house_rule_match_brute_force(strategy, cell):
+    """maximize_critical and avoid_messy work for any file with V5's classes, by name, exactly."""
+    mech = spec.from_toml(CRITICAL_SIX, "criticalsix.toml")
+    pool, hunger, difficulty = cell
+    values, forbid = NAMED[strategy]
+    want = brute_force(
+        _critical_six,
+        pool - hunger,
+        hunger,
+        difficulty,
+        "values",
+        _six_marks,
+        {"plain_win", "critical_win", "messy_critical"},
+        sides=6,
+        max_dice=2,
+        values=values,
+        forbid=forbid,
+    )
+    got = W.odds(engine.rules_of(mech), strategy, pool=pool, hunger=hunger, difficulty=difficulty)
+    _check_brute(got, want)
+
+
+def test_a_named_strategy_says_which_class_a_file_lacks():
+    mech = spec.from_toml(DESIGNER, "wildsix.toml")
+    with pytest.raises(ValueError) as exc:
+        W.odds(engine.rules_of(mech), "maximize_critical", pool=2, wild=1, target=2)
+    assert str(exc.value) == (
+        "the strategy maximize_critical needs the outcome classes critical_win and messy_critical, which the "
+        "wildsix mechanic does not have (its classes: snake_eyes, win, loss)"
+    )
+    with pytest.raises(ValueError, match="the strategy avoid_messy needs the outcome class messy_critical, which"):
+        W.odds(engine.rules_of(mech), "avoid_messy", pool=2, wild=1, target=2)
+
+
+@pytest.mark.parametrize("strategy", ["maximize_critical", "avoid_messy"])
+def test_v5s_strategies_on_a_copy_of_v5s_file_equal_v5(strategy, tmp_path):
+    """Cell for cell, a copy of V5's file under another name equals ``v5 --strategy`` (every column)."""
+    from analysis import rulesets
+    from tests.conftest import systems_kept
+
+    text = (ROOT / "analysis" / "systems" / "v5" / "mechanic.toml").read_text(encoding="utf-8")
+    path = tmp_path / "myv5.toml"
+    path.write_text(re.sub(r'(?m)^name = "v5"', 'name = "myv5"', text, count=1), encoding="utf-8")
+    axes = (list(range(0, 9)), list(range(0, 6)), list(range(0, 6)))
+    with systems_kept():
+        rs = rulesets.load(path)
+        mine = rulesets.system(rs.system).table_function(*axes, rules=rs.rules, exact=True, strategy=strategy)
+    want = v5.table(*axes, exact=True, strategy=strategy)
+    assert list(mine.columns) == list(want.columns)
+    assert mine.equals(want)

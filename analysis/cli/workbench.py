@@ -458,7 +458,10 @@ _STRATEGY_WHERE = "v5, werewolf and hunter rule sets, and a mechanic file with a
 
 def _strategy_names() -> str:
     """The strategies a mechanic file's Willpower takes (the v5 and werewolf ones add their own)."""
-    return ", ".join(NAMES) + "; v5 and werewolf: see their commands"
+    return (
+        ", ".join(NAMES)
+        + " (the last two for a file whose classes include critical_win and messy_critical); werewolf: see its command"
+    )
 
 
 def _add_table(sub, systems, files) -> None:

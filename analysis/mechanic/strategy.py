@@ -14,6 +14,13 @@ Strategies (one :class:`Strategy` type for every mechanic):
     order); a win keeps its dice.
 ``maximize_win``
     The reroll with the highest exact chance to win.
+``maximize_critical``
+    The reroll with the highest exact chance of a critical (the classes
+    ``critical_win`` and ``messy_critical``, as V5 names them): for a file
+    whose classes include both.
+``avoid_messy``
+    The reroll with the highest exact chance to win that never risks turning
+    a roll into a ``messy_critical``: for a file with that class.
 ``Strategy(values={class: weight})``
     The reroll with the highest expected value of the final class.
     ``forbid=(class, ...)`` never takes a reroll that could make a roll of
@@ -40,7 +47,7 @@ if TYPE_CHECKING:
     from kernels._jit import IntArray
 
 #: The named strategies.
-NAMES = ("none", "reroll_failures", "maximize_win")
+NAMES = ("none", "reroll_failures", "maximize_win", "maximize_critical", "avoid_messy")
 #: A class's value in a strategy: a whole number, a Fraction or a decimal.
 _Number = Fraction | int | float
 
@@ -157,6 +164,14 @@ class Strategy:
     def check(self, mech: Mechanic) -> None:
         """Refuse (one sentence) a strategy that names a class or kind ``mech`` does not have."""
         wp = willpower_of(mech)
+        if STRATEGIES.get(self.name) == self:  # a named strategy: the classes it needs, by name
+            missing = [k for k in dict.fromkeys([*(k for k, _ in self.values), *self.forbid]) if k not in mech.classes]
+            if missing:
+                raise ValueError(
+                    f"the strategy {self.name} needs the outcome class{'es' if len(missing) > 1 else ''} "
+                    f"{' and '.join(missing)}, which the {mech.name} mechanic does not have (its classes: "
+                    f"{', '.join(mech.classes)})"
+                )
         for k in self.forbid:
             if k not in mech.classes:
                 raise ValueError(_unknown_class(mech, k))
@@ -185,6 +200,8 @@ STRATEGIES = {
     "none": Strategy("none", keep=True),
     "reroll_failures": Strategy("reroll_failures", reroll_failures=True),
     "maximize_win": Strategy("maximize_win", win=True),
+    "maximize_critical": Strategy("maximize_critical", values={"critical_win": 1, "messy_critical": 1}),
+    "avoid_messy": Strategy("avoid_messy", win=True, forbid=("messy_critical",)),
 }
 
 
