@@ -307,8 +307,45 @@ def test_xlsx_of_a_pivot_with_several_values_and_percent(capsys, tmp_path):
     for values, fractions in zip(sheets["values"][1:], sheets["fractions"][1:]):
         grid = tables.pivot(df, "pool", "hunger", values[0])
         want = list(grid.loc[values[1]])
-        assert values[2:4] == [float(100 * f) for f in want]
+        assert values[2:4] == [float(f) for f in want]  # the probability, in a percent format
         assert fractions[2:4] == [str(f) for f in want]
+    import openpyxl
+
+    book = openpyxl.load_workbook(path)
+    ws = book["values"]
+    assert [c.number_format for c in ws[2]][2:4] == ["0.00%", "0.00%"] and ws.freeze_panes == "A2"
+
+
+def test_xlsx_percent_is_a_spreadsheet_format_and_the_sheets_read(capsys, tmp_path):
+    """--percent: each probability the number itself in a percent format of --digits decimals (the
+    fractions sheet unchanged); every sheet's header row frozen, its columns as wide as their texts."""
+    import openpyxl
+
+    path = tmp_path / "o.xlsx"
+    argv = ["v5", "--pool", "3", "--hunger", "1", "--difficulty", "2", "--format", "xlsx", "-o", path]
+    code, _, err = run_cli(capsys, *argv, "--percent", "--digits", "1")
+    assert code == 0, err
+    df = v5.table(3, 1, 2, exact=True)
+    book = openpyxl.load_workbook(path)
+    values, fractions = book["values"], book["fractions"]
+    head = [c.value for c in values[1]]
+    for j, name in enumerate(head):
+        cell, exact = values.cell(row=2, column=j + 1), fractions.cell(row=2, column=j + 1)
+        if name in ("pool", "hunger", "difficulty", "rule_set"):
+            assert cell.number_format == "General", name
+            continue
+        assert cell.value == float(df[name].iat[0]) and cell.number_format == "0.0%", name
+        assert exact.value == tables.fraction_text(df[name].iat[0]) and exact.number_format == "General", name
+    for ws in book:
+        assert ws.freeze_panes == "A2"
+        for j, column in enumerate(ws.iter_cols(), start=1):
+            letter = openpyxl.utils.get_column_letter(j)
+            longest = max(len(str(c.value)) for c in column if c.number_format == "General")
+            assert min(60, longest + 2) <= ws.column_dimensions[letter].width <= 60, (ws.title, letter)
+    code, _, err = run_cli(capsys, *argv)  # without --percent: plain numbers, as before
+    assert code == 0, err
+    values = openpyxl.load_workbook(path)["values"]
+    assert {c.number_format for c in values[2]} == {"General"}
 
 
 def test_a_hostile_name_is_text_in_the_spreadsheet(capsys, tmp_path):

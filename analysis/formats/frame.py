@@ -57,17 +57,14 @@ def display_frame(
     percentages), else they stay numbers (floats of the exact values).
     """
     shown_columns = {}
-    rows_prob = None
-    if percent and rows_named_by in key_columns and rows_named_by in df.columns:
-        rows_prob = [is_probability(o) for o in df[rows_named_by]]
+    chances = percent_cells(df, key_columns, rows_named_by) if percent else {}
     for c in _value_columns(df, key_columns):
         cells = []
-        col_prob = is_probability(c)
         for i, v in enumerate(df[c]):
             if exact:
                 cells.append(fraction_text(v) if exact_value(v) is not None else v)
                 continue
-            pct = percent and col_prob and (rows_prob is None or rows_prob[i])
+            pct = percent and chances[c][i]
             q = percent_value(v) if pct else v
             if digits is not None and exact_value(q) is not None:
                 shown = fixed(q, digits)
@@ -84,6 +81,19 @@ def display_frame(
     )
     out.columns = df.columns
     return out
+
+
+def percent_cells(df: pd.DataFrame, key_columns, rows_named_by: str = "outcome") -> dict:
+    """``{value column: [bool per row]}``: the cells ``--percent`` shows as percentages, the probabilities
+    (a column whose name says so, :func:`analysis.formats.numbers.is_probability`; in a table whose rows
+    are named by ``rows_named_by``, a comparison's, only the rows of a probability)."""
+    rows_prob = None
+    if rows_named_by in key_columns and rows_named_by in df.columns:
+        rows_prob = [is_probability(o) for o in df[rows_named_by]]
+    return {
+        c: [is_probability(c) and (rows_prob is None or rows_prob[i]) for i in range(len(df))]
+        for c in _value_columns(df, key_columns)
+    }
 
 
 # ------------------------------------------------------------ rule sets named
