@@ -91,10 +91,16 @@ class Explorer:
         cmp = compare(sets[baseline], sets[variant], grid, exact=True)
         here = cmp.table[cmp.table[self.x] == cell[self.x]].set_index("outcome")[["a", "b", "difference"]]
         here = here.map(float)  # the float of each exact Fraction
-        here.columns = [baseline, variant, "difference"] if baseline != variant else [baseline, "b", "difference"]
+        if baseline != variant:
+            here.columns = [baseline, variant, "difference"]
+            said = f": {variant} against {baseline}"
+        else:  # one rule set: its odds alone (a second column of the same numbers would read as another)
+            here = here[["a"]]
+            here.columns = [baseline]
+            said = f": {baseline} (choose another variant to compare)"
         self.shown.clear()
         self.shown.update(cell, odds=here)
-        print(", ".join(f"{a} {v}" for a, v in cell.items()) + f": {variant} against {baseline}")
+        print(", ".join(f"{a} {v}" for a, v in cell.items()) + said)
         display((here * 100).round(2).astype(str) + " %")
         fig = variant_curves(
             [sets[baseline], sets[variant]] if baseline != variant else [sets[variant]], outcome, x=self.x, grid=grid

@@ -22,7 +22,7 @@ from .mechanic.spec import shipped
 def rule_meanings(rule_set) -> dict:
     """``{class or column: meaning}`` under a rule set's own values, for rules of a mechanic file.
 
-    A mechanic's meanings name its parameters (``at least {bestial_hunger_ones}
+    A mechanic's meanings name its parameters (``{bestial_hunger_ones} or more
     Hunger dice show 1``), so a rule set that changes them has meanings of its
     own; other rule sets (and a pair of them, a comparison) have none here.
     """

@@ -160,8 +160,14 @@ def official(system_or_name) -> "RuleSet":
             return rs
     if not is_shipped(sys_):  # as reading the file names it (load_file)
         path = MECHANIC_FILES.get(sys_.name, "")
-        return RuleSet(sys_.name, Path(path).stem if path else sys_.name, defaults, sys_.title, path)
+        return RuleSet(sys_.name, Path(path).stem if path else sys_.name, defaults, own_description(sys_), path)
     return RuleSet(sys_.name, f"{sys_.name}-official", defaults, "The defaults (the source book's rules).")
+
+
+def own_description(system_) -> str:
+    """What a designer's mechanic file says of its rules: its ``[mechanic]`` description, else its title."""
+    mech = getattr(system_.rules_class, "MECHANIC", None)
+    return (mech.description if mech is not None else "") or system_.title
 
 
 def _canonical(name):
@@ -603,7 +609,7 @@ def load_file(path) -> RuleSet:
             system_ = register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
             if is_shipped(system_):  # a shipped system's own file: its official rules
                 return official(system_)
-            return RuleSet(system_.name, path.stem, system_.rules_class(), system_.title, str(path))
+            return RuleSet(system_.name, path.stem, system_.rules_class(), own_description(system_), str(path))
     return from_toml(text, str(path), default_name=path.stem, base=path.parent)
 
 

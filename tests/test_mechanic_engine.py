@@ -233,7 +233,7 @@ def test_a_shipped_systems_legend_follows_its_house_rule():
     messy = rulesets.load("v5-two-hunger-tens-for-messy")
     assert "at least 2 of the 10s on Hunger dice" in rule_meanings(messy)["messy_critical"]
     bestial = rulesets.load("v5-two-hunger-ones-for-bestial")
-    assert "at least 2 Hunger dice show 1" in rule_meanings(bestial)["bestial_failure"]
+    assert "2 or more Hunger dice show 1" in rule_meanings(bestial)["bestial_failure"]
 
 
 def test_a_table_handed_out_is_the_callers_to_change():

@@ -437,3 +437,6 @@ def test_the_notebook_explorer_takes_a_mechanic_file(tmp_path):
     a, _ = brute(three_kinds, (1, 1, 1), 3, {})
     b, _ = brute(three_kinds, (1, 1, 1), 3, {"surge_bonus": 3})
     assert odds.loc["blood_triumph", "difference"] == float(b["blood_triumph"] - a["blood_triumph"])
+    e.controls["variant"].value = "three-kinds"  # one rule set against itself: its odds alone, by its name
+    assert list(e.shown["odds"].columns) == ["three-kinds"]
+    assert e.shown["odds"].loc["blood_triumph", "three-kinds"] == float(a["blood_triumph"])

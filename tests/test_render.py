@@ -470,9 +470,9 @@ def test_exports_name_their_rule_set(capsys):
     code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--format", "latex")
     assert r"\caption{Rule set: v5-official}" in out and r"\begin{tabular}" in out
     code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--set", "crit_bonus=3", "--format", "csv")
-    assert out.splitlines()[1].endswith(",v5-custom")
+    assert out.splitlines()[1].endswith(",v5-official-custom")
     code, out, _ = run(capsys, "v5", "--pool", 2, "--difficulty", 1, "--set", "crit_bonus=3", "--format", "markdown")
-    assert out.splitlines()[0] == "Rule set: v5-custom (the v5 defaults with crit_bonus = 3)"
+    assert out.splitlines()[0] == "Rule set: v5-official-custom (v5-official with crit_bonus = 3)"
     code, out, _ = run(capsys, "classic", "--pool", 2, "--ones-dont-cancel", "--format", "csv")
     shipped = next(rs.name for rs in rulesets.variants("classic") if not rs.rules.ones_cancel)
     assert out.splitlines()[1].endswith("," + shipped)

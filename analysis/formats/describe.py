@@ -59,7 +59,12 @@ def describe(rs: rulesets.RuleSet, short: bool = False) -> str:
 def _own_mechanic(rs: rulesets.RuleSet):
     """The mechanic file a rule set is the default rules of (its ``[mechanic]`` title and description), or None."""
     mech = getattr(type(rs.rules), "MECHANIC", None)
-    if mech is None or rs.sub_rules or rs.rules != type(rs.rules)() or rs.description not in ("", mech.title):
+    if (
+        mech is None
+        or rs.sub_rules
+        or rs.rules != type(rs.rules)()
+        or rs.description not in ("", mech.title, mech.description)
+    ):
         return None
     return mech
 

@@ -557,7 +557,8 @@ class _Reader:
         lo = self.whole(value[0], f"{where} range", lowest, highest if lowest_top is None else lowest_top)
         return lo, self.whole(value[1], f"{where} range", lo, highest)
 
-    def expression(self, text, where: str, names, type_: str | None) -> _expr.Expr:
+    def expression(self, text, where: str, names, type_: str | None, hint: str = "") -> _expr.Expr:
+        """``text`` parsed as an expression of ``names``; ``hint`` is added to the refusal of an unknown name."""
         if isinstance(text, bool):
             text = "true" if text else "false"
         elif isinstance(text, int):
@@ -567,11 +568,20 @@ class _Reader:
         try:
             return _expr.parse(text, where=f"{self.source}, {where}", names=names, type=type_)
         except _expr.ExprError as exc:
-            raise MechanicError(str(exc)) from None
+            said = str(exc)
+            raise MechanicError(said + hint if hint and "unknown name" in said else said) from None
 
     def count_limit(self, items, what: str, where: str):
         if len(items) > LIMITS[what]:
             self.fail(where, f"has {len(items)} {what} (at most {LIMITS[what]})")
+
+
+#: Added to the refusal of an unknown name in an expression of the roll: a mark whose faces went to another
+#: mark is still declared, with no face.
+MARK_HINT = (
+    "; a mark that no face carries (its faces given to another mark) is still declared in the faces of "
+    'each kind it counts, with an empty range such as ten = "1 .. 0"'
+)
 
 
 def _kind(value) -> str:
@@ -586,8 +596,9 @@ def _kind(value) -> str:
 
 
 _TOP = ("mechanic", "parameters", "axes", "kinds", "counts", "outcomes", "columns", "willpower")
-#: Most dice a Willpower reroll may take.
-MAX_WILLPOWER_DICE = 10
+#: Most dice a Willpower reroll may take: as many as a kind may roll (the Willpower planner's own limits
+#: on its work refuse a reroll too costly to plan, naming the cell).
+MAX_WILLPOWER_DICE = 1000
 #: Most columns given by ``when`` (each doubles the classes the engine tells apart).
 MAX_WHEN_COLUMNS = 4
 
@@ -733,7 +744,7 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         if cname in mark_names:
             r.fail(where, "the name is already used by a mark")
         claim(cname, where, where)
-        counts.append((cname, r.expression(text, where, roll_names, None)))
+        counts.append((cname, r.expression(text, where, roll_names, None, MARK_HINT)))
         roll_names.append(cname)
     count_names = tuple(c for c, _ in counts)
 
@@ -750,7 +761,9 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         where = f"outcome {oname!r}"
         if oname in axis_names:  # classes and axes are both table columns
             r.fail(where, f"the name is already used by axis {oname!r}")
-        when = None if "when" not in spec else r.expression(spec["when"], f"{where} when", roll_names, "bool")
+        when = (
+            None if "when" not in spec else r.expression(spec["when"], f"{where} when", roll_names, "bool", MARK_HINT)
+        )
         applies = (
             None if "applies" not in spec else r.expression(spec["applies"], f"{where} applies", param_names, "bool")
         )

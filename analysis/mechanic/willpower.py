@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.at_least import ways_at_least
-from analysis.exact import count, float_ratios, fractions_over
+from analysis.exact import INT64_MAX, count, float_ratios, fractions_over
 from analysis.validate import check_bool
 
 from . import engine as _engine
@@ -215,6 +215,11 @@ def _plan(
         for slot, n in enumerate(pk):
             den *= kinds[slot][3] ** n
         common = lcm(common, den)
+    if common > INT64_MAX:  # each reroll outcome's weight is a whole number over this one denominator
+        raise MechanicError(
+            f"{mech.origin}: a Willpower reroll of up to {top} dice at {where} has {common:,} equally likely "
+            f"landings, more than the planner weighs exactly ({INT64_MAX:,}); use fewer Willpower dice"
+        )
 
     # work, before building anything that grows with the pool
     n_res = 1

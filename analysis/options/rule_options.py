@@ -36,8 +36,9 @@ def rule_set_used(rules, base=None, start=None):
     -------
     RuleSet or None
         ``base`` when nothing changed it; a shipped rule set the rules
-        equal; else ``BASE-custom`` (or ``SYSTEM-custom``) described by what
-        changed.  None for rules of no system.
+        equal; else ``BASE-custom`` (without ``base``, the system's default
+        rule set's name: ``v5-official-custom``, ``requiem-la-soif-custom``)
+        described by what changed.  None for rules of no system.
     """
     if base is not None and (start is None or rules == start):
         return base
@@ -47,9 +48,12 @@ def rule_set_used(rules, base=None, start=None):
         return None
     if found.source:  # a shipped rule set
         return found
-    if base is None:
+    if base is None:  # changed from the system's default rule set: named after it, as with --rules
         said = "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in found.changes().items())
-        return dataclasses.replace(found, description=f"the {found.system} defaults with {said}" if said else "")
+        default = rulesets.official(found.system)
+        return dataclasses.replace(
+            found, name=f"{default.name}-custom", description=f"{default.name} with {said}" if said else ""
+        )
     before = rulesets.flat_values(start)
     said = "; ".join(
         f"{k} = {rulesets.show_value(v)}" for k, v in rulesets.flat_values(rules).items() if before.get(k) != v

@@ -18,14 +18,28 @@ def make_figure(pools=range(1, 11), rages=range(0, 6), difficulty: int = 3) -> F
         (axes[0], 0, "not violent: Brutal fails"),
         (axes[1], 1, "violent: Brutal adds 4 successes"),
     ):
+        # Rages whose odds are exactly equal (Rage 0 and 1: Brutal needs two Rage dice) are one line, so
+        # that no line hides under another
+        same: dict[tuple, list] = {}
         for r in rages:
             part = df[(df.rage == r) & (df.violent == violent)]
-            ax.plot(part["pool"], part["p_win"].astype(float) * 100, marker="o", ms=3, label=f"Rage {r}")
+            same.setdefault(tuple(part["p_win"]), []).append(r)
+        for group in same.values():
+            part = df[(df.rage == group[0]) & (df.violent == violent)]
+            label = f"Rage {group[0]}" if len(group) == 1 else f"Rage {', '.join(map(str, group))} (the same odds)"
+            ax.plot(
+                part["pool"],
+                part["p_win"].astype(float) * 100,
+                marker="o",
+                ms=3,
+                color=f"C{rages.index(group[0])}",
+                label=label,
+            )
         ax.set_title(f"Chance to win, Difficulty {difficulty}\n{title}")
         ax.set_xlabel("pool (dice)")
         ax.set_ylabel("chance to win (%)")
         ax.set_ylim(0, 100)
-    axes[0].legend(fontsize=8)
+        ax.legend(fontsize=8)
     top = max(pools)
     part = df[(df.pool == top) & (df.violent == 0)]
     axes[2].bar(part["rage"], part["p_brutal"].astype(float) * 100, color="#c0392b")
