@@ -358,3 +358,28 @@ def test_complete_keeps_the_table_and_fills_exact_zeros():
     pool1 = full[full.pool == 1]
     assert pool1.successes.tolist() == list(range(int(df.successes.max()) + 1))
     assert all(p == 0 and isinstance(p, Fraction) for p in pool1.p_exactly[pool1.successes > 1])
+
+
+def test_a_chance_that_is_not_0_never_reads_0_percent(capsys):
+    """--distribution --percent: a count whose chance is not 0 but rounds to it reads <0.01% (an exact 0
+    still 0.00%), as the page shows it; the cells are the exact table's."""
+    from tests.conftest import run_cli
+
+    argv = ["v5", "--pool", "10", "--hunger", "2", "--difficulty", "3", "--distribution"]
+    code, out, err = run_cli(capsys, *argv, "--percent")
+    assert code == 0, err
+    code, exact, err = run_cli(capsys, *argv, "--exact", "--format", "csv")
+    assert code == 0, err
+    shown = [line.split() for line in out.splitlines()[1:]]
+    rows = [line.split(",") for line in exact.splitlines()]
+    head = rows[0]
+    for cells, row in zip(shown, rows[1:]):
+        for name, text in zip(head[4:7], cells[4:7]):
+            value = Fraction(row[head.index(name)])
+            if value == 0:
+                assert text == "0.00%", (cells, name)
+            elif value * 100 < Fraction(1, 200):
+                assert text == "<0.01%", (cells, name)
+            else:
+                assert text != "0.00%" and text.endswith("%"), (cells, name)
+    assert any(c == "<0.01%" for cells in shown for c in cells)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..validate import one_line
-from .numbers import exact_value, fixed, fraction_text, is_probability, json_number, percent_value
+from .numbers import exact_value, fixed, fraction_text, is_probability, json_number, never_misleading, percent_value
 
 
 def map_text_cells(df: pd.DataFrame, show) -> pd.DataFrame:
@@ -68,6 +68,8 @@ def display_frame(
             q = percent_value(v) if pct else v
             if digits is not None and exact_value(q) is not None:
                 shown = fixed(q, digits)
+                if pct and sign and text:  # a chance that is not 0 (or 1) never reads as 0% (or 100%)
+                    shown = never_misleading(shown, q, digits)
                 cells.append(shown + ("%" if pct and sign else "") if text else float(shown))
             elif text and exact_value(q) is not None:
                 shown = repr(float(q))

@@ -116,13 +116,26 @@ def percent_text(value, digits: int = 2) -> str:
         return "0%"
     if value == 1:
         return "100%"
-    text = fixed(value * 100, digits)
+    return never_misleading(fixed(value * 100, digits), value * 100, digits) + "%"
+
+
+def never_misleading(shown: str, percent, digits: int) -> str:
+    """A percentage rounded to ``digits`` decimals (``shown``, without ``%``), but ``<0.01`` for a chance
+    that is not 0 and rounds to it, and ``>99.99`` for one that is not 1 and rounds to 100 (``percent``:
+    the exact value, in percent).
+
+    >>> never_misleading("0.00", Fraction(1, 1000), 2), never_misleading("0.00", 0, 2)
+    ('<0.01', '0.00')
+    """
+    exact = exact_value(percent)
     step = Fraction(1, 10**digits)
-    if Fraction(text) == 0:
-        return f"<{fixed(step, digits)}%"
-    if Fraction(text) == 100:
-        return f">{fixed(100 - step, digits)}%"
-    return text + "%"
+    if exact is None:
+        return shown
+    if Fraction(shown) == 0 and exact > 0:
+        return f"<{fixed(step, digits)}"
+    if Fraction(shown) == 100 and exact < 100:
+        return f">{fixed(100 - step, digits)}"
+    return shown
 
 
 def points_text(value, digits: int = 2) -> str:
