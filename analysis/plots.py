@@ -150,8 +150,17 @@ def slice_values(comparison: Comparison, x: str, y: str | None, at: dict | None)
     return at
 
 
+#: Most panels (values of the third axis) a heatmap of three axes draws in a row.
+MAX_PANELS = 8
+
+
 def difference_heatmap(
-    comparison: Comparison, x: str | None = None, y: str | None = None, at: dict | None = None, outcomes=None
+    comparison: Comparison,
+    x: str | None = None,
+    y: str | None = None,
+    at: dict | None = None,
+    outcomes=None,
+    by: str | None = None,
 ) -> Figure:
     """One heatmap per outcome class of ``b - a`` in percentage points.
 
@@ -166,6 +175,10 @@ def difference_heatmap(
         change is biggest, or its only value).
     outcomes : sequence of str, optional
         Outcome classes to draw (default: all compared).
+    by : str, optional
+        A third axis: one panel per value of it (at most :data:`MAX_PANELS`),
+        a row of panels per outcome class, each row on one colour scale
+        centred on 0 (:func:`difference_panels`).
     """
     if not isinstance(comparison, Comparison):
         raise ValueError("difference_heatmap needs a Comparison from analysis.tables.compare")
@@ -181,6 +194,8 @@ def difference_heatmap(
             raise ValueError(f"the comparison has no axis {name!r}; its axes are {', '.join(axes)}")
     if x == y:
         raise ValueError("x and y must be two different axes")
+    if by is not None:
+        return difference_panels(comparison, x, y, by, at, outcomes)
     outcomes = list(comparison.outcomes if outcomes is None else outcomes)
     for o in outcomes:
         if o not in comparison.outcomes:
@@ -273,6 +288,103 @@ def difference_heatmap(
         notes.append("blank cells: no change")
     if notes:
         fig.supxlabel("; ".join(notes), fontsize=9, color="0.35")
+    return fig
+
+
+def difference_panels(comparison: Comparison, x: str, y: str | None, by: str, at: dict | None, outcomes=None) -> Figure:
+    """The heatmaps of ``b - a`` over three axes: ``x`` across and ``y`` up in each panel, one panel per
+    value of ``by``, one row per outcome class that changes somewhere; each row's panels share one
+    colour scale centred on 0 (a change up red, down blue, the same colour the same change), with one
+    colour bar; the other axes at ``at`` (default: each where the change is biggest), named in the title."""
+    axes = comparison.axes
+    if y is None:
+        raise ValueError("a heatmap of three axes needs a y axis")
+    if by not in axes:
+        raise ValueError(f"the comparison has no axis {by!r}; its axes are {', '.join(axes)}")
+    if by in (x, y):
+        raise ValueError(f"the panels' axis {by!r} must be neither x nor y")
+    values_by = comparison.grid[by]
+    if len(values_by) > MAX_PANELS:
+        raise ValueError(
+            f"a heatmap draws at most {MAX_PANELS} panels, one per {by}; {by} has {len(values_by)} values "
+            f"(give it fewer, or one to draw that slice)"
+        )
+    outcomes = list(comparison.outcomes if outcomes is None else outcomes)
+    for o in outcomes:
+        if o not in comparison.outcomes:
+            raise ValueError(f"unknown outcome {o!r}; choose from {', '.join(comparison.outcomes)}")
+    at = {k: v for k, v in slice_values(comparison, x, y, {**(at or {}), by: values_by[0]}).items() if k != by}
+    df = comparison.table
+    mask = np.ones(len(df), dtype=bool)
+    for axis, v in at.items():
+        mask &= (df[axis] == v).to_numpy()
+    df = df[mask]
+    xs, ys = comparison.grid[x], comparison.grid[y]
+    xi, yi, pi = ({v: i for i, v in enumerate(vs)} for vs in (xs, ys, values_by))
+    given = {o: np.zeros((len(values_by), len(ys), len(xs)), dtype=object) for o in outcomes}
+    for o, xv, yv, bv, d in zip(df["outcome"], df[x], df[y], df[by], df["difference"]):
+        if o in given:
+            given[o][pi[bv], yi[yv], xi[xv]] = d
+    changed = [o for o in outcomes if any(d != 0 for d in given[o].ravel())]
+    shown = changed or outcomes[:1]
+    unchanged = [o for o in outcomes if o not in changed]
+    ncols, nrows = len(values_by), len(shown)
+    width = 3.0 * ncols + 1.6
+    fig = Figure(figsize=(width, 2.6 * nrows + 1.3), layout="constrained")
+    grid_axes = fig.subplots(nrows, ncols, squeeze=False)
+    annotate = len(xs) <= 10 and len(xs) * len(ys) <= 120
+    written = False
+    for r, outcome in enumerate(shown):
+        points = np.vectorize(lambda d: float(d) * 100, otypes=[float])(given[outcome])
+        limit = float(np.abs(points).max()) or 1.0  # one scale for the row, centred on 0
+        for c, value in enumerate(values_by):
+            ax = grid_axes[r, c]
+            im = ax.imshow(
+                points[c],
+                origin="lower",
+                aspect="auto",
+                cmap="RdBu_r",
+                vmin=-limit,
+                vmax=limit,
+                extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5),
+            )
+            if annotate:
+                for (i, j), d in np.ndenumerate(given[outcome][c]):
+                    if d != 0:
+                        written = True
+                        ax.text(
+                            j,
+                            i,
+                            points_text(d),
+                            ha="center",
+                            va="center",
+                            fontsize=6.5,
+                            color="white" if abs(points[c, i, j]) > 0.6 * limit else "black",
+                        )
+            step = max(1, math.ceil(len(xs) / 10))
+            ax.set_xticks(range(0, len(xs), step), [str(v) for v in xs[::step]], fontsize=8)
+            ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
+            ax.set_title(f"{_label(outcome)}, {_label(by)} {value}", fontsize=9)
+            if r == nrows - 1:
+                ax.set_xlabel(_label(x), fontsize=9)
+            if c == 0:
+                ax.set_ylabel(_label(y), fontsize=9)
+        cb = fig.colorbar(im, ax=list(grid_axes[r]), shrink=0.9)
+        cb.ax.tick_params(labelsize=8)
+        cb.set_label("points", fontsize=8)
+    held = {a: f"{v} ({_name(getattr(comparison, side).name)})" for a, (side, v) in comparison.fixed.items()}
+    where = ", ".join(f"{_label(a)} {v}" for a, v in {**at, **held}.items())
+    title = (
+        f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points, "
+        f"one panel per {_label(by).lower()}" + (f" ({where})" if where else "")
+    )
+    fig.suptitle(textwrap.fill(title, int(width * 10), break_on_hyphens=False, break_long_words=False), fontsize=11)
+    notes = ["each row on one colour scale centred on 0"]
+    if changed and unchanged:
+        notes.append("no change anywhere: " + ", ".join(_label(o).lower() for o in unchanged))
+    if written:
+        notes.append("blank cells: no change")
+    fig.supxlabel("; ".join(notes), fontsize=9, color="0.35")
     return fig
 
 

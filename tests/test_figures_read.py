@@ -172,3 +172,32 @@ def test_difference_heatmap_cells_are_exact_changes():
             assert text == plots.points_text(exact[cell]) and exact[cell] != 0
         assert {c for c, d in exact.items() if d != 0} == set(_cell_texts(ax))  # no change: blank
     assert "blank cells: no change" in fig.get_supxlabel()
+
+
+def test_a_heatmap_of_three_axes_has_a_panel_per_value_on_one_scale_centred_on_0():
+    grid = {"pool": "2-5", "hunger": "0-3", "difficulty": "2-4"}
+    cmp = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial", grid, exact=True)
+    fig = plots.difference_heatmap(cmp, by="difficulty")
+    df = cmp.table
+    names = {plots._label(o): o for o in cmp.outcomes}
+    panels = [ax for ax in fig.axes if ax.get_title()]
+    rows: dict = {}
+    for ax in panels:
+        label, _, difficulty = ax.get_title().rpartition(", Difficulty ")
+        outcome, difficulty = names[label], int(difficulty)
+        sub = df[(df["outcome"] == outcome) & (df["difficulty"] == difficulty)]
+        exact = {(int(r["pool"]) - 2, int(r["hunger"])): r["difference"] for r in sub.to_dict("records")}
+        texts = _cell_texts(ax)
+        assert {c for c, d in exact.items() if d != 0} == set(texts)  # no change: blank
+        for cell, text in texts.items():
+            assert text == plots.points_text(exact[cell])
+        (image,) = ax.get_images()
+        low, high = image.get_clim()
+        assert low == -high > -float("inf")  # centred on 0
+        rows.setdefault(outcome, []).append(((low, high), difficulty))
+        biggest = max(abs(float(d)) for d in df[df["outcome"] == outcome]["difference"]) * 100
+        assert high == biggest
+    assert all(sorted(d for _, d in row) == [2, 3, 4] for row in rows.values())  # a panel per Difficulty
+    assert all(len({lim for lim, _ in row}) == 1 for row in rows.values())  # one scale per row
+    assert set(rows) == {"total_failure", "failure", "bestial_failure"}  # the classes that change
+    assert "one panel per difficulty" in fig.get_suptitle()

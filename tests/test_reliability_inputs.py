@@ -472,43 +472,32 @@ def test_attack_difficulty_without_attack_pool_warns(capsys):
     )
 
 
-def test_heatmap_of_three_varying_axes_warns_naming_the_slice(capsys, tmp_path):
+def test_heatmap_of_three_varying_axes_draws_a_panel_per_value_and_four_warn_naming_the_slice(capsys, tmp_path):
     path = tmp_path / "d.png"
-    code, out, err = run(
-        capsys,
-        "compare",
-        "v5-official",
-        "v5-hunger-one-taints-win",
-        "--pool",
-        "1-2",
-        "--hunger",
-        "0-1",
-        "--difficulty",
-        "1-2",
-        "--heatmap",
-        path,
-        "--quiet",
-    )
-    assert code == 0 and path.exists()
-    warning = [line for line in err.splitlines() if line.startswith("beastodds: warning:")]
-    assert len(warning) == 1
-    assert warning[0].startswith("beastodds: warning: the heatmap draws --pool x --hunger at --difficulty ")
-    code, out, err = run(
-        capsys,
-        "compare",
-        "v5-official",
-        "v5-hunger-one-taints-win",
-        "--pool",
-        "1-2",
-        "--hunger",
-        "0-1",
-        "--difficulty",
-        "2",
-        "--heatmap",
-        path,
-        "--quiet",
-    )
+    argv = ["compare", "v5-official", "v5-hunger-one-taints-win", "--pool", "1-2", "--hunger", "0-1"]
+    code, out, err = run(capsys, *argv, "--difficulty", "1-2", "--heatmap", path, "--quiet")
+    assert code == 0 and path.exists() and "warning" not in err  # one panel per Difficulty: nothing left out
+    code, out, err = run(capsys, *argv, "--difficulty", "1-2", "--heatmap", path, "--heatmap-at", "difficulty=2")
+    assert code == 0 and "warning" not in err  # the slice asked for
+    code, out, err = run(capsys, *argv, "--difficulty", "2", "--heatmap", path, "--quiet")
     assert code == 0 and "warning" not in err
+    ww = ["compare", "werewolf-official", "werewolf-brutal-adds-two", "--pool", "3-4", "--rage", "0-2"]
+    code, out, err = run(capsys, *ww, "--difficulty", "2-3", "--violent", "0-1", "--heatmap", path, "--quiet")
+    warning = [line for line in err.splitlines() if line.startswith("beastodds: warning:")]
+    assert code == 0 and len(warning) == 1
+    assert warning[0].startswith(
+        "beastodds: warning: the heatmap draws --pool x --rage (one panel per --difficulty) at --violent "
+    )
+    for bad, said in (
+        (["--heatmap-at", "violent=7"], "--heatmap-at --violent 7: not a value compared here"),
+        (["--heatmap-at", "soif=1"], "--heatmap-at: 'soif' is not an axis compared here"),
+        (["--heatmap-at", "violent"], "--heatmap-at takes AXIS=VALUE"),
+        (["--heatmap-by", "soif"], "--heatmap-by: 'soif' is not an axis compared here"),
+    ):
+        code, out, err = run(capsys, *ww, "--difficulty", "2", "--violent", "0-1", "--heatmap", path, *bad)
+        assert code == 2 and out == "" and said in err and err.count("\n") == 1, err
+    code, out, err = run(capsys, *ww, "--heatmap-at", "violent=1")
+    assert code == 2 and "give --heatmap FILE too" in err
 
 
 def test_rules_fields_a_command_does_not_use_warn(capsys):

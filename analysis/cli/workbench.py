@@ -11,6 +11,7 @@ import functools
 import html
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -58,19 +59,54 @@ def _check_heatmap_name(name: str) -> str:
     return ext.lower()[1:]
 
 
-def _heatmap_slice_warning(cmp) -> None:
-    """Warn when the heatmap draws one slice of a grid with three or more varying axes."""
+def _heatmap_at(text, axes) -> dict:
+    """``--heatmap-at AXIS=VALUE[,AXIS=VALUE...]`` as ``{axis: value}``, each axis one of ``axes``."""
+    if text is None:
+        return {}
+    at = {}
+    for part in text.split(","):
+        name, eq, value = part.partition("=")
+        name = name.strip().removeprefix("--").replace("-", "_")
+        if not eq or not re.fullmatch(r"-?\d{1,12}", value.strip()):
+            raise ValueError(f"--heatmap-at takes AXIS=VALUE[,AXIS=VALUE...] such as difficulty=3, got {text!r}")
+        if name not in axes:
+            raise ValueError(f"--heatmap-at: {name!r} is not an axis compared here ({', '.join(axes)})")
+        at[name] = int(value)
+    return at
+
+
+def _heatmap_layout(cmp, by, at) -> tuple:
+    """``(by, at)`` of the heatmap: the panels' axis (given, or a third axis with several values and at
+    most ``plots.MAX_PANELS`` of them) and the slice of the others (given, else where the change is biggest)."""
+    from ..plots import MAX_PANELS
+
+    x, y = cmp.axes[0], cmp.axes[1] if len(cmp.axes) > 1 else None
+    for axis, value in at.items():
+        if axis not in cmp.grid or value not in cmp.grid[axis]:
+            raise ValueError(f"--heatmap-at {option(axis)} {value}: not a value compared here")
+        if axis in (x, y, by):
+            raise ValueError(f"--heatmap-at {option(axis)}: that axis is drawn, not held at one value")
+    if by is None and y is not None:
+        third = [a for a in cmp.axes if a not in (x, y) and a not in at and len(cmp.grid[a]) > 1]
+        if third and len(cmp.grid[third[0]]) <= MAX_PANELS:
+            by = third[0]
+    return by, at
+
+
+def _heatmap_slice_warning(cmp, by, at) -> None:
+    """Warn when the heatmap draws one slice of axes with several values that no option chose."""
     from ..plots import slice_values
 
-    varying = [a for a in cmp.axes if len(cmp.grid[a]) > 1]
-    if len(varying) < 3:
-        return
     x, y = cmp.axes[0], cmp.axes[1]
-    at = {a: v for a, v in slice_values(cmp, x, y, None).items() if a in varying}
-    where = ", ".join(f"{option(a)} {v}" for a, v in at.items())
+    varying = [a for a in cmp.axes if len(cmp.grid[a]) > 1 and a not in (x, y, by) and a not in at]
+    if not varying:
+        return
+    held = slice_values(cmp, x, y, {**at, **({by: cmp.grid[by][0]} if by else {})})
+    where = ", ".join(f"{option(a)} {held[a]}" for a in varying)
+    panels = f" (one panel per {option(by)})" if by else ""
     warn(
-        f"the heatmap draws {option(x)} x {option(y)} at {where} only (the slice where the "
-        f"change is biggest); give those axes one value each to choose the slice"
+        f"the heatmap draws {option(x)} x {option(y)}{panels} at {where} only (the slice where the "
+        f"change is biggest); --heatmap-at AXIS=VALUE chooses the slice"
     )
 
 
@@ -93,6 +129,12 @@ def run_compare(args):
     names = names_of(args)
     if args.heatmap is not None and several(args.strategy):
         raise ValueError("--heatmap draws one Willpower strategy: give --strategy one name, not several")
+    if args.heatmap is None and (args.heatmap_by is not None or args.heatmap_at is not None):
+        raise ValueError("--heatmap-by and --heatmap-at shape the heatmap: give --heatmap FILE too")
+    known = list(system.axis_names) + [x for x in rulesets.system(b.system).axis_names if x not in system.axis_names]
+    heat_at = _heatmap_at(args.heatmap_at, known)  # the options read before any cell is counted
+    if args.heatmap_by is not None and args.heatmap_by not in known:
+        raise ValueError(f"--heatmap-by: {args.heatmap_by!r} is not an axis compared here ({', '.join(known)})")
     cmp = compare(
         a,
         b,
@@ -107,14 +149,15 @@ def run_compare(args):
     if args.heatmap is not None:
         from ..plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
 
-        fig = difference_heatmap(cmp)
+        by, heat_at = _heatmap_layout(cmp, args.heatmap_by, heat_at)
+        fig = difference_heatmap(cmp, at=heat_at or None, by=by)
         replaced = write_output(
             args.heatmap,
             lambda path: savefig(
                 fig, path, format=kind, dpi=110, metadata={"Software": None} if kind == "png" else None
             ),
         )
-        _heatmap_slice_warning(cmp)
+        _heatmap_slice_warning(cmp, by, heat_at)
         if not args.quiet and not replaced:
             print(f"wrote {args.heatmap}", file=sys.stderr)
     if args.format != "table":  # the terminal table says it in its title; other formats on stderr
@@ -443,7 +486,22 @@ def _add_compare(sub, systems, files) -> None:
         "--heatmap",
         metavar="FILE",
         default=None,
-        help="also draw the difference heatmap per outcome class to FILE (.png, .svg, .pdf)",
+        help="also draw the difference heatmap per outcome class to FILE (.png, .svg, .pdf): the first two "
+        "axes across and up, and a third axis with several values (at most 8) as one panel per value, "
+        "each row of panels on one colour scale centred on 0",
+    )
+    p.add_argument(
+        "--heatmap-by",
+        metavar="AXIS",
+        default=None,
+        help="the axis drawn as one panel per value (default: the third axis with several values)",
+    )
+    p.add_argument(
+        "--heatmap-at",
+        metavar="AXIS=VALUE",
+        default=None,
+        help="draw the heatmap at that value of an axis (several: difficulty=3,blood=1), named in its "
+        "title (default: where the change is biggest)",
     )
 
     add_strategy_option(p, _strategy_names(), f" (both rule sets roll under it: {_STRATEGY_WHERE})")
