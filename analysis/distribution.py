@@ -100,8 +100,10 @@ def frame(
         The last count listed (its ``p_more`` the exact tail); None: every count.
     means : list of Fraction, optional
         Per cell, the exact mean successes, where ``ways`` does not list every count (dice that roll
-        again); by default the mean of ``ways``.
+        again); by default the mean of ``ways``.  A None among them (a mean not known exactly) leaves
+        the column ``mean_successes`` out of the table.
     """
+    no_mean = means is not None and any(m is None for m in means)
     spans = []
     for w in ways:
         low = min(0, min(w)) if w else 0
@@ -121,6 +123,8 @@ def frame(
             below = sum(n for s, n in w.items() if s < low)
             if means is None:
                 m = value(sum(s * n for s, n in w.items()), den)
+            elif no_mean:
+                m = None
             else:
                 m = means[i] if exact else float(means[i])
             rows = []
@@ -142,6 +146,8 @@ def frame(
     out["successes"] = np.array(succ, dtype=np.int64)
     dtype = object if exact else np.float64
     for c, v in zip(COLUMNS[1:], (exactly, at_least, more, mean)):
+        if c == "mean_successes" and no_mean:
+            continue
         out[c] = np.array(v, dtype=dtype)
     return pd.DataFrame(out)
 
@@ -166,9 +172,12 @@ def mechanic_table(
     ``axes``: ``{axis: SPEC or values}`` (an axis left out takes its default SPEC).  Checked before any
     counting: the axes, the dice of the distinct rolls (:func:`analysis.at_least.check_dice`) and the
     cells (each at least one row); the rows, exactly, once counted.  ``check_only``: only the checks
-    before counting (returns None).  ``strategy``: the successes after that Willpower reroll
+    before counting (returns None, or the sentence of :func:`mean_left_out` where the table will have
+    no mean).  ``strategy``: the successes after that Willpower reroll
     (:class:`analysis.mechanic.willpower.Strategy`, its work estimated before any counting), None:
-    the roll as it lands.
+    the roll as it lands.  Where dice roll again the counts are listed up to ``max_successes`` (default
+    :data:`analysis.mechanic.engine.DEFAULT_BOUND`) with the exact tail beyond in ``p_more``, for any
+    successes expression; the mean is exact where the successes are a sum of marks, else left out.
     """
     exact, check_only = check_bool("exact", exact), check_bool("check_only", check_only)
     max_successes = check_max(max_successes)
@@ -198,13 +207,8 @@ def mechanic_table(
             if key not in known:
                 known[key] = explode.mean_successes(mech, rules.params, c, engine.dice_of(mech, {**rules.params, **c}))
             means.append(known[key])
-        if any(m is None for m in means):
-            raise ValueError(
-                f"the {mech.name} mechanic's dice roll again and its successes ({mech.successes}) are not a sum "
-                f"of marks, so their mean is not counted: ask for p_at_least_N columns (--at-least) instead"
-            )
     if check_only:
-        return None
+        return mean_left_out(mech) if means is not None and any(m is None for m in means) else None
     counted: Sequence[Any]  # each cell's ways: success_ways and the denominator
     if strategy is not None:
         counted = willpower.count_cells(rules, strategy, cells)
@@ -213,6 +217,15 @@ def mechanic_table(
     keys = {a: [c[a] for c in cells] for a in grid}
     return frame(
         keys, [w.success_ways for w in counted], [w.denominator for w in counted], exact, max_successes, means=means
+    )
+
+
+def mean_left_out(mech) -> str:
+    """Why a distribution of ``mech`` has no ``mean_successes`` column, in one sentence."""
+    return (
+        f"mean_successes is left out: the {mech.name} mechanic's dice roll again and its successes "
+        f"({mech.successes}) are not a sum of marks, so their mean is not known exactly (the distribution "
+        f"is listed to its bound, the chance of more in p_more)"
     )
 
 
@@ -253,7 +266,8 @@ def complete(df, keys):
         add["p_exactly"] = [zero] * len(missing)
         add["p_at_least"] = [one if s < lowest else zero for s in missing]
         add["p_more"] = [one if s < lowest else zero for s in missing]
-        add["mean_successes"] = [first["mean_successes"]] * len(missing)
+        if "mean_successes" in cell.columns:
+            add["mean_successes"] = [first["mean_successes"]] * len(missing)
         extra = pd.DataFrame(add, columns=list(cell.columns)).astype(cell.dtypes.to_dict())
         parts.append(pd.concat([cell, extra]).sort_values("successes", kind="stable"))
     out = pd.concat(parts, ignore_index=True)

@@ -318,7 +318,7 @@ def test_soif_file_equals_la_soif(changes):
         assert list(got[c]) == list(want[c]), c
 
 
-def test_soif_file_at_least_and_its_distribution_refusal():
+def test_soif_file_at_least_and_its_distribution():
     from analysis import distribution
 
     rules = spec.rules_of(spec.load(SOIF))
@@ -328,9 +328,76 @@ def test_soif_file_at_least_and_its_distribution_refusal():
         rows = want[want.soif == soif]
         for n in range(1, 9):
             assert got[got.soif == soif][f"p_at_least_{n}"].iloc[0] == rows[rows.successes == n].p_at_least.iloc[0]
-    # a beastly critical's 10s count double: the successes are no sum of marks, so no exact mean
-    with pytest.raises(ValueError, match="not a sum of marks, so their mean is not counted"):
-        distribution.mechanic_table(rules, {"pool": "3", "soif": "1"}, max_successes=5)
+    # a beastly critical's 10s count double: the successes are no sum of marks, so no exact mean; the
+    # distribution is listed to its bound all the same, the tail beyond it exact, and equals La Soif's
+    note = distribution.mechanic_table(rules, {"pool": "3", "soif": "1"}, max_successes=5, check_only=True)
+    assert note == distribution.mean_left_out(rules.mechanic) and "not a sum of marks" in note
+    got = distribution.mechanic_table(rules, {"pool": "2-4", "soif": "0-2"}, max_successes=8, exact=True)
+    assert "mean_successes" not in got.columns
+    want = beast.distribution_table([2, 3, 4], [0, 1, 2], max_successes=8, exact=True)
+    for column in ("p_exactly", "p_at_least", "p_more"):
+        assert got[column].tolist() == want[column].tolist(), column
+    assert got[["pool", "soif", "successes"]].values.tolist() == want[["pool", "soif", "successes"]].values.tolist()
+
+
+#: A d6 whose 6 rolls again, success on 5 and 6, the successes written as a max(0, ...) that never bites.
+NOT_A_SUM = """
+[mechanic]
+name = "notasum"
+successes = "successes"
+[axes]
+pool = { default = "1-4", range = [0, 20] }
+[kinds.d6]
+dice = "pool"
+sides = 6
+faces = { miss = "1 .. 4", five = "5", six = "6" }
+again = ["six"]
+[counts]
+successes = "max(0, five + six)"
+[[outcomes]]
+name = "win"
+when = "successes >= 1"
+win = true
+[[outcomes]]
+name = "fail"
+"""
+
+
+def _exploding_d6(pool: int, top: int) -> dict:
+    """``{k: P(k successes)}`` for k up to ``top`` of ``pool`` such dice, by hand: a die shows j sixes and
+    then one face of 1..5, so it gives k successes with chance (1/6)^k * 4/6 + (1/6)^k for k >= 1."""
+    die = {k: Fraction(1, 6) ** k * Fraction(4, 6) + (Fraction(1, 6) ** k if k else 0) for k in range(top + 1)}
+    out = {0: Fraction(1)}
+    for _ in range(pool):
+        out = {k: sum(out.get(k - j, 0) * die[j] for j in range(k + 1) if k - j in out) for k in range(top + 1)}
+    return out
+
+
+def test_a_distribution_for_every_file_the_mean_where_exact(tmp_path, capsys):
+    """Dice that roll again with successes that are not a plain sum of marks: every count to the bound and
+    the exact tail; the mean left out with one sentence why; a sum of marks keeps its exact mean."""
+    from analysis import distribution
+    from tests.conftest import run_cli, systems_kept
+
+    rules = spec.rules_of(spec.from_toml(NOT_A_SUM, "notasum.toml"))
+    got = distribution.mechanic_table(rules, {"pool": "1-4"}, max_successes=6, exact=True)
+    assert "mean_successes" not in got.columns
+    for pool in range(1, 5):
+        want = _exploding_d6(pool, 6)
+        rows = got[got.pool == pool]
+        assert rows.successes.tolist() == list(range(7))
+        assert rows.p_exactly.tolist() == [want[k] for k in range(7)]
+        assert rows.p_more.iloc[-1] == 1 - sum(want.values())  # the exact tail past the bound
+    path = tmp_path / "notasum.toml"
+    path.write_text(NOT_A_SUM, encoding="utf-8")
+    with systems_kept():
+        code, out, err = run_cli(capsys, "table", path, "--pool", "2", "--distribution", "4", "--exact")
+    assert code == 0 and err == "beastodds: warning: " + distribution.mean_left_out(rules.mechanic) + "\n"
+    assert out.splitlines()[0].split() == ["pool", "successes", "p_exactly", "p_at_least", "p_more"]
+    summed = spec.rules_of(spec.from_toml(NOT_A_SUM.replace("max(0, five + six)", "five + six"), "sum.toml"))
+    assert distribution.mechanic_table(summed, {"pool": "2"}, check_only=True) is None
+    means = distribution.mechanic_table(summed, {"pool": "2"}, max_successes=3, exact=True)["mean_successes"]
+    assert set(means) == {2 * Fraction(2, 5)}  # a die: 1/6 + (1/6)(1 + its mean) = 2/5
 
 
 FLAGGED = """

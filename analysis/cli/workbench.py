@@ -200,13 +200,15 @@ def run_table(args):
                 "(a distribution of successes already has p_at_least)"
             )
         function, most = distribution_of(args, system)
-        function(
+        note = function(
             *(resolved[a] for a in system.axis_names),
             rules=rs.rules,
             exact=counts_exactly(args),
             max_successes=most,
             check_only=True,
         )  # its size, before any counting
+        if isinstance(note, str):  # what the table leaves out, and why
+            warn(note)
         system = dataclasses.replace(system, table=functools.partial(function, max_successes=most))
         if args.strategy is not None:
             raise ValueError(

@@ -29,6 +29,7 @@ import math
 from .. import at_least, distribution, rulesets, sweep
 from ..distribution import complete
 from ..mechanic.spec import MechanicError
+from .warn import warn
 from .common import (
     SPEC_HELP,
     RulesOptions,
@@ -227,13 +228,15 @@ def run(args, rules=None, table=None, **options):
     grid_specs = grid(args, system)
     resolved = sweep.resolve_grid(system, grid_specs, names)  # every value and the size, before --jobs is read
     if getattr(args, "distribution", None) is not None:  # its size, before any counting
-        table(
+        note = table(
             *(resolved[a] for a in system.axis_names),
             rules=rules,
             exact=counts_exactly(args),
             check_only=True,
             **options,
         )
+        if isinstance(note, str):  # what the table leaves out, and why
+            warn(note)
     else:
         check_work(system, resolved, rules, counts_exactly(args), options)
     df = sweep.tables(
