@@ -33,7 +33,8 @@ from tests.conftest import systems_kept
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "analysis" / "mechanic" / "examples"
 MECHANIC = EXAMPLES / "three-kinds.toml"
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The documentation of the page: the workbench's page of the site.
+WORKBENCH = (ROOT / "docs" / "workbench.md").read_text(encoding="utf-8")
 
 #: One rule set of every system, a house rule and a mechanic file.
 REFS = [
@@ -433,8 +434,8 @@ def test_the_page_command_refuses_a_hostile_mechanic_file(tmp_path, capsys):
     assert not marker.exists() and not out.exists()
 
 
-def readme_commands() -> list:
-    section = README.split("### Share a page", 1)[1].split("\n### ", 1)[0]
+def page_commands() -> list:
+    section = WORKBENCH.split("## Share a page", 1)[1].split("\n## ", 1)[0]
     return [
         line
         for block in re.findall(r"```sh\n(.*?)```", section, re.S)
@@ -443,15 +444,15 @@ def readme_commands() -> list:
     ]
 
 
-def test_the_readme_shows_the_page_commands():
-    commands = readme_commands()
+def test_the_docs_show_the_page_commands():
+    commands = page_commands()
     assert "beastodds page v5-official -o odds.html" in commands
     assert any("mechanic/examples" in c for c in commands) and any("werewolf" in c for c in commands)
-    assert "odds.html#pool=7&hunger=1&difficulty=3" in README
+    assert "odds.html#pool=7&hunger=1&difficulty=3" in WORKBENCH
 
 
-@pytest.mark.parametrize("command", readme_commands())
-def test_the_readme_page_commands_run_as_written(command, tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("command", page_commands())
+def test_the_docs_page_commands_run_as_written(command, tmp_path, monkeypatch, capsys):
     """Each command from the repository's folder, as written (its -o file made in a folder of its own)."""
     monkeypatch.chdir(ROOT)
     argv = shlex.split(command)[1:]

@@ -1,4 +1,5 @@
-"""The README tells the truth: every `$ beastodds ...` example prints what the README shows."""
+"""The README and the documentation site tell the truth: every `$ beastodds ...` example of the README and
+of every page under docs/ prints what the page shows, and every `>>>` example runs as shown."""
 
 import re
 import shlex
@@ -8,12 +9,17 @@ import pytest
 
 from analysis import cli
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+#: The pages of the README and of the documentation site: ``{name: text}``.
+PAGES = {"README.md": README} | {
+    f"docs/{p.name}": p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))
+}
 
 
-def console_examples():
+def console_examples(text: str):
     examples = []
-    for block in re.findall(r"```console\n(.*?)```", README, flags=re.S):
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
         current = None
         for line in block.splitlines():
             if line.startswith("$ "):
@@ -24,19 +30,33 @@ def console_examples():
     return examples
 
 
+def _runnable(cmd: str, out: list) -> bool:
+    """An example whose whole output the page shows (not one cut with ``...``, nor one that writes a file
+    or reads the reader's own ``mine.toml``)."""
+    return (
+        cmd.startswith("beastodds ")
+        and "..." not in out
+        and bool(out)
+        and "mine.toml" not in cmd
+        and ("--heatmap" not in cmd)
+    )
+
+
 EXAMPLES = [
-    (cmd, out)
-    for cmd, out in console_examples()
-    if cmd.startswith("beastodds ") and "..." not in out and out and "mine.toml" not in cmd and "--heatmap" not in cmd
+    (page, cmd, out) for page, text in PAGES.items() for cmd, out in console_examples(text) if _runnable(cmd, out)
 ]
 
 
-def test_the_readme_has_examples():
-    assert len(EXAMPLES) >= 8
+def test_the_readme_and_the_site_have_examples():
+    assert sum(page == "README.md" for page, _, _ in EXAMPLES) >= 8
+    assert len(EXAMPLES) >= 40
+    pages = {page for page, _, _ in EXAMPLES}
+    for name in ("v5", "werewolf", "hunter", "requiem", "cards", "classic", "workbench", "mechanic-format"):
+        assert f"docs/{name}.md" in pages, name
 
 
-@pytest.mark.parametrize("cmd, expected", EXAMPLES, ids=[c for c, _ in EXAMPLES])
-def test_console_example(cmd, expected, capsys):
+@pytest.mark.parametrize("page, cmd, expected", EXAMPLES, ids=[f"{p}: {c}" for p, c, _ in EXAMPLES])
+def test_console_example(page, cmd, expected, capsys):
     head = None
     if "|" in cmd:
         cmd, pipe = (part.strip() for part in cmd.split("|", 1))
@@ -51,18 +71,25 @@ def test_console_example(cmd, expected, capsys):
     assert [line.rstrip() for line in lines] == [line.rstrip() for line in expected]
 
 
-PYTHON_BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", README, flags=re.S) if ">>>" in b]
+PYTHON_BLOCKS = [
+    (page, b)
+    for page, text in PAGES.items()
+    for b in re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    if ">>>" in b
+]
 
 
-def test_the_readme_has_python_examples():
-    assert len(PYTHON_BLOCKS) >= 5
+def test_the_readme_and_the_site_have_python_examples():
+    assert len(PYTHON_BLOCKS) >= 5 and any(page == "README.md" for page, _ in PYTHON_BLOCKS)
 
 
-@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=[f"python-{i}" for i in range(len(PYTHON_BLOCKS))])
-def test_python_example(block):
+@pytest.mark.parametrize(
+    "page, block", PYTHON_BLOCKS, ids=[f"{page}: python-{i}" for i, (page, _) in enumerate(PYTHON_BLOCKS)]
+)
+def test_python_example(page, block):
     import doctest
 
-    test = doctest.DocTestParser().get_doctest(block, {}, "README", "README.md", 0)
+    test = doctest.DocTestParser().get_doctest(block, {}, page, page, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
-    assert runner.failures == 0, f"a README example prints something else:\n{block}"
+    assert runner.failures == 0, f"an example of {page} prints something else:\n{block}"

@@ -26,7 +26,7 @@ written (a full disk, a closed standard output), with one sentence on
 stderr; 130 on Ctrl-C ("beastodds: interrupted").  This module imports
 nothing heavy, so an interrupt during start-up is caught from the moment
 :func:`main` runs; before that (Python's own start-up and this module's
-imports) it ends the process as Python does (README, Reliability).
+imports) it ends the process as Python does (docs/reliability.md).
 """
 
 from __future__ import annotations

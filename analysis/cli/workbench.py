@@ -530,7 +530,7 @@ def _add_table(sub, systems, files) -> None:
         help="the odds table of any rule set (shipped name or TOML file)",
         description="The tidy odds table of one rule set over a grid. RULES is a shipped variant "
         "name (see `beastodds rules`), a path to a rule-set TOML file or a mechanic "
-        "file (README: Write your own mechanic). Axes left out take the system's "
+        "file (docs/mechanic-format.md). Axes left out take the system's "
         "default SPEC." + files,
     )
     p.add_argument("rules", metavar="RULES", help="the rule set (name or .toml path)")
