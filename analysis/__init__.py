@@ -1,15 +1,72 @@
 """beastodds: exact odds for the dice and card systems of vampire tabletop games.
 
-Each game system is a package under ``analysis.systems`` (``v5``, ``werewolf``,
-``hunter``, ``requiem``, ``cards``, ``classic``) that declares itself with a
-``SYSTEM``; the 5th-edition and classic pools are mechanic files counted by
-one engine (``analysis.mechanic``).  Around them: rule sets
-(``analysis.rulesets``), the exact layer (``analysis.exact``), tidy odds
-tables and formats (``analysis.tables``, which gathers ``analysis.formats``,
-``analysis.pivot``, ``analysis.legend`` and ``analysis.compare``), sweeps, solving and
-booklets, and the ``beastodds`` command (``analysis.cli``).  Every
-probability is an exact ``fractions.Fraction``; floats are for display.
+The names a notebook uses are importable from here (``__all__``)::
+
+    import analysis as bo
+
+    rs = bo.load("my-house-rule.toml")                  # a rule set or a mechanic file
+    df = bo.table(rs, {"pool": "1-10", "hunger": "0-5", "difficulty": 3}, exact=True)
+    d = bo.distribution_table("v5-official", {"pool": "7", "hunger": "2", "difficulty": "3"})
+    c = bo.compare("v5-official", rs, {"pool": "1-10"})  # c.table, c.top(5)
+    s = bo.solve("v5", "pool", "p_win>=0.7", hunger=2, difficulty=4)
+    fig = bo.difference_heatmap(c)
+
+Each is loaded when first used, so ``import analysis`` loads neither numba
+nor matplotlib: the counting kernels are compiled or loaded when a count needs
+them, matplotlib when a figure is drawn.  Every probability is an exact
+``fractions.Fraction`` (``exact=True``) or the float of one.
+
+Inside: each game system is a package under ``analysis.systems``; the
+mechanic files are counted by one engine (``analysis.mechanic``); rule sets in
+``analysis.rulesets``; the workbench's questions (compare, solve) in
+``analysis.workbench``; tables, formats, plots, the booklet and the page around
+them; the ``beastodds`` command in ``analysis.cli``.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 #: The one place the version is written (``pyproject.toml`` reads it from here).
 __version__ = "0.1.0"
+
+#: Each public name: the module that defines it (imported when the name is first used).
+_PUBLIC = {
+    "load": "analysis.rulesets",
+    "RuleSet": "analysis.rulesets",
+    "table": "analysis.sweep",
+    "distribution_table": "analysis.sweep",
+    "compare": "analysis.workbench.compare",
+    "Comparison": "analysis.workbench.compare",
+    "solve": "analysis.workbench.solve",
+    "render": "analysis.formats.render",
+    "difference_heatmap": "analysis.plots",
+    "variant_curves": "analysis.plots",
+    "explorer": "analysis.explore",
+}
+
+__all__ = ["__version__", *_PUBLIC]
+
+if TYPE_CHECKING:  # what the names are, for type checkers and readers (loaded lazily below)
+    from analysis.explore import explorer as explorer
+    from analysis.formats.render import render as render
+    from analysis.plots import difference_heatmap as difference_heatmap, variant_curves as variant_curves
+    from analysis.rulesets import RuleSet as RuleSet, load as load
+    from analysis.sweep import distribution_table as distribution_table, table as table
+    from analysis.workbench.compare import Comparison as Comparison, compare as compare
+    from analysis.workbench.solve import solve as solve
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module the first time it is used (PEP 562)."""
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'analysis' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))

@@ -38,7 +38,7 @@ import pandas as pd
 
 from . import __version__, rulesets, sweep
 from .assets import text as asset_text
-from .compare import compare, spec_text
+from .workbench.compare import compare, spec_text
 from .formats.describe import changes_html, describe, description_of, source_of, title_of
 from .formats.escape import html_text as escape
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import rulesets
-from .compare import compare
+from .workbench.compare import compare
 from .validate import parse_spec
 
 

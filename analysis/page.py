@@ -293,7 +293,7 @@ def comparison_data(sets: list, frames: list) -> dict:
     add), each over the values every rule set that has it shares; a rule set that shares no axis, or
     no value of a shared axis, with those before it is left out, a note saying why.  The columns are
     the first's (classes, chances, means) and then the classes and chances the others add: a class or
-    chance a rule set lacks is 0 there, as :func:`analysis.compare.compare` counts it; a mean it lacks
+    chance a rule set lacks is 0 there, as :func:`analysis.workbench.compare.compare` counts it; a mean it lacks
     is not compared.  The differences (``b - a`` of the fractions, in percentage points for chances)
     are counted here for each cell of the pair's axes, the last axis fastest.
 

@@ -142,7 +142,7 @@ def pivot(df: pd.DataFrame, rows, columns, value: str, *, key_columns=None, deri
     ----------
     df : DataFrame
         A tidy table (key columns, then value columns), such as a system's
-        ``table()`` or :attr:`analysis.compare.Comparison.table`.
+        ``table()`` or :attr:`analysis.workbench.compare.Comparison.table`.
     rows, columns : str or sequence of str
         The key columns whose values label the rows and the columns
         (``"pool"``, ``["pool", "hunger"]`` or ``"pool,hunger"``).

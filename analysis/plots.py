@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from . import rulesets, sweep
-from .compare import Comparison, spec_text
+from .workbench.compare import Comparison, spec_text
 from .glossary import label
 from .validate import one_line
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from . import rulesets
+from .distribution import no_count
 from .progress import progress_bar
 from .validate import as_values, check_bool, check_cells, check_int
 
@@ -343,6 +344,67 @@ def _here(system, rules, grid: dict, exact: bool, show: bool, desc: str) -> list
 
 
 def table(rules, grid=None, *, exact: bool = False, jobs: int = 1, progress: bool = False) -> pd.DataFrame:
-    """The tidy odds table of one rule set (a shipped name, a TOML path or a rules object) over a grid."""
+    """The tidy odds table of one rule set over a grid.
+
+    Parameters
+    ----------
+    rules : str, Path, RuleSet or rules object
+        A shipped rule set's name (``"v5-official"``), a rule-set TOML file,
+        a mechanic file or a rules dataclass instance.
+    grid : dict, optional
+        ``{axis: SPEC}`` (``{"pool": "1-10", "hunger": "0-5", "difficulty":
+        3}``); an axis left out takes the system's default SPEC.
+    exact : bool
+        Fractions instead of floats (each float is ``float()`` of its Fraction).
+    jobs, progress
+        As in :func:`tables`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell: the axes, every outcome class and the system's other columns.
+
+    Examples
+    --------
+    >>> table("v5-official", {"pool": "7", "hunger": "2", "difficulty": "3"}, exact=True)["p_win"].iloc[0]
+    Fraction(39, 50)
+    """
     rs = rulesets.load(rules)
     return tables(rs.system, [rs.rules], grid, exact=exact, jobs=jobs, progress=progress, desc=rs.name)[0]
+
+
+def distribution_table(rules, grid=None, *, exact: bool = False, max_successes=None) -> pd.DataFrame:
+    """The exact distribution of successes of one rule set over a grid: one row per cell and success count.
+
+    Parameters
+    ----------
+    rules : str, Path, RuleSet or rules object
+        As for :func:`table`; its system must count successes (V5, Werewolf,
+        Hunter, Requiem, classic pools, a mechanic file naming ``successes``).
+    grid : dict, optional
+        ``{axis: SPEC}``; an axis left out takes the system's default SPEC.
+    exact : bool
+        Fractions instead of floats.
+    max_successes : int, optional
+        The last count listed, its ``p_more`` the exact chance of more (dice
+        that roll again are listed to 20 by default); None: every count.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The axes, ``successes``, ``p_exactly``, ``p_at_least``, ``p_more`` and,
+        where it is exact, ``mean_successes``.
+
+    Examples
+    --------
+    >>> df = distribution_table("v5-official", {"pool": "2", "hunger": "0", "difficulty": "1"}, exact=True)
+    >>> df[["successes", "p_exactly"]].values.tolist()
+    [[0, Fraction(1, 4)], [1, Fraction(1, 2)], [2, Fraction(6, 25)], [3, Fraction(0, 1)], [4, Fraction(1, 100)]]
+    """
+    rs = rulesets.load(rules)
+    system = rulesets.system(rs.system)
+    function = system.distribution_function
+    if function is None:
+        raise no_count(system)
+    resolved = resolve_grid(system, grid)
+    return function(*(resolved[a] for a in system.axis_names), rules=rs.rules, exact=exact, max_successes=max_successes)

@@ -16,14 +16,14 @@ Each idea lives in a module of its own; this one only names them:
 * :mod:`analysis.legend`: :func:`legend`, :func:`rule_meanings`,
   :func:`derived_text`; the columns a command adds are in
   :data:`analysis.glossary.TABLE_TERMS`;
-* :mod:`analysis.compare`: :func:`compare`, :class:`Comparison`, :func:`spec_text`.
+* :mod:`analysis.workbench.compare`: :func:`compare`, :class:`Comparison`, :func:`spec_text`.
 """
 
 from __future__ import annotations
 
 import pandas as pd  # noqa: F401  (``tables.pd``: scripts and tests made their frames through it)
 
-from .compare import COMPARE_COLUMNS, Comparison, compare, spec_text
+from .workbench.compare import COMPARE_COLUMNS, Comparison, compare, spec_text
 from .formats.escape import csv_text, latex_text, markdown_text
 from .formats.frame import caption, rule_set_columns
 from .formats.numbers import MAX_DIGITS, fixed, fraction_text, is_probability

@@ -64,7 +64,7 @@ def test_identical_rule_sets_change_nothing():
 def test_changes_are_the_differing_fields_of_every_table():
     """What differs between two rule sets is what their all_fields() say differs, sub-rules tables included
     (a table neither sets is left out: both have its defaults)."""
-    from analysis.compare import Comparison
+    from analysis.workbench.compare import Comparison
 
     for system in ("v5", "werewolf", "classic"):
         shipped = rulesets.variants(system)

@@ -129,7 +129,7 @@ def test_compare_takes_a_strategy_for_both_sides(my_v5):
 
 def test_v5s_named_strategies_work_for_a_copy_of_its_file(my_v5):
     """maximize_critical and avoid_messy (V5's names) for a file with V5's classes: as V5 counts them."""
-    from analysis.compare import compare
+    from analysis.workbench.compare import compare
 
     grid = {"pool": "1-5", "hunger": "0-3", "difficulty": "2-3"}
     for strategy in ("maximize_critical", "avoid_messy"):
@@ -159,7 +159,7 @@ def test_compare_refuses_a_strategy_it_cannot_count(my_v5, argv, words, capsys):
 
 
 def test_solve_takes_a_strategy(my_v5, capsys):
-    from analysis.solve import solve
+    from analysis.workbench.solve import solve
 
     mine = solve(str(my_v5), "pool", "p_win>=0.8", strategy="maximize_win", hunger="0-2", difficulty="3")
     v5 = solve("v5", "pool", "p_win>=0.8", strategy="maximize_win", hunger="0-2", difficulty="3")

@@ -168,7 +168,7 @@ COMPARED_GRID = {"pool": "1-4", "hunger": "0-2", "difficulty": "2-3", "blood": "
 
 def compare_rows(a, b, cell: dict) -> dict:
     """``{outcome: (a, b, b - a)}`` of one cell, as ``beastodds compare`` counts it (exact)."""
-    from analysis.compare import compare
+    from analysis.workbench.compare import compare
 
     with systems_kept():
         c = compare(a, b, {k: str(v) for k, v in cell.items()}, exact=True)

@@ -1,4 +1,4 @@
-"""`beastodds solve` and `analysis.solve.solve`: the reverse question, checked against the exact tables.
+"""`beastodds solve` and `analysis.workbench.solve.solve`: the reverse question, checked against the exact tables.
 
 Each answer is checked by brute force: the table over every value searched,
 counted with the existing table API, and the value picked by hand here.
@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from analysis import cli, rulesets, sweep
-from analysis.solve import SEARCH_TOP, parse_target, solve
+from analysis.workbench.solve import SEARCH_TOP, parse_target, solve
 from analysis.systems import discover
 from tests.conftest import run_cli
 
@@ -589,9 +589,9 @@ def test_markdown_and_html_say_what_was_asked(capsys):
 def test_the_docstring_example():
     import doctest
 
-    import analysis.solve
+    import analysis.workbench.solve
 
-    assert doctest.testmod(analysis.solve).failed == 0
+    assert doctest.testmod(analysis.workbench.solve).failed == 0
 
 
 @pytest.mark.parametrize(
@@ -604,7 +604,7 @@ def test_the_docstring_example():
 def test_at_least_columns_as_targets(capsys, rules, grid):
     import functools
 
-    from analysis.solve import rule_set
+    from analysis.workbench.solve import rule_set
 
     rs = rule_set(rules)
     system = rulesets.system(rs.system)

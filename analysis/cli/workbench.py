@@ -43,7 +43,7 @@ from ..options.common import (
 from ..options.grid import add_distribution_option, add_strategy_option, check_work, distribution_of
 from ..options.output import write_output
 from ..safeio import atomic_write, savefig
-from ..solve import rule_set, solve, system_named
+from ..workbench.solve import rule_set, solve, system_named
 from ..strategies import bound, several
 from ..tables import compare, legend, markdown_text, render
 from ..validate import escape_controls, one_line

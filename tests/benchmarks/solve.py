@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from analysis import rulesets, strategies, sweep
-from analysis.solve import solve
+from analysis.workbench.solve import solve
 
 TARGET = 2.0
 ROOT = Path(__file__).resolve().parents[2]

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.compare import spec_text
-from analysis.solve import rule_set
+from analysis.workbench.compare import spec_text
+from analysis.workbench.solve import rule_set
 from analysis.validate import InputError, as_values, check_bool, check_cells
 
 from . import roll as v5
