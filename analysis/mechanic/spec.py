@@ -1,73 +1,66 @@
-"""A dice mechanic as data: the TOML file format, read and checked into a :class:`Mechanic`.
+"""A dice mechanic as data: the TOML file format, read and checked into a ``Mechanic``.
 
 A mechanic file describes one d10 (or dN) pool mechanic; it is untrusted
 input (files are shared), so it is parsed, checked and bounded, never run.
 Its tables, in this order of use:
 
-``[mechanic]``
-    ``name`` (lowercase word), ``title``, ``description``, ``source`` (the
-    book the rules come from), ``successes`` (the count reported as the
-    roll's successes: distributions, means, ``p_at_least_N``) and
-    optionally ``classes`` (the table's column order of the outcome
-    classes; default: the order they first appear in ``[[outcomes]]``).
-``[parameters.NAME]``
-    A rule knob a rule set may change: ``default`` (a whole number or
-    true/false), ``range = [lo, hi]`` for numbers, ``help`` (one line).
-``[axes.NAME]``
-    A value a table varies over (pool, Hunger, Difficulty, ...):
-    ``default`` (a SPEC such as ``"1-10"``), ``range = [lo, hi]``, ``help``.
-``[kinds.NAME]``
-    A kind of die: ``dice`` (how many are rolled: an expression over the
-    axes and parameters, e.g. ``"min(hunger, pool)"``), ``sides`` (default
-    10) and ``faces``: each mark (``success``, ``ten``, ``one``, ...) with
-    its faces, as a face (``"10"``), a range (``"success_face .. 9"``, the
-    ends expressions) or a list of them.  Every face 1..sides carries
-    exactly one mark; an empty range is allowed.  Optionally ``again``: the
-    marks whose die rolls again (it counts its mark and a new die is rolled,
-    whose own again marks roll again in turn), as a list (the new die is of
-    the same kind) or a table ``mark = "kind"``; ``rote``: the marks whose
-    die is rolled once more, the new face (of the same kind, or the kind
-    named) replacing the first, and ``rote_applies``: an expression of the
-    parameters saying when (dice rolled again are never rote).  Counted by
-    :mod:`analysis.mechanic.explode`.
-``[counts]``
-    Named counts, in order: expressions over marks (``hunger.one`` for one
-    kind; a bare ``ten`` sums every kind that has the mark), parameters,
-    axes and the counts above them.
-``[[outcomes]]``
-    Ordered rules: ``name`` (the class), ``when`` (a true/false
-    expression; left out: always), ``applies`` (optional expression over
-    parameters: the rule is skipped unless it holds), ``meaning`` (one line,
-    ``{parameter}`` replaced by its value) and ``win`` (true for a winning
-    class).  The first rule that matches a roll gives its class, so the
-    classes are mutually exclusive and sum to 1 by construction; a roll no
-    rule matches is refused when counted, with its counts named.  A class
-    may have several rules.
-``[columns.NAME]``
-    Derived columns (names start with ``p_``): ``sum = [classes]``, or
-    ``when`` (a true/false expression of the roll: the column is the chance
-    that it holds, whatever the class; at most 4), and a ``meaning``.
-    ``p_win`` (the sum of the win classes) is added unless the file
-    defines it.
-``[willpower]`` (optional)
-    A Willpower reroll: once, after the dice land, the player may reroll up
-    to ``dice`` dice (a whole number 1..10, or an expression of the
-    parameters and axes in quotes, such as ``"pool"`` for a reroll of every
-    failed die, taken in each cell: below 0 is none, above 10 is refused) of the ``kinds``
-    listed (kind names, each once).  ``marks`` (optional; default every mark of those
-    kinds, in file order) lists the marks a rerolled die may show, in the
-    tie order of :mod:`analysis.mechanic.willpower` (e.g. ``["fail",
-    "success", "ten"]``: failures before successes before 10s); a die
-    showing another mark (a Rage die's Brutal 1-2) is never rerolled.
-    ``failures`` (optional, some of ``marks``; default none) are the marks
-    of a failed die, the dice the ``reroll_failures`` strategy rerolls.
-    ``becomes`` (optional): the kind a rerolled die is rolled as, its faces
-    and marks then those of that kind (``becomes = "hunger"``, or per kind
-    ``becomes = { normal = "hunger" }``); ``keeps_kind`` (default: true
-    unless ``becomes`` is given) says the same in one word.  A file without
-    the table has no Willpower reroll.
+- ``[mechanic]``: ``name`` (lowercase word), ``title``, ``description``, ``source`` (the
+  book the rules come from), ``successes`` (the count reported as the
+  roll's successes: distributions, means, ``p_at_least_N``) and
+  optionally ``classes`` (the table's column order of the outcome
+  classes; default: the order they first appear in ``[[outcomes]]``).
+- ``[parameters.NAME]``: a rule knob a rule set may change: ``default`` (a whole number or
+  true/false), ``range = [lo, hi]`` for numbers, ``help`` (one line).
+- ``[axes.NAME]``: a value a table varies over (pool, Hunger, Difficulty, ...):
+  ``default`` (a SPEC such as ``"1-10"``), ``range = [lo, hi]``, ``help``.
+- ``[kinds.NAME]``: a kind of die: ``dice`` (how many are rolled: an expression over the
+  axes and parameters, e.g. ``"min(hunger, pool)"``), ``sides`` (default
+  10) and ``faces``: each mark (``success``, ``ten``, ``one``, ...) with
+  its faces, as a face (``"10"``), a range (``"success_face .. 9"``, the
+  ends expressions) or a list of them.  Every face 1..sides carries
+  exactly one mark; an empty range is allowed.  Optionally ``again``: the
+  marks whose die rolls again (it counts its mark and a new die is rolled,
+  whose own again marks roll again in turn), as a list (the new die is of
+  the same kind) or a table ``mark = "kind"``; ``rote``: the marks whose
+  die is rolled once more, the new face (of the same kind, or the kind
+  named) replacing the first, and ``rote_applies``: an expression of the
+  parameters saying when (dice rolled again are never rote).  Counted by
+  ``analysis.mechanic.explode``.
+- ``[counts]``: named counts, in order: expressions over marks (``hunger.one`` for one
+  kind; a bare ``ten`` sums every kind that has the mark), parameters,
+  axes and the counts above them.
+- ``[[outcomes]]``: ordered rules: ``name`` (the class), ``when`` (a true/false
+  expression; left out: always), ``applies`` (optional expression over
+  parameters: the rule is skipped unless it holds), ``meaning`` (one line,
+  ``{parameter}`` replaced by its value) and ``win`` (true for a winning
+  class).  The first rule that matches a roll gives its class, so the
+  classes are mutually exclusive and sum to 1 by construction; a roll no
+  rule matches is refused when counted, with its counts named.  A class
+  may have several rules.
+- ``[columns.NAME]``: derived columns (names start with ``p_``): ``sum = [classes]``, or
+  ``when`` (a true/false expression of the roll: the column is the chance
+  that it holds, whatever the class; at most 4), and a ``meaning``.
+  ``p_win`` (the sum of the win classes) is added unless the file
+  defines it.
+- ``[willpower]`` (optional): a Willpower reroll: once, after the dice land, the player may reroll up
+  to ``dice`` dice (a whole number 1..1000, or an expression of the
+  parameters and axes in quotes, such as ``"pool"`` for a reroll of every
+  failed die, taken in each cell: below 0 is none, above 1000 is refused, and
+  the Willpower planner refuses a reroll too costly to plan) of the ``kinds``
+  listed (kind names, each once).  ``marks`` (optional; default every mark of those
+  kinds, in file order) lists the marks a rerolled die may show, in the
+  tie order of ``analysis.mechanic.willpower`` (e.g. ``["fail",
+  "success", "ten"]``: failures before successes before 10s); a die
+  showing another mark (a Rage die's Brutal 1-2) is never rerolled.
+  ``failures`` (optional, some of ``marks``; default none) are the marks
+  of a failed die, the dice the ``reroll_failures`` strategy rerolls.
+  ``becomes`` (optional): the kind a rerolled die is rolled as, its faces
+  and marks then those of that kind (``becomes = "hunger"``, or per kind
+  ``becomes = { normal = "hunger" }``); ``keeps_kind`` (default: true
+  unless ``becomes`` is given) says the same in one word.  A file without
+  the table has no Willpower reroll.
 
-Expressions are the small, safe language of :mod:`analysis.mechanic.expr`.
+Expressions are the small, safe language of ``analysis.mechanic.expr``.
 """
 
 from __future__ import annotations
