@@ -426,12 +426,31 @@ def register_mechanic_file(path, *, replace_same: bool = True) -> "System":
     return register_mechanic(load_mechanic(path, str(path)), replace_same=replace_same, path=path)
 
 
+def _taken_by(mech: Mechanic, known: System | None) -> str | None:
+    """What else the mechanic's name names, in words (a shipped system, or another name of one), or None: a
+    mechanic file may not take it.  A shipped system's own file is no clash.  (The command line also keeps
+    its commands' names: :func:`analysis.cli.register_files`.)"""
+    name = mech.name
+    if known is not None and known.package:
+        own = getattr(known.rules_class, "MECHANIC", None) == mech or shipped(known) == mech
+        return None if own else f"the shipped system {known.name}"
+    for other in SYSTEMS.values():
+        if other.package and name in other.aliases:
+            return f"the shipped system {other.name} (its other name)"
+    return None
+
+
 def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -> "System":
     """Add a mechanic's system to :data:`SYSTEMS` (see :func:`register_mechanic_file`).
 
     ``path``: the file it was read from, recorded in :data:`MECHANIC_FILES`.
     """
     known = SYSTEMS.get(mech.name)
+    named = _taken_by(mech, known)
+    if named is not None:
+        raise MechanicError(
+            f"{mech.origin}: {mech.name!r} is the name of {named}; give the mechanic another name in [mechanic] name"
+        )
     if known is not None:
         same = getattr(known.rules_class, "MECHANIC", None)
         if replace_same and (same == mech or shipped(known) == mech):  # read again, or a shipped system's own file
@@ -476,29 +495,31 @@ def _mechanic_of(ref, base, fail: Callable[[str], NoReturn]) -> str:
         fail(f"mechanic = {ref.strip()!r}: {exc}")
 
 
-def register_file(path) -> None:
+def register_file(path) -> System | None:
     """Register the mechanic that a file is, or names with ``mechanic = "..."``; nothing for other files.
 
     The command line calls it for the files it is handed before it builds its
     options, so that ``beastodds table MY-MECHANIC.toml --my-axis 1-3`` knows
     the file's axes.  A file that cannot be read or is no valid TOML is left
     for the command to refuse; a mechanic that is wrong raises a ValueError
-    of one sentence naming its file.
+    of one sentence naming its file.  Returns the system of a mechanic file
+    itself (None for another file).
     """
     path = Path(path)
     try:
         text = read_text(path)
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except (ValueError, RecursionError):  # tomllib.TOMLDecodeError is a ValueError
-        return
+        return None
     if isinstance(data.get("mechanic"), dict):
-        register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
+        return register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
     elif "mechanic" in data:
 
         def fail(message):
             raise ValueError(f"{path}: {message}")
 
         _mechanic_of(data["mechanic"], path.parent, fail)
+    return None
 
 
 def from_dict(data: dict, source: str = "rule set", default_name: str | None = None, base=None) -> RuleSet:

@@ -174,11 +174,41 @@ def test_unknown_keys_and_names_get_a_did_you_mean(capsys, tmp_path, old, new, s
     assert said in err
 
 
-@pytest.mark.parametrize("name", ["v5", "hunter", "classic"])
-def test_a_file_that_takes_a_shipped_systems_name_is_refused(capsys, tmp_path, name):
+def _taken_names() -> dict:
+    """``{name: what it names, in the refusal's words}``: every shipped system, other name and command."""
+    from analysis.cli import command_names
+
+    taken = {name: f"the command beastodds {name}" for name in command_names()}
+    for s in rulesets.SYSTEMS.values():
+        if s.package:
+            taken[s.name] = f"the shipped system {s.name}"
+            taken.update({alias: f"the shipped system {s.name} (its other name)" for alias in s.aliases})
+    return taken
+
+
+@pytest.mark.parametrize("name", sorted(_taken_names()))
+def test_a_file_that_takes_a_system_or_command_name_is_refused_saying_which(capsys, tmp_path, name):
+    from analysis.mechanic.spec import RESERVED
+
     err = refused(capsys, write(tmp_path, mechanic(name=name)))
-    assert f"a system named {name!r} already exists" in err
-    assert rulesets.SYSTEMS[name].package  # the shipped system is still there
+    if name in RESERVED:  # a word of the format itself (rules), refused as such before
+        assert f"[mechanic] name: {name!r} is a reserved word" in err
+        return
+    assert f"{name!r} is the name of {_taken_names()[name]}" in err
+    assert "give the mechanic another name in [mechanic] name" in err
+
+
+def test_every_command_of_the_parser_is_a_taken_name():
+    """The names a mechanic may not take are every command the parser has (none left out)."""
+    from analysis.cli import command_names, commands
+
+    assert set(commands()) == command_names()
+
+
+def test_the_api_refuses_a_shipped_systems_other_name(tmp_path):
+    """From Python too: a file named as a shipped system's other name (beast, of requiem) is refused."""
+    with pytest.raises(ValueError, match=r"'beast' is the name of the shipped system requiem \(its other name\)"):
+        rulesets.load(write(tmp_path, mechanic(name="beast")))
 
 
 def test_two_different_files_of_one_name(capsys, tmp_path):

@@ -339,6 +339,20 @@ FILE_COMMANDS = ("table", "compare", "solve", "versus", "booklet", "page", "rule
 _OUTPUT_OPTIONS = ("-o", "--output", "--heatmap")
 
 
+def command_names() -> set[str]:
+    """The name of every command of ``beastodds`` (without building its parser): each shipped system's own
+    commands (or its name and other names), then the workbench's.  A mechanic file may not take one."""
+    from .. import rulesets
+    from . import workbench
+
+    names = set(workbench.COMMANDS)
+    for system in rulesets.SYSTEMS.values():
+        if system.package:
+            fam = family(system)
+            names |= {system.name, *system.aliases, *(fam.COMMANDS if fam is not None else ())}
+    return names
+
+
 def register_files(words) -> None:
     """Register the mechanics of the files named among a command's ``words``, before its options are built.
 
@@ -365,7 +379,12 @@ def register_files(words) -> None:
         except (OSError, ValueError):  # a word with a NUL byte, or too long for a path
             is_file = False
         if is_file:
-            rulesets.register_file(word)
+            system = rulesets.register_file(word)
+            if system is not None and not system.package and system.name in command_names():
+                raise ValueError(
+                    f"{word}: {system.name!r} is the name of the command beastodds {system.name}; give the "
+                    f"mechanic another name in [mechanic] name"
+                )
 
 
 def _run(argv) -> int:

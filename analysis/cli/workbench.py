@@ -436,19 +436,17 @@ def _files_note() -> str:
     return (" " + " ".join(notes)) if notes else ""
 
 
+#: The workbench's commands, above the systems.
+COMMANDS = ("compare", "table", "solve", "rules", "booklet", "page")
+
+
 def add_commands(sub) -> None:
     """Add ``compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page`` to ``sub``
     (:class:`analysis.cli.Commands`), each when wanted."""
     systems = _systems()
     files = _files_note()
-    for name, add in (
-        ("compare", _add_compare),
-        ("table", _add_table),
-        ("solve", _add_solve),
-        ("rules", _add_rules),
-        ("booklet", _add_booklet),
-        ("page", _add_page),
-    ):
+    adders = (_add_compare, _add_table, _add_solve, _add_rules, _add_booklet, _add_page)
+    for name, add in zip(COMMANDS, adders, strict=True):
         if sub.wanted(name):
             add(sub, systems, files)
 
