@@ -208,6 +208,8 @@ def mechanic_table(
                 known[key] = explode.mean_successes(mech, rules.params, c, engine.dice_of(mech, {**rules.params, **c}))
             means.append(known[key])
     if check_only:
+        if strategy is None:  # the work of counting the successes on the statistics grid
+            engine.check_work(rules, cells, max_successes if mech.explodes else None, True)
         return mean_left_out(mech) if means is not None and any(m is None for m in means) else None
     counted: Sequence[Any]  # each cell's ways: success_ways and the denominator
     if strategy is not None:

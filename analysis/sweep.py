@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import inspect
 import itertools
 import math
 import os
@@ -243,7 +244,8 @@ def tables(
     """The tidy tables of several rule sets of one system over one grid.
 
     Everything (the axis values and their limits, the grid's size, the
-    rules, ``jobs``) is checked before the first cell is counted.  The grid
+    rules, ``jobs``, and the work of the whole grid where the table function
+    can size it: its ``check_only``) is checked before the first cell is counted.  The grid
     is counted in small chunks (about one kernel call each), so the progress
     bar moves and Ctrl-C stops the sweep within about a second, worker
     processes included.
@@ -280,6 +282,9 @@ def tables(
     for r in rules_list:
         if type(r) is not system.rules_class:
             raise ValueError(f"a {system.name} sweep needs {system.rules_class.__name__} rules, got {type(r).__name__}")
+    if "check_only" in inspect.signature(system.table_function).parameters:  # the work of the whole grid, first
+        for r in rules_list:
+            system.table_function(*(grid[a] for a in system.axis_names), rules=r, exact=exact, check_only=True)
     if jobs == 1:
         out = []
         for r in rules_list:

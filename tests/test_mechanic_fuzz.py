@@ -353,3 +353,125 @@ def test_hostile_files_in_a_process_of_bounded_memory_and_time(tmp_path_factory,
         assert run.stdout == "" and len(lines) == 1 and "Traceback" not in run.stderr, (text, run.stderr)
     else:
         assert run.stdout and "Traceback" not in run.stderr
+
+
+# ----------------------------------------------------------------- hostile dice that roll again
+
+
+def _exploding(
+    name: str,
+    successes: str,
+    win: str,
+    *,
+    difficulty: str = '{ default = "1-3", range = [0, 100] }',
+    cycle: bool = False,
+) -> str:
+    """A d6 file whose 6 rolls again (success on 5 and 6), or with ``cycle`` two d10 kinds whose 10 rolls
+    again as the other kind; ``successes`` and the ``win`` rule as given."""
+    if cycle:
+        kinds = """[kinds.a]
+dice = "pool"
+faces = { miss = "1 .. 7", hit = "8 .. 9", ten = "10" }
+again = { ten = "b" }
+[kinds.b]
+dice = "0"
+faces = { miss = "1 .. 7", hit = "8 .. 9", ten = "10" }
+again = { ten = "a" }
+"""
+    else:
+        kinds = """[kinds.d6]
+dice = "pool"
+sides = 6
+faces = { miss = "1 .. 4", hit = "5", six = "6" }
+again = ["six"]
+"""
+    return f"""[mechanic]
+name = "{name}"
+successes = "successes"
+[axes]
+pool = {{ default = "1-5", range = [0, 1000] }}
+difficulty = {difficulty}
+{kinds}[counts]
+successes = "{successes}"
+[[outcomes]]
+name = "win"
+when = "{win}"
+win = true
+[[outcomes]]
+name = "fail"
+"""
+
+
+#: The shapes a hostile sender of dice that roll again tried (each with the command and options that ran
+#: for minutes in silence before): each now answers, or refuses in one sentence naming the limit.
+UNBOUNDED = {
+    "falling": (dict(successes="hit - six", win="successes >= difficulty"), ["table", "--pool", "0-100"]),
+    "falling-solve": (
+        dict(successes="hit - six", win="successes >= difficulty"),
+        ["solve", "--find", "pool", "--target", "p_win>=0.5"],
+    ),
+    "cycle": (
+        dict(successes="hit - 3 * ten", win="successes >= difficulty", cycle=True),
+        ["table", "--pool", "0-100"],
+    ),
+    "late": (dict(successes="hit + six", win="successes * 1000 < 999999"), ["table", "--pool", "1-10"]),
+    "late-solve": (
+        dict(successes="hit + six", win="successes * 1000 < 999999"),
+        ["solve", "--find", "pool", "--target", "p_win<=0.5"],
+    ),
+    "difficulty": (
+        dict(
+            successes="hit + six",
+            win="successes >= difficulty",
+            difficulty='{ default = "5000", range = [0, 10000] }',
+        ),
+        ["table", "--distribution"],
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(UNBOUNDED))
+def test_dice_that_roll_again_are_sized_before_counting(capsys, tmp_path, shape):
+    """Falling successes, a rule settled only at a high count, an again-cycle with subtraction and a huge
+    Difficulty: refused in one sentence naming the work and its limit, before the minutes of counting."""
+    from analysis.mechanic.engine import MAX_WORK
+
+    parts, argv = UNBOUNDED[shape]
+    path = tmp_path / f"{shape}.toml"
+    path.write_text(_exploding(f"unbounded{next(_NAMES)}", **parts))
+    code, out, err = run_cli(capsys, argv[0], path, *argv[1:])
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert f"(limit {MAX_WORK:,}, about a minute)" in err, err
+
+
+@pytest.mark.slow
+@given(
+    st.sampled_from(sorted(UNBOUNDED)),
+    st.sampled_from(["0-3", "0-20", "5", "1-60", "0-1000"]),
+    st.sampled_from([(), ("--distribution",), ("--at-least", "1-3")]),
+)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_hostile_dice_that_roll_again_in_a_process_of_bounded_memory_and_time(tmp_path_factory, shape, pool, argv):
+    """The shapes above at other pools, each as ``beastodds table`` in its own process under the memory limit
+    and time bound: it answers or ends in one line with exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    parts, _ = UNBOUNDED[shape]
+    path = tmp_path_factory.mktemp("exploding") / "m.toml"
+    path.write_text(_exploding(f"unbounded{next(_NAMES)}", **parts))
+    run = subprocess.run(
+        [sys.executable, "-m", "analysis.cli", "table", str(path), "--pool", pool, *argv],
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_SECONDS,
+        preexec_fn=_limited,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
+    assert run.returncode in (0, 2), (shape, pool, argv, run.stderr[-2000:])
+    if run.returncode == 2:
+        lines = [line for line in run.stderr.splitlines() if line.startswith("beastodds: error: ")]
+        assert run.stdout == "" and len(lines) == 1 and "Traceback" not in run.stderr, (shape, run.stderr)
+    else:
+        assert run.stdout and "Traceback" not in run.stderr

@@ -166,13 +166,15 @@ def table(
         _, cells, tops = _engine.resolve_grid(rules.mechanic, grid, at_least)
         if tops and None in chosen:  # without a strategy the columns need each pool's distribution
             _engine.check_at_least_dice(rules, cells)
+        if None in chosen:  # the work of the statistics grid (none on the pair-of-tens path)
+            _engine.check_work(rules, cells, max(tops) - 1 if tops else None, bool(tops))
         for s in chosen:
             if s is not None:
                 _willpower.check_work(rules, s, cells)
         if check_only:
             return None
     if chosen == [None] and not side_by_side:
-        return _engine.table(rules, exact=exact, at_least=at_least, progress=False, **grid)
+        return _engine.table(rules, exact=exact, at_least=at_least, progress=False, check_only=False, **grid)
     if not side_by_side:
         return _willpower.table(rules, chosen[0], exact=exact, at_least=at_least, **grid)
     frames = [

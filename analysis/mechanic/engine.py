@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.at_least import MAX_AT_LEAST, ways_at_least
-from analysis.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over
+from analysis.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over, passes
 from analysis.validate import check_bool, check_int
 
 from . import explode
@@ -95,6 +95,10 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
 MAX_GRID = 4_000_000
 #: Most (grid cells x contexts) evaluated for one pool.
 MAX_CLASSIFY = 40_000_000
+#: Most work (:func:`work`: kernel passes x grid cells x faces of the dice added) one count of many
+#: cells may take, checked before it starts: about a minute (the kernel takes 250 to 500 million such
+#: steps a second on one core of a laptop, fewer where many primes are needed).
+MAX_WORK = 15_000_000_000
 #: The success counts listed exactly for dice that roll again, unless a caller asks for more or fewer.
 DEFAULT_BOUND = 20
 
@@ -241,7 +245,23 @@ def _laid_out(
     need: int | None,
 ) -> tuple[Any, ...]:
     """The kernel layout of one face layout sized for ``top`` dice, with the class tables of its
-    contexts: ``(faces, marks, contributions, shape, strides, tables)``, the grid's size checked.
+    contexts: ``(faces, marks, contributions, shape, strides, bound, forced, tables)`` (:func:`_layout_of`)."""
+    layout = _layout_of(rules, stats, faces, top, rows, need)
+    return (*layout, [_tables(rules, layout[3], context) for context in rows])
+
+
+def _layout_of(
+    rules: MechanicRules,
+    stats: Any,
+    faces: Faces,
+    top: tuple[int, ...],
+    rows: Mapping[Context, int],
+    need: int | None,
+) -> tuple[Any, ...]:
+    """The kernel layout of one face layout sized for ``top`` dice: ``(faces, marks, contributions,
+    shape, strides, bound, forced)``, the grid's size checked (``bound``: the bound of the open statistics
+    where dice roll again, else 0; ``forced``: what was still undecided at the bound before it, the rule
+    that set the bound, or None).
 
     Where dice roll again (:mod:`analysis.mechanic.explode`), the open statistics' bound starts just
     above ``need`` (the largest success count asked for; else at 1) and grows (by one up to
@@ -250,6 +270,7 @@ def _laid_out(
     mech = rules.mechanic
     bound = 0
     hold = False
+    forced = None
     if mech.explodes:  # the bound first, from the grid's shape alone: each die's chain is counted once
         bound = need + 1 if need is not None else 1
         while True:
@@ -277,6 +298,7 @@ def _laid_out(
                     f"successes (the highest bound tried): a rule must be settled once the successes are "
                     f"high enough"
                 )
+            forced = why
             bound = bound + 1 if bound < _FIRST_BOUND else bound * 2
     faces_arr, marks_arr, contrib, shape, strides = _layout(mech, stats, faces, top, rules.params, bound, hold)
     size = int(np.prod(shape))
@@ -285,8 +307,7 @@ def _laid_out(
             f"{mech.origin}: {sum(top)} dice make {size:,} count states "
             f"(limit {MAX_GRID:,} for the general engine); ask for a smaller pool"
         )
-    tables = [_tables(rules, shape, context) for context in rows]
-    return faces_arr, marks_arr, contrib, shape, strides, tables
+    return faces_arr, marks_arr, contrib, shape, strides, bound, forced
 
 
 #: The bounds tried on the successes of dice that roll again, from just above the largest count asked
@@ -336,6 +357,63 @@ def _count_general(
     mech = rules.mechanic
     stats = _stats(mech, rules.values)
     params = rules.params
+    n_flags = len(mech.flags)
+    n_classes = len(mech.classes) << n_flags  # each class, split by the columns given by when
+    has_succ = mech.successes is not None and histograms
+    layouts = [_Layout(rules, stats, *parts, need, has_succ) for parts in _layouts(rules, stats, cells)]
+    _check_work(rules, len(cells), layouts)
+    for layout in layouts:
+        rows, top = layout.rows, layout.top
+        faces_arr, marks_arr, contrib, shape, _, _, _, tables = layout.laid_out
+        size, sides, cls, vals, n_vals = layout.size, layout.sides, layout.cls, layout.vals, layout.n_vals
+        counts = [t[2] for t in tables]
+        walked_by = _walks(faces_arr, marks_arr, contrib, shape, top)
+        walked = layout.walked
+        for base, part, bound in layout.walks:
+            emit = [n for n, _, _ in part]
+            bad = np.empty((len(part), len(rows)), dtype=np.int64)
+
+            def compute(mod: int) -> np.ndarray:
+                start = _walk_ways(base, walked_by, size, mod)
+                dest, weight = walked_by[walked]
+                by_class, hist, found = _k.walk(
+                    start, dest, _weights_for(weight, mod), emit, mod, cls, n_classes, vals, n_vals
+                )
+                bad[...] = found
+                return np.concatenate([by_class.ravel(), hist.ravel()])
+
+            flat = count(compute, bound)
+            n_cls = len(part) * len(rows) * n_classes
+            by_class = flat[:n_cls].reshape(len(part), len(rows), n_classes)
+            hist = flat[n_cls:].reshape(len(part), len(rows), n_vals)
+            for e, (_, dice, members) in enumerate(part):
+                for t, b in enumerate(bad[e].tolist()):
+                    if b >= 0:
+                        context = next(c for c, r in rows.items() if r == t)
+                        raise MechanicError(
+                            f"{mech.origin}: no outcome rule matches the roll with "
+                            f"{_state_text(mech, stats, shape, int(b))} "
+                            f"({_where(mech, {**params, **dict(context)})}); add a last "
+                            f"[[outcomes]] rule without 'when' to catch the rest"
+                        )
+                den = 1
+                for side, n in zip(sides, dice):
+                    den *= side**n
+                at = np.array(members, dtype=np.int64).reshape(-1, 2)
+                coarse, flags = _split_flags(by_class[e], len(mech.classes), n_flags)
+                yield _Block(at[:, 0], at[:, 1], coarse, flags, hist[e] if has_succ else None, counts, den, dice)
+                if progress is not None:
+                    progress(len(at))
+
+
+def _layouts(
+    rules: MechanicRules, stats: Any, cells: Sequence[Mapping[str, int]]
+) -> Iterator[tuple[Faces, dict[Context, int], list[tuple[tuple[int, ...], list[tuple[int, int]]]], tuple[int, ...]]]:
+    """The cells grouped by the faces they roll: per face layout ``(faces, rows, mine, top)``, ``rows``
+    its contexts (each with its row), ``mine`` the dice rolled with the cells that roll them (``(cell
+    position, context row)`` each) and ``top`` the most dice of each kind, which size its grid."""
+    mech = rules.mechanic
+    params = rules.params
     pool_axes = _pool_axes(mech)
     face_axes = _face_axes(mech)
     dice_of_cell = dice_table(mech, params, cells)
@@ -354,71 +432,139 @@ def _count_general(
         rows = contexts.setdefault(faces, {})
         row = rows.setdefault(context, len(rows))
         groups.setdefault((faces, dice_of_cell[tuple(cell[a] for a in pool_axes)]), []).append((i, row))
-    n_flags = len(mech.flags)
-    n_classes = len(mech.classes) << n_flags  # each class, split by the columns given by when
-    has_succ = mech.successes is not None and histograms
     for faces, rows in contexts.items():
         mine = [(dice, members) for (f, dice), members in groups.items() if f == faces]
-        top = tuple(max(d[k] for d, _ in mine) for k in range(len(mech.kinds)))
-        faces_arr, marks_arr, contrib, shape, strides, tables = _laid_out(rules, stats, faces, top, rows, need)
-        size = int(np.prod(shape))
-        cls = np.stack([t[0] for t in tables])
+        yield faces, rows, mine, tuple(max(d[k] for d, _ in mine) for k in range(len(mech.kinds)))
+
+
+#: One kernel count of :func:`_chain_walks`: the dice every pool of it rolls but those of the walked
+#: kind, the pools (``(dice of the walked kind, dice, members)``, increasing) and the bound of its counts.
+_Walk = tuple[tuple[int, ...], list[tuple[int, tuple[int, ...], list[tuple[int, int]]]], int]
+
+
+def _chain_walks(
+    mine: Sequence[tuple[tuple[int, ...], list[tuple[int, int]]]], sides: Sequence[int]
+) -> tuple[int, list[_Walk]]:
+    """``(walked, walks)``: the dice of one kind (``walked``) are added one at a time
+    (:func:`kernels.mechanic.mechanic_walk`), so the pools of a layout that differ in that kind's dice
+    alone are counted in one walk, split where its counts pass int64 (those that fit in one int64
+    count, the rest in one exact count)."""
+    from kernels import mechanic as _k
+
+    n_kinds = len(sides)
+    walked = max(range(n_kinds), key=lambda k: len({d[k] for d, _ in mine}))
+    chains: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], list[tuple[int, int]]]]] = {}
+    for dice, members in mine:
+        base = dice[:walked] + (0,) + dice[walked + 1 :]
+        chains.setdefault(base, []).append((dice[walked], dice, members))
+    walks: list[_Walk] = []
+    for base, links in chains.items():
+        links.sort(key=lambda link: link[0])
+        bounds = [_k.mechanic_walk_bound(sides, dice) for _, dice, _ in links]
+        fits = sum(b <= INT64_MAX for b in bounds)  # a prefix: the bound grows with the dice
+        for part, bound in ((links[:fits], bounds[fits - 1] if fits else 0), (links[fits:], bounds[-1])):
+            if part:
+                walks.append((base, part, bound))
+    return walked, walks
+
+
+class _Layout:
+    """One face layout of :func:`_layouts` sized for counting: its kernel layout and class tables
+    (``laid_out``, :func:`_laid_out`), the grid's ``size``, each kind's ``sides`` and ``marks``, the
+    class and successes tables of its contexts stacked (``cls``, ``vals``, ``n_vals`` histogram
+    columns) and its kernel counts (``walked``, ``walks``: :func:`_chain_walks`)."""
+
+    def __init__(
+        self,
+        rules: MechanicRules,
+        stats: Any,
+        faces: Faces,
+        rows: dict[Context, int],
+        mine: list[tuple[tuple[int, ...], list[tuple[int, int]]]],
+        top: tuple[int, ...],
+        need: int | None,
+        has_succ: bool,
+    ) -> None:
+        self.rows, self.top = rows, top
+        self.laid_out = _laid_out(rules, stats, faces, top, rows, need)
+        faces_arr, marks_arr, _, shape, _, self.bound, self.forced, tables = self.laid_out
+        self.size = int(np.prod(shape))
+        self.marks = [int(m) for m in marks_arr]
+        self.sides = [int(faces_arr[k, : marks_arr[k]].sum()) for k in range(len(top))]
+        self.cls = np.stack([t[0] for t in tables])
         if has_succ:
-            vals = np.stack([cast("IntArray", t[1]) for t in tables])  # the mechanic has successes
-            n_vals = int(vals.max()) + 1
-        counts = [t[2] for t in tables]
-        sides = [int(faces_arr[k, : marks_arr[k]].sum()) for k in range(len(top))]
-        if not has_succ:
-            vals, n_vals = np.zeros((len(rows), size), dtype=np.int64), 0
-        walked_by = _walks(faces_arr, marks_arr, contrib, shape, top)
-        # the dice of one kind are added one at a time (kernels.mechanic.mechanic_walk): the pools
-        # of the layout that differ in that kind's dice alone are counted in one walk
-        walked = max(range(len(top)), key=lambda k: len({d[k] for d, _ in mine}))
-        chains: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], list[tuple[int, int]]]]] = {}
-        for dice, members in mine:
-            base = dice[:walked] + (0,) + dice[walked + 1 :]
-            chains.setdefault(base, []).append((dice[walked], dice, members))
-        for base, links in chains.items():
-            links.sort(key=lambda link: link[0])
-            bounds = [_k.mechanic_walk_bound(sides, dice) for _, dice, _ in links]
-            fits = sum(b <= INT64_MAX for b in bounds)  # a prefix: the bound grows with the dice
-            for part, bound in ((links[:fits], bounds[fits - 1] if fits else 0), (links[fits:], bounds[-1])):
-                if not part:
-                    continue
-                emit = [n for n, _, _ in part]
-                bad = np.empty((len(part), len(rows)), dtype=np.int64)
+            self.vals = np.stack([cast("IntArray", t[1]) for t in tables])  # the mechanic has successes
+            self.n_vals = int(self.vals.max()) + 1
+        else:
+            self.vals, self.n_vals = np.zeros((len(rows), self.size), dtype=np.int64), 0
+        self.n_classes = len(rules.mechanic.classes) << len(rules.mechanic.flags)
+        self.walked, self.walks = _chain_walks(mine, self.sides)
 
-                def compute(mod: int) -> np.ndarray:
-                    start = _walk_ways(base, walked_by, size, mod)
-                    dest, weight = walked_by[walked]
-                    by_class, hist, found = _k.walk(
-                        start, dest, _weights_for(weight, mod), emit, mod, cls, n_classes, vals, n_vals
-                    )
-                    bad[...] = found
-                    return np.concatenate([by_class.ravel(), hist.ravel()])
+    def work(self) -> int:
+        """The estimated steps of its counts: per kernel count, its passes (one in int64, else one per
+        prime, :func:`analysis.exact.passes`) times the grid's cells times (the faces of every die it
+        adds plus the class tables of every pool it emits), and past int64 the CRT: its passes squared
+        times the numbers it rebuilds (per pool and context, the classes and the histogram columns)."""
+        total = 0
+        for base, part, bound in self.walks:
+            k = passes(bound)
+            faces = sum(n * m for n, m in zip(base, self.marks)) + part[-1][0] * self.marks[self.walked]
+            total += k * self.size * (faces + len(part) * len(self.rows))
+            if k > 1:
+                total += k * k * len(part) * len(self.rows) * (self.n_classes + self.n_vals)
+        return total
 
-                flat = count(compute, bound)
-                n_cls = len(part) * len(rows) * n_classes
-                by_class = flat[:n_cls].reshape(len(part), len(rows), n_classes)
-                hist = flat[n_cls:].reshape(len(part), len(rows), n_vals)
-                for e, (_, dice, members) in enumerate(part):
-                    for t, b in enumerate(bad[e].tolist()):
-                        if b >= 0:
-                            context = next(c for c, r in rows.items() if r == t)
-                            raise MechanicError(
-                                f"{mech.origin}: no outcome rule matches the roll with "
-                                f"{_state_text(mech, stats, shape, int(b))} "
-                                f"({_where(mech, {**params, **dict(context)})}); add a last "
-                                f"[[outcomes]] rule without 'when' to catch the rest"
-                            )
-                    den = 1
-                    for side, n in zip(sides, dice):
-                        den *= side**n
-                    at = np.array(members, dtype=np.int64).reshape(-1, 2)
-                    coarse, flags = _split_flags(by_class[e], len(mech.classes), n_flags)
-                    yield _Block(at[:, 0], at[:, 1], coarse, flags, hist[e] if has_succ else None, counts, den, dice)
-                    if progress is not None:
-                        progress(len(at))
+
+def _sized(
+    rules: MechanicRules, cells: Sequence[Mapping[str, int]], need: int | None, histograms: bool
+) -> list[_Layout]:
+    """The layouts counting ``cells`` on the statistics grid would build (none where the pair-of-tens path
+    counts them: :mod:`analysis.mechanic.pairs`, any pool, by generating functions)."""
+    mech = rules.mechanic
+    if not mech.explodes:
+        from . import pairs
+
+        if pairs.takes(rules, cells):
+            return []
+    stats = _stats(mech, rules.values)
+    has_succ = mech.successes is not None and histograms
+    return [_Layout(rules, stats, *parts, need, has_succ) for parts in _layouts(rules, stats, cells)]
+
+
+def work(
+    rules: MechanicRules, cells: Sequence[Mapping[str, int]], need: int | None = None, histograms: bool = True
+) -> int:
+    """The estimated steps of counting ``cells`` (:meth:`_Layout.work`), from the grid and the rules'
+    tables (nothing is counted; 0 on the pair-of-tens path).  ``need`` and ``histograms``: as
+    :func:`_count_general` takes them."""
+    return sum(layout.work() for layout in _sized(rules, cells, need, histograms))
+
+
+def check_work(
+    rules: MechanicRules, cells: Sequence[Mapping[str, int]], need: int | None = None, histograms: bool = True
+) -> int:
+    """The :func:`work` of counting ``cells``, refused before any counting past :data:`MAX_WORK` (one
+    sentence)."""
+    return _check_work(rules, len(cells), _sized(rules, cells, need, histograms))
+
+
+def _check_work(rules: MechanicRules, n_cells: int, layouts: Sequence[_Layout]) -> int:
+    """The work of counting ``layouts`` (steps), refused past :data:`MAX_WORK` naming the rule that set the
+    bound of dice that roll again where one did."""
+    estimate = sum(layout.work() for layout in layouts)
+    if estimate <= MAX_WORK:
+        return estimate
+    worst = max(layouts, key=lambda layout: layout.work())
+    why = ""
+    if worst.forced is not None:
+        why = (
+            f"; its dice roll again and {worst.forced} is settled only once the successes reach "
+            f"{worst.bound}, so each die's chain of rolls has that many steps"
+        )
+    raise MechanicError(
+        f"{rules.mechanic.origin}: counting these {n_cells:,} cells would take about {estimate:,} steps "
+        f"(limit {MAX_WORK:,}, about a minute){why}; ask for fewer cells or smaller pools"
+    )
 
 
 # ------------------------------------------------------------------ results
@@ -445,8 +591,13 @@ def odds(rules: MechanicRules, max_successes: int | None = None, **cell: object)
 
 
 def table(
-    rules: MechanicRules, exact: bool = False, at_least: object = None, progress: bool = False, **axes: object
-) -> pd.DataFrame:
+    rules: MechanicRules,
+    exact: bool = False,
+    at_least: object = None,
+    progress: bool = False,
+    check_only: bool = False,
+    **axes: object,
+) -> pd.DataFrame | int:
     """A tidy odds table over a grid: one row per cell, one column per axis, class and ``p_`` column.
 
     Parameters
@@ -459,6 +610,9 @@ def table(
     progress : bool
         A progress bar on stderr while a mechanic of the pair-of-tens shape has pools too big for the
         kernels' chain counted by generating functions (without ``at_least``).
+    check_only : bool
+        Only check, before any counting, the work the table would take (refused in one sentence past
+        :data:`MAX_WORK`, :func:`check_work`); returns that work, in steps (0 on the pair-of-tens path).
     **axes
         One SPEC, int or iterable per axis; an axis left out takes its default SPEC.
     """
@@ -469,6 +623,18 @@ def table(
     cells = _cells_of(grid) if tops else None  # listed once, for the check and the count
     if cells is not None:  # (listed where tops asks for at-least columns)
         check_at_least_dice(rules, cells)
+    if check_only:  # the work of the statistics grid, where the table is counted on it
+        if not (tops or mech.explodes or not _pair_shaped(rules)):
+            return 0
+        listed = _cells_of(grid) if cells is None else cells
+        need, histograms = (max(tops) - 1 if tops else None), bool(tops)
+        parts = [listed]
+        if mech.explodes and len(grid) > 1:  # a sweep counts each value of the second axis in a call of
+            # its own, every value of the first (System.whole_first_axis): sized as it will count them
+            second = list(grid)[1]
+            parts = [[c for c in listed if c[second] == v] for v in grid[second]]
+        layouts = [layout for part in parts for layout in _sized(rules, part, need, histograms)]
+        return _check_work(rules, len(listed), layouts)
     key = (rules, tuple((a, tuple(v)) for a, v in grid.items()), exact, tuple(tops))
     labels = (*grid, *mech.classes, *(c.name for c in mech.columns), *(f"p_at_least_{n}" for n in tops))
     kept = _TABLES.get(key)
@@ -504,6 +670,13 @@ def table(
     while len(_TABLES) > _TABLES_KEPT:
         _TABLES.pop(next(iter(_TABLES)))
     return _frame(labels, at, values)
+
+
+def _pair_shaped(rules: MechanicRules) -> bool:
+    """Whether the table of these rules is counted on the pair-of-tens path (:func:`analysis.mechanic.pairs.form`)."""
+    from . import pairs
+
+    return pairs.form(rules.mechanic) is not None
 
 
 def _general_values(

@@ -408,9 +408,10 @@ def special_engine(rules: MechanicRules, context: Iterable[tuple[str, int]] = ()
     return None if f is None else _engine_of(rules, f, tuple(context))
 
 
-def count(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> list[CellWays] | None:
-    """Exact :class:`analysis.mechanic.engine.CellWays` of each cell by the pair-of-tens engine, or None
-    (the mechanic or these rules do not have that shape: count with the general engine)."""
+def _grouped(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> tuple[Any, ...] | None:
+    """``(form, groups, engines)`` of cells the pair-of-tens engine counts (``groups``: per (dice,
+    context), each cell's position and Difficulty; ``engines`` per context), or None (the mechanic or
+    these rules do not have that shape)."""
     mech = rules.mechanic
     f = form(mech)
     if f is None:
@@ -430,6 +431,21 @@ def count(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> list[Cell
             engines[context] = _engine_of(rules, f, context)
             if engines[context] is None:
                 return None
+    return f, groups, engines
+
+
+def takes(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> bool:
+    """Whether the pair-of-tens engine counts these cells (:func:`count` gives them, not None)."""
+    return _grouped(rules, cells) is not None
+
+
+def count(rules: MechanicRules, cells: Sequence[Mapping[str, int]]) -> list[CellWays] | None:
+    """Exact :class:`analysis.mechanic.engine.CellWays` of each cell by the pair-of-tens engine, or None
+    (the mechanic or these rules do not have that shape: count with the general engine)."""
+    grouped = _grouped(rules, cells)
+    if grouped is None:
+        return None
+    f, groups, engines = grouped
     out: list[CellWays | None] = [None] * len(cells)
     for (dice, context), members in groups.items():
         eng = cast("Engine", engines[context])  # None returned above

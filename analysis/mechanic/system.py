@@ -87,10 +87,10 @@ def _grid_call(mech: Mechanic, axis_values: tuple, rules) -> tuple:
     return mechanic_rules(rules), dict(zip(mech.axis_names, axis_values))
 
 
-def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_least=None):
+def _table(mech: Mechanic, *axis_values, rules=None, exact: bool = False, at_least=None, check_only: bool = False):
     rules, grid = _grid_call(mech, axis_values, rules)
 
-    return _engine.table(rules, exact=exact, at_least=at_least, **grid)
+    return _engine.table(rules, exact=exact, at_least=at_least, check_only=check_only, **grid)
 
 
 def _willpower_table(

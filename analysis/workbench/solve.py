@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,6 +34,7 @@ import pandas as pd
 from .. import at_least as counts_at_least, rulesets, strategies, sweep
 from .compare import spec_text
 from ..formats.numbers import fraction_text
+from ..mechanic.engine import MAX_WORK
 from ..progress import progress_bar
 from ..validate import as_values, check_cells, did_you_mean
 
@@ -376,23 +378,31 @@ def _count_until(
     progress: bool,
     desc: str,
 ) -> tuple:
-    """``(table, values counted)``: the table of each value of ``find`` in the order searched, one value at
-    a time, each over the cells of the ``others`` axes that no earlier value answered (the smallest
-    product of their values that holds them), until every cell has its answer or the values run out.
+    """``(table, values counted)``: the table of each value of ``find`` in the order searched, each over
+    the cells of the ``others`` axes that no earlier value answered (the smallest product of their values
+    that holds them), until every cell has its answer or the values run out.
 
-    The values of a rule field are ``rules_list``'s rule sets (``searched`` in the same order); ``grid`` has
-    the values searched under ``find`` when it is an axis.  A progress bar counts the values."""
+    The values are counted one at a time, except where ``find`` is the first axis of a system that counts
+    every value of it for the cost of its largest (``System.whole_first_axis``: dice that roll again), whose
+    values are counted in batches of 1, 2, 4, ... (a cell's rows past its answer are dropped).  The values
+    of a rule field are ``rules_list``'s rule sets (``searched`` in the same order); ``grid`` has the values
+    searched under ``find`` when it is an axis.  Before each call, its work is sized where the table
+    function can (its ``check_only``), and the search refuses, in one sentence, before its work in all
+    would pass the limit.  A progress bar counts the values."""
     axis = find in grid
+    sized = "check_only" in inspect.signature(system.table_function).parameters
+    doubling = axis and system.whole_first_axis and system.axis_names[0] == find
+    spent = 0  # the steps of the calls made so far, where the table function sizes them
     open_keys = None  # the keys (cells of the others, and the strategy) without an answer; None: all
     frames, counted = [], []
     bar = progress_bar(len(searched), desc, "value", progress)
     try:
-        for i, value in enumerate(searched):
-            if open_keys is not None and not open_keys:
-                break
+        i, size = 0, 1
+        while i < len(searched) and (open_keys is None or open_keys):
+            batch = searched[i : i + size] if doubling else [searched[i]]
             part = {
                 a: (
-                    [value]
+                    batch
                     if a == find
                     else vs
                     if open_keys is None
@@ -401,24 +411,40 @@ def _count_until(
                 for a, vs in grid.items()
             }
             one = rules if axis else rules_list[i]
-            if jobs == 1:  # one call of the table function: one value over the open cells is one small table
+            if sized:  # this call's work, and the search's so far, sized before it is counted
+                values = (part[a] for a in system.axis_names)
+                steps = system.table_function(*values, rules=one, exact=True, check_only=True)
+                spent += steps if isinstance(steps, int) else 0
+                if spent > MAX_WORK:
+                    raise ValueError(
+                        f"solve: counting {find} {_spec(searched[: i + len(batch)], True)} would take about "
+                        f"{spent:,} steps in all (limit {MAX_WORK:,}, about a minute); give a smaller range to "
+                        f"search with --within"
+                    )
+            if jobs == 1:  # one call of the table function over the open cells
                 df = system.table_function(*(part[a] for a in system.axis_names), rules=one, exact=True)
             else:
                 df = sweep.tables(system, [one], part, exact=True, jobs=jobs)[0]
             if not axis:
-                df = _with_value(df, find, value)
+                df = _with_value(df, find, batch[0])
             names = others + (["strategy"] if "strategy" in df.columns else [])
-            keys = [tuple(_plain(k) for k in key) for key in df[names].itertuples(index=False, name=None)]
-            mine = [open_keys is None or key in open_keys for key in keys]
-            if open_keys is None:
-                open_keys = set(keys)
-            df = df[mine].reset_index(drop=True)
-            for key, x in zip((k for k, m in zip(keys, mine) if m), df[goal.column].tolist()):
-                if goal.meets(Fraction(x)):
-                    open_keys.discard(key)
-            frames.append(df)
-            counted.append(value)
-            bar.update(1)
+            for value in batch:  # in the order searched: a cell closes at its first value that meets it
+                rows = df[df[find] == value] if len(batch) > 1 else df
+                keys = [tuple(_plain(k) for k in key) for key in rows[names].itertuples(index=False, name=None)]
+                mine = [open_keys is None or key in open_keys for key in keys]
+                if open_keys is None:
+                    open_keys = set(keys)
+                rows = rows[mine].reset_index(drop=True)
+                for key, x in zip((k for k, m in zip(keys, mine) if m), rows[goal.column].tolist()):
+                    if goal.meets(Fraction(x)):
+                        open_keys.discard(key)
+                frames.append(rows)
+                counted.append(value)
+                bar.update(1)
+                if not open_keys:
+                    break
+            i += len(batch)
+            size *= 2
     finally:
         bar.close()
     return pd.concat(frames, ignore_index=True), counted
