@@ -171,23 +171,28 @@
     return td;
   }
 
+  function rowOf(c) {  // a table row for column c, headed by its label (and its colour for a class)
+    const tr = make("tr");
+    tr.dataset.column = c.name;
+    const th = make("th");
+    th.scope = "row";
+    if (c.kind === "class") {
+      const sw = make("span", "swatch");
+      sw.style.background = COLORS[c.color % COLORS.length];
+      th.appendChild(sw);
+    }
+    th.appendChild(document.createTextNode(c.label));
+    tr.appendChild(th);
+    return tr;
+  }
+
   function showTable(id, rs, cell, kinds, exactShown) {
     const body = $(id).querySelector("tbody");
     body.replaceChildren();
     let rows = 0;
     rs.columns.forEach((c, i) => {
       if (kinds.indexOf(c.kind) < 0) return;
-      const tr = make("tr");
-      tr.dataset.column = c.name;
-      const th = make("th");
-      th.scope = "row";
-      if (c.kind === "class") {
-        const sw = make("span", "swatch");
-        sw.style.background = COLORS[c.color % COLORS.length];
-        th.appendChild(sw);
-      }
-      th.appendChild(document.createTextNode(c.label));
-      tr.appendChild(th);
+      const tr = rowOf(c);
       tr.appendChild(valueCell(cell[i], exactShown));
       tr.appendChild(make("td", "meaning", c.meaning));
       body.appendChild(tr);
@@ -332,18 +337,8 @@
     body.replaceChildren();
     const changes = CMP.pairs.map((pair) => pairCell(pair, state.at));
     CMP.columns.forEach((c, j) => {
-      const tr = make("tr");
-      tr.dataset.column = c.name;
-      const th = make("th");
-      th.scope = "row";
-      if (c.kind === "class") {
-        const sw = make("span", "swatch");
-        sw.style.background = COLORS[c.color % COLORS.length];
-        th.appendChild(sw);
-      }
-      th.appendChild(document.createTextNode(c.label));
-      th.title = c.meaning;
-      tr.appendChild(th);
+      const tr = rowOf(c);
+      tr.firstChild.title = c.meaning;
       CMP.sets.forEach((entry, k) => {
         const v = compareValue(k, j, state.at);
         const td = v === null ? make("td", "value none", "not in this rule set") : valueCell(v, exactShown);

@@ -236,20 +236,6 @@ class _Block(ArrayFields):
     dice: tuple[int, ...]
 
 
-def _laid_out(
-    rules: MechanicRules,
-    stats: Any,
-    faces: Faces,
-    top: tuple[int, ...],
-    rows: Mapping[Context, int],
-    need: int | None,
-) -> tuple[Any, ...]:
-    """The kernel layout of one face layout sized for ``top`` dice, with the class tables of its
-    contexts: ``(faces, marks, contributions, shape, strides, bound, forced, tables)`` (:func:`_layout_of`)."""
-    layout = _layout_of(rules, stats, faces, top, rows, need)
-    return (*layout, [_tables(rules, layout[3], context) for context in rows])
-
-
 def _layout_of(
     rules: MechanicRules,
     stats: Any,
@@ -470,7 +456,7 @@ def _chain_walks(
 
 class _Layout:
     """One face layout of :func:`_layouts` sized for counting: its kernel layout and class tables
-    (``laid_out``, :func:`_laid_out`), the grid's ``size``, each kind's ``sides`` and ``marks``, the
+    (``laid_out``, :func:`_layout_of`), the grid's ``size``, each kind's ``sides`` and ``marks``, the
     class and successes tables of its contexts stacked (``cls``, ``vals``, ``n_vals`` histogram
     columns) and its kernel counts (``walked``, ``walks``: :func:`_chain_walks`)."""
 
@@ -486,8 +472,13 @@ class _Layout:
         has_succ: bool,
     ) -> None:
         self.rows, self.top = rows, top
-        self.laid_out = _laid_out(rules, stats, faces, top, rows, need)
-        faces_arr, marks_arr, _, shape, _, self.bound, self.forced, tables = self.laid_out
+        layout = _layout_of(rules, stats, faces, top, rows, need)
+        shape = layout[3]
+        tables = [_tables(rules, shape, context) for context in rows]
+        #: ``(faces, marks, contributions, shape, strides, bound, forced, tables)``: :func:`_layout_of`, and
+        #: the class tables of its contexts
+        self.laid_out = (*layout, tables)
+        faces_arr, marks_arr, _, _, _, self.bound, self.forced, _ = self.laid_out
         self.size = int(np.prod(shape))
         self.marks = [int(m) for m in marks_arr]
         self.sides = [int(faces_arr[k, : marks_arr[k]].sum()) for k in range(len(top))]
