@@ -99,11 +99,17 @@ def passes(bound: int) -> int:
     """How many kernel runs :func:`count` makes for counts up to ``bound``.
 
     1 within int64, else the number of primes whose product exceeds
-    ``bound``: the cost of the exact path, for callers that refuse work
-    that would take too long.
+    ``bound`` (past 64 primes, an estimate from the bound's size that is at
+    most a few more): the cost of the exact path, for callers that refuse
+    work that would take too long.
     """
     bound = _check_bound(bound)
-    return 1 if bound <= INT64_MAX else len(primes_for(bound))
+    if bound <= INT64_MAX:
+        return 1
+    if bound.bit_length() > 31 * 64:  # many primes: from the size alone (each prime used is above
+        # 2**30, so this is at most a few more than count makes), without finding them
+        return -(-(bound.bit_length() + 1) // 30)
+    return len(primes_for(bound))
 
 
 #: Counts that need more primes than this are cheaper in Python ints where a

@@ -402,6 +402,16 @@ name = "fail"
 """
 
 
+def test_the_again_cycle_over_a_thousand_pools_is_sized_at_once(capsys, tmp_path):
+    """Found by the fuzz below: the cycle over pools 0-1000 spent a minute finding primes and bounds for
+    its estimate (one big power per pool) before refusing; now the estimate reads the bounds' sizes."""
+    parts, _ = UNBOUNDED["cycle"]
+    path = tmp_path / "cycle.toml"
+    path.write_text(_exploding(f"unbounded{next(_NAMES)}", **parts))
+    code, out, err = run_cli(capsys, "table", path, "--pool", "0-1000")
+    assert code == 2 and out == "" and "about a minute" in err and err.count("\n") == 1, err
+
+
 #: The shapes a hostile sender of dice that roll again tried (each with the command and options that ran
 #: for minutes in silence before): each now answers, or refuses in one sentence naming the limit.
 UNBOUNDED = {

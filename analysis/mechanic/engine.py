@@ -446,9 +446,24 @@ def _chain_walks(
     walks: list[_Walk] = []
     for base, links in chains.items():
         links.sort(key=lambda link: link[0])
-        bounds = [_k.mechanic_walk_bound(sides, dice) for _, dice, _ in links]
-        fits = sum(b <= INT64_MAX for b in bounds)  # a prefix: the bound grows with the dice
-        for part, bound in ((links[:fits], bounds[fits - 1] if fits else 0), (links[fits:], bounds[-1])):
+
+        def bound_at(i: int) -> int:
+            return _k.mechanic_walk_bound(sides, links[i][1])
+
+        # the pools whose counts fit int64 are a prefix (the bound grows with the dice): found by halving,
+        # a bound being one big power per pool (dice that roll again have wide chains)
+        low, high = 0, len(links)
+        while low < high:
+            mid = (low + high) // 2
+            if bound_at(mid) <= INT64_MAX:
+                low = mid + 1
+            else:
+                high = mid
+        fits = low
+        for part, bound in (
+            (links[:fits], bound_at(fits - 1) if fits else 0),
+            (links[fits:], bound_at(len(links) - 1)),
+        ):
             if part:
                 walks.append((base, part, bound))
     return walked, walks
@@ -542,10 +557,11 @@ def check_work(
 def _check_work(rules: MechanicRules, n_cells: int, layouts: Sequence[_Layout]) -> int:
     """The work of counting ``layouts`` (steps), refused past :data:`MAX_WORK` naming the rule that set the
     bound of dice that roll again where one did."""
-    estimate = sum(layout.work() for layout in layouts)
+    works = [layout.work() for layout in layouts]
+    estimate = sum(works)
     if estimate <= MAX_WORK:
         return estimate
-    worst = max(layouts, key=lambda layout: layout.work())
+    worst = layouts[works.index(max(works))]
     why = ""
     if worst.forced is not None:
         why = (
