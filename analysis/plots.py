@@ -273,22 +273,27 @@ def difference_heatmap(
         cb.ax.tick_params(labelsize=9)
     for ax in grid_axes[len(shown) :]:
         ax.set_visible(False)
+    _caption(fig, comparison, at, width, "", [], changed, unchanged, written)
+    return fig
+
+
+def _caption(fig, comparison, at: dict, width: float, what: str, notes: list, changed, unchanged, written) -> None:
+    """A difference heatmap's title (``b minus a``, ``what``, and the slice drawn) and its notes under
+    the panels (``notes``, then the classes that never change and what a blank cell means)."""
     # an axis only one side of a two-system comparison has is held at one value: said with the slice
     held = {a: f"{v} ({_name(getattr(comparison, side).name)})" for a, (side, v) in comparison.fixed.items()}
     where = ", ".join(f"{_label(a)} {v}" for a, v in {**at, **held}.items())
-    title = f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points" + (
+    title = f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points{what}" + (
         f" ({where})" if where else ""
     )
-
     fig.suptitle(textwrap.fill(title, int(width * 10), break_on_hyphens=False, break_long_words=False), fontsize=11)
-    notes = []
+    notes = list(notes)
     if changed and unchanged:
         notes.append("no change anywhere: " + ", ".join(_label(o).lower() for o in unchanged))
     if written:
         notes.append("blank cells: no change")
     if notes:
         fig.supxlabel("; ".join(notes), fontsize=9, color="0.35")
-    return fig
 
 
 def difference_panels(comparison: Comparison, x: str, y: str | None, by: str, at: dict | None, outcomes=None) -> Figure:
@@ -372,19 +377,10 @@ def difference_panels(comparison: Comparison, x: str, y: str | None, by: str, at
         cb = fig.colorbar(im, ax=list(grid_axes[r]), shrink=0.9)
         cb.ax.tick_params(labelsize=8)
         cb.set_label("points", fontsize=8)
-    held = {a: f"{v} ({_name(getattr(comparison, side).name)})" for a, (side, v) in comparison.fixed.items()}
-    where = ", ".join(f"{_label(a)} {v}" for a, v in {**at, **held}.items())
-    title = (
-        f"{_name(comparison.b.name)} minus {_name(comparison.a.name)}: change in percentage points, "
-        f"one panel per {_label(by).lower()}" + (f" ({where})" if where else "")
+    what = f", one panel per {_label(by).lower()}"
+    _caption(
+        fig, comparison, at, width, what, ["each row on one colour scale centred on 0"], changed, unchanged, written
     )
-    fig.suptitle(textwrap.fill(title, int(width * 10), break_on_hyphens=False, break_long_words=False), fontsize=11)
-    notes = ["each row on one colour scale centred on 0"]
-    if changed and unchanged:
-        notes.append("no change anywhere: " + ", ".join(_label(o).lower() for o in unchanged))
-    if written:
-        notes.append("blank cells: no change")
-    fig.supxlabel("; ".join(notes), fontsize=9, color="0.35")
     return fig
 
 

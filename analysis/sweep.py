@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import inspect
 import itertools
 import math
 import os
@@ -282,7 +281,7 @@ def tables(
     for r in rules_list:
         if type(r) is not system.rules_class:
             raise ValueError(f"a {system.name} sweep needs {system.rules_class.__name__} rules, got {type(r).__name__}")
-    if "check_only" in inspect.signature(system.table_function).parameters:  # the work of the whole grid, first
+    if system.takes("check_only"):  # the work of the whole grid, first
         for r in rules_list:
             system.table_function(*(grid[a] for a in system.axis_names), rules=r, exact=exact, check_only=True)
     if jobs == 1:

@@ -95,7 +95,7 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
 MAX_GRID = 4_000_000
 #: Most (grid cells x contexts) evaluated for one pool.
 MAX_CLASSIFY = 40_000_000
-#: Most work (:func:`work`: kernel passes x grid cells x faces of the dice added) one count of many
+#: Most work (:meth:`_Layout.work`: kernel passes x grid cells x faces of the dice added) one count of many
 #: cells may take, checked before it starts: about a minute (the kernel takes 250 to 500 million such
 #: steps a second on one core of a laptop, fewer where many primes are needed).
 MAX_WORK = 15_000_000_000
@@ -537,20 +537,11 @@ def _sized(
     return [_Layout(rules, stats, *parts, need, has_succ) for parts in _layouts(rules, stats, cells)]
 
 
-def work(
-    rules: MechanicRules, cells: Sequence[Mapping[str, int]], need: int | None = None, histograms: bool = True
-) -> int:
-    """The estimated steps of counting ``cells`` (:meth:`_Layout.work`), from the grid and the rules'
-    tables (nothing is counted; 0 on the pair-of-tens path).  ``need`` and ``histograms``: as
-    :func:`_count_general` takes them."""
-    return sum(layout.work() for layout in _sized(rules, cells, need, histograms))
-
-
 def check_work(
     rules: MechanicRules, cells: Sequence[Mapping[str, int]], need: int | None = None, histograms: bool = True
 ) -> int:
-    """The :func:`work` of counting ``cells``, refused before any counting past :data:`MAX_WORK` (one
-    sentence)."""
+    """The work of counting ``cells`` (steps, :meth:`_Layout.work`; 0 on the pair-of-tens path), refused
+    before any counting past :data:`MAX_WORK` (one sentence)."""
     return _check_work(rules, len(cells), _sized(rules, cells, need, histograms))
 
 
@@ -630,9 +621,7 @@ def table(
     cells = _cells_of(grid) if tops else None  # listed once, for the check and the count
     if cells is not None:  # (listed where tops asks for at-least columns)
         check_at_least_dice(rules, cells)
-    if check_only:  # the work of the statistics grid, where the table is counted on it
-        if not (tops or mech.explodes or not _pair_shaped(rules)):
-            return 0
+    if check_only:  # the work of the statistics grid (none where the pair-of-tens path counts the cells)
         listed = _cells_of(grid) if cells is None else cells
         need, histograms = (max(tops) - 1 if tops else None), bool(tops)
         parts = [listed]
@@ -677,13 +666,6 @@ def table(
     while len(_TABLES) > _TABLES_KEPT:
         _TABLES.pop(next(iter(_TABLES)))
     return _frame(labels, at, values)
-
-
-def _pair_shaped(rules: MechanicRules) -> bool:
-    """Whether the table of these rules is counted on the pair-of-tens path (:func:`analysis.mechanic.pairs.form`)."""
-    from . import pairs
-
-    return pairs.form(rules.mechanic) is not None
 
 
 def _general_values(

@@ -7,9 +7,11 @@ a column grows or falls with the value searched, and the answer is
 
 * ``COLUMN>=X``, ``COLUMN>X``, ``COLUMN<=X``, ``COLUMN<X``: the smallest value
   (for a rule field with choices, the first in their declared order) that
-  meets the target.  The values are counted one at a time, each over the cells
-  of the other axes still without an answer, and the search stops once every
-  cell has its answer: it counts only the values it needs;
+  meets the target.  The values are counted in order, each over the cells of
+  the other axes still without an answer, and the search stops once every cell
+  has its answer: one value at a time, or, where one call counts a first axis
+  of dice that roll again for the cost of its largest value, in batches of 1,
+  2, 4, ...;
 * ``COLUMN~X``: the value whose column is nearest X, the smallest on a tie
   (the tie is said in words in ``note``): every value is counted.
 
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -390,7 +391,7 @@ def _count_until(
     function can (its ``check_only``), and the search refuses, in one sentence, before its work in all
     would pass the limit.  A progress bar counts the values."""
     axis = find in grid
-    sized = "check_only" in inspect.signature(system.table_function).parameters
+    sized = system.takes("check_only")
     doubling = axis and system.whole_first_axis and system.axis_names[0] == find
     spent = 0  # the steps of the calls made so far, where the table function sizes them
     open_keys = None  # the keys (cells of the others, and the strategy) without an answer; None: all
