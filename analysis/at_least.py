@@ -16,7 +16,7 @@ from math import lcm
 import numpy as np
 import pandas as pd
 
-from .validate import InputError, as_values
+from analysis.validate import InputError, as_values
 
 #: The largest N asked for: no pool the toolkit takes counts more successes.
 MAX_AT_LEAST = 10_000

@@ -36,14 +36,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, rulesets, sweep
-from .assets import text as asset_text
-from .workbench.compare import compare, spec_text
-from .formats.describe import changes_html, describe, description_of, source_of, title_of
-from .formats.escape import html_text as escape
+from analysis import __version__, rulesets, sweep
+from analysis.assets import text as asset_text
+from analysis.workbench.compare import compare, spec_text
+from analysis.formats.describe import changes_html, describe, description_of, source_of, title_of
+from analysis.formats.escape import html_text as escape
 
 # names the booklet had before its tables and words moved to analysis.formats and analysis.legend
-from .formats.html import (
+from analysis.formats.html import (
     LONG_ROWS,
     figure,
     long_table,
@@ -52,7 +52,7 @@ from .formats.html import (
     pivot_table,
     pivot_table as pivot_html,  # noqa: F401
 )
-from .formats.summary import (
+from analysis.formats.summary import (
     RISKS,
     SLICES,  # noqa: F401
     few_values,
@@ -60,16 +60,16 @@ from .formats.summary import (
     headline,
     summary_pivots,
 )
-from .glossary import label
-from .legend import (
+from analysis.glossary import label
+from analysis.legend import (
     meaning,  # noqa: F401
     rule_meanings,
     strip_name,
 )
-from .mechanic.spec import shipped
-from .progress import progress_bar
-from .safeio import atomic_write
-from .validate import first_repeat
+from analysis.mechanic.spec import shipped
+from analysis.progress import progress_bar
+from analysis.safeio import atomic_write
+from analysis.validate import first_repeat
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where ``make booklet`` writes the page.
@@ -127,7 +127,7 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     the grid, up to :data:`PANELS` spread over it), one y-scale per outcome;
     the heatmap shows the slice of the grid where the rule set changes most.
     """
-    from . import plots
+    from analysis import plots
 
     axes = list(system.axis_names)
     figs = []

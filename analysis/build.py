@@ -20,9 +20,9 @@ import time
 import types
 from pathlib import Path
 
-from . import booklet, rulesets
-from .formats.render import render
-from .safeio import atomic_write, figure_bytes
+from analysis import booklet, rulesets
+from analysis.formats.render import render
+from analysis.safeio import atomic_write, figure_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = ROOT / "figures"

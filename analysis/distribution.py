@@ -29,10 +29,10 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .at_least import MAX_AT_LEAST, check_dice
-from .mechanic import engine, explode, willpower
-from .strategies import parse
-from .validate import InputError, check_bool, check_int
+from analysis.at_least import MAX_AT_LEAST, check_dice
+from analysis.mechanic import engine, explode, willpower
+from analysis.strategies import parse
+from analysis.validate import InputError, check_bool, check_int
 
 #: The columns a distribution adds after the axes.
 COLUMNS = ("successes", "p_exactly", "p_at_least", "p_more", "mean_successes")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import rulesets
-from .workbench.compare import compare
-from .validate import parse_spec
+from analysis import rulesets
+from analysis.workbench.compare import compare
+from analysis.validate import parse_spec
 
 
 class Explorer:
@@ -82,7 +82,7 @@ class Explorer:
     def _show(self, variant, baseline, outcome, **cell):
         from IPython.display import display
 
-        from .plots import variant_curves
+        from analysis.plots import variant_curves
 
         s = self.system
         x_values = parse_spec(self.x, s.default_grid()[self.x])

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 
-from . import rulesets
+from analysis import rulesets
 
 #: ``{term: one-line meaning}``, by theme.
 TERMS: dict[str, str] = {

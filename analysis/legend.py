@@ -14,9 +14,9 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from . import glossary, rulesets
-from .glossary import TABLE_TERMS, label, terms
-from .mechanic.spec import shipped
+from analysis import glossary, rulesets
+from analysis.glossary import TABLE_TERMS, label, terms
+from analysis.mechanic.spec import shipped
 
 
 def rule_meanings(rule_set) -> dict:

@@ -51,8 +51,8 @@ import numpy.typing as npt
 from kernels._jit import IntArray
 from kernels.markov import markov_run, markov_run_all, markov_run_bound, markov_run_steps, markov_run_steps_bound
 
-from . import display as _display, progress
-from .exact import INT64_MAX, count, fractions_over, passes
+from analysis import display as _display, progress
+from analysis.exact import INT64_MAX, count, fractions_over, passes
 
 #: A run whose exact count needs more than this many multiply-adds (primes x
 #: steps x transitions, plus rebuilding the counts from their residues; some

@@ -46,15 +46,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, rulesets, strategies, sweep
-from .assets import text as asset_text
-from .formats.escape import html_text as escape
-from .formats.numbers import fixed, fraction_text, is_probability, percent_text, points_text
-from .formats.summary import headline
-from .glossary import label as words
-from .legend import meaning, rule_meanings
-from .safeio import atomic_write
-from .validate import first_repeat, one_line
+from analysis import __version__, rulesets, strategies, sweep
+from analysis.assets import text as asset_text
+from analysis.formats.escape import html_text as escape
+from analysis.formats.numbers import fixed, fraction_text, is_probability, percent_text, points_text
+from analysis.formats.summary import headline
+from analysis.glossary import label as words
+from analysis.legend import meaning, rule_meanings
+from analysis.safeio import atomic_write
+from analysis.validate import first_repeat, one_line
 
 #: The most cells (over every rule set) one page holds: about 0.2 kB of data
 #: each for pools up to 10 (the default V5 page has 300 cells, 80 kB), more for

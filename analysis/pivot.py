@@ -13,8 +13,8 @@ import re
 
 import pandas as pd
 
-from . import rulesets
-from .validate import column_names, first_repeat, unknown_column
+from analysis import rulesets
+from analysis.validate import column_names, first_repeat, unknown_column
 
 
 def check_frame(df, what: str) -> None:

@@ -15,10 +15,10 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from . import rulesets, sweep
-from .workbench.compare import Comparison, spec_text
-from .glossary import label
-from .validate import one_line
+from analysis import rulesets, sweep
+from analysis.workbench.compare import Comparison, spec_text
+from analysis.glossary import label
+from analysis.validate import one_line
 
 #: One line style per variant, so overlapping curves stay visible.
 _STYLES = [

@@ -6,7 +6,7 @@ import shutil
 import sys
 from typing import Literal
 
-from .validate import one_line
+from analysis.validate import one_line
 
 
 class NoBar:

@@ -28,7 +28,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, NoReturn, Self, cast
 
-from .validate import MAX_WHOLE, InputError, did_you_mean
+from analysis.validate import MAX_WHOLE, InputError, did_you_mean
 
 #: How an absent value (``None``, e.g. "no again") is written in TOML.
 NONE_TEXT = "none"

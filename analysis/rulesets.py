@@ -44,13 +44,19 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, NoRet
 
 import tomli_w
 
-from .mechanic.spec import Mechanic, MechanicError, from_toml as mechanic_from_toml, load as load_mechanic, shipped
-from .mechanic.system import is_mechanic_text, system_of
-from .rules import NONE_TEXT, Rules, toml_kind, unknown_field
-from .safeio import atomic_write, read_text, toml_error
-from .system import System
-from .systems import discover
-from .validate import did_you_mean, escape_controls
+from analysis.mechanic.spec import (
+    Mechanic,
+    MechanicError,
+    from_toml as mechanic_from_toml,
+    load as load_mechanic,
+    shipped,
+)
+from analysis.mechanic.system import is_mechanic_text, system_of
+from analysis.rules import NONE_TEXT, Rules, toml_kind, unknown_field
+from analysis.safeio import atomic_write, read_text, toml_error
+from analysis.system import System
+from analysis.systems import discover
+from analysis.validate import did_you_mean, escape_controls
 
 # ----------------------------------------------------------------- systems
 

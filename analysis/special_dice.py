@@ -24,8 +24,8 @@ from kernels._jit import IntArray
 from kernels.multiset import fill_binomials
 from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN
 
-from .exact import INT64_MAX, count, float_ratios, wants_big_ints
-from .special_big import big_pool_classes, big_pool_ways, classify_big  # (their home: the big pools' module)
+from analysis.exact import INT64_MAX, count, float_ratios, wants_big_ints
+from analysis.special_big import big_pool_classes, big_pool_ways, classify_big  # (their home: the big pools' module)
 
 CAP = _ks.CAP
 #: The engine's int64 arrays: ``(w_normal, w_special, mark_bonus, table)`` (:meth:`Engine.arrays`).
@@ -508,6 +508,6 @@ def counts_only(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
 
 def clear_caches() -> None:
     """Forget the generating functions of big pools kept between calls."""
-    from . import special_big
+    from analysis import special_big
 
     special_big.clear_caches()

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 import numpy as np
 import pandas as pd
 
-from .validate import InputError, did_you_mean
+from analysis.validate import InputError, did_you_mean
 
 _Strategy = TypeVar("_Strategy")
 

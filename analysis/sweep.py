@@ -18,10 +18,10 @@ import time
 import numpy as np
 import pandas as pd
 
-from . import rulesets
-from .distribution import no_count
-from .progress import progress_bar
-from .validate import as_values, check_bool, check_cells, check_int
+from analysis import rulesets
+from analysis.distribution import no_count
+from analysis.progress import progress_bar
+from analysis.validate import as_values, check_bool, check_cells, check_int
 
 #: At most this many jobs (processes).
 MAX_JOBS = 64

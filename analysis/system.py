@@ -41,12 +41,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 import pandas as pd
 
-from .validate import parse_spec
+from analysis.validate import parse_spec
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-    from .rules import Rules
+    from analysis.rules import Rules
 
     #: A reference to code: ``"module:attribute"`` (see :func:`resolve`) or the object itself.
     Ref = str | Callable[..., Any]

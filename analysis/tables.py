@@ -23,16 +23,16 @@ from __future__ import annotations
 
 import pandas as pd  # noqa: F401  (``tables.pd``: scripts and tests made their frames through it)
 
-from .workbench.compare import COMPARE_COLUMNS, Comparison, compare, spec_text
-from .formats.escape import csv_text, latex_text, markdown_text
-from .formats.frame import caption, rule_set_columns
-from .formats.numbers import MAX_DIGITS, fixed, fraction_text, is_probability
-from .formats.render import FORMATS, render
-from .formats.xlsx import XLSX_SHEETS, xlsx_bytes
-from .glossary import TABLE_TERMS
-from .legend import derived_text, legend, rule_meanings
-from .pivot import VALUE_COLUMN, pivot, pivot_axes, stacked_pivot
-from .validate import first_repeat
+from analysis.workbench.compare import COMPARE_COLUMNS, Comparison, compare, spec_text
+from analysis.formats.escape import csv_text, latex_text, markdown_text
+from analysis.formats.frame import caption, rule_set_columns
+from analysis.formats.numbers import MAX_DIGITS, fixed, fraction_text, is_probability
+from analysis.formats.render import FORMATS, render
+from analysis.formats.xlsx import XLSX_SHEETS, xlsx_bytes
+from analysis.glossary import TABLE_TERMS
+from analysis.legend import derived_text, legend, rule_meanings
+from analysis.pivot import VALUE_COLUMN, pivot, pivot_axes, stacked_pivot
+from analysis.validate import first_repeat
 
 __all__ = [
     "COMPARE_COLUMNS",

@@ -31,8 +31,8 @@ from typing import Iterable
 
 import numpy as np
 
-from ._jit import IntArray, kernel
-from .multiset import addmod, mulmod
+from kernels._jit import IntArray, kernel
+from kernels.multiset import addmod, mulmod
 
 
 @kernel

@@ -21,8 +21,8 @@ from typing import Iterable
 
 import numpy as np
 
-from ._jit import IntArray, kernel
-from .multiset import addmod, mulmod
+from kernels._jit import IntArray, kernel
+from kernels.multiset import addmod, mulmod
 
 #: Outcome classes of a test (columns of the kernels' outputs), in order.
 SUCCESS, FAILURE, BESTIAL_SUCCESS, BESTIAL_FAILURE = range(4)

@@ -23,8 +23,8 @@ from typing import Iterable
 
 import numpy as np
 
-from ._jit import IntArray, kernel
-from .multiset import addmod, mulmod
+from kernels._jit import IntArray, kernel
+from kernels.multiset import addmod, mulmod
 
 #: Categories of a d10 against a difficulty, in the order of ``faces`` and ``values``.
 ONE, FAIL, SUCCESS, TEN = range(4)

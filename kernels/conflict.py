@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ._jit import IntArray, kernel
-from .multiset import addmod, mulmod
+from kernels._jit import IntArray, kernel
+from kernels.multiset import addmod, mulmod
 
 
 @kernel

@@ -25,8 +25,8 @@ from typing import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ._jit import IntArray, kernel
-from .multiset import addmod, mulmod
+from kernels._jit import IntArray, kernel
+from kernels.multiset import addmod, mulmod
 
 
 @kernel

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ._jit import IntArray, kernel
+from kernels._jit import IntArray, kernel
 
 
 #: Above this many ways per die, a walk in a prime's arithmetic reduces each product as it is added

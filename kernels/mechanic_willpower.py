@@ -35,8 +35,8 @@ from typing import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ._jit import IntArray, kernel
-from .multiset import addmod, binomials_bound, fill_powers, mulmod, powers_bound
+from kernels._jit import IntArray, kernel
+from kernels.multiset import addmod, binomials_bound, fill_powers, mulmod, powers_bound
 
 #: Strategy modes of :func:`willpower_ways`.
 MODE_BEST = 0  #: the reroll of the highest exact expected value of the class values

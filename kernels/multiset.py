@@ -19,7 +19,7 @@ chosen by its ``mod`` argument:
 
 from __future__ import annotations
 
-from ._jit import IntArray, kernel
+from kernels._jit import IntArray, kernel
 
 
 @kernel

@@ -44,8 +44,8 @@ from typing import Iterable
 
 import numpy as np
 
-from ._jit import IntArray, kernel
-from .multiset import addmod, fill_powers, mulmod
+from kernels._jit import IntArray, kernel
+from kernels.multiset import addmod, fill_powers, mulmod
 
 #: Special tens and special marks are counted up to this cap (0, 1, 2 or more).
 CAP = 2
@@ -434,7 +434,7 @@ def special_grid_class_ways(
 # Plain Python (not jitted): upper bounds on every number the kernels above
 # hold, for ``analysis.exact.count``.
 
-from .multiset import binomials_bound, powers_bound  # noqa: E402
+from kernels.multiset import binomials_bound, powers_bound  # noqa: E402
 
 
 def _part_base(faces: Iterable[int], tails: Iterable[int]) -> int:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from analysis.systems.requiem import beast
 from analysis.systems.requiem import dice as requiem
 
-from .oracles_beast import brute_force, icepool_requiem
+from tests.oracles_beast import brute_force, icepool_requiem
 
 DEPTH = 7
 

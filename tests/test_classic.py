@@ -11,7 +11,7 @@ from analysis.exact import INT64_MAX, primes_for
 from analysis.systems.classic import health, pools as classic
 from kernels import classic as k
 
-from .oracles_classic import brute_pool, brute_successes, multinomial_pool
+from tests.oracles_classic import brute_pool, brute_successes, multinomial_pool
 
 
 @given(pool=st.integers(0, 4), difficulty=st.integers(2, 10), specialty=st.booleans(), ones_cancel=st.booleans())

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from analysis.systems.classic import health as hl
 from analysis.cli import main
 
-from .oracles_classic import (
+from tests.oracles_classic import (
     apply_levels,
     brute_attack,
     brute_blows,

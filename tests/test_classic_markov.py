@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from analysis.markov import ExactChain
 
-from . import oracles_markov as om
+from tests import oracles_markov as om
 
 
 @st.composite

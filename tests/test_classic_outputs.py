@@ -6,7 +6,7 @@ from analysis.systems.classic import health
 from analysis.systems.classic.figures import classic_damage_after_soak, classic_survival_curves
 from analysis.systems.classic.published import classic as published
 
-from .oracles_classic import brute_damage
+from tests.oracles_classic import brute_damage
 
 
 def test_seed_example_table_is_the_brute_force_distribution():

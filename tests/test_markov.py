@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from analysis import exact, markov
 from analysis.markov import ExactChain
 
-from . import oracles_markov as om
+from tests import oracles_markov as om
 
 
 @st.composite

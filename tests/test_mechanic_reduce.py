@@ -6,7 +6,7 @@ from analysis import rulesets
 from analysis.mechanic import engine, spec
 from analysis.mechanic.spec import shipped
 
-from .test_mechanic_engine import HOUSE, SHIPPED, cells_within
+from tests.test_mechanic_engine import HOUSE, SHIPPED, cells_within
 
 
 def unreduced(rules, cells):

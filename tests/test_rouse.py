@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from analysis import cli, markov
 from analysis.systems.v5 import rouse
 from analysis.systems.v5 import roll as v5
-from . import oracles_markov as om
+from tests import oracles_markov as om
 
 
 def plain_chain(start, checks, reroll):

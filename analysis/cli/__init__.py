@@ -37,8 +37,8 @@ import os
 import sys
 from typing import Any, Callable, NoReturn
 
-from .. import __version__
-from ..options.output import reason, say, write_output
+from analysis import __version__
+from analysis.options.output import reason, say, write_output
 
 #: What ``beastodds --help`` says first.
 DESCRIPTION = (
@@ -198,8 +198,8 @@ def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:
     (what running it needs).  A word that no system provides (a typo, an
     option) gets the whole parser, whose help and errors list every command.
     """
-    from .. import rulesets
-    from ..options import grid
+    from analysis import rulesets
+    from analysis.options import grid
 
     parser = Parser(
         prog="beastodds",
@@ -227,7 +227,7 @@ def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:
         if command is not None and command in sub.parsers:  # one system provides a command
             break
     if command is None or command not in sub.parsers:
-        from . import workbench
+        from analysis.cli import workbench
 
         workbench.add_commands(sub)
     if command is not None and command not in sub.parsers:
@@ -326,7 +326,7 @@ def error_message(exc: ValueError, names: dict[str, str]) -> str:
     """The sentence of a refused input, in the words of the command line: an
     :class:`analysis.validate.InputError` whose name is an API parameter of the command's
     ``names`` (:func:`option_names`) names the option instead; any other is said as it is."""
-    from ..validate import InputError
+    from analysis.validate import InputError
 
     if isinstance(exc, InputError) and exc.name in names:
         return exc.named(names[exc.name])
@@ -342,8 +342,8 @@ _OUTPUT_OPTIONS = ("-o", "--output", "--heatmap")
 def command_names() -> set[str]:
     """The name of every command of ``beastodds`` (without building its parser): each shipped system's own
     commands (or its name and other names), then the workbench's.  A mechanic file may not take one."""
-    from .. import rulesets
-    from . import workbench
+    from analysis import rulesets
+    from analysis.cli import workbench
 
     names = set(workbench.COMMANDS)
     for system in rulesets.SYSTEMS.values():
@@ -362,7 +362,7 @@ def register_files(words) -> None:
     --blood 1-3`` (and ``--help`` lists them).  Other words, and files that
     cannot be read, are left to the command.
     """
-    from .. import rulesets
+    from analysis import rulesets
 
     after_output = False
     for word in words:
@@ -399,8 +399,8 @@ def _run(argv) -> int:
             say(f"beastodds: error: {exc}")
             return 2
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None, alone=True)
-    from ..options.common import check_output_options, render_options, take_warnings
-    from ..tables import render
+    from analysis.options.common import check_output_options, render_options, take_warnings
+    from analysis.tables import render
 
     take_warnings()
     names: dict[str, str] = {}
@@ -429,7 +429,7 @@ def _run(argv) -> int:
             df, keys = result
             text = render(df, args.format, **render_options(args, keys))
         if output is not None and args.format != "xlsx":
-            from ..safeio import atomic_write
+            from analysis.safeio import atomic_write
 
             replaced = write_output(output, lambda path: atomic_write(path, text))
             if not replaced and not getattr(args, "quiet", False):
@@ -474,9 +474,9 @@ _SAVE_RETRIES = 200
 
 def _write_xlsx(args, df, keys) -> str:
     """Write a command's table as a spreadsheet to ``-o`` (atomically); the text to print (none)."""
-    from ..options.common import render_options
-    from ..safeio import atomic_write
-    from ..tables import xlsx_bytes
+    from analysis.options.common import render_options
+    from analysis.safeio import atomic_write
+    from analysis.tables import xlsx_bytes
 
     options = render_options(args, keys)
     options.pop("exact")

@@ -4,10 +4,10 @@ what it changes from its system's defaults (:func:`changes_html`, each rule in t
 
 from __future__ import annotations
 
-from .. import rulesets
-from ..glossary import label
-from .escape import html_text
-from .html import legend_list, row, table
+from analysis import rulesets
+from analysis.glossary import label
+from analysis.formats.escape import html_text
+from analysis.formats.html import legend_list, row, table
 
 
 def _field_help(rs, dotted: str) -> str:

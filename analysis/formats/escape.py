@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 
-from ..validate import one_line
+from analysis.validate import one_line
 
 #: A text cell a spreadsheet would read as a formula (OWASP's list; tab and CR are never left in a
 #: cell shown, :func:`analysis.validate.one_line`).

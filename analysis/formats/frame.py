@@ -14,8 +14,16 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..validate import one_line
-from .numbers import exact_value, fixed, fraction_text, is_probability, json_number, never_misleading, percent_value
+from analysis.validate import one_line
+from analysis.formats.numbers import (
+    exact_value,
+    fixed,
+    fraction_text,
+    is_probability,
+    json_number,
+    never_misleading,
+    percent_value,
+)
 
 
 def map_text_cells(df: pd.DataFrame, show) -> pd.DataFrame:

@@ -23,11 +23,11 @@ import base64
 import io
 import re
 
-from ..glossary import label
-from ..legend import column_legend, meaning, span_text, strip_name
-from ..pivot import pivot
-from .escape import html_text
-from .numbers import holds_probabilities, percent_text
+from analysis.glossary import label
+from analysis.legend import column_legend, meaning, span_text, strip_name
+from analysis.pivot import pivot
+from analysis.formats.escape import html_text
+from analysis.formats.numbers import holds_probabilities, percent_text
 
 #: Tables longer than this scroll in a box of their own (the booklet shows them pivoted, the long form folded).
 LONG_ROWS = 40

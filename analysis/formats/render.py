@@ -19,13 +19,21 @@ import json
 import numpy as np
 import pandas as pd
 
-from ..legend import derived_text, legend_lines, rule_meanings
-from ..pivot import VALUE_COLUMN, check_frame, choose_columns, derivable_keys, flat_pivot, pivot_axes, stacked_pivot
-from ..validate import check_bool, column_names, first_repeat, one_line
-from .escape import csv_text, latex_cell, latex_text, markdown_cell, markdown_text
-from .frame import caption, display_frame, map_text_cells, rule_set_columns
-from .html import odds_table
-from .numbers import MAX_DIGITS, is_probability
+from analysis.legend import derived_text, legend_lines, rule_meanings
+from analysis.pivot import (
+    VALUE_COLUMN,
+    check_frame,
+    choose_columns,
+    derivable_keys,
+    flat_pivot,
+    pivot_axes,
+    stacked_pivot,
+)
+from analysis.validate import check_bool, column_names, first_repeat, one_line
+from analysis.formats.escape import csv_text, latex_cell, latex_text, markdown_cell, markdown_text
+from analysis.formats.frame import caption, display_frame, map_text_cells, rule_set_columns
+from analysis.formats.html import odds_table
+from analysis.formats.numbers import MAX_DIGITS, is_probability
 
 FORMATS = ("table", "csv", "markdown", "json", "latex", "html")
 

@@ -16,12 +16,12 @@ import numbers
 from fractions import Fraction
 from typing import Any
 
-from .. import rulesets
-from ..glossary import label
-from ..legend import span_text
-from .escape import html_text
-from .html import long_table, pivot_table
-from .numbers import holds_probabilities
+from analysis import rulesets
+from analysis.glossary import label
+from analysis.legend import span_text
+from analysis.formats.escape import html_text
+from analysis.formats.html import long_table, pivot_table
+from analysis.formats.numbers import holds_probabilities
 
 #: Values of a third axis shown in pivoted tables (a few Difficulties, say).
 SLICES = 3

@@ -6,13 +6,21 @@ import io
 
 import pandas as pd
 
-from ..glossary import TABLE_TERMS
-from ..legend import legend, legend_lines, rule_meanings
-from ..pivot import VALUE_COLUMN, check_frame, choose_columns, derivable_keys, flat_pivot, pivot_axes, stacked_pivot
-from ..validate import column_names, one_line
-from .escape import csv_text
-from .frame import caption, display_frame, map_text_cells, percent_cells, rule_set_columns
-from .numbers import is_probability
+from analysis.glossary import TABLE_TERMS
+from analysis.legend import legend, legend_lines, rule_meanings
+from analysis.pivot import (
+    VALUE_COLUMN,
+    check_frame,
+    choose_columns,
+    derivable_keys,
+    flat_pivot,
+    pivot_axes,
+    stacked_pivot,
+)
+from analysis.validate import column_names, one_line
+from analysis.formats.escape import csv_text
+from analysis.formats.frame import caption, display_frame, map_text_cells, percent_cells, rule_set_columns
+from analysis.formats.numbers import is_probability
 
 #: The sheets of a spreadsheet export, in order.
 XLSX_SHEETS = ("values", "fractions", "legend")

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 from analysis import at_least as _al
 from analysis.validate import as_values, check_cells, check_int, did_you_mean
 
-from .pool import dice_of, pool_axes as _pool_axes
-from .spec import Mechanic
+from analysis.mechanic.pool import dice_of, pool_axes as _pool_axes
+from analysis.mechanic.spec import Mechanic
 
 if TYPE_CHECKING:
-    from .spec import MechanicRules
+    from analysis.mechanic.spec import MechanicRules
 
 
 def check_cell(mech: Mechanic, values: Mapping[str, object]) -> dict[str, int]:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 from analysis import strategies as _st
 from analysis.rules import rule
 
-from . import engine as _engine, willpower as _willpower
-from .spec import shipped, shipped_in
+from analysis.mechanic import engine as _engine, willpower as _willpower
+from analysis.mechanic.spec import shipped, shipped_in
 
 _C = TypeVar("_C", bound=type)
 

@@ -40,15 +40,15 @@ from analysis.at_least import MAX_AT_LEAST, ways_at_least
 from analysis.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over, passes
 from analysis.validate import check_bool, check_int
 
-from . import explode
-from .cells import (
+from analysis.mechanic import explode
+from analysis.mechanic.cells import (
     cells_of as _cells_of,
     check_at_least_dice as check_at_least_dice,
     check_cell as check_cell,
     grid_of as _grid_of,
     resolve_grid as resolve_grid,
 )
-from .pool import (
+from analysis.mechanic.pool import (
     MAX_DICE as MAX_DICE,
     dice_of as dice_of,
     dice_table as dice_table,
@@ -60,9 +60,9 @@ from .pool import (
     walks as _walks,
     weights_for as _weights_for,
 )
-from .reading import MechanicReading as MechanicReading, read_roll as read_roll
-from .results import CellWays as CellWays, MechanicOdds as MechanicOdds
-from .spec import (
+from analysis.mechanic.reading import MechanicReading as MechanicReading, read_roll as read_roll
+from analysis.mechanic.results import CellWays as CellWays, MechanicOdds as MechanicOdds
+from analysis.mechanic.spec import (
     Faces as Faces,
     MechanicError,
     MechanicRules as MechanicRules,
@@ -70,8 +70,8 @@ from .spec import (
     rules_of as rules_of,
     where as _where,
 )
-from .stats import stats_of as _stats
-from .stats_grid import (
+from analysis.mechanic.stats import stats_of as _stats
+from analysis.mechanic.stats_grid import (
     Context as Context,
     context_of as _context,
     eval_counts as _eval_counts,
@@ -83,9 +83,9 @@ from .stats_grid import (
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     from kernels._jit import IntArray
 
-    from .expr import Expr
+    from analysis.mechanic.expr import Expr
 
-    from .pool import Layout as Layout
+    from analysis.mechanic.pool import Layout as Layout
 
     #: (class table, successes table or None, successes value of each column) over a grid (:func:`_tables`).
     Tables = tuple[IntArray, IntArray | None, IntArray]
@@ -193,7 +193,7 @@ def count_cells(
     if mech.explodes:  # no pair-of-tens shape; the successes listed up to a bound
         need = DEFAULT_BOUND if max_successes is None else max_successes
     else:
-        from . import pairs  # (its module imports the kernels: loaded when first counted)
+        from analysis.mechanic import pairs  # (its module imports the kernels: loaded when first counted)
 
         fast = None if general else pairs.count(rules, cells)
         if fast is not None:
@@ -528,7 +528,7 @@ def _sized(
     counts them: :mod:`analysis.mechanic.pairs`, any pool, by generating functions)."""
     mech = rules.mechanic
     if not mech.explodes:
-        from . import pairs
+        from analysis.mechanic import pairs
 
         if pairs.takes(rules, cells):
             return []
@@ -649,7 +649,7 @@ def table(
             return fractions_over(num, den) if exact else float_ratios(num, den)
 
         # floats straight from the kernel's counts; Fractions from the exact counts
-        from . import pairs  # (its module imports the kernels: loaded when first counted)
+        from analysis.mechanic import pairs  # (its module imports the kernels: loaded when first counted)
 
         values = (
             pairs.class_grid(rules, grid, finish, progress=progress)
@@ -678,7 +678,7 @@ def _general_values(
     index = {c: i for i, c in enumerate(mech.classes)}
     picks = [[index[c] for c in col.classes] for col in mech.columns]
     width = len(mech.classes) + len(picks) + len(tops)
-    from . import pairs
+    from analysis.mechanic import pairs
 
     fast = pairs.count(rules, cells)
     if fast is not None:
@@ -732,7 +732,7 @@ def clear_caches() -> None:
     the next call counts from scratch, as for a rule set seen for the first time."""
     from analysis import special_dice
 
-    from . import pairs
+    from analysis.mechanic import pairs
 
     _TABLES.clear()
     _tables.cache_clear()

@@ -29,12 +29,12 @@ from math import lcm
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 
-from .spec import Faces, Mechanic, MechanicError, faces_of
-from .stats import fold
+from analysis.mechanic.spec import Faces, Mechanic, MechanicError, faces_of
+from analysis.mechanic.stats import fold
 
 if TYPE_CHECKING:
-    from .expr import Expr
-    from .stats import Stats
+    from analysis.mechanic.expr import Expr
+    from analysis.mechanic.stats import Stats
 
 #: Most distinct sums one die's chain may make on the grid (each becomes one step of the walk).
 MAX_STEPS = 20_000

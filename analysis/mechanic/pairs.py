@@ -46,18 +46,18 @@ import numpy as np
 from analysis import special_dice as _sd
 from analysis.progress import progress_bar
 
-from .expr import evaluate_tree
-from .pool import MAX_DICE, dice_table, pool_axes as _pool_axes
-from .results import CellWays
-from .spec import Mechanic, MechanicRules, Outcome, faces_of
-from .stats import stats_of
+from analysis.mechanic.expr import evaluate_tree
+from analysis.mechanic.pool import MAX_DICE, dice_table, pool_axes as _pool_axes
+from analysis.mechanic.results import CellWays
+from analysis.mechanic.spec import Mechanic, MechanicRules, Outcome, faces_of
+from analysis.mechanic.stats import stats_of
 
 if TYPE_CHECKING:
     from analysis.special_dice import Engine, Finish
     from kernels._jit import IntArray
 
-    from .expr import Tree
-    from .stats_grid import Context
+    from analysis.mechanic.expr import Tree
+    from analysis.mechanic.stats_grid import Context
 
 #: The special dice's 10s and marks are told apart up to this many (0, 1, 2 or more).
 CAP = 2

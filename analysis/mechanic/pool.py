@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
-from . import explode
-from .spec import Faces, Mechanic, MechanicError, where as _where
-from .stats import Stats as _Stats
+from analysis.mechanic import explode
+from analysis.mechanic.spec import Faces, Mechanic, MechanicError, where as _where
+from analysis.mechanic.stats import Stats as _Stats
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     from kernels._jit import IntArray

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from analysis.validate import check_int, did_you_mean
 
-from .pool import MAX_DICE
-from .spec import MechanicError, faces_of
-from .stats import stats_of as _stats
-from .stats_grid import eval_counts as _eval_counts
+from analysis.mechanic.pool import MAX_DICE
+from analysis.mechanic.spec import MechanicError, faces_of
+from analysis.mechanic.stats import stats_of as _stats
+from analysis.mechanic.stats_grid import eval_counts as _eval_counts
 
 if TYPE_CHECKING:
-    from .spec import MechanicRules
+    from analysis.mechanic.spec import MechanicRules
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 from analysis.validate import did_you_mean
 
-from . import explode as _explode
+from analysis.mechanic import explode as _explode
 
 if TYPE_CHECKING:
-    from .spec import MechanicRules
+    from analysis.mechanic.spec import MechanicRules
 
 
 @dataclass(frozen=True)

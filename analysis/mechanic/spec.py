@@ -77,7 +77,7 @@ from typing import Any, Mapping, cast
 from analysis.safeio import read_text, toml_error
 from analysis.validate import did_you_mean, parse_spec
 
-from . import expr as _expr
+from analysis.mechanic import expr as _expr
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _SYSTEM_NAME = re.compile(r"^[a-z][a-z0-9]{0,31}$")

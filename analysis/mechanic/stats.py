@@ -15,11 +15,11 @@ from functools import lru_cache
 from math import gcd
 from typing import TYPE_CHECKING, Callable, Collection, Container, Iterable, Mapping, cast
 
-from .expr import BOOL, Expr
-from .spec import Mechanic
+from analysis.mechanic.expr import BOOL, Expr
+from analysis.mechanic.spec import Mechanic
 
 if TYPE_CHECKING:
-    from .expr import Tree
+    from analysis.mechanic.expr import Tree
 
 #: The linear sums of :func:`_linear_terms`: ``(kinds, occurrences)``, ``kinds[root]`` "zero" or None,
 #: ``occurrences[statistic]`` its ``(root, coefficient)`` pairs.

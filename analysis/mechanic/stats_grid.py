@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import numpy as np
 
-from .spec import Mechanic
+from analysis.mechanic.spec import Mechanic
 
 if TYPE_CHECKING:
-    from .expr import Expr
-    from .stats import Stats as _Stats
+    from analysis.mechanic.expr import Expr
+    from analysis.mechanic.stats import Stats as _Stats
 
 #: The ``(axis, value)`` pairs of the axes the rules read (:func:`context_of`).
 Context = tuple[tuple[str, int], ...]

@@ -41,7 +41,7 @@ import numpy as np
 from analysis.strategies import named
 from analysis.validate import did_you_mean
 
-from .spec import Mechanic, Willpower
+from analysis.mechanic.spec import Mechanic, Willpower
 
 if TYPE_CHECKING:
     from kernels._jit import IntArray

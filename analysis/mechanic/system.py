@@ -24,10 +24,10 @@ from analysis.rules import Rules, rule
 from analysis.system import System
 from analysis.validate import check_bool
 
-from . import counted, engine as _engine, strategy as _strategy
-from .cells import grid_of
-from .spec import Mechanic
-from .strategy import STRATEGIES
+from analysis.mechanic import counted, engine as _engine, strategy as _strategy
+from analysis.mechanic.cells import grid_of
+from analysis.mechanic.spec import Mechanic
+from analysis.mechanic.strategy import STRATEGIES
 
 
 def _camel(name: str) -> str:

@@ -53,17 +53,17 @@ from analysis.at_least import ways_at_least
 from analysis.exact import INT64_MAX, count, float_ratios, fractions_over
 from analysis.validate import check_bool
 
-from . import engine as _engine
-from .engine import Context, Faces, MechanicOdds, MechanicRules
-from .spec import Mechanic, MechanicError, Willpower
-from .strategy import (
+from analysis.mechanic import engine as _engine
+from analysis.mechanic.engine import Context, Faces, MechanicOdds, MechanicRules
+from analysis.mechanic.spec import Mechanic, MechanicError, Willpower
+from analysis.mechanic.strategy import (
     NAMES as NAMES,
     STRATEGIES as STRATEGIES,
     Strategy as Strategy,
     strategy_of as strategy_of,
     willpower_of as _willpower_of,
 )
-from .willpower_call import Call as _Call, Plan as _Plan, PlanKind as _Kind
+from analysis.mechanic.willpower_call import Call as _Call, Plan as _Plan, PlanKind as _Kind
 
 #: Most steps (landed rolls x reroll outcomes weighed x contexts) one pool
 #: may take; more is refused, with the estimate, before any work.

@@ -17,16 +17,16 @@ import numpy as np
 
 from analysis.exact import ArrayFields
 
-from . import engine as _engine
-from . import pool as _pool
+from analysis.mechanic import engine as _engine
+from analysis.mechanic import pool as _pool
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     import numpy.typing as npt
 
     from kernels._jit import IntArray
 
-    from .engine import Context, Layout, MechanicRules
-    from .strategy import Strategy
+    from analysis.mechanic.engine import Context, Layout, MechanicRules
+    from analysis.mechanic.strategy import Strategy
 
 #: A rerollable kind of a plan: (kind index, its dice, its categories as (faces, offset step, rerollable
 #: category or -1), the sides of a die rerolled from it: of the kind it becomes).

@@ -26,10 +26,10 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from .. import rulesets, sweep
-from ..progress import progress_bar
-from ..tables import FORMATS, MAX_DIGITS, legend, pivot_axes
-from ..validate import check_cells, parse_spec
+from analysis import rulesets, sweep
+from analysis.progress import progress_bar
+from analysis.tables import FORMATS, MAX_DIGITS, legend, pivot_axes
+from analysis.validate import check_cells, parse_spec
 
 # ------------------------------------------------------------------ output
 
@@ -468,7 +468,7 @@ def is_int_column(column) -> bool:
 
 
 # the rules options and the warnings live in their own modules; their names answer here too
-from .rule_options import (  # noqa: E402
+from analysis.options.rule_options import (  # noqa: E402
     RulesOptions,  # noqa: F401
     add_rules_options,  # noqa: F401
     add_set_option,  # noqa: F401
@@ -480,4 +480,4 @@ from .rule_options import (  # noqa: E402
     with_fields,  # noqa: F401
     with_sets,  # noqa: F401
 )
-from .warn import take_warnings, warn  # noqa: E402,F401
+from analysis.options.warn import take_warnings, warn  # noqa: E402,F401

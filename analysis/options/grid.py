@@ -26,11 +26,11 @@ import functools
 import inspect
 import math
 
-from .. import at_least, distribution, rulesets, sweep
-from ..distribution import complete
-from ..mechanic.spec import MechanicError
-from .warn import warn
-from .common import (
+from analysis import at_least, distribution, rulesets, sweep
+from analysis.distribution import complete
+from analysis.mechanic.spec import MechanicError
+from analysis.options.warn import warn
+from analysis.options.common import (
     SPEC_HELP,
     RulesOptions,
     add_output_options,

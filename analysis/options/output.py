@@ -6,8 +6,8 @@ import errno
 import os
 import sys
 
-from ..safeio import is_replaceable
-from ..validate import visible
+from analysis.safeio import is_replaceable
+from analysis.validate import visible
 
 
 def write_output(path: str, write) -> bool:

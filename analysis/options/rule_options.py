@@ -14,10 +14,10 @@ import tomllib
 import unicodedata
 from typing import Any, Callable
 
-from .. import rulesets
-from ..system import RESERVED, resolve
-from ..validate import did_you_mean
-from .warn import warn
+from analysis import rulesets
+from analysis.system import RESERVED, resolve
+from analysis.validate import did_you_mean
+from analysis.options.warn import warn
 
 
 def rule_set_used(rules, base=None, start=None):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from ..system import System
+from analysis.system import System
 
 
 def discover() -> dict:

@@ -15,12 +15,12 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .. import rulesets, strategies as _strategies, sweep
-from ..display import percent
-from ..formats.escape import html_text
-from ..formats.html import row, table
-from ..rulesets import flat_values, show_value, system
-from ..validate import check_bool, check_int, column_names, did_you_mean, first_repeat, one_line
+from analysis import rulesets, strategies as _strategies, sweep
+from analysis.display import percent
+from analysis.formats.escape import html_text
+from analysis.formats.html import row, table
+from analysis.rulesets import flat_values, show_value, system
+from analysis.validate import check_bool, check_int, column_names, did_you_mean, first_repeat, one_line
 
 #: Columns of :attr:`Comparison.table` after the system's axes.
 COMPARE_COLUMNS = ("outcome", "a", "b", "difference")

@@ -32,12 +32,12 @@ from typing import cast
 
 import pandas as pd
 
-from .. import at_least as counts_at_least, rulesets, strategies, sweep
-from .compare import spec_text
-from ..formats.numbers import fraction_text
-from ..mechanic.engine import MAX_WORK
-from ..progress import progress_bar
-from ..validate import as_values, check_cells, did_you_mean
+from analysis import at_least as counts_at_least, rulesets, strategies, sweep
+from analysis.workbench.compare import spec_text
+from analysis.formats.numbers import fraction_text
+from analysis.mechanic.engine import MAX_WORK
+from analysis.progress import progress_bar
+from analysis.validate import as_values, check_cells, did_you_mean
 
 #: An axis is searched from its lowest value up to this one (or its highest, when lower), unless
 #: ``within`` gives the values: a pool of more than 100 dice is no tabletop roll, and counting

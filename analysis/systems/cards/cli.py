@@ -62,7 +62,7 @@ def _norm(v):
 
 
 def _run_cards(args):
-    from .deck import opposed_table
+    from analysis.systems.cards.deck import opposed_table
 
     check_output_options(args)
     if args.distribution is not None:
@@ -84,7 +84,7 @@ def _run_cards(args):
         if args.jobs != 1:
             raise ValueError("--opposed tests are counted in one process: drop --jobs")
 
-        from .deck import MAX_HUNGER, MAX_VALUE
+        from analysis.systems.cards.deck import MAX_HUNGER, MAX_VALUE
 
         lists = {
             "--base": parse_spec("--base", args.axis_base, 0, MAX_VALUE),

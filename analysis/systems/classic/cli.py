@@ -74,7 +74,7 @@ def _run_classic(args):
 
 
 def _target_options(p, columns) -> None:
-    from .health import AIMS, CREATURES, KINDS, VAMPIRE_BASHING, VITAL_SPOT_LETHAL
+    from analysis.systems.classic.health import AIMS, CREATURES, KINDS, VAMPIRE_BASHING, VITAL_SPOT_LETHAL
 
     p.add_argument(
         "--soak",
@@ -189,7 +189,7 @@ def _add_blows(sub) -> None:
 
 
 def _blows_columns():
-    from .fights import TABLE_CONDITIONS
+    from analysis.systems.classic.fights import TABLE_CONDITIONS
 
     return ("blows",) + TABLE_CONDITIONS
 
@@ -213,7 +213,7 @@ def _swept(args):
 
 def _checker(args, attack_pool=None, attack_difficulty=6):
     """Checks one combination of the swept options (cheaply: the attack and the target)."""
-    from .health import Attack, Fighter
+    from analysis.systems.classic.health import Attack, Fighter
 
     def check(dice, auto, stamina, fortitude):
         Attack(dice, args.kind, auto, attack_pool, attack_difficulty, firearm=args.firearm, aim=args.aim)
@@ -224,7 +224,7 @@ def _checker(args, attack_pool=None, attack_difficulty=6):
 
 def _warn_soak(args, rules) -> None:
     """Warn about an --aim, a --firearm or a Stamina that changes nothing for this damage (exit 0)."""
-    from .health import resolve_kind, soak_dice
+    from analysis.systems.classic.health import resolve_kind, soak_dice
 
     kind = resolve_kind(args.kind, args.target, firearm=args.firearm, aim=args.aim, rules=rules)
     if args.aim != "body" and kind == resolve_kind(args.kind, args.target, firearm=args.firearm, rules=rules):
@@ -252,7 +252,7 @@ def _warn_soak(args, rules) -> None:
 
 
 def _run_damage(args):
-    from .health import damage
+    from analysis.systems.classic.health import damage
 
     check_output_options(args)
     rules = _damage_rules(args)
@@ -270,7 +270,7 @@ def _run_damage(args):
 def _run_blows(args):
     from analysis import markov
 
-    from .health import MAX_STEPS, Attack, Fighter, blows
+    from analysis.systems.classic.health import MAX_STEPS, Attack, Fighter, blows
 
     check_output_options(args)
     rules = _damage_rules(args)

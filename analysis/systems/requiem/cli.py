@@ -59,7 +59,7 @@ def _add_requiem(sub, system, name: str) -> None:
 
 
 def _add_soif(sub, system) -> None:
-    from .beast import LADDER_MODES
+    from analysis.systems.requiem.beast import LADDER_MODES
 
     q = sub.add_parser(
         "soif",
@@ -100,7 +100,7 @@ def _add_soif(sub, system) -> None:
 
 
 def _soif_columns():
-    from .beast import TABLE_COLUMNS
+    from analysis.systems.requiem.beast import TABLE_COLUMNS
 
     return ("vitae",) + TABLE_COLUMNS[1:]  # a row per Vitae, at the Soif and Beast dice it gives (with --pool)
 
@@ -124,7 +124,7 @@ def _rules(args):
 
 
 def _run_beast(args):
-    from .beast import KEY_COLUMNS
+    from analysis.systems.requiem.beast import KEY_COLUMNS
 
     check_output_options(args)
     rules = _rules(args)
@@ -137,7 +137,7 @@ def _run_beast(args):
 
 
 def _run_soif(args):
-    from .beast import character_table, ghoul_soif_ladder, soif_ladder
+    from analysis.systems.requiem.beast import character_table, ghoul_soif_ladder, soif_ladder
 
     resolve = one_number("--resolve", args.resolve)
     composure = one_number("--composure", args.composure)

@@ -35,8 +35,8 @@ from analysis.progress import progress_bar
 from analysis.tables import latex_text, markdown_text, render
 from analysis.validate import check_cells, one_line, parse_spec
 
-from . import conflict, rouse
-from .conflict import (
+from analysis.systems.v5 import conflict, rouse
+from analysis.systems.v5.conflict import (
     CONFLICT_COLUMNS,
     DAMAGE_KINDS,
     FIGHT_COLUMNS,
@@ -46,8 +46,8 @@ from .conflict import (
     Combatant,
     ConflictRules,
 )
-from .rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS
-from .versus import sides, versus
+from analysis.systems.v5.rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS
+from analysis.systems.v5.versus import sides, versus
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
 COMMANDS = ("v5", "rouse", "conflict", "fight", "versus")
@@ -376,7 +376,7 @@ def _run_conflict(args):
 def _run_fight(args):
     from analysis import markov
 
-    from .fight import fight
+    from analysis.systems.v5.fight import fight
 
     check_output_options(args)
     rules = _conflict_rules_of(args)

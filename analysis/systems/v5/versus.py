@@ -38,8 +38,8 @@ from analysis.workbench.compare import spec_text
 from analysis.workbench.solve import rule_set
 from analysis.validate import InputError, as_values, check_bool, check_cells
 
-from . import roll as v5
-from .dice import MAX_POOL
+from analysis.systems.v5 import roll as v5
+from analysis.systems.v5.dice import MAX_POOL
 
 #: The pairings, and what each keeps equal.
 PAIRINGS = {
