@@ -20,13 +20,13 @@ $(STAMP): pyproject.toml
 venv: $(STAMP) ## create .venv and install the project with its dev extras
 
 tables: $(STAMP) ## regenerate the odds tables (CSV and Markdown) under figures/tables/
-	$(PY) -m analysis.build tables
+	$(PY) -m analysis.cli.build tables
 
 figures: $(STAMP) ## regenerate the figures under figures/ (headless, one module per figure)
-	$(PY) -m analysis.build figures
+	$(PY) -m analysis.cli.build figures
 
 booklet: $(STAMP) ## write figures/booklet.html: every table and figure on one self-contained page
-	$(PY) -m analysis.build booklet
+	$(PY) -m analysis.cli.build booklet
 
 test: $(STAMP) ## the fast tier: every test not marked slow, on two workers
 	$(PY) -m pytest -m "not slow" -n 2

@@ -16,11 +16,13 @@ nor matplotlib: the counting kernels are compiled or loaded when a count needs
 them, matplotlib when a figure is drawn.  Every probability is an exact
 ``fractions.Fraction`` (``exact=True``) or the float of one.
 
-Inside: each game system is a package under ``analysis.systems``; the
-mechanic files are counted by one engine (``analysis.mechanic``); rule sets in
-``analysis.rulesets``; the workbench's questions (compare, solve) in
-``analysis.workbench``; tables, formats, plots, the booklet and the page around
-them; the ``beastodds`` command in ``analysis.cli``.
+Inside, a folder a layer: the model (``analysis.model``: the mechanic file
+format, expressions, rules and rule sets, input checks); the engine
+(``analysis.engine``: one exact walk over every mechanic file, Willpower,
+decks, Markov chains, exact arithmetic); each game system a package under
+``analysis.systems``; the workbench's questions (compare, solve) in
+``analysis.workbench``; tables, formats, plots, the booklet and the page in
+``analysis.present``; the ``beastodds`` command in ``analysis.cli``.
 """
 
 from __future__ import annotations
@@ -33,27 +35,27 @@ __version__ = "0.1.0"
 
 #: Each public name: the module that defines it (imported when the name is first used).
 _PUBLIC = {
-    "load": "analysis.rulesets",
-    "RuleSet": "analysis.rulesets",
-    "table": "analysis.sweep",
-    "distribution_table": "analysis.sweep",
+    "load": "analysis.model.rulesets",
+    "RuleSet": "analysis.model.rulesets",
+    "table": "analysis.engine.sweep",
+    "distribution_table": "analysis.engine.sweep",
     "compare": "analysis.workbench.compare",
     "Comparison": "analysis.workbench.compare",
     "solve": "analysis.workbench.solve",
-    "render": "analysis.formats.render",
-    "difference_heatmap": "analysis.plots",
-    "variant_curves": "analysis.plots",
-    "explorer": "analysis.explore",
+    "render": "analysis.present.formats.render",
+    "difference_heatmap": "analysis.present.plots",
+    "variant_curves": "analysis.present.plots",
+    "explorer": "analysis.present.explore",
 }
 
 __all__ = ["__version__", *_PUBLIC]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and readers (loaded lazily below)
-    from analysis.explore import explorer as explorer
-    from analysis.formats.render import render as render
-    from analysis.plots import difference_heatmap as difference_heatmap, variant_curves as variant_curves
-    from analysis.rulesets import RuleSet as RuleSet, load as load
-    from analysis.sweep import distribution_table as distribution_table, table as table
+    from analysis.present.explore import explorer as explorer
+    from analysis.present.formats.render import render as render
+    from analysis.present.plots import difference_heatmap as difference_heatmap, variant_curves as variant_curves
+    from analysis.model.rulesets import RuleSet as RuleSet, load as load
+    from analysis.engine.sweep import distribution_table as distribution_table, table as table
     from analysis.workbench.compare import Comparison as Comparison, compare as compare
     from analysis.workbench.solve import solve as solve
 

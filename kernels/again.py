@@ -334,7 +334,7 @@ def chance_die_ways(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): upper bounds on every number the kernels above
-# hold, for ``analysis.exact.count``.  Each count is a probability times a
+# hold, for ``analysis.engine.exact.count``.  Each count is a probability times a
 # power of ten, so it is at most that power of ten.
 
 

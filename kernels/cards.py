@@ -309,7 +309,7 @@ def scene_ways(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): upper bounds on every number the kernels above
-# hold, for ``analysis.exact.count`` (the grid kernels, tiny, work in int64
+# hold, for ``analysis.engine.exact.count`` (the grid kernels, tiny, work in int64
 # only; their bounds let a caller check so).
 
 

@@ -195,7 +195,7 @@ def attack_level_ways(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): upper bounds on every number the kernels above
-# hold, for ``analysis.exact.count``.
+# hold, for ``analysis.engine.exact.count``.
 
 
 def classic_sum_ways_bound(n_max: int, faces: Iterable[int], values: Iterable[int] = (0,)) -> int:

@@ -45,7 +45,7 @@ def opposed_margin_ways(ways_a: IntArray, ways_b: IntArray, mod: int, out: IntAr
 def opposed_margin_ways_bound(ways_a: Iterable[int], ways_b: Iterable[int]) -> int:
     """Upper bound on every number :func:`opposed_margin_ways` holds.
 
-    Plain Python (not jitted), for ``analysis.exact.count``.
+    Plain Python (not jitted), for ``analysis.engine.exact.count``.
 
     Parameters
     ----------

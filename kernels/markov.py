@@ -198,7 +198,7 @@ def markov_run_all(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): upper bounds on every number the kernels above
-# hold, for ``analysis.exact.count``.  They are worked out from the chain
+# hold, for ``analysis.engine.exact.count``.  They are worked out from the chain
 # itself (the largest row sum), not from the denominator it promises.
 
 

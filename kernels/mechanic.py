@@ -1,10 +1,10 @@
 """The mechanic engine's one counting kernel: dice added one at a time to a grid of count states.
 
-A mechanic (``analysis.mechanic``) rolls a few *kinds* of dice (normal,
+A mechanic (``analysis.model.spec``) rolls a few *kinds* of dice (normal,
 Hunger, Rage, a designer's own); every face of a kind carries one *mark*
 (success, ten, one, ...).  What a roll means depends only on a few count
-states (the statistics grid of ``analysis.mechanic.pool``, or the
-pair-of-tens states of ``analysis.special_dice``).  A die of a kind showing
+states (the statistics grid of ``analysis.engine.pool``, or the
+pair-of-tens states of ``analysis.engine.pairs_count``).  A die of a kind showing
 mark ``m`` moves every state to one state, given by the caller as a table
 (``dest``), in as many ways as the kind has faces with that mark: so the
 ways of every state after ``n`` dice are ``n`` steps of a walk, and every
@@ -174,7 +174,7 @@ def walk(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): an upper bound on every number the kernel
-# above holds, for ``analysis.exact.count``.
+# above holds, for ``analysis.engine.exact.count``.
 
 
 def mechanic_walk_bound(sides: Iterable[int], dice: Iterable[int]) -> int:

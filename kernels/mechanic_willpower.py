@@ -3,7 +3,7 @@
 The mechanic engine (:mod:`kernels.mechanic`) counts the ways of every
 vector of the statistics its rules read.  A reroll needs more: how many
 dice of each rerollable (kind, mark) category a roll shows.  The layer
-above (:mod:`analysis.mechanic.willpower`) splits a landed roll in two:
+above (:mod:`analysis.engine.willpower`) splits a landed roll in two:
 
 * the kinds that are never rerolled, folded into the rule statistics grid
   by :func:`kernels.mechanic.mechanic_walk` (the *residual* grid);
@@ -477,7 +477,7 @@ def willpower_add(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): an upper bound on every number the kernels
-# above hold, for ``analysis.exact.count``.
+# above hold, for ``analysis.engine.exact.count``.
 
 
 def landed_ways_bound(

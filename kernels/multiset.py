@@ -7,13 +7,13 @@ chosen by its ``mod`` argument:
   every number fits: each kernel module has a plain-Python bound function
   beside its kernels (e.g. ``kernels.special.special_pool_ways_bound``) bounding every
   number the kernel holds, intermediates included, and
-  ``analysis.exact.count`` runs int64 only when that bound fits.  Mostly it
+  ``analysis.engine.exact.count`` runs int64 only when that bound fits.  Mostly it
   is the number of ordered outcomes, but not always: ``fill_powers`` forms
   one power past the last it stores, for instance.
 * ``mod > 0``: arithmetic modulo a prime below 2**31, so that a product of
   two residues fits in int64.  The caller repeats the call for several primes
   and rebuilds the exact integers by the Chinese remainder theorem
-  (``analysis.exact``).  This is the exact path for pools whose counts do
+  (``analysis.engine.exact``).  This is the exact path for pools whose counts do
   not fit in 64 bits.
 """
 
@@ -93,7 +93,7 @@ def fill_powers(base: int, mod: int, out: IntArray) -> None:
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted), exact: each returns a Python int at least as
 # large as every number the kernel beside it holds or forms in plain int64,
-# so that ``analysis.exact.count`` can pick int64 or primes safely.
+# so that ``analysis.engine.exact.count`` can pick int64 or primes safely.
 
 
 def binomials_bound(size: int) -> int:

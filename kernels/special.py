@@ -31,7 +31,7 @@ Willpower kernel and the Python ``read_roll`` of every system share:
 The kernels here count one pool at a time: they walk category-count vectors
 (compositions of the pool) weighted by multinomial coefficients times face
 counts, never the 10**n ordered rolls, in int64 or modulo a prime.  A whole
-table is counted in one pass by :func:`analysis.special_dice.chain_ways`
+table is counted in one pass by :func:`analysis.engine.pairs_count.chain_ways`
 (the dice added one at a time by :func:`kernels.mechanic.mechanic_walk`),
 which reads the same class table (the grid kernel here,
 :func:`special_grid_class_ways`, stays as an independent check of that
@@ -432,7 +432,7 @@ def special_grid_class_ways(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): upper bounds on every number the kernels above
-# hold, for ``analysis.exact.count``.
+# hold, for ``analysis.engine.exact.count``.
 
 from kernels.multiset import binomials_bound, powers_bound  # noqa: E402
 

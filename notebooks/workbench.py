@@ -43,7 +43,8 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import display
 
-from analysis import plots, rulesets, tables
+from analysis.present import plots, tables
+from analysis.model import rulesets
 from analysis.systems.v5 import roll as v5
 
 pd.DataFrame([{"name": rs.name, "system": rs.system,
@@ -113,7 +114,7 @@ plots.variant_curves([r.name for r in rulesets.variants("v5") if not r.sub_rules
 # %%
 import ipywidgets as widgets
 
-from analysis import explore
+from analysis.present import explore
 
 explorers = {name: explore.explorer(name) for name in explore.systems()}
 pick = widgets.Dropdown(options=list(explorers), value="v5", description="system")

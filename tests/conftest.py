@@ -41,7 +41,7 @@ def built_figures():
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis import build
+    from analysis.cli import build
 
     return {name: (module, module.make_figure()) for name, module in build._modules("figures")}
 
@@ -68,7 +68,7 @@ def systems_kept():
     does not cover)."""
     import sys
 
-    rulesets = sys.modules.get("analysis.rulesets")
+    rulesets = sys.modules.get("analysis.model.rulesets")
     if rulesets is None:
         yield
         return

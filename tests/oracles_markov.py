@@ -3,7 +3,7 @@
 Nothing here imports ``kernels`` or ``analysis``.  A chain is given as its
 rows (``rows[i]`` maps a state index ``j`` to integer ways over one common
 denominator ``den``) and every step is taken with Python integers, which
-never overflow, so that agreement with ``analysis.markov`` (numba kernel,
+never overflow, so that agreement with ``analysis.engine.markov`` (numba kernel,
 int64 or primes and the Chinese remainder theorem) means something.
 """
 

@@ -4,7 +4,7 @@ V5 was once counted by these kernels: a V5 class table written by hand
 from the V5 rule fields (:func:`v5_class_table`) and V5's own Willpower
 kernel (:func:`v5_willpower_ways`), which walks every landed roll and every
 reroll.  The library now counts V5 from its mechanic file, by the engine's
-pair-of-tens path and the one Willpower engine (``analysis.mechanic``); the
+pair-of-tens path and the one Willpower engine (``analysis.engine``); the
 tests compare the two.  The kernels are numba-compiled like the library's
 (``kernels._jit``) and built on the same shared kernels
 (``kernels.special``, ``kernels.multiset``).
@@ -170,7 +170,7 @@ def v5_grid_class_ways(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): the engine's bounds (``kernels.special``) under
-# the V5 names, for ``analysis.exact.count``.
+# the V5 names, for ``analysis.engine.exact.count``.
 
 
 def v5_pool_ways_bound(n_normal, n_hunger, w_normal, w_hunger, binom_size=None) -> int:
@@ -427,7 +427,7 @@ def v5_willpower_ways(
 
 # ------------------------------------------------------------------ bounds
 # Plain Python (not jitted): an upper bound on every number the kernel above
-# holds, for ``analysis.exact.count``.
+# holds, for ``analysis.engine.exact.count``.
 
 
 def v5_willpower_ways_bound(n_normal, n_hunger, w_normal, w_hunger, max_reroll, values, binom_size=None) -> int:

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import at_least
+from analysis.engine import at_least
 from analysis.systems.classic import pools as classic
 from analysis.systems.hunter import desperation as hunter
 from analysis.systems.requiem import beast

@@ -8,7 +8,7 @@ import pytest
 
 from analysis.systems.requiem import beast
 from analysis.systems.requiem import dice as requiem
-from analysis.exact import INT64_MAX, primes_for
+from analysis.engine.exact import INT64_MAX, primes_for
 from kernels import again as k
 
 

@@ -1,4 +1,4 @@
-"""Big pools in Python ints (``analysis.special_dice.big_pool_ways``), correctly rounded floats,
+"""Big pools in Python ints (``analysis.engine.pairs_count.big_pool_ways``), correctly rounded floats,
 and the cached cube behind warm V5 tables."""
 
 import itertools
@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis import exact, special_dice as sd
+from analysis.engine import exact, pairs_count as sd
 from analysis.systems.hunter import desperation as hunter
 from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as werewolf
@@ -95,7 +95,7 @@ def test_pool_1000_against_an_independent_big_int_count():
     assert odds.denominator == 10**1000
     assert sum(odds.class_ways.values()) == 10**1000
     # the ways the engine's pair-of-tens path counts for this cell (pairs.count makes this same call)
-    from analysis.mechanic import pairs
+    from analysis.engine import pairs
 
     rules = v5.mechanic_rules(v5.OFFICIAL)
     ways, _, _ = sd.counts(pairs._engine_of(rules, pairs.form(rules.mechanic), ()), 995, 5, (333,))

@@ -19,8 +19,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import booklet, build, rulesets
-from analysis.system import System
+from analysis.present import booklet
+from analysis.present.formats.summary import flat_axes
+from analysis.cli import build
+from analysis.model import rulesets
+from analysis.model.system import System
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -219,7 +222,7 @@ def test_make_has_the_booklet_and_figures_targets():
     out = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
     assert "make booklet" in out and "make figures" in out
     dry = subprocess.run(["make", "-n", "booklet"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
-    assert "analysis.build booklet" in dry
+    assert "analysis.cli.build booklet" in dry
 
 
 # ------------------------------------------------------------ a booklet of your own rule sets
@@ -323,8 +326,8 @@ def test_my_booklet_shows_pivoted_exact_odds_with_legends(mine):
 def test_zero_and_one_are_never_rounded_into_view():
     from fractions import Fraction
 
-    from analysis.formats.html import PERCENT_DIGITS
-    from analysis.formats.numbers import percent_text
+    from analysis.present.formats.html import PERCENT_DIGITS
+    from analysis.present.formats.numbers import percent_text
 
     def shown(p):  # a percentage as the booklet's tables show it
         return percent_text(p, PERCENT_DIGITS)
@@ -468,8 +471,8 @@ _SYSTEM_WORDS = {
 @pytest.mark.parametrize("name", list(_SYSTEM_WORDS))
 def test_legends_carry_no_other_systems_notes(name):
     """A legend of one system's table speaks of that system only ("(V5; cards: Hunger draws)" is gone)."""
-    from analysis import sweep
-    from analysis.tables import legend
+    from analysis.engine import sweep
+    from analysis.present.tables import legend
 
     system = rulesets.SYSTEMS[name]
     grid = {a: spec.split("-")[0].split(",")[0] for a, spec in system.axes}
@@ -487,20 +490,20 @@ def test_legends_carry_no_other_systems_notes(name):
 
 # ------------------------------------------------------------ what a player reads (issue 19, item 5)
 
-MECHANIC = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
+MECHANIC = ROOT / "analysis" / "model" / "examples" / "three-kinds.toml"
 
 
 def test_an_axis_is_shown_once_only_when_it_never_changes_the_value_exactly():
     from fractions import Fraction as F
 
     df = pd.DataFrame({"pool": [1, 1, 2, 2], "hunger": [0, 1, 0, 1], "p_win": [F(1, 3), F(1, 3), F(1, 2), F(1, 2)]})
-    assert booklet.flat_axes(df, "p_win", ["pool", "hunger"]) == ["hunger"]
+    assert flat_axes(df, "p_win", ["pool", "hunger"]) == ["hunger"]
     # a difference of 10**-30 is a difference, though both round to the same float
     close = df.assign(p_win=[F(1, 3), F(1, 3) + F(1, 10**30), F(1, 2), F(1, 2)])
     assert float(close.p_win[0]) == float(close.p_win[1])
-    assert booklet.flat_axes(close, "p_win", ["pool", "hunger"]) == []
+    assert flat_axes(close, "p_win", ["pool", "hunger"]) == []
     # floats are never trusted to be equal
-    assert booklet.flat_axes(df.assign(p_win=df.p_win.astype(float)), "p_win", ["pool", "hunger"]) == []
+    assert flat_axes(df.assign(p_win=df.p_win.astype(float)), "p_win", ["pool", "hunger"]) == []
 
 
 def test_hunger_columns_stay_where_a_house_rule_lets_hunger_change_the_chance(tmp_path):
@@ -545,7 +548,7 @@ def test_the_curves_show_every_hunger_spread_when_many():
 def test_the_booklet_command_takes_ranges_for_shipped_rule_sets_and_mechanic_files(tmp_path, capsys, monkeypatch):
     """``booklet ... --pool 2-4 --difficulty 2-3``: each system's tables over those values; a mechanic
     file's section has its own title, description and axes (``--blood``)."""
-    from analysis import plots
+    from analysis.present import plots
     from tests.conftest import run_cli
 
     drawn = []
@@ -580,7 +583,7 @@ def test_the_booklet_command_takes_ranges_for_shipped_rule_sets_and_mechanic_fil
     v5 = text.split('<section id="ruleset-v5-two-hunger-ones-for-bestial">')[1].split("</section>")[0]
     assert "<caption>Chance to win, any Hunger</caption>" in v5 and "<b>Difficulty 2 … 3</b>" in v5
     # the mechanic file: its own title and description, and its own axis
-    from analysis.mechanic.spec import load
+    from analysis.model.spec import load
 
     mech = load(MECHANIC)
     h2 = [v for k, v in _outline(text) if k == "h2"]

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from analysis import build
+from analysis.cli import build
 from analysis.systems.v5 import roll as v5
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from analysis.systems.cards import deck as cards
 from analysis.systems.cards.deck import CardRules
-from analysis.exact import INT64_MAX, primes_for
+from analysis.engine.exact import INT64_MAX, primes_for
 from kernels import cards as kc
 from tests import oracles_cards as oc
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from analysis.cli import main
-from analysis.exact import INT64_MAX, primes_for
+from analysis.engine.exact import INT64_MAX, primes_for
 from analysis.systems.classic import health, pools as classic
 from kernels import classic as k
 

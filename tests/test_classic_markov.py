@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.markov import ExactChain
+from analysis.engine.markov import ExactChain
 
 from tests import oracles_markov as om
 

@@ -11,9 +11,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import cli, rulesets
+from analysis import cli
+from analysis.model import rulesets
 from analysis.systems.v5.cli import CONFLICT_RULES
-from analysis.system import System
+from analysis.model.system import System
 from analysis.systems.cards import deck as cards
 from analysis.systems.classic import health as hl
 from analysis.systems.classic import pools as classic
@@ -198,7 +199,7 @@ def test_grid_command_rules_and_set(capsys, tmp_path):
 
 
 try:  # the rules base class, where there is one: a system's rules then derive from it
-    from analysis.rules import Rules, rule
+    from analysis.model.rules import Rules, rule
 except ImportError:
     Rules = None
 

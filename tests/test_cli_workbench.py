@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import cli, rulesets
+from analysis import cli
+from analysis.model import rulesets
 from analysis.systems.v5 import roll as v5
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,7 +159,7 @@ def test_jobs_from_the_command_line_give_the_same_table():
 def test_jobs_with_a_mechanic_file_give_the_same_table():
     """A mechanic file's table (and distribution) with --jobs 2: its workers get the table function and
     the rules, not the system, whose rules class is made at run time (the README's own example)."""
-    three = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
+    three = ROOT / "analysis" / "model" / "examples" / "three-kinds.toml"
     for extra in ([], ["--distribution"]):
         base = [
             sys.executable,

@@ -5,7 +5,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis import plots, rulesets, sweep, tables
+from analysis.present import plots, tables
+from analysis.model import rulesets
+from analysis.engine import sweep
 from analysis.systems.cards import deck as cards
 from analysis.systems.v5 import roll as v5
 

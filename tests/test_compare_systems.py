@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import plots, sweep, tables
+from analysis.present import plots, tables
+from analysis.engine import sweep
 from tests.conftest import run_cli
 
 V5_FILE = Path(__file__).resolve().parent.parent / "analysis" / "systems" / "v5" / "mechanic.toml"

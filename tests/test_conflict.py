@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from analysis import exact
+from analysis.engine import exact
 from analysis.systems.v5 import conflict as c, fight, roll as v5
 from kernels import markov
 from tests import oracles_conflict as oc

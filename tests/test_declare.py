@@ -14,7 +14,9 @@ import re
 
 import pytest
 
-from analysis import cli, rulesets, tables
+from analysis import cli
+from analysis.model import rulesets
+from analysis.present import tables
 from analysis.systems import discover
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -100,7 +102,7 @@ def test_a_system_has_a_cli_module_exactly_when_it_declares_one():
     with_file = {p.parent.name for p in SYSTEMS_DIR.glob("*/cli.py")}
     assert with_file == {name for name, s in systems.items() if s.cli is not None}
     top = {p.stem for p in (ROOT / "analysis" / "cli").glob("*.py")}
-    assert top == {"__init__", "__main__", "workbench"}  # the parser, main and the shared commands
+    assert top == {"__init__", "__main__", "workbench", "build"}  # the parser, main, the shared commands, make's build
     shared = {p.stem for p in (ROOT / "analysis" / "options").glob("*.py")}
     assert shared == {"__init__", "common", "grid", "output", "rule_options", "warn"}  # the machinery they share
     commands = cli.build_parser().commands
@@ -139,7 +141,7 @@ def test_column_prefixes_as_the_systems_declare_them():
     ],
 )
 def test_bad_declarations_are_refused(kwargs, words):
-    from analysis.system import System
+    from analysis.model.system import System
 
     with pytest.raises(ValueError, match=re.escape(words)):
         System("x", object, object, {"a": "1"}, **kwargs)

@@ -19,8 +19,9 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import rulesets, tables
-from analysis.validate import one_line
+from analysis.model import rulesets
+from analysis.present import tables
+from analysis.model.validate import one_line
 from tests.conftest import run_cli
 
 #: A name and a description that try everything (TOML escapes: written as the characters).
@@ -343,6 +344,6 @@ def test_a_dollar_in_a_name_is_drawn_not_parsed_as_mathtext(capsys, tmp_path):
     )
     assert code == 0, err
     assert out.stat().st_size > 0
-    from analysis import plots
+    from analysis.present import plots
 
     assert plots._name(rulesets.load(path).name) == "a \\$\\frac{\\$ b ?"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import distribution, rulesets
+from analysis.engine import distribution
+from analysis.model import rulesets
 from analysis.systems.classic import pools as classic
 from analysis.systems.hunter import desperation as hunter
 from analysis.systems.requiem import beast
@@ -16,7 +17,7 @@ from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as werewolf
 from tests.conftest import run_cli
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "analysis" / "mechanic" / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "analysis" / "model" / "examples"
 
 
 def cells(df, axes):
@@ -219,7 +220,7 @@ def test_the_again_dice_mean_is_exact(fields):
 
 
 def test_a_mechanic_file_with_and_without_successes(capsys, tmp_path):
-    from analysis.mechanic import engine
+    from analysis.engine import count as engine
 
     path = EXAMPLES / "hunger-one-cancels.toml"
     code, out, err = run_cli(

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import exact
+from analysis.engine import exact
 from analysis.systems.v5 import roll as v5
 from tests import oracles_v5_kernels as k
 from kernels.multiset import fill_binomials

@@ -7,8 +7,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis import exact
-from analysis.mechanic import expr as E
+from analysis.engine import exact
+from analysis.model import expr as E
 from kernels import special as ks
 
 
@@ -112,9 +112,10 @@ def test_plain_ints_are_evaluated_as_arrays_are(seed):
 
 def test_grid_ways_gives_each_pool_s_counts():
     """The whole grid's counts (no ``finish``) are each pool's, from its own kernel call, past int64 too."""
-    from analysis import rulesets, special_dice as sd
-    from analysis.mechanic import engine, pairs
-    from analysis.mechanic.spec import shipped
+    from analysis.model import rulesets
+    from analysis.engine import pairs_count as sd
+    from analysis.engine import count as engine, pairs
+    from analysis.model.spec import shipped
 
     eng = pairs.special_engine(engine.rules_of(shipped(rulesets.system("v5"))))
     pools, specials, diffs = [0, 3, 17, 24], [0, 2, 5], [0, 1, 4, 9]

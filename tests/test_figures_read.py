@@ -10,7 +10,7 @@ import matplotlib
 import pytest
 from matplotlib.colors import to_rgb
 
-from analysis import plots, tables
+from analysis.present import plots, tables
 
 matplotlib.use("Agg")
 

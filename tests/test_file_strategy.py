@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import rulesets
+from analysis.model import rulesets
 from analysis.systems.v5 import roll
 from tests.conftest import run_cli, systems_kept
 
@@ -94,7 +94,7 @@ def test_the_table_command_refuses_a_strategy_it_cannot_count(my_v5, argv, words
 
 
 def test_a_file_without_willpower_has_no_strategy(capsys):
-    path = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
+    path = ROOT / "analysis" / "model" / "examples" / "three-kinds.toml"
     with systems_kept():
         code, out, err = run_cli(capsys, "table", path, "--pool", "2", "--strategy", "maximize_win")
     assert code == 2 and "three-kinds has no Willpower reroll" in err and "[willpower]" in err
@@ -108,7 +108,7 @@ def test_the_help_names_the_option(capsys):
 def test_compare_takes_a_strategy_for_both_sides(my_v5):
     from fractions import Fraction
 
-    from analysis import tables
+    from analysis.present import tables
 
     grid = {"pool": "1-4", "hunger": "0-2", "difficulty": "2-3"}
     same = tables.compare("v5-official", my_v5, grid, exact=True, strategy="none,reroll_failures,maximize_win")
@@ -179,8 +179,8 @@ def test_solve_takes_a_strategy(my_v5, capsys):
 def test_the_page_shows_one_strategy_where_it_applies(my_v5):
     from fractions import Fraction
 
-    from analysis import page
-    from analysis.tables import fraction_text
+    from analysis.present import page
+    from analysis.present.tables import fraction_text
 
     grid = {"pool": "1-3", "hunger": "0-1", "difficulty": "2"}
     v5, mine, classic = page.page_data(["v5-official", my_v5, "classic-official"], grid, strategy="maximize_win")[

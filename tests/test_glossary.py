@@ -2,7 +2,8 @@
 
 import pytest
 
-from analysis import glossary, rulesets
+from analysis.present import glossary
+from analysis.model import rulesets
 
 
 @pytest.mark.parametrize("name", list(rulesets.SYSTEMS))
@@ -12,7 +13,7 @@ def test_every_column_of_every_system_is_a_term(name):
     cells = [[int(spec.split("-")[0].split(",")[0])] for _, spec in system.axes]
     df = system.table_function(*cells, rules=system.rules_class(), exact=False)
     missing = [c for c in df.columns if c not in known]
-    assert not missing, f"{name} table columns neither in analysis/glossary.py nor in its SYSTEM: {missing}"
+    assert not missing, f"{name} table columns neither in analysis/present/glossary.py nor in its SYSTEM: {missing}"
     for axis in system.axis_names:
         assert axis in known
     assert system.classes, f"{name} names no outcome classes"

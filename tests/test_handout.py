@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis import tables
+from analysis.present import tables
 from analysis.systems.requiem import beast
 from analysis.systems.v5 import roll as v5
 from tests.conftest import run_cli
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "analysis" / "mechanic" / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "analysis" / "model" / "examples"
 
 
 def blocks(text):

@@ -232,7 +232,7 @@ def test_the_entry_loads_no_pandas_numpy_nor_numba():
 
 
 def test_a_sweep_loads_multiprocessing_only_for_its_workers():
-    code = "import sys, analysis.sweep; print('multiprocessing' in sys.modules)"
+    code = "import sys, analysis.engine.sweep; print('multiprocessing' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0 and done.stdout == "False\n", done.stderr
 

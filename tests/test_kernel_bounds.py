@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import kernels
-from analysis.exact import INT64_MAX
+from analysis.engine.exact import INT64_MAX
 from kernels import again, cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, special
 from tests import oracles_v5_kernels as v5, oracles_v5_kernels as willpower
 
@@ -352,7 +352,8 @@ def test_willpower_bound_refuses_values_that_cannot_be_weighed():
 
 
 def _mechanic_rules(system: str):
-    from analysis.mechanic import engine, spec
+    from analysis.engine import count as engine
+    from analysis.model import spec
 
     return engine.rules_of(
         spec.load(os.path.join(os.path.dirname(KERNELS_DIR), "analysis", "systems", system, "mechanic.toml"))
@@ -370,7 +371,7 @@ def _mechanic_rules(system: str):
     ],
 )
 def test_mechanic_willpower_bound(twin, strategy, system, cell):
-    from analysis.mechanic import willpower as wp
+    from analysis.engine import willpower as wp
 
     rules = _mechanic_rules(system)
     if strategy == "values":  # large values of both signs, weighed exactly in plain int locals
@@ -397,7 +398,7 @@ def test_mechanic_willpower_bound(twin, strategy, system, cell):
 
 
 def _walks(faces, contrib, shape):
-    from analysis.mechanic.pool import walks
+    from analysis.engine.pool import walks
 
     faces_arr = np.zeros((len(faces), max(len(f) for f in faces)), dtype=np.int64)
     contrib_arr = np.zeros((len(faces), faces_arr.shape[1], len(shape)), dtype=np.int64)
@@ -438,7 +439,7 @@ def test_mechanic_walk_bound_and_counts(twin, dice, faces, contrib, shape, walke
     """A walk adding one kind's dice one at a time gives, at every count it emits, the classes and
     values of every ordered roll of those dice; the bound covers every number it forms, and the
     modular walk gives the residues of the same counts."""
-    from analysis.mechanic.pool import walk_ways
+    from analysis.engine.pool import walk_ways
 
     walked %= len(dice)
     steps = _walks(faces, contrib, shape)

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis import booklet, page, rulesets
-from analysis.formats.describe import changes_html, describe
+from analysis.present import booklet, page
+from analysis.model import rulesets
+from analysis.present.formats.describe import changes_html, describe
 from tests.conftest import systems_kept
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analysis import exact, markov
-from analysis.markov import ExactChain
+from analysis.engine import exact, markov
+from analysis.engine.markov import ExactChain
 
 from tests import oracles_markov as om
 

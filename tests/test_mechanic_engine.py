@@ -7,9 +7,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis import rulesets
-from analysis.mechanic import engine, spec
-from analysis.mechanic.spec import shipped
+from analysis.model import rulesets
+from analysis.engine import count as engine
+from analysis.model import spec
+from analysis.model.spec import shipped
 
 SHIPPED = ("v5", "werewolf", "hunter", "classic")
 
@@ -226,7 +227,7 @@ name = "any"
 
 
 def test_a_shipped_systems_legend_follows_its_house_rule():
-    from analysis.tables import rule_meanings
+    from analysis.present.tables import rule_meanings
 
     official = rulesets.load("v5-official")
     assert rule_meanings(official) == {}  # the official wording stays
@@ -239,9 +240,9 @@ def test_a_shipped_systems_legend_follows_its_house_rule():
 def test_a_table_handed_out_is_the_callers_to_change():
     # the engine keeps each table it made and hands out copies (shallow where pandas copies on write):
     # a caller's changes never reach the next caller
-    from analysis import rulesets
-    from analysis.mechanic import engine
-    from analysis.mechanic.spec import shipped
+    from analysis.model import rulesets
+    from analysis.engine import count as engine
+    from analysis.model.spec import shipped
 
     rules = engine.rules_of(shipped(rulesets.system("v5")))
     engine.clear_caches()

@@ -1,4 +1,4 @@
-"""The example mechanic files (analysis/mechanic/examples/) against a brute force written apart.
+"""The example mechanic files (analysis/model/examples/) against a brute force written apart.
 
 For each example, the engine's exact table (Fractions) is checked cell by
 cell against plain Python that rolls every ordered roll of the dice
@@ -19,12 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from analysis import cli, rulesets
-from analysis.mechanic import engine
-from analysis.mechanic.spec import load
+from analysis import cli
+from analysis.model import rulesets
+from analysis.engine import count as engine
+from analysis.model.spec import load
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "analysis" / "mechanic" / "examples"
+EXAMPLES = ROOT / "analysis" / "model" / "examples"
 FACES = range(1, 11)
 AT_LEAST = range(0, 12)
 
@@ -423,7 +424,7 @@ def test_the_notebook_explorer_takes_a_mechanic_file(tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis import explore
+    from analysis.present import explore
 
     f = EXAMPLES / "three-kinds.toml"
     variant = tmp_path / "big-surge.toml"

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from analysis.mechanic import engine, spec
+from analysis.engine import count as engine
+from analysis.model import spec
 from analysis.systems.requiem import beast, dice as requiem
 
 ROOT = Path(__file__).resolve().parents[1]
 REQUIEM = ROOT / "analysis/systems/requiem/dice.toml"
-NINE_AGAIN = ROOT / "analysis/mechanic/examples/nine-again-rerolled-ones.toml"
+NINE_AGAIN = ROOT / "analysis/model/examples/nine-again-rerolled-ones.toml"
 
 #: A designer's d6 file: 1s are rote, a 6 rolls again as a d8 "bonus" die whose 7 and 8 roll again (as bonus dice).
 WILD = """
@@ -197,7 +198,7 @@ def test_requiem_file_equals_the_again_dice_engine(changes):
 
 
 def test_mean_is_exact():
-    from analysis.again import mean_successes
+    from analysis.engine.again import mean_successes
 
     mech = spec.load(REQUIEM)
     for changes in ({}, {"again": 8, "rote": True}, {"rote": True, "rote_chance_die": True}):
@@ -220,7 +221,7 @@ def test_at_least_and_distribution_tail():
         for n in range(1, 13):
             assert row[f"p_at_least_{n}"] == odds.at_least(n)
         assert odds.at_least(1) == row["p_win"]
-    from analysis import distribution
+    from analysis.engine import distribution
 
     dist = distribution.mechanic_table(rules, {"pool": "3"}, exact=True, max_successes=9)
     assert list(dist.successes) == list(range(10))
@@ -319,7 +320,7 @@ def test_soif_file_equals_la_soif(changes):
 
 
 def test_soif_file_at_least_and_its_distribution():
-    from analysis import distribution
+    from analysis.engine import distribution
 
     rules = spec.rules_of(spec.load(SOIF))
     got = engine.table(rules, exact=True, pool="4", soif="0-3", at_least="1-8")
@@ -376,7 +377,7 @@ def _exploding_d6(pool: int, top: int) -> dict:
 def test_a_distribution_for_every_file_the_mean_where_exact(tmp_path, capsys):
     """Dice that roll again with successes that are not a plain sum of marks: every count to the bound and
     the exact tail; the mean left out with one sentence why; a sum of marks keeps its exact mean."""
-    from analysis import distribution
+    from analysis.engine import distribution
     from tests.conftest import run_cli, systems_kept
 
     rules = spec.rules_of(spec.from_toml(NOT_A_SUM, "notasum.toml"))
@@ -521,7 +522,7 @@ def test_v5_pairs_of_tens_with_ten_again_equal_every_chain():
 
 def test_distribution_means_over_an_axis_the_successes_do_not_read():
     """Each cell's exact mean, worked out once per roll (the Difficulty does not change it)."""
-    from analysis import distribution
+    from analysis.engine import distribution
 
     text = V5_TEN_AGAIN.replace("success + ten + 2 * floor(ten / 2)", "success + ten")  # a sum of marks
     rules = spec.rules_of(spec.from_toml(text, "v5x.toml"))

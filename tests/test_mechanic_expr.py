@@ -14,8 +14,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.mechanic import expr
-from analysis.mechanic.expr import Expr, ExprError, parse
+from analysis.model import expr
+from analysis.model.expr import Expr, ExprError, parse
 
 SOURCE = pathlib.Path(expr.__file__)
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import cli, rulesets
+from analysis import cli
+from analysis.model import rulesets
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -188,7 +189,7 @@ def _taken_names() -> dict:
 
 @pytest.mark.parametrize("name", sorted(_taken_names()))
 def test_a_file_that_takes_a_system_or_command_name_is_refused_saying_which(capsys, tmp_path, name):
-    from analysis.mechanic.spec import RESERVED
+    from analysis.model.spec import RESERVED
 
     err = refused(capsys, write(tmp_path, mechanic(name=name)))
     if name in RESERVED:  # a word of the format itself (rules), refused as such before

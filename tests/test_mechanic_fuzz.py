@@ -24,7 +24,8 @@ from math import factorial, prod
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from analysis.mechanic import engine, spec
+from analysis.engine import count as engine
+from analysis.model import spec
 from tests.conftest import d6_mechanic, run_cli
 
 SIDES = (4, 6, 8, 10, 12, 20)
@@ -444,7 +445,7 @@ UNBOUNDED = {
 def test_dice_that_roll_again_are_sized_before_counting(capsys, tmp_path, shape):
     """Falling successes, a rule settled only at a high count, an again-cycle with subtraction and a huge
     Difficulty: refused in one sentence naming the work and its limit, before the minutes of counting."""
-    from analysis.mechanic.engine import MAX_WORK
+    from analysis.engine.count import MAX_WORK
 
     parts, argv = UNBOUNDED[shape]
     path = tmp_path / f"{shape}.toml"

@@ -5,9 +5,10 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import rulesets
-from analysis.mechanic import engine, pairs, spec
-from analysis.mechanic.spec import shipped
+from analysis.model import rulesets
+from analysis.engine import count as engine, pairs
+from analysis.model import spec
+from analysis.model.spec import shipped
 from tests.test_mechanic_engine import brute_classes
 
 

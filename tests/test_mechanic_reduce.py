@@ -2,9 +2,10 @@
 
 import pytest
 
-from analysis import rulesets
-from analysis.mechanic import engine, spec
-from analysis.mechanic.spec import shipped
+from analysis.model import rulesets
+from analysis.engine import count as engine
+from analysis.model import spec
+from analysis.model.spec import shipped
 
 from tests.test_mechanic_engine import HOUSE, SHIPPED, cells_within
 

@@ -1,4 +1,4 @@
-"""One Willpower engine for every mechanic (analysis.mechanic.willpower).
+"""One Willpower engine for every mechanic (analysis.engine.willpower).
 
 (a) equal, as exact Fractions, to V5's own Willpower kernel
     (tests/oracles_v5_kernels.v5_willpower_ways, kept as the reference since V5's
@@ -23,8 +23,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from analysis.mechanic import engine, spec
-from analysis.mechanic import willpower as W
+from analysis.engine import count as engine
+from analysis.model import spec
+from analysis.engine import willpower as W
 from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as ww
 
@@ -60,7 +61,7 @@ class _KernelOdds:
     """Classes, Willpower spent and successes of V5's own Willpower kernel (the reference)."""
 
     def __init__(self, pool, hunger, difficulty, rules, strategy):
-        from analysis import exact, special_dice
+        from analysis.engine import exact, pairs_count as special_dice
         from analysis.systems.v5 import willpower as v5_wp
         from kernels import special as ks
         from tests import oracles_v5_kernels as kv5
@@ -870,7 +871,7 @@ def test_pool_30_answers_quickly():
 
 
 def test_int64_and_primes_agree():
-    from analysis.exact import count
+    from analysis.engine.exact import count
 
     for system, cell in [
         ("v5", dict(pool=6, hunger=2, difficulty=3)),
@@ -1144,7 +1145,7 @@ def test_a_named_strategy_says_which_class_a_file_lacks():
 @pytest.mark.parametrize("strategy", ["maximize_critical", "avoid_messy"])
 def test_v5s_strategies_on_a_copy_of_v5s_file_equal_v5(strategy, tmp_path):
     """Cell for cell, a copy of V5's file under another name equals ``v5 --strategy`` (every column)."""
-    from analysis import rulesets
+    from analysis.model import rulesets
     from tests.conftest import systems_kept
 
     text = (ROOT / "analysis" / "systems" / "v5" / "mechanic.toml").read_text(encoding="utf-8")

@@ -6,9 +6,12 @@ from pathlib import Path
 import pytest
 
 import analysis.systems
-from analysis import booklet, build, rulesets, sweep
+from analysis.present import booklet
+from analysis.cli import build
+from analysis.model import rulesets
+from analysis.engine import sweep
 from analysis.systems import discover
-from analysis.tables import compare
+from analysis.present.tables import compare
 
 TOY = Path(__file__).parent / "toy_systems"
 
@@ -41,7 +44,7 @@ def test_compare_and_sweep_take_it(coin):
 
 
 def test_its_names_join_the_glossary(coin):
-    from analysis import glossary
+    from analysis.present import glossary
 
     df = coin.table_function([2], [1], rules=coin.rules_class())
     assert all(c in glossary.terms() for c in df.columns)
@@ -58,7 +61,7 @@ def test_booklet_and_build_find_its_tables_and_figures(coin, tmp_path):
 def test_its_own_command_module_and_column_prefix(coin, capsys):
     """SYSTEM.cli adds ``beastodds flip`` beside the generated ``coin``; SYSTEM.column_prefixes reads coin_."""
     from analysis import cli
-    from analysis.tables import legend
+    from analysis.present.tables import legend
 
     assert coin.cli == ".cli" and coin.cli_module.COMMANDS == ("flip",)
     assert {"coin", "flip"} <= set(cli.build_parser().commands)

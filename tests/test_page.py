@@ -1,4 +1,4 @@
-"""The page to share: ``beastodds page RULESET... -o odds.html`` (:mod:`analysis.page`).
+"""The page to share: ``beastodds page RULESET... -o odds.html`` (:mod:`analysis.present.page`).
 
 Fast tests check the file without a browser: the data it holds is the exact
 table (every cell of every system's default grid, a mechanic file's too), it
@@ -26,12 +26,14 @@ from pathlib import Path
 
 import pytest
 
-from analysis import page, rulesets, sweep
-from analysis.tables import fraction_text
+from analysis.present import page
+from analysis.model import rulesets
+from analysis.engine import sweep
+from analysis.present.tables import fraction_text
 from tests.conftest import systems_kept
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "analysis" / "mechanic" / "examples"
+EXAMPLES = ROOT / "analysis" / "model" / "examples"
 MECHANIC = EXAMPLES / "three-kinds.toml"
 #: The documentation of the page: the workbench's page of the site.
 WORKBENCH = (ROOT / "docs" / "workbench.md").read_text(encoding="utf-8")
@@ -321,7 +323,7 @@ def test_script_json_escapes_what_could_end_the_element():
 
 def test_the_fragments_own_keys_are_never_axis_names():
     """An axis name is lowercase letters, digits and _, never ``-``: rule-set and chart-by are free."""
-    from analysis.system import System
+    from analysis.model.system import System
 
     assert "-" in page.RULE_SET_KEY and "-" in page.CHART_KEY
     for system in rulesets.SYSTEMS.values():
@@ -447,7 +449,7 @@ def page_commands() -> list:
 def test_the_docs_show_the_page_commands():
     commands = page_commands()
     assert "beastodds page v5-official -o odds.html" in commands
-    assert any("mechanic/examples" in c for c in commands) and any("werewolf" in c for c in commands)
+    assert any("model/examples" in c for c in commands) and any("werewolf" in c for c in commands)
     assert "odds.html#pool=7&hunger=1&difficulty=3" in WORKBENCH
 
 

@@ -1,4 +1,4 @@
-"""Modules share public names only, and reach the exact path through ``analysis.exact.count``."""
+"""Modules share public names only, and reach the exact path through ``analysis.engine.exact.count``."""
 
 from __future__ import annotations
 

@@ -24,8 +24,10 @@ def test_importing_analysis_loads_neither_numba_nor_matplotlib():
 
 
 def test_every_public_name_is_the_function_it_names():
-    from analysis import explore, plots, rulesets, sweep
-    from analysis.formats import render
+    from analysis.present import explore, plots
+    from analysis.model import rulesets
+    from analysis.engine import sweep
+    from analysis.present.formats import render
     from analysis.workbench import compare, solve
 
     assert analysis.__all__[0] == "__version__"

@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = Path(__file__).resolve().parent / "recorded"
-EXAMPLES = "analysis/mechanic/examples"
+EXAMPLES = "analysis/model/examples"
 WRITTEN = "{written.html}"  # stands for a file the command writes; its SHA-256 is recorded
 
 COMMANDS: dict[str, list[str]] = {

@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis import markov, progress, rulesets, sweep
+from analysis.engine import markov, progress, sweep
+from analysis.model import rulesets
 from analysis.cli import main
 from analysis.options import common
-from analysis.progress import NoBar
-from analysis.validate import MAX_SPEC_VALUES, check_cells, parse_spec
+from analysis.engine.progress import NoBar
+from analysis.model.validate import MAX_SPEC_VALUES, check_cells, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -151,7 +152,7 @@ def test_sweep_checks_everything_before_the_first_chunk(monkeypatch):
         sweep.tables(v5, [v5.rules_class()], {"pool": "1-1001", "difficulty": 1})
     with pytest.raises(ValueError, match="needs V5Rules rules"):
         sweep.tables(v5, [object()], {"pool": 3, "difficulty": 1})
-    from analysis.tables import compare
+    from analysis.present.tables import compare
 
     with pytest.raises(ValueError, match="pool must be 0..1000"):
         compare("v5-official", "v5-official", {"pool": "1000-1001"})

@@ -13,14 +13,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.rules import Rules, rule
+from analysis.model.rules import Rules, rule
 from analysis.systems.cards import deck, versus_v5
 from analysis.systems.classic import health, pools
 from analysis.systems.hunter import desperation
 from analysis.systems.requiem import beast
 from analysis.systems.v5 import dice as v5dice, roll, rouse, willpower
 from analysis.systems.werewolf import rage
-from analysis.validate import MAX_WHOLE, as_values, check_bool, check_int, check_probability
+from analysis.model.validate import MAX_WHOLE, as_values, check_bool, check_int, check_probability
 from tests.conftest import refused, run_cli
 
 BIG = 2**63
@@ -560,7 +560,7 @@ def test_aim_and_firearm_that_change_nothing_warn(capsys, extra, warning):
 @pytest.mark.parametrize("bad", [None, [1, 2], "pool,p_win", {"pool": [1]}])
 def test_render_and_pivot_of_what_is_not_a_table_is_one_sentence(bad):
     """``tables.render(None)`` raised AttributeError ('NoneType' object has no attribute 'columns')."""
-    from analysis import tables
+    from analysis.present import tables
 
     with pytest.raises(TypeError) as caught:
         tables.render(bad)
@@ -638,7 +638,7 @@ def test_a_spec_of_thousands_of_digits_on_the_command_line(capsys):
 def test_a_spec_without_a_bound_reads_big_numbers_up_to_its_digit_limit():
     import math
 
-    from analysis.validate import parse_spec
+    from analysis.model.validate import parse_spec
 
     assert parse_spec("x", "1" * 40, 0, math.inf) == [int("1" * 40)]
     with pytest.raises(ValueError, match=r"^x must be a number of at most 4,000 digits, got one of 4001 digits$"):

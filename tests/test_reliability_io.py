@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis import build, cli, rulesets, safeio
+from analysis.cli import build
+from analysis import cli
+from analysis.model import rulesets, safeio
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

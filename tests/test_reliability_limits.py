@@ -62,7 +62,8 @@ def test_a_requiem_pool_below_zero_is_a_rule_not_an_error():
 def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv):
     """Every number a command takes (but --jobs, --digits and --top, checked elsewhere)
     refuses -1, naming the option."""
-    from analysis import cli, markov, sweep
+    from analysis import cli
+    from analysis.engine import markov, sweep
 
     def no_work(*args, **kwargs):
         raise AssertionError("work started on a negative number")
@@ -96,7 +97,7 @@ def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv
 @pytest.fixture
 def no_work(monkeypatch):
     """Any cell counted by a sweep fails the test."""
-    from analysis import sweep
+    from analysis.engine import sweep
 
     def refuse(*args, **kwargs):
         raise AssertionError("work started before the input was checked")
@@ -171,7 +172,7 @@ def test_many_at_least_columns_are_quick_and_warn_of_nothing(capsys):
 
 
 def test_ways_at_least_is_one_pass():
-    from analysis import at_least
+    from analysis.engine import at_least
 
     ways = {0: 3, 1: 4, 5: 2}
     assert at_least.ways_at_least(ways, [6, 0, 5, 1, 2, 10_000]) == [0, 9, 2, 6, 2, 0]
@@ -236,7 +237,7 @@ def test_classic_at_least_counts_nothing_again(monkeypatch):
     ],
 )
 def test_strategy_work_is_estimated_over_the_grid_before_the_sweep(capsys, monkeypatch, no_work, argv, words):
-    from analysis.mechanic import willpower
+    from analysis.engine import willpower
 
     def refuse(*args, **kwargs):
         raise AssertionError("a plan was built before the work was checked")
@@ -246,7 +247,7 @@ def test_strategy_work_is_estimated_over_the_grid_before_the_sweep(capsys, monke
 
 
 def test_api_strategy_tables_check_the_work_before_counting(monkeypatch):
-    from analysis.mechanic import engine, pairs, willpower
+    from analysis.engine import count as engine, pairs, willpower
     from analysis.systems.hunter import desperation as hunter
     from analysis.systems.v5 import roll as v5
     from analysis.systems.werewolf import rage as werewolf
@@ -268,7 +269,7 @@ def test_api_strategy_tables_check_the_work_before_counting(monkeypatch):
 
 def test_the_work_estimate_is_the_plans_own():
     """The estimate made without building a plan is the step count the plan itself reports."""
-    from analysis.mechanic import willpower
+    from analysis.engine import willpower
     from analysis.systems.v5.dice import V5Rules, mechanic_rules
     from analysis.systems.v5.roll import engine_strategy
     from analysis.systems.werewolf.rage import WerewolfRules
@@ -350,7 +351,7 @@ def test_an_endless_iterator_is_read_one_item_past_the_limit():
     import itertools
 
     from analysis.systems.v5 import roll as v5
-    from analysis.validate import MAX_SPEC_VALUES
+    from analysis.model.validate import MAX_SPEC_VALUES
 
     endless = itertools.count()
     with pytest.raises(ValueError, match="pool has more than 100,000 items"):
@@ -362,7 +363,7 @@ def test_an_endless_iterator_is_read_one_item_past_the_limit():
 
 
 def test_the_mechanic_engine_refuses_a_huge_grid_before_listing_its_cells():
-    from analysis.mechanic import engine
+    from analysis.engine import count as engine
     from analysis.systems.v5.dice import V5Rules, mechanic_rules
 
     with pytest.raises(ValueError, match="this grid has 600,600,000 cells"):
@@ -385,7 +386,7 @@ class _Name(str):
 
 
 def test_duplicate_checks_are_linear():
-    from analysis import tables
+    from analysis.present import tables
     from analysis.systems.v5 import roll as v5
 
     df = v5.table(3, 0, 2)
@@ -416,7 +417,8 @@ def test_columns_with_20000_entries_are_refused_at_once(capsys):
 
 
 def _bool_calls():
-    from analysis import sweep, tables
+    from analysis.engine import sweep
+    from analysis.present import tables
     from analysis.systems.cards import deck
     from analysis.systems.v5 import roll as v5, rouse
     from analysis.systems.v5.dice import V5Rules
@@ -483,7 +485,8 @@ def test_successes_far_apart_are_counted_by_the_values_reached(capsys, tmp_path)
     one sentence naming how far the successes reach, before a table is made."""
     from math import comb
 
-    from analysis.mechanic import engine, spec
+    from analysis.engine import count as engine
+    from analysis.model import spec
 
     path = tmp_path / "far.toml"
     path.write_text(d6_mechanic("far", "a1 * 1000000", pool="1-5", top="100"))

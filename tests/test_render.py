@@ -11,8 +11,10 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
-from analysis import cli, rulesets, tables
-from analysis.tables import compare, legend, pivot, render
+from analysis import cli
+from analysis.model import rulesets
+from analysis.present import tables
+from analysis.present.tables import compare, legend, pivot, render
 
 
 def run(capsys, *argv):
@@ -26,7 +28,7 @@ def run(capsys, *argv):
 
 def small_grid(system) -> dict:
     """The first two values of each axis's default SPEC (a few cells, every system)."""
-    from analysis.validate import parse_spec
+    from analysis.model.validate import parse_spec
 
     grid = {}
     for axis, spec in system.axes:

@@ -8,8 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from analysis import display, tables
-from analysis.markov import ExactChain
+from analysis.engine import display
+from analysis.present import tables
+from analysis.engine.markov import ExactChain
 from analysis.systems.cards import deck
 from analysis.systems.classic import health, pools
 from analysis.systems.hunter import desperation

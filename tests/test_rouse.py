@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import cli, markov
+from analysis import cli
+from analysis.engine import markov
 from analysis.systems.v5 import rouse
 from analysis.systems.v5 import roll as v5
 from tests import oracles_markov as om

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import tomli_w
 
-from analysis import rulesets
-from analysis.rules import FieldInfo, Rules, diff, rule
+from analysis.model import rulesets
+from analysis.model.rules import FieldInfo, Rules, diff, rule
 from analysis.systems.cards import deck as cards
 from analysis.systems.classic import health, pools
 from analysis.systems.requiem import beast, dice as requiem
@@ -381,14 +381,14 @@ def test_register_wants_a_rules_class(monkeypatch):
         x: int = 1
 
     monkeypatch.setattr(rulesets, "SYSTEMS", dict(rulesets.SYSTEMS))
-    with pytest.raises(ValueError, match="must be a dataclass derived from analysis.rules.Rules, got Plain"):
+    with pytest.raises(ValueError, match="must be a dataclass derived from analysis.model.rules.Rules, got Plain"):
         rulesets.register("plain", Plain, lambda pools, rules, exact=False: None, axes={"pool": "1"})
 
 
 def test_v5_willpower_strategies_are_the_one_strategy_type():
     from fractions import Fraction
 
-    from analysis.mechanic import strategy as one
+    from analysis.engine import strategy as one
     from analysis.systems.v5 import willpower
 
     custom = willpower.optimal({"plain_win": 1, "messy_critical": 0.5, "bestial_failure": Fraction(-1, 3)}, "mine")
@@ -427,7 +427,7 @@ def test_a_registered_system_may_have_sub_rules(monkeypatch, tmp_path):
 
 
 def test_compare_names_a_change_of_another_mechanic():
-    from analysis import tables
+    from analysis.present import tables
 
     cmp = tables.compare(
         "v5-official", "v5-rouse-no-frenzy-test-at-max", {"pool": "1-3", "hunger": 1, "difficulty": 1}, exact=True

@@ -8,11 +8,11 @@ import pytest
 
 from tests.conftest import run_cli
 
-from analysis import rulesets
-from analysis.rules import Rules, rule
+from analysis.model import rulesets
+from analysis.model.rules import Rules, rule
 from analysis.systems.cards import deck as cards
 from analysis.systems.v5 import roll as v5
-from analysis.rulesets import RuleSet
+from analysis.model.rulesets import RuleSet
 
 
 def test_v5_and_cards_are_registered():
@@ -165,7 +165,7 @@ def test_a_new_system_registers_in_one_call(toy_system, tmp_path):
 
 
 def test_outcomes_named_at_registration_are_the_ones_compared(monkeypatch):
-    from analysis import tables
+    from analysis.present import tables
 
     monkeypatch.setattr(rulesets, "SYSTEMS", dict(rulesets.SYSTEMS))
     rulesets.register("toy", _ToyRules, _toy_table, axes={"pool": "1-3"}, outcomes="p")

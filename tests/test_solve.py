@@ -13,12 +13,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import cli, rulesets, sweep
+from analysis import cli
+from analysis.model import rulesets
+from analysis.engine import sweep
 from analysis.workbench.solve import SEARCH_TOP, parse_target, solve
 from analysis.systems import discover
 from tests.conftest import run_cli
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "analysis" / "mechanic" / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "analysis" / "model" / "examples"
 CANCELS = EXAMPLES / "hunger-one-cancels.toml"
 THREE = EXAMPLES / "three-kinds.toml"
 
@@ -137,7 +139,7 @@ def _first_value_column(system, rules) -> str:
 
 
 def parse_first(spec: str) -> int:
-    from analysis.validate import parse_spec
+    from analysis.model.validate import parse_spec
 
     return parse_spec("x", spec)[0]
 

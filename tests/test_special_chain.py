@@ -1,8 +1,8 @@
 """The one-pass grid of the 5th-edition dice against the per-pool kernels and brute force.
 
-``analysis.special_dice.chain_ways`` rolls the dice one at a time on the
+``analysis.engine.pairs_count.chain_ways`` rolls the dice one at a time on the
 pair-of-tens states (``kernels.mechanic.mechanic_walk``).  Here its class
-ways are checked, cell by cell, against ``analysis.special_dice.counts``
+ways are checked, cell by cell, against ``analysis.engine.pairs_count.counts``
 (the per-pool kernels: multinomials, each pool in primes and CRT) on random
 engines (faces, pair bonus, mark bonus, class table, special dice replacing
 or added), on grids that cross the int64 edge (18 dice) and reach the
@@ -17,8 +17,8 @@ import random
 import numpy as np
 import pytest
 
-from analysis import exact, special_dice
-from analysis.special_dice import CAP, Engine
+from analysis.engine import exact, pairs_count as special_dice
+from analysis.engine.pairs_count import CAP, Engine
 
 
 def _random_engine(rng: random.Random, replaces: bool) -> Engine:
@@ -126,9 +126,9 @@ def test_the_edges_are_where_the_counts_leave_them():
 def test_float_tables_are_the_floats_of_the_exact_ones(system):
     # across every path: int64 counts (up to 18 dice), Python ints (19 to 28) and pools past the
     # chain (29, 30)
-    from analysis import rulesets
-    from analysis.mechanic import engine
-    from analysis.mechanic.spec import shipped
+    from analysis.model import rulesets
+    from analysis.engine import count as engine
+    from analysis.model.spec import shipped
 
     rules = engine.rules_of(shipped(rulesets.system(system)))
     mech = rules.mechanic

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from analysis import exact
+from analysis.engine import exact
 from analysis.systems.hunter import desperation as hunter
 from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as werewolf
@@ -125,7 +125,7 @@ def _engine_odds(name, rules, n_normal, n_special, difficulty):
 
 def _kernel_class_ways(name, rules, n_normal, n_special, difficulty):
     if name == "v5":  # V5 is counted by the mechanic engine (its pair-of-tens path)
-        from analysis.mechanic import engine
+        from analysis.engine import count as engine
 
         assert rules.hunger_replaces_dice  # the cases below: Hunger dice replace normal dice
         cell = dict(pool=n_normal + n_special, hunger=n_special, difficulty=difficulty)
@@ -210,8 +210,8 @@ def test_int64_and_modular_paths_agree(name, rules, monkeypatch):
             seen.append((bound <= exact.INT64_MAX, out.dtype))
             return out
 
-        from analysis import special_dice
-        from analysis.mechanic import engine as mechanic_engine
+        from analysis.engine import pairs_count as special_dice
+        from analysis.engine import count as mechanic_engine
 
         mechanic_engine.clear_caches()  # counted afresh, on the modular path
         with monkeypatch.context() as m:

@@ -72,7 +72,7 @@ def test_small_binomial_tables_match_the_kernel(mod):
     """The Python-built binomial tables (quick start-up) equal the kernel's, both sides of the switch."""
     import numpy as np
 
-    from analysis import special_dice
+    from analysis.engine import pairs_count as special_dice
     from kernels.multiset import fill_binomials
 
     for size in (1, 2, 7, special_dice.SMALL_BINOMIALS, special_dice.SMALL_BINOMIALS + 1):

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
-from analysis import rulesets
+from analysis.model import rulesets
 from analysis.systems.werewolf import rage as werewolf
 from tests import oracles_special as oracles
 
@@ -152,8 +152,8 @@ def test_willpower_matches_brute_force(strategy, rage_rerolls):
 def test_willpower_never_hurts_and_rage_rerolls_help_somewhere():
     import numpy as np
 
-    from analysis import exact
-    from analysis.mechanic import willpower as mechanic_willpower
+    from analysis.engine import exact
+    from analysis.engine import willpower as mechanic_willpower
     from analysis.systems.werewolf import willpower
 
     better = 0
@@ -231,7 +231,7 @@ def test_strategies_of_the_system_and_the_command_line(capsys):
     import io
 
     from analysis import cli
-    from analysis.mechanic import willpower as mechanic_willpower
+    from analysis.engine import willpower as mechanic_willpower
     from analysis.systems.werewolf import willpower
 
     assert list(rulesets.system("werewolf").strategy_map) == ["reroll_failures", "maximize_win", "normal_dice_only"]

@@ -44,7 +44,7 @@ def test_a_wheel_installed_alone_gives_a_working_beastodds(tmp_path):
     for name in ("v5-official", "werewolf-official", "cards-official", "requiem-la-soif"):
         assert name in listed
     example = [str(env_dir), "lib", f"python{sys.version_info.major}.{sys.version_info.minor}", "site-packages"]
-    mechanic = Path(*example, "analysis", "mechanic", "examples", "three-kinds.toml")
+    mechanic = Path(*example, "analysis", "model", "examples", "three-kinds.toml")
     assert mechanic.is_file()
     table = _run([beastodds, "table", str(mechanic), "--pool", "4"], work).stdout
     assert "pool" in table

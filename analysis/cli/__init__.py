@@ -13,7 +13,7 @@ imports this package: it imports them.
 The parser is the standard library's argparse, through its public API alone
 (:class:`Parser`).  A value is checked where its option is declared (``check=``),
 so the message names the option as typed; a value the API refuses raises an
-:class:`analysis.validate.InputError` naming its parameter, and each option says
+:class:`analysis.model.validate.InputError` naming its parameter, and each option says
 which parameters it stands for (``names=``, by default its destination): one map
 per command (:func:`option_names`) puts those in the option's words
 (:func:`error_message`), and is what the API functions that name their inputs
@@ -57,7 +57,7 @@ class Parser(argparse.ArgumentParser):
     * :meth:`add_argument` takes two keywords more: ``check``, a function ``check(option, text)``
       that refuses a bad value with a ValueError naming ``option``, the option string typed (the
       value stored is what it returns); and ``names``, the API parameters the option stands for,
-      by which an :class:`analysis.validate.InputError` of the API is put in the option's words
+      by which an :class:`analysis.model.validate.InputError` of the API is put in the option's words
       (default: its destination; ``()``: none).  Every option added is in :attr:`options`;
     * :attr:`legend`, when set, gives the lines of the ``columns:`` legend that ends its help.
     """
@@ -198,7 +198,7 @@ def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:
     (what running it needs).  A word that no system provides (a typo, an
     option) gets the whole parser, whose help and errors list every command.
     """
-    from analysis import rulesets
+    from analysis.model import rulesets
     from analysis.options import grid
 
     parser = Parser(
@@ -324,9 +324,9 @@ def _prepare_streams() -> None:
 
 def error_message(exc: ValueError, names: dict[str, str]) -> str:
     """The sentence of a refused input, in the words of the command line: an
-    :class:`analysis.validate.InputError` whose name is an API parameter of the command's
+    :class:`analysis.model.validate.InputError` whose name is an API parameter of the command's
     ``names`` (:func:`option_names`) names the option instead; any other is said as it is."""
-    from analysis.validate import InputError
+    from analysis.model.validate import InputError
 
     if isinstance(exc, InputError) and exc.name in names:
         return exc.named(names[exc.name])
@@ -342,7 +342,7 @@ _OUTPUT_OPTIONS = ("-o", "--output", "--heatmap")
 def command_names() -> set[str]:
     """The name of every command of ``beastodds`` (without building its parser): each shipped system's own
     commands (or its name and other names), then the workbench's.  A mechanic file may not take one."""
-    from analysis import rulesets
+    from analysis.model import rulesets
     from analysis.cli import workbench
 
     names = set(workbench.COMMANDS)
@@ -362,7 +362,7 @@ def register_files(words) -> None:
     --blood 1-3`` (and ``--help`` lists them).  Other words, and files that
     cannot be read, are left to the command.
     """
-    from analysis import rulesets
+    from analysis.model import rulesets
 
     after_output = False
     for word in words:
@@ -400,7 +400,7 @@ def _run(argv) -> int:
             return 2
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None, alone=True)
     from analysis.options.common import check_output_options, render_options, take_warnings
-    from analysis.tables import render
+    from analysis.present.tables import render
 
     take_warnings()
     names: dict[str, str] = {}
@@ -429,7 +429,7 @@ def _run(argv) -> int:
             df, keys = result
             text = render(df, args.format, **render_options(args, keys))
         if output is not None and args.format != "xlsx":
-            from analysis.safeio import atomic_write
+            from analysis.model.safeio import atomic_write
 
             replaced = write_output(output, lambda path: atomic_write(path, text))
             if not replaced and not getattr(args, "quiet", False):
@@ -475,8 +475,8 @@ _SAVE_RETRIES = 200
 def _write_xlsx(args, df, keys) -> str:
     """Write a command's table as a spreadsheet to ``-o`` (atomically); the text to print (none)."""
     from analysis.options.common import render_options
-    from analysis.safeio import atomic_write
-    from analysis.tables import xlsx_bytes
+    from analysis.model.safeio import atomic_write
+    from analysis.present.tables import xlsx_bytes
 
     options = render_options(args, keys)
     options.pop("exact")

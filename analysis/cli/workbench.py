@@ -17,9 +17,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import booklet, page, rulesets, sweep
-from analysis.distribution import complete
-from analysis.mechanic.strategy import NAMES
+from analysis.present import booklet, page
+from analysis.model import rulesets
+from analysis.engine import sweep
+from analysis.engine.distribution import complete
+from analysis.engine.strategy import NAMES
 from analysis.options.common import (
     add_axis_options,
     add_output_options,
@@ -42,11 +44,11 @@ from analysis.options.common import (
 )
 from analysis.options.grid import add_distribution_option, add_strategy_option, check_work, distribution_of
 from analysis.options.output import write_output
-from analysis.safeio import atomic_write, savefig
+from analysis.model.safeio import atomic_write, savefig
 from analysis.workbench.solve import rule_set, solve, system_named
-from analysis.strategies import bound, several
-from analysis.tables import compare, legend, markdown_text, render
-from analysis.validate import escape_controls, one_line
+from analysis.engine.strategy_lists import bound, several
+from analysis.present.tables import compare, legend, markdown_text, render
+from analysis.model.validate import escape_controls, one_line
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 
@@ -78,7 +80,7 @@ def _heatmap_at(text, axes) -> dict:
 def _heatmap_layout(cmp, by, at) -> tuple:
     """``(by, at)`` of the heatmap: the panels' axis (given, or a third axis with several values and at
     most ``plots.MAX_PANELS`` of them) and the slice of the others (given, else where the change is biggest)."""
-    from analysis.plots import MAX_PANELS
+    from analysis.present.plots import MAX_PANELS
 
     x, y = cmp.axes[0], cmp.axes[1] if len(cmp.axes) > 1 else None
     for axis, value in at.items():
@@ -95,7 +97,7 @@ def _heatmap_layout(cmp, by, at) -> tuple:
 
 def _heatmap_slice_warning(cmp, by, at) -> None:
     """Warn when the heatmap draws one slice of axes with several values that no option chose."""
-    from analysis.plots import slice_values
+    from analysis.present.plots import slice_values
 
     x, y = cmp.axes[0], cmp.axes[1]
     varying = [a for a in cmp.axes if len(cmp.grid[a]) > 1 and a not in (x, y, by) and a not in at]
@@ -147,7 +149,7 @@ def run_compare(args):
         strategy=args.strategy,
     )
     if args.heatmap is not None:
-        from analysis.plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
+        from analysis.present.plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
 
         by, heat_at = _heatmap_layout(cmp, args.heatmap_by, heat_at)
         fig = difference_heatmap(cmp, at=heat_at or None, by=by)

@@ -26,10 +26,11 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from analysis import rulesets, sweep
-from analysis.progress import progress_bar
-from analysis.tables import FORMATS, MAX_DIGITS, legend, pivot_axes
-from analysis.validate import check_cells, parse_spec
+from analysis.model import rulesets
+from analysis.engine import sweep
+from analysis.engine.progress import progress_bar
+from analysis.present.tables import FORMATS, MAX_DIGITS, legend, pivot_axes
+from analysis.model.validate import check_cells, parse_spec
 
 # ------------------------------------------------------------------ output
 
@@ -44,7 +45,7 @@ def add_output_options(parser, *, columns=None, system=None) -> None:
         The command's columns, which its ``--help`` lists with their
         meanings (a function is called only when the help is shown: it may
         import the module that names them, and counts nothing).  Default:
-        the columns of ``system``'s table (:attr:`analysis.system.System.table_columns`).
+        the columns of ``system``'s table (:attr:`analysis.model.system.System.table_columns`).
     system : System or str, optional
         The system whose words explain the columns, and whose outcome
         classes the legend says are mutually exclusive.
@@ -168,7 +169,7 @@ def counts_exactly(args) -> bool:
 
 
 def render_options(args, keys) -> dict:
-    """The keyword arguments of :func:`analysis.tables.render` for a command's table.
+    """The keyword arguments of :func:`analysis.present.tables.render` for a command's table.
 
     The output options, the key columns, the system (for the legend) and
     the rule set the command counted under (named in every export; a
@@ -272,8 +273,8 @@ def spec(flag: str, text) -> list:
 def spec_check(lo: int = 0, hi: int | None = None) -> Callable[[str, Any], Any]:
     """The ``check`` of a SPEC option (:meth:`analysis.cli.Parser.add_argument`): a number, a range or a
     list, each value ``lo..hi`` (a SPEC has no minus, so at least 0; ``hi`` None: at most
-    :data:`analysis.validate.MAX_WHOLE`); the text is kept.  An option whose bounds only the API knows
-    has no check: the API refuses its values naming it (:class:`analysis.validate.InputError`)."""
+    :data:`analysis.model.validate.MAX_WHOLE`); the text is kept.  An option whose bounds only the API knows
+    has no check: the API refuses its values naming it (:class:`analysis.model.validate.InputError`)."""
     lo = max(lo, 0)
 
     def check(option: str, text):
@@ -420,7 +421,7 @@ def axis_option(axis: str) -> str:
 
 def add_axis_options(parser: argparse.ArgumentParser, systems) -> None:
     """``--AXIS SPEC`` for every axis of any of ``systems`` (the workbench's compare and table); the
-    values are checked once the rule set named, and so the system, is known (:mod:`analysis.sweep`)."""
+    values are checked once the rule set named, and so the system, is known (:mod:`analysis.engine.sweep`)."""
     axes: dict = {}
     for system in systems:
         for axis, default in system.axes:

@@ -1,7 +1,7 @@
 """The generated command of a game system: its odds table over a grid, from its ``SYSTEM`` alone.
 
 Every discovered system (``analysis/systems/<name>/``) gets ``beastodds
-<name>``, built from its :class:`analysis.system.System` with no code of its
+<name>``, built from its :class:`analysis.model.system.System` with no code of its
 own:
 
 * one ``--AXIS SPEC`` option per axis, defaulting to the system's SPEC;
@@ -10,7 +10,7 @@ own:
 * ``--strategy STRATEGY[,STRATEGY...]`` when its table function takes
   ``strategy=`` (several: side by side, ``none`` for no Willpower);
 * ``--at-least SPEC`` when it takes ``at_least=`` (``p_at_least_N`` columns);
-* ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.sweep`) and the
+* ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.engine.sweep`) and the
   output options.
 
 A system's own command module (``SYSTEM.cli``: the ``cli.py`` of its
@@ -26,9 +26,10 @@ import functools
 import inspect
 import math
 
-from analysis import at_least, distribution, rulesets, sweep
-from analysis.distribution import complete
-from analysis.mechanic.spec import MechanicError
+from analysis.engine import at_least, distribution, sweep
+from analysis.model import rulesets
+from analysis.engine.distribution import complete
+from analysis.model.spec import MechanicError
 from analysis.options.warn import warn
 from analysis.options.common import (
     SPEC_HELP,
@@ -68,7 +69,7 @@ def add_command(
     Parameters
     ----------
     sub : analysis.cli.Commands
-    system : analysis.system.System
+    system : analysis.model.system.System
     name : str, optional
         The command (default: the system's name).
     help, description : str, optional

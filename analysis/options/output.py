@@ -6,14 +6,14 @@ import errno
 import os
 import sys
 
-from analysis.safeio import is_replaceable
-from analysis.validate import visible
+from analysis.model.safeio import is_replaceable
+from analysis.model.validate import visible
 
 
 def write_output(path: str, write) -> bool:
     """Write a file named on the command line; True when it replaced one.
 
-    ``write(path)`` must write atomically (:mod:`analysis.safeio`), so a
+    ``write(path)`` must write atomically (:mod:`analysis.model.safeio`), so a
     failure leaves an existing file as it was.  Replacing a regular file is
     said on stderr (``beastodds: replaced keep.png``), never refused (a
     character device or a named pipe is written into); a failure is a

@@ -14,9 +14,9 @@ import tomllib
 import unicodedata
 from typing import Any, Callable
 
-from analysis import rulesets
-from analysis.system import RESERVED, resolve
-from analysis.validate import did_you_mean
+from analysis.model import rulesets
+from analysis.model.system import RESERVED, resolve
+from analysis.model.validate import did_you_mean
 from analysis.options.warn import warn
 
 
@@ -215,10 +215,10 @@ def with_fields(base, changes: dict, source: str = "--set", title: str | None = 
     Every key must be a field (a misspelt one gets a "did you mean"); a
     field holding a group of rules (``ConflictRules.dice``) takes a table of
     its own fields.  The values are then checked as a rule-set file's would
-    be: a system's rules through :func:`analysis.rulesets.from_dict`, rules
+    be: a system's rules through :func:`analysis.model.rulesets.from_dict`, rules
     with a ``from_dict``/``to_dict`` pair (the rules base class) through
     those, other dataclasses through the field checks of
-    :mod:`analysis.rulesets`.
+    :mod:`analysis.model.rulesets`.
 
     Raises
     ------
@@ -336,7 +336,7 @@ def rules_from_args(args, flags: dict | None = None):
     rules dataclass instance
         Also set: ``args.rule_set_used``, a function of no arguments giving
         the rule set to name in the output (:func:`rule_set_used`; called
-        only by an output that names it, see :func:`analysis.formats.render.render`).
+        only by an output that names it, see :func:`analysis.present.formats.render.render`).
     """
     options: RulesOptions = args.rules_options
     cls = options.rules_class

@@ -1,7 +1,7 @@
 """The game systems: one package each, found by :func:`discover`.
 
 A system is a folder here whose ``__init__.py`` defines ``SYSTEM``, an
-:class:`analysis.system.System` (see that module for what a folder holds).
+:class:`analysis.model.system.System` (see that module for what a folder holds).
 Nothing else names the systems: the command line, rule-set files,
 ``compare``, sweeps, the booklet and ``make`` all iterate what is found.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from analysis.system import System
+from analysis.model.system import System
 
 
 def discover() -> dict:

@@ -15,12 +15,13 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis import rulesets, strategies as _strategies, sweep
-from analysis.display import percent
-from analysis.formats.escape import html_text
-from analysis.formats.html import row, table
-from analysis.rulesets import flat_values, show_value, system
-from analysis.validate import check_bool, check_int, column_names, did_you_mean, first_repeat, one_line
+from analysis.model import rulesets
+from analysis.engine import strategy_lists as _strategies, sweep
+from analysis.engine.display import percent
+from analysis.present.formats.escape import html_text
+from analysis.present.formats.html import row, table
+from analysis.model.rulesets import flat_values, show_value, system
+from analysis.model.validate import check_bool, check_int, column_names, did_you_mean, first_repeat, one_line
 
 #: Columns of :attr:`Comparison.table` after the system's axes.
 COMPARE_COLUMNS = ("outcome", "a", "b", "difference")
@@ -40,7 +41,7 @@ class Comparison:
         a class one side lacks has chance 0 there.
     fixed : dict
         ``{axis: (side, value)}`` for an axis only one side has (held at one value).
-    a, b : analysis.rulesets.RuleSet
+    a, b : analysis.model.rulesets.RuleSet
         The two rule sets; ``difference = b - a``.
     grid : dict
         ``{axis: [values]}``, the cells compared.
@@ -95,13 +96,13 @@ class Comparison:
 
     @property
     def key_columns(self) -> tuple:
-        """The columns that are not probabilities (for :func:`analysis.formats.render.render`)."""
+        """The columns that are not probabilities (for :func:`analysis.present.formats.render.render`)."""
         return self.cell_columns + ("outcome",)
 
     def changes(self) -> dict:
         """``{field: (value in a, value in b)}`` for every field where the rule sets differ.
 
-        The fields of :meth:`analysis.rulesets.RuleSet.all_fields`, less the sub-rules tables
+        The fields of :meth:`analysis.model.rulesets.RuleSet.all_fields`, less the sub-rules tables
         that neither rule set sets: both have their defaults there, so none of their fields
         differs (and their rules' modules need not be loaded to say so).
         """

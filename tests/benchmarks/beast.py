@@ -95,7 +95,8 @@ def main() -> int:
     # the same rules as mechanic files, counted by the one engine (median of runs, every cache cleared)
     from pathlib import Path
 
-    from analysis.mechanic import engine, spec
+    from analysis.engine import count as engine
+    from analysis.model import spec
 
     files = Path(requiem.__file__).parent
     soif = spec.rules_of(spec.load(files / "soif.toml"))

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-MECHANIC = ROOT / "analysis" / "mechanic" / "examples" / "three-kinds.toml"
+MECHANIC = ROOT / "analysis" / "model" / "examples" / "three-kinds.toml"
 
 COMMANDS = {
     "v5": ["v5", "--pool", "7", "--hunger", "3", "--difficulty", "3"],

@@ -11,9 +11,10 @@ import os
 import statistics
 from fractions import Fraction
 
-from analysis import rulesets
-from analysis.mechanic import engine, spec
-from analysis.mechanic.spec import shipped
+from analysis.model import rulesets
+from analysis.engine import count as engine
+from analysis.model import spec
+from analysis.model.spec import shipped
 from tests.benchmarks.v5 import DIFFICULTIES, HUNGERS, POOLS, plain_count, timings
 
 THREE_KINDS = """

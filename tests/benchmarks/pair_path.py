@@ -1,7 +1,7 @@
 """The pair-of-tens path against the engine's general walk, on V5's mechanic file, in one run.
 
 The engine counts a mechanic of the pair-of-tens shape (V5, Werewolf, Hunter) by its pair path
-(:mod:`analysis.mechanic.pairs`: generating functions, any pool) unless asked for the general walk of the
+(:mod:`analysis.engine.pairs`: generating functions, any pool) unless asked for the general walk of the
 statistics grid (``count_cells(..., general=True)``), which counts every mechanic file.  This times both on
 the same cells, every cache cleared before each count, and checks that they give the same exact ways:
 V5's table grid (pools 1-20 x Hunger 0-5 x Difficulty 1-10, 1,200 cells) and one pool of 10, 30, 100 and
@@ -15,9 +15,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from analysis import rulesets
-from analysis.mechanic import engine
-from analysis.mechanic.spec import MechanicError, shipped
+from analysis.model import rulesets
+from analysis.engine import count as engine
+from analysis.model.spec import MechanicError, shipped
 
 ROUNDS = 5
 

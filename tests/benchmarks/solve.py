@@ -19,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from analysis import rulesets, strategies, sweep
+from analysis.model import rulesets
+from analysis.engine import strategy_lists as strategies, sweep
 from analysis.workbench.solve import solve
 
 TARGET = 2.0

@@ -113,8 +113,8 @@ def median(values):
 
 def clear_counts():
     """Forget every cached count, so that the next call counts from scratch."""
-    from analysis import special_dice
-    from analysis.mechanic import engine
+    from analysis.engine import pairs_count as special_dice
+    from analysis.engine import count as engine
 
     v5._cell_ways.cache_clear()
     engine.clear_caches()  # the engine's tables, class tables and pair-path pools
@@ -189,7 +189,7 @@ def main():
 
     def cold_table():
         clear_counts()
-        __import__("analysis.special_dice").special_dice.binomials.cache_clear()
+        __import__("analysis.engine.pairs_count").special_dice.binomials.cache_clear()
         return v5.table(POOLS, HUNGERS, DIFFICULTIES)
 
     t, _ = timings(cold_table, 5)

@@ -7,7 +7,7 @@ re-exported here), ``scenes`` (several tests one after another) and
 ``beastodds cards`` (only the command line imports it).
 """
 
-from analysis.system import System, lazy_exports
+from analysis.model.system import System, lazy_exports
 
 SYSTEM = System(
     name="cards",

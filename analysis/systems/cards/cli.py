@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from analysis import rulesets
+from analysis.model import rulesets
 from analysis.options import grid
 from analysis.options.common import SPEC_HELP, check_output_options, counts_exactly, given, rules_from_args
-from analysis.validate import check_cells, parse_spec
+from analysis.model.validate import check_cells, parse_spec
 
 #: The commands this module adds (``cards`` is the cards system's own, built on the grid command).
 COMMANDS = ("cards",)

@@ -16,8 +16,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis import decks as _decks, display as _display
-from analysis.exact import ClassWays, fractions_over
+from analysis.engine import decks as _decks, display as _display
+from analysis.engine.exact import ClassWays, fractions_over
 from analysis.systems.cards.rules import (
     ACE_RULES,
     CARDS,
@@ -34,7 +34,7 @@ from analysis.systems.cards.rules import (
     hunger_slots,
 )
 from analysis.systems.cards.scenes import SCENE_COLUMNS, SceneOdds, scene, scene_table
-from analysis.validate import as_values, check_bool, check_int
+from analysis.model.validate import as_values, check_bool, check_int
 
 #: Columns of :func:`table`, in order.
 TABLE_COLUMNS = ("base", "difficulty", "hunger") + CLASSES + ("p_success",)

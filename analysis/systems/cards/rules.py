@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis import decks as _decks
-from analysis.rules import Rules, rule
+from analysis.engine import decks as _decks
+from analysis.model.rules import Rules, rule
 
 #: The deck, in kernel order: Ace, 2..10 of one suit.
 CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")

@@ -14,9 +14,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis import decks as _decks
-from analysis.exact import ArrayFields
-from analysis import display as _display
+from analysis.engine import decks as _decks
+from analysis.engine.exact import ArrayFields
+from analysis.engine import display as _display
 from analysis.systems.cards.rules import (
     CLASSES,
     MAX_HUNGER,
@@ -27,7 +27,7 @@ from analysis.systems.cards.rules import (
     engine_deck,
     hunger_slots,
 )
-from analysis.validate import check_bool, check_int, materialise
+from analysis.model.validate import check_bool, check_int, materialise
 
 #: Columns of :func:`scene_table`, in order.
 SCENE_COLUMNS = (
@@ -165,7 +165,7 @@ class SceneOdds(ArrayFields):
     _repr_html_ = _display.html
 
     def _repr_rows(self):
-        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.engine.display`)."""
         head = [f"{len(self.tests)} tests", "reshuffled" if self.rules.reshuffle else "one scene deck"]
         rows = [(f"test {i + 1} win", self.p_win(i + 1)) for i in range(len(self.tests))]
         rows += [(f"{k} compulsions", p) for k, p in self.compulsions.items()]

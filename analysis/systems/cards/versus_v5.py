@@ -13,11 +13,11 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis import decks as _decks
+from analysis.engine import decks as _decks
 from analysis.systems.cards.deck import odds, static_ways
 from analysis.systems.cards.rules import MAX_VALUE, OFFICIAL, CardRules, denominator
 from analysis.systems.v5 import roll as v5
-from analysis.validate import check_bool, check_int, check_probability
+from analysis.model.validate import check_bool, check_int, check_probability
 
 COMPARE_COLUMNS = (
     "pool",

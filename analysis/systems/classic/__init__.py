@@ -8,7 +8,7 @@ builds ``beastodds classic``, ``damage`` and ``blows`` (only the command line
 imports it).
 """
 
-from analysis.system import System, lazy_exports
+from analysis.model.system import System, lazy_exports
 
 SYSTEM = System(
     name="classic",

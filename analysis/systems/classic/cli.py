@@ -21,7 +21,7 @@ from analysis.options.common import (
     values_check,
     warn,
 )
-from analysis.validate import check_int
+from analysis.model.validate import check_int
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
 COMMANDS = ("classic", "damage", "blows")
@@ -268,7 +268,7 @@ def _run_damage(args):
 
 
 def _run_blows(args):
-    from analysis import markov
+    from analysis.engine import markov
 
     from analysis.systems.classic.health import MAX_STEPS, Attack, Fighter, blows
 

@@ -16,10 +16,10 @@ import pandas as pd
 from kernels import classic as _k
 
 from analysis.systems.classic import pools as _classic
-from analysis.rules import Rules, rule
-from analysis import exact as _exact
-from analysis.validate import check_bool, check_choice, check_int
-from analysis import display as _display
+from analysis.model.rules import Rules, rule
+from analysis.engine import exact as _exact
+from analysis.model.validate import check_bool, check_choice, check_int
+from analysis.engine import display as _display
 
 KINDS = ("bashing", "lethal", "aggravated")
 CREATURES = ("vampire", "mortal")
@@ -223,7 +223,7 @@ class LevelOdds:
     _repr_html_ = _display.html
 
     def _repr_rows(self):
-        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.engine.display`)."""
         return (
             [self.description, f"mean {float(self.mean_levels):.4g} levels"],
             [(f"{n} level{'s' if n != 1 else ''}", p) for n, p in self.levels.items()],

@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.systems.classic import pools as _classic
-from analysis.markov import ExactChain
-from analysis.validate import check_bool, check_choice, check_int
-from analysis import display as _display
+from analysis.engine.markov import ExactChain
+from analysis.model.validate import check_bool, check_choice, check_int
+from analysis.engine import display as _display
 
 from analysis.systems.classic.damage import (
     AIMS,
@@ -307,7 +307,7 @@ class Blows:
     _repr_html_ = _display.html
 
     def _repr_rows(self):
-        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.engine.display`)."""
         head = [self.per_blow.description] + ([f"on {self.victim.name}"] if self.victim.name else [])
         head.append(f"{self.max_blows} blows")
         rows = []
@@ -445,7 +445,7 @@ class Fight:
     _repr_html_ = _display.html
 
     def _repr_rows(self):
-        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.engine.display`)."""
         head = [
             f"a {self.a.label}",
             f"b {self.b.label}",

@@ -2,7 +2,7 @@
 
 The rules are the shipped mechanic file (``mechanic.toml`` beside this
 module) and the counting is the mechanic engine's
-(:mod:`analysis.mechanic.engine`); this module keeps the classic API:
+(:mod:`analysis.engine.count`); this module keeps the classic API:
 its argument checks, result types and table columns.
 """
 
@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from analysis import at_least as _al, display as _display, distribution
-from analysis.exact import float_ratios, fractions_over
-from analysis.mechanic.counted import fields_from_file
-from analysis.mechanic.engine import count_cells, rules_of
-from analysis.mechanic.spec import load
-from analysis.rules import Rules
-from analysis.validate import InputError, as_values, check_bool, check_int, materialise
+from analysis.engine import at_least as _al, display as _display, distribution
+from analysis.engine.exact import float_ratios, fractions_over
+from analysis.systems.counted import fields_from_file
+from analysis.engine.count import count_cells, rules_of
+from analysis.model.spec import load
+from analysis.model.rules import Rules
+from analysis.model.validate import InputError, as_values, check_bool, check_int, materialise
 
 #: The three outcomes of a classic roll, mutually exclusive, in table order.
 CLASSES = ("botch", "failure", "success")
@@ -64,7 +64,7 @@ def die(difficulty: int, specialty: bool = False, ones_cancel: bool = True):
 
 @lru_cache(maxsize=1)
 def mechanic():
-    """The classic mechanic file shipped beside this module (:class:`analysis.mechanic.spec.Mechanic`)."""
+    """The classic mechanic file shipped beside this module (:class:`analysis.model.spec.Mechanic`)."""
     return load(Path(__file__).with_name("mechanic.toml"))
 
 
@@ -75,7 +75,7 @@ def mechanic_rules(specialty: bool = False, rules: ClassicRules = OFFICIAL):
 
 @lru_cache(maxsize=256)
 def _ways(pools: tuple, difficulties: tuple, specialty: bool, ones_cancel: bool) -> tuple:
-    """The engine's exact ways (:class:`analysis.mechanic.engine.CellWays`) of each (pool, difficulty)."""
+    """The engine's exact ways (:class:`analysis.engine.count.CellWays`) of each (pool, difficulty)."""
     rules = mechanic_rules(specialty, ClassicRules(ones_cancel=ones_cancel))
     cells = [{"pool": p, "difficulty": d} for p in pools for d in difficulties]
     return tuple(count_cells(rules, cells))
@@ -371,7 +371,7 @@ def distribution_table(
     check_only: bool = False,
 ):
     """The exact distribution of the successes left after 1s cancel: one row per (pool, difficulty,
-    successes) (:mod:`analysis.distribution`); its ``mean_successes`` is the table's."""
+    successes) (:mod:`analysis.engine.distribution`); its ``mean_successes`` is the table's."""
     return distribution.mechanic_table(
         mechanic_rules(_check_flag("specialty", specialty), ClassicRules.require(rules)),
         {"pool": pools, "difficulty": difficulties},

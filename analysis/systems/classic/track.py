@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 
-from analysis.validate import check_choice, check_int
+from analysis.model.validate import check_choice, check_int
 
 from analysis.systems.classic.damage import BOXES, CREATURES, HEALTH_LEVELS, KINDS, OFFICIAL, DamageRules
 

@@ -5,7 +5,7 @@ a Willpower strategy, and reading a landed roll; re-exported here).  The
 dice are counted from ``mechanic.toml`` by the mechanic engine.
 """
 
-from analysis.system import System, lazy_exports
+from analysis.model.system import System, lazy_exports
 
 SYSTEM = System(
     name="hunter",

@@ -10,7 +10,7 @@ dice, never Desperation dice.
 
 The rules are written once, as data, in this package's ``mechanic.toml``;
 the fields of :class:`HunterRules` are its parameters, and
-:mod:`analysis.mechanic.engine` (:mod:`analysis.mechanic.willpower` after a
+:mod:`analysis.engine.count` (:mod:`analysis.engine.willpower` after a
 Willpower reroll) counts every roll exactly.
 """
 
@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
 
-from analysis import at_least as _al, display as _display, distribution
-from analysis.mechanic import counted as _counted, engine as _engine, willpower as _mw
-from analysis.rules import Rules
-from analysis.special_odds import Reading, SpecialOdds, success_tuple
-from analysis.strategies import named
+from analysis.engine import at_least as _al, display as _display, distribution
+from analysis.systems import counted as _counted
+from analysis.engine import count as _engine, willpower as _mw
+from analysis.model.rules import Rules
+from analysis.engine.fifth_edition import Reading, SpecialOdds, success_tuple
+from analysis.engine.strategy_lists import named
 from analysis.systems.hunter import SYSTEM
-from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
+from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "overreach_or_despair", "despair")
@@ -48,7 +49,7 @@ STRATEGIES = {"reroll_failures": _mw.STRATEGIES["reroll_failures"], "maximize_wi
 
 
 def strategy_of(strategy) -> _mw.Strategy:
-    """A strategy from a name in ``STRATEGIES`` or an :class:`analysis.mechanic.willpower.Strategy` itself."""
+    """A strategy from a name in ``STRATEGIES`` or an :class:`analysis.engine.willpower.Strategy` itself."""
     return named(strategy, STRATEGIES, _mw.Strategy)
 
 
@@ -145,7 +146,7 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
         Successes needed to win (>= 0).
     rules : HunterRules
         Official rules by default.
-    strategy : None, str or analysis.mechanic.willpower.Strategy
+    strategy : None, str or analysis.engine.willpower.Strategy
         A Willpower strategy (``reroll_failures``: a roll that is not a win
         rerolls up to three failed normal dice; ``maximize_win``: the reroll
         of up to three normal dice with the best chance to win; Desperation
@@ -217,7 +218,7 @@ def table(
     at_least : None, int or SPEC string
         Adds a column ``p_at_least_N`` per N: the exact chance of N or more
         successes (pairs of 10s with their bonus).
-    strategy : None, str, analysis.mechanic.willpower.Strategy, or a list of them
+    strategy : None, str, analysis.engine.willpower.Strategy, or a list of them
         Odds after a Willpower strategy (see :func:`odds`); adds the columns
         ``willpower_spent`` and ``p_win_gain`` (``p_win`` minus ``p_win``
         without Willpower, exact).  A list, or names separated by commas
@@ -319,7 +320,7 @@ def distribution_table(
     strategy=None,
 ):
     """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool,
-    desperation, difficulty, successes) (:mod:`analysis.distribution`)."""
+    desperation, difficulty, successes) (:mod:`analysis.engine.distribution`)."""
     return distribution.mechanic_table(
         HunterRules.require(rules).mechanic(),
         {"pool": pools, "desperation": desperations, "difficulty": difficulties},

@@ -6,7 +6,7 @@ re-exported here) and ``ladder`` (the Soif ladders, re-exported by ``beast``).  
 builds ``beastodds beast`` and ``soif`` (only the command line imports it).
 """
 
-from analysis.system import System, lazy_exports
+from analysis.model.system import System, lazy_exports
 
 SYSTEM = System(
     name="requiem",

@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis import at_least as _al, display as _display, distribution as _dist
-from analysis.rules import rule
+from analysis.engine import at_least as _al, display as _display, distribution as _dist
+from analysis.model.rules import rule
 from analysis.systems.requiem import dice as _rq
 from analysis.systems.requiem.dice import (
     DEFAULT_MAX_SUCCESSES,
@@ -37,7 +37,7 @@ from analysis.systems.requiem.ladder import (
     vitae_max,  # noqa: F401
 )
 from analysis.systems.v5 import roll as v5
-from analysis.validate import InputError, as_values, check_bool, check_int
+from analysis.model.validate import InputError, as_values, check_bool, check_int
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
 CLASSES = ("dramatic_failure", "bestial_failure", "failure", "plain_success", "exceptional_success")
@@ -432,9 +432,9 @@ def distribution_table(
     max_successes``; None: ``DEFAULT_MAX_SUCCESSES``, 20) ``p_more`` is the
     exact tail: ``p_exactly`` summed plus that tail is exactly 1.  Again-dice
     have no highest count, but ``mean_successes`` is exact all the same
-    (:func:`analysis.again.mean_successes`).  The
-    size is checked before any counting (:mod:`analysis.distribution`'s row
-    limit, the again-dice limit of :func:`analysis.at_least.check_dice_successes`);
+    (:func:`analysis.engine.again.mean_successes`).  The
+    size is checked before any counting (:mod:`analysis.engine.distribution`'s row
+    limit, the again-dice limit of :func:`analysis.engine.at_least.check_dice_successes`);
     ``check_only``: only that (returns None).
     """
     exact, check_only = check_bool("exact", exact), check_bool("check_only", check_only)
@@ -452,7 +452,7 @@ def distribution_table(
         max_successes,
         exact,
     )
-    from analysis.again import mean_successes
+    from analysis.engine.again import mean_successes
 
     means = {r: mean_successes(r, engine) for r in dict.fromkeys(rolls)}  # exact, though the counts are not bounded
     df["mean_successes"] = np.array(

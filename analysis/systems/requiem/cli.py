@@ -17,7 +17,7 @@ from analysis.options.common import (
     render_options,
     rules_from_args,
 )
-from analysis.tables import render
+from analysis.present.tables import render
 
 #: The commands this module adds: the system's own grid command, with La Soif's options, under its
 #: name and its other name (the same command), and the Soif ladder.

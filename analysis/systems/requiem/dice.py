@@ -8,10 +8,10 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis.rules import Rules, rule
-from analysis.validate import as_values, check_bool, check_int
-from analysis import display as _display
-from analysis.again import Counts, count_rolls, distribution_ways, to_values, truncate
+from analysis.model.rules import Rules, rule
+from analysis.model.validate import as_values, check_bool, check_int
+from analysis.engine import display as _display
+from analysis.engine.again import Counts, count_rolls, distribution_ways, to_values, truncate
 
 #: Lowest face that is a success.
 SUCCESS_FACE = 8
@@ -84,7 +84,7 @@ class RequiemRules(Rules):
         return 2 if self.rote else 1
 
     def _engine(self) -> tuple:
-        """The knobs the counting engine (:func:`analysis.again.count_rolls`) needs, as a hashable key."""
+        """The knobs the counting engine (:func:`analysis.engine.again.count_rolls`) needs, as a hashable key."""
         return (
             SUCCESS_FACE,
             self.again_face,

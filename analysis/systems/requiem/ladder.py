@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis import display as _display
-from analysis.validate import check_int
+from analysis.engine import display as _display
+from analysis.model.validate import check_int
 
 #: Soif levels of a vampire (0..5): that many dice of the pool are Beast dice.
 MAX_SOIF = 5
@@ -85,7 +85,7 @@ class SoifLadder:
     _repr_html_ = _display.html
 
     def _repr_rows(self):
-        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.engine.display`)."""
         return (
             [self.kind, f"max_vitae {self.max_vitae}", f"T {self.thirst_start}", self.mode],
             [("ladder", self.notation())],

@@ -3,15 +3,15 @@
 Modules, each importing only those before it: ``dice`` (the rules, the
 outcome classes, their mechanic file ``mechanic.toml`` for the engine,
 reading rolled dice), ``willpower`` (reroll strategies), ``roll`` (odds and
-tables with or without a strategy, counted by :mod:`analysis.mechanic.engine`
-and :mod:`analysis.mechanic.willpower`, Remorse, frenzy; re-exported here
+tables with or without a strategy, counted by :mod:`analysis.engine.count`
+and :mod:`analysis.engine.willpower`, Remorse, frenzy; re-exported here
 with ``dice``), ``rouse``
 (Rouse checks, nights, Blood Potency), ``conflict`` (opposed rolls,
 trackers, fights).  ``cli`` builds its commands (``beastodds v5``, ``rouse``,
 ``conflict``, ``fight``); only the command line imports it.
 """
 
-from analysis.system import System, lazy_exports
+from analysis.model.system import System, lazy_exports
 
 SYSTEM = System(
     name="v5",

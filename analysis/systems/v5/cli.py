@@ -31,9 +31,9 @@ from analysis.options.common import (
     warn,
     with_sets,
 )
-from analysis.progress import progress_bar
-from analysis.tables import latex_text, markdown_text, render
-from analysis.validate import check_cells, one_line, parse_spec
+from analysis.engine.progress import progress_bar
+from analysis.present.tables import latex_text, markdown_text, render
+from analysis.model.validate import check_cells, one_line, parse_spec
 
 from analysis.systems.v5 import conflict, rouse
 from analysis.systems.v5.conflict import (
@@ -155,7 +155,7 @@ def _rouse_columns():
 
 
 def _run_rouse(args):
-    from analysis import markov
+    from analysis.engine import markov
 
     check_output_options(args)
     rules = rules_from_args(args)
@@ -374,7 +374,7 @@ def _run_conflict(args):
 
 
 def _run_fight(args):
-    from analysis import markov
+    from analysis.engine import markov
 
     from analysis.systems.v5.fight import fight
 

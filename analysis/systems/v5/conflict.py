@@ -10,11 +10,11 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from analysis import exact as _exact
-from analysis.exact import fractions_over
-from analysis.rules import Rules, rule
+from analysis.engine import exact as _exact
+from analysis.engine.exact import fractions_over
+from analysis.model.rules import Rules, rule
 from analysis.systems.v5 import dice as v5, roll
-from analysis.validate import InputError, check_bool, check_choice, check_int
+from analysis.model.validate import InputError, check_bool, check_choice, check_int
 
 #: Kinds of damage, in the game's words.
 DAMAGE_KINDS = ("superficial", "aggravated")

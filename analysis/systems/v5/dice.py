@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
-from analysis import display as _display
-from analysis.mechanic import counted as _counted, engine
-from analysis.mechanic.spec import shipped
-from analysis.rules import Rules
-from analysis.special_odds import Reading
+from analysis.engine import display as _display
+from analysis.systems import counted as _counted
+from analysis.engine import count as engine
+from analysis.model.spec import shipped
+from analysis.model.rules import Rules
+from analysis.engine.fifth_edition import Reading
 from analysis.systems.v5 import SYSTEM
-from analysis.validate import check_count, check_faces, check_int
+from analysis.model.validate import check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = (
@@ -70,8 +71,8 @@ def mechanic():
 
 
 def mechanic_rules(rules: V5Rules):
-    """The engine's rule set (:class:`analysis.mechanic.engine.MechanicRules`) of a V5 rule set (its
-    :meth:`~analysis.mechanic.counted.CountedRules.mechanic`)."""
+    """The engine's rule set (:class:`analysis.engine.count.MechanicRules`) of a V5 rule set (its
+    :meth:`~analysis.systems.counted.CountedRules.mechanic`)."""
     return V5Rules.require(rules).mechanic()
 
 

@@ -11,10 +11,10 @@ from math import gcd
 import numpy as np
 import pandas as pd
 
-from analysis.markov import ExactChain
-from analysis.exact import fractions_over
-from analysis.validate import check_bool, check_choice, check_int
-from analysis import display as _display
+from analysis.engine.markov import ExactChain
+from analysis.engine.exact import fractions_over
+from analysis.model.validate import check_bool, check_choice, check_int
+from analysis.engine import display as _display
 
 from analysis.systems.v5.conflict import (
     FIGHT_COLUMNS,
@@ -62,7 +62,7 @@ class FightChain(ExactChain):
 
     A state is ``((A superficial, A aggravated), (B superficial, B aggravated))``
     on the track of the fight; the chain is an
-    :class:`analysis.markov.ExactChain` (its sparse rows ``indptr``,
+    :class:`analysis.engine.markov.ExactChain` (its sparse rows ``indptr``,
     ``indices``, ``weight_ids`` and ``weights``: row ``r`` moves to
     ``indices[k]`` for ``k`` in ``indptr[r]:indptr[r+1]`` with
     ``weights[weight_ids[k]] / denominator``), with what a fight adds:
@@ -123,7 +123,7 @@ class FightChain(ExactChain):
         Damage never heals within a fight, so the moves between distinct
         states form an acyclic graph; the expectation follows by back
         substitution from the stopped states, in exact Fractions
-        (:meth:`analysis.markov.ExactChain.expected_steps`).
+        (:meth:`analysis.engine.markov.ExactChain.expected_steps`).
         """
         stuck = self.stuck_states()
         if stuck:
@@ -138,7 +138,7 @@ class FightChain(ExactChain):
     _repr_html_ = _display.html
 
     def _repr_rows(self):
-        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.engine.display`)."""
         return (
             [f"{len(self.states)} states", f"{int(self.stopped.sum())} where the fight stops"],
             [("expected turns", f"{float(self.expected_turns()):.4g}")],
@@ -344,7 +344,7 @@ class FightResult:
     _repr_html_ = _display.html
 
     def _repr_rows(self):
-        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.engine.display`)."""
         head = [
             f"A pool {self.a.pool}",
             f"B pool {self.b.pool}",

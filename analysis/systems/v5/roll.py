@@ -9,9 +9,9 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from analysis import at_least as _al, display as _display, distribution, exact as _exact, strategies as _st
-from analysis.exact import ClassWays, fractions_over
-from analysis.mechanic import engine as _engine, willpower as _mwp
+from analysis.engine import at_least as _al, display as _display, distribution, exact as _exact, strategy_lists as _st
+from analysis.engine.exact import ClassWays, fractions_over
+from analysis.engine import count as _engine, willpower as _mwp
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (
     CLASSES,
@@ -28,7 +28,7 @@ from analysis.systems.v5.dice import (
     most_successes,
     read_roll,  # noqa: F401 (re-exported)
 )
-from analysis.validate import as_values, check_bool, check_cells, check_int
+from analysis.model.validate import as_values, check_bool, check_cells, check_int
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
         Successes needed to win (>= 0).
     rules : V5Rules
         Official rules by default.
-    strategy : None, str or analysis.mechanic.strategy.Strategy
+    strategy : None, str or analysis.engine.strategy.Strategy
         A Willpower strategy (``reroll_failures``, ``maximize_win``,
         ``maximize_critical``, ``avoid_messy``, or ``willpower.optimal(...)``):
         the odds are then those after the strategy's reroll, and
@@ -216,8 +216,8 @@ def engine_strategy(strategy) -> _mwp.Strategy:
 
 @lru_cache(maxsize=4096)
 def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy=None):
-    """The engine's exact ways of one cell (:class:`analysis.mechanic.engine.CellWays`, or
-    :class:`analysis.mechanic.willpower.CellWays` after a Willpower strategy)."""
+    """The engine's exact ways of one cell (:class:`analysis.engine.count.CellWays`, or
+    :class:`analysis.engine.willpower.CellWays` after a Willpower strategy)."""
     cell = dict(pool=pool, hunger=hunger, difficulty=difficulty)
     ways: _engine.CellWays | _mwp.CellWays
     if strategy is None:
@@ -469,7 +469,7 @@ def distribution_table(
 ) -> pd.DataFrame:
     """The exact distribution of successes (pairs of 10s with their bonus): one row per (pool, hunger,
     difficulty, successes), with ``p_exactly``, ``p_at_least``, ``p_more`` and ``mean_successes``
-    (:mod:`analysis.distribution`); ``max_successes=N`` stops at N (its ``p_more`` the exact tail);
+    (:mod:`analysis.engine.distribution`); ``max_successes=N`` stops at N (its ``p_more`` the exact tail);
     ``strategy`` (one): the successes after that Willpower reroll."""
     chosen = distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES)
     return distribution.mechanic_table(

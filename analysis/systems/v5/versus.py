@@ -36,7 +36,7 @@ import pandas as pd
 
 from analysis.workbench.compare import spec_text
 from analysis.workbench.solve import rule_set
-from analysis.validate import InputError, as_values, check_bool, check_cells
+from analysis.model.validate import InputError, as_values, check_bool, check_cells
 
 from analysis.systems.v5 import roll as v5
 from analysis.systems.v5.dice import MAX_POOL
@@ -114,7 +114,7 @@ def sides(side, v5="v5") -> tuple:
 
     Each is a system's name (``"requiem"``, ``"cards"``, ``"v5"``: their
     official rules), a shipped rule set, a rule-set TOML file, a
-    :class:`analysis.rulesets.RuleSet` or a rules instance.  Any other pair
+    :class:`analysis.model.rulesets.RuleSet` or a rules instance.  Any other pair
     (V5 first, two V5 rule sets, Werewolf, ...) is refused in one sentence.
     """
     a, b = _rule_set(side), _rule_set(v5)

@@ -1,8 +1,8 @@
 """V5 Willpower rerolls: the named strategies and the decision for a rolled hand.
 
-A strategy is the one :class:`analysis.mechanic.strategy.Strategy` every
+A strategy is the one :class:`analysis.engine.strategy.Strategy` every
 mechanic takes; its exact odds are counted by the one Willpower engine
-(:mod:`analysis.mechanic.willpower`, through :func:`analysis.systems.v5.roll.odds`).
+(:mod:`analysis.engine.willpower`, through :func:`analysis.systems.v5.roll.odds`).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
-from analysis import display as _display
-from analysis.mechanic.strategy import Strategy
-from analysis.strategies import named
+from analysis.engine import display as _display
+from analysis.engine.strategy import Strategy
+from analysis.engine.strategy_lists import named
 from analysis.systems.v5 import dice as v5
-from analysis.validate import check_faces
+from analysis.model.validate import check_faces
 
 __all__ = ["MAX_REROLL", "STRATEGIES", "Decision", "Strategy", "decide", "optimal", "strategy_of"]
 
@@ -77,7 +77,7 @@ class Decision:
     _repr_html_ = _display.html
 
     def _repr_rows(self):
-        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.display`)."""
+        """Head and rows of the compact repr and the Jupyter table (:mod:`analysis.engine.display`)."""
         head = [
             self.strategy,
             f"reroll {list(self.reroll)}" if self.reroll else "keep the roll",

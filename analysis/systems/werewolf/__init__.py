@@ -6,7 +6,7 @@ by name).  The dice are counted from ``mechanic.toml`` by the mechanic
 engine.
 """
 
-from analysis.system import System, lazy_exports
+from analysis.model.system import System, lazy_exports
 
 SYSTEM = System(
     name="werewolf",

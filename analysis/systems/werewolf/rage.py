@@ -9,7 +9,7 @@ other action it fails outright.
 
 The rules are written once, as data, in this package's ``mechanic.toml``;
 the fields of :class:`WerewolfRules` are its parameters, and
-:mod:`analysis.mechanic.engine` (:mod:`analysis.mechanic.willpower` after a
+:mod:`analysis.engine.count` (:mod:`analysis.engine.willpower` after a
 Willpower reroll) counts every roll exactly.
 """
 
@@ -20,12 +20,13 @@ from fractions import Fraction
 from math import comb
 from typing import cast
 
-from analysis import at_least as _al, display as _display, distribution
-from analysis.mechanic import counted as _counted, engine as _engine
-from analysis.rules import Rules
-from analysis.special_odds import Reading, SpecialOdds, success_tuple
+from analysis.engine import at_least as _al, display as _display, distribution
+from analysis.systems import counted as _counted
+from analysis.engine import count as _engine
+from analysis.model.rules import Rules
+from analysis.engine.fifth_edition import Reading, SpecialOdds, success_tuple
 from analysis.systems.werewolf import SYSTEM, willpower as _wp
-from analysis.validate import as_values, check_bool, check_count, check_faces, check_int
+from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
 CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
@@ -144,7 +145,7 @@ def odds(
         instead of failing the roll.
     rules : WerewolfRules
         Official rules by default.
-    strategy : None, str or analysis.mechanic.willpower.Strategy
+    strategy : None, str or analysis.engine.willpower.Strategy
         A Willpower strategy (``maximize_win``: reroll up to three normal or
         Rage dice not showing 1-2 for the best chance to win;
         ``normal_dice_only``: the same, never rerolling a Rage die;
@@ -366,7 +367,7 @@ def distribution_table(
     strategy=None,
 ):
     """The exact distribution of successes (pairs of 10s with their bonus, a Brutal bonus included): one
-    row per (pool, rage, difficulty, violent, successes) (:mod:`analysis.distribution`)."""
+    row per (pool, rage, difficulty, violent, successes) (:mod:`analysis.engine.distribution`)."""
     if isinstance(violent, bool):
         violent = int(violent)
     return distribution.mechanic_table(

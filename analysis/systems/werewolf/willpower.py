@@ -4,7 +4,7 @@ After the dice land a player may spend Willpower to reroll up to three
 dice: normal dice, or Rage dice that do not show a 1 or a 2 (the Brutal
 faces stay).  A rerolled Rage die is still a Rage die and may land a 1 or a
 2.  The rules of the reroll are in this package's ``mechanic.toml``
-(``[willpower]``) and :mod:`analysis.mechanic.willpower` counts the odds
+(``[willpower]``) and :mod:`analysis.engine.willpower` counts the odds
 after it exactly; this module only names the Werewolf strategies:
 
 ``reroll_failures``
@@ -16,14 +16,14 @@ after it exactly; this module only names the Werewolf strategies:
 ``normal_dice_only``
     The same, never rerolling a Rage die (``kinds=("normal",)``).
 
-Each is the one :class:`analysis.mechanic.strategy.Strategy` every mechanic takes.
+Each is the one :class:`analysis.engine.strategy.Strategy` every mechanic takes.
 """
 
 from __future__ import annotations
 
-from analysis.mechanic import willpower as _mw
-from analysis.mechanic.strategy import Strategy
-from analysis.strategies import named
+from analysis.engine import willpower as _mw
+from analysis.engine.strategy import Strategy
+from analysis.engine.strategy_lists import named
 
 __all__ = ["MAX_REROLL", "STRATEGIES", "Strategy", "strategy_of"]
 

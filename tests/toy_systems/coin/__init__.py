@@ -1,6 +1,6 @@
 """Coins: flip some fair (or loaded) coins, win on enough heads. A toy system in one folder."""
 
-from analysis.system import System, lazy_exports
+from analysis.model.system import System, lazy_exports
 
 SYSTEM = System(
     name="coin",

@@ -6,8 +6,8 @@ from math import comb
 
 import pandas as pd
 
-from analysis.rules import Rules, rule
-from analysis.validate import as_values
+from analysis.model.rules import Rules, rule
+from analysis.model.validate import as_values
 
 
 @dataclass(frozen=True)

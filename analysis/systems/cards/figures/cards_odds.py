@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.plots import percent_text
+from analysis.present.plots import percent_text
 from analysis.systems.cards import deck as cards
 
 _COLORS = {"success": "#4c9a5b", "bestial_success": "#c0392b", "bestial_failure": "#6c3483", "failure": "#b8b8b8"}

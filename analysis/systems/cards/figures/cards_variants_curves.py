@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from analysis import plots, rulesets
+from analysis.present import plots
+from analysis.model import rulesets
 
 
 def make_figure(

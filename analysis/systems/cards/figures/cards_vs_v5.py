@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.plots import percent_text
+from analysis.present.plots import percent_text
 from analysis.systems.cards import deck as cards, versus_v5
 from analysis.systems.v5 import roll as v5
 

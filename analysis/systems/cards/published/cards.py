@@ -60,7 +60,7 @@ def compulsions(test=SCENE_TEST, lengths=range(1, 11)) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: The rule set stated above each table in the booklet (``analysis.booklet``).
+#: The rule set stated above each table in the booklet (``analysis.present.booklet``).
 _SCENES = [
     "cards-official",
     "In two decks, as the column deck says: reshuffled between tests "
@@ -100,7 +100,7 @@ LEGENDS = {
     }
 }
 
-#: Readable headings of these tables in the booklet (``analysis.booklet``).
+#: Readable headings of these tables in the booklet (``analysis.present.booklet``).
 TITLES = {
     "cards_static": "A test against a difficulty: every outcome by base and difficulty",
     "cards_by_card_needed": "By the card needed",

@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.plots import label_cells, percent_text
+from analysis.present.plots import label_cells, percent_text
 from analysis.systems.classic import health
 
 

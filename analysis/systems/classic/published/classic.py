@@ -54,7 +54,7 @@ def make_tables() -> dict:
     }
 
 
-#: Readable headings of these tables in the booklet (``analysis.booklet``).
+#: Readable headings of these tables in the booklet (``analysis.present.booklet``).
 TITLES = {
     "classic_pools": "Every outcome by pool and difficulty",
     "classic_kincaid_veronica": "A worked example: health levels lost to one attack",

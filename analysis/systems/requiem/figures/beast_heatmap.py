@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from analysis.plots import label_cells
+from analysis.present.plots import label_cells
 from analysis.systems.requiem import beast
 
 

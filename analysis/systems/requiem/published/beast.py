@@ -27,7 +27,7 @@ def seed_ladders_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-#: The rule set stated above each table in the booklet (``analysis.booklet``).
+#: The rule set stated above each table in the booklet (``analysis.present.booklet``).
 RULE_SETS = {
     "requiem_classes": "Plain Requiem dice (1st edition): 8+ succeeds, 10-again, a chance die "
     "at pool 0 or less, exceptional at 5+ successes; no Beast dice.",
@@ -48,7 +48,7 @@ def make_tables() -> dict:
     }
 
 
-#: Readable headings and legend lines of these tables in the booklet (``analysis.booklet``).
+#: Readable headings and legend lines of these tables in the booklet (``analysis.present.booklet``).
 TITLES = {
     "requiem_classes": "Plain Requiem dice: every outcome class by pool",
     "beast_classes": "La Soif: every outcome class by pool and Soif",

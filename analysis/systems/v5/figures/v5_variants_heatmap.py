@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from analysis import plots, tables
+from analysis.present import plots, tables
 
 
 def make_figure(

@@ -27,7 +27,7 @@ def make_tables() -> dict:
     }
 
 
-#: Readable headings and legend lines of these tables in the booklet (``analysis.booklet``).
+#: Readable headings and legend lines of these tables in the booklet (``analysis.present.booklet``).
 TITLES = {
     "v5_core_difficulty3": "Every outcome class at Difficulty 3, pools 3 to 10",
     "v5_core_difficulty3_layout": "Win, messy critical and bestial failure at Difficulty 3",

@@ -25,7 +25,7 @@ def willpower_table_text(pools=range(3, 11), hungers=range(0, 6), difficulty=3, 
     return "\n".join(lines) + "\n"
 
 
-#: The rule set stated above each table in the booklet (``analysis.booklet``).
+#: The rule set stated above each table in the booklet (``analysis.present.booklet``).
 RULE_SETS = {
     "v5_willpower_reroll_failures": [
         "v5-official",
@@ -58,7 +58,7 @@ def make_tables() -> dict:
     return out
 
 
-#: Readable headings and legend lines of these tables in the booklet (``analysis.booklet``).
+#: Readable headings and legend lines of these tables in the booklet (``analysis.present.booklet``).
 TITLES = {
     "v5_willpower_reroll_failures": "With a Willpower reroll of failed dice",
     "v5_willpower_maximize_win": "With the Willpower reroll that maximizes the win",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from analysis.plots import percent_text
+from analysis.present.plots import percent_text
 from analysis.systems.werewolf import rage as werewolf
 
 

@@ -1,0 +1,123 @@
+"""What the mechanic engine answers: a cell's exact ways and one roll's exact odds.
+
+:class:`CellWays` holds the integers a count gives (ways per class and per
+successes value, over the denominator of every way the dice land);
+:class:`MechanicOdds` reads them as exact Fractions: classes, ``p_`` columns,
+successes and their distribution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from analysis.model.validate import did_you_mean
+
+from analysis.engine import explode as _explode
+
+if TYPE_CHECKING:
+    from analysis.model.spec import MechanicRules
+
+
+@dataclass(frozen=True)
+class CellWays:
+    """Exact ways of one cell: per class, per success value, and the denominator."""
+
+    class_ways: tuple[int, ...]
+    success_ways: dict[int, int]
+    denominator: int
+    dice: tuple[int, ...]
+    #: None: ``success_ways`` lists every count; else (dice that roll again) the counts up to it,
+    #: the rest of the denominator lying above it
+    bound: int | None = field(default=None, kw_only=True)
+    #: ways of each column given by when (a true/false expression of the roll), in file order
+    column_ways: tuple[int, ...] = field(default=(), kw_only=True)
+
+
+@dataclass(frozen=True)
+class MechanicOdds:
+    """The exact odds of one roll of a mechanic: Fractions over ``denominator`` (every way the dice land)."""
+
+    rules: MechanicRules
+    cell: tuple[tuple[str, int], ...]
+    dice: tuple[int, ...]  # dice of each kind
+    class_ways: dict[str, int]
+    success_ways: dict[int, int]
+    denominator: int
+    #: None: every success count is listed; else (dice that roll again) the counts up to it are
+    bound: int | None = field(default=None, kw_only=True)
+    #: ways of each column given by when (a true/false expression of the roll)
+    column_ways: dict[str, int] = field(default_factory=dict, kw_only=True)
+
+    def probability(self, outcome: str) -> Fraction:
+        """Exact probability of an outcome class or a derived ``p_`` column."""
+        cols = {c.name: c.classes for c in self.rules.mechanic.columns}
+        if outcome in self.class_ways:
+            return Fraction(self.class_ways[outcome], self.denominator)
+        if outcome in self.column_ways:
+            return Fraction(self.column_ways[outcome], self.denominator)
+        if outcome in cols:
+            return Fraction(sum(self.class_ways[c] for c in cols[outcome]), self.denominator)
+
+        raise ValueError(f"unknown outcome {outcome!r}{did_you_mean(outcome, list(self.class_ways) + list(cols))}")
+
+    def classes(self) -> dict[str, Fraction]:
+        """Every class as ``{name: Fraction}``, in table order (they sum to exactly 1)."""
+        return {c: Fraction(w, self.denominator) for c, w in self.class_ways.items()}
+
+    def columns(self) -> dict[str, Fraction]:
+        """Every derived ``p_`` column as ``{name: Fraction}``."""
+        return {c.name: self.probability(c.name) for c in self.rules.mechanic.columns}
+
+    @property
+    def p_win(self) -> Fraction:
+        return sum(
+            (Fraction(self.class_ways[c], self.denominator) for c in self.rules.mechanic.win_classes), Fraction(0)
+        )
+
+    @property
+    def successes(self) -> dict[int, Fraction]:
+        """Exact distribution of the mechanic's successes ``{n: Fraction}`` (non-zero only); with dice
+        that roll again, the counts up to :attr:`bound` (:attr:`tail`: the chance of more)."""
+        if self.rules.mechanic.successes is None:
+            raise ValueError(f"the {self.rules.mechanic.name} mechanic names no successes count")
+        return {s: Fraction(w, self.denominator) for s, w in sorted(self.success_ways.items())}
+
+    @property
+    def tail(self) -> Fraction:
+        """Exact chance of more successes than :attr:`bound` (0 where every count is listed)."""
+        return 1 - sum(self.successes.values(), Fraction(0))
+
+    @property
+    def mean_successes(self) -> Fraction:
+        """Exact mean successes (dice that roll again: from the chains' exact means,
+        :func:`analysis.engine.explode.mean_successes`, where the successes are a sum of marks)."""
+        if self.bound is not None:
+            mean = _explode.mean_successes(self.rules.mechanic, self.rules.params, dict(self.cell), self.dice)
+            if mean is None:
+                raise ValueError(
+                    f"the {self.rules.mechanic.name} mechanic's dice roll again and its successes are not a "
+                    f"sum of marks: their distribution is listed up to {self.bound}, their mean is not counted"
+                )
+            return mean
+        return sum((s * p for s, p in self.successes.items()), Fraction(0))
+
+    def at_least(self, n: int) -> Fraction:
+        """Exact chance of ``n`` or more successes (with dice that roll again: ``n`` up to
+        :attr:`bound` ``+ 1``)."""
+        if self.bound is not None:
+            if n > self.bound + 1:
+                raise ValueError(f"successes are listed up to {self.bound}: at_least({n}) needs a larger bound")
+            return 1 - sum((p for s, p in self.successes.items() if s < n), Fraction(0))
+        return sum((p for s, p in self.successes.items() if s >= n), Fraction(0))
+
+    def __str__(self) -> str:
+        mech = self.rules.mechanic
+        head = ", ".join(f"{a} {v}" for a, v in self.cell)
+        lines = [f"{mech.title}: {head} ({' + '.join(f'{n} {k.name}' for n, k in zip(self.dice, mech.kinds))} dice)"]
+        for name, p in list(self.classes().items()) + list(self.columns().items()):
+            lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
+        return "\n".join(lines)
+
+    __repr__ = __str__

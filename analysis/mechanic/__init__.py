@@ -1,1 +1,0 @@
-"""Mechanics as data: dice mechanics described in TOML files, counted exactly by one engine."""
