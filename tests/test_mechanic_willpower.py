@@ -61,7 +61,7 @@ class _KernelOdds:
     """Classes, Willpower spent and successes of V5's own Willpower kernel (the reference)."""
 
     def __init__(self, pool, hunger, difficulty, rules, strategy):
-        from analysis.engine import exact, pairs_count as special_dice
+        from analysis.engine import exact, pairs_count
         from analysis.systems.v5 import willpower as v5_wp
         from kernels import special as ks
         from tests import oracles_v5_kernels as kv5
@@ -95,7 +95,7 @@ class _KernelOdds:
                 int("messy_critical" in strategy.forbid),
                 R,
                 mod,
-                special_dice.binomials(max(n, R) + 1, mod),
+                pairs_count.binomials(max(n, R) + 1, mod),
                 out,
                 spent,
             )

@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from analysis.engine import exact, pairs_count as special_dice
+from analysis.engine import exact, pairs_count
 from analysis.engine.pairs_count import CAP, Engine
 
 
@@ -44,15 +44,15 @@ def _per_pool(engine: Engine, pools, specials, diffs) -> list:
     for pool in pools:
         for special in specials:
             nn, nh = engine.dice(pool, special)
-            _, classes, _ = special_dice.counts(engine, nn, nh, tuple(diffs), force_modular=True)
+            _, classes, _ = pairs_count.counts(engine, nn, nh, tuple(diffs), force_modular=True)
             out.append([[int(x) for x in row] for row in np.asarray(classes).tolist()])
     return out
 
 
 def _chain(engine: Engine, pools, specials, diffs) -> list:
-    ways = special_dice.chain_ways(engine, pools, specials, diffs)
+    ways = pairs_count.chain_ways(engine, pools, specials, diffs)
     most = max(sum(engine.dice(p, h)) for p in pools for h in specials)
-    assert ways.dtype == (object if most > special_dice.INT64_DICE else np.int64)  # int64 while it fits
+    assert ways.dtype == (object if most > pairs_count.INT64_DICE else np.int64)  # int64 while it fits
     return [[[int(x) for x in row] for row in cell] for cell in ways.reshape(-1, len(diffs), engine.n_classes).tolist()]
 
 
@@ -108,7 +108,7 @@ def test_picks_come_with_the_classes():
     engine = _random_engine(rng, replaces=True)
     pools, specials, diffs = list(range(0, 23)), [0, 3], [0, 2, 7]
     picks = [[0, 1], [engine.n_classes - 1], list(range(engine.n_classes))]
-    ways = special_dice.chain_ways(engine, pools, specials, diffs, picks)
+    ways = pairs_count.chain_ways(engine, pools, specials, diffs, picks)
     k = engine.n_classes
     for e, p in enumerate(picks):
         assert (ways[..., k + e] == ways[..., p].sum(axis=-1)).all()
@@ -116,10 +116,10 @@ def test_picks_come_with_the_classes():
 
 
 def test_the_edges_are_where_the_counts_leave_them():
-    assert 10**special_dice.INT64_DICE <= exact.INT64_MAX < 10 ** (special_dice.INT64_DICE + 1)
+    assert 10**pairs_count.INT64_DICE <= exact.INT64_MAX < 10 ** (pairs_count.INT64_DICE + 1)
     engine = _random_engine(random.Random(2), replaces=True)
     with pytest.raises(ValueError, match="past the chain"):
-        special_dice.chain_ways(engine, [special_dice.CHAIN_DICE + 1], [0], [1])
+        pairs_count.chain_ways(engine, [pairs_count.CHAIN_DICE + 1], [0], [1])
 
 
 @pytest.mark.parametrize("system", ["v5", "werewolf", "hunter"])
@@ -143,11 +143,11 @@ def test_float_tables_are_the_floats_of_the_exact_ones(system):
 
 def test_an_engine_s_arrays_are_its_tuples():
     # Engine.of makes the kernels' arrays from the arrays it is given, beside the tuples it keeps:
-    # the two agree (special_dice._arrays builds them from the tuples)
+    # the two agree (pairs_count._arrays builds them from the tuples)
     rng = random.Random(5)
     for replaces in (True, False):
         engine = _random_engine(rng, replaces)
         made = engine.arrays()
-        again = special_dice._arrays(engine)
+        again = pairs_count._arrays(engine)
         assert all(a.dtype == b.dtype and a.shape == b.shape and (a == b).all() for a, b in zip(made, again))
         assert not any(a.flags.writeable for a in made)

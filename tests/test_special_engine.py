@@ -210,13 +210,13 @@ def test_int64_and_modular_paths_agree(name, rules, monkeypatch):
             seen.append((bound <= exact.INT64_MAX, out.dtype))
             return out
 
-        from analysis.engine import pairs_count as special_dice
+        from analysis.engine import pairs_count
         from analysis.engine import count as mechanic_engine
 
         mechanic_engine.clear_caches()  # counted afresh, on the modular path
         with monkeypatch.context() as m:
             m.setattr(exact, "count", modular)
-            m.setattr(special_dice, "count", modular)  # the pair-of-tens path counts there
+            m.setattr(pairs_count, "count", modular)  # the pair-of-tens path counts there
             forced = [_engine_odds(name, rules, n_normal, n_special, d) for d in diffs]
         mechanic_engine.clear_caches()
         assert seen and all(fits and dtype.kind == "O" for fits, dtype in seen)

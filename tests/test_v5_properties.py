@@ -72,12 +72,12 @@ def test_small_binomial_tables_match_the_kernel(mod):
     """The Python-built binomial tables (quick start-up) equal the kernel's, both sides of the switch."""
     import numpy as np
 
-    from analysis.engine import pairs_count as special_dice
+    from analysis.engine import pairs_count
     from kernels.multiset import fill_binomials
 
-    for size in (1, 2, 7, special_dice.SMALL_BINOMIALS, special_dice.SMALL_BINOMIALS + 1):
+    for size in (1, 2, 7, pairs_count.SMALL_BINOMIALS, pairs_count.SMALL_BINOMIALS + 1):
         want = np.empty((size, size), dtype=np.int64)
         fill_binomials(mod, want)
-        got = special_dice.binomials(size, mod)
+        got = pairs_count.binomials(size, mod)
         assert got.dtype == np.int64 and not got.flags.writeable
         assert (got == want).all(), (size, mod)

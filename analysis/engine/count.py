@@ -730,15 +730,15 @@ def _general_values(
 def clear_caches() -> None:
     """Forget every count the engines keep (computed tables, class tables, the pair path's pools):
     the next call counts from scratch, as for a rule set seen for the first time."""
-    from analysis.engine import pairs_count as special_dice
+    from analysis.engine import pairs_count
 
     from analysis.engine import pairs
 
     _TABLES.clear()
     _tables.cache_clear()
     pairs.clear_caches()
-    special_dice.counts.cache_clear()
-    special_dice.clear_caches()
+    pairs_count.counts.cache_clear()
+    pairs_count.clear_caches()
 
 
 #: Tables kept, computed, for a second call with the same rules and grid: the columns of the axes and

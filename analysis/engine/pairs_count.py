@@ -512,6 +512,6 @@ def counts_only(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
 
 def clear_caches() -> None:
     """Forget the generating functions of big pools kept between calls."""
-    from analysis.engine import pairs_big as special_big
+    from analysis.engine import pairs_big
 
-    special_big.clear_caches()
+    pairs_big.clear_caches()

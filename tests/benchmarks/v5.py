@@ -113,13 +113,13 @@ def median(values):
 
 def clear_counts():
     """Forget every cached count, so that the next call counts from scratch."""
-    from analysis.engine import pairs_count as special_dice
+    from analysis.engine import pairs_count
     from analysis.engine import count as engine
 
     v5._cell_ways.cache_clear()
     engine.clear_caches()  # the engine's tables, class tables and pair-path pools
-    special_dice.counts.cache_clear()
-    special_dice.clear_caches()
+    pairs_count.counts.cache_clear()
+    pairs_count.clear_caches()
 
 
 def same_as_plain(df_exact, df_float, ref) -> bool:
@@ -189,7 +189,7 @@ def main():
 
     def cold_table():
         clear_counts()
-        __import__("analysis.engine.pairs_count").special_dice.binomials.cache_clear()
+        __import__("analysis.engine.pairs_count").engine.pairs_count.binomials.cache_clear()
         return v5.table(POOLS, HUNGERS, DIFFICULTIES)
 
     t, _ = timings(cold_table, 5)
