@@ -35,6 +35,7 @@
 # %%
 # %matplotlib inline
 from analysis.systems.requiem import beast
+from analysis.versus import requiem_v5
 from analysis.systems.requiem import dice as requiem
 from analysis.systems.requiem.figures import beast_character, beast_heatmap, beast_vs_v5
 
@@ -116,7 +117,7 @@ beast_character.make_figure(max_vitae=11, resolve=3, composure=2, blood_potency=
 # one success").
 
 # %%
-beast.compare_table("1-10", "1,3,5").round(4)
+requiem_v5.compare_table("1-10", "1,3,5").round(4)
 
 # %%
 beast_vs_v5.make_figure()

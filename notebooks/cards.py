@@ -37,7 +37,8 @@
 # %matplotlib inline
 from fractions import Fraction
 
-from analysis.systems.cards import deck as cards, versus_v5
+from analysis.systems.cards import deck as cards
+from analysis.versus import cards_v5
 from analysis.systems.cards.figures import cards_odds, cards_scene, cards_vs_v5
 
 # %% [markdown]
@@ -110,7 +111,7 @@ for rules in (cards.CardRules(), cards.CardRules(confirmation="fresh_deck"),
 # win, and how often the Beast shows in each.
 
 # %%
-versus_v5.compare_v5(range(3, 8), 3, [1, 3])
+cards_v5.compare_v5(range(3, 8), 3, [1, 3])
 
 # %%
 cards_vs_v5.make_figure()

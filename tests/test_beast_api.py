@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from analysis.systems.requiem import beast
+from analysis.versus import requiem_v5
 from analysis.systems.requiem import dice as requiem
 from analysis.systems.v5 import roll as v5
 from analysis.systems.requiem.beast import OFFICIAL, BeastRules, odds
@@ -195,8 +196,8 @@ def test_character_table_follows_the_ladder():
 
 
 def test_compare_table():
-    df = beast.compare_table("1-8", "0-5", exact=True)
-    assert list(df.columns) == list(beast.COMPARE_COLUMNS)
+    df = requiem_v5.compare_table("1-8", "0-5", exact=True)
+    assert list(df.columns) == list(requiem_v5.COMPARE_COLUMNS)
     fifth = v5.table("1-8", "0-5", 1, exact=True)
     assert df.v5_win.tolist() == fifth.p_win.tolist()
     assert df.v5_bestial_failure.tolist() == fifth.bestial_failure.tolist()
@@ -210,7 +211,7 @@ def test_compare_table():
     level0 = df[df.level == 0]
     assert (level0.la_soif_exceptional == level0.requiem_exceptional).all()
     assert (df.la_soif_exceptional != df.requiem_exceptional).any()
-    assert beast.compare_table(3, 2, v5_difficulty=3).v5_win.tolist() == v5.table(3, 2, 3).p_win.tolist()
+    assert requiem_v5.compare_table(3, 2, v5_difficulty=3).v5_win.tolist() == v5.table(3, 2, 3).p_win.tolist()
 
 
 # ------------------------------------------------------------ bad input
@@ -235,7 +236,7 @@ def test_compare_table():
         (lambda: beast.table("1-5", "0-7"), "soif must be 0..5, got 7"),
         (lambda: beast.table("5-1", 0), "pool: the range 5-1 runs backwards"),
         (lambda: beast.character_table("11/3/2/2", 5), "ladder must be a SoifLadder"),
-        (lambda: beast.compare_table(0, 1), "pool must be 1..200, got 0"),
+        (lambda: requiem_v5.compare_table(0, 1), "pool must be 1..200, got 0"),
         (lambda: beast.frenzy_risk(0, 2, 1), "resolve must be 1..10, got 0"),
         (lambda: requiem.odds(3, beast.OFFICIAL.requiem(), max_successes=201), "max_successes must be 0..200, got 201"),
     ],

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.systems.cards import deck as cards, versus_v5
+from analysis.systems.cards import deck as cards
+from analysis.versus import cards_v5
 from analysis.systems.cards.published import cards as published
 from analysis.systems.v5 import roll as v5
 from tests import oracles_cards as oc
@@ -19,11 +20,11 @@ def _card_win(base, difficulty, **opts):
 
 @pytest.fixture(scope="module")
 def comparison():
-    return versus_v5.compare_v5(range(1, 9), range(1, 6), (0, 1, 4), exact=True)
+    return cards_v5.compare_v5(range(1, 9), range(1, 6), (0, 1, 4), exact=True)
 
 
 def test_comparison_columns_and_v5_side(comparison):
-    assert tuple(comparison.columns) == versus_v5.COMPARE_COLUMNS
+    assert tuple(comparison.columns) == cards_v5.COMPARE_COLUMNS
     assert len(comparison) == 8 * 5 * 3
     for r in comparison.sample(20, random_state=1).itertuples(index=False):
         o = v5.odds(r.pool, r.hunger, r.difficulty)
@@ -42,28 +43,28 @@ def test_comparison_picks_the_nearest_card_test(comparison):
 
 def test_nearest_card_test_ties_and_edges():
     # V5 pool 1, Difficulty 1: 1/2; the card test needing a 6 wins 5/10
-    assert versus_v5.nearest_card_test(Fraction(1, 2), 12) == 6
+    assert cards_v5.nearest_card_test(Fraction(1, 2), 12) == 6
     # 0.85 is as near 0.8 as 0.9: the lower chance (needing a 3)
-    assert versus_v5.nearest_card_test(Fraction(85, 100), 12) == 9
+    assert cards_v5.nearest_card_test(Fraction(85, 100), 12) == 9
     # certain V5 wins: the first base at 90% (needing a 2), never above
-    assert versus_v5.nearest_card_test(Fraction(1), 12) == 10
-    assert versus_v5.nearest_card_test(Fraction(0), 12) == 1
-    assert versus_v5.nearest_card_test(Fraction(0), 5) == 0
+    assert cards_v5.nearest_card_test(Fraction(1), 12) == 10
+    assert cards_v5.nearest_card_test(Fraction(0), 12) == 1
+    assert cards_v5.nearest_card_test(Fraction(0), 5) == 0
     # any card difficulty gives the same chances, shifted
-    assert versus_v5.nearest_card_test(Fraction(3, 10), 20) == versus_v5.nearest_card_test(Fraction(3, 10), 12) + 8
+    assert cards_v5.nearest_card_test(Fraction(3, 10), 20) == cards_v5.nearest_card_test(Fraction(3, 10), 12) + 8
     # under ace="low" a base at the difficulty is certain
-    assert versus_v5.nearest_card_test(Fraction(1), 12, cards.CardRules(ace="low")) == 11
+    assert cards_v5.nearest_card_test(Fraction(1), 12, cards.CardRules(ace="low")) == 11
 
 
 def test_comparison_floats_and_bad_input():
-    df = versus_v5.compare_v5(3, 2, 2)
+    df = cards_v5.compare_v5(3, 2, 2)
     assert df.loc[0, "card_win"] == pytest.approx(float(cards.odds(df.loc[0, "card_base"], 12).p_win))
     with pytest.raises(ValueError, match="card_difficulty"):
-        versus_v5.compare_v5(3, 2, 2, card_difficulty=-1)
+        cards_v5.compare_v5(3, 2, 2, card_difficulty=-1)
     with pytest.raises(ValueError, match="hunger must be 0..5"):
-        versus_v5.compare_v5(3, 2, 6)
+        cards_v5.compare_v5(3, 2, 6)
     with pytest.raises(ValueError, match="rules must be a CardRules"):
-        versus_v5.compare_v5(3, 2, 2, rules=v5.OFFICIAL)
+        cards_v5.compare_v5(3, 2, 2, rules=v5.OFFICIAL)
 
 
 def test_published_by_card_needed():

@@ -1,5 +1,8 @@
 """The systems declare themselves: no module outside ``analysis/systems`` names a system in code.
 
+(``analysis/versus``, the comparisons across systems, names the systems it sets side by side: it sits
+above them for that.)
+
 Which module builds a system's own commands (``SYSTEM.cli``) and which column
 prefixes stand for its odds beside other systems' (``SYSTEM.column_prefixes``)
 are said by the system; the command line and the tables iterate what
@@ -21,7 +24,8 @@ from analysis.systems import discover
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SYSTEMS_DIR = ROOT / "analysis" / "systems"
-OUTSIDE = sorted(p for p in (ROOT / "analysis").rglob("*.py") if SYSTEMS_DIR not in p.parents)
+VERSUS_DIR = ROOT / "analysis" / "versus"
+OUTSIDE = sorted(p for p in (ROOT / "analysis").rglob("*.py") if not {SYSTEMS_DIR, VERSUS_DIR} & set(p.parents))
 
 
 def _system_names() -> set:

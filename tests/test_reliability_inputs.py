@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from analysis.model.rules import Rules, rule
-from analysis.systems.cards import deck, versus_v5
+from analysis.systems.cards import deck
+from analysis.versus import cards_v5
 from analysis.systems.classic import health, pools
 from analysis.systems.hunter import desperation
 from analysis.systems.requiem import beast
@@ -184,11 +185,11 @@ def test_counts_must_be_whole_numbers(call, bad):
 @pytest.mark.parametrize("p", [2, -1, Fraction(3, 2), float("nan"), float("inf"), "0.5", True])
 def test_nearest_card_test_refuses_probabilities_outside_0_1(p):
     with pytest.raises(ValueError, match="p must be a probability 0..1"):
-        versus_v5.nearest_card_test(p, 12)
+        cards_v5.nearest_card_test(p, 12)
 
 
 def test_nearest_card_test_takes_a_float_at_its_exact_value():
-    assert versus_v5.nearest_card_test(0.5, 12) == versus_v5.nearest_card_test(Fraction(1, 2), 12)
+    assert cards_v5.nearest_card_test(0.5, 12) == cards_v5.nearest_card_test(Fraction(1, 2), 12)
     assert check_probability("p", 0) == 0 and check_probability("p", 1) == 1
 
 

@@ -88,6 +88,7 @@ def _family_tables():
     """The tables of the commands that print more than a system's grid table, as (name, f(exact), keys)."""
     from analysis.systems.classic import health
     from analysis.systems.requiem import beast
+    from analysis.versus import requiem_v5
     from analysis.systems.v5 import conflict, fight, rouse
 
     a, b = conflict.Combatant(3, hunger=1), conflict.Combatant(2)
@@ -109,7 +110,7 @@ def _family_tables():
         lambda e: beast.distribution_table("1-3", "0-1", 3, exact=e),
         ("pool", "soif", "beast_dice", "successes"),
     )
-    yield "beast_compare_table", lambda e: beast.compare_table("1-4", "0-2", exact=e), ("pool", "level")
+    yield "beast_compare_table", lambda e: requiem_v5.compare_table("1-4", "0-2", exact=e), ("pool", "level")
 
 
 @pytest.mark.parametrize("name,make,keys", list(_family_tables()), ids=lambda v: v if isinstance(v, str) else "")
@@ -120,9 +121,9 @@ def test_every_float_of_the_other_tables_is_the_exact_fraction_rounded(name, mak
 
 
 def test_la_soif_compare_table_sums_are_exact():
-    from analysis.systems.requiem import beast
+    from analysis.versus import requiem_v5
 
-    floats, exact = beast.compare_table(3, 0), beast.compare_table(3, 0, exact=True)
+    floats, exact = requiem_v5.compare_table(3, 0), requiem_v5.compare_table(3, 0, exact=True)
     assert exact.v5_critical[0] == Fraction(7, 250) and floats.v5_critical[0] == 0.028
     text = render(floats, "csv", key_columns=("pool", "level"))
     assert ",0.028," in text and "0.027999999999999997" not in text

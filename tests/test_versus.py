@@ -1,4 +1,4 @@
-"""`beastodds versus` and `analysis.systems.v5.versus.versus`: La Soif and ten-card tests against V5.
+"""`beastodds versus` and `analysis.versus.against_v5.versus`: La Soif and ten-card tests against V5.
 
 Every cell is checked against values counted apart: V5 and La Soif rolls by
 brute force over every ordered roll (tests/oracles.py, tests/oracles_beast.py),
@@ -14,10 +14,10 @@ from functools import lru_cache
 
 import pytest
 
-from analysis.systems.cards import versus_v5
+from analysis.versus import cards_v5
 from analysis.systems.requiem import beast
 from analysis.systems.v5 import roll as v5
-from analysis.systems.v5.versus import CHANCE_CARD_DIFFICULTY, KEYS, SEARCH_TOP, VALUES, versus
+from analysis.versus.against_v5 import CHANCE_CARD_DIFFICULTY, KEYS, SEARCH_TOP, VALUES, versus
 from tests import oracles, oracles_beast, oracles_cards
 from tests.conftest import refused, run_cli
 
@@ -168,7 +168,7 @@ def test_cards_by_chance_is_nearest_card_test_and_compare_v5():
         p, h, d, cd = row["pool"], row["hunger"], row["difficulty"], row["card_difficulty"]
         fifth = v5.odds(p, h, d)
         assert row["v5_win"] == fifth.p_win
-        assert row["card_base"] == versus_v5.nearest_card_test(fifth.p_win, cd)
+        assert row["card_base"] == cards_v5.nearest_card_test(fifth.p_win, cd)
         card = card_brute(row["card_base"], cd, h)
         assert (row["card_win"], row["card_bestial_failure"], row["card_bestial_success"]) == (
             card["win"],
@@ -177,7 +177,7 @@ def test_cards_by_chance_is_nearest_card_test_and_compare_v5():
         )
         check_answer(row, card["win"], card["bestial"])
     # the existing comparison pairs alike (its card difficulty is 12, as the chance pairing's)
-    old = versus_v5.compare_v5("0-8", "1-4", "0-2", exact=True).set_index(["pool", "difficulty", "hunger"])
+    old = cards_v5.compare_v5("0-8", "1-4", "0-2", exact=True).set_index(["pool", "difficulty", "hunger"])
     new = versus("cards", "v5", difficulty="1-4", pairing="chance", pool="0-8", hunger="0-2", exact=True)
     assert set(new.card_difficulty) == {CHANCE_CARD_DIFFICULTY}
     for row in records(new):
@@ -589,7 +589,7 @@ def test_the_api_refuses_alike():
 def test_the_docstring_example():
     import doctest
 
-    import analysis.systems.v5.versus
+    import analysis.versus.against_v5
 
-    result = doctest.testmod(analysis.systems.v5.versus)
+    result = doctest.testmod(analysis.versus.against_v5)
     assert result.attempted >= 2 and result.failed == 0

@@ -3,8 +3,8 @@
 Modules: ``rules`` (the deck, the classes, ``CardRules``), ``deck`` (static and
 opposed tests and their tables; it re-exports the names of the others, and is
 re-exported here), ``scenes`` (several tests one after another) and
-``versus_v5`` (the card test that wins as often as a V5 roll); ``cli`` builds
-``beastodds cards`` (only the command line imports it).
+``cli`` builds ``beastodds cards`` (only the command line imports it).  The card test
+that wins as often as a V5 roll is across systems: :mod:`analysis.versus.cards_v5`.
 """
 
 from analysis.model.system import System, lazy_exports

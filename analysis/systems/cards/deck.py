@@ -5,7 +5,7 @@ static or opposed test, from the character sheet or from its totals, and
 their tables.  The rules are in :mod:`analysis.systems.cards.rules`, scenes
 of several tests in :mod:`analysis.systems.cards.scenes` (their names are
 importable from here too, ``__all__``); the comparison with V5, which counts
-with this module, is :mod:`analysis.systems.cards.versus_v5`.
+with this module, is :mod:`analysis.versus.cards_v5`.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from analysis.systems.v5.conflict import (
     ConflictRules,
 )
 from analysis.systems.v5.rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS
-from analysis.systems.v5.versus import sides, versus
+from analysis.versus.against_v5 import sides, versus
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
 COMMANDS = ("v5", "rouse", "conflict", "fight", "versus")
@@ -515,7 +515,7 @@ def _add_versus(sub) -> None:
 
 def _run_versus(args):
     """``beastodds versus SIDE V5 --difficulty N --pairing rating|chance``: La Soif or ten-card tests
-    against V5, paired as the command line says (:func:`analysis.systems.v5.versus.versus`)."""
+    against V5, paired as the command line says (:func:`analysis.versus.against_v5.versus`)."""
     check_output_options(args)
     a, b = sides(args.side, args.v5)
     if args.difficulty is None and args.pairing is None:

@@ -6,7 +6,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis.present.plots import percent_text
-from analysis.systems.cards import deck as cards, versus_v5
+from analysis.systems.cards import deck as cards
+from analysis.versus import cards_v5
 from analysis.systems.v5 import roll as v5
 
 
@@ -21,7 +22,7 @@ def make_figure(
     Right: the chance that the Beast shows, by Hunger, V5 against cards."""
     pools, difficulties = list(pools), list(difficulties)
     # exact: each cell's text from its exact value, never a 100% that is merely near it
-    df = versus_v5.compare_v5(pools, difficulties, 0, card_difficulty=card_difficulty, exact=True)
+    df = cards_v5.compare_v5(pools, difficulties, 0, card_difficulty=card_difficulty, exact=True)
     win = df.pivot(index="difficulty", columns="pool", values="v5_win").loc[difficulties, pools]
     base = df.pivot(index="difficulty", columns="pool", values="card_base").loc[difficulties, pools]
     card = df.pivot(index="difficulty", columns="pool", values="card_win").loc[difficulties, pools]

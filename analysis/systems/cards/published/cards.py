@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.systems.cards import deck as cards, versus_v5
+from analysis.systems.cards import deck as cards
+from analysis.versus import cards_v5
 
 #: The scene of the published tables: five hungry tests, base 6 against 12.
 SCENE_TEST = (6, 12, 1)
@@ -83,7 +84,7 @@ def make_tables() -> dict:
         "cards_scene_after": (scene_after(), ("deck", "test", "base", "difficulty", "hunger")),
         "cards_scene_compulsions": (compulsions(), ("tests", "deck")),
         "cards_vs_v5": (
-            versus_v5.compare_v5(range(1, 11), range(1, 6), range(0, 6)),
+            cards_v5.compare_v5(range(1, 11), range(1, 6), range(0, 6)),
             ("pool", "difficulty", "hunger", "card_base", "card_difficulty"),
         ),
     }

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from analysis.systems.requiem import beast
+from analysis.versus import requiem_v5
 
 
 def make_figure(pools=range(1, 13), levels=(1, 3, 5), v5_difficulty: int = 1) -> Figure:
     """Top: chance of success.  Bottom: how often the Beast shows."""
     pools, levels = list(pools), list(levels)
-    df = beast.compare_table(pools, levels, v5_difficulty=v5_difficulty)
+    df = requiem_v5.compare_table(pools, levels, v5_difficulty=v5_difficulty)
     fig = Figure(figsize=(15, 7), layout="constrained")
     axes = fig.subplots(2, len(levels), sharex=True, sharey="row", squeeze=False)
     for j, level in enumerate(levels):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from analysis.systems.requiem import beast
+from analysis.versus import requiem_v5
 from analysis.systems.requiem import dice as requiem
 
 #: The house rule's vampires and ghoul: (label, arguments of soif_ladder / ghoul_soif_ladder).
@@ -44,7 +45,7 @@ def make_tables() -> dict:
         "beast_classes_tempt": (beast.table(range(0, 21), range(0, 6), tempt=True), keys),
         "beast_house_rule_ladders": (seed_ladders_text(), ()),
         "beast_character_first_vampire_pool6": (beast.character_table(first, 6), ("vitae", "soif", "beast_dice")),
-        "beast_compare_v5": (beast.compare_table(range(1, 13), range(0, 6)), ("pool", "level")),
+        "beast_compare_v5": (requiem_v5.compare_table(range(1, 13), range(0, 6)), ("pool", "level")),
     }
 
 

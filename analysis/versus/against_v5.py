@@ -18,7 +18,7 @@ Difficulty 3, V5 gives more.  So :func:`versus` has no default for either:
     ``card_difficulty``, default 12: another shifts the base, not the
     chances) whose chance of success is nearest V5's chance to win; equal
     distances go to the lower chance, equal chances to the smaller pool or
-    base (:func:`analysis.systems.cards.versus_v5.nearest_card_test`).
+    base (:func:`analysis.versus.cards_v5.nearest_card_test`).
 
 The card test's Hunger is V5's (from 1 on it draws a confirmation card).
 Every value is counted exactly; ``exact=False`` gives ``float(Fraction)``.
@@ -38,6 +38,8 @@ from analysis.workbench.compare import spec_text
 from analysis.workbench.solve import rule_set
 from analysis.model.validate import InputError, as_values, check_bool, check_cells
 
+from analysis.systems.cards import deck
+from analysis.systems.requiem import beast
 from analysis.systems.v5 import roll as v5
 from analysis.systems.v5.dice import MAX_POOL
 
@@ -166,7 +168,7 @@ def _answer(row: dict, other_win: Fraction, other_bestial: Fraction) -> dict:
 
 class _Nearest:
     """The candidate whose chance is nearest a target: the lower chance, then the smaller value, on a
-    tie (as :func:`analysis.systems.cards.versus_v5.nearest_card_test`).
+    tie (as :func:`analysis.versus.cards_v5.nearest_card_test`).
 
     ``candidates`` are ``(value, chance)`` pairs, in any order: nothing assumes that the chance grows
     with the value.  The distinct chances are sorted once (each with its smallest value), so a target is
@@ -194,7 +196,6 @@ def _v5_rows(pools, hungers, difficulties, rules) -> pd.DataFrame:
 
 
 def _soif(side, v5_rules, pairing, difficulties, pool, hunger, names) -> tuple:
-    from analysis.systems.requiem import beast
 
     pool = DEFAULT_POOL if pool is None else pool
     if pairing == "rating":
@@ -244,7 +245,6 @@ def _soif(side, v5_rules, pairing, difficulties, pool, hunger, names) -> tuple:
 
 
 def _cards(side, v5_rules, pairing, difficulties, pool, hunger, attribute, skill, card_difficulty, names) -> tuple:
-    from analysis.systems.cards import deck
 
     hungers = as_values("hunger", hunger, 0, deck.MAX_HUNGER)
     card_diffs = as_values("card_difficulty", card_difficulty, 0, deck.MAX_VALUE)
@@ -479,7 +479,6 @@ def versus(
             if card_difficulty is None:
                 card_difficulty = CHANCE_CARD_DIFFICULTY
         rows, notes = _cards(a, b.rules, pairing, difficulties, pool, hunger, attribute, skill, card_difficulty, names)
-        from analysis.systems.cards import deck
 
         card_diffs = as_values("card_difficulty", card_difficulty, 0, deck.MAX_VALUE)
     keys = KEYS[(a.system, pairing)]

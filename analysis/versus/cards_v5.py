@@ -2,7 +2,7 @@
 
 :func:`nearest_card_test` finds the base whose card test wins nearest to a
 chance; :func:`compare_v5` sets V5's odds beside the matching card test's,
-bestial chances included.  (``beastodds versus``, :mod:`analysis.systems.v5.versus`,
+bestial chances included.  (``beastodds versus``, :mod:`analysis.versus.against_v5`,
 asks the same question for every system.)
 """
 
