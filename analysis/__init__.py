@@ -35,10 +35,10 @@ __version__ = "0.1.0"
 
 #: Each public name: the module that defines it (imported when the name is first used).
 _PUBLIC = {
-    "load": "analysis.model.rulesets",
-    "RuleSet": "analysis.model.rulesets",
-    "table": "analysis.engine.sweep",
-    "distribution_table": "analysis.engine.sweep",
+    "load": "analysis.workbench.rulesets",
+    "RuleSet": "analysis.workbench.rulesets",
+    "table": "analysis.workbench.sweep",
+    "distribution_table": "analysis.workbench.sweep",
     "compare": "analysis.workbench.compare",
     "Comparison": "analysis.workbench.compare",
     "solve": "analysis.workbench.solve",
@@ -54,8 +54,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers and readers (loaded l
     from analysis.present.explore import explorer as explorer
     from analysis.present.formats.render import render as render
     from analysis.present.plots import difference_heatmap as difference_heatmap, variant_curves as variant_curves
-    from analysis.model.rulesets import RuleSet as RuleSet, load as load
-    from analysis.engine.sweep import distribution_table as distribution_table, table as table
+    from analysis.workbench.rulesets import RuleSet as RuleSet, load as load
+    from analysis.workbench.sweep import distribution_table as distribution_table, table as table
     from analysis.workbench.compare import Comparison as Comparison, compare as compare
     from analysis.workbench.solve import solve as solve
 

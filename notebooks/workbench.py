@@ -44,7 +44,7 @@ import pandas as pd
 from IPython.display import display
 
 from analysis.present import plots, tables
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.systems.v5 import roll as v5
 
 pd.DataFrame([{"name": rs.name, "system": rs.system,

@@ -68,7 +68,7 @@ def systems_kept():
     does not cover)."""
     import sys
 
-    rulesets = sys.modules.get("analysis.model.rulesets")
+    rulesets = sys.modules.get("analysis.workbench.rulesets")
     if rulesets is None:
         yield
         return

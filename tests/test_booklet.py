@@ -22,7 +22,7 @@ import pytest
 from analysis.present import booklet
 from analysis.present.formats.summary import flat_axes
 from analysis.cli import build
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.model.system import System
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -327,7 +327,7 @@ def test_zero_and_one_are_never_rounded_into_view():
     from fractions import Fraction
 
     from analysis.present.formats.html import PERCENT_DIGITS
-    from analysis.present.formats.numbers import percent_text
+    from analysis.model.numbers import percent_text
 
     def shown(p):  # a percentage as the booklet's tables show it
         return percent_text(p, PERCENT_DIGITS)
@@ -471,7 +471,7 @@ _SYSTEM_WORDS = {
 @pytest.mark.parametrize("name", list(_SYSTEM_WORDS))
 def test_legends_carry_no_other_systems_notes(name):
     """A legend of one system's table speaks of that system only ("(V5; cards: Hunger draws)" is gone)."""
-    from analysis.engine import sweep
+    from analysis.workbench import sweep
     from analysis.present.tables import legend
 
     system = rulesets.SYSTEMS[name]

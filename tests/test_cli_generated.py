@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from analysis import cli
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.systems.v5.cli import CONFLICT_RULES
 from analysis.model.system import System
 from analysis.systems.cards import deck as cards

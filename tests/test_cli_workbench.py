@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from analysis import cli
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.systems.v5 import roll as v5
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from analysis.present import plots, tables
-from analysis.model import rulesets
-from analysis.engine import sweep
+from analysis.workbench import rulesets
+from analysis.workbench import sweep
 from analysis.systems.cards import deck as cards
 from analysis.systems.v5 import roll as v5
 

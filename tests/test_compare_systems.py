@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from analysis.present import plots, tables
-from analysis.engine import sweep
+from analysis.workbench import sweep
 from tests.conftest import run_cli
 
 V5_FILE = Path(__file__).resolve().parent.parent / "analysis" / "systems" / "v5" / "mechanic.toml"

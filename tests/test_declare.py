@@ -18,7 +18,7 @@ import re
 import pytest
 
 from analysis import cli
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.present import tables
 from analysis.systems import discover
 

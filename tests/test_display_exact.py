@@ -157,7 +157,7 @@ def test_every_command_rounds_and_scales_the_exact_value(capsys, argv):
     ],
 )
 def test_a_command_counts_exactly_whenever_it_rounds_or_scales(capsys, monkeypatch, fmt, flags, exact):
-    from analysis.engine import sweep
+    from analysis.workbench import sweep
 
     seen = []
     real = sweep.tables

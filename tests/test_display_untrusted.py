@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.present import tables
 from analysis.model.validate import one_line
 from tests.conftest import run_cli

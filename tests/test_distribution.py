@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from analysis.engine import distribution
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.systems.classic import pools as classic
 from analysis.systems.hunter import desperation as hunter
 from analysis.systems.requiem import beast

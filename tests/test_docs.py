@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.model.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,7 +149,7 @@ def test_blood_surge_at_potency_one_says_it_rests_on_one_table():
 def test_blood_surge_at_potency_one_reads_either_way():
     """The other reading of the Blood Potency table is an option: 1 die at Blood Potency 1, as at 0, and the
     surged roll is then the roll with one die more (a rule set's [rouse] table sets it)."""
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
     from analysis.systems.v5 import roll as v5
     from analysis.systems.v5 import rouse
 

@@ -112,7 +112,7 @@ def test_plain_ints_are_evaluated_as_arrays_are(seed):
 
 def test_grid_ways_gives_each_pool_s_counts():
     """The whole grid's counts (no ``finish``) are each pool's, from its own kernel call, past int64 too."""
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
     from analysis.engine import pairs_count as sd
     from analysis.engine import count as engine, pairs
     from analysis.model.spec import shipped

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.systems.v5 import roll
 from tests.conftest import run_cli, systems_kept
 

@@ -3,7 +3,7 @@
 import pytest
 
 from analysis.present import glossary
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 
 
 @pytest.mark.parametrize("name", list(rulesets.SYSTEMS))

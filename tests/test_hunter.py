@@ -5,7 +5,7 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.systems.hunter import desperation as hunter
 from tests import oracles_special as oracles
 
@@ -186,7 +186,7 @@ def test_willpower_shows_in_the_odds():
     assert "Willpower: maximize_win, spent" in str(o)
     assert "willpower_spent" in repr(o)
     assert "Willpower" not in str(hunter.odds(5, 2, 3))
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
 
     assert list(rulesets.system("hunter").strategy_map) == ["reroll_failures", "maximize_win"]
 

@@ -5,7 +5,8 @@ counts, wherever it stands: at the top of a module, inside a function
 (imported when first called) or under ``TYPE_CHECKING`` (read by the type
 checker only).  A circle that only a lazy import closes is still a circle:
 the two modules cannot be read, nor changed, one without the other.  The
-modules are those of ``analysis/`` and ``kernels/``.
+modules are those of ``analysis/`` and ``kernels/``.  Nor does any import run up the layers
+(:data:`LAYERS`, the folders from ``kernels`` to ``analysis/cli``), nor from one system to another.
 
 Imports stand at the top of each module.  One kind of import waits inside
 the function that needs it, the seam: a module that loads the compiled
@@ -232,9 +233,90 @@ def test_the_entry_loads_no_pandas_numpy_nor_numba():
 
 
 def test_a_sweep_loads_multiprocessing_only_for_its_workers():
-    code = "import sys, analysis.engine.sweep; print('multiprocessing' in sys.modules)"
+    code = "import sys, analysis.workbench.sweep; print('multiprocessing' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0 and done.stdout == "False\n", done.stderr
+
+
+#: The layers, from the bottom: a module imports from its own layer or those below it.
+LAYERS = (
+    "kernels",
+    "analysis.model",
+    "analysis.engine",
+    "analysis.systems",
+    "analysis.workbench",
+    "analysis.versus",
+    "analysis.present",
+    "analysis.options",
+    "analysis.cli",
+)
+#: The modules of the systems' package that every system shares (not a system of their own).
+SHARED_BY_SYSTEMS = ("analysis.systems", "analysis.systems.counted", "analysis.systems.from_file")
+
+
+def layer(module: str) -> int:
+    """The layer of a module: its folder's, except that a system's ``cli.py`` is the command line and its
+    ``figures/`` and ``published/`` are presentation; the public face, ``analysis``, is above them all."""
+    parts = module.split(".")
+    if parts[:2] == ["analysis", "systems"] and len(parts) > 3:
+        if parts[3] == "cli":
+            return LAYERS.index("analysis.cli")
+        if parts[3] in ("figures", "published"):
+            return LAYERS.index("analysis.present")
+    if module == "analysis":
+        return len(LAYERS)
+    return max(i for i, name in enumerate(LAYERS) if module == name or module.startswith(name + "."))
+
+
+def runs_up(graph) -> list[str]:
+    """Each import that reads a module of a higher layer, or of another system, as ``module -> target``
+    (``analysis`` itself, read for its ``__version__``, is the parent of every module, not a layer above)."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        for target, lines in sorted(targets.items()):
+            if target == "analysis" or module == "analysis":
+                continue
+            if layer(target) > layer(module):
+                found.append(f"{module} -> {target} (line {', '.join(map(str, lines))})")
+            elif (
+                layer(module) == layer(target) == LAYERS.index("analysis.systems")
+                and target not in SHARED_BY_SYSTEMS
+                and module not in SHARED_BY_SYSTEMS
+                and module.split(".")[2] != target.split(".")[2]
+            ):
+                found.append(f"{module} -> {target} (line {', '.join(map(str, lines))}: another system)")
+    return found
+
+
+def test_no_import_runs_up_a_layer():
+    graph = import_graph()
+    assert {layer(m) for m in graph} == set(range(len(LAYERS) + 1))  # every module has its layer, each layer some
+    assert runs_up(graph) == []
+
+
+def test_the_layer_scan_sees_an_import_up_and_across(tmp_path):
+    for name, text in {
+        "kernels/__init__.py": "",
+        "analysis/__init__.py": "",
+        "analysis/model/__init__.py": "",
+        "analysis/model/a.py": "def f():\n    from analysis.engine import b\n",  # up, inside a function
+        "analysis/engine/__init__.py": "",
+        "analysis/engine/b.py": "from analysis.model import a\nimport analysis\n",
+        "analysis/systems/__init__.py": "",
+        "analysis/systems/one/__init__.py": "",
+        "analysis/systems/one/x.py": "from analysis.systems.two import y\n",  # across
+        "analysis/systems/one/cli.py": "from analysis.options import o\n",  # the command line: fine
+        "analysis/systems/two/__init__.py": "",
+        "analysis/systems/two/y.py": "",
+        "analysis/options/__init__.py": "",
+        "analysis/options/o.py": "",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert runs_up(import_graph(tmp_path)) == [
+        "analysis.model.a -> analysis.engine.b (line 2)",
+        "analysis.systems.one.x -> analysis.systems.two.y (line 1: another system)",
+    ]
 
 
 def test_the_systems_sit_below_the_command_line():

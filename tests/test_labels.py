@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from analysis.present import booklet, page
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.present.formats.describe import changes_html, describe
 from tests.conftest import systems_kept
 

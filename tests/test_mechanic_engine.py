@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.engine import count as engine
 from analysis.model import spec
 from analysis.model.spec import shipped
@@ -240,7 +240,7 @@ def test_a_shipped_systems_legend_follows_its_house_rule():
 def test_a_table_handed_out_is_the_callers_to_change():
     # the engine keeps each table it made and hands out copies (shallow where pandas copies on write):
     # a caller's changes never reach the next caller
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
     from analysis.engine import count as engine
     from analysis.model.spec import shipped
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from analysis import cli
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.engine import count as engine
 from analysis.model.spec import load
 

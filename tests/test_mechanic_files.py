@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from analysis import cli
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 
 ROOT = Path(__file__).resolve().parents[1]
 

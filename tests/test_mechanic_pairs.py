@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.engine import count as engine, pairs
 from analysis.model import spec
 from analysis.model.spec import shipped

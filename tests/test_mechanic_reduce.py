@@ -2,7 +2,7 @@
 
 import pytest
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.engine import count as engine
 from analysis.model import spec
 from analysis.model.spec import shipped

@@ -1145,7 +1145,7 @@ def test_a_named_strategy_says_which_class_a_file_lacks():
 @pytest.mark.parametrize("strategy", ["maximize_critical", "avoid_messy"])
 def test_v5s_strategies_on_a_copy_of_v5s_file_equal_v5(strategy, tmp_path):
     """Cell for cell, a copy of V5's file under another name equals ``v5 --strategy`` (every column)."""
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
     from tests.conftest import systems_kept
 
     text = (ROOT / "analysis" / "systems" / "v5" / "mechanic.toml").read_text(encoding="utf-8")

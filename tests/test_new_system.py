@@ -8,8 +8,8 @@ import pytest
 import analysis.systems
 from analysis.present import booklet
 from analysis.cli import build
-from analysis.model import rulesets
-from analysis.engine import sweep
+from analysis.workbench import rulesets
+from analysis.workbench import sweep
 from analysis.systems import discover
 from analysis.present.tables import compare
 

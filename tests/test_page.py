@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from analysis.present import page
-from analysis.model import rulesets
-from analysis.engine import sweep
+from analysis.workbench import rulesets
+from analysis.workbench import sweep
 from analysis.present.tables import fraction_text
 from tests.conftest import systems_kept
 

@@ -25,8 +25,8 @@ def test_importing_analysis_loads_neither_numba_nor_matplotlib():
 
 def test_every_public_name_is_the_function_it_names():
     from analysis.present import explore, plots
-    from analysis.model import rulesets
-    from analysis.engine import sweep
+    from analysis.workbench import rulesets
+    from analysis.workbench import sweep
     from analysis.present.formats import render
     from analysis.workbench import compare, solve
 

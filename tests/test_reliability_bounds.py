@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.engine import markov, progress, sweep
-from analysis.model import rulesets
+from analysis.engine import markov, progress
+from analysis.workbench import sweep
+from analysis.workbench import rulesets
 from analysis.cli import main
 from analysis.options import common
 from analysis.engine.progress import NoBar

@@ -18,7 +18,8 @@ import pytest
 
 from analysis.cli import build
 from analysis import cli
-from analysis.model import rulesets, safeio
+from analysis.workbench import rulesets
+from analysis.model import safeio
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

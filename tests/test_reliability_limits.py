@@ -63,7 +63,8 @@ def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv
     """Every number a command takes (but --jobs, --digits and --top, checked elsewhere)
     refuses -1, naming the option."""
     from analysis import cli
-    from analysis.engine import markov, sweep
+    from analysis.engine import markov
+    from analysis.workbench import sweep
 
     def no_work(*args, **kwargs):
         raise AssertionError("work started on a negative number")
@@ -97,7 +98,7 @@ def test_every_pool_and_count_option_refuses_minus_one(capsys, monkeypatch, argv
 @pytest.fixture
 def no_work(monkeypatch):
     """Any cell counted by a sweep fails the test."""
-    from analysis.engine import sweep
+    from analysis.workbench import sweep
 
     def refuse(*args, **kwargs):
         raise AssertionError("work started before the input was checked")
@@ -417,7 +418,7 @@ def test_columns_with_20000_entries_are_refused_at_once(capsys):
 
 
 def _bool_calls():
-    from analysis.engine import sweep
+    from analysis.workbench import sweep
     from analysis.present import tables
     from analysis.systems.cards import deck
     from analysis.systems.v5 import roll as v5, rouse

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from analysis import cli
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.present import tables
 from analysis.present.tables import compare, legend, pivot, render
 

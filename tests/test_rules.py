@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import tomli_w
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.model.rules import FieldInfo, Rules, diff, rule
 from analysis.systems.cards import deck as cards
 from analysis.systems.classic import health, pools

@@ -8,11 +8,11 @@ import pytest
 
 from tests.conftest import run_cli
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.model.rules import Rules, rule
 from analysis.systems.cards import deck as cards
 from analysis.systems.v5 import roll as v5
-from analysis.model.rulesets import RuleSet
+from analysis.workbench.rulesets import RuleSet
 
 
 def test_v5_and_cards_are_registered():

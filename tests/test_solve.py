@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from analysis import cli
-from analysis.model import rulesets
-from analysis.engine import sweep
+from analysis.workbench import rulesets
+from analysis.workbench import sweep
 from analysis.workbench.solve import SEARCH_TOP, parse_target, solve
 from analysis.systems import discover
 from tests.conftest import run_cli

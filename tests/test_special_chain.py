@@ -126,7 +126,7 @@ def test_the_edges_are_where_the_counts_leave_them():
 def test_float_tables_are_the_floats_of_the_exact_ones(system):
     # across every path: int64 counts (up to 18 dice), Python ints (19 to 28) and pools past the
     # chain (29, 30)
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
     from analysis.engine import count as engine
     from analysis.model.spec import shipped
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.systems.werewolf import rage as werewolf
 from tests import oracles_special as oracles
 

@@ -198,7 +198,7 @@ def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:
     (what running it needs).  A word that no system provides (a typo, an
     option) gets the whole parser, whose help and errors list every command.
     """
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
     from analysis.options import grid
 
     parser = Parser(
@@ -342,7 +342,7 @@ _OUTPUT_OPTIONS = ("-o", "--output", "--heatmap")
 def command_names() -> set[str]:
     """The name of every command of ``beastodds`` (without building its parser): each shipped system's own
     commands (or its name and other names), then the workbench's.  A mechanic file may not take one."""
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
     from analysis.cli import workbench
 
     names = set(workbench.COMMANDS)
@@ -362,7 +362,7 @@ def register_files(words) -> None:
     --blood 1-3`` (and ``--help`` lists them).  Other words, and files that
     cannot be read, are left to the command.
     """
-    from analysis.model import rulesets
+    from analysis.workbench import rulesets
 
     after_output = False
     for word in words:

@@ -21,7 +21,7 @@ import types
 from pathlib import Path
 
 from analysis.present import booklet
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.present.formats.render import render
 from analysis.model.safeio import atomic_write, figure_bytes
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.present import booklet, page
-from analysis.model import rulesets
-from analysis.engine import sweep
+from analysis.workbench import rulesets
+from analysis.workbench import sweep
 from analysis.engine.distribution import complete
 from analysis.engine.strategy import NAMES
 from analysis.options.common import (

@@ -61,7 +61,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9]*$")
 _AXIS = re.compile(r"^[a-z][a-z0-9_]*$")
 _PREFIX = re.compile(r"^[a-z][a-z0-9_]*_$")
 #: Keys of a rule-set file that are not fields of a rules dataclass (``mechanic``: the mechanic
-#: file that defines the system, see :func:`analysis.model.rulesets.from_dict`).
+#: file that defines the system, see :func:`analysis.workbench.rulesets.from_dict`).
 RESERVED = ("system", "name", "description", "mechanic")
 
 

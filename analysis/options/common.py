@@ -26,8 +26,8 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from analysis.model import rulesets
-from analysis.engine import sweep
+from analysis.workbench import rulesets
+from analysis.workbench import sweep
 from analysis.engine.progress import progress_bar
 from analysis.present.tables import FORMATS, MAX_DIGITS, legend, pivot_axes
 from analysis.model.validate import check_cells, parse_spec
@@ -421,7 +421,7 @@ def axis_option(axis: str) -> str:
 
 def add_axis_options(parser: argparse.ArgumentParser, systems) -> None:
     """``--AXIS SPEC`` for every axis of any of ``systems`` (the workbench's compare and table); the
-    values are checked once the rule set named, and so the system, is known (:mod:`analysis.engine.sweep`)."""
+    values are checked once the rule set named, and so the system, is known (:mod:`analysis.workbench.sweep`)."""
     axes: dict = {}
     for system in systems:
         for axis, default in system.axes:

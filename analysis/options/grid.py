@@ -10,7 +10,7 @@ own:
 * ``--strategy STRATEGY[,STRATEGY...]`` when its table function takes
   ``strategy=`` (several: side by side, ``none`` for no Willpower);
 * ``--at-least SPEC`` when it takes ``at_least=`` (``p_at_least_N`` columns);
-* ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.engine.sweep`) and the
+* ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.workbench.sweep`) and the
   output options.
 
 A system's own command module (``SYSTEM.cli``: the ``cli.py`` of its
@@ -26,8 +26,9 @@ import functools
 import inspect
 import math
 
-from analysis.engine import at_least, distribution, sweep
-from analysis.model import rulesets
+from analysis.engine import at_least, distribution
+from analysis.workbench import sweep
+from analysis.workbench import rulesets
 from analysis.engine.distribution import complete
 from analysis.model.spec import MechanicError
 from analysis.options.warn import warn

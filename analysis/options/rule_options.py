@@ -14,7 +14,7 @@ import tomllib
 import unicodedata
 from typing import Any, Callable
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.model.system import RESERVED, resolve
 from analysis.model.validate import did_you_mean
 from analysis.options.warn import warn
@@ -215,10 +215,10 @@ def with_fields(base, changes: dict, source: str = "--set", title: str | None = 
     Every key must be a field (a misspelt one gets a "did you mean"); a
     field holding a group of rules (``ConflictRules.dice``) takes a table of
     its own fields.  The values are then checked as a rule-set file's would
-    be: a system's rules through :func:`analysis.model.rulesets.from_dict`, rules
+    be: a system's rules through :func:`analysis.workbench.rulesets.from_dict`, rules
     with a ``from_dict``/``to_dict`` pair (the rules base class) through
     those, other dataclasses through the field checks of
-    :mod:`analysis.model.rulesets`.
+    :mod:`analysis.workbench.rulesets`.
 
     Raises
     ------

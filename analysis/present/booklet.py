@@ -37,12 +37,12 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import __version__
-from analysis.model import rulesets
-from analysis.engine import sweep
+from analysis.workbench import rulesets
+from analysis.workbench import sweep
 from analysis.present.assets import text as asset_text
 from analysis.workbench.compare import compare, spec_text
 from analysis.present.formats.describe import changes_html, describe, description_of, source_of, title_of
-from analysis.present.formats.escape import html_text as escape
+from analysis.model.escape import html_text as escape
 
 from analysis.present.formats.html import LONG_ROWS, figure, long_table, markdown_layout, pivot_table
 from analysis.present.formats.summary import RISKS, few_values, headline, summary_pivots

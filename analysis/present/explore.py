@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.workbench.compare import compare
 from analysis.model.validate import parse_spec
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 
 #: ``{term: one-line meaning}``, by theme.
 TERMS: dict[str, str] = {

@@ -15,7 +15,7 @@ import dataclasses
 import re
 
 from analysis.present import glossary
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.present.glossary import TABLE_TERMS, label, terms
 from analysis.model.spec import shipped
 

@@ -47,11 +47,12 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import __version__
-from analysis.model import rulesets
-from analysis.engine import strategy_lists as strategies, sweep
+from analysis.workbench import rulesets
+from analysis.engine import strategy_lists as strategies
+from analysis.workbench import sweep
 from analysis.present.assets import text as asset_text
-from analysis.present.formats.escape import html_text as escape
-from analysis.present.formats.numbers import fixed, fraction_text, is_probability, percent_text, points_text
+from analysis.model.escape import html_text as escape
+from analysis.model.numbers import fixed, fraction_text, is_probability, percent_text, points_text
 from analysis.present.formats.summary import headline
 from analysis.present.glossary import label as words
 from analysis.present.legend import meaning, rule_meanings
@@ -80,7 +81,7 @@ SCRIPT = asset_text("page.js")
 
 def _value(value, kind: str) -> list:
     """``[shown text, exact text, float]`` of one cell of one column: a probability as a percentage with
-    ``DIGITS`` decimals (:func:`analysis.present.formats.numbers.percent_text`), a mean with ``DIGITS`` decimals."""
+    ``DIGITS`` decimals (:func:`analysis.model.numbers.percent_text`), a mean with ``DIGITS`` decimals."""
     if kind == "count":
         return [str(int(value)), str(int(value)), int(value)]
     exact = Fraction(value)
@@ -141,7 +142,7 @@ def page_data(
         ``{axis: SPEC}`` for every rule set whose system has that axis; axes
         left out take each system's default SPEC.  An axis no rule set has
         is refused.
-    jobs, progress : see :func:`analysis.engine.sweep.tables`.
+    jobs, progress : see :func:`analysis.workbench.sweep.tables`.
     names : dict, optional
         ``{axis: "--pool"}``: how messages name an axis.
     strategy : str or strategy, optional
@@ -354,7 +355,7 @@ def comparison_data(sets: list, frames: list) -> dict:
 
 def _changes(a: dict, frame_a: tuple, b: dict, frame_b: tuple, names: list, values: dict, columns: list) -> list:
     """Per cell of ``names`` over ``values`` (the last fastest), per column: ``[shown, exact, float]`` of
-    ``b - a`` (a chance in percentage points, :func:`analysis.present.formats.numbers.points_text`; a mean with
+    ``b - a`` (a chance in percentage points, :func:`analysis.model.numbers.points_text`; a mean with
     ``DIGITS`` decimals and its sign), or None where a mean is not in both."""
     (at_a, frame_a), (at_b, frame_b) = frame_a, frame_b
     axes_a, axes_b = [x["name"] for x in a["axes"]], [x["name"] for x in b["axes"]]
@@ -515,7 +516,7 @@ def page(
     grid : dict, optional
         ``{axis: SPEC}`` for every rule set whose system has that axis
         (``{"pool": "1-20"}``); left out: each system's default SPECs.
-    jobs, progress : see :func:`analysis.engine.sweep.tables`.
+    jobs, progress : see :func:`analysis.workbench.sweep.tables`.
     names : dict, optional
         ``{axis: "--pool"}``: how messages name an axis.
     strategy : see :func:`page_data`.

@@ -13,7 +13,7 @@ import re
 
 import pandas as pd
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.model.validate import column_names, first_repeat, unknown_column
 
 

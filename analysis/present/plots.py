@@ -15,8 +15,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from analysis.model import rulesets
-from analysis.engine import sweep
+from analysis.workbench import rulesets
+from analysis.workbench import sweep
 from analysis.workbench.compare import Comparison, spec_text
 from analysis.present.glossary import label
 from analysis.model.validate import one_line

@@ -7,8 +7,8 @@ Each idea lives in a module of its own; this one only names them:
 * :mod:`analysis.present.formats.render`: :func:`render`, a tidy table as a terminal
   table, CSV, Markdown, JSON, LaTeX or HTML (``FORMATS``);
   :mod:`analysis.present.formats.xlsx`: :func:`xlsx_bytes`, a spreadsheet;
-* :mod:`analysis.present.formats.numbers`: exact values as text (:func:`fraction_text`,
-  :func:`fixed`, :func:`is_probability`); :mod:`analysis.present.formats.escape`: a text
+* :mod:`analysis.model.numbers`: exact values as text (:func:`fraction_text`,
+  :func:`fixed`, :func:`is_probability`); :mod:`analysis.model.escape`: a text
   shown as itself in each format (:func:`csv_text`, :func:`markdown_text`,
   :func:`latex_text`); :mod:`analysis.present.formats.frame`: the rule set an export
   names (:func:`caption`, :func:`rule_set_columns`);
@@ -24,9 +24,9 @@ from __future__ import annotations
 import pandas as pd  # noqa: F401  (``tables.pd``: scripts and tests made their frames through it)
 
 from analysis.workbench.compare import COMPARE_COLUMNS, Comparison, compare, spec_text
-from analysis.present.formats.escape import csv_text, latex_text, markdown_text
+from analysis.model.escape import csv_text, latex_text, markdown_text
 from analysis.present.formats.frame import caption, rule_set_columns
-from analysis.present.formats.numbers import MAX_DIGITS, fixed, fraction_text, is_probability
+from analysis.model.numbers import MAX_DIGITS, fixed, fraction_text, is_probability
 from analysis.present.formats.render import FORMATS, render
 from analysis.present.formats.xlsx import XLSX_SHEETS, xlsx_bytes
 from analysis.present.glossary import TABLE_TERMS

@@ -8,8 +8,8 @@ files, ``changes``), its axes the grid axes, its classes and ``p_`` columns
 the outcomes with their meanings (legends, the glossary), and the engine
 (:mod:`analysis.engine.count`) counts its table.
 
-:func:`analysis.model.rulesets.register_mechanic_file` adds a file's system to
-:data:`analysis.model.rulesets.SYSTEMS`; :func:`analysis.model.rulesets.load` calls it
+:func:`analysis.workbench.rulesets.register_mechanic_file` adds a file's system to
+:data:`analysis.workbench.rulesets.SYSTEMS`; :func:`analysis.workbench.rulesets.load` calls it
 when handed a mechanic file.
 """
 

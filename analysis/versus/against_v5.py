@@ -116,7 +116,7 @@ def sides(side, v5="v5") -> tuple:
 
     Each is a system's name (``"requiem"``, ``"cards"``, ``"v5"``: their
     official rules), a shipped rule set, a rule-set TOML file, a
-    :class:`analysis.model.rulesets.RuleSet` or a rules instance.  Any other pair
+    :class:`analysis.workbench.rulesets.RuleSet` or a rules instance.  Any other pair
     (V5 first, two V5 rule sets, Werewolf, ...) is refused in one sentence.
     """
     a, b = _rule_set(side), _rule_set(v5)

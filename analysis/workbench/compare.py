@@ -15,12 +15,13 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis.model import rulesets
-from analysis.engine import strategy_lists as _strategies, sweep
+from analysis.workbench import rulesets
+from analysis.engine import strategy_lists as _strategies
+from analysis.workbench import sweep
 from analysis.engine.display import percent
-from analysis.present.formats.escape import html_text
-from analysis.present.formats.html import row, table
-from analysis.model.rulesets import flat_values, show_value, system
+from analysis.model.escape import html_text
+from analysis.model.escape import row, table
+from analysis.workbench.rulesets import flat_values, show_value, system
 from analysis.model.validate import check_bool, check_int, column_names, did_you_mean, first_repeat, one_line
 
 #: Columns of :attr:`Comparison.table` after the system's axes.
@@ -41,7 +42,7 @@ class Comparison:
         a class one side lacks has chance 0 there.
     fixed : dict
         ``{axis: (side, value)}`` for an axis only one side has (held at one value).
-    a, b : analysis.model.rulesets.RuleSet
+    a, b : analysis.workbench.rulesets.RuleSet
         The two rule sets; ``difference = b - a``.
     grid : dict
         ``{axis: [values]}``, the cells compared.
@@ -102,7 +103,7 @@ class Comparison:
     def changes(self) -> dict:
         """``{field: (value in a, value in b)}`` for every field where the rule sets differ.
 
-        The fields of :meth:`analysis.model.rulesets.RuleSet.all_fields`, less the sub-rules tables
+        The fields of :meth:`analysis.workbench.rulesets.RuleSet.all_fields`, less the sub-rules tables
         that neither rule set sets: both have their defaults there, so none of their fields
         differs (and their rules' modules need not be loaded to say so).
         """

@@ -32,10 +32,11 @@ from typing import cast
 
 import pandas as pd
 
-from analysis.engine import at_least as counts_at_least, strategy_lists as strategies, sweep
-from analysis.model import rulesets
+from analysis.engine import at_least as counts_at_least, strategy_lists as strategies
+from analysis.workbench import sweep
+from analysis.workbench import rulesets
 from analysis.workbench.compare import spec_text
-from analysis.present.formats.numbers import fraction_text
+from analysis.model.numbers import fraction_text
 from analysis.engine.count import MAX_WORK
 from analysis.engine.progress import progress_bar
 from analysis.model.validate import as_values, check_cells, did_you_mean
@@ -117,7 +118,7 @@ def system_named(word):
 
 
 def rule_set(rules) -> rulesets.RuleSet:
-    """A system's name (its official rule set), or anything :func:`analysis.model.rulesets.load` reads."""
+    """A system's name (its official rule set), or anything :func:`analysis.workbench.rulesets.load` reads."""
     named = system_named(rules)
     return rulesets.official(named) if named is not None else rulesets.load(rules)
 
@@ -255,7 +256,7 @@ def solve(
         may be targets too.  Several (``"none,maximize_win"``): one answer
         per strategy, ``strategy`` a column after the axes.
     jobs, progress
-        As in :func:`analysis.engine.sweep.tables`.
+        As in :func:`analysis.workbench.sweep.tables`.
     names : dict, optional
         ``{name: how messages spell it}`` (``{"pool": "--pool", "find":
         "--find"}``), for the command line.

@@ -11,7 +11,7 @@ import os
 import statistics
 from fractions import Fraction
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.engine import count as engine
 from analysis.model import spec
 from analysis.model.spec import shipped

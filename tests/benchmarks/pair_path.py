@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.engine import count as engine
 from analysis.model.spec import MechanicError, shipped
 

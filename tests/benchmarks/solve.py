@@ -19,8 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from analysis.model import rulesets
-from analysis.engine import strategy_lists as strategies, sweep
+from analysis.workbench import rulesets
+from analysis.engine import strategy_lists as strategies
+from analysis.workbench import sweep
 from analysis.workbench.solve import solve
 
 TARGET = 2.0

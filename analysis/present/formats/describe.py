@@ -4,10 +4,11 @@ what it changes from its system's defaults (:func:`changes_html`, each rule in t
 
 from __future__ import annotations
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.present.glossary import label
-from analysis.present.formats.escape import html_text
-from analysis.present.formats.html import legend_list, row, table
+from analysis.model.escape import html_text
+from analysis.model.escape import row, table
+from analysis.present.formats.html import legend_list
 
 
 def _field_help(rs, dotted: str) -> str:

@@ -4,7 +4,7 @@
 reduced fractions (``exact``), exact percentages (``percent``), values
 rounded half up (``digits``), as text or as numbers.  :func:`map_text_cells`
 passes every text cell through one function (:func:`analysis.model.validate.one_line`,
-:func:`analysis.present.formats.escape.csv_text`).  Exported tables name their rule
+:func:`analysis.model.escape.csv_text`).  Exported tables name their rule
 set: :func:`rule_set_columns` the columns CSV and JSON add (``rule_set``, or
 ``rule_set_a`` and ``rule_set_b`` for a comparison), :func:`caption` the line
 above a Markdown, HTML or LaTeX table.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.model.validate import one_line
-from analysis.present.formats.numbers import (
+from analysis.model.numbers import (
     exact_value,
     fixed,
     fraction_text,
@@ -95,7 +95,7 @@ def display_frame(
 
 def percent_cells(df: pd.DataFrame, key_columns, rows_named_by: str = "outcome") -> dict:
     """``{value column: [bool per row]}``: the cells ``--percent`` shows as percentages, the probabilities
-    (a column whose name says so, :func:`analysis.present.formats.numbers.is_probability`; in a table whose rows
+    (a column whose name says so, :func:`analysis.model.numbers.is_probability`; in a table whose rows
     are named by ``rows_named_by``, a comparison's, only the rows of a probability)."""
     rows_prob = None
     if rows_named_by in key_columns and rows_named_by in df.columns:

@@ -1,7 +1,7 @@
 """Every HTML table: ``--format html``, the booklet's readable tables, and the legend under each.
 
 One renderer for every table written as HTML, each text escaped by
-:func:`analysis.present.formats.escape.html_text`:
+:func:`analysis.model.escape.html_text`:
 
 * :func:`odds_table`: :func:`analysis.present.formats.render.render`'s ``html``
   format: the printed cells as pandas writes a table (class ``odds``), the
@@ -10,10 +10,10 @@ One renderer for every table written as HTML, each text escaped by
   booklet's tables (:mod:`analysis.present.booklet`), with readable headings
   (``Chance to win``), probabilities as percentages (:data:`PERCENT_DIGITS`
   decimals, rounded half up from the exact value:
-  :func:`analysis.present.formats.numbers.percent_text`) and a legend of
+  :func:`analysis.model.numbers.percent_text`) and a legend of
   ``(label, meaning)`` lines (:func:`legend_list`);
-* :func:`table`: the ``<table>`` they and the other small tables
-  (a rule set's changes, a comparison in Jupyter) are made of;
+* the ``<table>`` and ``<tr>`` they and the other small tables (a rule set's changes, a
+  comparison in Jupyter) are made of: :func:`analysis.model.escape.table` and ``row``;
 * :func:`figure`: a matplotlib figure inlined as a PNG (a ``data:`` URI), with its caption.
 """
 
@@ -26,25 +26,13 @@ import re
 from analysis.present.glossary import label
 from analysis.present.legend import column_legend, meaning, span_text, strip_name
 from analysis.present.pivot import pivot
-from analysis.present.formats.escape import html_text
-from analysis.present.formats.numbers import holds_probabilities, percent_text
+from analysis.model.escape import html_text, row, table
+from analysis.model.numbers import holds_probabilities, percent_text
 
 #: Tables longer than this scroll in a box of their own (the booklet shows them pivoted, the long form folded).
 LONG_ROWS = 40
 #: Decimals of the percentages in the booklet's tables.
 PERCENT_DIGITS = 1
-
-
-def table(head: str, body: str, caption: str = "", classes: str = "") -> str:
-    """A ``<table>``: its caption (a text, escaped here), then the rows of ``head`` and ``body`` (HTML)."""
-    attrs = f' class="{classes}"' if classes else ""
-    cap = f"<caption>{html_text(caption)}</caption>" if caption else ""
-    return f"<table{attrs}>{cap}<thead>{head}</thead><tbody>{body}</tbody></table>"
-
-
-def row(cells, tag: str = "td") -> str:
-    """A ``<tr>`` of cells (HTML) in ``<td>`` (or ``tag``)."""
-    return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
 
 
 def odds_table(shown, title: str | None, none: str | None, notes: list) -> str:

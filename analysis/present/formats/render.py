@@ -1,12 +1,12 @@
 """A tidy odds table as text: a terminal table, CSV, Markdown, JSON, LaTeX or HTML (:func:`render`).
 
 Every float shown is ``float()`` of the exact fraction (correctly rounded,
-:mod:`analysis.present.formats.numbers`).  Exported tables name their rule set: CSV
+:mod:`analysis.model.numbers`).  Exported tables name their rule set: CSV
 and JSON get a ``rule_set`` column (``rule_set_a`` and ``rule_set_b`` for a
 comparison), Markdown and HTML a caption line above the table and a legend
 below it (one line per column: its meaning, :mod:`analysis.present.legend`), LaTeX a
 ``table`` with a ``\\caption``.  Every text from a shared file is shown as
-data (:mod:`analysis.present.formats.escape`).  The HTML table is written by
+data (:mod:`analysis.model.escape`).  The HTML table is written by
 :func:`analysis.present.formats.html.odds_table`; a spreadsheet by
 :func:`analysis.present.formats.xlsx.xlsx_bytes`.
 """
@@ -30,10 +30,10 @@ from analysis.present.pivot import (
     stacked_pivot,
 )
 from analysis.model.validate import check_bool, column_names, first_repeat, one_line
-from analysis.present.formats.escape import csv_text, latex_cell, latex_text, markdown_cell, markdown_text
+from analysis.model.escape import csv_text, latex_cell, latex_text, markdown_cell, markdown_text
 from analysis.present.formats.frame import caption, display_frame, map_text_cells, rule_set_columns
 from analysis.present.formats.html import odds_table
-from analysis.present.formats.numbers import MAX_DIGITS, is_probability
+from analysis.model.numbers import MAX_DIGITS, is_probability
 
 FORMATS = ("table", "csv", "markdown", "json", "latex", "html")
 

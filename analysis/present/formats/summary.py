@@ -16,12 +16,12 @@ import numbers
 from fractions import Fraction
 from typing import Any
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.present.glossary import label
 from analysis.present.legend import span_text
-from analysis.present.formats.escape import html_text
+from analysis.model.escape import html_text
 from analysis.present.formats.html import long_table, pivot_table
-from analysis.present.formats.numbers import holds_probabilities
+from analysis.model.numbers import holds_probabilities
 
 #: Values of a third axis shown in pivoted tables (a few Difficulties, say).
 SLICES = 3

@@ -18,9 +18,9 @@ from analysis.present.pivot import (
     stacked_pivot,
 )
 from analysis.model.validate import column_names, one_line
-from analysis.present.formats.escape import csv_text
+from analysis.model.escape import csv_text
 from analysis.present.formats.frame import caption, display_frame, map_text_cells, percent_cells, rule_set_columns
-from analysis.present.formats.numbers import is_probability
+from analysis.model.numbers import is_probability
 
 #: The sheets of a spreadsheet export, in order.
 XLSX_SHEETS = ("values", "fractions", "legend")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.options import grid
 from analysis.options.common import SPEC_HELP, check_output_options, counts_exactly, given, rules_from_args
 from analysis.model.validate import check_cells, parse_spec

@@ -5,7 +5,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 
 from analysis.present import plots
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 
 
 def make_figure(

@@ -5,7 +5,8 @@ cells come from a file someone shared.  Each is put on one line and its
 control characters become ``?`` (:func:`analysis.model.validate.one_line`), then
 escaped for its format: Markdown's and LaTeX's special characters, HTML's
 ``<>&"'``; a CSV text cell that starts with ``= + - @`` gets a leading ``'``
-so that no spreadsheet reads it as a formula.
+so that no spreadsheet reads it as a formula.  The ``<table>`` and ``<tr>`` of every HTML table
+(:func:`table`, :func:`row`) are here too, so that a caption is escaped where the table is made.
 """
 
 from __future__ import annotations
@@ -110,3 +111,15 @@ def html_text(text) -> str:
     (:mod:`analysis.present.page`) write it through this.
     """
     return html.escape(one_line(text), quote=True)
+
+
+def table(head: str, body: str, caption: str = "", classes: str = "") -> str:
+    """A ``<table>``: its caption (a text, escaped here), then the rows of ``head`` and ``body`` (HTML)."""
+    attrs = f' class="{classes}"' if classes else ""
+    cap = f"<caption>{html_text(caption)}</caption>" if caption else ""
+    return f"<table{attrs}>{cap}<thead>{head}</thead><tbody>{body}</tbody></table>"
+
+
+def row(cells, tag: str = "td") -> str:
+    """A ``<tr>`` of cells (HTML) in ``<td>`` (or ``tag``)."""
+    return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"

@@ -18,7 +18,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from analysis.model import rulesets
+from analysis.workbench import rulesets
 from analysis.engine.distribution import no_count
 from analysis.engine.progress import progress_bar
 from analysis.model.validate import as_values, check_bool, check_cells, check_int
