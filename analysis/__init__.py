@@ -17,12 +17,14 @@ them, matplotlib when a figure is drawn.  Every probability is an exact
 ``fractions.Fraction`` (``exact=True``) or the float of one.
 
 Inside, a folder a layer: the model (``analysis.model``: the mechanic file
-format, expressions, rules and rule sets, input checks); the engine
-(``analysis.engine``: one exact walk over every mechanic file, Willpower,
-decks, Markov chains, exact arithmetic); each game system a package under
-``analysis.systems``; the workbench's questions (compare, solve) in
-``analysis.workbench``; tables, formats, plots, the booklet and the page in
-``analysis.present``; the ``beastodds`` command in ``analysis.cli``.
+format, expressions, rules, what a system is, input checks, values as text);
+the engine (``analysis.engine``: one exact walk over every mechanic file,
+Willpower, decks, Markov chains, exact arithmetic, and the seam that loads the
+compiled kernels when a count needs them); each game system a package under
+``analysis.systems``; the rule sets of every system and the questions asked of
+them (table, compare, solve) in ``analysis.workbench``; comparisons across
+systems in ``analysis.versus``; tables, formats, plots, the booklet and the
+page in ``analysis.present``; the ``beastodds`` command in ``analysis.cli``.
 """
 
 from __future__ import annotations

@@ -23,10 +23,8 @@ import numpy as np
 
 from kernels._jit import IntArray, kernel
 from kernels.multiset import addmod, mulmod
+from kernels.shapes import BESTIAL_FAILURE, BESTIAL_SUCCESS, FAILURE, N_CLASSES, SUCCESS  # noqa: F401 (kernels.shapes)
 
-#: Outcome classes of a test (columns of the kernels' outputs), in order.
-SUCCESS, FAILURE, BESTIAL_SUCCESS, BESTIAL_FAILURE = range(4)
-N_CLASSES = 4
 #: Decks are bitmasks in an int64; a scene's state table has 2**n rows.
 MAX_CARDS = 16
 

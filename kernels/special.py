@@ -46,11 +46,7 @@ import numpy as np
 
 from kernels._jit import IntArray, kernel
 from kernels.multiset import addmod, fill_powers, mulmod
-
-#: Special tens and special marks are counted up to this cap (0, 1, 2 or more).
-CAP = 2
-#: Bands of a roll's successes against the Difficulty (first axis of a class table).
-BAND_NONE, BAND_SHORT, BAND_WIN = range(3)
+from kernels.shapes import BAND_NONE, BAND_SHORT, BAND_WIN, CAP  # noqa: F401 (the cap and the bands: kernels.shapes)
 
 
 @kernel

@@ -8,15 +8,15 @@ the two modules cannot be read, nor changed, one without the other.  The
 modules are those of ``analysis/`` and ``kernels/``.  Nor does any import run up the layers
 (:data:`LAYERS`, the folders from ``kernels`` to ``analysis/cli``), nor from one system to another.
 
-Imports stand at the top of each module.  One kind of import waits inside
-the function that needs it, the seam: a module that loads the compiled
-kernels (numba, about half a second to import), matplotlib, the
-packages a notebook or a progress bar brings (ipywidgets, IPython, tqdm),
-and the worker processes of ``--jobs`` (multiprocessing, concurrent.futures:
-a grid counted in one process needs none of them).
-The command line's entry, ``analysis/cli/__init__.py``, imports the library
-when a command runs, so that ``import analysis.cli`` loads none of pandas,
-numpy or numba, and a Ctrl-C while they load is answered as one.
+Imports stand at the top of each module, but at the seam: one module,
+``analysis/engine/seam.py``, imports the compiled kernels (numba, about half
+a second to import), matplotlib and the packages only some uses need (tqdm,
+a notebook's widgets, the worker processes of ``--jobs``) when they are first
+used, and every other module reaches them through it.  The command line's
+entry, ``analysis/cli/__init__.py``, imports the library when a command runs,
+so that ``import analysis.cli`` loads none of pandas, numpy or numba, and a
+Ctrl-C while they load is answered as one.  An import a ``try`` holds (a
+fallback for another release of a package) may stand where it is needed.
 """
 
 from __future__ import annotations
@@ -133,33 +133,53 @@ def loads(graph, module: str, wanted) -> bool:
     return False
 
 
-#: The packages imported where they are used, by their top names.
-SEAM_PACKAGES = {"numba", "matplotlib", "ipywidgets", "IPython", "tqdm", "multiprocessing", "concurrent"}
+#: The one module whose imports wait inside its functions: the compiled kernels, matplotlib and the
+#: packages only some uses need, loaded when first used.
+SEAM = "analysis.engine.seam"
 #: The module that imports the library inside its functions: the command line's entry.
 ENTRY = "analysis.cli"
 
 
 def lazy_imports(root: pathlib.Path = ROOT, packages=PACKAGES) -> list[str]:
-    """Each import inside a function that is not at the seam, as ``module:line: statement``.
+    """Each import inside a function outside the seam, as ``module:line: statement``.
 
-    At the seam: a project module that loads the compiled kernels or a
-    package of :data:`SEAM_PACKAGES`, such a package, an import a ``try`` holds (a fallback for
-    another version of a package), and any import of :data:`ENTRY`.
+    Left out: the imports of :data:`SEAM` and :data:`ENTRY`, and an import a ``try`` holds (a fallback
+    for another release of a package).  The kernels' own modules are numba's, not the library's.
     """
-    known = modules(root, packages)
-    graph = top_graph(root, packages)
     out = []
-    for module, path in known.items():
-        if module == ENTRY or module.split(".")[0] == "kernels":
+    for module, path in modules(root, packages).items():
+        if module in (SEAM, ENTRY) or module.split(".")[0] == "kernels":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node, in_try in _in_function(tree):
-            targets = _targets(module, path, node, known)
-            seam = {"kernels"} | SEAM_PACKAGES
-            if in_try or _packages(node) & SEAM_PACKAGES or any(loads(graph, t, seam) for t in targets):
-                continue
-            out.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+            if not in_try:
+                out.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
     return out
+
+
+def test_only_the_seam_imports_the_kernels_and_matplotlib():
+    """No module but the seam imports a kernel module, numba or matplotlib, wherever the import stands
+    (``TYPE_CHECKING`` imports, for type checkers alone, aside), but that a figure module (a system's
+    ``figures/*.py``, read only to draw its figure) imports matplotlib at its top."""
+    found = []
+    for module, path in modules(ROOT).items():
+        if module == SEAM or module.split(".")[0] == "kernels":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        checking = {
+            id(n)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+            for n in ast.walk(block)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in checking:
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                figure = module.split(".")[:2] == ["analysis", "systems"] and ".figures." in module
+                banned = ("kernels", "numba") if figure else ("kernels", "numba", "matplotlib")
+                if any(n.split(".")[0] in banned for n in names):
+                    found.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
 
 
 def circles(graph) -> list[list[str]]:
@@ -355,28 +375,30 @@ def test_the_scan_sees_every_form(tmp_path):
 
 
 def test_the_seam_scan_sees_every_form(tmp_path):
-    pkg = tmp_path / "analysis"
-    pkg.mkdir()
+    (tmp_path / "analysis" / "engine").mkdir(parents=True)
     (tmp_path / "kernels").mkdir()
     files = {
         "analysis/__init__.py": "",
+        "analysis/engine/__init__.py": "",
+        "analysis/engine/seam.py": "def f():\n    from kernels import k\n    return k\n",  # the seam
         "kernels/__init__.py": "",
-        "kernels/k.py": "import numba\n",
-        "analysis/heavy.py": "from kernels import k\n",  # loads the kernels
+        "kernels/k.py": "import numba\n\ndef g():\n    import math\n",  # numba's, not the library's
         "analysis/light.py": "import json\n",
         "analysis/user.py": (
             "import os\n"
-            "def a():\n    from . import heavy\n"  # the seam
-            "def b():\n    from . import light\n"  # line 5: not the seam
-            "def c():\n    import matplotlib.pyplot\n"  # the seam
+            "def a():\n    from kernels import k\n"  # line 3: outside the seam
+            "def b():\n    from . import light\n"  # line 5
+            "def c():\n    import matplotlib.pyplot\n"  # line 7
             "def d():\n    try:\n        from pandas.api import x\n    except ImportError:\n        pass\n"
-            "def e():\n    import itertools\n"  # line 14: not the seam
+            "def e():\n    import itertools\n"  # line 14
             "f = lambda: __import__('json')\n"
         ),
     }
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     assert lazy_imports(tmp_path) == [
+        "analysis.user:3: from kernels import k",
         "analysis.user:5: from . import light",
+        "analysis.user:7: import matplotlib.pyplot",
         "analysis.user:14: import itertools",
     ]

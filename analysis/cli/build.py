@@ -20,6 +20,7 @@ import time
 import types
 from pathlib import Path
 
+from analysis.engine import seam
 from analysis.present import booklet
 from analysis.workbench import rulesets
 from analysis.present.formats.render import render
@@ -81,9 +82,7 @@ def build_tables(only=None) -> list[Path]:
 
 def build_figures(only=None) -> list[Path]:
     """Write every figure as PNG; return the paths."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    seam.headless()
 
     images = {}  # every figure first: an error in one leaves all the old files as they were
     for name, module in _modules("figures", only):

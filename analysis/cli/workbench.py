@@ -49,6 +49,7 @@ from analysis.workbench.solve import rule_set, solve, system_named
 from analysis.engine.strategy_lists import bound, several
 from analysis.present.tables import compare, legend, markdown_text, render
 from analysis.model.validate import escape_controls, one_line
+from analysis.present.plots import MAX_PANELS, difference_heatmap, slice_values
 
 _FIGURE_TYPES = (".png", ".svg", ".pdf")
 
@@ -80,7 +81,6 @@ def _heatmap_at(text, axes) -> dict:
 def _heatmap_layout(cmp, by, at) -> tuple:
     """``(by, at)`` of the heatmap: the panels' axis (given, or a third axis with several values and at
     most ``plots.MAX_PANELS`` of them) and the slice of the others (given, else where the change is biggest)."""
-    from analysis.present.plots import MAX_PANELS
 
     x, y = cmp.axes[0], cmp.axes[1] if len(cmp.axes) > 1 else None
     for axis, value in at.items():
@@ -97,7 +97,6 @@ def _heatmap_layout(cmp, by, at) -> tuple:
 
 def _heatmap_slice_warning(cmp, by, at) -> None:
     """Warn when the heatmap draws one slice of axes with several values that no option chose."""
-    from analysis.present.plots import slice_values
 
     x, y = cmp.axes[0], cmp.axes[1]
     varying = [a for a in cmp.axes if len(cmp.grid[a]) > 1 and a not in (x, y, by) and a not in at]
@@ -149,8 +148,6 @@ def run_compare(args):
         strategy=args.strategy,
     )
     if args.heatmap is not None:
-        from analysis.present.plots import difference_heatmap  # matplotlib: only when a heatmap is asked for
-
         by, heat_at = _heatmap_layout(cmp, args.heatmap_by, heat_at)
         fig = difference_heatmap(cmp, at=heat_at or None, by=by)
         replaced = write_output(

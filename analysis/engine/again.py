@@ -10,11 +10,11 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from kernels import again as _k
 
 from analysis.engine import exact as _exact
 from analysis.engine.exact import fractions_over
 from analysis.model.validate import check_bool
+from analysis.engine import seam
 
 #: One roll of :func:`count_rolls`: ``(dice, beast_dice, chance)``.
 Roll = tuple[int, int, bool]
@@ -125,10 +125,12 @@ def count_rolls(rolls: tuple[Roll, ...], max_successes: int, engine: Engine) -> 
 
         def run(mod: int, index: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
             out = np.empty((len(index), n_s), dtype=np.int64)
-            _k.beast_grid_ways(nn[index], nb[index], success_face, again_face, int(rote), beastly_value, mod, out)
+            seam.again.beast_grid_ways(
+                nn[index], nb[index], success_face, again_face, int(rote), beastly_value, mod, out
+            )
             return out
 
-        bounds = [_k.beast_grid_ways_bound([a], [b], max_successes, rote) for a, b in pools]
+        bounds = [seam.again.beast_grid_ways_bound([a], [b], max_successes, rote) for a, b in pools]
         for index, ways in _exact.count_blocks(run, bounds):
             for row, i in enumerate(index):
                 a, b = pools[i]
@@ -148,7 +150,7 @@ def count_rolls(rolls: tuple[Roll, ...], max_successes: int, engine: Engine) -> 
         def run_chance(mod: int, b: int = b) -> npt.NDArray[np.int64]:
             out = np.empty(n_s, dtype=np.int64)
             flags = np.empty(3, dtype=np.int64)
-            _k.chance_die_ways(
+            seam.again.chance_die_ways(
                 success_face,
                 again_face,
                 int(chance_again),
@@ -162,7 +164,7 @@ def count_rolls(rolls: tuple[Roll, ...], max_successes: int, engine: Engine) -> 
             )
             return np.concatenate([out, flags])
 
-        flat = _exact.count(run_chance, _k.chance_die_ways_bound(max_successes, rote_chance))
+        flat = _exact.count(run_chance, seam.again.chance_die_ways_bound(max_successes, rote_chance))
         values = [int(x) for x in flat.tolist()]
         result[(d, b, True)] = Counts(
             scale=cc,

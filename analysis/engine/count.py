@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, ca
 import numpy as np
 import pandas as pd
 
+from analysis.engine import seam
 from analysis.engine.at_least import MAX_AT_LEAST, ways_at_least
 from analysis.engine.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over, passes
 from analysis.model.validate import check_bool, check_int
@@ -79,6 +80,8 @@ from analysis.engine.stats_grid import (
     grid_ranges as _ranges,
     state_text as _state_text,
 )
+from analysis.engine import pairs, pairs_count
+from analysis.engine.pairs_count import with_picks
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     from kernels._jit import IntArray
@@ -193,8 +196,6 @@ def count_cells(
     if mech.explodes:  # no pair-of-tens shape; the successes listed up to a bound
         need = DEFAULT_BOUND if max_successes is None else max_successes
     else:
-        from analysis.engine import pairs  # (its module imports the kernels: loaded when first counted)
-
         fast = None if general else pairs.count(rules, cells)
         if fast is not None:
             if progress is not None:
@@ -338,7 +339,7 @@ def _count_general(
     otherwise each takes its own (primes and CRT past int64).  ``histograms``: count the
     successes' histograms too (where the mechanic names its successes).
     """
-    from kernels import mechanic as _k
+    _k = seam.mechanic
 
     mech = rules.mechanic
     stats = _stats(mech, rules.values)
@@ -435,7 +436,7 @@ def _chain_walks(
     (:func:`kernels.mechanic.mechanic_walk`), so the pools of a layout that differ in that kind's dice
     alone are counted in one walk, split where its counts pass int64 (those that fit in one int64
     count, the rest in one exact count)."""
-    from kernels import mechanic as _k
+    _k = seam.mechanic
 
     n_kinds = len(sides)
     walked = max(range(n_kinds), key=lambda k: len({d[k] for d, _ in mine}))
@@ -528,8 +529,6 @@ def _sized(
     counts them: :mod:`analysis.engine.pairs`, any pool, by generating functions)."""
     mech = rules.mechanic
     if not mech.explodes:
-        from analysis.engine import pairs
-
         if pairs.takes(rules, cells):
             return []
     stats = _stats(mech, rules.values)
@@ -643,14 +642,10 @@ def table(
 
         def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
             # the classes, then each p_ column's sum, over the denominator
-            from analysis.engine.pairs_count import with_picks
-
             num = with_picks(num, picks)
             return fractions_over(num, den) if exact else float_ratios(num, den)
 
         # floats straight from the kernel's counts; Fractions from the exact counts
-        from analysis.engine import pairs  # (its module imports the kernels: loaded when first counted)
-
         values = (
             pairs.class_grid(rules, grid, finish, progress=progress)
             if exact
@@ -678,7 +673,6 @@ def _general_values(
     index = {c: i for i, c in enumerate(mech.classes)}
     picks = [[index[c] for c in col.classes] for col in mech.columns]
     width = len(mech.classes) + len(picks) + len(tops)
-    from analysis.engine import pairs
 
     fast = pairs.count(rules, cells)
     if fast is not None:
@@ -730,9 +724,6 @@ def _general_values(
 def clear_caches() -> None:
     """Forget every count the engines keep (computed tables, class tables, the pair path's pools):
     the next call counts from scratch, as for a rule set seen for the first time."""
-    from analysis.engine import pairs_count
-
-    from analysis.engine import pairs
 
     _TABLES.clear()
     _tables.cache_clear()

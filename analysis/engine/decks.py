@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache, reduce
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from kernels import cards as _k
-from kernels._jit import IntArray
 
 from analysis.engine import exact as _exact
+from analysis.engine import seam
+
+if TYPE_CHECKING:  # (the kernels are imported when first counted, through the seam)
+    from kernels._jit import IntArray
 
 #: Outcome classes of a test (columns of the engine's outputs), in order.
-SUCCESS, FAILURE, BESTIAL_SUCCESS, BESTIAL_FAILURE = _k.SUCCESS, _k.FAILURE, _k.BESTIAL_SUCCESS, _k.BESTIAL_FAILURE
+SUCCESS, FAILURE, BESTIAL_SUCCESS, BESTIAL_FAILURE = (
+    seam.cards.SUCCESS,
+    seam.cards.FAILURE,
+    seam.cards.BESTIAL_SUCCESS,
+    seam.cards.BESTIAL_FAILURE,
+)
 #: Number of outcome classes.
-N_CLASSES = _k.N_CLASSES
+N_CLASSES = seam.shapes.N_CLASSES
 #: A deck: ``(values, auto_fail, triggers)``, tuples of int indexed by card (see :func:`grid_ways`).
 Deck = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
@@ -98,11 +105,11 @@ def grid_ways(
         Read-only int64 ways of shape ``(len(bases), len(others), len(hungry),
         N_CLASSES)``, over :func:`denominator`.
     """
-    grid_kernel = _k.opposed_grid_ways if opposed else _k.static_grid_ways
-    bound = (_k.opposed_grid_ways_bound if opposed else _k.static_grid_ways_bound)(len(deck[0]))
+    grid_kernel = seam.cards.opposed_grid_ways if opposed else seam.cards.static_grid_ways
+    bound = (seam.cards.opposed_grid_ways_bound if opposed else seam.cards.static_grid_ways_bound)(len(deck[0]))
 
     def compute(mod: int) -> np.ndarray:
-        out = np.empty((len(bases), len(others), len(hungry), _k.N_CLASSES), dtype=np.int64)
+        out = np.empty((len(bases), len(others), len(hungry), N_CLASSES), dtype=np.int64)
         grid_kernel(
             *_arrays(deck),
             np.array(bases, dtype=np.int64),
@@ -154,13 +161,13 @@ def scene_counts(
     diffs = np.array([t[1] for t in tests], dtype=np.int64)
     hungry = np.array([1 if t[2] >= 1 else 0 for t in tests], dtype=np.int64)
     n_pairs = max(n - 1, 1)
-    sizes = (n * _k.N_CLASSES, n_pairs * _k.N_CLASSES**2, (n + 1) ** 2)
+    sizes = (n * N_CLASSES, n_pairs * N_CLASSES**2, (n + 1) ** 2)
 
     def compute(mod: int) -> np.ndarray:
-        marg = np.empty((n, _k.N_CLASSES), dtype=np.int64)
-        pair = np.empty((n_pairs, _k.N_CLASSES, _k.N_CLASSES), dtype=np.int64)
+        marg = np.empty((n, N_CLASSES), dtype=np.int64)
+        pair = np.empty((n_pairs, N_CLASSES, N_CLASSES), dtype=np.int64)
         count = np.empty((n + 1, n + 1), dtype=np.int64)
-        _k.scene_ways(
+        seam.cards.scene_ways(
             *_arrays(deck),
             bases,
             diffs,
@@ -176,8 +183,8 @@ def scene_counts(
         )
         return np.concatenate([marg.ravel(), pair.ravel(), count.ravel()])
 
-    flat = _exact.count(compute, _k.scene_ways_bound(hungry, weight))
-    marg = flat[: sizes[0]].reshape(n, _k.N_CLASSES)
-    pair = flat[sizes[0] : sizes[0] + sizes[1]].reshape(n_pairs, _k.N_CLASSES, _k.N_CLASSES)
+    flat = _exact.count(compute, seam.cards.scene_ways_bound(hungry, weight))
+    marg = flat[: sizes[0]].reshape(n, N_CLASSES)
+    pair = flat[sizes[0] : sizes[0] + sizes[1]].reshape(n_pairs, N_CLASSES, N_CLASSES)
     count = flat[sizes[0] + sizes[1] :].reshape(n + 1, n + 1)
     return marg, pair, count, tuple(dens)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from typing import (
+    TYPE_CHECKING,
     Any,
     Callable,
     Hashable,
@@ -48,11 +49,13 @@ from typing import (
 import numpy as np
 import numpy.typing as npt
 
-from kernels._jit import IntArray
-from kernels.markov import markov_run, markov_run_all, markov_run_bound, markov_run_steps, markov_run_steps_bound
 
 from analysis.engine import display as _display, progress
 from analysis.engine.exact import INT64_MAX, count, fractions_over, passes
+from analysis.engine import seam
+
+if TYPE_CHECKING:  # (the kernels are imported when first counted, through the seam)
+    from kernels._jit import IntArray
 
 #: A run whose exact count needs more than this many multiply-adds (primes x
 #: steps x transitions, plus rebuilding the counts from their residues; some
@@ -598,15 +601,17 @@ class ExactChain:
             last = np.empty(n, dtype=np.int64)
             if groups is None:
                 out = np.empty((steps + 1, n), dtype=np.int64)
-                markov_run_all(start_ways, self.indptr, self.indices, self.weight_ids, w, mod, out)
+                seam.markov.markov_run_all(start_ways, self.indptr, self.indices, self.weight_ids, w, mod, out)
                 last[:] = out[steps]
             else:
                 out = np.empty((steps + 1, groups.shape[0]), dtype=np.int64)
-                markov_run(start_ways, self.indptr, self.indices, self.weight_ids, w, groups, mod, out, last)
+                seam.markov.markov_run(
+                    start_ways, self.indptr, self.indices, self.weight_ids, w, groups, mod, out, last
+                )
             return np.concatenate([out.ravel(), last]) if final else out.ravel()
 
         # markov_run_all holds the same numbers as markov_run (every state, not groups)
-        bound = markov_run_bound(start_ways, self.indptr, self.weight_ids, self.weights, steps)
+        bound = seam.markov.markov_run_bound(start_ways, self.indptr, self.weight_ids, self.weights, steps)
         flat = _counted(compute, bound, force_modular=force_modular)
         cut = (steps + 1) * width
         table = flat[:cut].reshape(steps + 1, width)
@@ -798,13 +803,13 @@ def run(
         for t, c in enumerate(chains):
             w[t, : len(c.indices)] = _reduced(c.weights, mod)[c.weight_ids]
         out = np.empty((T + 1, n_states), dtype=np.int64)
-        markov_run_steps(start_ways, ptr, to, w, mod, out)
+        seam.markov.markov_run_steps(start_ways, ptr, to, w, mod, out)
         return out
 
     exact_w = np.zeros((T, n_edges), dtype=object)
     for t, c in enumerate(chains):
         exact_w[t, : len(c.indices)] = [c.weights[i] for i in c.weight_ids]
-    ways = _counted(compute, markov_run_steps_bound(start_ways, ptr, exact_w))
+    ways = _counted(compute, seam.markov.markov_run_steps_bound(start_ways, ptr, exact_w))
     out: list[np.ndarray | None] = [None] * (T + 1)
     with _bar(len(kept), "step") as update:
         for t in kept:  # one step at a time: the bar moves and Ctrl-C is seen between them

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence, cas
 
 import numpy as np
 
+from analysis.engine import seam
 from analysis.engine import pairs_count as _sd
 from analysis.engine.progress import progress_bar
 
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
     from analysis.engine.stats_grid import Context
 
 #: The special dice's 10s and marks are told apart up to this many (0, 1, 2 or more).
-CAP = 2
+CAP = seam.shapes.CAP
 #: The most special dice the exhaustive check walks; mechanics allowing more use the general engine.
 MAX_SPECIAL = 12
 #: (successes, difficulty) representatives of each band: every truth value an allowed atom can take.

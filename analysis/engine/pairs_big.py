@@ -15,10 +15,10 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
+from analysis.engine import seam
 
-from kernels import special as _ks
 
-CAP = _ks.CAP
+CAP = seam.shapes.CAP
 
 
 def _binomial_power(m: int, f0: int, f1: int) -> list[int]:
@@ -185,9 +185,9 @@ def classify_big(
             for oc in range(CAP + 1):
                 column = ways[:, pair, ec, oc]
                 shift = bonus[oc]
-                k_win = int(table[_ks.BAND_WIN, pair, ec, oc])
-                k_short = int(table[_ks.BAND_SHORT, pair, ec, oc])
-                k_none = int(table[_ks.BAND_NONE, pair, ec, oc])
+                k_win = int(table[seam.shapes.BAND_WIN, pair, ec, oc])
+                k_short = int(table[seam.shapes.BAND_SHORT, pair, ec, oc])
+                k_none = int(table[seam.shapes.BAND_NONE, pair, ec, oc])
                 win[shift : shift + len(column), k_win] += column
                 if shift == 0:
                     fail[0, k_none] += column[0]
@@ -294,9 +294,9 @@ def big_pool_classes(
         index = np.clip((d - b)[:, None] - shift[None, :], 0, last)
         win = (suffixes[part[None, :], index] * weight[None, :]).sum(axis=1)
         none = (d > 0).astype(np.int64).astype(object) * zero if b == 0 else 0
-        k_win = int(table[_ks.BAND_WIN, pair, ec, oc])
-        k_short = int(table[_ks.BAND_SHORT, pair, ec, oc])
-        k_none = int(table[_ks.BAND_NONE, pair, ec, oc])
+        k_win = int(table[seam.shapes.BAND_WIN, pair, ec, oc])
+        k_short = int(table[seam.shapes.BAND_SHORT, pair, ec, oc])
+        k_none = int(table[seam.shapes.BAND_NONE, pair, ec, oc])
         out[:, k_win] += win
         out[:, k_none] += none
         out[:, k_short] += total - win - none

@@ -14,15 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator, Self, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Self, Sequence, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from kernels import special as _ks
-from kernels._jit import IntArray
-from kernels.multiset import fill_binomials
-from kernels.special import BAND_NONE, BAND_SHORT, BAND_WIN
 
 from analysis.engine.exact import INT64_MAX, count, float_ratios, wants_big_ints
 from analysis.engine.pairs_big import (
@@ -30,10 +26,16 @@ from analysis.engine.pairs_big import (
     big_pool_ways,
     classify_big,
 )  # (their home: the big pools' module)
+from analysis.engine import seam
+from analysis.engine import pairs_big
 
-CAP = _ks.CAP
+if TYPE_CHECKING:  # (the kernels are imported when first counted, through the seam)
+    from kernels._jit import IntArray
+
+    Arrays = tuple[IntArray, IntArray, IntArray, IntArray]
+
+CAP = seam.shapes.CAP
 #: The engine's int64 arrays: ``(w_normal, w_special, mark_bonus, table)`` (:meth:`Engine.arrays`).
-Arrays = tuple[IntArray, IntArray, IntArray, IntArray]
 #: Maps a block of counts (ways, denominators) to values (see :func:`grid_ways`).
 Finish = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -135,7 +137,7 @@ class Engine:
         """
         _, _, bonus, table = self.arrays()
         return int(
-            _ks.classify_one(
+            seam.special.classify_one(
                 successes, int(tens >= 2), min(special_tens, CAP), min(special_marks, CAP), difficulty, bonus, table
             )
         )
@@ -185,7 +187,7 @@ def binomials(size: int, mod: int) -> IntArray:
         out = np.array(rows, dtype=np.int64)
     else:
         out = np.empty((size, size), dtype=np.int64)
-        fill_binomials(mod, out)
+        seam.multiset.fill_binomials(mod, out)
     out.setflags(write=False)
     return out
 
@@ -215,13 +217,15 @@ def counts(
 
     def compute(mod: int) -> np.ndarray:
         ways = np.zeros((size_s, 2, CAP + 1, CAP + 1), dtype=np.int64)
-        _ks.special_pool_ways(n_normal, n_special, w_n, w_s, engine.crit_bonus, mod, binomials(n + 1, mod), ways)
+        seam.special.special_pool_ways(
+            n_normal, n_special, w_n, w_s, engine.crit_bonus, mod, binomials(n + 1, mod), ways
+        )
         classes = np.empty((len(diffs), engine.n_classes), dtype=np.int64)
-        _ks.special_classify(ways, diffs, bonus, table, mod, classes)
+        seam.special.special_classify(ways, diffs, bonus, table, mod, classes)
         return np.concatenate([ways.ravel(), classes.ravel()])
 
     denominator = 10**n
-    bound = _ks.special_pool_ways_bound(n_normal, n_special, w_n, w_s, n + 1)
+    bound = seam.special.special_pool_ways_bound(n_normal, n_special, w_n, w_s, n + 1)
     if wants_big_ints(bound) and not force_modular:
         ways = big_pool_ways(n_normal, n_special, w_n, w_s, engine.crit_bonus)
         classes = classify_big(ways, diffs, bonus, table, engine.n_classes)
@@ -367,7 +371,7 @@ def chain_ways(
     walk, and classified at each pool through the engine's class lookup
     (``mark_bonus`` and ``table``) evaluated over the states.
     """
-    from kernels import mechanic as _km
+    _km = seam.mechanic
 
     pools_arr = np.array(pools, dtype=np.int64)
     specials_arr = np.array(specials, dtype=np.int64)
@@ -381,7 +385,9 @@ def chain_ways(
     total = succ + bonus[oc]
     pair = (t >= 2).astype(np.int64)
     d = np.array(diffs, dtype=np.int64)[:, None]
-    band = np.where(total >= d, BAND_WIN, np.where(total == 0, BAND_NONE, BAND_SHORT))
+    band = np.where(
+        total >= d, seam.shapes.BAND_WIN, np.where(total == 0, seam.shapes.BAND_NONE, seam.shapes.BAND_SHORT)
+    )
     classes = table[band, pair, ec, oc]  # (D, G): the class of every state against each Difficulty
     size = classes.shape[1]
     k = engine.n_classes
@@ -512,6 +518,5 @@ def counts_only(ways: np.ndarray, dens: np.ndarray) -> np.ndarray:
 
 def clear_caches() -> None:
     """Forget the generating functions of big pools kept between calls."""
-    from analysis.engine import pairs_big
 
     pairs_big.clear_caches()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
+from analysis.engine import seam
 from analysis.engine import explode
 from analysis.model.spec import Faces, Mechanic, MechanicError, where as _where
 from analysis.engine.stats import Stats as _Stats
@@ -240,7 +241,7 @@ def walks(
 def walk_ways(dice: Sequence[int], walked: Sequence[Walk], size: int, mod: int) -> IntArray:
     """Kernel calls: the ways of every cell of the statistics grid of ``size`` cells (in ``mod``'s
     arithmetic) after ``dice[k]`` dice of each kind, from the empty roll (every statistic 0)."""
-    from kernels import mechanic as _k
+    _k = seam.mechanic
 
     cur = np.zeros(size, dtype=np.int64)
     cur[0] = 1

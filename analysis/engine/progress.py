@@ -6,6 +6,7 @@ import shutil
 import sys
 from typing import Literal
 
+from analysis.engine import seam
 from analysis.model.validate import one_line
 
 
@@ -38,10 +39,8 @@ def progress_bar(total: int, desc: str, unit: str, show: bool, leave: bool = Tru
     """
     if not show:
         return NoBar()
-    from tqdm import tqdm
-
     size = shutil.get_terminal_size()
-    return tqdm(
+    return seam.tqdm(
         total=total,
         desc=one_line(desc),
         unit=unit,

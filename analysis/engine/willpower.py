@@ -49,6 +49,7 @@ from typing import Iterator, Literal, Mapping, Sequence, cast, overload
 import numpy as np
 import pandas as pd
 
+from analysis.engine import seam
 from analysis.engine.at_least import ways_at_least
 from analysis.engine.exact import INT64_MAX, count, float_ratios, fractions_over
 from analysis.model.validate import check_bool
@@ -253,7 +254,7 @@ def _plan(
         return steps
 
     # the grid cells the dice never rerolled reach (each with ways: every face count is positive)
-    from kernels import mechanic_willpower as _kw
+    _kw = seam.mechanic_willpower
 
     reach = np.zeros(1, dtype=np.int64)
     for ki, n in enumerate(res_dice.tolist()):

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from analysis.engine import seam
 from analysis.engine.exact import ArrayFields
 
 from analysis.engine import count as _engine
 from analysis.engine import pool as _pool
+from analysis.engine.pairs_count import binomials
 
 if TYPE_CHECKING:  # (the kernels are imported when first counted)
     import numpy.typing as npt
@@ -76,7 +78,7 @@ class Call:
     def __init__(
         self, rules: MechanicRules, strategy: Strategy, plan: Plan, dice: tuple[int, ...], contexts: list[Context]
     ) -> None:
-        from kernels import mechanic_willpower as _kw
+        _kw = seam.mechanic_willpower
 
         mech = rules.mechanic
         self.plan, self.dice, self.contexts = plan, dice, contexts
@@ -107,7 +109,7 @@ class Call:
         self.res_walks = _pool.walks(faces_arr, marks_arr, contrib, shape, self.res_dice)
 
     def bound(self) -> int:
-        from kernels import mechanic_willpower as _kw
+        _kw = seam.mechanic_willpower
 
         faces_arr, marks_arr = self.plan.layout[:2]
         return _kw.mechanic_willpower_bound(
@@ -140,7 +142,7 @@ class Call:
     def choices(self) -> npt.NDArray[np.int32]:
         """The reroll taken for every (context, landed cell, state): decided once, for every arithmetic."""
         if self._choice is None:
-            from kernels import mechanic_willpower as _kw
+            _kw = seam.mechanic_willpower
 
             args = self.choice_arguments()
             _kw.willpower_choices(*args)
@@ -149,8 +151,8 @@ class Call:
 
     def add_arguments(self, mod: int) -> list[Any]:
         """The arguments of :func:`kernels.mechanic_willpower.willpower_add` (fresh outputs) for ``mod``."""
-        from analysis.engine.pairs_count import binomials
-        from kernels import mechanic_willpower as _kw
+
+        _kw = seam.mechanic_willpower
 
         plan = self.plan
         binom = binomials(self.binom_size, mod)
@@ -180,7 +182,7 @@ class Call:
         ]
 
     def compute(self, mod: int) -> np.ndarray:
-        from kernels import mechanic_willpower as _kw
+        _kw = seam.mechanic_willpower
 
         args = self.add_arguments(mod)
         _kw.willpower_add(*args)

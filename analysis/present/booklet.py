@@ -37,6 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import __version__
+from analysis.engine import seam
 from analysis.workbench import rulesets
 from analysis.workbench import sweep
 from analysis.present.assets import text as asset_text
@@ -52,6 +53,7 @@ from analysis.model.spec import shipped
 from analysis.engine.progress import progress_bar
 from analysis.model.safeio import atomic_write
 from analysis.model.validate import first_repeat
+from analysis.present import plots
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where ``make booklet`` writes the page.
@@ -109,7 +111,6 @@ def _ruleset_figures(rs, official, system, grid, df) -> list:
     the grid, up to :data:`PANELS` spread over it), one y-scale per outcome;
     the heatmap shows the slice of the grid where the rule set changes most.
     """
-    from analysis.present import plots
 
     axes = list(system.axis_names)
     figs = []
@@ -343,9 +344,7 @@ def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = Fal
     Every rule set and every value of the grid is checked before any cell
     is counted.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
+    seam.headless()
     refs = list(refs)
     sets = [rulesets.load(r) for r in refs]
     if not sets:
@@ -544,9 +543,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
     only : sequence of str, optional
         Only the sections of these systems (their names).
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
+    seam.headless()
     path = Path(path) if path is not None else OUTPUT
     groups = _groups()
     if only:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analysis.engine import seam
 from analysis.workbench import rulesets
 from analysis.workbench.compare import compare
 from analysis.model.validate import parse_spec
+from analysis.present.plots import variant_curves
 
 
 class Explorer:
@@ -33,8 +35,7 @@ class Explorer:
     """
 
     def __init__(self, system, x: str | None = None, rule_sets=()):
-        import ipywidgets as widgets
-
+        widgets = seam.widgets  # (a notebook's package, installed with the dev extras)
         self.system = _system(system)
         s = self.system
         self.x = x or s.axis_names[0]
@@ -80,10 +81,7 @@ class Explorer:
         )
 
     def _show(self, variant, baseline, outcome, **cell):
-        from IPython.display import display
-
-        from analysis.present.plots import variant_curves
-
+        display = seam.display
         s = self.system
         x_values = parse_spec(self.x, s.default_grid()[self.x])
         grid = {a: (f"{min(x_values)}-{max(x_values)}" if a == self.x else str(v)) for a, v in cell.items()}

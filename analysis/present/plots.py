@@ -10,16 +10,19 @@ from __future__ import annotations
 import math
 import textwrap
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
+from analysis.engine import seam
 from analysis.workbench import rulesets
 from analysis.workbench import sweep
 from analysis.workbench.compare import Comparison, spec_text
 from analysis.present.glossary import label
 from analysis.model.validate import one_line
+
+if TYPE_CHECKING:  # (matplotlib is loaded when a figure is drawn, through the seam)
+    from matplotlib.figure import Figure
 
 #: One line style per variant, so overlapping curves stay visible.
 _STYLES = [
@@ -230,7 +233,7 @@ def difference_heatmap(
     ncols = 2 if len(shown) == 4 else min(3, len(shown))
     nrows = math.ceil(len(shown) / ncols)
     width = 4.2 * ncols + 0.8
-    fig = Figure(figsize=(width, 3.2 * nrows + 1.1), layout="constrained")
+    fig = seam.Figure(figsize=(width, 3.2 * nrows + 1.1), layout="constrained")
     grid_axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel()
     # numbers in the cells only where they fit side by side
     annotate = len(xs) <= 13 and len(xs) * len(ys) <= 240
@@ -336,7 +339,7 @@ def difference_panels(comparison: Comparison, x: str, y: str | None, by: str, at
     unchanged = [o for o in outcomes if o not in changed]
     ncols, nrows = len(values_by), len(shown)
     width = 3.0 * ncols + 1.6
-    fig = Figure(figsize=(width, 2.6 * nrows + 1.3), layout="constrained")
+    fig = seam.Figure(figsize=(width, 2.6 * nrows + 1.3), layout="constrained")
     grid_axes = fig.subplots(nrows, ncols, squeeze=False)
     annotate = len(xs) <= 10 and len(xs) * len(ys) <= 120
     written = False
@@ -448,7 +451,7 @@ def variant_curves(
     panels = cells[panel] if panel else [None]
     per = 1 if columns is None else math.ceil(len(panels) / columns)  # rows of panels of one outcome
     across = math.ceil(len(panels) / per)  # the rows as even as they can be: 4 panels are 2 x 2
-    fig = Figure(figsize=(3.9 * across + 1.2, 2.9 * per * len(outcomes) + 1.0), layout="constrained")
+    fig = seam.Figure(figsize=(3.9 * across + 1.2, 2.9 * per * len(outcomes) + 1.0), layout="constrained")
     axs = fig.subplots(per * len(outcomes), across, squeeze=False, sharex=True)
     for r, outcome in enumerate(outcomes):
         first = axs[r * per, 0]
@@ -461,7 +464,7 @@ def variant_curves(
                 sub = df if panel is None else df[df[panel] == pv]
                 ax.plot(sub[x], sub[outcome].astype(float) * 100, label=_name(rs.name), **_STYLES[k % len(_STYLES)])
             ax.grid(alpha=0.3)
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.xaxis.set_major_locator(seam.MaxNLocator(integer=True))
             if panel and (row == 0 or per > 1):
                 ax.set_title(f"{_label(panel)} {pv}", fontsize=11)
             if c == 0:

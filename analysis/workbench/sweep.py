@@ -22,6 +22,7 @@ from analysis.workbench import rulesets
 from analysis.engine.distribution import no_count
 from analysis.engine.progress import progress_bar
 from analysis.model.validate import as_values, check_bool, check_cells, check_int
+from analysis.engine import seam
 
 #: At most this many jobs (processes).
 MAX_JOBS = 64
@@ -154,21 +155,18 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     On Ctrl-C (or any error) the queued chunks are dropped and the workers
     are terminated at once, rather than left to finish the chunks they hold.
     """
-    import multiprocessing  # only here: a grid counted in this process needs none of it
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
-
+    # multiprocessing only here (through the seam): a grid counted in this process needs none of it;
     # spawn, not fork: numba and tqdm may hold threads in this process
-    ctx = multiprocessing.get_context("spawn")
+    ctx = seam.multiprocessing.get_context("spawn")
     _quiet_tracker()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupt)
+    pool = seam.process_pool.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupt)
     try:
         sent = _ForWorkers(system.table_function, tuple(system.axis_names))
         futures = {pool.submit(_table, sent, rules_list[i], c, exact): k for k, (i, c) in enumerate(tasks)}
-        for fut in as_completed(futures):
+        for fut in seam.futures.as_completed(futures):
             results[futures[fut]] = fut.result()
             bar.update()
-    except BrokenProcessPool:
+    except seam.process_pool.BrokenProcessPool:
         _stop(pool)
         del pool  # dropped before the error travels up
         raise ValueError(
@@ -186,12 +184,10 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
 def _quiet_tracker() -> None:
     """Start multiprocessing's resource tracker told not to warn of the semaphores of
     workers stopped by Ctrl-C (it frees them all the same): one line on Ctrl-C, no more."""
-    from multiprocessing import resource_tracker
-
     old = os.environ.get("PYTHONWARNINGS")
     os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [old, "ignore:resource_tracker:UserWarning"]))
     try:
-        resource_tracker.ensure_running()  # a tracker already running is kept as it is
+        seam.resource_tracker.ensure_running()  # a tracker already running is kept as it is
     finally:
         if old is None:
             del os.environ["PYTHONWARNINGS"]

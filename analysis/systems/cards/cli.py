@@ -6,6 +6,7 @@ from analysis.workbench import rulesets
 from analysis.options import grid
 from analysis.options.common import SPEC_HELP, check_output_options, counts_exactly, given, rules_from_args
 from analysis.model.validate import check_cells, parse_spec
+from analysis.systems.cards.deck import MAX_HUNGER, MAX_VALUE, opposed_table
 
 #: The commands this module adds (``cards`` is the cards system's own, built on the grid command).
 COMMANDS = ("cards",)
@@ -62,8 +63,6 @@ def _norm(v):
 
 
 def _run_cards(args):
-    from analysis.systems.cards.deck import opposed_table
-
     check_output_options(args)
     if args.distribution is not None:
         grid.distribution_of(args, system_of_args(args))
@@ -83,8 +82,6 @@ def _run_cards(args):
             raise ValueError("--opposed needs --defense (defender's attribute + maximum Willpower)")
         if args.jobs != 1:
             raise ValueError("--opposed tests are counted in one process: drop --jobs")
-
-        from analysis.systems.cards.deck import MAX_HUNGER, MAX_VALUE
 
         lists = {
             "--base": parse_spec("--base", args.axis_base, 0, MAX_VALUE),

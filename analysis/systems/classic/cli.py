@@ -22,6 +22,22 @@ from analysis.options.common import (
     warn,
 )
 from analysis.model.validate import check_int
+from analysis.engine import markov
+from analysis.systems.classic.fights import TABLE_CONDITIONS
+from analysis.systems.classic.health import (
+    AIMS,
+    CREATURES,
+    KINDS,
+    MAX_STEPS,
+    VAMPIRE_BASHING,
+    VITAL_SPOT_LETHAL,
+    Attack,
+    Fighter,
+    blows,
+    damage,
+    resolve_kind,
+    soak_dice,
+)
 
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
 COMMANDS = ("classic", "damage", "blows")
@@ -74,8 +90,6 @@ def _run_classic(args):
 
 
 def _target_options(p, columns) -> None:
-    from analysis.systems.classic.health import AIMS, CREATURES, KINDS, VAMPIRE_BASHING, VITAL_SPOT_LETHAL
-
     p.add_argument(
         "--soak",
         "--stamina",
@@ -189,8 +203,6 @@ def _add_blows(sub) -> None:
 
 
 def _blows_columns():
-    from analysis.systems.classic.fights import TABLE_CONDITIONS
-
     return ("blows",) + TABLE_CONDITIONS
 
 
@@ -213,7 +225,6 @@ def _swept(args):
 
 def _checker(args, attack_pool=None, attack_difficulty=6):
     """Checks one combination of the swept options (cheaply: the attack and the target)."""
-    from analysis.systems.classic.health import Attack, Fighter
 
     def check(dice, auto, stamina, fortitude):
         Attack(dice, args.kind, auto, attack_pool, attack_difficulty, firearm=args.firearm, aim=args.aim)
@@ -224,7 +235,6 @@ def _checker(args, attack_pool=None, attack_difficulty=6):
 
 def _warn_soak(args, rules) -> None:
     """Warn about an --aim, a --firearm or a Stamina that changes nothing for this damage (exit 0)."""
-    from analysis.systems.classic.health import resolve_kind, soak_dice
 
     kind = resolve_kind(args.kind, args.target, firearm=args.firearm, aim=args.aim, rules=rules)
     if args.aim != "body" and kind == resolve_kind(args.kind, args.target, firearm=args.firearm, rules=rules):
@@ -252,8 +262,6 @@ def _warn_soak(args, rules) -> None:
 
 
 def _run_damage(args):
-    from analysis.systems.classic.health import damage
-
     check_output_options(args)
     rules = _damage_rules(args)
 
@@ -268,10 +276,6 @@ def _run_damage(args):
 
 
 def _run_blows(args):
-    from analysis.engine import markov
-
-    from analysis.systems.classic.health import MAX_STEPS, Attack, Fighter, blows
-
     check_output_options(args)
     rules = _damage_rules(args)
     attack_pool = one_number("--attack-pool", args.attack_pool)

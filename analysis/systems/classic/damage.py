@@ -13,8 +13,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from kernels import classic as _k
 
+from analysis.engine import seam
 from analysis.systems.classic import pools as _classic
 from analysis.model.rules import Rules, rule
 from analysis.engine import exact as _exact
@@ -106,7 +106,11 @@ class DamageRules(Rules):
     @property
     def halve(self) -> int:
         """The kernel's halving mode for bashing damage to a vampire."""
-        return {"halve_down": _k.HALVE_DOWN, "halve_up": _k.HALVE_UP, "full": _k.HALVE_NONE}[self.vampire_bashing]
+        return {
+            "halve_down": seam.classic.HALVE_DOWN,
+            "halve_up": seam.classic.HALVE_UP,
+            "full": seam.classic.HALVE_NONE,
+        }[self.vampire_bashing]
 
 
 OFFICIAL = DamageRules()
@@ -142,7 +146,7 @@ def resolve_kind(
 
 
 #: The kernel's code for damage that is not halved.
-NO_HALVING = _k.HALVE_NONE
+NO_HALVING = seam.classic.HALVE_NONE
 
 
 def halving(rules: DamageRules, target: str, taken: str) -> int:
@@ -248,7 +252,7 @@ def sum_rows(n_max: int, faces: np.ndarray, values: np.ndarray, mod: int):
     lo = min(0, int(values.min()))
     hi = max(0, int(values.max()))
     rows = np.zeros((n_max + 1, n_max * (hi - lo) + 1), dtype=np.int64)
-    _k.classic_sum_ways(faces, values, mod, rows)
+    seam.classic.classic_sum_ways(faces, values, mod, rows)
     return rows, n_max * lo
 
 
@@ -285,7 +289,7 @@ def level_ways(
         soak_rows, soak_lo = sum_rows(soak, soak_faces, soak_values, mod)
         if attack_dice >= 0:
             att_rows, att_lo = sum_rows(attack_dice, att_faces, att_values, mod)
-            _k.attack_level_ways(
+            seam.classic.attack_level_ways(
                 att_rows[attack_dice],
                 att_lo,
                 dmg_rows,
@@ -299,18 +303,18 @@ def level_ways(
                 out,
             )
         else:
-            _k.levels_after_soak(dmg_rows[n_max], dmg_lo, auto, soak_rows[soak], soak_lo, halve, mod, out)
+            seam.classic.levels_after_soak(dmg_rows[n_max], dmg_lo, auto, soak_rows[soak], soak_lo, halve, mod, out)
         return out
 
     rows = [
-        _k.classic_sum_ways_bound(n_max, dmg_faces, dmg_values),
-        _k.classic_sum_ways_bound(soak, soak_faces, soak_values),
+        seam.classic.classic_sum_ways_bound(n_max, dmg_faces, dmg_values),
+        seam.classic.classic_sum_ways_bound(soak, soak_faces, soak_values),
     ]
     if attack_dice >= 0:
-        rows.append(_k.classic_sum_ways_bound(attack_dice, att_faces, att_values))
-        bound = _k.attack_level_ways_bound(attack_dice, n_max, soak)
+        rows.append(seam.classic.classic_sum_ways_bound(attack_dice, att_faces, att_values))
+        bound = seam.classic.attack_level_ways_bound(attack_dice, n_max, soak)
     else:
-        bound = _k.levels_after_soak_bound(rows[0], rows[1])
+        bound = seam.classic.levels_after_soak_bound(rows[0], rows[1])
     return _trim(_exact.count(compute, max(rows + [bound]))), 10**dice
 
 

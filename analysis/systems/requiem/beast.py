@@ -37,6 +37,7 @@ from analysis.systems.requiem.ladder import (
     vitae_max,  # noqa: F401
 )
 from analysis.model.validate import InputError, as_values, check_bool, check_int
+from analysis.engine.again import mean_successes
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
 CLASSES = ("dramatic_failure", "bestial_failure", "failure", "plain_success", "exceptional_success")
@@ -451,7 +452,6 @@ def distribution_table(
         max_successes,
         exact,
     )
-    from analysis.engine.again import mean_successes
 
     means = {r: mean_successes(r, engine) for r in dict.fromkeys(rolls)}  # exact, though the counts are not bounded
     df["mean_successes"] = np.array(

@@ -18,6 +18,14 @@ from analysis.options.common import (
     rules_from_args,
 )
 from analysis.present.tables import render
+from analysis.systems.requiem.beast import (
+    KEY_COLUMNS,
+    LADDER_MODES,
+    TABLE_COLUMNS,
+    character_table,
+    ghoul_soif_ladder,
+    soif_ladder,
+)
 
 #: The commands this module adds: the system's own grid command, with La Soif's options, under its
 #: name and its other name (the same command), and the Soif ladder.
@@ -59,8 +67,6 @@ def _add_requiem(sub, system, name: str) -> None:
 
 
 def _add_soif(sub, system) -> None:
-    from analysis.systems.requiem.beast import LADDER_MODES
-
     q = sub.add_parser(
         "soif",
         help="the Soif ladder of a vampire or ghoul (La Soif house rule)",
@@ -100,8 +106,6 @@ def _add_soif(sub, system) -> None:
 
 
 def _soif_columns():
-    from analysis.systems.requiem.beast import TABLE_COLUMNS
-
     return ("vitae",) + TABLE_COLUMNS[1:]  # a row per Vitae, at the Soif and Beast dice it gives (with --pool)
 
 
@@ -124,8 +128,6 @@ def _rules(args):
 
 
 def _run_beast(args):
-    from analysis.systems.requiem.beast import KEY_COLUMNS
-
     check_output_options(args)
     rules = _rules(args)
     options = {"tempt": args.tempt, "frenzy": args.frenzy}
@@ -137,8 +139,6 @@ def _run_beast(args):
 
 
 def _run_soif(args):
-    from analysis.systems.requiem.beast import character_table, ghoul_soif_ladder, soif_ladder
-
     resolve = one_number("--resolve", args.resolve)
     composure = one_number("--composure", args.composure)
     if args.ghoul:

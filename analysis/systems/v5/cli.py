@@ -48,6 +48,8 @@ from analysis.systems.v5.conflict import (
 )
 from analysis.systems.v5.rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS
 from analysis.versus.against_v5 import sides, versus
+from analysis.engine import markov
+from analysis.systems.v5.fight import fight
 
 #: The commands this module adds (``v5`` is the v5 system's own, built on the grid command).
 COMMANDS = ("v5", "rouse", "conflict", "fight", "versus")
@@ -155,8 +157,6 @@ def _rouse_columns():
 
 
 def _run_rouse(args):
-    from analysis.engine import markov
-
     check_output_options(args)
     rules = rules_from_args(args)
     hungers = parse_spec("--hunger", args.hunger, 0, MAX_HUNGER)
@@ -374,10 +374,6 @@ def _run_conflict(args):
 
 
 def _run_fight(args):
-    from analysis.engine import markov
-
-    from analysis.systems.v5.fight import fight
-
     check_output_options(args)
     rules = _conflict_rules_of(args)
     sides = []

@@ -10,6 +10,7 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
+from analysis.engine import seam
 from analysis.engine import exact as _exact
 from analysis.engine.exact import fractions_over
 from analysis.model.rules import Rules, rule
@@ -297,7 +298,7 @@ def _success_ways(pool: int, hunger: int, dice_rules: v5.V5Rules):
 def _margin_ways(pool_a: int, hunger_a: int, pool_b: int, hunger_b: int, dice_rules: v5.V5Rules):
     """Signed margin ways ``{m: ways}`` (m = A's successes - B's), the ways of a
     0-0 tie, and the denominator ``10**(dice of both sides)``."""
-    from kernels import conflict as _kc  # its kernels: loaded when a conflict is first counted
+    _kc = seam.conflict  # its kernels: loaded when a conflict is first counted
 
     wa, da = _success_ways(pool_a, hunger_a, dice_rules)
     wb, db = _success_ways(pool_b, hunger_b, dice_rules)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -14,9 +13,8 @@ from analysis.engine import display as _display
 from analysis.model.rules import Rules, rule
 from analysis.systems.v5 import dice as v5, roll as _roll
 from analysis.model.validate import as_values, check_bool, check_int, materialise
+from analysis.engine import markov
 
-if TYPE_CHECKING:  # imported when first used: RouseRules alone needs neither the chain engine nor a roll's odds
-    from analysis.engine import markov
 
 MAX_HUNGER = 5
 #: Most Rouse checks one call counts (``rouse``, ``table``), and most steps of a night.
@@ -106,8 +104,6 @@ def _feed_step(slake: int, kill: bool, label: str) -> markov.ExactChain:
 
 
 def _chain(rows: dict) -> markov.ExactChain:
-    from analysis.engine import markov
-
     return markov.ExactChain.from_fractions(range(N_STATES), [rows[i] for i in range(N_STATES)])
 
 
@@ -168,7 +164,6 @@ def table(start_hungers, checks, reroll=False, rules: RouseRules = OFFICIAL, exa
         rerolls = [check_bool("reroll", r) for r in materialise("reroll", reroll, "True, False or a list of them")]
         if not rerolls:
             raise ValueError("reroll: the list is empty; give True, False or both")
-    from analysis.engine import markov
 
     rows = []
     for r in rerolls:
@@ -316,7 +311,6 @@ def night(
         chain += parts
         labels.append(label.strip())
         marks.append(len(chain))
-    from analysis.engine import markov
 
     dists = markov.run(_start(start_hunger), chain, N_STATES, what="checks of this night", smaller="use fewer steps")
     rows = []
