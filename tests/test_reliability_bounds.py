@@ -264,7 +264,7 @@ def test_in_process_calls_grow_while_quick_and_split_when_slow(monkeypatch):
 
 _SLOW_SWEEP = textwrap.dedent("""
     import sys, time
-    from analysis import rulesets, sweep
+    from analysis.workbench import rulesets, sweep
 
     _real = sweep._table
 

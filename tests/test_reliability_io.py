@@ -666,7 +666,7 @@ def test_devices_and_pipes_are_refused_without_reading(tmp_path):
     os.mkfifo(fifo)  # no writer: opening it to read would wait forever
     # in a child with a memory cap: reading /dev/zero to its end would never stop
     code = (
-        "import sys\nfrom pathlib import Path\nfrom analysis import rulesets\n"
+        "import sys\nfrom pathlib import Path\nfrom analysis.workbench import rulesets\n"
         "for ref in sys.argv[1:] + [Path('/dev/zero')]:\n"
         "    try:\n        rulesets.load(ref)\n    except ValueError as exc:\n        print(exc)\n"
     )
