@@ -25,11 +25,10 @@ import numpy as np
 
 from kernels._jit import IntArray, kernel
 from kernels.multiset import addmod, mulmod
+from kernels.shapes import HALVE_DOWN, HALVE_NONE, HALVE_UP  # noqa: F401 (the halving modes: kernels.shapes)
 
 #: Categories of a d10 against a difficulty, in the order of ``faces`` and ``values``.
 ONE, FAIL, SUCCESS, TEN = range(4)
-#: Halving modes of :func:`levels_after_soak` (vampires halve bashing damage).
-HALVE_NONE, HALVE_DOWN, HALVE_UP = range(3)
 
 
 @kernel

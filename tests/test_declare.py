@@ -6,7 +6,7 @@ above them for that.)
 Which module builds a system's own commands (``SYSTEM.cli``) and which column
 prefixes stand for its odds beside other systems' (``SYSTEM.column_prefixes``)
 are said by the system; the command line and the tables iterate what
-:func:`analysis.systems.discover` finds.
+:func:`analysis.systems.shipped.systems` lists.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 from analysis import cli
 from analysis.workbench import rulesets
 from analysis.present import tables
-from analysis.systems import discover
+from analysis.systems import shipped
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SYSTEMS_DIR = ROOT / "analysis" / "systems"
@@ -33,7 +33,7 @@ OUTSIDE = sorted(
 
 
 def _system_names() -> set:
-    return {n for s in discover().values() for n in (s.name, *s.aliases)}
+    return {n for s in shipped.systems().values() for n in (s.name, *s.aliases)}
 
 
 def _docstrings(tree) -> set:
@@ -106,7 +106,7 @@ def test_the_hand_kept_lists_are_gone():
 
 
 def test_a_system_has_a_cli_module_exactly_when_it_declares_one():
-    systems = discover()
+    systems = shipped.systems()
     with_file = {p.parent.name for p in SYSTEMS_DIR.glob("*/cli.py")}
     assert with_file == {name for name, s in systems.items() if s.cli is not None}
     top = {p.stem for p in (ROOT / "analysis" / "cli").glob("*.py")}

@@ -252,6 +252,20 @@ def test_the_entry_loads_no_pandas_numpy_nor_numba():
     assert done.returncode == 0 and done.stdout == "[]\n", done.stderr
 
 
+def test_no_module_loads_numba_nor_matplotlib_at_import():
+    """Importing every module of the library (a system's figures aside) loads neither numba nor matplotlib:
+    both wait at the seam for a count or a figure."""
+    names = [m for m in modules(ROOT, ("analysis",)) if ".figures" not in m and m != ENTRY + ".__main__"]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(sorted({'numba', 'matplotlib'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0 and done.stdout == "[]\n", done.stderr[-2000:]
+
+
 def test_a_sweep_loads_multiprocessing_only_for_its_workers():
     code = "import sys, analysis.workbench.sweep; print('multiprocessing' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
@@ -270,8 +284,13 @@ LAYERS = (
     "analysis.options",
     "analysis.cli",
 )
-#: The modules of the systems' package that every system shares (not a system of their own).
-SHARED_BY_SYSTEMS = ("analysis.systems", "analysis.systems.counted", "analysis.systems.from_file")
+#: The modules of the systems' package that every system shares, and the list of them (not systems of their own).
+SHARED_BY_SYSTEMS = (
+    "analysis.systems",
+    "analysis.systems.counted",
+    "analysis.systems.from_file",
+    "analysis.systems.shipped",
+)
 
 
 def layer(module: str) -> int:

@@ -1,16 +1,18 @@
-"""Adding a system is adding one folder: a toy system in tests/toy_systems/coin is found everywhere."""
+"""Adding a system is adding one folder and its line in analysis/systems/shipped.py: a toy system in
+tests/toy_systems/coin, listed, is found everywhere."""
 
+import importlib
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 import analysis.systems
+from analysis.systems import shipped
 from analysis.present import booklet
 from analysis.cli import build
 from analysis.workbench import rulesets
 from analysis.workbench import sweep
-from analysis.systems import discover
 from analysis.present.tables import compare
 
 TOY = Path(__file__).parent / "toy_systems"
@@ -19,11 +21,13 @@ TOY = Path(__file__).parent / "toy_systems"
 @pytest.fixture
 def coin(monkeypatch):
     monkeypatch.setattr(analysis.systems, "__path__", list(analysis.systems.__path__) + [str(TOY)])
-    monkeypatch.setattr(rulesets, "SYSTEMS", discover())
+    package = importlib.import_module("analysis.systems.coin")  # the folder, as if it were shipped
+    monkeypatch.setattr(shipped, "PACKAGES", (*shipped.PACKAGES, package))  # and its line in shipped.py
+    monkeypatch.setattr(rulesets, "SYSTEMS", shipped.systems())
     return rulesets.SYSTEMS["coin"]
 
 
-def test_the_folder_is_discovered_with_its_rule_sets(coin):
+def test_the_folder_is_listed_with_its_rule_sets(coin):
     assert coin.title == "Coins (a toy system)" and coin.axis_names == ("coins", "needed")
     names = [rs.name for rs in rulesets.variants("coin")]
     assert names == ["coin-official", "coin-loaded"]

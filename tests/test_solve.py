@@ -17,7 +17,7 @@ from analysis import cli
 from analysis.workbench import rulesets
 from analysis.workbench import sweep
 from analysis.workbench.solve import SEARCH_TOP, parse_target, solve
-from analysis.systems import discover
+from analysis.systems import shipped
 from tests.conftest import run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "analysis" / "model" / "examples"
@@ -144,7 +144,7 @@ def parse_first(spec: str) -> int:
     return parse_spec("x", spec)[0]
 
 
-@pytest.mark.parametrize("name", list(discover()))
+@pytest.mark.parametrize("name", list(shipped.systems()))
 def test_every_system_first_axis_nearest_a_third(name):
     system = rulesets.system(name)
     rules = system.rules_class()

@@ -17,10 +17,10 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted, through the s
 
 #: Outcome classes of a test (columns of the engine's outputs), in order.
 SUCCESS, FAILURE, BESTIAL_SUCCESS, BESTIAL_FAILURE = (
-    seam.cards.SUCCESS,
-    seam.cards.FAILURE,
-    seam.cards.BESTIAL_SUCCESS,
-    seam.cards.BESTIAL_FAILURE,
+    seam.shapes.SUCCESS,
+    seam.shapes.FAILURE,
+    seam.shapes.BESTIAL_SUCCESS,
+    seam.shapes.BESTIAL_FAILURE,
 )
 #: Number of outcome classes.
 N_CLASSES = seam.shapes.N_CLASSES

@@ -16,13 +16,16 @@ Its folder also holds, found by name:
 * ``published/*.py``: modules with ``make_tables()`` (``make tables``);
 * ``figures/*.py``: modules with ``make_figure()`` (``make figures``).
 
-:func:`analysis.systems.discover` finds the systems; the CLI, rule-set
+:mod:`analysis.systems.shipped` lists the systems; the CLI, rule-set
 files, ``compare``, sweeps, the booklet and the build iterate what it finds,
-so adding a system is adding one folder.
+so adding a system is adding one folder and its line there.
 
-References to code are ``"module:attribute"`` strings, a leading dot meaning
-the system's own package (``".roll:V5Rules"``), imported when first used:
-discovering the systems imports no numerical code.
+A system's ``__init__`` imports the code it names (its rules class, its table
+function...) by plain imports and gives the objects.  The module of its own
+commands alone is named by a ``"module"`` string (``".cli"``, relative to the
+system's package), imported by the command line only: a system does not know the
+command line.  (A ``"module:attribute"`` string is still read anywhere a
+reference is taken, for a system made elsewhere.)
 """
 
 from __future__ import annotations
@@ -433,21 +436,13 @@ class System:
         return sorted((p for p in folder.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
 
 
-def lazy_exports(package: str, module: str) -> Callable[[str], Any]:
-    """A module ``__getattr__`` that serves the public names of ``module`` (relative to ``package``) on first use.
-
-    A system package re-exports its main module this way, so that
-    ``from analysis.systems import v5; v5.odds(...)`` works while discovering
-    the systems imports no numerical code.  The name of one of the package's
-    own modules is not served (``from analysis.systems.v5 import dice`` imports
-    that module alone, not the main module as well).
-    """
+def exports(module: types.ModuleType) -> Callable[[str], Any]:
+    """A system package's ``__getattr__`` that serves the public names of its main ``module``, so that
+    ``from analysis.systems import v5; v5.odds(...)`` is ``analysis.systems.v5.roll.odds``."""
 
     def __getattr__(name: str) -> Any:
-        if not name.startswith("_") and importlib.util.find_spec(f"{package}.{name}") is None:
-            target = importlib.import_module(module, package)
-            if hasattr(target, name):
-                return getattr(target, name)
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        if not name.startswith("_") and hasattr(module, name):
+            return getattr(module, name)
+        raise AttributeError(f"module {module.__package__!r} has no attribute {name!r}")
 
     return __getattr__

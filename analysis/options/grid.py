@@ -1,6 +1,6 @@
 """The generated command of a game system: its odds table over a grid, from its ``SYSTEM`` alone.
 
-Every discovered system (``analysis/systems/<name>/``) gets ``beastodds
+Every system (``analysis/systems/<name>/``) gets ``beastodds
 <name>``, built from its :class:`analysis.model.system.System` with no code of its
 own:
 

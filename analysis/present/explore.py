@@ -1,7 +1,7 @@
 """A notebook explorer for any system: sliders for its axes, its rule sets side by side, a curve.
 
 Built from what a system describes (``SYSTEM.axes``, its shipped rule sets,
-its outcome classes), so every discovered system gets one with no code of
+its outcome classes), so every system gets one with no code of
 its own, and so does a designer's mechanic file (its defaults, and the rule
 sets given).  Needs ``ipywidgets`` (installed with the dev extras by ``make``).
 """
@@ -126,5 +126,5 @@ def explorer(system: str | None = None, x: str | None = None, rule_sets=()) -> E
 
 
 def systems() -> list:
-    """The names of the systems an explorer can show (every discovered system with rule sets)."""
+    """The names of the systems an explorer can show (every system with rule sets)."""
     return [name for name in rulesets.SYSTEMS if rulesets.variants(name)]

@@ -198,7 +198,7 @@ def label(name) -> str:
 
 
 def terms() -> dict:
-    """Every term: the shared ``TERMS``, then each discovered system's own classes and terms.
+    """Every term: the shared ``TERMS``, then each system's own classes and terms.
 
     A shared term keeps its shared meaning; a system may not give a second
     meaning to a term another system already defined.  A designer's mechanic

@@ -20,20 +20,17 @@ from analysis.engine import strategy_lists as _st
 from analysis.model.rules import rule
 
 from analysis.engine import count as _engine, willpower as _willpower
-from analysis.model.spec import shipped, shipped_in
+from analysis.model.spec import shipped_in
 
 _C = TypeVar("_C", bound=type)
 
 if TYPE_CHECKING:
-    from analysis.model.system import System
+    from analysis.model.spec import Mechanic
 
 
 @lru_cache(maxsize=256)
-def mechanic_rules(system, rules) -> _engine.MechanicRules:
+def mechanic_rules(mech: Mechanic, rules) -> _engine.MechanicRules:
     """The mechanic rules of a system's rules instance: its shipped file, the instance's fields as parameters."""
-    mech = shipped(system)
-    if mech is None:
-        raise ValueError(f"the {system.name} system ships no mechanic.toml")
     return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
 
 
@@ -67,6 +64,7 @@ def fields_from_file(package: str, per_roll: tuple[str, ...] = ()) -> Callable[[
             lines += [f"    {p.name} : {kind.__name__}", f"        {p.help}"]
         cls.__annotations__ = annotations
         cls.__doc__ = (cls.__doc__ or "").rstrip() + "\n".join(lines) + "\n"
+        setattr(cls, "SHIPPED_MECHANIC", mech)  # (the class's file, CountedRules.SHIPPED_MECHANIC)
         return cls
 
     return apply
@@ -76,12 +74,12 @@ class CountedRules:
     """What a rules class of a system counted by its mechanic file reads from that file (a mixin).
 
     The subclass (a frozen :class:`analysis.model.rules.Rules` dataclass whose
-    fields are the file's parameters) names its system in ``SYSTEM``; the
+    fields are the file's parameters, :func:`fields_from_file`) keeps that file in ``SHIPPED_MECHANIC``; the
     dice each kind rolls and the faces of each mark then come from the file,
     written once there.
     """
 
-    SYSTEM: System | None = None  # the analysis.model.system.System, set by the subclass
+    SHIPPED_MECHANIC: Mechanic | None = None  # the system's mechanic.toml, set by fields_from_file
 
     if TYPE_CHECKING:  # the fields come from the mechanic file (fields_from_file): the type checker takes any
 
@@ -92,7 +90,9 @@ class CountedRules:
     def mechanic(self) -> _engine.MechanicRules:
         """These rules as the mechanic engine reads them: the shipped ``mechanic.toml``, these fields as its
         parameters."""
-        return mechanic_rules(self.SYSTEM, self)
+        if self.SHIPPED_MECHANIC is None:
+            raise ValueError(f"{type(self).__name__} takes no mechanic file (fields_from_file sets it)")
+        return mechanic_rules(self.SHIPPED_MECHANIC, self)
 
     def dice(self, pool: int, special: int) -> tuple:
         """(normal dice, special dice) rolled for ``pool`` with ``special`` the rating of the special dice

@@ -49,15 +49,15 @@ from analysis.systems.from_file import is_mechanic_text, system_of
 from analysis.model.rules import NONE_TEXT, Rules, toml_kind, unknown_field
 from analysis.model.safeio import atomic_write, read_text, toml_error
 from analysis.model.system import System
-from analysis.systems import discover
+from analysis.systems.shipped import systems as shipped_systems
 from analysis.model.validate import did_you_mean, escape_controls
 
 # ----------------------------------------------------------------- systems
 
-#: The systems by name, in listing order: every package under
-#: ``analysis/systems`` (see :mod:`analysis.model.system`), plus any added at run
-#: time with :func:`register`.
-SYSTEMS: dict[str, System] = discover()
+#: The systems by name, in listing order: every shipped system (:mod:`analysis.systems.shipped`;
+#: see :mod:`analysis.model.system` for what a system holds), plus any added at run time with
+#: :func:`register` (a designer's mechanic file, for one).
+SYSTEMS: dict[str, System] = shipped_systems()
 
 #: ``{system name: absolute path}`` of the mechanic files registered from a file
 #: (:mod:`analysis.systems.from_file`), so that a rule set of such a system

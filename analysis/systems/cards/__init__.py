@@ -7,15 +7,17 @@ re-exported here), ``scenes`` (several tests one after another) and
 that wins as often as a V5 roll is across systems: :mod:`analysis.versus.cards_v5`.
 """
 
-from analysis.model.system import System, lazy_exports
+from analysis.model.system import System, exports
+from analysis.systems.cards.deck import TABLE_COLUMNS, CardRules, odds, table
+from analysis.systems.cards import deck
 
 SYSTEM = System(
     name="cards",
     order=20,
     title="Ten-card tests",
-    rules=".deck:CardRules",
-    table=".deck:table",
-    odds=".deck:odds",
+    rules=CardRules,
+    table=table,
+    odds=odds,
     axes={"base": "0-15", "difficulty": "5-20", "hunger": "0-1"},
     limits={"base": (0, 1000), "difficulty": (0, 1000), "hunger": (0, 5)},
     classes={
@@ -33,8 +35,8 @@ SYSTEM = System(
     },
     cli=".cli",
     column_prefixes={"card_": "ten-card test"},
-    columns=".deck:TABLE_COLUMNS",
+    columns=TABLE_COLUMNS,
     package=__name__,
 )
 
-__getattr__ = lazy_exports(__name__, ".deck")
+__getattr__ = exports(deck)

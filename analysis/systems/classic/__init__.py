@@ -8,17 +8,20 @@ builds ``beastodds classic``, ``damage`` and ``blows`` (only the command line
 imports it).
 """
 
-from analysis.model.system import System, lazy_exports
+from analysis.model.system import System, exports
+from analysis.systems.classic.damage import DamageRules
+from analysis.systems.classic.pools import TABLE_COLUMNS, ClassicRules, distribution_table, odds, table
+from analysis.systems.classic import pools
 
 SYSTEM = System(
     name="classic",
     order=40,
     title="Classic d10 pools, damage and health",
-    rules=".pools:ClassicRules",
-    sub_rules={"damage": ".damage:DamageRules"},
-    table=".pools:table",
-    odds=".pools:odds",
-    distribution=".pools:distribution_table",
+    rules=ClassicRules,
+    sub_rules={"damage": DamageRules},
+    table=table,
+    odds=odds,
+    distribution=distribution_table,
     axes={"pool": "1-10", "difficulty": "3-9"},
     limits={"pool": (0, 200), "difficulty": (2, 10)},
     classes={
@@ -28,8 +31,8 @@ SYSTEM = System(
     },
     outcomes=("botch", "failure", "success"),
     cli=".cli",
-    columns=".pools:TABLE_COLUMNS",
+    columns=TABLE_COLUMNS,
     package=__name__,
 )
 
-__getattr__ = lazy_exports(__name__, ".pools")
+__getattr__ = exports(pools)

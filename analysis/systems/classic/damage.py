@@ -107,9 +107,9 @@ class DamageRules(Rules):
     def halve(self) -> int:
         """The kernel's halving mode for bashing damage to a vampire."""
         return {
-            "halve_down": seam.classic.HALVE_DOWN,
-            "halve_up": seam.classic.HALVE_UP,
-            "full": seam.classic.HALVE_NONE,
+            "halve_down": seam.shapes.HALVE_DOWN,
+            "halve_up": seam.shapes.HALVE_UP,
+            "full": seam.shapes.HALVE_NONE,
         }[self.vampire_bashing]
 
 
@@ -146,7 +146,7 @@ def resolve_kind(
 
 
 #: The kernel's code for damage that is not halved.
-NO_HALVING = seam.classic.HALVE_NONE
+NO_HALVING = seam.shapes.HALVE_NONE
 
 
 def halving(rules: DamageRules, target: str, taken: str) -> int:

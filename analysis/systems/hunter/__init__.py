@@ -5,17 +5,19 @@ a Willpower strategy, and reading a landed roll; re-exported here).  The
 dice are counted from ``mechanic.toml`` by the mechanic engine.
 """
 
-from analysis.model.system import System, lazy_exports
+from analysis.model.system import System, exports
+from analysis.systems.hunter.desperation import STRATEGIES, TABLE_COLUMNS, distribution_table, HunterRules, odds, table
+from analysis.systems.hunter import desperation
 
 SYSTEM = System(
     name="hunter",
     order=25,
     title="Hunter: Desperation dice (Hunter: the Reckoning 5th edition)",
-    rules=".desperation:HunterRules",
-    table=".desperation:table",
-    odds=".desperation:odds",
-    distribution=".desperation:distribution_table",
-    strategies=".desperation:STRATEGIES",
+    rules=HunterRules,
+    table=table,
+    odds=odds,
+    distribution=distribution_table,
+    strategies=STRATEGIES,
     axes={"pool": "1-10", "desperation": "0-5", "difficulty": "1-5"},
     limits={"pool": (0, 1000), "desperation": (0, 5), "difficulty": (0, None)},
     classes={
@@ -44,8 +46,8 @@ SYSTEM = System(
         "(overreach_or_despair + despair); under the official rules, the chance "
         "that a Desperation die shows 1",
     },
-    columns=".desperation:TABLE_COLUMNS",
+    columns=TABLE_COLUMNS,
     package=__name__,
 )
 
-__getattr__ = lazy_exports(__name__, ".desperation")
+__getattr__ = exports(desperation)

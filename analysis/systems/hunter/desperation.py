@@ -26,7 +26,6 @@ from analysis.engine import count as _engine, willpower as _mw
 from analysis.model.rules import Rules
 from analysis.engine.fifth_edition import Reading, SpecialOdds, success_tuple
 from analysis.engine.strategy_lists import named
-from analysis.systems.hunter import SYSTEM
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -58,8 +57,6 @@ def strategy_of(strategy) -> _mw.Strategy:
 class HunterRules(_counted.CountedRules, Rules):
     """A Hunter 5th edition rule set.  The defaults are the official rules; the fields are the
     parameters of this package's ``mechanic.toml``."""
-
-    SYSTEM = SYSTEM
 
     @property
     def desperation_faces(self) -> tuple[int, int, int, int]:

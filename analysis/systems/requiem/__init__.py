@@ -6,17 +6,19 @@ re-exported here) and ``ladder`` (the Soif ladders, re-exported by ``beast``).  
 builds ``beastodds beast`` and ``soif`` (only the command line imports it).
 """
 
-from analysis.model.system import System, lazy_exports
+from analysis.model.system import System, exports
+from analysis.systems.requiem.beast import TABLE_COLUMNS, BeastRules, distribution_table, odds, table
+from analysis.systems.requiem import beast
 
 SYSTEM = System(
     name="requiem",
     order=30,
     aliases=("beast",),
     title="Beast dice on Requiem (La Soif house rule)",
-    rules=".beast:BeastRules",
-    table=".beast:table",
-    odds=".beast:odds",
-    distribution=".beast:distribution_table",
+    rules=BeastRules,
+    table=table,
+    odds=odds,
+    distribution=distribution_table,
     axes={"pool": "0-10", "soif": "0-5"},
     limits={"pool": (-200, 200), "soif": (0, 5)},
     classes={
@@ -29,8 +31,8 @@ SYSTEM = System(
     terms={"p_success": "chance to succeed: plain + exceptional success"},
     cli=".cli",
     column_prefixes={"la_soif_": "La Soif", "requiem_": "plain Requiem"},
-    columns=".beast:TABLE_COLUMNS",
+    columns=TABLE_COLUMNS,
     package=__name__,
 )
 
-__getattr__ = lazy_exports(__name__, ".beast")
+__getattr__ = exports(beast)

@@ -11,17 +11,23 @@ trackers, fights).  ``cli`` builds its commands (``beastodds v5``, ``rouse``,
 ``conflict``, ``fight``); only the command line imports it.
 """
 
-from analysis.model.system import System, lazy_exports
+from analysis.model.system import System, exports
+from analysis.systems.v5.conflict import ConflictRules
+from analysis.systems.v5.dice import TABLE_COLUMNS, V5Rules
+from analysis.systems.v5.roll import distribution_table, odds, table
+from analysis.systems.v5.rouse import RouseRules
+from analysis.systems.v5.willpower import STRATEGIES
+from analysis.systems.v5 import roll
 
 SYSTEM = System(
     name="v5",
     order=10,
     title="V5: Hunger dice (Vampire: The Masquerade 5th edition)",
-    rules=".dice:V5Rules",
-    sub_rules={"rouse": ".rouse:RouseRules", "conflict": ".conflict:ConflictRules"},
-    table=".roll:table",
-    odds=".roll:odds",
-    distribution=".roll:distribution_table",
+    rules=V5Rules,
+    sub_rules={"rouse": RouseRules, "conflict": ConflictRules},
+    table=table,
+    odds=odds,
+    distribution=distribution_table,
     axes={"pool": "1-10", "hunger": "0-5", "difficulty": "1-5"},
     limits={"pool": (0, 1000), "hunger": (0, 5), "difficulty": (0, None)},
     classes={
@@ -33,11 +39,11 @@ SYSTEM = System(
         "messy_critical": "a win with a pair of 10s, a Hunger die showing 10",
         "bestial_failure": "not a win, and a Hunger die shows 1",
     },
-    strategies=".willpower:STRATEGIES",
+    strategies=STRATEGIES,
     cli=".cli",
     column_prefixes={"v5_": "V5"},
-    columns=".dice:TABLE_COLUMNS",
+    columns=TABLE_COLUMNS,
     package=__name__,
 )
 
-__getattr__ = lazy_exports(__name__, ".roll")
+__getattr__ = exports(roll)

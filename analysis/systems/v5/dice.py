@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import cast
 
 from analysis.engine import display as _display
 from analysis.systems import counted as _counted
 from analysis.engine import count as engine
-from analysis.model.spec import shipped
 from analysis.model.rules import Rules
 from analysis.engine.fifth_edition import Reading
-from analysis.systems.v5 import SYSTEM
 from analysis.model.validate import check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -39,8 +36,6 @@ class V5Rules(_counted.CountedRules, Rules):
     """A V5 rule set.  The defaults are the official rules (docs/rules.md); the fields are the
     parameters of this package's ``mechanic.toml``."""
 
-    SYSTEM = SYSTEM
-
     def dice(self, pool: int, hunger: int) -> tuple[int, int]:
         """(normal dice, Hunger dice) rolled for ``pool`` at ``hunger``."""
         if self.hunger_replaces_dice:
@@ -64,10 +59,9 @@ class V5Rules(_counted.CountedRules, Rules):
 OFFICIAL = V5Rules()
 
 
-@lru_cache(maxsize=1)
 def mechanic():
     """V5's mechanic file (``mechanic.toml`` beside this module), as the engine reads it."""
-    return shipped(SYSTEM)
+    return V5Rules.SHIPPED_MECHANIC
 
 
 def mechanic_rules(rules: V5Rules):

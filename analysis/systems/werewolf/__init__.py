@@ -6,17 +6,20 @@ by name).  The dice are counted from ``mechanic.toml`` by the mechanic
 engine.
 """
 
-from analysis.model.system import System, lazy_exports
+from analysis.model.system import System, exports
+from analysis.systems.werewolf.rage import TABLE_COLUMNS, distribution_table, odds, table, WerewolfRules
+from analysis.systems.werewolf.willpower import STRATEGIES
+from analysis.systems.werewolf import rage
 
 SYSTEM = System(
     name="werewolf",
     order=20,
     title="Werewolf: Rage dice (Werewolf: the Apocalypse 5th edition)",
-    rules=".rage:WerewolfRules",
-    table=".rage:table",
-    odds=".rage:odds",
-    distribution=".rage:distribution_table",
-    strategies=".willpower:STRATEGIES",
+    rules=WerewolfRules,
+    table=table,
+    odds=odds,
+    distribution=distribution_table,
+    strategies=STRATEGIES,
     axes={"pool": "1-10", "rage": "0-5", "difficulty": "1-5", "violent": "0-1"},
     limits={"pool": (0, 1000), "rage": (0, 5), "difficulty": (0, None), "violent": (0, 1)},
     classes={
@@ -46,8 +49,8 @@ SYSTEM = System(
         "violent": "1 for a violent action (a Brutal outcome adds successes), 0 otherwise",
         "p_brutal": "chance of a Brutal outcome (brutal_win + brutal_failure)",
     },
-    columns=".rage:TABLE_COLUMNS",
+    columns=TABLE_COLUMNS,
     package=__name__,
 )
 
-__getattr__ = lazy_exports(__name__, ".rage")
+__getattr__ = exports(rage)

@@ -25,11 +25,11 @@ from analysis.systems import counted as _counted
 from analysis.engine import count as _engine
 from analysis.model.rules import Rules
 from analysis.engine.fifth_edition import Reading, SpecialOdds, success_tuple
-from analysis.systems.werewolf import SYSTEM, willpower as _wp
+from analysis.systems.werewolf import willpower as _wp
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
-CLASSES = tuple(name for name, _ in SYSTEM.classes)  # in the order SYSTEM lists them
+CLASSES = ("total_failure", "failure", "plain_win", "critical_win", "brutal_win", "brutal_failure")
 TOTAL_FAILURE, FAILURE, PLAIN_WIN, CRITICAL_WIN, BRUTAL_WIN, BRUTAL_FAILURE = range(6)
 _WIN_CLASSES = ("plain_win", "critical_win", "brutal_win")
 #: Derived columns of :func:`table`: each the sum of these classes.
@@ -48,8 +48,6 @@ BRUTAL_FACES = (1, 2)
 class WerewolfRules(_counted.CountedRules, Rules):
     """A Werewolf 5th edition rule set.  The defaults are the official rules; the fields are the
     parameters of this package's ``mechanic.toml``."""
-
-    SYSTEM = SYSTEM
 
     @property
     def rage_faces(self) -> tuple[int, int, int, int]:

@@ -1,13 +1,15 @@
 """Coins: flip some fair (or loaded) coins, win on enough heads. A toy system in one folder."""
 
-from analysis.model.system import System, lazy_exports
+from analysis.model.system import System, exports
+from .flips import CoinRules, odds, table
+from . import flips
 
 SYSTEM = System(
     name="coin",
     title="Coins (a toy system)",
-    rules=".flips:CoinRules",
-    table=".flips:table",
-    odds=".flips:odds",
+    rules=CoinRules,
+    table=table,
+    odds=odds,
     axes={"coins": "1-4", "needed": "0-2"},
     classes={"heads_enough": "at least the needed heads", "too_few": "fewer heads than needed"},
     terms={"coins": "coins flipped", "needed": "heads needed"},
@@ -16,4 +18,4 @@ SYSTEM = System(
     package=__name__,
 )
 
-__getattr__ = lazy_exports(__name__, ".flips")
+__getattr__ = exports(flips)
