@@ -110,7 +110,8 @@ def test_a_system_has_a_cli_module_exactly_when_it_declares_one():
     with_file = {p.parent.name for p in SYSTEMS_DIR.glob("*/cli.py")}
     assert with_file == {name for name, s in systems.items() if s.cli is not None}
     top = {p.stem for p in (ROOT / "analysis" / "cli").glob("*.py")}
-    assert top == {"__init__", "__main__", "workbench", "build"}  # the parser, main, the shared commands, make's build
+    # the entry (main), the parser of every command, the streams, the shared commands, make's build
+    assert top == {"__init__", "__main__", "parser", "streams", "workbench", "build"}
     shared = {p.stem for p in (ROOT / "analysis" / "options").glob("*.py")}
     assert shared == {"__init__", "common", "grid", "output", "rule_options", "warn"}  # the machinery they share
     commands = cli.build_parser().commands
