@@ -240,7 +240,7 @@ def test_big_pools_take_the_modular_path_exactly():
         assert row[special] == 5
 
 
-def test_werewolf_and_hunter_import_neither_kernels_nor_special_dice():
+def test_werewolf_and_hunter_import_neither_kernels_nor_the_pair_path():
     # their dice are counted by the mechanic engine from their mechanic.toml, not by code of their own
     import ast
     from pathlib import Path
@@ -258,4 +258,4 @@ def test_werewolf_and_hunter_import_neither_kernels_nor_special_dice():
                 continue
             for name in names:
                 assert not (name == "kernels" or name.startswith("kernels.")), (path, name)
-                assert "special_dice" not in name, (path, name)
+                assert not name.startswith("analysis.engine.pairs"), (path, name)
