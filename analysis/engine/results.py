@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class CellWays:
-    """Exact ways of one cell: per class, per success value, and the denominator."""
+    """Exact ways of one cell: per class, per success value, and the denominator; after a Willpower
+    strategy (:func:`analysis.engine.willpower.count_cells`), the Willpower dice spent too."""
 
     class_ways: tuple[int, ...]
     success_ways: dict[int, int]
@@ -33,6 +34,8 @@ class CellWays:
     bound: int | None = field(default=None, kw_only=True)
     #: ways of each column given by when (a true/false expression of the roll), in file order
     column_ways: tuple[int, ...] = field(default=(), kw_only=True)
+    #: after a strategy: the ways in which it rerolls (Willpower spent); 0 without Willpower
+    spent: int = field(default=0, kw_only=True)
 
 
 @dataclass(frozen=True)

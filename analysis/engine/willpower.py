@@ -55,6 +55,7 @@ from analysis.engine.exact import INT64_MAX, count, float_ratios, fractions_over
 from analysis.model.validate import check_bool
 
 from analysis.engine import count as _engine
+from analysis.engine.results import CellWays
 from analysis.engine.count import Context, Faces, MechanicOdds, MechanicRules
 from analysis.model.spec import Mechanic, MechanicError, Willpower
 from analysis.engine.strategy import (
@@ -364,17 +365,6 @@ def _all_compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
 # ------------------------------------------------------------------ counting
 
 
-@dataclass(frozen=True)
-class CellWays:
-    """Exact ways of one cell after a strategy: per class, per success value, Willpower spent, denominator."""
-
-    class_ways: tuple[int, ...]
-    success_ways: dict[int, int]
-    spent: int
-    denominator: int
-    dice: tuple[int, ...]
-
-
 #: The cells of each pool: ``{(dice, faces, Willpower dice): [(cell index, context)]}`` (:func:`_groups`).
 _Groups = dict[tuple[tuple[int, ...], Faces, int], list[tuple[int, Context]]]
 
@@ -446,7 +436,7 @@ def count_cells(
     strategy.check(mech)
     if strategy.keep:
         return [
-            CellWays(w.class_ways, w.success_ways, 0, w.denominator, w.dice) for w in _engine.count_cells(rules, cells)
+            CellWays(w.class_ways, w.success_ways, w.denominator, w.dice) for w in _engine.count_cells(rules, cells)
         ]
     stats = _engine.statistics(mech)
     params = rules.params
@@ -485,7 +475,7 @@ def count_cells(
             if has_succ:
                 known = tables[t][2].tolist()
                 succ_ways = {known[v]: int(w) for v, w in enumerate(hist[t].tolist()) if w}
-            out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ_ways, int(spent[t]), den, dice)
+            out[i] = CellWays(tuple(int(w) for w in by_class[t].tolist()), succ_ways, den, dice, spent=int(spent[t]))
     return cast("list[CellWays]", out)  # every cell is in one group
 
 
@@ -599,7 +589,7 @@ def table(
     strategy = strategy_of(strategy)
     grid, cells, tops = _engine.resolve_grid(mech, axes, at_least)
     after = count_cells(rules, strategy, cells)
-    before: Sequence[CellWays | _engine.CellWays] = after if strategy.keep else _engine.count_cells(rules, cells)
+    before: Sequence[CellWays] = after if strategy.keep else _engine.count_cells(rules, cells)
     index = {c: i for i, c in enumerate(mech.classes)}
     wins = [index[c] for c in mech.win_classes]
     cols = {a: np.array([c[a] for c in cells], dtype=np.int64) for a in grid}

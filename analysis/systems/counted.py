@@ -124,12 +124,11 @@ def is_none(strategy) -> bool:
 def cell_ways(rules: _engine.MechanicRules, cell: dict, strategy=None):
     """Exact ways of one cell, ``(ways, strategy name or None)``.
 
-    ``strategy`` None or ``"none"``: the engine's
-    :class:`~analysis.engine.count.CellWays` (no Willpower); else a
-    :class:`~analysis.engine.willpower.Strategy`, and the ways after it
-    (:class:`~analysis.engine.willpower.CellWays`, with ``spent``).
+    The ways are the engine's :class:`~analysis.engine.count.CellWays`: with ``strategy`` None or
+    ``"none"`` those of the roll (no Willpower), else those after a
+    :class:`~analysis.engine.willpower.Strategy` (with ``spent``).
     """
-    ways: _engine.CellWays | _willpower.CellWays
+    ways: _engine.CellWays
     if is_none(strategy):
         (ways,) = _engine.count_cells(rules, [cell])
         return ways, None

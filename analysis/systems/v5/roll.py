@@ -216,10 +216,10 @@ def engine_strategy(strategy) -> _mwp.Strategy:
 
 @lru_cache(maxsize=4096)
 def _cell_ways(pool: int, hunger: int, difficulty: int, rules: V5Rules, strategy=None):
-    """The engine's exact ways of one cell (:class:`analysis.engine.count.CellWays`, or
-    :class:`analysis.engine.willpower.CellWays` after a Willpower strategy)."""
+    """The engine's exact ways of one cell (:class:`analysis.engine.count.CellWays`, after a Willpower
+    strategy where one is given)."""
     cell = dict(pool=pool, hunger=hunger, difficulty=difficulty)
-    ways: _engine.CellWays | _mwp.CellWays
+    ways: _engine.CellWays
     if strategy is None:
         (ways,) = _engine.count_cells(mechanic_rules(rules), [cell])
     else:
