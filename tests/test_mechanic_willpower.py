@@ -26,6 +26,7 @@ import pytest
 from analysis.engine import count as engine
 from analysis.model import spec
 from analysis.engine import willpower as W
+from analysis.engine.strategy import strategy_of
 from analysis.systems.v5 import roll as v5
 from analysis.systems.werewolf import rage as ww
 
@@ -67,7 +68,7 @@ class _KernelOdds:
         from tests import oracles_v5_kernels as kv5
         from tests import oracles_v5_kernels as kw
 
-        strategy = v5_wp.strategy_of(strategy)
+        strategy = strategy_of(strategy, v5_wp.STRATEGIES)
         nn, nh = rules.dice(pool, hunger)
         n, R = nn + nh, min(v5_wp.MAX_REROLL, nn)
         shape = (n + rules.crit_bonus * (n // 2) + 1, 2, kv5.CAP + 1, kv5.CAP + 1)

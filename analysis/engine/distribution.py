@@ -152,13 +152,13 @@ def frame(
     return pd.DataFrame(out)
 
 
-def one_strategy(strategy, strategy_of, known):
+def one_strategy(strategy, known):
     """The one strategy object of a ``strategy=`` value (None: no Willpower), parsed as the tables parse
     it (:func:`analysis.engine.strategy_lists.parse`); several are refused: a distribution is of one roll."""
     if strategy is None:
         return None
 
-    chosen, side_by_side = parse(strategy, strategy_of, known)
+    chosen, side_by_side = parse(strategy, known)
     if side_by_side and len(chosen) > 1:
         raise InputError("strategy", f": a distribution of successes takes one strategy at a time, got {strategy!r}")
     return chosen[0]

@@ -34,11 +34,10 @@ import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from analysis.engine.strategy_lists import named
 from analysis.model.validate import did_you_mean
 
 from analysis.model.spec import Mechanic, Willpower
@@ -196,21 +195,43 @@ def _unknown_class(mech: Mechanic, k: str) -> str:
     )
 
 
+#: Every named strategy, the one table: a system offers some of them (:func:`offered`), a mechanic file
+#: with a ``[willpower]`` table those of :data:`NAMES`.
 STRATEGIES = {
     "none": Strategy("none", keep=True),
     "reroll_failures": Strategy("reroll_failures", reroll_failures=True),
     "maximize_win": Strategy("maximize_win", win=True),
     "maximize_critical": Strategy("maximize_critical", values={"critical_win": 1, "messy_critical": 1}),
     "avoid_messy": Strategy("avoid_messy", win=True, forbid=("messy_critical",)),
+    # the chance to win, rerolling normal dice only (Werewolf: Rage dice are never rerolled)
+    "normal_dice_only": Strategy("normal_dice_only", win=True, kinds=("normal",)),
 }
 
 
-def strategy_of(strategy: str | Strategy | None) -> Strategy:
-    """A :class:`Strategy` from a name in :data:`STRATEGIES` (``None`` is ``none``) or a Strategy itself."""
+def offered(*names: str) -> dict[str, Strategy]:
+    """``{name: strategy}`` of the named strategies a system offers, from the one table."""
+    return {name: STRATEGIES[name] for name in names}
+
+
+def unknown(name: object, known: Iterable[str]) -> ValueError:
+    """The one-sentence error for a strategy name that is not known, with a "did you mean"."""
+    names = ["none"] + [k for k in known if k != "none"]
+    hint = did_you_mean(name, names)
+    return ValueError(f"unknown Willpower strategy {name!r}; choose from {', '.join(names)}{hint}")
+
+
+def strategy_of(strategy: str | Strategy | None, known: Mapping[str, Strategy] | None = None) -> Strategy:
+    """A :class:`Strategy` itself, or the strategy of a name among ``known`` (a system's, :func:`offered`;
+    default: those of a mechanic file, :data:`NAMES`); ``None`` is ``none``.  Any other value is refused
+    in one sentence naming the strategies known."""
     if strategy is None:
         return STRATEGIES["none"]
-
-    return named(strategy, STRATEGIES, Strategy)
+    if isinstance(strategy, Strategy):
+        return strategy
+    known = offered(*NAMES) if known is None else known
+    if isinstance(strategy, str) and strategy in known:
+        return known[strategy]
+    raise unknown(strategy, known)
 
 
 def willpower_of(mech: Mechanic) -> Willpower:

@@ -12,40 +12,22 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from analysis.model.validate import InputError, did_you_mean
-
-_Strategy = TypeVar("_Strategy")
+from analysis.engine.strategy import Strategy, strategy_of, unknown
+from analysis.model.validate import InputError
 
 #: The name standing for "no Willpower spent".
 NONE = "none"
 
 
-def unknown(name: object, known: Iterable[str]) -> ValueError:
-    """The one-sentence error for a strategy name that is not known, with a "did you mean"."""
-    names = [NONE] + [k for k in known if k != NONE]
-    hint = did_you_mean(name, names)
-    return ValueError(f"unknown Willpower strategy {name!r}; choose from {', '.join(names)}{hint}")
+def parse(spec: object, known: Mapping[str, Strategy]) -> tuple[list[Any], bool]:
+    """``(strategies, side_by_side)`` of a ``strategy=`` value, among the strategies ``known`` (a system's).
 
-
-def named(strategy: object, known: Mapping[str, _Strategy], kind: type[_Strategy]) -> _Strategy:
-    """``strategy`` itself when it is a ``kind`` (a system's strategy type), else the strategy of
-    that name in ``known``; any other value is refused with :func:`unknown`'s sentence."""
-    if isinstance(strategy, kind):
-        return strategy
-    if isinstance(strategy, str) and strategy in known:
-        return known[strategy]
-    raise unknown(strategy, known)
-
-
-def parse(spec: object, strategy_of: Callable[[Any], Any], known: Iterable[str]) -> tuple[list[Any], bool]:
-    """``(strategies, side_by_side)`` of a ``strategy=`` value.
-
-    ``strategies`` is a list of strategy objects (``strategy_of(name)``),
+    ``strategies`` is a list of strategy objects (:func:`analysis.engine.strategy.strategy_of`),
     ``None`` standing for ``none``; ``side_by_side`` is True for a list or a
     comma-separated string (even of one name), False for a single name or
     strategy object.  Refuses an empty list, a repeat or an unknown name in
@@ -68,7 +50,7 @@ def parse(spec: object, strategy_of: Callable[[Any], Any], known: Iterable[str])
             if isinstance(item, str) and item not in known:
                 raise unknown(item, known)
             try:
-                strategy = strategy_of(item)
+                strategy = strategy_of(item, known)
             except ValueError:
                 raise unknown(item, known) from None
             name = strategy.name

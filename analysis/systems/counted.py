@@ -143,7 +143,6 @@ def table(
     exact: bool,
     at_least,
     strategy,
-    strategy_of,
     strategies: dict,
     check_only: bool = False,
 ):
@@ -152,15 +151,14 @@ def table(
     Rows are sorted by cell.  ``at_least``: None or the N already parsed.
     ``strategy``: None (no Willpower, no Willpower columns), or a name, a
     strategy, a list of them or names separated by commas (see
-    :func:`analysis.engine.strategy_lists.parse`; ``strategy_of`` makes a strategy of
-    a name in ``strategies``): the table after it, with ``willpower_spent``
-    and ``p_win_gain``, several side by side with a ``strategy`` column.
+    :func:`analysis.engine.strategy_lists.parse`, a name among ``strategies``): the table after it,
+    with ``willpower_spent`` and ``p_win_gain``, several side by side with a ``strategy`` column.
     The work of every strategy's reroll is estimated over the whole grid
     before anything is counted; ``check_only``: only that (and the grid's
     checks), returning None.
     """
     grid = {a: sorted(v) for a, v in axes.items()}
-    chosen, side_by_side = ([None], False) if strategy is None else _st.parse(strategy, strategy_of, strategies)
+    chosen, side_by_side = ([None], False) if strategy is None else _st.parse(strategy, strategies)
     if check_only or any(s is not None for s in chosen):
         _, cells, tops = _engine.resolve_grid(rules.mechanic, grid, at_least)
         if tops and None in chosen:  # without a strategy the columns need each pool's distribution

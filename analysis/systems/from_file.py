@@ -25,10 +25,10 @@ from analysis.model.system import System
 from analysis.model.validate import check_bool
 
 from analysis.systems import counted
-from analysis.engine import count as _engine, strategy as _strategy
+from analysis.engine import count as _engine
 from analysis.engine.cells import grid_of
 from analysis.model.spec import Mechanic
-from analysis.engine.strategy import STRATEGIES
+from analysis.engine.strategy import NAMES, offered
 
 
 def _camel(name: str) -> str:
@@ -114,7 +114,6 @@ def _willpower_table(
         exact=check_bool("exact", exact),
         at_least=tops or None,
         strategy=strategy,
-        strategy_of=_strategy.strategy_of,
         strategies=_file_strategies(),
         check_only=check_bool("check_only", check_only),
     )
@@ -122,7 +121,7 @@ def _willpower_table(
 
 def _file_strategies() -> dict:
     """The named Willpower strategies of a mechanic file (``none`` aside: it stands for no Willpower)."""
-    return {k: v for k, v in STRATEGIES.items() if k != "none"}
+    return {k: v for k, v in offered(*NAMES).items() if k != "none"}
 
 
 def _distribution(

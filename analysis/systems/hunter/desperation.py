@@ -22,10 +22,10 @@ from typing import cast
 
 from analysis.engine import at_least as _al, display as _display, distribution
 from analysis.systems import counted as _counted
-from analysis.engine import count as _engine, willpower as _mw
+from analysis.engine import count as _engine
 from analysis.model.rules import Rules
 from analysis.engine.fifth_edition import Reading, SpecialOdds, success_tuple
-from analysis.engine.strategy_lists import named
+from analysis.engine.strategy import offered, strategy_of
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -44,12 +44,7 @@ MAX_REROLL = 3
 #: The Willpower strategies by name (``none``, no Willpower, is always known too): ``reroll_failures``
 #: (a roll that is not a win rerolls up to three failed normal dice) and ``maximize_win`` (the reroll of
 #: up to three normal dice with the highest exact chance to win; ties: no reroll, then fewer dice).
-STRATEGIES = {"reroll_failures": _mw.STRATEGIES["reroll_failures"], "maximize_win": _mw.STRATEGIES["maximize_win"]}
-
-
-def strategy_of(strategy) -> _mw.Strategy:
-    """A strategy from a name in ``STRATEGIES`` or an :class:`analysis.engine.willpower.Strategy` itself."""
-    return named(strategy, STRATEGIES, _mw.Strategy)
+STRATEGIES = offered("reroll_failures", "maximize_win")
 
 
 @dataclass(frozen=True)
@@ -169,7 +164,7 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
     difficulty = check_int("difficulty", difficulty, 0)
     rules = HunterRules.require(rules)
     if not _counted.is_none(strategy):
-        strategy = strategy_of(strategy)
+        strategy = strategy_of(strategy, STRATEGIES)
     mech = rules.mechanic()
     ways, strategy_name = _counted.cell_ways(
         mech, {"pool": pool, "desperation": desperation, "difficulty": difficulty}, strategy
@@ -248,7 +243,6 @@ def table(
         exact=exact,
         at_least=None if at_least is None else _al.parse(at_least),
         strategy=strategy,
-        strategy_of=strategy_of,
         strategies=STRATEGIES,
         check_only=check_bool("check_only", check_only),
     )
@@ -324,5 +318,5 @@ def distribution_table(
         exact=exact,
         max_successes=max_successes,
         check_only=check_only,
-        strategy=distribution.one_strategy(strategy, strategy_of, STRATEGIES),
+        strategy=distribution.one_strategy(strategy, STRATEGIES),
     )

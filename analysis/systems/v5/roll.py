@@ -12,6 +12,7 @@ import pandas as pd
 from analysis.engine import at_least as _al, display as _display, distribution, exact as _exact, strategy_lists as _st
 from analysis.engine.exact import ClassWays, fractions_over
 from analysis.engine import count as _engine, willpower as _mwp
+from analysis.engine.strategy import strategy_of
 from analysis.systems.v5 import willpower as _wp
 from analysis.systems.v5.dice import (
     CLASSES,
@@ -171,7 +172,7 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
         ways = _cell_ways(pool, hunger, _reachable(difficulty, nn + nh, rules), rules)
         spent, den = 0, ways.denominator
     else:
-        strategy = _wp.strategy_of(strategy)
+        strategy = strategy_of(strategy, _wp.STRATEGIES)
         ways = _cell_ways(pool, hunger, _reachable(difficulty, nn + nh, rules), rules, strategy)
         # the V5 denominator: the landed dice and the most dice Willpower may reroll
         den = 10 ** (nn + nh + min(_wp.MAX_REROLL, nn))
@@ -208,7 +209,7 @@ def _reachable(difficulty: int, dice: int, rules: V5Rules) -> int:
 def engine_strategy(strategy) -> _mwp.Strategy:
     """The strategy the one Willpower engine counts for a V5 strategy (a name of ``willpower.STRATEGIES``
     or a Strategy): itself, or ``keep`` where no class is worth anything (Willpower is kept)."""
-    strategy = _wp.strategy_of(strategy)
+    strategy = strategy_of(strategy, _wp.STRATEGIES)
     if strategy.mode == "best" and not strategy.win and not any(v for _, v in strategy.values):
         return _mwp.Strategy(strategy.name, keep=True)
     return strategy
@@ -342,7 +343,7 @@ def _strategies_table(
 
     The work of every strategy's reroll over the whole grid is estimated first, and refused past the
     Willpower engine's limits before anything is counted."""
-    chosen, side_by_side = _st.parse(strategy, _wp.strategy_of, _wp.STRATEGIES)
+    chosen, side_by_side = _st.parse(strategy, _wp.STRATEGIES)
     if chosen == [None] and not side_by_side:
         return None if check_only else table(pools, hungers, diffs, rules, exact, None, progress, at_least)
 
@@ -471,7 +472,7 @@ def distribution_table(
     difficulty, successes), with ``p_exactly``, ``p_at_least``, ``p_more`` and ``mean_successes``
     (:mod:`analysis.engine.distribution`); ``max_successes=N`` stops at N (its ``p_more`` the exact tail);
     ``strategy`` (one): the successes after that Willpower reroll."""
-    chosen = distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES)
+    chosen = distribution.one_strategy(strategy, _wp.STRATEGIES)
     return distribution.mechanic_table(
         mechanic_rules(V5Rules.require(rules)),
         {"pool": pools, "hunger": hungers, "difficulty": difficulties},

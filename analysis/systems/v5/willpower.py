@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analysis.engine import display as _display
-from analysis.engine.strategy import Strategy
-from analysis.engine.strategy_lists import named
+from analysis.engine.strategy import Strategy, offered, strategy_of
 from analysis.systems.v5 import dice as v5
 from analysis.model.validate import check_faces
 
-__all__ = ["MAX_REROLL", "STRATEGIES", "Decision", "Strategy", "decide", "optimal", "strategy_of"]
+__all__ = ["MAX_REROLL", "STRATEGIES", "Decision", "Strategy", "decide", "optimal"]
 
 #: Dice a Willpower reroll may take (docs/rules.md: up to three normal dice).
 MAX_REROLL = 3
@@ -39,17 +38,8 @@ def optimal(values: dict, name: str = "optimal") -> Strategy:
     return strategy
 
 
-STRATEGIES = {
-    "reroll_failures": Strategy("reroll_failures", reroll_failures=True),
-    "maximize_win": Strategy("maximize_win", values=_WIN),
-    "maximize_critical": Strategy("maximize_critical", values={"critical_win": 1, "messy_critical": 1}),
-    "avoid_messy": Strategy("avoid_messy", values=_WIN, forbid=("messy_critical",)),
-}
-
-
-def strategy_of(strategy) -> Strategy:
-    """A Strategy from a name in ``STRATEGIES`` or a Strategy itself."""
-    return named(strategy, STRATEGIES, Strategy)
+#: V5's named strategies (the one table's, :data:`analysis.engine.strategy.STRATEGIES`).
+STRATEGIES = offered("reroll_failures", "maximize_win", "maximize_critical", "avoid_messy")
 
 
 # ------------------------------------------------------- one rolled hand
@@ -106,7 +96,7 @@ def decide(normal, hunger, difficulty: int, strategy="maximize_win", rules: v5.V
     ((4, 3), Fraction(3, 4))
     """
     normal, hunger = check_faces("normal", normal), check_faces("hunger", hunger)  # read once
-    strategy = strategy_of(strategy)
+    strategy = strategy_of(strategy, STRATEGIES)
     first = v5.read_roll(normal, hunger, difficulty, rules)
     fails = [f for f in normal if f < rules.success_face]
     succs = [f for f in normal if rules.success_face <= f < 10]

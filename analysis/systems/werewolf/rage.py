@@ -23,6 +23,7 @@ from typing import cast
 from analysis.engine import at_least as _al, display as _display, distribution
 from analysis.systems import counted as _counted
 from analysis.engine import count as _engine
+from analysis.engine.strategy import strategy_of
 from analysis.model.rules import Rules
 from analysis.engine.fifth_edition import Reading, SpecialOdds, success_tuple
 from analysis.systems.werewolf import willpower as _wp
@@ -170,7 +171,7 @@ def odds(
     violent = _check_violent(violent)
     rules = WerewolfRules.require(rules)
     if not _counted.is_none(strategy):
-        strategy = _wp.strategy_of(strategy)
+        strategy = strategy_of(strategy, _wp.STRATEGIES)
     mech = rules.mechanic()
     ways, strategy_name = _counted.cell_ways(
         mech, {"pool": pool, "rage": rage, "difficulty": difficulty, "violent": int(violent)}, strategy
@@ -254,7 +255,6 @@ def table(
         exact=exact,
         at_least=None if at_least is None else _al.parse(at_least),
         strategy=strategy,
-        strategy_of=_wp.strategy_of,
         strategies=_wp.STRATEGIES,
         check_only=check_bool("check_only", check_only),
     )
@@ -374,5 +374,5 @@ def distribution_table(
         exact=exact,
         max_successes=max_successes,
         check_only=check_only,
-        strategy=distribution.one_strategy(strategy, _wp.strategy_of, _wp.STRATEGIES),
+        strategy=distribution.one_strategy(strategy, _wp.STRATEGIES),
     )

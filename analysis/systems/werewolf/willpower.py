@@ -21,22 +21,11 @@ Each is the one :class:`analysis.engine.strategy.Strategy` every mechanic takes.
 
 from __future__ import annotations
 
-from analysis.engine import willpower as _mw
-from analysis.engine.strategy import Strategy
-from analysis.engine.strategy_lists import named
+from analysis.engine.strategy import Strategy, offered
 
-__all__ = ["MAX_REROLL", "STRATEGIES", "Strategy", "strategy_of"]
+__all__ = ["MAX_REROLL", "STRATEGIES", "Strategy"]
 
 #: Dice a Willpower reroll may take.
 MAX_REROLL = 3
 
-STRATEGIES = {
-    "reroll_failures": _mw.STRATEGIES["reroll_failures"],
-    "maximize_win": _mw.STRATEGIES["maximize_win"],
-    "normal_dice_only": Strategy("normal_dice_only", win=True, kinds=("normal",)),
-}
-
-
-def strategy_of(strategy) -> Strategy:
-    """A strategy from a name in ``STRATEGIES`` or a strategy itself."""
-    return named(strategy, STRATEGIES, Strategy)
+STRATEGIES = offered("reroll_failures", "maximize_win", "normal_dice_only")
