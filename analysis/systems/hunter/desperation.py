@@ -24,8 +24,8 @@ from analysis.engine import at_least as _al, display as _display, distribution
 from analysis.systems import counted as _counted
 from analysis.engine import count as _engine
 from analysis.model.rules import Rules
-from analysis.engine.fifth_edition import Reading, SpecialOdds, success_tuple
-from analysis.engine.strategy import offered, strategy_of
+from analysis.engine.fifth_edition import Reading, SpecialOdds
+from analysis.engine.strategy import offered
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -163,27 +163,14 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
     desperation = check_int("desperation", desperation, 0, MAX_DESPERATION)
     difficulty = check_int("difficulty", difficulty, 0)
     rules = HunterRules.require(rules)
-    if not _counted.is_none(strategy):
-        strategy = strategy_of(strategy, STRATEGIES)
-    mech = rules.mechanic()
-    ways, strategy_name = _counted.cell_ways(
-        mech, {"pool": pool, "desperation": desperation, "difficulty": difficulty}, strategy
-    )
-    by_class = dict(zip(mech.mechanic.classes, ways.class_ways))
-    nn, nd = ways.dice
+    cell = {"pool": pool, "desperation": desperation, "difficulty": difficulty}
     return HunterOdds(
         pool=pool,
         difficulty=difficulty,
-        normal_dice=nn,
-        special_dice=nd,
-        denominator=ways.denominator,
-        class_ways={c: by_class[c] for c in CLASSES},
-        success_ways=success_tuple(ways.success_ways),
         win_classes=_WIN_CLASSES,
         desperation=desperation,
         rules=rules,
-        strategy=strategy_name,
-        willpower_spent_ways=getattr(ways, "spent", 0),
+        **_counted.special_odds(rules, cell, strategy, STRATEGIES, CLASSES),
     )
 
 

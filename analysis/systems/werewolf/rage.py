@@ -23,9 +23,8 @@ from typing import cast
 from analysis.engine import at_least as _al, display as _display, distribution
 from analysis.systems import counted as _counted
 from analysis.engine import count as _engine
-from analysis.engine.strategy import strategy_of
 from analysis.model.rules import Rules
-from analysis.engine.fifth_edition import Reading, SpecialOdds, success_tuple
+from analysis.engine.fifth_edition import Reading, SpecialOdds
 from analysis.systems.werewolf import willpower as _wp
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
@@ -170,28 +169,15 @@ def odds(
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
     rules = WerewolfRules.require(rules)
-    if not _counted.is_none(strategy):
-        strategy = strategy_of(strategy, _wp.STRATEGIES)
-    mech = rules.mechanic()
-    ways, strategy_name = _counted.cell_ways(
-        mech, {"pool": pool, "rage": rage, "difficulty": difficulty, "violent": int(violent)}, strategy
-    )
-    by_class = dict(zip(mech.mechanic.classes, ways.class_ways))
-    nn, nr = ways.dice
+    cell = {"pool": pool, "rage": rage, "difficulty": difficulty, "violent": int(violent)}
     return WerewolfOdds(
         pool=pool,
         difficulty=difficulty,
-        normal_dice=nn,
-        special_dice=nr,
-        denominator=ways.denominator,
-        class_ways={c: by_class[c] for c in CLASSES},
-        success_ways=success_tuple(ways.success_ways),
         win_classes=_WIN_CLASSES,
         rage=rage,
         violent=violent,
         rules=rules,
-        strategy=strategy_name,
-        willpower_spent_ways=getattr(ways, "spent", 0),
+        **_counted.special_odds(rules, cell, strategy, _wp.STRATEGIES, CLASSES),
     )
 
 
