@@ -121,6 +121,7 @@ class _Folder:
         self.path = path
         self.files: dict[str, list[Any]] = {}
         self.seen: dict[str, str] = {}
+        self.removed: set[str] = set()  # the damaged files this process removed (their listing is stale)
         try:
             data = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
             files, seen = data.get("files", {}), data.get("seen", {})
@@ -169,12 +170,16 @@ class _Folder:
                 except OSError:
                     pass
                 self.files.pop(name, None)
+                self.removed.add(name)
         return bad
 
     def record(self, stems: dict[str, str]) -> None:
         """Write the manifest anew: the checksums of the files of ``stems`` (``{stem: source digest}``), merged."""
         fresh = _Folder(self.path)  # another process may have written it meanwhile
-        files, seen = dict(fresh.files), dict(fresh.seen)
+        # a file this process removed as damaged is listed there still, by the inode it had: the file numba
+        # wrote in its place may have been given that inode again (and the same size), so it is read anew
+        files = {name: v for name, v in fresh.files.items() if name not in self.removed}
+        seen = dict(fresh.seen)
         for stem, digest in stems.items():
             seen[f"{stem}.{_PYTHON}"] = digest
             names = set(self.names(stem))

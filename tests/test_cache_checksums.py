@@ -86,6 +86,25 @@ def test_a_file_numba_wrote_anew_is_not_damage(tmp_path):
     assert _jit._Folder(tmp_path).check("mod") == ["mod.f-3.py311.nbi"]
 
 
+def test_a_damaged_file_numba_writes_again_at_the_same_inode_is_listed_anew(tmp_path):
+    """A damaged file is removed; the file numba writes in its place may be given the freed inode again,
+    with the same size.  The manifest written at exit must list the new bytes, not keep the old listing
+    (which the next run would take for damage where the file lies): a flaky slow test found it."""
+    data = tmp_path / "mod.f-3.py311.1.nbc"
+    data.write_bytes(b"data" * 100)
+    _jit._Folder(tmp_path).record({"mod": "d"})
+    data.write_bytes(b"data" * 99 + b"dat!")  # damaged where it lies
+    folder = _jit._Folder(tmp_path)
+    assert folder.check("mod") == ["mod.f-3.py311.1.nbc"]
+    data.write_bytes(b"DATA" * 100)  # numba's new file, the same size
+    listed = json.loads((tmp_path / _jit.MANIFEST).read_text())
+    listed["files"][data.name][2] = data.stat().st_ino  # as if the freed inode were given to it again
+    (tmp_path / _jit.MANIFEST).write_text(json.dumps(listed))
+    folder.record({"mod": "d"})
+    assert _jit._Folder(tmp_path).check("mod") == []  # the next run finds the new file whole
+    assert data.read_bytes() == b"DATA" * 100
+
+
 def test_a_file_the_manifest_does_not_list_is_kept_unless_an_old_beastodds_wrote_it(tmp_path):
     (tmp_path / "mod.f-3.py311.1.nbc").write_bytes(b"numba's own bytes")
     (tmp_path / "mod.h-9.py311.1.nbc").write_bytes(_jit._OLD_HEADER + b"checksum and numba's bytes")
