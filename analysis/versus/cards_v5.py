@@ -83,7 +83,7 @@ def compare_v5(
         The card difficulty to express the matching test against (default 12).
     rules : CardRules
         Card rules (the ten-card test rules by default).
-    v5_rules : analysis.v5.V5Rules, optional
+    v5_rules : analysis.systems.v5.dice.V5Rules, optional
         V5 rules (official by default).
     exact : bool
         False: float64 probabilities.  True: ``Fraction`` objects.

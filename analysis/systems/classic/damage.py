@@ -32,7 +32,7 @@ PENALTIES = (0, 1, 1, 2, 2, 5)
 VAMPIRE_BASHING = ("halve_down", "halve_up", "full")
 VITAL_SPOT_LETHAL = ("off", "mortals", "everyone")
 #: Attribute-like inputs (Stamina, Fortitude, automatic successes) above this
-#: are refused as typos; dice pools follow ``analysis.classic.MAX_POOL``.
+#: are refused as typos; dice pools follow ``analysis.systems.classic.pools.MAX_POOL``.
 MAX_TRAIT = 50
 
 

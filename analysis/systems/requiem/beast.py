@@ -50,7 +50,7 @@ KEY_COLUMNS = ("pool", "soif", "beast_dice")
 class BeastRules(RequiemRules):
     """Requiem dice with La Soif.  Defaults: docs/rules.md.
 
-    Every knob of :class:`analysis.requiem.RequiemRules` (``again``,
+    Every knob of :class:`analysis.systems.requiem.dice.RequiemRules` (``again``,
     ``rote``, ``chance_die_again``, ``rote_chance_die``,
     ``exceptional_successes``), plus:
 

@@ -26,7 +26,7 @@ _WIN = {"plain_win": 1, "critical_win": 1, "messy_critical": 1}
 def optimal(values: dict, name: str = "optimal") -> Strategy:
     """The exact optimum for a value of each final outcome class.
 
-    ``values`` maps class names (``analysis.v5.CLASSES``) to numbers (int,
+    ``values`` maps class names (``analysis.systems.v5.dice.CLASSES``) to numbers (int,
     Fraction, or float, taken exactly as written in decimal); missing classes
     are worth 0.  Example: ``optimal({"plain_win": 1, "critical_win": 1,
     "messy_critical": 0.5, "bestial_failure": -1})``.
