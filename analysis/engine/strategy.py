@@ -21,6 +21,9 @@ Strategies (one :class:`Strategy` type for every mechanic):
 ``avoid_messy``
     The reroll with the highest exact chance to win that never risks turning
     a roll into a ``messy_critical``: for a file with that class.
+``normal_dice_only``
+    The reroll with the highest exact chance to win, of ``normal`` dice only
+    (Werewolf's: a Rage die is never rerolled; not among a file's, :data:`NAMES`).
 ``Strategy(values={class: weight})``
     The reroll with the highest expected value of the final class.
     ``forbid=(class, ...)`` never takes a reroll that could make a roll of
