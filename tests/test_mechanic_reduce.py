@@ -198,3 +198,57 @@ def test_an_unmatched_roll_names_a_capped_statistic_as_a_bound():
     mech = toy('net = "success + ten"', [("botch", "one == 0"), ("win", "one == 1")])
     with pytest.raises(spec.MechanicError, match="one>=2"):
         engine.count_cells(engine.rules_of(mech), [{"pool": 3, "difficulty": 6}])
+
+
+def test_a_count_that_sums_statistics_is_read_as_that_sum():
+    # ones = one: read only by ones >= 1, so one is capped at 1 (a count reading it once hid that)
+    s = check(toy('net = "success + ten"\nones = "one"', [("botch", "net == 0 and ones >= 1"), ("fail", None)]))
+    assert s.caps[s.names.index("one")] == 1
+    assert "ones" not in dict(s.counts)  # written where it is read
+    # tens = ten: the sum net reads it through the count, so success and ten fuse
+    s = check(toy('tens = "ten"\nnet = "success + tens"', [("win", "net >= 2"), ("fail", None)]))
+    assert s.names == ("success+ten",)
+    # the successes' own count is kept (its value is the histogram's), though it is a sum
+    s = check(toy('net = "success + ten"', [("win", "net >= 2"), ("fail", None)]))
+    assert "net" in dict(s.counts)
+
+
+def test_a_zero_test_beside_a_sum_reads_a_flag_and_the_sum_fuses():
+    # ten is in the sum net and in a zero test: a flag (any ten, capped at 1) answers the test
+    s = check(toy('net = "success + ten"', [("clean", "net >= 2 and ten == 0"), ("win", "net >= 2"), ("fail", None)]))
+    assert set(s.names) == {"any(ten)", "success+ten"} and s.caps[s.names.index("any(ten)")] == 1
+    # the same through counts, and a zero test over two marks (>= 1 is a zero test too)
+    s = check(
+        toy(
+            'tens = "ten"\nlow = "one + success"\nnet = "low + tens"',
+            [("mixed", "net >= 3 and one + success >= 1"), ("win", "net >= 3"), ("fail", None)],
+        )
+    )
+    assert set(s.names) == {"any(one+success)", "one+success+ten"}
+    # no flag where the statistics read alike anyway (both in the zero test): they fuse as before
+    s = check(toy('net = "success + ten"', [("nil", "net == 0"), ("fail", None)]))
+    assert s.names == ("success+ten",)
+    # no flag for a threshold (ten >= 2 is not a zero test): ten stays a statistic of its own
+    s = check(toy('net = "success + ten"', [("wild", "net >= 2 and ten >= 2"), ("fail", None)]))
+    assert set(s.names) == {"success", "ten"}
+
+
+SOIF = "analysis/systems/requiem/soif.toml"
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{}, {"again": 8, "rote": True, "bestial_counts_rerolled_ones": True, "rote_chance_die": True}, {"again": 11}],
+)
+def test_la_soif_file_has_a_small_grid(changes):
+    """La Soif's file: every count that is a sum is read as one, the normal dice's tens and the chance
+    Beast die's 10 answer their zero tests through flags, and what remains is one sum of the plain
+    successes (dice that roll again: open), the Beast dice's tens and their rerolled successes, and
+    flags capped at 1: no statistic ranges over the dice, but the Beast dice's tens.  (The full grid
+    is too big to count as a reference here: tests/test_mechanic_explode.py holds these counts to La
+    Soif's own counter, cell by cell.)"""
+    mech = spec.load(SOIF)
+    rules = engine.rules_of(mech, changes)
+    stats = engine._stats(mech, rules.values)
+    uncapped = [n for n, c in zip(stats.names, stats.caps) if c is None]
+    assert len(uncapped) == 3 and "beast.ten_again+beast.ten+beast_first_one.ten_again+beast_first_one.ten" in uncapped

@@ -130,6 +130,14 @@ def stats_of(mech: Mechanic, values: tuple[tuple[str, bool | int], ...] | None =
 #   statistic at cap (adds the ways of all of them into the cell cap).
 # * a statistic the simplified rules no longer read is dropped.
 #
+# Before fusing, a count that is a linear sum of statistics is written into
+# every tree that reads it (and left out of the counts, but the successes'
+# own), so the rules show which statistics they read and how; and where some
+# statistics read in the same sums differ only in a zero test (``ten == 0``
+# beside ``success + ten``), that test reads a FLAG instead: a statistic of
+# its own counting the dice that show any of the test's marks (0 exactly when
+# the positive sum is), capped at 1.  The sums then fuse.
+#
 # The ways summed per class and per success value are then those of the
 # full grid: each reduced cell gathers full cells that every rule reads
 # alike.
@@ -344,16 +352,10 @@ def _substitute(node: Tree, mapping: Mapping[str, str | int]) -> Tree:
     return (op, node[1], *(_substitute(k, mapping) for k in node[2:]))
 
 
-def _fusions(names: Collection[str], roots: _Roots) -> list[tuple[str, list[tuple[str, int]]]]:
-    """``[(fused name, [(member, weight), ...])]``: the statistics to fuse, each group's weights.
-
-    Statistics A, B, ... fuse into L = wA*A + wB*B + ... (weights positive,
-    one of them 1) when each is read only in linear sums, exactly once per
-    sum, in the same sums, with coefficients c*wA, c*wB, ... in every sum
-    that is not a zero test (one c per sum); in a zero test any positive
-    coefficients do (a positive sum of statistics is 0 exactly when each is,
-    exactly when L is).
-    """
+def _signatures(names: Collection[str], roots: _Roots) -> dict[str, tuple[tuple[object, ...], int]]:
+    """Per statistic read only in linear sums, exactly once per sum: ``((sums, sign, zero tests), scale)``,
+    its coefficient in each sum that is not a zero test divided by their common factor (``sums``), and
+    the zero tests that read it; statistics with the same first part fuse (:func:`_fusions`)."""
     kinds, occurrences = roots
     signature: dict[str, tuple[tuple[object, ...], int]] = {}
     for n in names:
@@ -376,6 +378,111 @@ def _fusions(names: Collection[str], roots: _Roots) -> list[tuple[str, list[tupl
             signature[n] = ((norm, sign, zero), abs(regular[0][1]))
         else:
             signature[n] = (((), 1, zero), 1)
+    return signature
+
+
+def _inline_sums(
+    counts: list[tuple[str, Expr, Tree]],
+    whens: list[tuple[Expr | None, Tree | None]],
+    stat_names: Container[str],
+    keep: str | None,
+) -> tuple[list[tuple[str, Expr, Tree]], list[tuple[Expr | None, Tree | None]]]:
+    """The counts that are linear sums of statistics (``normal_tens = normal.ten_again + normal.ten``)
+    written into every rule that reads them, and left out of the counts (but ``keep``, the successes):
+    fusion and caps then see which statistics the rules read, and how."""
+    sums: dict[str, Tree] = {}
+
+    def put(node: Tree) -> Tree:
+        op = node[0]
+        if op == "name":
+            return sums.get(node[2], node)
+        if op == "const":
+            return node
+        start = 3 if op == "cmp" else 2
+        return (*node[:start], *(put(k) for k in node[start:]))
+
+    def is_sum(node: Tree) -> bool:
+        op = node[0]
+        if op == "name":
+            return node[2] in stat_names
+        if op == "const":
+            return _is_const(node, int)
+        if op in _LINEAR or op == "mul":
+            return _linear(node) and all(is_sum(k) for k in node[2:])
+        return False
+
+    out: list[tuple[str, Expr, Tree]] = []
+    for cname, e, t in counts:
+        t = _fold(put(t), {}) if sums else t
+        if cname != keep and e.type != BOOL and is_sum(t):
+            sums[cname] = t
+        else:
+            out.append((cname, e, t))
+    if not sums:
+        return counts, whens
+    return out, [(e, None if t is None else _fold(put(t), {})) for e, t in whens]
+
+
+def _zero_flags(trees: list[Tree], names: Collection[str]) -> dict[frozenset[str], str]:
+    """The zero tests to read through a statistic of their own: ``{statistics summed: flag name}``.
+
+    A statistic read in the same sums as others but also in a zero test
+    (``normal_tens == 0`` beside ``successes = success + normal_tens``) cannot
+    fuse with them; a flag statistic counting the dice that show any mark of
+    the test's sum (0 exactly when the sum is, capped at 1) answers the test
+    instead, and the sums fuse."""
+    roots: _Roots = ([], {})
+    for t in trees:
+        _linear_terms(t, names, roots)
+    signature = _signatures(names, roots)
+    by_sig: dict[tuple[object, ...], list[str]] = {}
+    for n, ((norm, sign, _), _) in signature.items():
+        if norm:
+            by_sig.setdefault((norm, sign), []).append(n)
+    marked: set[int] = set()
+    for members in by_sig.values():
+        zeros = {cast("frozenset[int]", signature[m][0][2]) for m in members}
+        if len(members) > 1 and len(zeros) > 1:
+            for z in zeros:
+                marked |= z
+    tests: dict[int, set[str]] = {}
+    for n, occ in roots[1].items():
+        for root, _ in occ:
+            if root in marked:
+                tests.setdefault(root, set()).add(n)
+    return {frozenset(v): "any(" + "+".join(sorted(v)) + ")" for v in tests.values()}
+
+
+def _read_flags(node: Tree, flags: Mapping[frozenset[str], str], stat_names: Container[str]) -> Tree:
+    """``node`` with each zero test over a sum of ``flags`` reading its flag statistic instead."""
+    op = node[0]
+    if op in ("name", "const"):
+        return node
+    if op == "cmp" and len(node) == 5:
+        for i, j in ((3, 4), (4, 3)):
+            symbol = node[2][0] if i == 3 else _FLIP[node[2][0]]
+            if _is_const(node[j], int) and _zero_test(symbol, node[j][2]) and _positive_sum(node[i], stat_names):
+                flag = flags.get(frozenset(_tree_names(node[i], set())))
+                if flag is not None:
+                    new = list(node)
+                    new[i] = ("name", node[i][1], flag)
+                    return tuple(new)
+                break
+    start = 3 if op == "cmp" else 2
+    return (*node[:start], *(_read_flags(k, flags, stat_names) for k in node[start:]))
+
+
+def _fusions(names: Collection[str], roots: _Roots) -> list[tuple[str, list[tuple[str, int]]]]:
+    """``[(fused name, [(member, weight), ...])]``: the statistics to fuse, each group's weights.
+
+    Statistics A, B, ... fuse into L = wA*A + wB*B + ... (weights positive,
+    one of them 1) when each is read only in linear sums, exactly once per
+    sum, in the same sums, with coefficients c*wA, c*wB, ... in every sum
+    that is not a zero test (one c per sum); in a zero test any positive
+    coefficients do (a positive sum of statistics is 0 exactly when each is,
+    exactly when L is).
+    """
+    signature = _signatures(names, roots)
     by_sig: dict[tuple[object, ...], list[str]] = {}
     for n in names:
         if n in signature:
@@ -430,13 +537,24 @@ def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
         when = cast(Expr, col.when)
         types.update(when.name_types)
         whens.append((when, _fold(when.tree, params)))
+    # sums of statistics written where they are read, then zero tests that keep a sum apart read a flag
+    counts, whens = _inline_sums(counts, whens, set(raw.names), mech.successes)
     trees = [t for _, _, t in counts] + [t for _, t in whens if t is not None]
+    members_of = {n: (m, w) for n, m, w in zip(raw.names, raw.members, raw.weights)}
+    flags = _zero_flags(trees, set(raw.names))
+    if flags:
+        counts = [(c, e, _read_flags(t, flags, set(raw.names))) for c, e, t in counts]
+        whens = [(e, None if t is None else _read_flags(t, flags, set(raw.names))) for e, t in whens]
+        trees = [t for _, _, t in counts] + [t for _, t in whens if t is not None]
+        for summed, flag in flags.items():
+            pairs = tuple(dict.fromkeys(p for n in raw.names if n in summed for p in members_of[n][0]))
+            members_of[flag] = (pairs, tuple(1 for _ in pairs))
+            types[flag] = "int"
     read: set[str] = set()
     for t in trees:
         _tree_names(t, read)
     bare = {mech.successes} if mech.successes is not None else set()
-    keep = [s for s, n in enumerate(raw.names) if n in read or n in bare]
-    names = {raw.names[s]: s for s in keep}
+    names = [n for n in members_of if n in read or n in bare]
 
     # fusion: statistics read only as one weighted sum
     roots: _Roots = ([], {})
@@ -461,17 +579,16 @@ def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
     stat_names: list[str] = []
     stat_members: list[tuple[tuple[int, int], ...]] = []
     stat_weights: list[tuple[int, ...]] = []
-    for s in keep:
-        n = raw.names[s]
+    for n in names:
         if n not in groups:
             stat_names.append(n)
-            stat_members.append(raw.members[s])
-            stat_weights.append(raw.weights[s])
+            stat_members.append(members_of[n][0])
+            stat_weights.append(members_of[n][1])
     for gname, parts in fused:
         weight: dict[tuple[int, int], int] = {}
         for m, w in parts:
-            for pair in raw.members[names[m]]:
-                weight[pair] = weight.get(pair, 0) + w
+            for pair, pw in zip(*members_of[m]):
+                weight[pair] = weight.get(pair, 0) + w * pw
         stat_names.append(gname)
         stat_members.append(tuple(weight))
         stat_weights.append(tuple(weight.values()))
