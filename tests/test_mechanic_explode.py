@@ -531,3 +531,106 @@ def test_distribution_means_over_an_axis_the_successes_do_not_read():
         assert set(rows.mean_successes) == {engine.odds(rules, pool=pool, difficulty=difficulty).mean_successes}
     # one 10-again die of 6+: x = 4/10 + (1/10)(1 + x), so x = 5/9 a die
     assert set(dist[dist.pool == 3].mean_successes) == {Fraction(5, 3)}
+
+
+# ------------------------------------------------------------------ counts whole over a power of the faces
+
+
+def _counted(rules, cells, graded: bool, monkeypatch, max_successes=None):
+    """The exact classes and successes of ``cells``, with or without the counts made whole over
+    ``base ** E`` (without: over the chains' own denominators, as before that proof)."""
+    engine.clear_caches()
+    with monkeypatch.context() as m:
+        if not graded:
+            m.setattr(engine, "_graded", lambda *args: None)
+        ways = engine.count_cells(rules, cells, max_successes=max_successes)
+    engine.clear_caches()
+    return [
+        (
+            [Fraction(w, c.denominator) for w in c.class_ways],
+            {s: Fraction(w, c.denominator) for s, w in c.success_ways.items()},
+        )
+        for c in ways
+    ]
+
+
+def _grades(rules, cells, max_successes=None):
+    return [g for layout in engine._sized(rules, cells, max_successes, True) for g in layout.grades]
+
+
+@pytest.mark.parametrize(
+    "path,changes,cells",
+    [
+        (REQUIEM, {}, [{"pool": p} for p in (0, 1, 5, 12, 30, 31)]),
+        (REQUIEM, {"again": 8, "rote": True, "rote_chance_die": True}, [{"pool": p} for p in (0, 9, 25)]),
+        (
+            ROOT / "analysis/systems/requiem/soif.toml",
+            {},
+            [{"pool": p, "soif": s} for p in (3, 9, 14) for s in (0, 2, 5)],
+        ),
+        (
+            ROOT / "analysis/systems/requiem/soif.toml",
+            {"again": 9, "rote": True, "bestial_counts_rerolled_ones": True},
+            [{"pool": p, "soif": s} for p in (6, 11) for s in (1, 4)],
+        ),
+    ],
+)
+def test_counts_whole_over_a_power_of_the_faces_equal_the_chains_own(monkeypatch, path, changes, cells):
+    """Past int64, the counts of dice that roll again are taken modulo primes for ``base ** E`` (E: the dice's
+    first rolls plus every axis's last value, :func:`analysis.engine.explode.first_rolls`), not for the
+    chains' own denominators (a power per die): the same exact chances, with a few primes where there were
+    hundreds."""
+    rules = spec.rules_of(spec.load(path), changes)
+    assert any(g is not None for g in _grades(rules, cells, 12))  # the proof holds, and is used
+    assert _counted(rules, cells, True, monkeypatch, 12) == _counted(rules, cells, False, monkeypatch, 12)
+
+
+def test_a_designers_d6_and_d8_dice_are_whole_over_a_power_of_24(monkeypatch):
+    rules = spec.rules_of(spec.from_toml(WILD, source="wild.toml"), {"great": 9})
+    cells = [{"pool": p} for p in (1, 7, 15)]
+    grades = [g for g in _grades(rules, cells) if g is not None]
+    assert grades and {g[0] for g in grades} == {24} and grades[0][1][0] == 2  # the d6 is rote: two first rolls
+    assert _counted(rules, cells, True, monkeypatch) == _counted(rules, cells, False, monkeypatch)
+    # where the chains' own denominators are the smaller bound (great 4: short chains), they are kept
+    rules = spec.rules_of(spec.from_toml(WILD, source="wild.toml"))
+    assert _grades(rules, cells) == [None] * len(_grades(rules, cells))
+
+
+UNPAID = """
+[mechanic]
+name = "unpaid"
+successes = "x"
+[axes]
+pool = { default = "1-3", range = [0, 60] }
+[kinds.die]
+dice = "pool"
+faces = { z = "1 .. 7", y = "8 .. 9", x = "10" }
+again = ["x"]
+[[outcomes]]
+name = "wild"
+when = "x >= 2 and y >= 2"
+[[outcomes]]
+name = "rest"
+"""
+
+
+def test_no_power_of_the_faces_where_a_roll_again_may_be_paid_by_nothing(monkeypatch):
+    """Here a 10 rolls again and counts only on x, held at its bound 2, while the rolls after it may still
+    show y: once x is held, those rolls are paid by no statistic, and a chance such as one die's y after
+    any number of 10s (3/10 over 9/10) is no whole number over a power of 10.  The proof's condition
+    fails, and the counts keep the chains' own denominators; forced, the power would be wrong."""
+    from analysis.engine import explode
+
+    rules = spec.rules_of(spec.from_toml(UNPAID, source="unpaid.toml"))
+    cells = [{"pool": p} for p in (3, 20)]
+    assert _grades(rules, cells) == [None] * len(_grades(rules, cells))
+    right = _counted(rules, cells, True, monkeypatch)
+    assert all(sum(classes) == 1 and all(0 <= p <= 1 for p in classes) for classes, _ in right)
+    with monkeypatch.context() as m:
+        m.setattr(explode, "first_rolls", lambda *args: (1,))
+        forced = _counted(rules, cells, True, monkeypatch)
+    assert forced != right
+    # the same in a designer's example: after its 9s and 10s are held at the bound, a die rolled again may
+    # still show the 1 that takes a success away (1/40 for one die after its first 9 or 10)
+    nine = spec.rules_of(spec.load(NINE_AGAIN))
+    assert _grades(nine, [{"pool": 40}], 12) == [None] * len(_grades(nine, [{"pool": 40}], 12))

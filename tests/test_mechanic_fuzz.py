@@ -425,10 +425,11 @@ UNBOUNDED = {
         dict(successes="hit - 3 * ten", win="successes >= difficulty", cycle=True),
         ["table", "--pool", "0-100"],
     ),
-    "late": (dict(successes="hit + six", win="successes * 1000 < 999999"), ["table", "--pool", "1-10"]),
+    # (pools 1-10 of it, refused once, now answer in seconds: the counts are whole over 6**(dice + bound))
+    "late": (dict(successes="hit + six", win="successes * 1000 < 999999"), ["table", "--pool", "1-1000"]),
     "late-solve": (
         dict(successes="hit + six", win="successes * 1000 < 999999"),
-        ["solve", "--find", "pool", "--target", "p_win<=0.5"],
+        ["solve", "--find", "pool", "--target", "p_win<=0.5", "--within", "200-1000"],
     ),
     "difficulty": (
         dict(

@@ -354,11 +354,18 @@ def _count_general(
         faces_arr, marks_arr, contrib, shape, _, _, _, tables = layout.laid_out
         size, sides, cls, vals, n_vals = layout.size, layout.sides, layout.cls, layout.vals, layout.n_vals
         counts = [t[2] for t in tables]
+        last = sum(n - 1 for n in shape)
         walked_by = _walks(faces_arr, marks_arr, contrib, shape, top)
         walked = layout.walked
-        for base, part, bound in layout.walks:
+        for (base, part, bound), grade in zip(layout.walks, layout.grades):
             emit = [n for n, _, _ in part]
             bad = np.empty((len(part), len(rows)), dtype=np.int64)
+            # graded: pool e's counts times base**E_e / (its dice's sides), whole numbers below the bound
+            scale = (
+                []
+                if grade is None
+                else [(grade[0], sum(r * n for r, n in zip(grade[1], d)) + last) for _, d, _ in part]
+            )
 
             def compute(mod: int) -> np.ndarray:
                 start = _walk_ways(base, walked_by, size, mod)
@@ -367,9 +374,17 @@ def _count_general(
                     start, dest, _weights_for(weight, mod), emit, mod, cls, n_classes, vals, n_vals
                 )
                 bad[...] = found
+                if grade is not None:
+                    for e, (_, dice, _) in enumerate(part):
+                        den = 1
+                        for side, n in zip(sides, dice):
+                            den = den * pow(side, n, mod) % mod
+                        f = pow(scale[e][0], scale[e][1], mod) * pow(den, -1, mod) % mod
+                        by_class[e] = by_class[e] * f % mod
+                        hist[e] = hist[e] * f % mod
                 return np.concatenate([by_class.ravel(), hist.ravel()])
 
-            flat = count(compute, bound)
+            flat = count(compute, bound, force_modular=grade is not None)
             n_cls = len(part) * len(rows) * n_classes
             by_class = flat[:n_cls].reshape(len(part), len(rows), n_classes)
             hist = flat[n_cls:].reshape(len(part), len(rows), n_vals)
@@ -383,9 +398,12 @@ def _count_general(
                             f"({_where(mech, {**params, **dict(context)})}); add a last "
                             f"[[outcomes]] rule without 'when' to catch the rest"
                         )
-                den = 1
-                for side, n in zip(sides, dice):
-                    den *= side**n
+                if grade is not None:
+                    den = scale[e][0] ** scale[e][1]
+                else:
+                    den = 1
+                    for side, n in zip(sides, dice):
+                        den *= side**n
                 at = np.array(members, dtype=np.int64).reshape(-1, 2)
                 coarse, flags = _split_flags(by_class[e], len(mech.classes), n_flags)
                 yield _Block(at[:, 0], at[:, 1], coarse, flags, hist[e] if has_succ else None, counts, den, dice)
@@ -470,6 +488,25 @@ def _chain_walks(
     return walked, walks
 
 
+def _graded(
+    rules: MechanicRules, stats: Any, faces: Faces, top: tuple[int, ...], shape: tuple[int, ...]
+) -> tuple[int, tuple[int, ...], int] | None:
+    """``(base, rolls, last)`` where the counts of a face layout whose dice roll again are whole over
+    ``base ** E`` (:func:`analysis.engine.explode.first_rolls`: ``rolls`` per kind, ``last`` the sum of
+    the axes' last values; ``base`` the least multiple of every kind's faces), else None."""
+    mech = rules.mechanic
+    if not mech.explodes:
+        return None
+    sizes, _ = _grid_axes(mech, stats, top, rules.params, 0, False)
+    opened = explode.open_statistics(mech, stats)
+    free = [not o and (not stats.caps or stats.caps[s] is None) and sizes[s] == shape[s] for s, o in enumerate(opened)]
+    rolls = explode.first_rolls(mech, stats, rules.params, free)
+    if rolls is None:
+        return None
+    base = math.lcm(*(sum(f) for f in faces if sum(f)))
+    return base, rolls, sum(n - 1 for n in shape)
+
+
 class _Layout:
     """One face layout of :func:`_layouts` sized for counting: its kernel layout and class tables
     (``laid_out``, :func:`_layout_of`), the grid's ``size``, each kind's ``sides`` and ``marks``, the
@@ -506,6 +543,17 @@ class _Layout:
             self.vals, self.n_vals = np.zeros((len(rows), self.size), dtype=np.int64), 0
         self.n_classes = len(rules.mechanic.classes) << len(rules.mechanic.flags)
         self.walked, self.walks = _chain_walks(mine, self.sides)
+        #: per walk, None or ``(base, rolls)``: its counts made whole over ``base ** E`` (E: ``rolls`` times
+        #: each pool's dice, plus every axis's last value), their bound ``base ** E`` (:func:`_graded`)
+        self.grades: list[tuple[int, tuple[int, ...]] | None] = [None] * len(self.walks)
+        graded = _graded(rules, stats, faces, top, shape)
+        if graded is not None:
+            base, rolls, last = graded
+            for w, (start, part, bound) in enumerate(self.walks):
+                whole = base ** (sum(r * n for r, n in zip(rolls, part[-1][1])) + last)
+                if bound > INT64_MAX and whole < bound:
+                    self.walks[w] = (start, part, whole)
+                    self.grades[w] = (base, rolls)
 
     def work(self) -> int:
         """The estimated steps of its counts: per kernel count, its passes (one in int64, else one per
@@ -559,7 +607,8 @@ def _check_work(rules: MechanicRules, n_cells: int, layouts: Sequence[_Layout]) 
             f"{worst.bound}, so each die's chain of rolls has that many steps"
         )
     raise MechanicError(
-        f"{rules.mechanic.origin}: counting these {n_cells:,} cells would take about {estimate:,} steps "
+        f"{rules.mechanic.origin}: counting {'this cell' if n_cells == 1 else f'these {n_cells:,} cells'} would "
+        f"take about {estimate:,} steps "
         f"(limit {MAX_WORK:,}, about a minute){why}; ask for fewer cells or smaller pools"
     )
 

@@ -92,6 +92,39 @@ def open_statistics(mech: Mechanic, stats: Stats) -> tuple[bool, ...]:
     )
 
 
+def first_rolls(
+    mech: Mechanic, stats: Stats, params: Mapping[str, Any], free: Sequence[bool]
+) -> tuple[int, ...] | None:
+    """Per kind, the rolls of one of its dice before any roll again (2 where it is rote, else 1), where
+    every count of the grid is proven a whole number over ``base ** E`` (``base`` a multiple of every
+    kind's faces, ``E`` these rolls over the pool's dice plus every axis's last value); None where not.
+
+    Read a roll's dice in turn, each die's first rolls, then its chain, a roll again read only where
+    what it may raise (every statistic the kinds it rolls in turn count) is not all at its axis's
+    last cell: the cell the roll lands in is known from those rolls.  Each roll again read follows a
+    mark that raised some statistic still below its last cell, and so is paid for by that statistic
+    (at most its last value in all), when either the mark raises a statistic whose axis holds every
+    value the dice can make (``free``: neither capped nor held at the bound; it is below its last value
+    until every die has counted on it), or the mark raises every statistic the dice rolled after it
+    count.  Every cell's chance is then a sum of chances of at most ``E`` rolls, a whole number over
+    ``base ** E``: the counts need primes for ``base ** E``, not for the chains' own denominators
+    (:mod:`analysis.engine.count`).
+    """
+    index = _index(mech)
+    nxt = _rolled_again(mech)
+    for ki, k in enumerate(mech.kinds):
+        for m, t in k.again:
+            mi = k.marks.index(m)
+            raised = {s for s in range(len(stats.names)) if stats.weight(s, (ki, mi)) >= 1}
+            if any(free[s] for s in raised):
+                continue
+            after = _closure([index[t]], nxt)
+            counted = {s for s, members in enumerate(stats.members) if any(kj in after for kj, _ in members)}
+            if not counted <= raised:
+                return None
+    return tuple(2 if k.rote_on(params) else 1 for k in mech.kinds)
+
+
 def reach(mech: Mechanic, params: Mapping[str, Any], k: int) -> tuple[int, ...]:
     """The kinds whose faces one die of kind ``k``'s ``dice`` may show: itself, its rote kinds, and
     every kind their again marks roll (in turn)."""
