@@ -97,6 +97,7 @@ def main() -> int:
 
     from analysis.engine import count as engine
     from analysis.model import spec
+    from analysis.model.spec import MechanicError
 
     files = Path(requiem.__file__).parent
     soif = spec.rules_of(spec.load(files / "soif.toml"))
@@ -116,11 +117,43 @@ def main() -> int:
         if list(by_file[c]) != list(own[c]):
             mismatches += 1
 
+    # what the requiem (beast) command counts, as its file on the one engine against the again-dice kernels
+    from analysis.engine import distribution
+
+    versus = []
+    for what, grid, top in [
+        ("default table, pools 0-10 x Soif 0-5", ("0-10", "0-5"), None),
+        ("pools 0-200 x Soif 0-5", ("0-200", "0-5"), None),
+        ("default --distribution (20 successes)", ("0-10", "0-5"), 20),
+        ("--distribution 40", ("0-10", "0-5"), 40),
+        ("--distribution 100", ("0-10", "0-5"), 100),
+    ]:
+        grid_spec = {"pool": grid[0], "soif": grid[1]}
+        if top is None:
+            t_kernels, _ = median_of(lambda: beast.table(*grid, exact=True), clear)
+            run = lambda: engine.table(soif, exact=True, **grid_spec)  # noqa: E731
+        else:
+            t_kernels, _ = median_of(lambda: beast.distribution_table(*grid, top, exact=True), clear)
+            run = lambda: distribution.mechanic_table(soif, grid_spec, max_successes=top, exact=True)  # noqa: E731
+        try:
+            t_engine, _ = median_of(run, engine.clear_caches, repeats=3)
+        except MechanicError:
+            t_engine = None
+        versus.append((what, t_kernels, t_engine))
+
     width = max(len(name) for name, _ in rows)
     print("beastodds benchmark: La Soif / Requiem (best of runs, warm JIT)")
     for name, t in rows:
         print(f"  {name:<{width}}  {t * 1000:9.1f} ms")
     print(f"  soif.toml on the one engine / the again-dice kernels: {t_file / t_own:.0f}x")
+    print("  La Soif as the requiem command counts it (medians): again-dice kernels | soif.toml on the one engine")
+    for what, t_kernels, t_engine in versus:
+        shown = (
+            "refused (work limit)"
+            if t_engine is None
+            else f"{t_engine * 1000:9.1f} ms (+{(t_engine - t_kernels) * 1000:.0f} ms)"
+        )
+        print(f"    {what:<40} {t_kernels * 1000:9.1f} ms | {shown}")
     print(f"  icepool / beastodds on plain Requiem: {t_ice / t_ours:.0f}x")
     print(
         f"  identical exact results (20 pools, each count 0..40 and the tail): "
