@@ -5,6 +5,7 @@ The names a notebook uses are importable from here (``__all__``)::
     import analysis as bo
 
     rs = bo.load("my-house-rule.toml")                  # a rule set or a mechanic file
+    names = [r.name for r in bo.variants("v5")]         # the shipped rule sets (of one system)
     df = bo.table(rs, {"pool": "1-10", "hunger": "0-5", "difficulty": 3}, exact=True)
     d = bo.distribution_table("v5-official", {"pool": "7", "hunger": "2", "difficulty": "3"})
     c = bo.compare("v5-official", rs, {"pool": "1-10"})  # c.table, c.top(5)
@@ -39,6 +40,7 @@ __version__ = "0.1.0"
 _PUBLIC = {
     "load": "analysis.workbench.rulesets",
     "RuleSet": "analysis.workbench.rulesets",
+    "variants": "analysis.workbench.rulesets",
     "table": "analysis.workbench.sweep",
     "distribution_table": "analysis.workbench.sweep",
     "compare": "analysis.workbench.compare",
@@ -56,7 +58,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and readers (loaded l
     from analysis.present.explore import explorer as explorer
     from analysis.present.formats.render import render as render
     from analysis.present.plots import difference_heatmap as difference_heatmap, variant_curves as variant_curves
-    from analysis.workbench.rulesets import RuleSet as RuleSet, load as load
+    from analysis.workbench.rulesets import RuleSet as RuleSet, load as load, variants as variants
     from analysis.workbench.sweep import distribution_table as distribution_table, table as table
     from analysis.workbench.compare import Comparison as Comparison, compare as compare
     from analysis.workbench.solve import solve as solve

@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -24,7 +24,7 @@
 # - The package ships named variants per system (`v5-official`,
 #   `v5-two-hunger-ones-for-bestial`, `cards-ace-high`, ...);
 #   `beastodds rules` lists them.
-# - `tables.compare(a, b, grid)` puts two rule sets of one system side by
+# - `bo.compare(a, b, grid)` puts two rule sets of one system side by
 #   side over a grid: one row per (cell, outcome class) with both
 #   probabilities and `difference = b - a`, and `.top(n)` gives the cells
 #   where the change matters most.
@@ -32,7 +32,8 @@
 #   --pool 1-10 --hunger 0-5 --difficulty 3 --heatmap diff.png`.
 #
 # Every number below is exact (every way the dice can land is counted);
-# floats are for display.
+# floats are for display.  Everything here comes from the package's own
+# face, `import analysis as bo` (its names: `dir(bo)`).
 
 # %%
 # %matplotlib inline
@@ -43,13 +44,9 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import display
 
-from analysis.present import plots, tables
-from analysis.workbench import rulesets
-from analysis.systems.v5 import roll as v5
+import analysis as bo
 
-pd.DataFrame([{"name": rs.name, "system": rs.system,
-               "changes": "; ".join(f"{k} = {rulesets.show_value(v)}" for k, (_, v) in rs.changes().items())
-               or "(the defaults)"} for rs in rulesets.variants()])
+pd.DataFrame([{"system": rs.system, "rule set": rs.describe()} for rs in bo.variants()])
 
 # %% [markdown]
 # ## A house rule of your own, as a file
@@ -62,14 +59,14 @@ folder = Path(tempfile.mkdtemp())
 mine = folder / "v5-crits-add-three.toml"
 mine.write_text('system = "v5"\nname = "v5-crits-add-three"\n'
                 'description = "Each pair of 10s adds 3 bonus successes."\ncrit_bonus = 3\n')
-rs = rulesets.load(mine)
+rs = bo.load(mine)
 print(rs.describe())
 print(rs.to_toml())
 
 bad = folder / "typo.toml"
 bad.write_text('system = "v5"\ncrit_bonsu = 3\n')
 try:
-    rulesets.load(bad)
+    bo.load(bad)
 except ValueError as exc:
     print("refused:", exc)
 
@@ -81,27 +78,27 @@ except ValueError as exc:
 # points, Difficulty 3).
 
 # %%
-cmp = tables.compare("v5-official", "v5-two-hunger-ones-for-bestial",
-                     {"pool": "1-15", "hunger": "0-5", "difficulty": "1-5"}, exact=True)
+cmp = bo.compare("v5-official", "v5-two-hunger-ones-for-bestial",
+                 {"pool": "1-15", "hunger": "0-5", "difficulty": "1-5"}, exact=True)
 print(cmp.describe())
 top = cmp.top(8)
 top
 
 # %%
-# exact: the same cell from the V5 odds directly
+# exact: the same cell from each rule set's own table
 row = top.iloc[0]
-a = v5.odds(int(row.pool), int(row.hunger), int(row.difficulty)).probability(row.outcome)
-b = v5.odds(int(row.pool), int(row.hunger), int(row.difficulty),
-            rules=rulesets.load("v5-two-hunger-ones-for-bestial").rules).probability(row.outcome)
+cell = {"pool": int(row.pool), "hunger": int(row.hunger), "difficulty": int(row.difficulty)}
+a = bo.table("v5-official", cell, exact=True)[row.outcome].iloc[0]
+b = bo.table("v5-two-hunger-ones-for-bestial", cell, exact=True)[row.outcome].iloc[0]
 assert (row.a, row.b, row.difference) == (a, b, b - a) and isinstance(row.difference, Fraction)
 
 # %%
-plots.difference_heatmap(cmp, x="pool", y="hunger", at={"difficulty": 3})
+bo.difference_heatmap(cmp, x="pool", y="hunger", at={"difficulty": 3})
 
 # %%
-plots.variant_curves([r.name for r in rulesets.variants("v5") if not r.sub_rules],
-                     ["messy_critical", "bestial_failure"],
-                     x="pool", panel="hunger", grid={"pool": "1-15", "hunger": "1,3,5", "difficulty": 3})
+bo.variant_curves([r.name for r in bo.variants("v5") if not r.sub_rules],
+                  ["messy_critical", "bestial_failure"],
+                  x="pool", panel="hunger", grid={"pool": "1-15", "hunger": "1,3,5", "difficulty": 3})
 
 # %% [markdown]
 # ## Explore
@@ -114,9 +111,8 @@ plots.variant_curves([r.name for r in rulesets.variants("v5") if not r.sub_rules
 # %%
 import ipywidgets as widgets
 
-from analysis.present import explore
-
-explorers = {name: explore.explorer(name) for name in explore.systems()}
+# every system with rule sets, in the package's order
+explorers = {name: bo.explorer(name) for name in dict.fromkeys(rs.system for rs in bo.variants())}
 pick = widgets.Dropdown(options=list(explorers), value="v5", description="system")
 box = widgets.VBox([explorers["v5"].widget])
 pick.observe(lambda change: setattr(box, "children", [explorers[change["new"]].widget]), names="value")
@@ -133,7 +129,8 @@ v5x.controls["pool"].value = 9
 v5x.controls["hunger"].value = 4
 v5x.controls["difficulty"].value = 3
 assert (v5x.shown["pool"], v5x.shown["hunger"]) == (9, 4)
-expected = v5.odds(9, 4, 3, rules=rulesets.load("v5-two-hunger-ones-for-bestial").rules)
-assert v5x.shown["odds"].loc["bestial_failure", "v5-two-hunger-ones-for-bestial"] == float(expected.bestial_failure)
+expected = bo.table("v5-two-hunger-ones-for-bestial", {"pool": 9, "hunger": 4, "difficulty": 3}, exact=True)
+assert v5x.shown["odds"].loc["bestial_failure", "v5-two-hunger-ones-for-bestial"] == float(
+    expected.bestial_failure.iloc[0])
 pick.value = "cards"
 assert box.children[0] is explorers["cards"].widget

@@ -34,6 +34,7 @@ def test_every_public_name_is_the_function_it_names():
     want = {
         "load": rulesets.load,
         "RuleSet": rulesets.RuleSet,
+        "variants": rulesets.variants,
         "table": sweep.table,
         "distribution_table": sweep.distribution_table,
         "compare": compare.compare,
