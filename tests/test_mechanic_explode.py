@@ -634,3 +634,96 @@ def test_no_power_of_the_faces_where_a_roll_again_may_be_paid_by_nothing(monkeyp
     # still show the 1 that takes a success away (1/40 for one die after its first 9 or 10)
     nine = spec.rules_of(spec.load(NINE_AGAIN))
     assert _grades(nine, [{"pool": 40}], 12) == [None] * len(_grades(nine, [{"pool": 40}], 12))
+
+
+# ------------------------------------------------------------------ two grids where the rules choose a sum
+
+#: La Soif's shape in brief: a boss die's 10 rolls a bonus die (whose 10s roll again) that counts only
+#: where the roll is not crowned; a crowned roll counts the boss's 10 three times instead.
+CROWN = """
+[mechanic]
+name = "crown"
+successes = "successes"
+[parameters]
+crown_value = { default = 3, range = [1, 5] }
+[axes]
+pool = { default = "1-3", range = [0, 40] }
+[kinds.die]
+dice = "pool"
+faces = { miss = "1 .. 7", hit = "8 .. 9", ten = "10" }
+again = ["ten"]
+[kinds.boss]
+dice = "1"
+faces = { miss = "1 .. 7", hit = "8 .. 9", crown = "10" }
+again = { crown = "bonus" }
+[kinds.bonus]
+dice = "0"
+faces = { miss = "1 .. 7", hit = "8 .. 9", more = "10" }
+again = ["more"]
+[counts]
+crowned = "boss.crown >= 1 and die.ten == 0"
+counted = "crown_value * boss.crown if crowned else boss.crown + bonus.hit + bonus.more"
+successes = "die.hit + die.ten + boss.hit + counted"
+[[outcomes]]
+name = "great"
+when = "successes >= 4"
+[[outcomes]]
+name = "some"
+when = "successes >= 1"
+[[outcomes]]
+name = "none"
+[columns.p_crowned]
+when = "crowned"
+"""
+
+
+def _split_or_not(rules, cells, split: bool, monkeypatch, max_successes):
+    engine.clear_caches()
+    with monkeypatch.context() as m:
+        if not split:
+            m.setattr(engine, "_splits", lambda *args: ())
+        assert len(engine._regions(rules)) == (2 if split else 1)
+        ways = engine.count_cells(rules, cells, max_successes=max_successes)
+    engine.clear_caches()
+    return [
+        (
+            [Fraction(w, c.denominator) for w in c.class_ways],
+            [Fraction(w, c.denominator) for w in c.column_ways],
+            {s: Fraction(w, c.denominator) for s, w in c.success_ways.items()},
+        )
+        for c in ways
+    ]
+
+
+@pytest.mark.parametrize("changes", [{}, {"crown_value": 1}])
+def test_rules_that_choose_a_sum_by_a_count_are_counted_on_a_grid_per_choice(monkeypatch, changes):
+    """``crowned`` chooses between two sums: counted once where it holds (reading the boss's 10s, not the
+    bonus dice) and once where it does not (one sum of every success), each grid with one statistic that
+    chains raise without end where the whole had two, the same exact chances as the whole grid."""
+    mech = spec.from_toml(CROWN, source="crown.toml")
+    rules = spec.rules_of(mech, changes)
+    parts = engine._regions(rules)
+    assert [len(engine._unbounded(mech, p)) for p in parts] == [1, 1]
+    assert len(engine._unbounded(mech, engine._stats(mech, rules.values))) == 2
+    assert all("bonus." not in n for n in parts[0].names)  # where crowned, the bonus dice are read by no rule
+    cells = [{"pool": p} for p in (0, 1, 2, 5, 9, 24)]
+    assert _split_or_not(rules, cells, True, monkeypatch, 14) == _split_or_not(rules, cells, False, monkeypatch, 14)
+
+
+def test_la_soif_file_on_its_two_grids_equals_la_soif_at_larger_pools():
+    """La Soif's file, counted on a grid where the roll is a beastly critical and one where it is not
+    (each one sum of successes and flags), and past int64 over a power of 10: its classes, column and
+    distribution against La Soif's own counter, at pools up to 60 and 25 successes."""
+    from analysis.engine import distribution
+
+    rules = spec.rules_of(spec.load(SOIF), {"again": 9, "rote": True})
+    own = beast.BeastRules(again=9, rote=True)
+    assert len(engine._regions(rules)) == 2
+    got = engine.table(rules, exact=True, pool="0-3,17,40,60", soif="0-5")
+    want = beast.table([0, 1, 2, 3, 17, 40, 60], list(range(6)), own, exact=True)
+    for c in SOIF_COLUMNS:
+        assert list(got[c]) == list(want[c]), c
+    got = distribution.mechanic_table(rules, {"pool": "1,6,30", "soif": "0,2,5"}, max_successes=25, exact=True)
+    want = beast.distribution_table([1, 6, 30], [0, 2, 5], max_successes=25, rules=own, exact=True)
+    for column in ("p_exactly", "p_at_least", "p_more"):
+        assert got[column].tolist() == want[column].tolist(), column

@@ -13,13 +13,13 @@ from tests.test_mechanic_engine import HOUSE, SHIPPED, cells_within
 def unreduced(rules, cells):
     """The engine on the mechanic's own statistics (one per mark read, uncapped): the reference."""
     original = engine._stats
-    engine._tables.cache_clear()
-    engine._stats = lambda mech, values=None: original(mech)
+    engine.clear_caches()
+    engine._stats = lambda mech, *values: original(mech)
     try:
         return engine.count_cells(rules, cells)
     finally:
         engine._stats = original
-        engine._tables.cache_clear()
+        engine.clear_caches()
 
 
 def grid_cells(mech, params, per_axis=4, most_dice=9):

@@ -71,7 +71,7 @@ from analysis.model.spec import (
     rules_of as rules_of,
     where as _where,
 )
-from analysis.engine.stats import stats_of as _stats
+from analysis.engine.stats import splits as _splits, stats_of as _stats
 from analysis.engine.stats_grid import (
     Context as Context,
     context_of as _context,
@@ -110,7 +110,53 @@ DEFAULT_BOUND = 20
 
 
 @lru_cache(maxsize=256)
-def _tables(rules: MechanicRules, shape: tuple[int, ...], context: Context, reduced: bool = True) -> Tables:
+def _regions(rules: MechanicRules) -> tuple[Any, ...]:
+    """The statistics grids a rule set's cells are counted on: its one grid, or, where its dice roll again
+    and its rules choose between two sums by a true/false count that reads no statistic chains raise
+    without end and no cap holds (La Soif: ``2 * tens if beastly else tens + rerolled``), one grid per
+    value of that count, each with fewer such statistics (:func:`analysis.engine.stats.splits`): each
+    counts the cells of its :attr:`~analysis.engine.stats.Stats.region`, and the two add up."""
+    mech = rules.mechanic
+    whole = _stats(mech, rules.values)
+    if not mech.explodes:
+        return (whole,)
+    for name in _splits(mech, rules.values):
+        parts = tuple(_stats(mech, rules.values, (name, v)) for v in (True, False))
+        if all(
+            p.region is not None
+            and len(_unbounded(mech, p)) < len(_unbounded(mech, whole))
+            and not _region_reads_unbounded(mech, p)
+            for p in parts
+        ):
+            return parts
+    return (whole,)
+
+
+def _unbounded(mech: Any, stats: Any) -> set[str]:
+    """The statistics that chains raise without end and no cap holds (each an axis up to the bound)."""
+    caps = stats.caps or (None,) * len(stats.names)
+    return {n for n, o, c in zip(stats.names, explode.open_statistics(mech, stats), caps) if o and c is None}
+
+
+def _region_reads_unbounded(mech: Any, stats: Any) -> bool:
+    """Whether a grid's region reads (through counts too) a statistic of :func:`_unbounded`."""
+    opened = _unbounded(mech, stats)
+    counts = dict(stats.counts)
+    seen: set[str] = set()
+    todo = list(stats.region.names)
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            if n in counts:
+                todo.extend(counts[n].names)
+    return bool(seen & opened)
+
+
+@lru_cache(maxsize=256)
+def _tables(
+    rules: MechanicRules, shape: tuple[int, ...], context: Context, reduced: bool = True, region: int = 0
+) -> Tables:
     """(class table, successes table, successes counts) over the statistics grid, for one context.
 
     The successes table holds each cell's column in a histogram of the successes, and the counts
@@ -119,10 +165,12 @@ def _tables(rules: MechanicRules, shape: tuple[int, ...], context: Context, redu
 
     ``context`` holds ``(axis, value)`` pairs of the axes the rules read.
     ``reduced``: the grid of the rule set's statistics (``_stats(mech,
-    values)``: fused and capped); False: of the mechanic's own, one per mark read.
+    values)``: fused and capped; ``region``: which of :func:`_regions`); False: of the mechanic's own,
+    one per mark read.  A cell outside the grid's region is of the class past the last (and its
+    successes in the column past the last): counted, and left out.
     """
     mech = rules.mechanic
-    stats = _stats(mech, rules.values if reduced else None)
+    stats = _regions(rules)[region] if reduced else _stats(mech, None)
     params = rules.params
     ctx = dict(context)
     env = {**params, **ctx, **_grid_env(stats, shape)}
@@ -150,6 +198,11 @@ def _tables(rules: MechanicRules, shape: tuple[int, ...], context: Context, redu
             when.check_range(ranges)
             bits += np.broadcast_to(when.evaluate(env), shape).astype(np.int64) << f
         cls = np.where(cls < 0, cls, cls + len(mech.classes) * bits)
+    outside = None
+    if stats.region is not None:
+        stats.region.check_range(ranges)
+        outside = ~np.broadcast_to(stats.region.evaluate(env), shape)
+        cls[outside] = len(mech.classes) << len(mech.flags)
     succ: IntArray | None = None
     known = np.zeros(0, dtype=np.int64)
     if mech.successes is not None:
@@ -161,6 +214,8 @@ def _tables(rules: MechanicRules, shape: tuple[int, ...], context: Context, redu
         else:  # counts far apart (a file's successes times a large number): a column per count reached
             known, succ = np.unique(values, return_inverse=True)
             succ = succ.astype(np.int64).reshape(size)
+        if outside is not None:
+            succ = np.where(outside.reshape(size), len(known), succ)
     out = cls.reshape(size)
     for a in (out, succ, known):
         if a is not None:
@@ -339,17 +394,27 @@ def _count_general(
     otherwise each takes its own (primes and CRT past int64).  ``histograms``: count the
     successes' histograms too (where the mechanic names its successes).
     """
+    has_succ = rules.mechanic.successes is not None and histograms
+    layouts = _sized(rules, cells, need, histograms, pairs_first=False)
+    _check_work(rules, len(cells), layouts)
+    if len(_regions(rules)) > 1:  # each cell counted on every grid: added up, cell by cell
+        yield from _added(_count_layouts(rules, layouts, has_succ, None), len(cells), has_succ, progress)
+        return
+    yield from _count_layouts(rules, layouts, has_succ, progress)
+
+
+def _count_layouts(
+    rules: MechanicRules, layouts: Sequence[_Layout], has_succ: bool, progress: Callable[[int], object] | None
+) -> Iterator[_Block]:
+    """The blocks of :func:`_count_general`, layout by layout (``has_succ``: with the histograms)."""
     _k = seam.mechanic
 
     mech = rules.mechanic
-    stats = _stats(mech, rules.values)
     params = rules.params
     n_flags = len(mech.flags)
     n_classes = len(mech.classes) << n_flags  # each class, split by the columns given by when
-    has_succ = mech.successes is not None and histograms
-    layouts = [_Layout(rules, stats, *parts, need, has_succ) for parts in _layouts(rules, stats, cells)]
-    _check_work(rules, len(cells), layouts)
     for layout in layouts:
+        stats = layout.stats
         rows, top = layout.rows, layout.top
         faces_arr, marks_arr, contrib, shape, _, _, _, tables = layout.laid_out
         size, sides, cls, vals, n_vals = layout.size, layout.sides, layout.cls, layout.vals, layout.n_vals
@@ -371,23 +436,23 @@ def _count_general(
                 start = _walk_ways(base, walked_by, size, mod)
                 dest, weight = walked_by[walked]
                 by_class, hist, found = _k.walk(
-                    start, dest, _weights_for(weight, mod), emit, mod, cls, n_classes, vals, n_vals
+                    start, dest, _weights_for(weight, mod), emit, mod, cls, n_classes + layout.outside, vals, n_vals
                 )
                 bad[...] = found
-                if grade is not None:
-                    for e, (_, dice, _) in enumerate(part):
-                        den = 1
-                        for side, n in zip(sides, dice):
-                            den = den * pow(side, n, mod) % mod
-                        f = pow(scale[e][0], scale[e][1], mod) * pow(den, -1, mod) % mod
-                        by_class[e] = by_class[e] * f % mod
-                        hist[e] = hist[e] * f % mod
+                if grade is not None:  # each pool's counts times base**E / (its dice's sides), mod the prime
+                    f = np.array(_whole_factors(part, sides, grade[0], [e for _, e in scale], walked, mod))
+                    by_class = by_class * f[:, None, None] % mod
+                    hist = hist * f[:, None, None] % mod
                 return np.concatenate([by_class.ravel(), hist.ravel()])
 
             flat = count(compute, bound, force_modular=grade is not None)
-            n_cls = len(part) * len(rows) * n_classes
-            by_class = flat[:n_cls].reshape(len(part), len(rows), n_classes)
+            n_cls = len(part) * len(rows) * (n_classes + layout.outside)
+            by_class = flat[:n_cls].reshape(len(part), len(rows), n_classes + layout.outside)[:, :, :n_classes]
             hist = flat[n_cls:].reshape(len(part), len(rows), n_vals)
+            if layout.outside:  # the cells outside the grid's region: their column left out
+                hist = hist.copy()
+                for t, known in enumerate(counts):
+                    hist[:, t, len(known) :] = 0
             for e, (_, dice, members) in enumerate(part):
                 for t, b in enumerate(bad[e].tolist()):
                     if b >= 0:
@@ -409,6 +474,47 @@ def _count_general(
                 yield _Block(at[:, 0], at[:, 1], coarse, flags, hist[e] if has_succ else None, counts, den, dice)
                 if progress is not None:
                     progress(len(at))
+
+
+def _added(
+    blocks: Iterator[_Block], n_cells: int, has_succ: bool, progress: Callable[[int], object] | None
+) -> Iterator[_Block]:
+    """The counts of each cell on every grid of :func:`_regions` added up (over the least common
+    denominator), one block per cell."""
+    got: list[list[tuple[Any, ...]]] = [[] for _ in range(n_cells)]
+    dice_of: dict[int, tuple[int, ...]] = {}
+    for block in blocks:
+        for i, t in zip(block.members.tolist(), block.context_of.tolist()):
+            flags = None if block.flags is None else [int(w) for w in block.flags[t].tolist()]
+            by_value = {}
+            if has_succ and block.hist is not None:
+                known = block.counts[t].tolist()
+                by_value = {known[v]: int(w) for v, w in enumerate(block.hist[t].tolist()) if w}
+            got[i].append(([int(w) for w in block.by_class[t].tolist()], flags, by_value, block.denominator))
+            dice_of[i] = block.dice
+    for i, parts in enumerate(got):
+        den = math.lcm(*(d for *_, d in parts))
+        by_class = [sum(c[j] * (den // d) for c, _, _, d in parts) for j in range(len(parts[0][0]))]
+        flags = None
+        if parts[0][1] is not None:
+            flags = [sum(f[j] * (den // d) for _, f, _, d in parts) for j in range(len(parts[0][1]))]
+        hist: dict[int, int] = {}
+        for _, _, h, d in parts:
+            for v, w in h.items():
+                hist[v] = hist.get(v, 0) + w * (den // d)
+        values = sorted(hist)
+        yield _Block(
+            np.array([i], dtype=np.int64),
+            np.array([0], dtype=np.int64),
+            np.array([by_class], dtype=object),
+            None if flags is None else np.array([flags], dtype=object),
+            np.array([[hist[v] for v in values]], dtype=object) if has_succ else None,
+            [np.array(values, dtype=np.int64)],
+            den,
+            dice_of[i],
+        )
+        if progress is not None:
+            progress(1)
 
 
 def _layouts(
@@ -488,6 +594,31 @@ def _chain_walks(
     return walked, walks
 
 
+def _whole_factors(
+    part: Sequence[tuple[int, tuple[int, ...], Any]],
+    sides: Sequence[int],
+    base: int,
+    powers: Sequence[int],
+    walked: int,
+    mod: int,
+) -> list[int]:
+    """Per pool of a walk (its dice ``part[e][1]``, the walked kind's increasing), ``base**powers[e]`` over
+    the product of its dice's sides, modulo the prime ``mod``: the first worked out whole, each next
+    from the one before (only the walked kind's dice differ)."""
+    inverse = pow(sides[walked], -1, mod)
+    out: list[int] = []
+    for e, (_, dice, _) in enumerate(part):
+        if not out:
+            den = 1
+            for side, n in zip(sides, dice):
+                den = den * pow(side, n, mod) % mod
+            out.append(pow(base, powers[e], mod) * pow(den, -1, mod) % mod)
+        else:
+            more = dice[walked] - part[e - 1][1][walked]
+            out.append(out[-1] * pow(base, powers[e] - powers[e - 1], mod) * pow(inverse, more, mod) % mod)
+    return out
+
+
 def _graded(
     rules: MechanicRules, stats: Any, faces: Faces, top: tuple[int, ...], shape: tuple[int, ...]
 ) -> tuple[int, tuple[int, ...], int] | None:
@@ -523,11 +654,14 @@ class _Layout:
         top: tuple[int, ...],
         need: int | None,
         has_succ: bool,
+        region: int = 0,
     ) -> None:
-        self.rows, self.top = rows, top
+        self.rows, self.top, self.stats = rows, top, stats
+        #: 1 where the grid counts the cells of a region only (:func:`_regions`): one class more, left out
+        self.outside = int(stats.region is not None)
         layout = _layout_of(rules, stats, faces, top, rows, need)
         shape = layout[3]
-        tables = [_tables(rules, shape, context) for context in rows]
+        tables = [_tables(rules, shape, context, True, region) for context in rows]
         #: ``(faces, marks, contributions, shape, strides, bound, forced, tables)``: :func:`_layout_of`, and
         #: the class tables of its contexts
         self.laid_out = (*layout, tables)
@@ -571,17 +705,24 @@ class _Layout:
 
 
 def _sized(
-    rules: MechanicRules, cells: Sequence[Mapping[str, int]], need: int | None, histograms: bool
+    rules: MechanicRules,
+    cells: Sequence[Mapping[str, int]],
+    need: int | None,
+    histograms: bool,
+    pairs_first: bool = True,
 ) -> list[_Layout]:
     """The layouts counting ``cells`` on the statistics grid would build (none where the pair-of-tens path
     counts them: :mod:`analysis.engine.pairs`, any pool, by generating functions)."""
     mech = rules.mechanic
-    if not mech.explodes:
+    if pairs_first and not mech.explodes:
         if pairs.takes(rules, cells):
             return []
-    stats = _stats(mech, rules.values)
     has_succ = mech.successes is not None and histograms
-    return [_Layout(rules, stats, *parts, need, has_succ) for parts in _layouts(rules, stats, cells)]
+    return [
+        _Layout(rules, stats, *parts, need, has_succ, r)
+        for r, stats in enumerate(_regions(rules))
+        for parts in _layouts(rules, stats, cells)
+    ]
 
 
 def check_work(
@@ -776,6 +917,7 @@ def clear_caches() -> None:
 
     _TABLES.clear()
     _tables.cache_clear()
+    _regions.cache_clear()
     pairs.clear_caches()
     pairs_count.counts.cache_clear()
     pairs_count.clear_caches()

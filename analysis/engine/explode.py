@@ -426,6 +426,12 @@ def undecided(
             ranges[name] = r
         for cname, e in stats.counts:
             ranges[cname] = decide(e, ranges)
+        if stats.region is not None:  # a grid of one region (analysis.engine.count._regions): its cells only
+            inside = decide(stats.region, ranges)
+            if inside == (0, 0):
+                return None
+            if inside != (1, 1):
+                return f"the choice {stats.region.text!r}"
         for o, when in live:
             got = (1, 1) if when is None else decide(when, ranges)
             if got == (1, 1):

@@ -53,6 +53,9 @@ class Stats:
     counts: tuple[tuple[str, Expr], ...] = ()  # the counts as the grid evaluates them
     whens: tuple[Expr | None, ...] = ()  # per outcome rule, then per column given by ``when``: its
     # ``when`` as the grid evaluates it
+    #: None, or (a rule set's statistics for one value of a true/false count, :func:`splits`) the cells of
+    #: the grid these statistics count: where that count has that value
+    region: Expr | None = None
 
     def weight(self, s: int, pair: tuple[int, int]) -> int:
         """What a die showing ``pair`` (kind index, mark index) adds to statistic ``s``."""
@@ -76,10 +79,16 @@ def _read_names(mech: Mechanic, counts: Iterable[tuple[str, Expr]], whens: Itera
 
 
 @lru_cache(maxsize=64)
-def stats_of(mech: Mechanic, values: tuple[tuple[str, bool | int], ...] | None = None) -> Stats:
-    """The statistics of a mechanic (``values`` None), or of one rule set (``values``: parameter pairs)."""
+def stats_of(
+    mech: Mechanic,
+    values: tuple[tuple[str, bool | int], ...] | None = None,
+    given: tuple[str, bool] | None = None,
+) -> Stats:
+    """The statistics of a mechanic (``values`` None), or of one rule set (``values``: parameter pairs);
+    ``given``: ``(count, value)``, those of the rule set where a true/false count (:func:`splits`) has that
+    value, its :attr:`Stats.region`."""
     if values is not None:
-        return _reduce(mech, dict(values))
+        return _reduce(mech, dict(values), given)
     whens = tuple(o.when for o in mech.outcomes) + tuple(c.when for c in mech.flags)
     read = _read_names(mech, mech.counts, whens)
     names: list[str] = []
@@ -517,14 +526,47 @@ def _cap_of(op: str, hi: int) -> int:
     return hi if op in (">=", "<") else hi + 1
 
 
-def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
-    """The statistics of one rule set: simplified, fused, capped (see the comment above)."""
+def splits(mech: Mechanic, values: tuple[tuple[str, bool | int], ...]) -> tuple[str, ...]:
+    """The true/false counts a rule set's rules choose between two expressions by (``a if crit else
+    b``): each may split the grid in two (:func:`stats_of`'s ``given``), each part reading only its
+    own branch."""
+    params = dict(values)
+    kinds = {cname: e.type for cname, e in mech.counts}
+    found: list[str] = []
+
+    def walk(node: Tree) -> None:
+        op = node[0]
+        if op in ("name", "const"):
+            return
+        if op == "if" and node[2][0] == "name" and kinds.get(node[2][2]) == BOOL and node[2][2] not in found:
+            found.append(node[2][2])
+        for k in node[3:] if op == "cmp" else node[2:]:
+            walk(k)
+
+    for _, e in mech.counts:
+        walk(_fold(e.tree, params))
+    for o in mech.outcomes:
+        if o.when is not None:
+            walk(_fold(o.when.tree, params))
+    return tuple(found)
+
+
+def _reduce(mech: Mechanic, params: Mapping[str, bool | int], given: tuple[str, bool] | None = None) -> Stats:
+    """The statistics of one rule set: simplified, fused, capped (see the comment above); with ``given``,
+    of the cells where that count has that value (it reads as that value, and its own rule becomes the
+    region)."""
     raw = stats_of(mech)
     applies = [o.applies is None or bool(o.applies.evaluate(params)) for o in mech.outcomes]
     types: dict[str, str] = {}
     counts: list[tuple[str, Expr, Tree]] = []
+    region: tuple[Expr, Tree] | None = None
     for cname, e in mech.counts:
         types.update(e.name_types)
+        if given is not None and cname == given[0]:
+            tree = _fold(e.tree, params)
+            region = (e, tree if given[1] else ("not", tree[1], tree))
+            params = {**params, cname: given[1]}  # read as its value from here on
+            continue
         counts.append((cname, e, _fold(e.tree, params)))
     whens: list[tuple[Expr | None, Tree | None]] = []
     for o, ok in zip(mech.outcomes, applies):
@@ -537,6 +579,8 @@ def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
         when = cast(Expr, col.when)
         types.update(when.name_types)
         whens.append((when, _fold(when.tree, params)))
+    if region is not None:  # reduced with the rules, as the last of them (taken off at the end)
+        whens.append(region)
     # sums of statistics written where they are read, then zero tests that keep a sum apart read a flag
     counts, whens = _inline_sums(counts, whens, set(raw.names), mech.successes)
     trees = [t for _, _, t in counts] + [t for _, t in whens if t is not None]
@@ -647,6 +691,9 @@ def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
     )
     read = _read_names(mech, reduced_counts, reduced_whens)
     rule_axes = tuple(a for a in mech.axis_names if a in read)
+    mask = None
+    if region is not None:
+        mask, reduced_whens = reduced_whens[-1], reduced_whens[:-1]
     return Stats(
         tuple(stat_names),
         tuple(stat_members),
@@ -655,6 +702,7 @@ def _reduce(mech: Mechanic, params: Mapping[str, bool | int]) -> Stats:
         tuple(caps.get(n) for n in stat_names),
         reduced_counts,
         reduced_whens,
+        mask,
     )
 
 
