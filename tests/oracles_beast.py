@@ -119,7 +119,8 @@ def brute_force(
     # (base successes, dice rolled again, beastly?, bestial 1?, dramatic?) -> p
     keys: Counter = Counter()
     if chance:
-        records, unit = _die_records(rote_chance_die, failed=lambda f: f < 10)
+        # a rote action also rerolls a failed chance die (rote_chance_die); without rote, nothing is rerolled
+        records, unit = _die_records(rote and rote_chance_die, failed=lambda f: f < 10)
         for (face, first_one), w in records:
             p = Fraction(w, unit)
             if face == 1:

@@ -176,14 +176,6 @@ def _classic_rows(n, mod):
     return rows[n]
 
 
-def _requiem_ways(n, mod):
-    from kernels import again
-
-    out = np.zeros((1, 11), dtype=np.int64)
-    again.beast_grid_ways(np.array([n]), np.array([0]), 8, 10, 0, 2, mod, out)
-    return out[0]
-
-
 def _scene_counts(tests, mod):
     from kernels import cards
 
@@ -212,17 +204,16 @@ def _scene_counts(tests, mod):
 
 
 def _bounds():
-    from kernels import again, cards, classic
+    from kernels import cards, classic
 
     return {
         # bound of a size, the whole at the big size, the big size, a size int64 holds
         "classic": (lambda n: classic.classic_sum_ways_bound(n, [1, 4, 4, 1], [-1, 0, 1, 1]), 10**20, 20, 18),
-        "requiem": (lambda n: again.beast_grid_ways_bound([n], [0], 10, 0), 10 ** (10 + 12), 12, 8),
         "cards": (lambda t: cards.scene_ways_bound([1] * t, 2520), 2520**6, 3, 2),
     }
 
 
-@pytest.mark.parametrize("name,run", [("classic", _classic_rows), ("requiem", _requiem_ways), ("cards", _scene_counts)])
+@pytest.mark.parametrize("name,run", [("classic", _classic_rows), ("cards", _scene_counts)])
 def test_each_bound_guards_counts_that_int64_would_wrap(name, run):
     bound_of, total, size, safe = _bounds()[name]
     bound = bound_of(size)
@@ -232,12 +223,8 @@ def test_each_bound_guards_counts_that_int64_would_wrap(name, run):
     with np.errstate(over="ignore"):
         wrapped = run(size, 0)  # what plain int64 gives, unguarded
     assert wrapped.tolist() != exact_ways.tolist()
-    # the exact counts are right: they add up to the whole (the scale, for
-    # the again-dice, whose tail beyond 10 successes is left out)
-    if name == "requiem":
-        assert sum(w * 10 ** (10 - s) for s, w in enumerate(exact_ways.tolist())) <= total
-    else:
-        assert sum(exact_ways.tolist()) == total
+    # the exact counts are right: they add up to the whole
+    assert sum(exact_ways.tolist()) == total
     # and the modular path agrees with int64 at a size int64 holds
     assert bound_of(safe) <= exact.INT64_MAX
     plain = exact.count(lambda mod: run(safe, mod), bound_of(safe))

@@ -22,7 +22,7 @@ import pytest
 
 import kernels
 from analysis.engine.exact import INT64_MAX
-from kernels import again, cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, special
+from kernels import cards, classic, conflict, markov, mechanic, mechanic_willpower, multiset, special
 from tests import oracles_v5_kernels as v5, oracles_v5_kernels as willpower
 
 KERNEL_MODULES = (
@@ -31,7 +31,6 @@ KERNEL_MODULES = (
     v5,
     mechanic,
     mechanic_willpower,
-    again,
     cards,
     classic,
     conflict,
@@ -509,60 +508,6 @@ def test_composition_weights_bound(twin, n, faces):
     assert top <= bound
 
 
-# ------------------------------------------------------------ again dice
-
-
-@pytest.mark.parametrize("again_face", [8, 10, 11])
-@pytest.mark.parametrize("rote", [0, 1])
-def test_beast_grid_ways_bound(twin, again_face, rote):
-    normal = np.array([1, 0, 3, 2, 0], dtype=np.int64)
-    beast = np.array([0, 1, 0, 2, 3], dtype=np.int64)
-    s_max = 5
-    tops = []
-    for i in range(len(normal)):  # one configuration at a time: its own bound
-        args = (normal[i : i + 1], beast[i : i + 1], 8, again_face, rote, 2, 0)
-        top, (*_, out) = twin(again.beast_grid_ways, *args, np.zeros((1, s_max + 1), dtype=np.int64))
-        real = np.zeros((1, s_max + 1), dtype=np.int64)
-        again.beast_grid_ways(*args, real)
-        assert _ints(out) == _ints(real)
-        bound = again.beast_grid_ways_bound([normal[i]], [beast[i]], s_max, rote)
-        assert type(bound) is int and top <= bound
-        tops.append(top)
-    # the whole grid at once: the largest configuration's bound
-    top, _ = twin(
-        again.beast_grid_ways,
-        normal,
-        beast,
-        8,
-        again_face,
-        rote,
-        2,
-        0,
-        np.zeros((len(normal), s_max + 1), dtype=np.int64),
-    )
-    assert top <= again.beast_grid_ways_bound(normal.tolist(), beast.tolist(), s_max, rote)
-
-
-def test_again_bound_is_the_scale_of_the_counts():
-    # the counts are at scale 10**(S + c*n): the tail beyond S successes is
-    # 10**(S + c*n) minus them, so the bound is what the kernel's numbers mean
-    out = np.zeros((1, 4), dtype=np.int64)
-    again.beast_grid_ways(np.array([3]), np.array([0]), 8, 10, 0, 2, 0, out)
-    bound = again.beast_grid_ways_bound([3], [0], 3, 0)
-    assert sum(int(w) * 10 ** (3 - s) for s, w in enumerate(out[0].tolist())) <= bound
-    assert bound == 10 ** (3 + 3)
-
-
-@pytest.mark.parametrize("rote,beast,chance_again", [(0, 0, 1), (1, 0, 1), (1, 1, 0), (0, 1, 1)])
-def test_chance_die_ways_bound(twin, rote, beast, chance_again):
-    args = (8, 10, chance_again, rote, beast, 2, 1, 0)
-    top, converted = twin(again.chance_die_ways, *args, np.zeros(6, dtype=np.int64), np.zeros(3, dtype=np.int64))
-    real, flags = np.zeros(6, dtype=np.int64), np.zeros(3, dtype=np.int64)
-    again.chance_die_ways(*args, real, flags)
-    assert _ints(converted[-2]) == _ints(real)
-    assert top <= again.chance_die_ways_bound(5, rote)
-
-
 # ------------------------------------------------------------------- cards
 
 
@@ -788,8 +733,6 @@ def test_bounds_are_python_ints_beyond_int64():
         v5.v5_pool_ways_bound(30, 5, w_n, w_h),
         v5.v5_grid_class_ways_bound([40], [0, 5], 1, w_n, w_h),
         willpower.v5_willpower_ways_bound(20, 5, w_n, w_h, 3, np.array([0, 0, 1, 1, 1, 0])),
-        again.beast_grid_ways_bound(np.array([20]), np.array([5]), 20, True),
-        again.chance_die_ways_bound(np.int64(30), 1),
         cards.scene_ways_bound(np.ones(20, dtype=np.int64), np.int64(2520)),
         classic.classic_sum_ways_bound(np.int64(30), np.array([1, 4, 4, 1]), np.array([-1, 0, 1, 2])),
         classic.attack_level_ways_bound(10, 10, 10),
@@ -809,8 +752,6 @@ def test_the_int64_boundary_is_where_the_counts_leave_int64():
     for n, fits in ((18, True), (19, False)):
         assert (v5.v5_pool_ways_bound(n, 0, w_n, w_h) <= INT64_MAX) == fits
         assert (classic.classic_sum_ways_bound(n, [1, 4, 4, 1]) <= INT64_MAX) == fits
-    for n, fits in ((17, True), (18, False)):
-        assert (again.beast_grid_ways_bound([n], [0], 1, False) <= INT64_MAX) == fits
     assert list(itertools.takewhile(lambda t: cards.scene_ways_bound([0] * t, 2520) <= INT64_MAX, range(1, 10))) == [
         1,
         2,

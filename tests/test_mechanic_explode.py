@@ -1,4 +1,4 @@
-"""Dice that roll again or are rote, as data: exact against every chain of faces, and against the again-dice engine."""
+"""Dice that roll again or are rote, as data: exact against every chain of faces; Requiem and La Soif by file."""
 
 from __future__ import annotations
 
@@ -179,9 +179,12 @@ def test_classes_equal_every_chain(source, changes, pools, longer):
         {"exceptional_successes": 12, "again": 9},
     ],
 )
-def test_requiem_file_equals_the_again_dice_engine(changes):
-    """The shipped Requiem mechanic file, counted by the one engine, against Requiem's own again-dice
-    kernels (polynomials per face kind): every class, every success count to 30 and the tail."""
+def test_requiem_api_reads_its_file(changes):
+    """Requiem's own functions (a RequiemRules, ``again`` None for the file's 11) count through its file:
+    every class, every success count to 30 and the tail equal the file's on the one engine, by
+    ``engine.odds`` and ``engine.table`` (its other ways in).  The independent references are the brute
+    force and icepool of tests/test_beast_oracle.py, and the tables of the again-dice counter of old,
+    pinned in tests/test_beast_api.py."""
     rules = spec.rules_of(spec.load(REQUIEM), changes)
     own = requiem.RequiemRules(**{k: (None if k == "again" and v == 11 else v) for k, v in changes.items()})
     for pool in (0, 1, 2, 3, 5, 8, 13, 21, 30):
@@ -198,14 +201,14 @@ def test_requiem_file_equals_the_again_dice_engine(changes):
 
 
 def test_mean_is_exact():
-    from analysis.engine.again import mean_successes
-
+    """The engine's mean of a file whose successes are a sum of marks (a linear system over the chains)
+    equals La Soif's formula of the mean at Soif 0 (plain Requiem dice), worked out by hand."""
     mech = spec.load(REQUIEM)
     for changes in ({}, {"again": 8, "rote": True}, {"rote": True, "rote_chance_die": True}):
         rules = spec.rules_of(mech, changes)
-        own = requiem.RequiemRules(**changes)
+        own = beast.BeastRules(**changes)
         for pool in (0, 1, 6):
-            assert engine.odds(rules, pool=pool).mean_successes == mean_successes(requiem._roll(pool), own._engine())
+            assert engine.odds(rules, pool=pool).mean_successes == beast.mean_successes(requiem._roll(pool), own)
     # 9-again with rerolled 1s: one die adds 3/10 (an 8, 9 or 10) and, on a 9 or 10, a rerolled die
     # worth x = 3/10 - 1/10 + (2/10) x, so x = 1/4: the die's mean is 3/10 + (2/10)(1/4) = 7/20
     rules = spec.rules_of(spec.load(NINE_AGAIN))
@@ -308,8 +311,9 @@ SOIF_COLUMNS = beast.TABLE_COLUMNS[3:]
 )
 def test_soif_file_equals_la_soif(changes):
     """La Soif written as a mechanic file (Beast dice a kind, their rerolled 10s a kind of their own,
-    the beastly critical a column given by when), counted by the one engine, against La Soif's
-    again-dice engine: every class and column, cell by cell."""
+    the beastly critical a column given by when): its table on the one engine against La Soif's own
+    functions, which read each roll as a cell of the file (:meth:`BeastRules.cell`): every class and
+    column, cell by cell."""
     rules = spec.rules_of(spec.load(SOIF), changes)
     own = beast.BeastRules(**{k: (None if k == "again" and v == 11 else v) for k, v in changes.items()})
     got = engine.table(rules, exact=True, pool="0-5", soif="0-3")
@@ -712,8 +716,10 @@ def test_rules_that_choose_a_sum_by_a_count_are_counted_on_a_grid_per_choice(mon
 
 def test_la_soif_file_on_its_two_grids_equals_la_soif_at_larger_pools():
     """La Soif's file, counted on a grid where the roll is a beastly critical and one where it is not
-    (each one sum of successes and flags), and past int64 over a power of 10: its classes, column and
-    distribution against La Soif's own counter, at pools up to 60 and 25 successes."""
+    (each one sum of successes and flags), and past int64 over a power of 10: its table (the engine's
+    table path) against La Soif's own functions (its cells path), at pools up to 60 and 25 successes.
+    (The counts were checked against the again-dice counter of old before it went; its tables stay
+    pinned in tests/test_beast_api.py.)"""
     from analysis.engine import distribution
 
     rules = spec.rules_of(spec.load(SOIF), {"again": 9, "rote": True})

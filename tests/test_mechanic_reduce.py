@@ -245,8 +245,8 @@ def test_la_soif_file_has_a_small_grid(changes):
     Beast die's 10 answer their zero tests through flags, and what remains is one sum of the plain
     successes (dice that roll again: open), the Beast dice's tens and their rerolled successes, and
     flags capped at 1: no statistic ranges over the dice, but the Beast dice's tens.  (The full grid
-    is too big to count as a reference here: tests/test_mechanic_explode.py holds these counts to La
-    Soif's own counter, cell by cell.)"""
+    is too big to count as a reference here: tests/test_beast_oracle.py holds La Soif's counts to brute
+    force, and tests/test_beast_api.py pins the tables its again-dice counter of old gave.)"""
     mech = spec.load(SOIF)
     rules = engine.rules_of(mech, changes)
     stats = engine._stats(mech, rules.values)

@@ -11,7 +11,7 @@ has ``p_exactly`` 0); ``max_successes=N`` stops at N, the last row's
 ``p_more`` then being the exact tail.  The same layout as La Soif's
 ``beast --distribution`` (:func:`analysis.systems.requiem.beast.distribution_table`),
 whose again-dice have no highest count (it lists 0..20 by default; its exact
-mean is :func:`analysis.engine.again.mean_successes`).
+mean is :func:`analysis.systems.requiem.beast.mean_successes`).
 
 The systems counted by a mechanic file (V5, Werewolf, Hunter, classic pools
 and a designer's file that names its ``successes``) share

@@ -33,7 +33,6 @@ if TYPE_CHECKING:  # what each name is, for type checkers and readers
     from tqdm import tqdm as tqdm
 
     from kernels import (
-        again as again,
         cards as cards,
         classic as classic,
         conflict as conflict,
@@ -55,10 +54,6 @@ def __getattr__(name: str) -> Any:
 
 def _load(name: str) -> Any:
     """One plain import per name, so that every tool follows it."""
-    if name == "again":
-        from kernels import again
-
-        return again
     if name == "cards":
         from kernels import cards
 

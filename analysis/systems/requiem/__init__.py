@@ -30,6 +30,7 @@ SYSTEM = System(
     },
     terms={"p_success": "chance to succeed: plain + exceptional success"},
     cli=".cli",
+    whole_first_axis=True,  # counted by the engine's walk: every pool for the cost of the largest
     column_prefixes={"la_soif_": "La Soif", "requiem_": "plain Requiem"},
     columns=TABLE_COLUMNS,
     package=__name__,

@@ -11,15 +11,17 @@ import pandas as pd
 from analysis.engine import at_least as _al, display as _display, distribution as _dist
 from analysis.model.rules import rule
 from analysis.systems.requiem import dice as _rq
+from analysis.engine.results import CellWays
 from analysis.systems.requiem.dice import (
     DEFAULT_MAX_SUCCESSES,
     MAX_POOL,
     AgainOddsMixin,
-    Counts,
     RequiemRules,
+    Roll,
     check_max_successes,
-    class_ways,
     count_rolls,
+    named_ways,
+    success_ways,
     to_values,
 )
 
@@ -37,7 +39,6 @@ from analysis.systems.requiem.ladder import (
     vitae_max,  # noqa: F401
 )
 from analysis.model.validate import InputError, as_values, check_bool, check_int
-from analysis.engine.again import mean_successes
 
 #: Outcome classes, mutually exclusive, summing to 1, in table order.
 CLASSES = ("dramatic_failure", "bestial_failure", "failure", "plain_success", "exceptional_success")
@@ -117,6 +118,17 @@ class BeastRules(RequiemRules):
         beast = soif + (soif if tempt else 0) + (soif if frenzy and self.frenzy_bonus_beast else 0)
         return total, min(beast, total), False
 
+    #: The mechanic file these rules are the parameters of: La Soif's Beast dice on Requiem dice.
+    FILE = "soif.toml"
+
+    def cell(self, roll: Roll) -> dict[str, int]:
+        """The cell of ``soif.toml`` a roll ``(dice, Beast dice, chance die?)`` is: ``pool`` dice of which
+        ``soif`` are Beast dice (the file's ``min(soif, pool)``), or pool 0 (a chance die, a Beast die at
+        Soif 1 or more).  Tempting the Beast rolls more Beast dice than the axis' 5: the engine counts
+        any cell."""
+        dice, beast, chance = roll
+        return {"pool": 0, "soif": beast} if chance else {"pool": dice, "soif": beast}
+
     def requiem(self) -> RequiemRules:
         """The same dice without the house rule (plain Requiem)."""
         return RequiemRules(
@@ -168,7 +180,7 @@ class BeastOdds(AgainOddsMixin):
     beast_dice: int
     chance: bool
     max_successes: int
-    counts: Counts
+    ways: CellWays
 
     @property
     def normal_dice(self) -> int:
@@ -176,8 +188,7 @@ class BeastOdds(AgainOddsMixin):
 
     def classes(self) -> dict:
         """The five classes as ``{name: Fraction}``, in table order."""
-        ways, den = self._ways()
-        return {name: Fraction(w, den) for name, w in zip(CLASSES, ways[:5])}
+        return {name: self._p(name) for name in CLASSES}
 
     bestial_failure = property(
         lambda self: self.classes()["bestial_failure"], doc="No success and a Beast die showing 1 (not dramatic)."
@@ -186,8 +197,7 @@ class BeastOdds(AgainOddsMixin):
     @property
     def p_beastly_critical(self) -> Fraction:
         """Chance of a beastly critical (10s on Beast dice only, counting double): part of the successes."""
-        ways, den = self._ways()
-        return Fraction(ways[5], den)
+        return self._p("p_beastly_critical")
 
     def __str__(self) -> str:
         if self.chance:
@@ -220,10 +230,7 @@ def _check_roll(pool, soif, max_successes, rules, tempt, frenzy):
 
 
 def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> BeastOdds:
-    s_max = max(max_successes, rules.exceptional_successes - 1)
-    (counts,) = count_rolls((roll,), s_max, rules._engine())
-    if s_max > max_successes:
-        counts = _rq.truncate(counts, max_successes)
+    (ways,) = count_rolls((roll,), max_successes, rules)
     return BeastOdds(
         pool=pool,
         soif=soif,
@@ -234,7 +241,7 @@ def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> BeastOdds:
         beast_dice=roll[1],
         chance=roll[2],
         max_successes=max_successes,
-        counts=counts,
+        ways=ways,
     )
 
 
@@ -329,17 +336,18 @@ def _grid(pools, soifs, rules, tempt, frenzy):
     return keys, rolls, rules
 
 
-def _class_frame(key_cols: dict, counts, rules, exact: bool) -> pd.DataFrame:
+def _class_frame(key_cols: dict, counted, rules, exact: bool) -> pd.DataFrame:
+    names = CLASSES + ("p_success", "p_beastly_critical")
     ways, dens = [], []
-    for c in counts:
-        w, d = class_ways(c, rules.exceptional_successes)
-        ways.append(w)
-        dens.append([d])
+    for w in counted:
+        named = named_ways(w, rules)
+        ways.append([named[c] for c in names])
+        dens.append([w.denominator])
     values = to_values(ways, dens, exact)
     cols = {k: np.array(v, dtype=np.int64) for k, v in key_cols.items()}
-    for j, name in enumerate(CLASSES + ("p_beastly_critical", "p_success")):
+    for j, name in enumerate(names):
         cols[name] = values[:, j]
-    return pd.DataFrame(cols)[list(key_cols) + list(CLASSES) + ["p_success", "p_beastly_critical"]]
+    return pd.DataFrame(cols)
 
 
 def table(
@@ -392,10 +400,10 @@ def table(
         _al.check_dice_successes([d for d, _, _ in dict.fromkeys(rolls)], max(1, max(ns)))
     if check_bool("check_only", check_only):
         return None
-    counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
+    counted = count_rolls(rolls, rules.exceptional_successes - 1, rules)
     df = _class_frame(
         {"pool": [k[0] for k in keys], "soif": [k[1] for k in keys], "beast_dice": [r[1] for r in rolls]},
-        counts,
+        counted,
         rules,
         exact,
     )
@@ -404,12 +412,11 @@ def table(
         return df
     # every row's successes up to the largest N, counted in one call (not a roll at a time)
     top = max(1, max(_al.parse(at_least, most=_rq.MAX_SUCCESSES)))
-    by_key = dict(zip(keys, count_rolls(rolls, top, rules._engine())))
+    by_key = dict(zip(keys, count_rolls(rolls, top, rules)))
 
     def distribution(pool, soif, top):
-        c = by_key[(pool, soif)]  # P(s) = ways / 10**(s + scale): over one denominator
-        last = len(c.success_ways) - 1
-        return ({s: w * 10 ** (last - s) for s, w in enumerate(c.success_ways)}, 10 ** (last + c.scale))
+        w = by_key[(pool, soif)]  # every count up to top, over one denominator
+        return dict(enumerate(success_ways(w, top))), w.denominator
 
     return _al.add_columns(df, at_least, distribution, ("pool", "soif"), exact)
 
@@ -432,7 +439,7 @@ def distribution_table(
     max_successes``; None: ``DEFAULT_MAX_SUCCESSES``, 20) ``p_more`` is the
     exact tail: ``p_exactly`` summed plus that tail is exactly 1.  Again-dice
     have no highest count, but ``mean_successes`` is exact all the same
-    (:func:`analysis.engine.again.mean_successes`).  The
+    (:func:`mean_successes`).  The
     size is checked before any counting (:mod:`analysis.engine.distribution`'s row
     limit, the again-dice limit of :func:`analysis.engine.at_least.check_dice_successes`);
     ``check_only``: only that (returns None).
@@ -444,16 +451,15 @@ def distribution_table(
     _al.check_dice_successes((r[0] for r in dict.fromkeys(rolls)), max_successes, "distribution")
     if check_only:
         return None
-    engine = rules._engine()
-    counts = count_rolls(rolls, max_successes, engine)
+    counted = count_rolls(rolls, max_successes, rules)
     df = _rq.distribution_frame(
         {"pool": [k[0] for k in keys], "soif": [k[1] for k in keys], "beast_dice": [r[1] for r in rolls]},
-        counts,
+        counted,
         max_successes,
         exact,
     )
 
-    means = {r: mean_successes(r, engine) for r in dict.fromkeys(rolls)}  # exact, though the counts are not bounded
+    means = {r: mean_successes(r, rules) for r in dict.fromkeys(rolls)}  # exact, though the counts are not bounded
     df["mean_successes"] = np.array(
         [m if exact else float(m) for r in rolls for m in [means[r]] * (max_successes + 1)],
         dtype=object if exact else np.float64,
@@ -495,7 +501,49 @@ def character_table(
     steps = ladder.table()
     soifs = steps.soif.tolist()
     rolls = tuple(rules.dice(pool, s, tempt) for s in soifs)
-    counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
+    counted = count_rolls(rolls, rules.exceptional_successes - 1, rules)
     return _class_frame(
-        {"vitae": steps.vitae.tolist(), "soif": soifs, "beast_dice": [r[1] for r in rolls]}, counts, rules, exact
+        {"vitae": steps.vitae.tolist(), "soif": soifs, "beast_dice": [r[1] for r in rolls]}, counted, rules, exact
     )
+
+
+# ------------------------------------------------------------ the mean, a formula of the house rule
+
+
+def mean_successes(roll: Roll, rules: BeastRules) -> Fraction:
+    """The exact mean successes of one roll ``(dice, Beast dice, chance die?)`` with La Soif.
+
+    The engine gives the mean of a file's successes where they are a sum of
+    marks (:func:`analysis.engine.explode.mean_successes`); La Soif's are not
+    (a beastly critical counts its Beast 10s twice and does not roll them
+    again), so the mean is this formula of the house rule.  A fresh again-die
+    has mean ``E = (10 - f) / (10 - h)`` (``f`` failing faces, ``h`` faces
+    rolled again).  A die's face (after a rote reroll of a failure) counts 1
+    on a success, plus ``E`` on an again face; a beastly 10 counts
+    ``beastly_ten_successes``.  The chance of a roll's dice, ``(AB**nn -
+    A**nn) * AB**nb + A**nn * AC**nb`` (``A``: a face other than a 10,
+    ``AB``: any face with the again rule, ``AC``: any face with beastly 10s),
+    differentiated at 1, gives ``(nn + nb) * AB'(1) + A(1)**nn * nb * (AC'(1)
+    - AB'(1))``; a chance die succeeds on a 10 alone.  Tests hold it to the
+    counted distribution's mean (tests/test_beast_api.py).
+    """
+    fail = _rq.SUCCESS_FACE - 1
+    again_face = rules.again_face
+    again = 11 - again_face if again_face <= 10 else 0
+    chain = Fraction(10 - fail, 10 - again)  # one fresh again-die
+    dice, beast_dice, chance = roll
+    if chance:
+        p_ten = Fraction(19, 100) if rules.rote_chance_die and rules.rote else Fraction(1, 10)
+        if beast_dice:
+            return p_ten * rules.beastly_ten_successes
+        return p_ten * (1 + chain if rules.chance_die_again and again_face <= 10 else 1)
+    q_success = Fraction(10 + fail, 100) if rules.rote else Fraction(1, 10)  # each face from 8 up
+    a = 1 - q_success  # A(1): the face is not a 10
+    a_mean = sum(
+        (q_success * (1 + chain if face >= again_face else 1) for face in range(_rq.SUCCESS_FACE, 10)), Fraction(0)
+    )
+    ten = 1 + chain if again_face <= 10 else Fraction(1)
+    ab = a_mean + q_success * ten
+    ac = a_mean + q_success * rules.beastly_ten_successes
+    nn, nb = dice - beast_dice, beast_dice
+    return (nn + nb) * ab + a**nn * nb * (ac - ab)

@@ -1,17 +1,30 @@
-"""Vampire: The Requiem (1st edition) dice: 8+ succeeds, 10-again, counted exactly."""
+"""Vampire: The Requiem (1st edition) dice: 8+ succeeds, 10-again, counted exactly.
+
+The dice are written as a mechanic file beside this module (``dice.toml``;
+La Soif's Beast dice on them in ``soif.toml``) and counted by the one engine
+(:mod:`analysis.engine.count`, its exploding walk): a rules object names its
+file and its fields are the file's parameters (:meth:`RequiemRules.mechanic`),
+each roll a cell of the file (:meth:`RequiemRules.cell`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from analysis.engine import count as _engine
+from analysis.engine.exact import float_ratios, fractions_over
+from analysis.engine.results import CellWays
+from analysis.model import spec
 from analysis.model.rules import Rules, rule
 from analysis.model.validate import as_values, check_bool, check_int
 from analysis.engine import display as _display
-from analysis.engine.again import Counts, count_rolls, distribution_ways, to_values, truncate
 
 #: Lowest face that is a success.
 SUCCESS_FACE = 8
@@ -83,43 +96,79 @@ class RequiemRules(Rules):
         """Rolls per die before any again: 2 for a rote action, else 1."""
         return 2 if self.rote else 1
 
-    def _engine(self) -> tuple:
-        """The knobs the counting engine (:func:`analysis.engine.again.count_rolls`) needs, as a hashable key."""
-        return (
-            SUCCESS_FACE,
-            self.again_face,
-            self.rote,
-            self.chance_die_again,
-            self.rote_chance_die,
-            getattr(self, "beastly_ten_successes", 2),
-            getattr(self, "bestial_counts_rerolled_ones", False),
-        )
+    #: The mechanic file these rules are the parameters of (beside this module).
+    FILE = "dice.toml"
+
+    def mechanic(self) -> _engine.MechanicRules:
+        """These rules as the engine counts them: their file, each field of it a parameter (no again is
+        the file's 11)."""
+        return _mechanic_rules(self)
+
+    def cell(self, roll: Roll) -> dict[str, int]:
+        """The cell of the file a roll ``(dice, Beast dice, chance die?)`` is: its pool (0: a chance die)."""
+        dice, _, chance = roll
+        return {"pool": 0 if chance else dice}
 
 
 OFFICIAL = RequiemRules()
 
+#: One roll: ``(dice, Beast dice, chance die?)`` (a chance die is one die, a Beast die or not).
+Roll = tuple[int, int, bool]
 
-# ------------------------------------------------------------ classes of the counts
+
+@lru_cache(maxsize=8)
+def _file(name: str) -> spec.Mechanic:
+    return spec.load(Path(__file__).with_name(name))
 
 
-def class_ways(counts: Counts, exceptional: int) -> tuple[list, int]:
-    """Integer ways of the classes over one denominator.
+@lru_cache(maxsize=256)
+def _mechanic_rules(rules: RequiemRules) -> _engine.MechanicRules:
+    mech = _file(rules.FILE)
+    values: dict[str, Any] = {p.name: getattr(rules, p.name) for p in mech.parameters}
+    values["again"] = rules.again_face
+    return _engine.rules_of(mech, values)
 
-    Returns ``([dramatic, bestial, failure, plain success, exceptional, beastly,
-    p_success], denominator)``; the first five are mutually exclusive and
-    sum to the denominator.
-    """
-    k = exceptional - 1
-    den = 10 ** (counts.scale + k)
-    up = 10**k
-    zero = counts.success_ways[0] * up
-    dramatic = counts.dramatic * up
-    bestial = counts.bestial * up
-    success = sum(counts.success_ways[s] * 10 ** (k - s) for s in range(1, k + 1))
-    return (
-        [dramatic, bestial, zero - dramatic - bestial, success, den - zero - success, counts.beastly * up, den - zero],
-        den,
-    )
+
+# ------------------------------------------------------------ counting
+
+
+@lru_cache(maxsize=256)
+def count_rolls(rolls: tuple[Roll, ...], max_successes: int, rules: RequiemRules) -> tuple[CellWays, ...]:
+    """Exact ways of each roll, counted by the engine on the rules' file (each distinct roll once):
+    the classes and columns exactly, each success count up to ``max_successes`` (the rest lying above)."""
+    distinct = list(dict.fromkeys(rolls))
+    ways = _engine.count_cells(rules.mechanic(), [rules.cell(r) for r in distinct], max_successes=max_successes)
+    by_roll = dict(zip(distinct, ways))
+    return tuple(by_roll[r] for r in rolls)
+
+
+def clear_caches() -> None:
+    """Forget every count kept (here and in the engine): the next counts start from scratch."""
+    count_rolls.cache_clear()
+    _engine.clear_caches()
+
+
+def named_ways(ways: CellWays, rules: RequiemRules) -> dict[str, int]:
+    """The ways of every class and column of a roll by name, over ``ways.denominator``: the file's
+    classes, ``p_success`` (plain or exceptional success) and each column given by when
+    (``p_beastly_critical`` with La Soif)."""
+    mech = rules.mechanic().mechanic
+    out = dict(zip(mech.classes, ways.class_ways))
+    out["p_success"] = out["plain_success"] + out["exceptional_success"]
+    out.update(zip((c.name for c in mech.flags), ways.column_ways))
+    return out
+
+
+def success_ways(ways: CellWays, max_successes: int) -> list[int]:
+    """The ways of exactly ``s`` successes, ``s = 0..max_successes`` (zeros kept), over ``ways.denominator``."""
+    return [ways.success_ways.get(s, 0) for s in range(max_successes + 1)]
+
+
+def to_values(ways: Any, dens: Any, exact: bool) -> np.ndarray:
+    """Ways over denominators (Python ints) as Fractions (``exact``) or the floats of those Fractions."""
+    ways = np.asarray(ways, dtype=object)
+    dens = np.asarray(dens, dtype=object)
+    return fractions_over(ways, dens) if exact else float_ratios(ways, dens)
 
 
 def check_max_successes(max_successes) -> int:
@@ -129,19 +178,21 @@ def check_max_successes(max_successes) -> int:
 # ------------------------------------------------------------ public API
 
 
-def _roll(pool: int) -> tuple:
+def _roll(pool: int) -> Roll:
     return (1, 0, True) if pool <= 0 else (pool, 0, False)
 
 
 class AgainOddsMixin:
     """What plain Requiem and La Soif results share: the classes by name,
     the exact success distribution up to ``max_successes`` and its tail.
-    A result holds ``counts`` (a :class:`Counts`) and ``rules``."""
+    A result holds ``ways`` (the engine's :class:`~analysis.engine.results.CellWays`) and ``rules``."""
 
-    counts: Counts  # declared for the type checker only: the dataclasses that mix this in hold it
+    ways: CellWays  # declared for the type checker only: the dataclasses that mix this in hold them
+    rules: RequiemRules
+    max_successes: int
 
-    def _ways(self):
-        return class_ways(self.counts, self.rules.exceptional_successes)
+    def _p(self, name: str) -> Fraction:
+        return Fraction(named_ways(self.ways, self.rules)[name], self.ways.denominator)
 
     dramatic_failure = property(lambda self: self.classes()["dramatic_failure"], doc="A chance die showing 1.")
     failure = property(
@@ -157,19 +208,18 @@ class AgainOddsMixin:
     @property
     def p_success(self) -> Fraction:
         """At least one success (plain or exceptional success): a derived column, not a class."""
-        ways, den = self._ways()
-        return Fraction(ways[6], den)
+        return self._p("p_success")
 
     @property
     def successes(self) -> dict:
         """``{s: Fraction}`` for ``s = 0..max_successes`` (exact, zeros kept)."""
-        return {s: Fraction(w, 10 ** (s + self.counts.scale)) for s, w in enumerate(self.counts.success_ways)}
+        den = self.ways.denominator
+        return {s: Fraction(w, den) for s, w in enumerate(success_ways(self.ways, self.max_successes))}
 
     @property
     def tail(self) -> Fraction:
         """Exact chance of more than ``max_successes`` successes."""
-        _, _, more, den = distribution_ways(self.counts)
-        return Fraction(more[-1], den)
+        return 1 - sum(self.successes.values(), Fraction(0))
 
 
 @dataclass(frozen=True)
@@ -187,17 +237,11 @@ class RequiemOdds(AgainOddsMixin):
     dice: int
     chance: bool
     max_successes: int
-    counts: Counts
+    ways: CellWays
 
     def classes(self) -> dict:
         """The four classes as ``{name: Fraction}``, in table order."""
-        ways, den = self._ways()
-        return {
-            "dramatic_failure": Fraction(ways[0], den),
-            "failure": Fraction(ways[2], den),
-            "plain_success": Fraction(ways[3], den),
-            "exceptional_success": Fraction(ways[4], den),
-        }
+        return {name: self._p(name) for name in CLASSES}
 
     def _header(self) -> str:
         what = "a chance die" if self.chance else f"{self.dice} dice"
@@ -239,12 +283,10 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL, max_successes: int = DEFAULT
     """
     pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
     rules = RequiemRules.require(rules)
-    s_max = max(check_max_successes(max_successes), rules.exceptional_successes - 1)
+    max_successes = check_max_successes(max_successes)
     roll = _roll(pool)
-    (counts,) = count_rolls((roll,), s_max, rules._engine())
-    if s_max > max_successes:
-        counts = truncate(counts, max_successes)
-    return RequiemOdds(pool=pool, rules=rules, dice=roll[0], chance=roll[2], max_successes=max_successes, counts=counts)
+    (ways,) = count_rolls((roll,), max_successes, rules)
+    return RequiemOdds(pool=pool, rules=rules, dice=roll[0], chance=roll[2], max_successes=max_successes, ways=ways)
 
 
 def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
@@ -269,12 +311,12 @@ def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.Data
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     rules = RequiemRules.require(rules)
     rolls = tuple(_roll(p) for p in pools)
-    counts = count_rolls(rolls, rules.exceptional_successes - 1, rules._engine())
+    counted = count_rolls(rolls, rules.exceptional_successes - 1, rules)
     ways, dens = [], []
-    for c in counts:
-        w, d = class_ways(c, rules.exceptional_successes)
-        ways.append([w[0], w[2], w[3], w[4], w[6]])
-        dens.append([d])
+    for w in counted:
+        named = named_ways(w, rules)
+        ways.append([named[c] for c in CLASSES + ("p_success",)])
+        dens.append([w.denominator])
     values = to_values(ways, dens, exact)
     cols = {"pool": np.array(pools, dtype=np.int64)}
     for j, name in enumerate(CLASSES + ("p_success",)):
@@ -295,18 +337,18 @@ def distribution_table(
     pools = as_values("pool", pools, -MAX_POOL, MAX_POOL)
     max_successes = check_max_successes(max_successes)
     rules = RequiemRules.require(rules)
-    counts = count_rolls(tuple(_roll(p) for p in pools), max_successes, rules._engine())
-    return distribution_frame({"pool": pools}, counts, max_successes, exact)
+    counted = count_rolls(tuple(_roll(p) for p in pools), max_successes, rules)
+    return distribution_frame({"pool": pools}, counted, max_successes, exact)
 
 
-def distribution_frame(keys: dict, counts, max_successes: int, exact: bool) -> pd.DataFrame:
+def distribution_frame(keys: dict, counted, max_successes: int, exact: bool) -> pd.DataFrame:
     """Rows (key..., successes) with p_exactly, p_at_least and p_more.
 
     Parameters
     ----------
     keys : dict
-        ``{column: values}``, one value per roll of ``counts``.
-    counts : sequence of Counts
+        ``{column: values}``, one value per roll of ``counted``.
+    counted : sequence of CellWays
         One per roll, each counted up to ``max_successes``.
     max_successes : int
         Rows for ``successes = 0..max_successes`` per roll.
@@ -320,13 +362,16 @@ def distribution_frame(keys: dict, counts, max_successes: int, exact: bool) -> p
     exact = check_bool("exact", exact)
     n_s = max_successes + 1
     ways, dens = [], []
-    for c in counts:
-        exactly, at_least, more, den = distribution_ways(c)
-        ways.append(list(zip(exactly, at_least, more)))
-        dens.append([[den]])
+    for w in counted:
+        rows, rest = [], w.denominator
+        for exactly in success_ways(w, max_successes):  # at least s, exactly s, more than s
+            rows.append((exactly, rest, rest - exactly))
+            rest -= exactly
+        ways.append(rows)
+        dens.append([[w.denominator]])
     values = to_values(ways, dens, exact).reshape(-1, 3)
     cols = {name: np.repeat(np.array(v, dtype=np.int64), n_s) for name, v in keys.items()}
-    cols["successes"] = np.tile(np.arange(n_s, dtype=np.int64), len(counts))
+    cols["successes"] = np.tile(np.arange(n_s, dtype=np.int64), len(counted))
     for j, name in enumerate(("p_exactly", "p_at_least", "p_more")):
         cols[name] = values[:, j]
     return pd.DataFrame(cols)
