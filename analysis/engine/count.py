@@ -918,6 +918,7 @@ def clear_caches() -> None:
     _TABLES.clear()
     _tables.cache_clear()
     _regions.cache_clear()
+    explode.clear_caches()
     pairs.clear_caches()
     pairs_count.counts.cache_clear()
     pairs_count.clear_caches()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
@@ -161,6 +162,21 @@ def die_steps(
     tops: Sequence[int],
     k: int,
 ) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The exact step of one die of kind ``k``'s ``dice`` on the grid (:func:`_die_steps`), worked out once
+    per grid: the calls of a sweep that differ only in their dice share it."""
+    sums, weights = _die_steps(mech, stats, faces, tuple(sorted(params.items())), tuple(int(t) for t in tops), k)
+    return list(sums), list(weights)
+
+
+@lru_cache(maxsize=256)
+def _die_steps(
+    mech: Mechanic,
+    stats: Stats,
+    faces: Faces,
+    params_items: tuple[tuple[str, Any], ...],
+    tops: tuple[int, ...],
+    k: int,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """The exact step of one die of kind ``k``'s ``dice`` on the grid: ``(sums, weights)``.
 
     ``sums[j]`` is a vector of statistics (each held at ``tops``, the axis's last cell) and
@@ -170,10 +186,11 @@ def die_steps(
     statistic), and where marks that roll again leave the sum unchanged (a statistic held at its
     last cell, or read by no rule) the dice pending at one sum solve a small linear system.
     """
+    params = dict(params_items)
     kinds = mech.kinds
     index = _index(mech)
     n_stats = len(stats.names)
-    top = tuple(int(t) for t in tops)
+    top = tops
 
     def moves(i: int) -> list[tuple[str, Fraction, tuple[int, ...], int | None]]:
         """(mark, chance, contribution, kind rolled next or None) for each mark of a die of kind ``i``."""
@@ -226,7 +243,12 @@ def die_steps(
             )
     sums = sorted(final)
     den = lcm(*(final[s].denominator for s in sums))
-    return sums, [int(final[s] * den) for s in sums]
+    return tuple(sums), tuple(int(final[s] * den) for s in sums)
+
+
+def clear_caches() -> None:
+    """Forget the dice steps worked out (:func:`die_steps`)."""
+    _die_steps.cache_clear()
 
 
 def _rolled(mass: dict[int, Fraction], table, v, step) -> dict[int, Fraction]:
