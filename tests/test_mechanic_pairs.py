@@ -136,3 +136,21 @@ def test_a_whole_grid_in_one_call_equals_the_cells_counted_one_by_one(name, chan
     one_by_one = engine.count_cells(rules, cells, general=False)
     assert [tuple(w) for w in ways.tolist()] == [c.class_ways for c in one_by_one]
     assert list(dens) == [c.denominator for c in one_by_one]
+
+
+def test_the_engine_enters_the_pair_path_from_one_place():
+    """``analysis.engine.count`` reads the pair-of-tens module only in ``_pair_path`` (and forgets its caches
+    in ``clear_caches``): the fast path is chosen in one place."""
+    import ast
+    import inspect
+
+    from analysis.engine import count
+
+    tree = ast.parse(inspect.getsource(count))
+    where = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "pairs":
+                    where.add(fn.name)
+    assert where == {"_pair_path", "clear_caches"}, where

@@ -7,7 +7,9 @@ the same cells, every cache cleared before each count, and checks that they give
 V5's table grid (pools 1-20 x Hunger 0-5 x Difficulty 1-10, 1,200 cells) and one pool of 10, 30, 100 and
 1000 dice (Hunger 0-5, Difficulty 1-5 each).  The report is the median of the rounds and the ratio of
 the general walk's median to the pair path's (where the walk is within 1.5x, the walk could serve alone).
-The Willpower engine plans its rerolls on the statistics grid of its own and takes no pair path.
+The Willpower engine plans its rerolls on the statistics grid of its own and takes no pair path: the
+last line times it on the V5 Willpower grid (pools 1-15 x Hunger 0-5 x Difficulty 1-8) beside the same cells
+without Willpower on both paths.  The pair path is entered from one place, ``analysis.engine.count._pair_path``.
 """
 
 from __future__ import annotations
@@ -78,3 +80,23 @@ def main():
             continue
         walk = got["walk"] * 1000
         print(f"  {label}: pair path {pair:.1f} ms, general walk {walk:.1f} ms ({walk / pair:.2f}x)")
+    # the V5 Willpower grid: the Willpower engine plans each reroll on the statistics grid (a die kept or
+    # rerolled by what it shows), so it takes no pair path; its table beside the plain table of its cells
+    from analysis.engine import willpower
+
+    rules = _rules()
+    grid = {"pool": "1-15", "hunger": "0-5", "difficulty": "1-8"}
+    cells = _cells(range(1, 16), range(6), range(1, 9))
+    willpower.table(rules, "maximize_win", exact=True, pool="1", hunger="0", difficulty="1")  # the kernels loaded
+    times = []
+    for _ in range(ROUNDS):
+        engine.clear_caches()
+        t = time.perf_counter()
+        willpower.table(rules, "maximize_win", exact=True, **grid)
+        times.append(time.perf_counter() - t)
+    plain = measure(cells)
+    print(
+        f"  V5 Willpower grid, pools 1-15 x Hunger 0-5 x Difficulty 1-8, maximize_win: the Willpower engine's walk "
+        f"{statistics.median(times) * 1000:.1f} ms (no pair path); the same cells without Willpower: pair path "
+        f"{plain['pair'] * 1000:.1f} ms, general walk {plain['walk'] * 1000:.1f} ms"
+    )
