@@ -801,16 +801,7 @@ def odds(rules: MechanicRules, max_successes: int | None = None, **cell: object)
     if max_successes is not None:
         max_successes = check_int("max_successes", max_successes, 0, MAX_AT_LEAST)
     (ways,) = count_cells(rules, [values], max_successes=max_successes)
-    return MechanicOdds(
-        rules,
-        tuple(values.items()),
-        ways.dice,
-        dict(zip(mech.classes, ways.class_ways)),
-        ways.success_ways,
-        ways.denominator,
-        bound=ways.bound,
-        column_ways=dict(zip((c.name for c in mech.flags), ways.column_ways)),
-    )
+    return MechanicOdds.of(rules, values, ways)
 
 
 def table(

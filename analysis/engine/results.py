@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from analysis.model.validate import did_you_mean
 
@@ -40,7 +40,9 @@ class CellWays:
 
 @dataclass(frozen=True)
 class MechanicOdds:
-    """The exact odds of one roll of a mechanic: Fractions over ``denominator`` (every way the dice land)."""
+    """The exact odds of one roll of a mechanic: Fractions over ``denominator`` (every way the dice land);
+    after a Willpower strategy (``strategy``, its name), how often it spends Willpower too.  The one
+    answer of the engine for a cell, with Willpower or without (:meth:`of`)."""
 
     rules: MechanicRules
     cell: tuple[tuple[str, int], ...]
@@ -52,6 +54,34 @@ class MechanicOdds:
     bound: int | None = field(default=None, kw_only=True)
     #: ways of each column given by when (a true/false expression of the roll)
     column_ways: dict[str, int] = field(default_factory=dict, kw_only=True)
+    #: the Willpower strategy the roll is counted after (its name), or None
+    strategy: str | None = field(default=None, kw_only=True)
+    #: after a strategy: the ways in which it rerolls (Willpower spent)
+    willpower_spent_ways: int = field(default=0, kw_only=True)
+
+    @classmethod
+    def of(
+        cls, rules: MechanicRules, cell: Mapping[str, int], ways: CellWays, strategy: str | None = None
+    ) -> MechanicOdds:
+        """The odds of ``cell`` from its counted :class:`CellWays` (after ``strategy``, its name, if any)."""
+        mech = rules.mechanic
+        return cls(
+            rules,
+            tuple(cell.items()),
+            ways.dice,
+            dict(zip(mech.classes, ways.class_ways)),
+            ways.success_ways,
+            ways.denominator,
+            bound=ways.bound,
+            column_ways=dict(zip((c.name for c in mech.flags), ways.column_ways)),
+            strategy=strategy,
+            willpower_spent_ways=ways.spent,
+        )
+
+    @property
+    def willpower_spent(self) -> Fraction:
+        """Exact probability that the strategy rerolls (Willpower spent); 0 without a strategy."""
+        return Fraction(self.willpower_spent_ways, self.denominator)
 
     def probability(self, outcome: str) -> Fraction:
         """Exact probability of an outcome class or a derived ``p_`` column."""
@@ -121,6 +151,10 @@ class MechanicOdds:
         lines = [f"{mech.title}: {head} ({' + '.join(f'{n} {k.name}' for n, k in zip(self.dice, mech.kinds))} dice)"]
         for name, p in list(self.classes().items()) + list(self.columns().items()):
             lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
+        if self.strategy is not None:
+            lines.append(
+                f"  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}   {self.willpower_spent}"
+            )
         return "\n".join(lines)
 
     __repr__ = __str__

@@ -40,7 +40,6 @@ importable from here.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
@@ -522,26 +521,9 @@ def work(rules: MechanicRules, strategy: str | Strategy | None, **cell: object) 
 # ------------------------------------------------------------------ results
 
 
-@dataclass(frozen=True)
-class WillpowerOdds(MechanicOdds):
-    """The exact odds of one roll after a Willpower strategy (:class:`~analysis.engine.count.MechanicOdds`
-    plus how often the strategy spends Willpower)."""
-
-    strategy: str = "none"
-    willpower_spent_ways: int = 0
-
-    @property
-    def willpower_spent(self) -> Fraction:
-        """Exact probability that the strategy rerolls (Willpower spent)."""
-        return Fraction(self.willpower_spent_ways, self.denominator)
-
-    def __str__(self) -> str:
-        return (
-            MechanicOdds.__str__(self)
-            + f"\n  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}   {self.willpower_spent}"
-        )
-
-    __repr__ = __str__
+#: The odds of a cell after a Willpower strategy: the engine's one answer for a cell,
+#: :class:`~analysis.engine.results.MechanicOdds` (its ``strategy`` and ``willpower_spent``).
+WillpowerOdds = MechanicOdds
 
 
 def odds(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win", **cell: object) -> WillpowerOdds:
@@ -556,16 +538,7 @@ def odds(rules: MechanicRules, strategy: str | Strategy | None = "maximize_win",
     strategy = strategy_of(strategy)
     values = _engine.check_cell(mech, cell)
     (ways,) = count_cells(rules, strategy, [values])
-    return WillpowerOdds(
-        rules,
-        tuple(values.items()),
-        ways.dice,
-        dict(zip(mech.classes, ways.class_ways)),
-        ways.success_ways,
-        ways.denominator,
-        strategy.name,
-        ways.spent,
-    )
+    return MechanicOdds.of(rules, values, ways, strategy.name)
 
 
 def table(
