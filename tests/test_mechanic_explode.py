@@ -704,11 +704,13 @@ def test_rules_that_choose_a_sum_by_a_count_are_counted_on_a_grid_per_choice(mon
     """``crowned`` chooses between two sums: counted once where it holds (reading the boss's 10s, not the
     bonus dice) and once where it does not (one sum of every success), each grid with one statistic that
     chains raise without end where the whole had two, the same exact chances as the whole grid."""
+    from analysis.engine import explode
+
     mech = spec.from_toml(CROWN, source="crown.toml")
     rules = spec.rules_of(mech, changes)
     parts = engine._regions(rules)
-    assert [len(engine._unbounded(mech, p)) for p in parts] == [1, 1]
-    assert len(engine._unbounded(mech, engine._stats(mech, rules.values))) == 2
+    assert [len(explode.unbounded(mech, p)) for p in parts] == [1, 1]
+    assert len(explode.unbounded(mech, engine._stats(mech, rules.values))) == 2
     assert all("bonus." not in n for n in parts[0].names)  # where crowned, the bonus dice are read by no rule
     cells = [{"pool": p} for p in (0, 1, 2, 5, 9, 24)]
     assert _split_or_not(rules, cells, True, monkeypatch, 14) == _split_or_not(rules, cells, False, monkeypatch, 14)

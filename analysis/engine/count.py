@@ -38,7 +38,7 @@ import pandas as pd
 
 from analysis.engine import seam
 from analysis.engine.at_least import MAX_AT_LEAST, ways_at_least
-from analysis.engine.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over, passes
+from analysis.engine.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over, passes, whole_factors
 from analysis.model.validate import check_bool, check_int
 
 from analysis.engine import explode
@@ -124,33 +124,12 @@ def _regions(rules: MechanicRules) -> tuple[Any, ...]:
         parts = tuple(_stats(mech, rules.values, (name, v)) for v in (True, False))
         if all(
             p.region is not None
-            and len(_unbounded(mech, p)) < len(_unbounded(mech, whole))
-            and not _region_reads_unbounded(mech, p)
+            and len(explode.unbounded(mech, p)) < len(explode.unbounded(mech, whole))
+            and not explode.region_reads_unbounded(mech, p)
             for p in parts
         ):
             return parts
     return (whole,)
-
-
-def _unbounded(mech: Any, stats: Any) -> set[str]:
-    """The statistics that chains raise without end and no cap holds (each an axis up to the bound)."""
-    caps = stats.caps or (None,) * len(stats.names)
-    return {n for n, o, c in zip(stats.names, explode.open_statistics(mech, stats), caps) if o and c is None}
-
-
-def _region_reads_unbounded(mech: Any, stats: Any) -> bool:
-    """Whether a grid's region reads (through counts too) a statistic of :func:`_unbounded`."""
-    opened = _unbounded(mech, stats)
-    counts = dict(stats.counts)
-    seen: set[str] = set()
-    todo = list(stats.region.names)
-    while todo:
-        n = todo.pop()
-        if n not in seen:
-            seen.add(n)
-            if n in counts:
-                todo.extend(counts[n].names)
-    return bool(seen & opened)
 
 
 @lru_cache(maxsize=256)
@@ -476,7 +455,7 @@ def _count_layouts(
                 )
                 bad[...] = found
                 if grade is not None:  # each pool's counts times base**E / (its dice's sides), mod the prime
-                    f = np.array(_whole_factors(part, sides, grade[0], [e for _, e in scale], walked, mod))
+                    f = np.array(whole_factors(part, sides, grade[0], [e for _, e in scale], walked, mod))
                     by_class = by_class * f[:, None, None] % mod
                     hist = hist * f[:, None, None] % mod
                 return np.concatenate([by_class.ravel(), hist.ravel()])
@@ -628,31 +607,6 @@ def _chain_walks(
             if part:
                 walks.append((base, part, bound))
     return walked, walks
-
-
-def _whole_factors(
-    part: Sequence[tuple[int, tuple[int, ...], Any]],
-    sides: Sequence[int],
-    base: int,
-    powers: Sequence[int],
-    walked: int,
-    mod: int,
-) -> list[int]:
-    """Per pool of a walk (its dice ``part[e][1]``, the walked kind's increasing), ``base**powers[e]`` over
-    the product of its dice's sides, modulo the prime ``mod``: the first worked out whole, each next
-    from the one before (only the walked kind's dice differ)."""
-    inverse = pow(sides[walked], -1, mod)
-    out: list[int] = []
-    for e, (_, dice, _) in enumerate(part):
-        if not out:
-            den = 1
-            for side, n in zip(sides, dice):
-                den = den * pow(side, n, mod) % mod
-            out.append(pow(base, powers[e], mod) * pow(den, -1, mod) % mod)
-        else:
-            more = dice[walked] - part[e - 1][1][walked]
-            out.append(out[-1] * pow(base, powers[e] - powers[e - 1], mod) * pow(inverse, more, mod) % mod)
-    return out
 
 
 def _graded(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from dataclasses import fields
 from fractions import Fraction
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -121,6 +121,31 @@ def wants_big_ints(bound: int) -> bool:
     """True when counts up to ``bound`` need more than :data:`MODULAR_MAX_PASSES` primes."""
     bound = _check_bound(bound)
     return bound > INT64_MAX and passes(bound) > MODULAR_MAX_PASSES
+
+
+def whole_factors(
+    part: Sequence[tuple[int, tuple[int, ...], Any]],
+    sides: Sequence[int],
+    base: int,
+    powers: Sequence[int],
+    walked: int,
+    mod: int,
+) -> list[int]:
+    """Per pool of a walk (its dice ``part[e][1]``, the walked kind's increasing), ``base**powers[e]`` over
+    the product of its dice's sides, modulo the prime ``mod``: the first worked out whole, each next
+    from the one before (only the walked kind's dice differ)."""
+    inverse = pow(sides[walked], -1, mod)
+    out: list[int] = []
+    for e, (_, dice, _) in enumerate(part):
+        if not out:
+            den = 1
+            for side, n in zip(sides, dice):
+                den = den * pow(side, n, mod) % mod
+            out.append(pow(base, powers[e], mod) * pow(den, -1, mod) % mod)
+        else:
+            more = dice[walked] - part[e - 1][1][walked]
+            out.append(out[-1] * pow(base, powers[e] - powers[e - 1], mod) * pow(inverse, more, mod) % mod)
+    return out
 
 
 def count(compute: Callable[[int], np.ndarray], bound: int, *, force_modular: bool = False) -> np.ndarray:

@@ -126,6 +126,30 @@ def first_rolls(
     return tuple(2 if k.rote_on(params) else 1 for k in mech.kinds)
 
 
+def unbounded(mech: Mechanic, stats: Stats) -> set[str]:
+    """The statistics that chains raise without end and no cap holds (each an axis up to the bound)."""
+    caps = stats.caps or (None,) * len(stats.names)
+    return {n for n, o, c in zip(stats.names, open_statistics(mech, stats), caps) if o and c is None}
+
+
+def region_reads_unbounded(mech: Mechanic, stats: Stats) -> bool:
+    """Whether a grid's region reads (through counts too) a statistic of :func:`unbounded` (no region:
+    False)."""
+    if stats.region is None:
+        return False
+    opened = unbounded(mech, stats)
+    counts = dict(stats.counts)
+    seen: set[str] = set()
+    todo = list(stats.region.names)
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            if n in counts:
+                todo.extend(counts[n].names)
+    return bool(seen & opened)
+
+
 def reach(mech: Mechanic, params: Mapping[str, Any], k: int) -> tuple[int, ...]:
     """The kinds whose faces one die of kind ``k``'s ``dice`` may show: itself, its rote kinds, and
     every kind their again marks roll (in turn)."""
