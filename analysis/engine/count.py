@@ -207,9 +207,6 @@ def _mechanic_tables(rules: MechanicRules, shape: tuple[int, ...], context: Cont
     return _tables(rules, shape, context, False)
 
 
-# ------------------------------------------------------------------ counting
-
-
 # ------------------------------------------------------------------ the one fast path
 
 
@@ -244,6 +241,9 @@ def _pair_path(
     if sizing:
         return True if pairs.takes(rules, cells) else None
     return pairs.count(rules, cells)
+
+
+# ------------------------------------------------------------------ counting
 
 
 def count_cells(
