@@ -971,9 +971,10 @@ def shipped(system) -> Mechanic | None:
     return shipped_in(system.package)
 
 
-def shipped_in(package: str) -> Mechanic:
-    """The ``mechanic.toml`` a package (a shipped system's folder) keeps."""
-    return _shipped(package, str(resources.files(package) / "mechanic.toml"))
+def shipped_in(package: str, name: str = "mechanic.toml") -> Mechanic:
+    """The mechanic file a package (a shipped system's folder) keeps: its ``mechanic.toml``, or another
+    by ``name`` (Requiem's ``dice.toml`` and ``soif.toml``), read once."""
+    return _shipped(package, str(resources.files(package) / name))
 
 
 @functools.lru_cache(maxsize=32)

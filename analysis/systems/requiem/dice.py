@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -116,14 +115,9 @@ OFFICIAL = RequiemRules()
 Roll = tuple[int, int, bool]
 
 
-@lru_cache(maxsize=8)
-def _file(name: str) -> spec.Mechanic:
-    return spec.load(Path(__file__).with_name(name))
-
-
 @lru_cache(maxsize=256)
 def _mechanic_rules(rules: RequiemRules) -> _engine.MechanicRules:
-    mech = _file(rules.FILE)
+    mech = spec.shipped_in(__package__, rules.FILE)
     values: dict[str, Any] = {p.name: getattr(rules, p.name) for p in mech.parameters}
     values["again"] = rules.again_face
     return _engine.rules_of(mech, values)
