@@ -540,18 +540,26 @@ def test_distribution_means_over_an_axis_the_successes_do_not_read():
 # ------------------------------------------------------------------ counts whole over a power of the faces
 
 
-def _counted(rules, cells, graded: bool, monkeypatch, max_successes=None):
-    """The exact classes and successes of ``cells``, with or without the counts made whole over
-    ``base ** E`` (without: over the chains' own denominators, as before that proof)."""
+#: The engine's shortcuts a test turns off, each by what its function gives then: counts over the chains'
+#: own denominators (no power of the faces), one grid (not one per choice).
+_OFF = {"_graded": lambda *args: None, "_splits": lambda *args: ()}
+
+
+def _chances(rules, cells, monkeypatch, max_successes=None, off=None):
+    """The exact classes, columns given by when and successes of ``cells``; ``off``: one of the engine's
+    shortcuts (:data:`_OFF`) turned off, as the engine counted before it."""
     engine.clear_caches()
     with monkeypatch.context() as m:
-        if not graded:
-            m.setattr(engine, "_graded", lambda *args: None)
+        if off is not None:
+            m.setattr(engine, off, _OFF[off])
+            if off == "_splits":
+                assert len(engine._regions(rules)) == 1
         ways = engine.count_cells(rules, cells, max_successes=max_successes)
     engine.clear_caches()
     return [
         (
             [Fraction(w, c.denominator) for w in c.class_ways],
+            [Fraction(w, c.denominator) for w in c.column_ways],
             {s: Fraction(w, c.denominator) for s, w in c.success_ways.items()},
         )
         for c in ways
@@ -586,7 +594,7 @@ def test_counts_whole_over_a_power_of_the_faces_equal_the_chains_own(monkeypatch
     hundreds."""
     rules = spec.rules_of(spec.load(path), changes)
     assert any(g is not None for g in _grades(rules, cells, 12))  # the proof holds, and is used
-    assert _counted(rules, cells, True, monkeypatch, 12) == _counted(rules, cells, False, monkeypatch, 12)
+    assert _chances(rules, cells, monkeypatch, 12) == _chances(rules, cells, monkeypatch, 12, off="_graded")
 
 
 def test_a_designers_d6_and_d8_dice_are_whole_over_a_power_of_24(monkeypatch):
@@ -594,7 +602,7 @@ def test_a_designers_d6_and_d8_dice_are_whole_over_a_power_of_24(monkeypatch):
     cells = [{"pool": p} for p in (1, 7, 15)]
     grades = [g for g in _grades(rules, cells) if g is not None]
     assert grades and {g[0] for g in grades} == {24} and grades[0][1][0] == 2  # the d6 is rote: two first rolls
-    assert _counted(rules, cells, True, monkeypatch) == _counted(rules, cells, False, monkeypatch)
+    assert _chances(rules, cells, monkeypatch) == _chances(rules, cells, monkeypatch, off="_graded")
     # where the chains' own denominators are the smaller bound (great 4: short chains), they are kept
     rules = spec.rules_of(spec.from_toml(WILD, source="wild.toml"))
     assert _grades(rules, cells) == [None] * len(_grades(rules, cells))
@@ -628,11 +636,11 @@ def test_no_power_of_the_faces_where_a_roll_again_may_be_paid_by_nothing(monkeyp
     rules = spec.rules_of(spec.from_toml(UNPAID, source="unpaid.toml"))
     cells = [{"pool": p} for p in (3, 20)]
     assert _grades(rules, cells) == [None] * len(_grades(rules, cells))
-    right = _counted(rules, cells, True, monkeypatch)
-    assert all(sum(classes) == 1 and all(0 <= p <= 1 for p in classes) for classes, _ in right)
+    right = _chances(rules, cells, monkeypatch)
+    assert all(sum(classes) == 1 and all(0 <= p <= 1 for p in classes) for classes, *_ in right)
     with monkeypatch.context() as m:
         m.setattr(explode, "first_rolls", lambda *args: (1,))
-        forced = _counted(rules, cells, True, monkeypatch)
+        forced = _chances(rules, cells, monkeypatch)
     assert forced != right
     # the same in a designer's example: after its 9s and 10s are held at the bound, a die rolled again may
     # still show the 1 that takes a success away (1/40 for one die after its first 9 or 10)
@@ -681,24 +689,6 @@ when = "crowned"
 """
 
 
-def _split_or_not(rules, cells, split: bool, monkeypatch, max_successes):
-    engine.clear_caches()
-    with monkeypatch.context() as m:
-        if not split:
-            m.setattr(engine, "_splits", lambda *args: ())
-        assert len(engine._regions(rules)) == (2 if split else 1)
-        ways = engine.count_cells(rules, cells, max_successes=max_successes)
-    engine.clear_caches()
-    return [
-        (
-            [Fraction(w, c.denominator) for w in c.class_ways],
-            [Fraction(w, c.denominator) for w in c.column_ways],
-            {s: Fraction(w, c.denominator) for s, w in c.success_ways.items()},
-        )
-        for c in ways
-    ]
-
-
 @pytest.mark.parametrize("changes", [{}, {"crown_value": 1}])
 def test_rules_that_choose_a_sum_by_a_count_are_counted_on_a_grid_per_choice(monkeypatch, changes):
     """``crowned`` chooses between two sums: counted once where it holds (reading the boss's 10s, not the
@@ -713,7 +703,8 @@ def test_rules_that_choose_a_sum_by_a_count_are_counted_on_a_grid_per_choice(mon
     assert len(explode.unbounded(mech, engine._stats(mech, rules.values))) == 2
     assert all("bonus." not in n for n in parts[0].names)  # where crowned, the bonus dice are read by no rule
     cells = [{"pool": p} for p in (0, 1, 2, 5, 9, 24)]
-    assert _split_or_not(rules, cells, True, monkeypatch, 14) == _split_or_not(rules, cells, False, monkeypatch, 14)
+    assert len(parts) == 2
+    assert _chances(rules, cells, monkeypatch, 14) == _chances(rules, cells, monkeypatch, 14, off="_splits")
 
 
 def test_la_soif_file_on_its_two_grids_equals_la_soif_at_larger_pools():
