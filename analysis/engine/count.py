@@ -120,11 +120,12 @@ def _regions(rules: MechanicRules) -> tuple[Any, ...]:
     whole = _stats(mech, rules.values)
     if not mech.explodes:
         return (whole,)
+    unbounded = len(explode.unbounded(mech, whole))
     for name in _splits(mech, rules.values):
         parts = tuple(_stats(mech, rules.values, (name, v)) for v in (True, False))
         if all(
             p.region is not None
-            and len(explode.unbounded(mech, p)) < len(explode.unbounded(mech, whole))
+            and len(explode.unbounded(mech, p)) < unbounded
             and not explode.region_reads_unbounded(mech, p)
             for p in parts
         ):
