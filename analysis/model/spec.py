@@ -10,7 +10,10 @@ Its tables, in this order of use:
   optionally ``classes`` (the table's column order of the outcome
   classes; default: the order they first appear in ``[[outcomes]]``).
 - ``[parameters.NAME]``: a rule knob a rule set may change: ``default`` (a whole number or
-  true/false), ``range = [lo, hi]`` for numbers, ``help`` (one line).
+  true/false), ``range = [lo, hi]`` for numbers, ``help`` (one line).  A number may instead be one
+  of ``choices = [10, 9, 8]`` (the default among them), and may then also be given as none
+  (``"none"`` in a rule set, ``--NAME none``) if ``none = { value = 11, means = "no again" }`` says
+  which number the file reads for it and what that means.
 - ``[axes.NAME]``: a value a table varies over (pool, Hunger, Difficulty, ...):
   ``default`` (a SPEC such as ``"1-10"``), ``range = [lo, hi]``, ``help``.
 - ``[kinds.NAME]``: a kind of die: ``dice`` (how many are rolled: an expression over the
@@ -74,69 +77,37 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, cast
 
+from analysis.model.reader import (
+    CONTROL as _CONTROL,
+    LIMITS as LIMITS,
+    RESERVED as RESERVED,
+    SYSTEM_NAME as _SYSTEM_NAME,
+    MechanicError as MechanicError,
+    Reader as _Reader,
+    shown as _shown,
+)
 from analysis.model.safeio import read_text, toml_error
 from analysis.model.validate import did_you_mean, parse_spec
 
 from analysis.model import expr as _expr
 
-_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
-_SYSTEM_NAME = re.compile(r"^[a-z][a-z0-9]{0,31}$")
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-#: Bounds on a mechanic file: far above any real game, low enough that a
-#: hostile file cannot make the checks themselves slow.
-LIMITS = {
-    "kinds": 8,
-    "marks": 12,
-    "counts": 48,
-    "outcomes": 64,
-    "parameters": 48,
-    "axes": 8,
-    "columns": 32,
-    "sides": 100,
-    "text": 2000,
-    "line": 400,
-}
-#: Names a mechanic may not use for its own things (the engine's words).
-RESERVED = frozenset(
-    {
-        "true",
-        "false",
-        "system",
-        "name",
-        "description",
-        "mechanic",
-        "dice",
-        "sides",
-        "rules",
-        "strategy",
-        "exact",
-        "at_least",
-        "progress",
-        "max_successes",
-        "format",
-        "min",
-        "max",
-        "floor",
-        "ceil",
-        "abs",
-    }
-)
-
-
-class MechanicError(ValueError):
-    """A mechanic file that cannot be used: one sentence naming the file and the place."""
 
 
 @dataclass(frozen=True)
 class Parameter:
-    """A rule knob: its default, range (numbers) and a one-line help."""
+    """A rule knob: its default, range (numbers) and a one-line help; a whole number may instead be one of
+    ``choices``, and may be given as none (Python's None), which the file reads as the number ``none``
+    (``none_means`` says what it means: ``"no again"``)."""
 
     name: str
     default: bool | int
     help: str
+    #: the lowest and highest value the file reads (with choices: theirs and none's)
     range: tuple[int, int] | None = None
+    choices: tuple[int, ...] | None = None
+    none: int | None = None
+    none_means: str = ""
 
     @property
     def is_bool(self) -> bool:
@@ -144,6 +115,8 @@ class Parameter:
 
     def check(self, value: object, source: str = "rules") -> bool | int:
         """``value`` if allowed for this parameter, else a MechanicError naming it."""
+        if value is None and self.none is not None:
+            return self.none
         if self.is_bool:
             if type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
                 value = bool(value)
@@ -158,6 +131,11 @@ class Parameter:
                     raise TypeError
             except TypeError:
                 raise MechanicError(f"{source}: {self.name} must be a whole number, got {_shown(value)}") from None
+        if self.choices is not None:
+            if value not in self.choices and value != self.none:
+                shown = ", ".join(map(str, self.choices)) + (" or none" if self.none is not None else "")
+                raise MechanicError(f"{source}: {self.name} must be {shown}, got {_shown(value)}")
+            return value
         lo, hi = cast("tuple[int, int]", self.range)  # every whole-number parameter has one
         if not lo <= value <= hi:
             raise MechanicError(f"{source}: {self.name} must be {lo}..{hi}, got {_shown(value)}")
@@ -371,12 +349,6 @@ def fill(template: str, values: Mapping[str, object]) -> str:
     return _TEMPLATE.sub(one, template)
 
 
-def _shown(value) -> str:
-    text = repr(value)
-    text = _CONTROL.sub("?", text)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 # ------------------------------------------------------------------ a rule set of a mechanic
 
 
@@ -490,102 +462,12 @@ def from_toml(text: str, source: str = "mechanic") -> Mechanic:
     return from_dict(data, source)
 
 
-class _Reader:
-    """Checks one mechanic's data, each error one sentence naming ``source`` and the place."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, where: str, problem: str):
-        raise MechanicError(f"{self.source}, {where}: {problem}")
-
-    def table(self, data, where: str, allowed: tuple, required: tuple = ()) -> dict:
-        if not isinstance(data, dict):
-            self.fail(where, f"must be a table, got {_kind(data)}")
-        for key in data:
-            if key not in allowed:
-                self.fail(
-                    where,
-                    f"unknown key {_shown(key)}{did_you_mean(str(key), list(allowed))}; allowed: {', '.join(allowed)}",
-                )
-        for key in required:
-            if key not in data:
-                self.fail(where, f"needs {key!r}")
-        return data
-
-    def name(self, value, where: str, pattern=_NAME) -> str:
-        if not isinstance(value, str) or not pattern.match(value):
-            self.fail(where, f"a name is a lowercase word (letters, digits, '_', at most 32), got {_shown(value)}")
-        if value in RESERVED:
-            self.fail(where, f"{value!r} is a reserved word")
-        return value
-
-    def text(self, value, where: str, limit: int, one_line: bool = True) -> str:
-        if not isinstance(value, str):
-            self.fail(where, f"must be text, got {_kind(value)}")
-        if len(value) > limit:
-            self.fail(where, f"is {len(value)} characters long (at most {limit})")
-        bad = _CONTROL.search(value.replace("\n", " ") if not one_line else value)
-        if bad or (one_line and "\n" in value):
-            self.fail(
-                where,
-                "must be one line of printable text (no control characters)"
-                if one_line
-                else "must be printable text (no control characters)",
-            )
-        return value
-
-    def whole(self, value, where: str, lo: int, hi: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(where, f"must be a whole number, got {_shown(value)}")
-        if not lo <= value <= hi:
-            self.fail(where, f"must be {lo}..{hi}, got {_shown(value)}")
-        return value
-
-    def range(self, value, where: str, lowest: int, highest: int, lowest_top: int | None = None) -> tuple:
-        """A ``[lowest, highest]`` pair of whole numbers: the first within ``lowest..lowest_top``
-        (default ``highest``), the second from the first to ``highest``."""
-        if not (isinstance(value, list) and len(value) == 2):
-            self.fail(where, "range is a list of two whole numbers, [lowest, highest]")
-        lo = self.whole(value[0], f"{where} range", lowest, highest if lowest_top is None else lowest_top)
-        return lo, self.whole(value[1], f"{where} range", lo, highest)
-
-    def expression(self, text, where: str, names, type_: str | None, hint: str = "") -> _expr.Expr:
-        """``text`` parsed as an expression of ``names``; ``hint`` is added to the refusal of an unknown name."""
-        if isinstance(text, bool):
-            text = "true" if text else "false"
-        elif isinstance(text, int):
-            text = str(text)
-        if not isinstance(text, str):
-            self.fail(where, f"must be an expression in quotes, got {_kind(text)}")
-        try:
-            return _expr.parse(text, where=f"{self.source}, {where}", names=names, type=type_)
-        except _expr.ExprError as exc:
-            said = str(exc)
-            raise MechanicError(said + hint if hint and "unknown name" in said else said) from None
-
-    def count_limit(self, items, what: str, where: str):
-        if len(items) > LIMITS[what]:
-            self.fail(where, f"has {len(items)} {what} (at most {LIMITS[what]})")
-
-
 #: Added to the refusal of an unknown name in an expression of the roll: a mark whose faces went to another
 #: mark is still declared, with no face.
 MARK_HINT = (
     "; a mark that no face carries (its faces given to another mark) is still declared in the faces of "
     'each kind it counts, with an empty range such as ten = "1 .. 0"'
 )
-
-
-def _kind(value) -> str:
-    return {
-        dict: "a table",
-        list: "a list",
-        str: "text",
-        bool: "true/false",
-        int: "a number",
-        float: "a decimal number",
-    }.get(type(value), type(value).__name__)
 
 
 _TOP = ("mechanic", "parameters", "axes", "kinds", "counts", "outcomes", "columns", "willpower")
@@ -623,15 +505,20 @@ def from_dict(data: dict, source: str = "mechanic") -> Mechanic:
         where = f"parameter {_shown(pname)}"
         r.name(pname, where)
         claim(pname, where, where)
-        spec = r.table(spec, where, ("default", "range", "help"), ("default",))
+        spec = r.table(spec, where, ("default", "range", "choices", "none", "help"), ("default",))
         default = spec["default"]
         help_ = r.text(spec.get("help", ""), f"{where} help", LIMITS["line"])
         if isinstance(default, bool):
-            if "range" in spec:
-                r.fail(where, "a true/false parameter has no range")
+            if {"range", "choices", "none"} & set(spec):
+                r.fail(where, "a true/false parameter has no range, choices or none")
             params.append(Parameter(pname, default, help_))
             continue
         default = r.whole(default, f"{where} default", -(10**6), 10**6)
+        if "choices" in spec:
+            params.append(_choice_parameter(r, pname, where, spec, default, help_))
+            continue
+        if "none" in spec:
+            r.fail(where, "none is given with choices (a parameter with a range takes a number of it)")
         lo, hi = r.range(spec.get("range", [default, default]), where, -(10**6), 10**6)
         if not lo <= default <= hi:
             r.fail(where, f"the default {default} is outside its range {lo}..{hi}")
@@ -975,6 +862,29 @@ def shipped_in(package: str, name: str = "mechanic.toml") -> Mechanic:
     """The mechanic file a package (a shipped system's folder) keeps: its ``mechanic.toml``, or another
     by ``name`` (Requiem's ``dice.toml`` and ``soif.toml``), read once."""
     return _shipped(package, str(resources.files(package) / name))
+
+
+def _choice_parameter(r: _Reader, pname: str, where: str, spec: dict, default: int, help_: str) -> Parameter:
+    """A whole-number parameter given by ``choices = [..]`` (and ``none = { value, means }``), checked."""
+    if "range" in spec:
+        r.fail(where, "takes a range or choices, not both")
+    choices = spec["choices"]
+    if not isinstance(choices, list) or not 1 <= len(choices) <= 20:
+        r.fail(where, "choices is a list of 1 to 20 whole numbers")
+    choices = tuple(r.whole(c, f"{where} choices", -(10**6), 10**6) for c in choices)
+    if len(set(choices)) < len(choices):
+        r.fail(where, "a choice is listed twice")
+    if default not in choices:
+        r.fail(where, f"the default {default} is not one of its choices")
+    none, means = None, ""
+    if "none" in spec:
+        table = r.table(spec["none"], f"{where} none", ("value", "means"), ("value",))
+        none = r.whole(table["value"], f"{where} none value", -(10**6), 10**6)
+        means = r.text(table.get("means", ""), f"{where} none means", LIMITS["line"])
+        if none in choices:
+            r.fail(where, f"none's value {none} is one of the choices")
+    span = choices + (() if none is None else (none,))
+    return Parameter(pname, default, help_, (min(span), max(span)), choices, none, means)
 
 
 @functools.lru_cache(maxsize=32)

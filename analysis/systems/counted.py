@@ -27,43 +27,65 @@ from analysis.model.spec import shipped_in
 _C = TypeVar("_C", bound=type)
 
 if TYPE_CHECKING:
-    from analysis.model.spec import Mechanic
+    from analysis.model.spec import Mechanic, Parameter
 
 
 @lru_cache(maxsize=256)
 def mechanic_rules(mech: Mechanic, rules) -> _engine.MechanicRules:
-    """The mechanic rules of a system's rules instance: its shipped file, the instance's fields as parameters."""
-    return _engine.rules_of(mech, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
+    """The mechanic rules of a system's rules instance: its shipped file, the instance's fields that are the
+    file's parameters as their values (a field the file has not, such as La Soif's frenzy options, is not
+    read)."""
+    names = mech.parameter_map
+    values = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name in names}
+    return _engine.rules_of(mech, values)
 
 
-def fields_from_file(package: str, per_roll: tuple[str, ...] = ()) -> Callable[[_C], _C]:
+def field_of(p: Parameter, help_: str | None = None) -> Any:
+    """The rules field (:func:`analysis.model.rules.rule`) of a mechanic file's parameter: its default, range
+    or choices (and none, with what it means) and its help (or ``help_``)."""
+    text = p.help if help_ is None else help_
+    if p.is_bool:
+        return rule(p.default, help=text)
+    if p.choices is not None:
+        return rule(p.default, help=text, choices=p.choices, none=None if p.none is None else p.none_means or True)
+    return rule(p.default, help=text, range=p.range)
+
+
+def fields_from_file(package: str, per_roll: tuple[str, ...] = (), file: str = "mechanic.toml") -> Callable[[_C], _C]:
     """A class decorator, under ``@dataclass``: the rules fields of a system counted by its mechanic
     file are that file's parameters, written once there.
 
-    Each parameter of the ``mechanic.toml`` in ``package`` becomes a field (in file order): its
-    default, its range (whole numbers) and its help, as :func:`analysis.model.rules.rule` takes them; the
-    class's docstring gains their list.  The class declares no field of its own.  ``per_roll``
-    names parameters that are not rules but options of one roll (the classic specialty): they
-    get no field.
+    Each parameter of the ``file`` (default ``mechanic.toml``) in ``package`` becomes a field (in file
+    order): its default, its range or choices and its help (:func:`field_of`); the class's docstring gains
+    their list.  The class may declare fields of its own only for what the file does not count (how a roll
+    is built: La Soif's frenzy options); they follow the file's.  ``per_roll`` names parameters that are
+    not rules but options of one roll (the classic specialty): they get no field.
     """
 
     def apply(cls: _C) -> _C:
-        mech = shipped_in(package)
-        own = cls.__dict__.get("__annotations__", {})
-        if own:
-            raise TypeError(f"{cls.__name__} takes its fields from {package}'s mechanic.toml; it declares none")
+        mech = shipped_in(package, file)
+        own = dict(cls.__dict__.get("__annotations__", {}))
+        twice = [n for n in own if n in mech.parameter_map]
+        if twice:
+            raise TypeError(f"{cls.__name__} takes {twice[0]} from {package}'s {file}; it does not declare it")
         annotations: dict[str, Any] = {}
         lines = ["", "", "    Attributes", "    ----------"]
         unknown = set(per_roll) - {p.name for p in mech.parameters}
         if unknown:
-            raise TypeError(f"{package}'s mechanic.toml has no parameter {sorted(unknown)[0]!r}")
+            raise TypeError(f"{package}'s {file} has no parameter {sorted(unknown)[0]!r}")
         for p in mech.parameters:
             if p.name in per_roll:
                 continue
             kind = bool if p.is_bool else int
-            annotations[p.name] = kind
-            setattr(cls, p.name, rule(p.default, help=p.help, range=p.range))
-            lines += [f"    {p.name} : {kind.__name__}", f"        {p.help}"]
+            annotations[p.name] = kind if p.none is None else int | None
+            setattr(cls, p.name, field_of(p))
+            shown = kind.__name__ + (" or None" if p.none is not None else "")
+            lines += [f"    {p.name} : {shown}", f"        {p.help}"]
+        for name, kind in own.items():
+            info = getattr(cls.__dict__.get(name), "metadata", {}).get("rule")
+            if info is not None:
+                lines += [f"    {name} : {getattr(kind, '__name__', kind)}", f"        {info['help']}"]
+        annotations.update(own)
         cls.__annotations__ = annotations
         cls.__doc__ = (cls.__doc__ or "").rstrip() + "\n".join(lines) + "\n"
         setattr(cls, "SHIPPED_MECHANIC", mech)  # (the class's file, CountedRules.SHIPPED_MECHANIC)

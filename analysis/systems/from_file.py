@@ -20,7 +20,7 @@ import functools
 import tomllib
 
 from analysis.engine import distribution
-from analysis.model.rules import Rules, rule
+from analysis.model.rules import Rules
 from analysis.model.system import System
 from analysis.model.validate import check_bool
 
@@ -41,9 +41,8 @@ def rules_class(mech: Mechanic) -> type:
     fields = []
     for p in mech.parameters:
         help_ = p.help or f"the {p.name.replace('_', ' ')} of the {mech.name} mechanic"
-        kind = bool if p.is_bool else int
-        f = rule(p.default, help=help_) if p.is_bool else rule(p.default, range=p.range, help=help_)
-        fields.append((p.name, kind, f))
+        kind = bool if p.is_bool else int if p.none is None else int | None
+        fields.append((p.name, kind, counted.field_of(p, help_)))
     cls = dataclasses.make_dataclass(
         f"{_camel(mech.name)}Rules",
         fields,

@@ -10,6 +10,7 @@ import pandas as pd
 
 from analysis.engine import at_least as _al, display as _display, distribution as _dist
 from analysis.model.rules import rule
+from analysis.systems import counted as _counted
 from analysis.systems.requiem import dice as _rq
 from analysis.engine.results import CellWays
 from analysis.systems.requiem.dice import (
@@ -48,31 +49,11 @@ KEY_COLUMNS = ("pool", "soif", "beast_dice")
 
 
 @dataclass(frozen=True)
+@_counted.fields_from_file(_rq.__package__, file="soif.toml")
 class BeastRules(RequiemRules):
-    """Requiem dice with La Soif.  Defaults: docs/rules.md.
-
-    Every knob of :class:`analysis.systems.requiem.dice.RequiemRules` (``again``,
-    ``rote``, ``chance_die_again``, ``rote_chance_die``,
-    ``exceptional_successes``), plus:
-
-    Attributes
-    ----------
-    chance_die_is_beast : bool
-        Default True: at Soif 1 or more the chance die is a Beast die (a 1 is
-        a dramatic and a bestial failure, counted once, as dramatic; a 10 is
-        a beastly critical).  False: it stays a normal die.
-    beastly_ten_successes : int
-        Successes each 10 of a beastly critical counts for (1..10); default 2.
-    bestial_counts_rerolled_ones : bool
-        Only matters for rote actions.  Default False: a Beast die's face is
-        its final roll (a rote reroll replaces a 1).  True: a 1 on the first
-        roll of a Beast die counts too, even once rerolled.
-    frenzy_bonus_beast : bool
-        In frenzy, physical rolls gain +Soif dice: normal dice by default;
-        True makes them Beast dice (a house rule La Soif allows).
-    frenzy_roll_beast_dice : bool
-        Whether the frenzy-risk roll (Resolve + Composure - Soif) has Beast
-        dice (``min(soif, dice)``).  Default False: La Soif gives it none.
+    """Requiem dice with La Soif.  Defaults: docs/rules.md; the fields are the parameters of this
+    package's ``soif.toml`` (those of :class:`analysis.systems.requiem.dice.RequiemRules` and La Soif's
+    own), then two options of how a frenzy roll is built, which the file does not count.
 
     Notes
     -----
@@ -82,18 +63,14 @@ class BeastRules(RequiemRules):
     those 10s are not rolled again and count double.  Otherwise every 10
     follows the again rule, and so do 9s and 8s under 9-again and 8-again,
     beastly critical or not.  A failed roll is bestial when a Beast die shows
-    a 1.
+    a 1.  A chance die that is a Beast die (``chance_die_is_beast``) showing 1
+    is a dramatic and a bestial failure, counted once, as dramatic; its 10 is
+    a beastly critical.  ``bestial_counts_rerolled_ones`` matters for rote
+    actions only: by default a Beast die's face is its final roll (a rote
+    reroll replaces a 1).  In frenzy, physical rolls gain +Soif dice: normal
+    dice unless ``frenzy_bonus_beast`` (a house rule La Soif allows).
     """
 
-    chance_die_is_beast: bool = rule(
-        True, help="At Soif 1 or more the chance die is a Beast die (default true); false: it stays a normal die."
-    )
-    beastly_ten_successes: int = rule(
-        2, range=(1, 10), help="Successes each 10 of a beastly critical counts for (1..10); default 2."
-    )
-    bestial_counts_rerolled_ones: bool = rule(
-        False, help="Rote actions only: a Beast die's first-roll 1 counts even once rerolled; default false."
-    )
     frenzy_bonus_beast: bool = rule(
         False, help="In frenzy the +Soif dice of physical rolls are Beast dice; default false (normal dice)."
     )
@@ -117,9 +94,6 @@ class BeastRules(RequiemRules):
             return 1, int(self.chance_die_is_beast and soif >= 1), True
         beast = soif + (soif if tempt else 0) + (soif if frenzy and self.frenzy_bonus_beast else 0)
         return total, min(beast, total), False
-
-    #: The mechanic file these rules are the parameters of: La Soif's Beast dice on Requiem dice.
-    FILE = "soif.toml"
 
     def cell(self, roll: Roll) -> dict[str, int]:
         """The cell of ``soif.toml`` a roll ``(dice, Beast dice, chance die?)`` is: ``pool`` dice of which

@@ -20,8 +20,8 @@ import pandas as pd
 from analysis.engine import count as _engine
 from analysis.engine.exact import float_ratios, fractions_over
 from analysis.engine.results import CellWays
-from analysis.model import spec
-from analysis.model.rules import Rules, rule
+from analysis.model.rules import Rules
+from analysis.systems import counted as _counted
 from analysis.model.validate import as_values, check_bool, check_int
 from analysis.engine import display as _display
 
@@ -43,47 +43,14 @@ DEFAULT_MAX_SUCCESSES = 20
 
 
 @dataclass(frozen=True)
-class RequiemRules(Rules):
-    """A Requiem dice rule set.  Defaults: 1st edition (docs/rules.md).
+@_counted.fields_from_file(__package__, file="dice.toml")
+class RequiemRules(_counted.CountedRules, Rules):
+    """A Requiem dice rule set.  Defaults: 1st edition (docs/rules.md); the fields are the parameters of
+    this package's ``dice.toml`` (``again`` None, no again, is the file's 11).
 
-    Attributes
-    ----------
-    again : int or None
-        Faces from this one up are rolled again and the reroll adds:
-        10 (10-again, the default), 9 (9-again), 8 (8-again), or None for no
-        again at all.
-    rote : bool
-        Rote action: every die that fails on the first roll is rolled once
-        more (the reroll follows the again rule).  Default False.
-    chance_die_again : bool
-        1st edition (default True): a chance die's 10 is rolled again under
-        the again rule (the reroll is a normal die, 8+ succeeds).
-        False (2nd edition): it is not.
-    rote_chance_die : bool
-        Whether a rote action also rerolls a failed chance die (1..9) once;
-        the reroll is then the chance die's face (a 1 on it is the dramatic
-        failure).  Default False: the rules leave it open, a chance die is
-        rolled once.
-    exceptional_successes : int
-        Successes that make an exceptional success (1..20); default 5.
-    """
-
-    again: int | None = rule(
-        10,
-        choices=(10, 9, 8),
-        none="no again",
-        help="Faces from this one up are rolled again and add: 10 (default), 9, 8, or none for no again.",
-    )
-    rote: bool = rule(
-        False, help="Rote action: every die that fails its first roll is rolled once more; default false."
-    )
-    chance_die_again: bool = rule(
-        True, help="A chance die's 10 is rolled again (1st edition, default true); false as in 2nd edition."
-    )
-    rote_chance_die: bool = rule(False, help="A rote action also rerolls a failed chance die once; default false.")
-    exceptional_successes: int = rule(
-        5, range=(1, 20), help="Successes that make an exceptional success (1..20); default 5."
-    )
+    A rote action rerolls every die that fails its first roll (the reroll follows the again rule); a
+    chance die is rerolled by it only with ``rote_chance_die`` (the rules leave it open), its reroll then
+    the chance die's face (a 1 on it is the dramatic failure)."""
 
     @property
     def again_face(self) -> int:
@@ -95,14 +62,6 @@ class RequiemRules(Rules):
         """Rolls per die before any again: 2 for a rote action, else 1."""
         return 2 if self.rote else 1
 
-    #: The mechanic file these rules are the parameters of (beside this module).
-    FILE = "dice.toml"
-
-    def mechanic(self) -> _engine.MechanicRules:
-        """These rules as the engine counts them: their file, each field of it a parameter (no again is
-        the file's 11)."""
-        return _mechanic_rules(self)
-
     def cell(self, roll: Roll) -> dict[str, int]:
         """The cell of the file a roll ``(dice, Beast dice, chance die?)`` is: its pool (0: a chance die)."""
         dice, _, chance = roll
@@ -113,14 +72,6 @@ OFFICIAL = RequiemRules()
 
 #: One roll: ``(dice, Beast dice, chance die?)`` (a chance die is one die, a Beast die or not).
 Roll = tuple[int, int, bool]
-
-
-@lru_cache(maxsize=256)
-def _mechanic_rules(rules: RequiemRules) -> _engine.MechanicRules:
-    mech = spec.shipped_in(__package__, rules.FILE)
-    values: dict[str, Any] = {p.name: getattr(rules, p.name) for p in mech.parameters}
-    values["again"] = rules.again_face
-    return _engine.rules_of(mech, values)
 
 
 # ------------------------------------------------------------ counting
