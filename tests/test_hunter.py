@@ -48,11 +48,11 @@ def test_desperation_one_closed_form():
 
 def test_desperation_dice_are_added_and_zero_is_allowed():
     o = hunter.odds(4, 3, 2)
-    assert (o.normal_dice, o.special_dice, o.denominator) == (4, 3, 10**7)
+    assert (o.normal_dice, o.desperation_dice, o.denominator) == (4, 3, 10**7)
     none = hunter.odds(4, 0, 2)
     assert none.p_desperation_one == 0 and none.p_win < o.p_win
     only = hunter.odds(0, 2, 1)
-    assert only.normal_dice == 0 and only.special_dice == 2
+    assert only.normal_dice == 0 and only.desperation_dice == 2
 
 
 def test_table_is_tidy_and_sums_to_one():

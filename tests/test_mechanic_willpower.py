@@ -441,7 +441,7 @@ def test_werewolf_house_rules_brute_force(strategy, changes, cell):
     read = _werewolf(violent, rules.crit_bonus, rules.brutal_rage_dice, rules.brutal_bonus)
     want = brute_force(read, n_normal, n_rage, difficulty, strategy, _d10_marks({0, 1}, rage_kind=1), WEREWOLF_WINS)
     got = ww.odds(pool, rage, difficulty, bool(violent), rules, strategy=strategy)
-    assert (got.normal_dice, got.special_dice) == (n_normal, n_rage)
+    assert (got.normal_dice, got.rage_dice) == (n_normal, n_rage)
     _check_brute(got, want)
 
 

@@ -5,10 +5,12 @@ percentages; the HTML table also has the exact fraction.
 """
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from analysis.engine import display
+from analysis.engine import display, willpower as engine_willpower
+from analysis.model.spec import load, rules_of
 from analysis.present import tables
 from analysis.engine.markov import ExactChain
 from analysis.systems.cards import deck
@@ -18,6 +20,7 @@ from analysis.systems.requiem import beast, dice as requiem
 from analysis.systems.v5 import conflict, dice as v5dice, fight, roll, rouse, willpower
 from analysis.systems.werewolf import rage
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "analysis" / "model" / "examples"
 _ATTACK = health.Attack(damage_dice=6, kind="lethal")
 
 
@@ -44,9 +47,20 @@ RESULTS = [
         lambda: fight.fight(conflict.Combatant(pool=5), conflict.Combatant(pool=4), turns=4),
         lambda o: o.probability("b_impaired"),
     ),
-    ("WerewolfOdds", lambda: rage.odds(5, 2, 3), lambda o: o.p_win),
+    ("Werewolf MechanicOdds", lambda: rage.odds(5, 2, 3), lambda o: o.p_win),
+    (
+        "MechanicOdds of a designer's file, a house rule, after Willpower",
+        lambda: engine_willpower.odds(
+            rules_of(load(EXAMPLES / "hunger-one-cancels.toml"), {"cancel_per_one": 2}),
+            "maximize_win",
+            pool=5,
+            hunger=2,
+            difficulty=3,
+        ),
+        lambda o: o.willpower_spent,
+    ),
     ("Werewolf RollReading", lambda: rage.read_roll([1, 5], [1, 2], 2, violent=True), None),
-    ("HunterOdds", lambda: desperation.odds(5, 2, 3), lambda o: o.p_win),
+    ("Hunter MechanicOdds", lambda: desperation.odds(5, 2, 3), lambda o: o.p_win),
     ("Hunter RollReading", lambda: desperation.read_roll([1, 5], [1], 2), None),
     ("BeastOdds", lambda: beast.odds(5, 2), lambda o: o.p_success),
     ("RequiemOdds", lambda: requiem.odds(5), lambda o: o.p_success),

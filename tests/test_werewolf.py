@@ -276,3 +276,26 @@ def test_strategies_of_the_system_and_the_command_line(capsys):
         cli.main(["werewolf", "--help"])
     out, _ = capsys.readouterr()
     assert "none, reroll_failures, maximize_win, normal_dice_only" in " ".join(out.split())
+
+
+def test_the_odds_are_the_engines_one_odds_type_read_by_the_files_names():
+    """A Werewolf roll's odds are MechanicOdds, as a designer's file's are: its axes, classes, columns and
+    the dice of each kind are read by name, against the classes counted (and an unknown name is refused
+    naming the near one); it survives a pickle (the sweep's workers send them)."""
+    import pickle
+
+    from analysis.engine.results import MechanicOdds
+
+    o = werewolf.odds(6, 2, 3, violent=True, strategy="maximize_win")
+    assert type(o) is MechanicOdds
+    assert (o.pool, o.rage, o.difficulty, o.violent, o.normal_dice, o.rage_dice) == (6, 2, 3, 1, 4, 2)
+    assert o.values == {"pool": 6, "rage": 2, "difficulty": 3, "violent": 1}
+    classes = o.classes()
+    assert o.brutal_win == classes["brutal_win"] and o.p_brutal == classes["brutal_win"] + classes["brutal_failure"]
+    assert o.p_win == sum(classes[c] for c in ("plain_win", "critical_win", "brutal_win"))
+    assert sum(o.margin.values()) == 1 and o.margin == {s - 3: p for s, p in o.successes.items()}
+    assert o.strategy == "maximize_win" and 0 < o.willpower_spent < 1
+    assert {"rage", "brutal_win", "p_brutal", "rage_dice"} <= set(dir(o))
+    with pytest.raises(AttributeError, match="no 'brutal_wins'.*did you mean brutal_win"):
+        o.brutal_wins
+    assert pickle.loads(pickle.dumps(o)) == o

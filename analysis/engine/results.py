@@ -8,13 +8,13 @@ successes and their distribution.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from analysis.model.validate import did_you_mean
 
-from analysis.engine import explode as _explode
+from analysis.engine import display as _display, explode as _explode
 
 if TYPE_CHECKING:
     from analysis.model.spec import MechanicRules
@@ -82,6 +82,59 @@ class MechanicOdds:
     def willpower_spent(self) -> Fraction:
         """Exact probability that the strategy rerolls (Willpower spent); 0 without a strategy."""
         return Fraction(self.willpower_spent_ways, self.denominator)
+
+    @property
+    def values(self) -> dict[str, int]:
+        """The cell: ``{axis: value}`` in the file's order."""
+        return dict(self.cell)
+
+    def __getattr__(self, name: str) -> Any:
+        """A name of the mechanic read off the roll: an axis's value (``odds.pool``), a class's or
+        column's exact chance (``odds.plain_win``, ``odds.p_brutal``), the dice of a kind
+        (``odds.rage_dice``)."""
+        if name.startswith("_") or name in _OWN:  # (not yet set: a copy or pickle being made)
+            raise AttributeError(name)
+        mech = self.rules.mechanic
+        if name in mech.axis_names:
+            return dict(self.cell)[name]
+        if name in self.class_ways or name in self.column_ways or name in mech.column_names:
+            return self.probability(name)
+        kinds = [f"{k.name}_dice" for k in mech.kinds]
+        if name in kinds:
+            return self.dice[kinds.index(name)]
+        raise AttributeError(f"{type(self).__name__} of {mech.name} has no {name!r}{did_you_mean(name, self._names())}")
+
+    def _names(self) -> list[str]:
+        mech = self.rules.mechanic
+        return [*mech.axis_names, *self.class_ways, *self.column_ways, *mech.column_names] + [
+            f"{k.name}_dice" for k in mech.kinds
+        ]
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._names()))
+
+    @property
+    def margin(self) -> dict[int, Fraction]:
+        """Exact distribution of the margin, successes minus the cell's ``difficulty`` (a mechanic with a
+        Difficulty axis)."""
+        if "difficulty" not in self.values:
+            raise ValueError(f"the {self.rules.mechanic.name} mechanic has no difficulty axis: no margin")
+        return {s - self.values["difficulty"]: p for s, p in self.successes.items()}
+
+    def _repr_rows(self) -> tuple[list[str], list[tuple[str, object]]]:
+        """What :mod:`analysis.engine.display` shows: the cell, house rules, strategy; the classes and
+        columns, Willpower spent and the mean successes."""
+        changes = self.rules.changes()
+        head = [f"{a} {v}" for a, v in self.cell] + (
+            ["house rules " + ", ".join(f"{k}={v!r}" for k, v in changes.items())] if changes else []
+        )
+        rows: list[tuple[str, object]] = [*self.classes().items(), *self.columns().items()]
+        if self.strategy is not None:
+            head.append(f"strategy {self.strategy}")
+            rows.append(("willpower_spent", self.willpower_spent))
+        if self.rules.mechanic.successes is not None and self.bound is None:
+            rows.append(("mean successes", f"{float(self.mean_successes):.4g}"))
+        return head, rows
 
     def probability(self, outcome: str) -> Fraction:
         """Exact probability of an outcome class or a derived ``p_`` column."""
@@ -157,4 +210,9 @@ class MechanicOdds:
             )
         return "\n".join(lines)
 
-    __repr__ = __str__
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+
+#: MechanicOdds' own fields (never a name of the mechanic read off the roll)
+_OWN = frozenset(f.name for f in fields(MechanicOdds))

@@ -20,7 +20,6 @@ from analysis.engine import strategy_lists as _st
 from analysis.model.rules import rule
 
 from analysis.engine import count as _engine, willpower as _willpower
-from analysis.engine.fifth_edition import success_tuple
 from analysis.engine.strategy import strategy_of
 from analysis.model.spec import shipped_in
 
@@ -160,27 +159,14 @@ def cell_ways(rules: _engine.MechanicRules, cell: dict, strategy=None):
     return ways, strategy.name
 
 
-def special_odds(rules, cell: dict, strategy, strategies: dict, classes: tuple) -> dict:
-    """What the odds of one roll of normal and special dice (Werewolf's Rage, Hunter's Desperation) take
-    from the count, as the fields of :class:`analysis.engine.fifth_edition.SpecialOdds` and its system's
-    odds class: the dice of each kind, the denominator, the ways of ``classes`` (in that order) and of
-    each success count, and the strategy (a name among ``strategies``, or none) with the ways it rerolls.
-    """
+def cell_odds(rules, cell: dict, strategy, strategies: dict) -> _engine.MechanicOdds:
+    """The exact odds of one roll of a system counted by its file (Werewolf, Hunter): ``rules`` (the
+    system's rules instance) at ``cell``, after ``strategy`` (a name among ``strategies``, or none)."""
     if not is_none(strategy):
         strategy = strategy_of(strategy, strategies)
     mech = rules.mechanic()
     ways, strategy_name = cell_ways(mech, cell, strategy)
-    by_class = dict(zip(mech.mechanic.classes, ways.class_ways))
-    normal, special = ways.dice
-    return {
-        "normal_dice": normal,
-        "special_dice": special,
-        "denominator": ways.denominator,
-        "class_ways": {c: by_class[c] for c in classes},
-        "success_ways": success_tuple(ways.success_ways),
-        "strategy": strategy_name,
-        "willpower_spent_ways": ways.spent,
-    }
+    return _engine.MechanicOdds.of(mech, cell, ways, strategy_name)
 
 
 def table(

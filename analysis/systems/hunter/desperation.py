@@ -17,14 +17,14 @@ Willpower reroll) counts every roll exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import cast
 
 from analysis.engine import at_least as _al, display as _display, distribution
 from analysis.systems import counted as _counted
 from analysis.engine import count as _engine
 from analysis.model.rules import Rules
-from analysis.engine.fifth_edition import Reading, SpecialOdds
+from analysis.engine.fifth_edition import Reading
+from analysis.engine.results import MechanicOdds
 from analysis.engine.strategy import offered
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
@@ -62,70 +62,7 @@ class HunterRules(_counted.CountedRules, Rules):
 OFFICIAL = HunterRules()
 
 
-@dataclass(frozen=True)
-class HunterOdds(SpecialOdds):
-    """The exact odds of one Hunter roll.
-
-    The six classes (``total_failure``, ``failure``, ``plain_win``,
-    ``critical_win``, ``overreach_or_despair``, ``despair``) are mutually
-    exclusive and sum to exactly 1.  After a Willpower strategy they are the
-    odds after its reroll, and ``willpower_spent`` says how often it rerolls.
-    """
-
-    desperation: int = 0
-    rules: HunterRules = OFFICIAL
-    strategy: str | None = None
-    willpower_spent_ways: int = 0
-
-    @property
-    def willpower_spent(self) -> Fraction:
-        """Probability that the Willpower strategy rerolled (0 without one)."""
-        return Fraction(self.willpower_spent_ways, self.denominator)
-
-    total_failure = property(lambda self: self.probability("total_failure"), doc="No success and no Desperation 1.")
-    failure = property(
-        lambda self: self.probability("failure"), doc="Some successes, fewer than the Difficulty, no Desperation 1."
-    )
-    plain_win = property(
-        lambda self: self.probability("plain_win"), doc="A win without a pair of 10s or a Desperation 1."
-    )
-    critical_win = property(
-        lambda self: self.probability("critical_win"),
-        doc="A win with a pair of 10s and no Desperation 1 (under the official rules).",
-    )
-    overreach_or_despair = property(
-        lambda self: self.probability("overreach_or_despair"),
-        doc="A win with a Desperation 1: Overreach (keep the win) or Despair.",
-    )
-    despair = property(lambda self: self.probability("despair"), doc="Not a win, and a Desperation die shows 1.")
-
-    @property
-    def p_desperation_one(self) -> Fraction:
-        """Probability that a Desperation 1 brings Overreach or Despair."""
-        return self.probability("overreach_or_despair") + self.probability("despair")
-
-    def __str__(self) -> str:
-        lines = [
-            f"Hunter pool {self.pool} + {self.special_dice} Desperation dice "
-            f"({self.normal_dice} normal), Difficulty {self.difficulty}"
-        ]
-        if self.rules != OFFICIAL:
-            lines.append(f"house rules: {self.rules.changes()}")
-        for name, p in list(self.classes().items()) + [
-            ("p_win", self.p_win),
-            ("p_desperation_one", self.p_desperation_one),
-        ]:
-            lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
-        if self.strategy:
-            lines.append(f"  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
-        lines.append(f"  mean successes        {float(self.mean_successes):.4f}")
-        return "\n".join(lines)
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
-def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFICIAL, strategy=None) -> HunterOdds:
+def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFICIAL, strategy=None) -> MechanicOdds:
     """Exact odds of a Hunter roll with Desperation dice.
 
     Parameters
@@ -148,9 +85,11 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
 
     Returns
     -------
-    HunterOdds
-        Exact Fractions for the six outcome classes, ``p_win``,
-        ``p_desperation_one`` and the distribution of successes.
+    analysis.engine.results.MechanicOdds
+        The one odds type of a counted roll: exact Fractions for the six
+        outcome classes (``odds.despair``), ``p_win``, ``p_desperation_one``,
+        the distributions of successes and margin; ``odds.normal_dice`` and
+        ``odds.desperation_dice`` the dice rolled.
 
     Raises
     ------
@@ -164,14 +103,7 @@ def odds(pool: int, desperation: int, difficulty: int, rules: HunterRules = OFFI
     difficulty = check_int("difficulty", difficulty, 0)
     rules = HunterRules.require(rules)
     cell = {"pool": pool, "desperation": desperation, "difficulty": difficulty}
-    return HunterOdds(
-        pool=pool,
-        difficulty=difficulty,
-        win_classes=_WIN_CLASSES,
-        desperation=desperation,
-        rules=rules,
-        **_counted.special_odds(rules, cell, strategy, STRATEGIES, CLASSES),
-    )
+    return _counted.cell_odds(rules, cell, strategy, STRATEGIES)
 
 
 def table(

@@ -24,7 +24,8 @@ from analysis.engine import at_least as _al, display as _display, distribution
 from analysis.systems import counted as _counted
 from analysis.engine import count as _engine
 from analysis.model.rules import Rules
-from analysis.engine.fifth_edition import Reading, SpecialOdds
+from analysis.engine.fifth_edition import Reading
+from analysis.engine.results import MechanicOdds
 from analysis.systems.werewolf import willpower as _wp
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
 
@@ -64,70 +65,9 @@ def _check_violent(violent) -> bool:
     return check_bool("violent", violent)
 
 
-@dataclass(frozen=True)
-class WerewolfOdds(SpecialOdds):
-    """The exact odds of one Werewolf roll.
-
-    The six classes (``total_failure``, ``failure``, ``plain_win``,
-    ``critical_win``, ``brutal_win``, ``brutal_failure``) are mutually
-    exclusive and sum to exactly 1; ``successes`` counts a violent Brutal
-    outcome's bonus.
-    """
-
-    rage: int = 0
-    violent: bool = False
-    rules: WerewolfRules = OFFICIAL
-    strategy: str | None = None
-    willpower_spent_ways: int = 0
-
-    @property
-    def willpower_spent(self) -> Fraction:
-        """Probability that the Willpower strategy rerolled (0 without one)."""
-        return Fraction(self.willpower_spent_ways, self.denominator)
-
-    total_failure = property(lambda self: self.probability("total_failure"), doc="No success, not Brutal.")
-    failure = property(
-        lambda self: self.probability("failure"), doc="Some successes, fewer than the Difficulty, not Brutal."
-    )
-    plain_win = property(lambda self: self.probability("plain_win"), doc="A win without a pair of 10s, not Brutal.")
-    critical_win = property(lambda self: self.probability("critical_win"), doc="A win with a pair of 10s, not Brutal.")
-    brutal_win = property(
-        lambda self: self.probability("brutal_win"),
-        doc="Brutal on a violent action that wins with its bonus successes (also one that "
-        "would win without them, a pair of 10s included).",
-    )
-    brutal_failure = property(
-        lambda self: self.probability("brutal_failure"),
-        doc="Brutal and failed: any action not violent, or a violent one still short.",
-    )
-
-    @property
-    def p_brutal(self) -> Fraction:
-        """Probability of a Brutal outcome (enough Rage dice showing 1 or 2)."""
-        return self.probability("brutal_win") + self.probability("brutal_failure")
-
-    def __str__(self) -> str:
-        lines = [
-            f"Werewolf pool {self.pool} ({self.normal_dice} normal + {self.special_dice} Rage dice), "
-            f"Rage {self.rage}, Difficulty {self.difficulty}, "
-            f"{'violent' if self.violent else 'not violent'}"
-        ]
-        if self.rules != OFFICIAL:
-            lines.append(f"house rules: {self.rules.changes()}")
-        for name, p in list(self.classes().items()) + [("p_win", self.p_win), ("p_brutal", self.p_brutal)]:
-            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
-        if self.strategy:
-            lines.append(f"  Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
-        lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
-        return "\n".join(lines)
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
 def odds(
     pool: int, rage: int, difficulty: int, violent: bool = False, rules: WerewolfRules = OFFICIAL, strategy=None
-) -> WerewolfOdds:
+) -> MechanicOdds:
     """Exact odds of a Werewolf roll with Rage dice.
 
     Parameters
@@ -154,9 +94,11 @@ def odds(
 
     Returns
     -------
-    WerewolfOdds
-        Exact Fractions for the six outcome classes, ``p_win``, ``p_brutal``
-        and the distribution of successes.
+    analysis.engine.results.MechanicOdds
+        The one odds type of a counted roll: exact Fractions for the six
+        outcome classes (``odds.brutal_win``), ``p_win``, ``p_brutal``, the
+        distributions of successes and margin; ``odds.normal_dice`` and
+        ``odds.rage_dice`` the dice rolled.
 
     Raises
     ------
@@ -170,15 +112,7 @@ def odds(
     violent = _check_violent(violent)
     rules = WerewolfRules.require(rules)
     cell = {"pool": pool, "rage": rage, "difficulty": difficulty, "violent": int(violent)}
-    return WerewolfOdds(
-        pool=pool,
-        difficulty=difficulty,
-        win_classes=_WIN_CLASSES,
-        rage=rage,
-        violent=violent,
-        rules=rules,
-        **_counted.special_odds(rules, cell, strategy, _wp.STRATEGIES, CLASSES),
-    )
+    return _counted.cell_odds(rules, cell, strategy, _wp.STRATEGIES)
 
 
 def table(
