@@ -35,8 +35,12 @@ def _key(obj):
 
 #: (name, thunk making the result, a probability it must show, or None)
 RESULTS = [
-    ("V5Odds", lambda: roll.odds(5, 2, 3), lambda o: o.p_win),
-    ("V5Odds with Willpower", lambda: roll.odds(5, 2, 3, strategy="maximize_win"), lambda o: o.willpower_spent),
+    ("V5 MechanicOdds", lambda: roll.odds(5, 2, 3), lambda o: o.p_win),
+    (
+        "V5 MechanicOdds with Willpower",
+        lambda: roll.odds(5, 2, 3, strategy="maximize_win"),
+        lambda o: o.willpower_spent,
+    ),
     ("RemorseOdds", lambda: roll.remorse(7, 3), lambda o: o.keep_humanity),
     ("V5 RollReading", lambda: v5dice.read_roll([1, 5, 10], [10, 1], 2), None),
     ("Decision", lambda: willpower.decide([1, 2, 10], [5, 6], 3, "reroll_failures"), lambda o: o.p_win),

@@ -81,3 +81,19 @@ def test_small_binomial_tables_match_the_kernel(mod):
         got = pairs_count.binomials(size, mod)
         assert got.dtype == np.int64 and not got.flags.writeable
         assert (got == want).all(), (size, mod)
+
+
+def test_v5_odds_are_the_engines_one_odds_type():
+    """V5's odds are MechanicOdds (as Werewolf's, Hunter's and a designer's file's): the classes by name
+    against the table, the dice of each kind, the flag of a bestial failure with no success."""
+    from analysis.engine.results import MechanicOdds
+    from analysis.systems import v5
+
+    o = v5.odds(7, 3, 3, strategy="maximize_win")
+    assert type(o) is MechanicOdds and o.strategy == "maximize_win"
+    row = v5.table(7, 3, 3, exact=True, strategy="maximize_win").iloc[0]
+    assert o.messy_critical == row["messy_critical"] and o.willpower_spent == row["willpower_spent"]
+    assert (o.pool, o.hunger, o.difficulty, o.normal_dice, o.hunger_dice) == (7, 3, 3, 4, 3)
+    plain = v5.odds(7, 3, 3)
+    assert v5.bestial_total_failure(plain) == plain.successes[0] - plain.total_failure > 0
+    assert v5.bestial_total_failure(v5.odds(7, 3, 0)) == 0

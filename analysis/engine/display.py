@@ -1,6 +1,6 @@
 """How result objects show themselves: a compact ``repr`` and a small HTML table for Jupyter.
 
-A result class (``V5Odds``, ``Blows``, ``SoifLadder``...) takes both from
+A result class (``MechanicOdds``, ``Blows``, ``SoifLadder``...) takes both from
 here::
 
     __repr__ = display.text

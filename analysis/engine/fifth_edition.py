@@ -1,7 +1,7 @@
 """What every reading of a landed 5th-edition roll shares (V5's Hunger, Werewolf's Rage, Hunter's Desperation).
 
-Werewolf's and Hunter's odds are the engine's one odds type, :class:`analysis.engine.results.MechanicOdds`
-(V5's still its own ``V5Odds``); this module holds numbers only, so importing it imports no kernels.
+Their odds are the engine's one odds type, :class:`analysis.engine.results.MechanicOdds`; this module
+holds numbers only, so importing it imports no kernels.
 """
 
 from __future__ import annotations

@@ -121,6 +121,13 @@ class MechanicOdds:
             raise ValueError(f"the {self.rules.mechanic.name} mechanic has no difficulty axis: no margin")
         return {s - self.values["difficulty"]: p for s, p in self.successes.items()}
 
+    @property
+    def mean_margin(self) -> Fraction:
+        """Exact mean margin (mean successes minus the cell's ``difficulty``)."""
+        if "difficulty" not in self.values:
+            raise ValueError(f"the {self.rules.mechanic.name} mechanic has no difficulty axis: no margin")
+        return self.mean_successes - self.values["difficulty"]
+
     def _repr_rows(self) -> tuple[list[str], list[tuple[str, object]]]:
         """What :mod:`analysis.engine.display` shows: the cell, house rules, strategy; the classes and
         columns, Willpower spent and the mean successes."""

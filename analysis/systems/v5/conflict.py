@@ -288,10 +288,14 @@ def _check_combatant(name: str, c) -> Combatant:
 def _success_ways(pool: int, hunger: int, dice_rules: v5.V5Rules):
     """(ways per success count as Python ints, number of dice) of one V5 roll."""
     o = roll.odds(pool, hunger, 0, dice_rules)
-    ways = list(o.success_ways)
+    dice = o.normal_dice + o.hunger_dice
+    scale, rest = divmod(10**dice, o.denominator)
+    if rest:
+        raise AssertionError("the engine's denominator does not divide 10 ** dice")
+    ways = [o.success_ways.get(s, 0) * scale for s in range(max(o.success_ways, default=0) + 1)]
     while len(ways) > 1 and ways[-1] == 0:
         ways.pop()
-    return tuple(ways), o.normal_dice + o.hunger_dice
+    return tuple(ways), dice
 
 
 @lru_cache(maxsize=1024)

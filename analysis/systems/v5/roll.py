@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.engine import at_least as _al, display as _display, distribution, exact as _exact, strategy_lists as _st
-from analysis.engine.exact import ClassWays, fractions_over
+from analysis.engine.exact import fractions_over
+from analysis.engine.results import MechanicOdds
 from analysis.engine import count as _engine, willpower as _mwp
 from analysis.engine.strategy import strategy_of
 from analysis.systems.v5 import willpower as _wp
@@ -20,7 +21,7 @@ from analysis.systems.v5.dice import (
     MAX_POOL,
     OFFICIAL,
     TABLE_COLUMNS,  # noqa: F401 (re-exported: roll is the module users import)
-    WIN_CLASSES,
+    WIN_CLASSES,  # noqa: F401 (re-exported)
     RollReading,  # noqa: F401 (re-exported)
     V5Rules,
     check_roll,
@@ -32,108 +33,7 @@ from analysis.systems.v5.dice import (
 from analysis.model.validate import as_values, check_bool, check_cells, check_int
 
 
-@dataclass(frozen=True)
-class V5Odds(ClassWays):
-    """The exact odds of one V5 roll.
-
-    Probabilities are ``Fraction``s: ``ways / denominator`` where
-    ``denominator = 10 ** dice`` counts every way the dice can land.
-    The six classes (``total_failure``, ``failure``, ``plain_win``,
-    ``critical_win``, ``messy_critical``, ``bestial_failure``) are mutually
-    exclusive and sum to exactly 1.
-    """
-
-    pool: int
-    hunger: int
-    difficulty: int
-    rules: V5Rules
-    normal_dice: int
-    hunger_dice: int
-    denominator: int
-    class_ways: dict
-    success_ways: tuple
-    bestial_total_failure_ways: int
-    strategy: str | None = None
-    willpower_spent_ways: int = 0
-
-    total_failure = property(lambda self: self.probability("total_failure"), doc="No success and no bestial Hunger 1s.")
-    failure = property(
-        lambda self: self.probability("failure"), doc="Some successes, fewer than the Difficulty, not bestial."
-    )
-    plain_win = property(lambda self: self.probability("plain_win"), doc="A win without a pair of 10s.")
-    critical_win = property(
-        lambda self: self.probability("critical_win"), doc="A win with a pair of 10s and no (or too few) Hunger 10s."
-    )
-    messy_critical = property(
-        lambda self: self.probability("messy_critical"), doc="A win with a pair of 10s, a Hunger die among the 10s."
-    )
-    bestial_failure = property(
-        lambda self: self.probability("bestial_failure"), doc="Not a win, a Hunger die showing 1."
-    )
-
-    @property
-    def p_win(self) -> Fraction:
-        """Probability of a win of any kind: ``win + critical_win + messy_critical``.
-
-        Under the official rules this is P(successes >= Difficulty); under the
-        ``hunger_one_taints_win`` house rule a tainted win counts as a win at
-        a cost instead, and is not in ``p_win``.
-        """
-        return Fraction(sum(self.class_ways[c] for c in WIN_CLASSES), self.denominator)
-
-    @property
-    def bestial_total_failure(self) -> Fraction:
-        """Flag, not a class: a bestial failure that also rolled no success.
-
-        Bestial takes precedence over total failure in the classes; this is
-        the part of ``bestial_failure`` that would otherwise be a total failure.
-        """
-        return Fraction(self.bestial_total_failure_ways, self.denominator)
-
-    @property
-    def willpower_spent(self) -> Fraction:
-        """Probability that the Willpower strategy rerolled (0 without one)."""
-        return Fraction(self.willpower_spent_ways, self.denominator)
-
-    @property
-    def successes(self) -> dict:
-        """Exact distribution of successes: ``{successes: Fraction}`` (non-zero only)."""
-        return {s: Fraction(w, self.denominator) for s, w in enumerate(self.success_ways) if w}
-
-    @property
-    def margin(self) -> dict:
-        """Exact distribution of margin = successes - Difficulty."""
-        return {s - self.difficulty: p for s, p in self.successes.items()}
-
-    @property
-    def mean_successes(self) -> Fraction:
-        """Expected successes (pairs of 10s counted with their bonus)."""
-        return Fraction(sum(s * w for s, w in enumerate(self.success_ways)), self.denominator)
-
-    @property
-    def mean_margin(self) -> Fraction:
-        """Expected margin (successes - Difficulty)."""
-        return self.mean_successes - self.difficulty
-
-    def __str__(self) -> str:
-        lines = [
-            f"V5 pool {self.pool} ({self.normal_dice} normal + {self.hunger_dice} Hunger dice), "
-            f"Hunger {self.hunger}, Difficulty {self.difficulty}"
-        ]
-        if self.rules != OFFICIAL:
-            lines.append(f"house rules: {self.rules.changes()}")
-        if self.strategy:
-            lines.append(f"Willpower: {self.strategy}, spent {float(self.willpower_spent):.2%}")
-        for name, p in list(self.classes().items()) + [("p_win", self.p_win)]:
-            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
-        lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
-        return "\n".join(lines)
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
-def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, strategy=None) -> V5Odds:
+def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, strategy=None) -> MechanicOdds:
     """Exact odds of a V5 roll, with or without a Willpower reroll.
 
     Parameters
@@ -154,9 +54,12 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
 
     Returns
     -------
-    V5Odds
-        Exact Fractions for the six outcome classes, ``p_win``, and the
-        distributions of successes and margin.
+    analysis.engine.results.MechanicOdds
+        The one odds type of a counted roll: exact Fractions for the six
+        outcome classes (``odds.messy_critical``), ``p_win``, the
+        distributions of successes and margin and their means;
+        ``odds.normal_dice`` and ``odds.hunger_dice`` the dice rolled (see
+        also :func:`bestial_total_failure`).
 
     Raises
     ------
@@ -169,36 +72,21 @@ def odds(pool: int, hunger: int, difficulty: int, rules: V5Rules = OFFICIAL, str
     nn, nh = rules.dice(pool, hunger)
     if strategy is None or strategy == "none":  # "none": no Willpower spent
         strategy = None
-        ways = _cell_ways(pool, hunger, _reachable(difficulty, nn + nh, rules), rules)
-        spent, den = 0, ways.denominator
     else:
         strategy = strategy_of(strategy, _wp.STRATEGIES)
-        ways = _cell_ways(pool, hunger, _reachable(difficulty, nn + nh, rules), rules, strategy)
-        # the V5 denominator: the landed dice and the most dice Willpower may reroll
-        den = 10 ** (nn + nh + min(_wp.MAX_REROLL, nn))
-        if den % ways.denominator:
-            raise AssertionError("the Willpower engine's denominator does not divide 10 ** (dice + reroll)")
-        spent = ways.spent * (den // ways.denominator)
-    scale = den // ways.denominator
-    class_ways = [w * scale for w in ways.class_ways]
-    top = most_successes(nn + nh, rules)
-    success_ways = tuple(ways.success_ways.get(s, 0) * scale for s in range(top + 1))
+    ways = _cell_ways(pool, hunger, _reachable(difficulty, nn + nh, rules), rules, strategy)
+    cell = {"pool": pool, "hunger": hunger, "difficulty": difficulty}
+    return MechanicOdds.of(mechanic_rules(rules), cell, ways, strategy.name if strategy else None)
+
+
+def bestial_total_failure(odds: MechanicOdds) -> Fraction:
+    """A flag of a V5 roll's odds, not a class: the chance of a bestial failure that also rolled no
+    success (bestial takes precedence over total failure in the classes; this is the part of
+    ``bestial_failure`` that would otherwise be a total failure)."""
+    if odds.values["difficulty"] == 0:  # every roll wins
+        return Fraction(0)
     # no success and not a win: a bestial failure or a total failure (the only two such classes)
-    bestial_total = success_ways[0] - class_ways[CLASSES.index("total_failure")] if difficulty > 0 else 0
-    return V5Odds(
-        pool=pool,
-        hunger=hunger,
-        difficulty=difficulty,
-        rules=rules,
-        normal_dice=nn,
-        hunger_dice=nh,
-        denominator=den,
-        class_ways=dict(zip(CLASSES, class_ways)),
-        success_ways=success_ways,
-        bestial_total_failure_ways=bestial_total,
-        strategy=strategy.name if strategy else None,
-        willpower_spent_ways=spent,
-    )
+    return odds.successes.get(0, Fraction(0)) - odds.probability("total_failure")
 
 
 def _reachable(difficulty: int, dice: int, rules: V5Rules) -> int:
@@ -448,7 +336,7 @@ def resist_frenzy(
     aggravated: int = 0,
     humanity: int = 7,
     rules: V5Rules = OFFICIAL,
-) -> V5Odds:
+) -> MechanicOdds:
     """Exact odds of resisting frenzy: no Hunger dice, no Willpower reroll.
 
     ``difficulty`` is 2..4 by the provocation's strength (docs/rules.md).

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.engine import display as _display
+from analysis.engine.results import MechanicOdds
 from analysis.model.rules import Rules, rule
 from analysis.systems.v5 import dice as v5, roll as _roll
 from analysis.model.validate import as_values, check_bool, check_int, materialise
@@ -213,7 +214,7 @@ def blood_potency_table(rules: RouseRules = OFFICIAL) -> pd.DataFrame:
 class SurgeOdds:
     """A Blood Surge: the surged roll (at the old Hunger) and the Hunger after."""
 
-    roll: _roll.V5Odds
+    roll: MechanicOdds
     hunger_after: HungerDistribution
 
     __repr__ = _display.text
