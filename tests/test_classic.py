@@ -19,9 +19,9 @@ def test_odds_match_brute_force(pool, difficulty, specialty, ones_cancel):
     rules = classic.ClassicRules(ones_cancel=ones_cancel)
     o = classic.odds(pool, difficulty, specialty, rules)
     expected, mean = brute_pool(pool, difficulty, specialty, ones_cancel)
-    assert o.outcomes() == expected
+    assert o.classes() == expected
     assert o.mean_successes == mean
-    assert sum(o.outcomes().values()) == 1
+    assert sum(o.classes().values()) == 1
     succ = brute_successes(pool, difficulty, specialty, ones_cancel)
     assert o.successes == {s: Fraction(n, 10**pool) for s, n in succ.items()}
 
@@ -30,7 +30,7 @@ def test_odds_match_brute_force(pool, difficulty, specialty, ones_cancel):
 def test_five_dice_match_brute_force(difficulty):
     o = classic.odds(5, difficulty, specialty=True)
     expected, mean = brute_pool(5, difficulty, True, True)
-    assert o.outcomes() == expected and o.mean_successes == mean
+    assert o.classes() == expected and o.mean_successes == mean
 
 
 def test_botch_is_no_success_and_a_one():

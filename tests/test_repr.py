@@ -72,7 +72,7 @@ RESULTS = [
     ("CardOdds", lambda: deck.odds(10, 15, 1), lambda o: o.p_win),
     ("OpposedOdds", lambda: deck.opposed(10, 8, 1), lambda o: o.classes()["success"]),
     ("SceneOdds", lambda: deck.scene([(6, 12, 1)] * 3), lambda o: o.compulsions[1]),
-    ("ClassicOdds", lambda: pools.odds(5, 6), lambda o: o.success),
+    ("Classic MechanicOdds", lambda: pools.odds(5, 6), lambda o: o.success),
     ("Classic RollReading", lambda: pools.read_pool([1, 6, 8], 6), None),
     ("LevelOdds", lambda: health.damage(5), lambda o: o.levels[1]),
     (

@@ -89,14 +89,16 @@ class MechanicOdds:
         return dict(self.cell)
 
     def __getattr__(self, name: str) -> Any:
-        """A name of the mechanic read off the roll: an axis's value (``odds.pool``), a class's or
-        column's exact chance (``odds.plain_win``, ``odds.p_brutal``), the dice of a kind
-        (``odds.rage_dice``)."""
+        """A name of the mechanic read off the roll: an axis's or parameter's value (``odds.pool``,
+        ``odds.specialty``), a class's or column's exact chance (``odds.plain_win``, ``odds.p_brutal``),
+        the dice of a kind (``odds.rage_dice``)."""
         if name.startswith("_") or name in _OWN:  # (not yet set: a copy or pickle being made)
             raise AttributeError(name)
         mech = self.rules.mechanic
         if name in mech.axis_names:
             return dict(self.cell)[name]
+        if name in mech.parameter_map:
+            return self.rules.params[name]
         if name in self.class_ways or name in self.column_ways or name in mech.column_names:
             return self.probability(name)
         kinds = [f"{k.name}_dice" for k in mech.kinds]
@@ -106,7 +108,7 @@ class MechanicOdds:
 
     def _names(self) -> list[str]:
         mech = self.rules.mechanic
-        return [*mech.axis_names, *self.class_ways, *self.column_ways, *mech.column_names] + [
+        return [*mech.axis_names, *mech.parameter_map, *self.class_ways, *self.column_ways, *mech.column_names] + [
             f"{k.name}_dice" for k in mech.kinds
         ]
 

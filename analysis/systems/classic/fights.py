@@ -258,7 +258,7 @@ class Blows:
                 out["cannot_act"] += p
                 continue
             o = _classic.odds(max(0, pool - pen), difficulty, specialty, rules)
-            for name, q in o.outcomes().items():
+            for name, q in o.classes().items():
                 out[name] += p * q
         return out
 

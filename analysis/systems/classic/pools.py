@@ -20,6 +20,7 @@ import pandas as pd
 
 from analysis.engine import at_least as _al, display as _display, distribution
 from analysis.engine.exact import float_ratios, fractions_over
+from analysis.engine.results import MechanicOdds
 from analysis.systems.counted import fields_from_file
 from analysis.engine.count import count_cells, rules_of
 from analysis.model.spec import load
@@ -98,11 +99,6 @@ def _by_class(ways) -> dict:
     return {o: named[o] for o in CLASSES}
 
 
-def _success_ways(ways) -> tuple:
-    """Ways of 0, 1, 2, ... net successes (up to the largest with any way)."""
-    return tuple(ways.success_ways.get(s, 0) for s in range(max(ways.success_ways) + 1))
-
-
 def _check_flag(name: str, value) -> bool:
     return check_bool(name, value)
 
@@ -112,68 +108,7 @@ def check_difficulty(value, name: str = "difficulty") -> int:
     return check_int(name, value, MIN_DIFFICULTY, MAX_DIFFICULTY)
 
 
-@dataclass(frozen=True)
-class ClassicOdds:
-    """The exact odds of one classic roll.
-
-    Probabilities are ``Fraction``s over ``denominator = 10 ** pool``.
-    ``botch``, ``failure`` and ``success`` are mutually exclusive and sum to 1.
-    """
-
-    pool: int
-    difficulty: int
-    specialty: bool
-    rules: ClassicRules
-    denominator: int
-    class_ways: dict
-    success_ways: tuple
-
-    botch = property(
-        lambda self: Fraction(self.class_ways["botch"], self.denominator), doc="No success rolled and at least one 1."
-    )
-    failure = property(
-        lambda self: Fraction(self.class_ways["failure"], self.denominator), doc="No net success, and not a botch."
-    )
-    success = property(
-        lambda self: Fraction(self.class_ways["success"], self.denominator), doc="At least one net success."
-    )
-    p_success = success
-
-    def outcomes(self) -> dict:
-        """``{"botch": ..., "failure": ..., "success": ...}`` as Fractions."""
-        return {o: Fraction(self.class_ways[o], self.denominator) for o in CLASSES}
-
-    @property
-    def successes(self) -> dict:
-        """Exact distribution of net successes ``{n: Fraction}`` (non-zero only;
-        1s cancelling below zero count as 0)."""
-        return {s: Fraction(w, self.denominator) for s, w in enumerate(self.success_ways) if w}
-
-    def at_least(self, n: int) -> Fraction:
-        """Probability of at least ``n`` net successes."""
-        n = check_int("n", n, 0)
-        return Fraction(sum(self.success_ways[n:]), self.denominator)
-
-    @property
-    def mean_successes(self) -> Fraction:
-        """Expected net successes."""
-        return Fraction(sum(s * w for s, w in enumerate(self.success_ways)), self.denominator)
-
-    def __str__(self) -> str:
-        spec = ", specialty" if self.specialty else ""
-        lines = [f"Classic pool {self.pool}, difficulty {self.difficulty}{spec}"]
-        if self.rules != OFFICIAL:
-            lines.append(f"house rules: {self.rules.changes()}")
-        for name, p in self.outcomes().items():
-            lines.append(f"  {name:<16}{float(p):8.2%}   {p}")
-        lines.append(f"  mean successes  {float(self.mean_successes):.4f}")
-        return "\n".join(lines)
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
-def odds(pool: int, difficulty: int = 6, specialty: bool = False, rules: ClassicRules = OFFICIAL) -> ClassicOdds:
+def odds(pool: int, difficulty: int = 6, specialty: bool = False, rules: ClassicRules = OFFICIAL) -> MechanicOdds:
     """Exact odds of a classic roll.
 
     Parameters
@@ -189,9 +124,11 @@ def odds(pool: int, difficulty: int = 6, specialty: bool = False, rules: Classic
 
     Returns
     -------
-    ClassicOdds
-        Exact Fractions for botch, failure and success, and the distribution
-        and mean of net successes.
+    analysis.engine.results.MechanicOdds
+        The one odds type of a counted roll: exact Fractions for botch,
+        failure and success (``odds.botch``, ``odds.classes()``), ``p_success``,
+        the distribution and mean of net successes, ``odds.at_least(n)``;
+        ``odds.specialty`` the specialty counted.
 
     Raises
     ------
@@ -204,15 +141,7 @@ def odds(pool: int, difficulty: int = 6, specialty: bool = False, rules: Classic
     specialty = _check_flag("specialty", specialty)
     rules = ClassicRules.require(rules)
     (ways,) = _ways((pool,), (difficulty,), specialty, rules.ones_cancel)
-    return ClassicOdds(
-        pool=pool,
-        difficulty=difficulty,
-        specialty=specialty,
-        rules=rules,
-        denominator=ways.denominator,
-        class_ways=_by_class(ways),
-        success_ways=_success_ways(ways),
-    )
+    return MechanicOdds.of(mechanic_rules(specialty, rules), {"pool": pool, "difficulty": difficulty}, ways)
 
 
 @dataclass(frozen=True)
