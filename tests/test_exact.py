@@ -123,6 +123,28 @@ def test_count_takes_int64_within_the_kernels_bound_and_primes_beyond():
     assert sum(big.ravel().tolist()) == 10**19
 
 
+def test_count_on_threads_gives_each_prime_its_own_call_and_the_same_counts(monkeypatch):
+    """``threads=True``: the primes are counted on the process's cores at once (here 2, even on one
+    core), each prime once, and the counts rebuilt are those of the primes in turn."""
+    import threading
+
+    seen = []
+
+    def run(mod):
+        seen.append((mod, threading.get_ident()))
+        return pool_ways(20, 5, mod)
+
+    bound = k.v5_pool_ways_bound(20, 5, *V5_FACES)
+    alone = exact.count(run, bound)
+    assert len({t for _, t in seen}) == 1
+    seen.clear()
+    monkeypatch.setattr(exact, "cores", lambda: 2)
+    together = exact.count(run, bound, threads=True)
+    assert sorted(m for m, _ in seen) == sorted(exact.primes_for(bound))
+    assert together.tolist() == alone.tolist() and sum(together.ravel().tolist()) == 10**25
+    assert exact.cores() == 2 and exact.count(run, 10, threads=True).dtype == np.int64  # int64: one call
+
+
 def test_count_refuses_a_bound_that_may_have_wrapped():
     compute = lambda mod: pool_ways(2, 1, mod)  # noqa: E731
     with pytest.raises(TypeError, match="Python int"):

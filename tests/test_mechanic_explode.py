@@ -7,6 +7,7 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from analysis.engine import count as engine
@@ -726,3 +727,34 @@ def test_la_soif_file_on_its_two_grids_equals_la_soif_at_larger_pools():
     want = beast.distribution_table([1, 6, 30], [0, 2, 5], max_successes=25, rules=own, exact=True)
     for column in ("p_exactly", "p_at_least", "p_more"):
         assert got[column].tolist() == want[column].tolist(), column
+
+
+# ------------------------------------------------------------------ a sweep's calls share a grid's walks
+
+
+def test_a_grids_walks_are_kept_for_the_next_call_and_change_nothing(monkeypatch):
+    """La Soif's table by Soif, one call per value (as the sweep counts it): the calls whose kinds roll
+    dice alike share their grid's walks (made once, never written to), the counts those of calls from
+    scratch, and ``clear_caches`` forgets them."""
+    from analysis.engine import pool
+
+    made = []
+    real = pool._walks
+    monkeypatch.setattr(pool, "_walks", lambda *a: made.append(1) or real(*a))
+    rules = beast.OFFICIAL.mechanic()
+    calls = [[{"pool": p, "soif": s} for p in range(0, 8)] for s in (1, 2, 3)]
+    engine.clear_caches()
+    shared = [engine.count_cells(rules, cells, max_successes=30) for cells in calls]
+    assert len(made) == len(engine._regions(rules))  # one grid per region, made once for the three calls
+    fresh = []
+    for cells in calls:
+        engine.clear_caches()
+        fresh.append(engine.count_cells(rules, cells, max_successes=30))
+    assert shared == fresh and len(made) == 4 * len(engine._regions(rules))
+    engine.clear_caches()
+    assert not pool._WALKS
+
+
+def test_the_first_unclassified_state_is_the_least_any_prime_found():
+    found = [np.array([[-1, 7], [-1, -1]]), np.array([[5, 9], [-1, 3]])]
+    assert engine._first_found(found).tolist() == [[5, 7], [-1, 3]]

@@ -241,6 +241,36 @@ def test_fixed_rounds_exactly():
     assert tables.fixed(0.1, 20) == "0.10000000000000000000"
 
 
+def test_a_float_is_rounded_as_its_shortest_decimal_exactly():
+    """A float takes a faster road than a Fraction (decimal arithmetic on its shortest decimal): the same
+    text as the Fraction of that decimal, on ties, signs, zeros, the smallest and largest floats, numpy
+    floats, and thousands of random values and bit patterns."""
+    import random
+    import struct
+
+    import numpy as np
+
+    rng = random.Random(7)
+    values = [0.0, -0.0, 0.5, -0.5, 2.5, -2.5, 0.125, 0.0005, -0.0005, 1e22, 1e-20, 5e-324, 1.7976931348623157e308]
+    values += [0.045, 123.4445, 1 / 3, -2 / 3] + [rng.uniform(-1000, 1000) for _ in range(2000)]
+    values += [round(rng.uniform(-10, 10), rng.randint(0, 6)) + 5 * 10.0 ** -rng.randint(1, 8) for _ in range(2000)]
+    bits = (struct.unpack("d", struct.pack("Q", rng.getrandbits(64)))[0] for _ in range(4000))
+    values += [v for v in bits if v == v and abs(v) != float("inf")]
+    for v in values:
+        for digits in (0, 1, 2, 3, 6, 20):
+            assert tables.fixed(v, digits) == tables.fixed(Fraction(repr(v)), digits), (v, digits)
+    assert tables.fixed(np.float64(0.0625), 3) == "0.063" and tables.fixed(-0.0004, 3) == "0.000"
+    # and a Fraction (integer arithmetic) against the definition, half away from zero on the exact value
+    for _ in range(3000):
+        q = Fraction(rng.randint(-(10**12), 10**12), rng.randint(1, 10 ** rng.randint(0, 14)))
+        digits = rng.choice((0, 1, 2, 5, 20))
+        n = int(abs(q) * 10**digits + Fraction(1, 2))
+        text = str(n).rjust(digits + 1, "0")
+        want = ("-" if q < 0 and n else "") + (text[:-digits] + "." + text[-digits:] if digits else text)
+        assert tables.fixed(q, digits) == want, (q, digits)
+    assert tables.fixed(float("nan"), 2) == "nan"
+
+
 # ------------------------------------------------------------------ pivot, columns, digits
 
 

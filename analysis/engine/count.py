@@ -51,6 +51,7 @@ from analysis.engine.cells import (
 )
 from analysis.engine.pool import (
     MAX_DICE as MAX_DICE,
+    clear_walks as _clear_walks,
     dice_of as dice_of,
     dice_table as dice_table,
     face_axes as _face_axes,
@@ -440,7 +441,6 @@ def _count_layouts(
         walked = layout.walked
         for (base, part, bound), grade in zip(layout.walks, layout.grades):
             emit = [n for n, _, _ in part]
-            bad = np.empty((len(part), len(rows)), dtype=np.int64)
             # graded: pool e's counts times base**E_e / (its dice's sides), whole numbers below the bound
             scale = (
                 []
@@ -448,20 +448,22 @@ def _count_layouts(
                 else [(grade[0], sum(r * n for r, n in zip(grade[1], d)) + last) for _, d, _ in part]
             )
 
-            def compute(mod: int) -> np.ndarray:
+            def compute(mod: int) -> np.ndarray:  # (run on several threads at once: it writes nothing shared)
                 start = _walk_ways(base, walked_by, size, mod)
                 dest, weight = walked_by[walked]
                 by_class, hist, found = _k.walk(
                     start, dest, _weights_for(weight, mod), emit, mod, cls, n_classes + layout.outside, vals, n_vals
                 )
-                bad[...] = found
+                found_by.append(found)
                 if grade is not None:  # each pool's counts times base**E / (its dice's sides), mod the prime
                     f = np.array(whole_factors(part, sides, grade[0], [e for _, e in scale], walked, mod))
                     by_class = by_class * f[:, None, None] % mod
                     hist = hist * f[:, None, None] % mod
                 return np.concatenate([by_class.ravel(), hist.ravel()])
 
-            flat = count(compute, bound, force_modular=grade is not None)
+            found_by: list[np.ndarray] = []  # each prime's first unclassified state (-1: none)
+            flat = count(compute, bound, force_modular=grade is not None, threads=True)
+            bad = _first_found(found_by)
             n_cls = len(part) * len(rows) * (n_classes + layout.outside)
             by_class = flat[:n_cls].reshape(len(part), len(rows), n_classes + layout.outside)[:, :, :n_classes]
             hist = flat[n_cls:].reshape(len(part), len(rows), n_vals)
@@ -490,6 +492,15 @@ def _count_layouts(
                 yield _Block(at[:, 0], at[:, 1], coarse, flags, hist[e] if has_succ else None, counts, den, dice)
                 if progress is not None:
                     progress(len(at))
+
+
+def _first_found(found_by: list[np.ndarray]) -> np.ndarray:
+    """The first unclassified state any prime's walk found, per count and context (-1: none); a state
+    whose ways a prime divides is found by another."""
+    found = np.stack(found_by)
+    none = np.iinfo(np.int64).max
+    first = np.where(found < 0, none, found).min(axis=0)
+    return np.where(first == none, -1, first)
 
 
 def _added(
@@ -900,6 +911,7 @@ def clear_caches() -> None:
     _TABLES.clear()
     _tables.cache_clear()
     _regions.cache_clear()
+    _clear_walks()
     explode.clear_caches()
     pairs.clear_caches()
     pairs_count.counts.cache_clear()

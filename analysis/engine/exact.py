@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
@@ -148,7 +150,17 @@ def whole_factors(
     return out
 
 
-def count(compute: Callable[[int], np.ndarray], bound: int, *, force_modular: bool = False) -> np.ndarray:
+def cores() -> int:
+    """The cores this process may run on (at least 1): the modular path's threads (:func:`count`)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
+
+
+def count(
+    compute: Callable[[int], np.ndarray], bound: int, *, force_modular: bool = False, threads: bool = False
+) -> np.ndarray:
     """Run a counting kernel exactly, whatever the size of its counts.
 
     The one door to the exact path: int64 when ``bound`` fits, else primes
@@ -167,6 +179,11 @@ def count(compute: Callable[[int], np.ndarray], bound: int, *, force_modular: bo
     force_modular : bool
         Take the modular path even where int64 would do (tests check the two
         paths agree).
+    threads : bool
+        ``compute`` shares nothing between calls (its kernel releases the GIL
+        and makes its own scratch): the primes are then counted on the
+        process's cores at once (:func:`cores`), each prime's result the same
+        as in turn.
 
     Returns
     -------
@@ -179,6 +196,10 @@ def count(compute: Callable[[int], np.ndarray], bound: int, *, force_modular: bo
     if bound <= INT64_MAX and not force_modular:
         return compute(0)
     primes = primes_for(bound)
+    workers = min(cores(), len(primes)) if threads else 1
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            return crt(list(pool.map(compute, primes)), primes)
     return crt([compute(p) for p in primes], primes)
 
 

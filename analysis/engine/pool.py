@@ -217,13 +217,46 @@ def weights_for(weight: IntArray, mod: int) -> IntArray:
     return np.array([w % mod if mod else w for w in weight.tolist()], dtype=np.int64)
 
 
+#: The walks of the last few grids (:func:`walks`), by what they are made of: a sweep's calls (one per
+#: value of its outer axis) lay out the same grid.  Few: a grid's walks may take tens of megabytes.
+_WALKS: dict[tuple[object, ...], list[Walk]] = {}
+WALKS_KEPT = 4
+
+
 def walks(
     faces_arr: IntArray, marks_arr: IntArray, contrib: IntArray, shape: tuple[int, ...], top: Sequence[int]
 ) -> list[Walk]:
     """For each kind, what one of its dice does on the statistics grid: ``(dest, weight)`` for
     :func:`kernels.mechanic.mechanic_walk` (where a die showing each mark takes each cell, each
     statistic held at its axis's last cell, and the faces of each mark); a kind of which ``top``
-    rolls no die gets an empty table."""
+    rolls no die gets an empty table.  Kept for the next call on the same grid (never written to:
+    the kernels only read them)."""
+    key = (
+        tuple(faces_arr.ravel().tolist()),
+        faces_arr.shape,
+        marks_arr.tobytes(),
+        contrib.tobytes(),
+        contrib.shape,
+        tuple(shape),
+        tuple(bool(t) for t in top),  # (only whether a kind rolls dice shapes its walk)
+    )
+    got = _WALKS.get(key)
+    if got is None:
+        got = _walks(faces_arr, marks_arr, contrib, shape, top)
+        while len(_WALKS) >= WALKS_KEPT:
+            _WALKS.pop(next(iter(_WALKS)))
+        _WALKS[key] = got
+    return got
+
+
+def clear_walks() -> None:
+    """Forget the walks kept."""
+    _WALKS.clear()
+
+
+def _walks(
+    faces_arr: IntArray, marks_arr: IntArray, contrib: IntArray, shape: tuple[int, ...], top: Sequence[int]
+) -> list[Walk]:
     dims = np.array(shape, dtype=np.int64)
     size = int(np.prod(dims))
     coords = np.indices(shape, dtype=np.int64).reshape(len(shape), size)

@@ -13,6 +13,8 @@ exact fraction and never a misleading ``0%`` or ``100%``.
 
 from __future__ import annotations
 
+import math
+from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -65,18 +67,29 @@ def exact_value(value):
     return None
 
 
+#: The decimal arithmetic of :func:`fixed` for a float: half away from zero, and digits enough for any
+#: float's shortest decimal with :data:`MAX_DIGITS` decimals (the largest float has 309 digits).
+_DECIMALS = Context(prec=400, rounding=ROUND_HALF_UP)
+_STEPS = [Decimal(1).scaleb(-d) for d in range(MAX_DIGITS + 1)]
+
+
 def fixed(value, digits: int) -> str:
     """An exact value rounded (half away from zero) to ``digits`` decimals, as text.
 
-    ``fixed(Fraction(2, 3), 3) == "0.667"``; a float is taken as its shortest decimal.
+    ``fixed(Fraction(2, 3), 3) == "0.667"``; a float is taken as its shortest decimal (rounded in exact
+    decimal arithmetic, the same text as its Fraction's, several times faster: a table of floats
+    prints tens of thousands of them).
     """
+    if isinstance(value, (float, np.floating)) and 0 <= digits <= MAX_DIGITS and math.isfinite(value):
+        d = Decimal(repr(float(value))).quantize(_STEPS[digits], context=_DECIMALS)
+        return format(d.copy_abs() if d.is_zero() else d, "f")
     q = exact_value(value)
     if q is None:
         return str(value)
-    scaled = abs(q) * 10**digits
-    n = int(scaled + Fraction(1, 2))  # half up, on the exact value
-    sign = "-" if q < 0 and n else ""
-    text = str(abs(n)).rjust(digits + 1, "0")
+    num, den = abs(q.numerator), q.denominator
+    n = (2 * num * 10**digits + den) // (2 * den)  # half up, on the exact value: floor(|q| * 10**digits + 1/2)
+    sign = "-" if q.numerator < 0 and n else ""
+    text = str(n).rjust(digits + 1, "0")
     return sign + (text[:-digits] + "." + text[-digits:] if digits else text)
 
 
