@@ -27,6 +27,9 @@ from kernels._jit import IntArray, kernel
 #: Above this many ways per die, a walk in a prime's arithmetic reduces each product as it is added
 #: (:func:`mechanic_walk`): 2**31 residues times the ways, gathered from 2**22 states, stay in int64.
 WIDE_WEIGHTS = 1024
+#: A wide walk's sums are reduced modulo its prime only once past this: a residue times a residue (below
+#: 2**62) added to a sum below it stays inside int64, and the division is paid once in a few additions.
+WIDE_SUM = 2**62
 
 
 @kernel
@@ -105,17 +108,17 @@ def mechanic_walk(
                     continue
                 for m in range(parts):
                     d = dest[m, i]
-                    if wide:
-                        v = nxt[d] + (x * weight[m]) % mod
-                        nxt[d] = v - mod if v >= mod else v
+                    if wide:  # a product below 2**62 added to a sum below 2**62, reduced only past it
+                        v = nxt[d] + x * weight[m]
+                        nxt[d] = v % mod if v >= WIDE_SUM else v
                     else:
                         nxt[d] += x * weight[m]
                     if d > top:
                         top = d
-            # wide sums are residues already; a cell without ways needs no division
+            # a cell without ways needs no division
             for i in range(max(hi, top) + 1):
                 x = nxt[i]
-                cur[i] = x % mod if mod > 0 and not wide and x != 0 else x
+                cur[i] = x % mod if mod > 0 and x != 0 else x
                 nxt[i] = 0
             hi = top
             n += 1

@@ -543,7 +543,7 @@ def test_distribution_means_over_an_axis_the_successes_do_not_read():
 
 #: The engine's shortcuts a test turns off, each by what its function gives then: counts over the chains'
 #: own denominators (no power of the faces), one grid (not one per choice).
-_OFF = {"_graded": lambda *args: None, "_splits": lambda *args: ()}
+_OFF = {"_graded": lambda *args: None, "_splits": lambda *args: (), "_region_zeros": lambda *args: ()}
 
 
 def _chances(rules, cells, monkeypatch, max_successes=None, off=None):
@@ -745,12 +745,13 @@ def test_a_grids_walks_are_kept_for_the_next_call_and_change_nothing(monkeypatch
     calls = [[{"pool": p, "soif": s} for p in range(0, 8)] for s in (1, 2, 3)]
     engine.clear_caches()
     shared = [engine.count_cells(rules, cells, max_successes=30) for cells in calls]
-    assert len(made) == len(engine._regions(rules))  # one grid per region, made once for the three calls
+    grids = len(engine._sized(rules, calls[0], 30, True))
+    assert grids > len(engine._regions(rules)) and len(made) == grids  # made once for the three calls
     fresh = []
     for cells in calls:
         engine.clear_caches()
         fresh.append(engine.count_cells(rules, cells, max_successes=30))
-    assert shared == fresh and len(made) == 4 * len(engine._regions(rules))
+    assert shared == fresh and len(made) == 4 * grids
     engine.clear_caches()
     assert not pool._WALKS
 
@@ -758,3 +759,24 @@ def test_a_grids_walks_are_kept_for_the_next_call_and_change_nothing(monkeypatch
 def test_the_first_unclassified_state_is_the_least_any_prime_found():
     found = [np.array([[-1, 7], [-1, -1]]), np.array([[5, 9], [-1, 3]])]
     assert engine._first_found(found).tolist() == [[5, 7], [-1, 3]]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"again": 9, "rote": True, "bestial_counts_rerolled_ones": True},
+        {"again": 8, "chance_die_is_beast": False, "beastly_ten_successes": 3},
+        {"again": None, "rote": True, "rote_chance_die": True, "chance_die_again": False},
+    ],
+)
+def test_a_regions_grid_leaves_out_the_faces_it_holds_at_zero_and_counts_the_same(monkeypatch, changes):
+    """La Soif's beastly grid holds a normal die's 10s at 0 where no chance die is rolled: its walks leave
+    those faces out (a normal die there rolls no chain), each grid made per kinds of dice rolled; the
+    exact classes, columns and successes are those of the walks with every face, pools 0 to 9 by Soif 0
+    to 5 and tempting the Beast (more Beast dice than the Soif axis holds)."""
+    rules = beast.BeastRules(**changes).mechanic()
+    cells = [{"pool": p, "soif": s} for p in range(0, 10) for s in range(0, 6)] + [{"pool": 9, "soif": 9}]
+    zeros = [z for layout in engine._sized(rules, cells, 40, True) for z in layout.zeros]
+    assert zeros  # faces are left out
+    assert _chances(rules, cells, monkeypatch, 40) == _chances(rules, cells, monkeypatch, 40, off="_region_zeros")

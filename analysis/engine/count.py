@@ -78,6 +78,7 @@ from analysis.engine.stats_grid import (
     context_of as _context,
     eval_counts as _eval_counts,
     grid_env as _grid_env,
+    region_zeros as _region_zeros,
     grid_ranges as _ranges,
     state_text as _state_text,
 )
@@ -437,7 +438,7 @@ def _count_layouts(
         size, sides, cls, vals, n_vals = layout.size, layout.sides, layout.cls, layout.vals, layout.n_vals
         counts = [t[2] for t in tables]
         last = sum(n - 1 for n in shape)
-        walked_by = _walks(faces_arr, marks_arr, contrib, shape, top)
+        walked_by = _walks(faces_arr, marks_arr, contrib, shape, top, layout.zeros)
         walked = layout.walked
         for (base, part, bound), grade in zip(layout.walks, layout.grades):
             emit = [n for n, _, _ in part]
@@ -547,18 +548,22 @@ def _added(
 def _layouts(
     rules: MechanicRules, stats: Any, cells: Sequence[Mapping[str, int]]
 ) -> Iterator[tuple[Faces, dict[Context, int], list[tuple[tuple[int, ...], list[tuple[int, int]]]], tuple[int, ...]]]:
-    """The cells grouped by the faces they roll: per face layout ``(faces, rows, mine, top)``, ``rows``
-    its contexts (each with its row), ``mine`` the dice rolled with the cells that roll them (``(cell
-    position, context row)`` each) and ``top`` the most dice of each kind, which size its grid."""
+    """The cells grouped by the faces they roll (and, where the rules count a grid per choice, by the
+    kinds that roll dice, :func:`analysis.engine.stats_grid.region_zeros`): per layout ``(faces, rows,
+    mine, top)``, ``rows`` its contexts (each with its row), ``mine`` the dice rolled with the cells that
+    roll them (``(cell position, context row)`` each) and ``top`` the most dice of each kind, which size
+    its grid."""
     mech = rules.mechanic
     params = rules.params
     pool_axes = _pool_axes(mech)
     face_axes = _face_axes(mech)
     dice_of_cell = dice_table(mech, params, cells)
     faces_known: dict[tuple[int, ...], Faces] = {}
-    contexts: dict[Faces, dict[Context, int]] = {}  # per face layout: its contexts, each with its row
-    # per (faces, dice): [(cell position, context row)]
-    groups: dict[tuple[Faces, tuple[int, ...]], list[tuple[int, int]]] = {}
+    # per face layout (and kinds rolled): its contexts, each with its row
+    contexts: dict[tuple[Faces, tuple[bool, ...]], dict[Context, int]] = {}
+    # per (face layout, dice): [(cell position, context row)]
+    groups: dict[tuple[tuple[Faces, tuple[bool, ...]], tuple[int, ...]], list[tuple[int, int]]] = {}
+    by_kinds = len(_regions(rules)) > 1  # a grid per kinds rolled: its region may leave out faces
     for i, cell in enumerate(cells):
         at_faces = tuple(cell[a] for a in face_axes)
         faces = faces_known.get(at_faces)
@@ -566,13 +571,13 @@ def _layouts(
             faces = faces_known[at_faces] = faces_of(mech, {**params, **cell})
             if mech.explodes:
                 explode.check_faces(mech, faces, params, _where(mech, {**params, **cell}))
-        context = _context(stats, cell)
-        rows = contexts.setdefault(faces, {})
-        row = rows.setdefault(context, len(rows))
-        groups.setdefault((faces, dice_of_cell[tuple(cell[a] for a in pool_axes)]), []).append((i, row))
-    for faces, rows in contexts.items():
-        mine = [(dice, members) for (f, dice), members in groups.items() if f == faces]
-        yield faces, rows, mine, tuple(max(d[k] for d, _ in mine) for k in range(len(mech.kinds)))
+        dice = dice_of_cell[tuple(cell[a] for a in pool_axes)]
+        key = (faces, tuple(n > 0 for n in dice) if by_kinds else ())
+        row = contexts.setdefault(key, {}).setdefault(_context(stats, cell), len(contexts[key]))
+        groups.setdefault((key, dice), []).append((i, row))
+    for key, rows in contexts.items():
+        mine = [(dice, members) for (g, dice), members in groups.items() if g == key]
+        yield key[0], rows, mine, tuple(max(d[k] for d, _ in mine) for k in range(len(mech.kinds)))
 
 
 #: One kernel count of :func:`_chain_walks`: the dice every pool of it rolls but those of the walked
@@ -667,7 +672,12 @@ class _Layout:
         #: ``(faces, marks, contributions, shape, strides, bound, forced, tables)``: :func:`_layout_of`, and
         #: the class tables of its contexts
         self.laid_out = (*layout, tables)
-        faces_arr, marks_arr, _, _, _, self.bound, self.forced, _ = self.laid_out
+        faces_arr, marks_arr, contrib, _, _, self.bound, self.forced, _ = self.laid_out
+        moves = [
+            any(top[k] and contrib[k, : marks_arr[k], s].any() for k in range(len(top))) for s in range(len(shape))
+        ]
+        #: the statistics its region holds at 0: the faces that add to them are left out of its walks
+        self.zeros = _region_zeros(stats, shape, rules.params, moves)
         self.size = int(np.prod(shape))
         self.marks = [int(m) for m in marks_arr]
         self.sides = [int(faces_arr[k, : marks_arr[k]].sum()) for k in range(len(top))]

@@ -217,20 +217,27 @@ def weights_for(weight: IntArray, mod: int) -> IntArray:
     return np.array([w % mod if mod else w for w in weight.tolist()], dtype=np.int64)
 
 
-#: The walks of the last few grids (:func:`walks`), by what they are made of: a sweep's calls (one per
-#: value of its outer axis) lay out the same grid.  Few: a grid's walks may take tens of megabytes.
+#: The walks of the last grids (:func:`walks`), by what they are made of: a sweep's calls (one per value
+#: of its outer axis) lay out the same grids.  At most :data:`WALKS_BYTES` of them, the oldest let go first:
+#: a grid's walks may take megabytes.
 _WALKS: dict[tuple[object, ...], list[Walk]] = {}
-WALKS_KEPT = 4
+WALKS_BYTES = 2**28
 
 
 def walks(
-    faces_arr: IntArray, marks_arr: IntArray, contrib: IntArray, shape: tuple[int, ...], top: Sequence[int]
+    faces_arr: IntArray,
+    marks_arr: IntArray,
+    contrib: IntArray,
+    shape: tuple[int, ...],
+    top: Sequence[int],
+    zeros: tuple[int, ...] = (),
 ) -> list[Walk]:
     """For each kind, what one of its dice does on the statistics grid: ``(dest, weight)`` for
     :func:`kernels.mechanic.mechanic_walk` (where a die showing each mark takes each cell, each
     statistic held at its axis's last cell, and the faces of each mark); a kind of which ``top``
-    rolls no die gets an empty table.  Kept for the next call on the same grid (never written to:
-    the kernels only read them)."""
+    rolls no die gets an empty table; a mark that adds to a statistic of ``zeros`` (held at 0 by the grid's
+    region, :func:`analysis.engine.stats_grid.region_zeros`) is left out.  Kept for the next call on the same
+    grid (never written to: the kernels only read them)."""
     key = (
         tuple(faces_arr.ravel().tolist()),
         faces_arr.shape,
@@ -239,13 +246,14 @@ def walks(
         contrib.shape,
         tuple(shape),
         tuple(bool(t) for t in top),  # (only whether a kind rolls dice shapes its walk)
+        zeros,
     )
     got = _WALKS.get(key)
     if got is None:
-        got = _walks(faces_arr, marks_arr, contrib, shape, top)
-        while len(_WALKS) >= WALKS_KEPT:
-            _WALKS.pop(next(iter(_WALKS)))
+        got = _walks(faces_arr, marks_arr, contrib, shape, top, zeros)
         _WALKS[key] = got
+        while len(_WALKS) > 1 and sum(d.nbytes for w in _WALKS.values() for d, _ in w) > WALKS_BYTES:
+            _WALKS.pop(next(iter(_WALKS)))
     return got
 
 
@@ -255,7 +263,12 @@ def clear_walks() -> None:
 
 
 def _walks(
-    faces_arr: IntArray, marks_arr: IntArray, contrib: IntArray, shape: tuple[int, ...], top: Sequence[int]
+    faces_arr: IntArray,
+    marks_arr: IntArray,
+    contrib: IntArray,
+    shape: tuple[int, ...],
+    top: Sequence[int],
+    zeros: tuple[int, ...],
 ) -> list[Walk]:
     dims = np.array(shape, dtype=np.int64)
     size = int(np.prod(dims))
@@ -263,11 +276,12 @@ def _walks(
     out: list[Walk] = []
     for k in range(len(marks_arr)):
         m = int(marks_arr[k])
-        dest = np.empty((m, size if top[k] else 0), dtype=np.int64)
-        for j in range(m if top[k] else 0):
+        kept = [j for j in range(m) if not top[k] or not any(contrib[k, j, s] > 0 for s in zeros)]
+        dest = np.empty((len(kept), size if top[k] else 0), dtype=np.int64)
+        for at, j in enumerate(kept if top[k] else ()):
             moved = np.minimum(coords + contrib[k, j, : len(shape), None], dims[:, None] - 1)
-            dest[j] = np.ravel_multi_index(tuple(moved), shape)
-        out.append((dest, faces_arr[k, :m].copy()))
+            dest[at] = np.ravel_multi_index(tuple(moved), shape)
+        out.append((dest, faces_arr[k, kept].copy()))
     return out
 
 

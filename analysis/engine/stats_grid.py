@@ -76,3 +76,30 @@ def state_text(mech: Mechanic, stats: _Stats, shape: tuple[int, ...], flat: int)
 def context_of(stats: _Stats, env: Mapping[str, Any]) -> Context:
     """The context of a cell: the (axis, value) pairs the rules read."""
     return tuple((a, int(env[a])) for a in stats.rule_axes)
+
+
+def region_zeros(
+    stats: _Stats, shape: tuple[int, ...], params: Mapping[str, Any], reached: Iterable[bool]
+) -> tuple[int, ...]:
+    """The statistics a grid's region holds at 0: the axes along which every cell past 0 that the dice can
+    reach lies outside :attr:`~analysis.engine.stats.Stats.region` (La Soif's beastly grid and a normal die's
+    10s).  ``reached``: per axis, whether a die of the grid can move along it (one that cannot stays at 0).
+
+    A die that adds to such a statistic takes every roll it is part of outside the region for good (counts
+    only grow), so the grid's walks may leave it out (:func:`analysis.engine.pool.walks`): the region's
+    counts are the same.  None where the grid has no region, or its region reads more than statistics.
+    """
+    region = stats.region
+    if region is None or not set(region.names) <= set(stats.names):
+        return ()
+    reached = list(reached)
+    env = {**params, **grid_env(stats, shape)}
+    inside = np.broadcast_to(region.evaluate(env), shape)
+    for s, moves in enumerate(reached):  # an axis no die moves along: its first value only
+        if not moves:
+            inside = inside.take([0], axis=s)
+    out = []
+    for s, moves in enumerate(reached):
+        if moves and inside.shape[s] > 1 and not inside.take(range(1, inside.shape[s]), axis=s).any():
+            out.append(s)
+    return tuple(out)
