@@ -187,8 +187,14 @@ def die_steps(
     k: int,
 ) -> tuple[list[tuple[int, ...]], list[int]]:
     """The exact step of one die of kind ``k``'s ``dice`` on the grid (:func:`_die_steps`), worked out once
-    per grid: the calls of a sweep that differ only in their dice share it."""
-    sums, weights = _die_steps(mech, stats, faces, tuple(sorted(params.items())), tuple(int(t) for t in tops), k)
+    per grid: the calls of a sweep that differ only in their dice share it, and so do grids that differ only
+    along statistics the die's chain never adds to (where it stays at 0 whatever the axis's last cell)."""
+    shown = reach(mech, params, k)
+    held = tuple(
+        int(t) if any(stats.weight(s, (i, m)) for i in shown for m in range(len(faces[i])) if faces[i][m]) else 0
+        for s, t in enumerate(tops)
+    )
+    sums, weights = _die_steps(mech, stats, faces, tuple(sorted(params.items())), held, k)
     return list(sums), list(weights)
 
 
