@@ -451,7 +451,7 @@ def test_mechanic_walk_bound_and_counts(twin, dice, faces, contrib, shape, walke
     values = rng.integers(0, 4, size=(2, size)).astype(np.int64)
     emit = np.arange(dice[walked] + 1, dtype=np.int64)
     shapes = [(len(emit), 2, 3), (len(emit), 2, 4), (len(emit), 2)]
-    dest, weight = steps[walked]
+    dest, weight, _ = steps[walked]
 
     def run(mod):
         start = walk_ways(base, steps, size, mod)
@@ -491,6 +491,74 @@ def test_mechanic_walk_bound_and_counts(twin, dice, faces, contrib, shape, walke
     bound = mechanic.mechanic_walk_bound([sum(f) for f in faces], dice)
     assert type(bound) is int and top <= bound
     assert bound == max(int(np.prod([sum(f) ** n for f, n in zip(faces, dice)])), max(sum(f) for f in faces))
+
+
+@pytest.mark.parametrize(
+    "dice,faces,contrib,shape",
+    [
+        ((3, 2), ((4, 5, 1), (1, 4, 5)), (((0, 0), (0, 1), (0, 2)), ((1, 0), (0, 0), (0, 1))), (2, 11)),
+        ((5, 1), ((3, 7), (2, 8)), (((1, 0), (0, 1)), ((1, 0), (0, 1))), (3, 7)),
+        ((4,), ((2, 3, 5),), (((1, 0), (0, 1), (0, 0)),), (5, 5)),
+        # a die whose marks add 0..4 along the long axis, in two groups of the short one
+        ((4,), ((1, 2, 3, 1, 2, 1),), (((0, 0), (0, 1), (0, 3), (1, 0), (1, 2), (1, 4)),), (2, 9)),
+    ],
+)
+def test_mechanic_walk_tails_bound_and_counts(twin, monkeypatch, dice, faces, contrib, shape):
+    """The walk that adds the marks reaching the long axis's last cell once gives the counts of the plain
+    walk, in int64 and modulo a prime, and every number it forms is within the plain walk's bound."""
+    from analysis.engine import pool
+
+    monkeypatch.setattr(pool, "TAIL_MARKS", 1)
+    monkeypatch.setattr(pool, "TAIL_AXIS", 2)
+    pool.clear_walks()
+    steps = _walks(faces, contrib, shape)
+    pool.clear_walks()
+    size = int(np.prod(shape))
+    dest, weight, tails = steps[0]
+    assert tails is not None
+    group_end, first, stride, size_big = tails
+    rng = np.random.default_rng(11)
+    classes = rng.integers(0, 3, size=(2, size)).astype(np.int64)
+    values = rng.integers(0, 4, size=(2, size)).astype(np.int64)
+    emit = np.arange(dice[0] + 1, dtype=np.int64)
+    shapes = [(len(emit), 2, 3), (len(emit), 2, 4), (len(emit), 2)]
+    base = [0] * len(dice)
+
+    def tail_of(mod):
+        out, start = np.empty_like(weight), 0
+        for end in group_end.tolist():
+            sums = np.cumsum(weight[start:end][::-1])[::-1]
+            out[start:end] = sums % mod if mod else sums
+            start = end
+        return out
+
+    for mod in (0, 1_000_003):
+        plain = [np.zeros(s, dtype=np.int64) for s in shapes]
+        start = pool.walk_ways(base, steps, size, mod)
+        mechanic.mechanic_walk(start, np.zeros(size, dtype=np.int64), dest, weight, emit, classes, values, mod, *plain)
+        top, converted = twin(
+            mechanic.mechanic_walk_tails,
+            pool.walk_ways(base, steps, size, mod),
+            np.zeros(size, dtype=np.int64),
+            dest,
+            weight,
+            tail_of(mod),
+            group_end,
+            first,
+            stride,
+            size_big,
+            emit,
+            classes,
+            values,
+            mod,
+            *(np.zeros(s, dtype=np.int64) for s in shapes),
+        )
+        for a, b in zip(converted[-3:], plain):
+            assert _ints(a) == _ints(b)
+        if mod == 0:
+            assert top <= mechanic.mechanic_walk_bound([sum(f) for f in faces], dice)
+            ways = _every_roll([dice[0]] + [0] * (len(dice) - 1), faces, contrib, shape)
+            assert _ints(converted[0]) == _ints(ways)
 
 
 @pytest.mark.parametrize("n,faces", [(0, [3, 7]), (5, [5, 4, 1]), (9, [1, 2, 3, 4])])

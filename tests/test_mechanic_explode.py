@@ -780,3 +780,44 @@ def test_a_regions_grid_leaves_out_the_faces_it_holds_at_zero_and_counts_the_sam
     zeros = [z for layout in engine._sized(rules, cells, 40, True) for z in layout.zeros]
     assert zeros  # faces are left out
     assert _chances(rules, cells, monkeypatch, 40) == _chances(rules, cells, monkeypatch, 40, off="_region_zeros")
+
+
+@pytest.mark.parametrize(
+    "path,changes,cells,bound",
+    [
+        (REQUIEM, {"again": 8, "rote": True}, [{"pool": p} for p in (0, 1, 6, 13)], 40),
+        (
+            ROOT / "analysis/systems/requiem/soif.toml",
+            {},
+            [{"pool": p, "soif": s} for p in (0, 4, 9) for s in (0, 3)],
+            60,
+        ),
+        (
+            ROOT / "analysis/systems/requiem/soif.toml",
+            {"again": 9, "rote": True, "bestial_counts_rerolled_ones": True},
+            [{"pool": p, "soif": s} for p in (2, 7) for s in (1, 5)],
+            30,
+        ),
+        (ROOT / "analysis/model/examples/nine-again-rerolled-ones.toml", {}, [{"pool": p} for p in (1, 4, 8)], 25),
+        (ROOT / "analysis/model/examples/hunger-one-cancels.toml", {"cancel_per_one": 2}, None, None),
+    ],
+)
+def test_marks_that_reach_an_axis_end_added_once_count_the_same(monkeypatch, path, changes, cells, bound):
+    """A die of many marks (a chain rolled again) on a grid with a long axis is walked with the marks of
+    each group that reach the axis's last cell added once (:func:`kernels.mechanic.mechanic_walk_tails`):
+    the exact classes, columns and successes of the plain walk, in int64 and past it; forced on every die
+    and axis (a designer's file without dice that roll again too), the same."""
+    from analysis.engine import pool
+
+    rules = spec.rules_of(spec.load(path), changes)
+    if cells is None:
+        cells = [{"pool": p, "hunger": h, "difficulty": 2} for p in (1, 3, 6) for h in (0, 2)]
+    plain, tails, forced = [], [], []
+    for marks, axis, out in ((10**9, 10**9, plain), (pool.TAIL_MARKS, pool.TAIL_AXIS, tails), (1, 2, forced)):
+        with monkeypatch.context() as m:
+            m.setattr(pool, "TAIL_MARKS", marks)
+            m.setattr(pool, "TAIL_AXIS", axis)
+            if out is forced:  # counted by the engine's walk, not by the pair-of-tens path
+                m.setattr(engine, "_pair_path", lambda *args, **kwargs: None)
+            out += _chances(rules, cells, monkeypatch, bound)
+    assert tails == plain and forced == plain

@@ -451,9 +451,18 @@ def _count_layouts(
 
             def compute(mod: int) -> np.ndarray:  # (run on several threads at once: it writes nothing shared)
                 start = _walk_ways(base, walked_by, size, mod)
-                dest, weight = walked_by[walked]
+                dest, weight, tails = walked_by[walked]
                 by_class, hist, found = _k.walk(
-                    start, dest, _weights_for(weight, mod), emit, mod, cls, n_classes + layout.outside, vals, n_vals
+                    start,
+                    dest,
+                    _weights_for(weight, mod),
+                    emit,
+                    mod,
+                    cls,
+                    n_classes + layout.outside,
+                    vals,
+                    n_vals,
+                    tails,
                 )
                 found_by.append(found)
                 if grade is not None:  # each pool's counts times base**E / (its dice's sides), mod the prime

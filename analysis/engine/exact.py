@@ -198,9 +198,21 @@ def count(
     primes = primes_for(bound)
     workers = min(cores(), len(primes)) if threads else 1
     if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            return crt(list(pool.map(compute, primes)), primes)
+        return crt(list(_pool(workers).map(compute, primes)), primes)
     return crt([compute(p) for p in primes], primes)
+
+
+#: The threads of :func:`count`, made once per process (a forked child makes its own): (pid, workers, pool).
+_POOL: tuple[int, int, ThreadPoolExecutor] | None = None
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None or _POOL[0] != os.getpid() or _POOL[1] < workers:
+        if _POOL is not None and _POOL[0] == os.getpid():
+            _POOL[2].shutdown(wait=False)
+        _POOL = (os.getpid(), workers, ThreadPoolExecutor(workers, thread_name_prefix="beastodds-count"))
+    return _POOL[2]
 
 
 def count_blocks(

@@ -27,8 +27,15 @@ if TYPE_CHECKING:  # (the kernels are imported when first counted)
 
     #: Kernel inputs of one face layout: faces, marks, contributions, grid shape, strides (:func:`layout`).
     Layout = tuple[IntArray, IntArray, IntArray, tuple[int, ...], IntArray]
-    #: One kind's die on the grid, for :func:`kernels.mechanic.mechanic_walk`: (dest, weight) (:func:`walks`).
-    Walk = tuple[IntArray, IntArray]
+    from kernels.mechanic import Tails
+
+    #: One kind's die on the grid, for :func:`kernels.mechanic.walk`: (dest, weight, tails) (:func:`walks`).
+    Walk = tuple[IntArray, IntArray, Tails | None]
+
+#: A die of at least this many marks, on a grid with an axis of at least :data:`TAIL_AXIS` cells, is walked
+#: with its marks that reach that axis's last cell added once (:func:`kernels.mechanic.mechanic_walk_tails`).
+TAIL_MARKS = 32
+TAIL_AXIS = 16
 
 #: Most dice of one kind in a roll.
 MAX_DICE = 1000
@@ -252,7 +259,7 @@ def walks(
     if got is None:
         got = _walks(faces_arr, marks_arr, contrib, shape, top, zeros)
         _WALKS[key] = got
-        while len(_WALKS) > 1 and sum(d.nbytes for w in _WALKS.values() for d, _ in w) > WALKS_BYTES:
+        while len(_WALKS) > 1 and sum(w[0].nbytes for ws in _WALKS.values() for w in ws) > WALKS_BYTES:
             _WALKS.pop(next(iter(_WALKS)))
     return got
 
@@ -274,15 +281,40 @@ def _walks(
     size = int(np.prod(dims))
     coords = np.indices(shape, dtype=np.int64).reshape(len(shape), size)
     out: list[Walk] = []
+    big = int(np.argmax(dims)) if len(shape) else 0
     for k in range(len(marks_arr)):
         m = int(marks_arr[k])
         kept = [j for j in range(m) if not top[k] or not any(contrib[k, j, s] > 0 for s in zeros)]
+        tails = None
+        if top[k] and len(kept) >= TAIL_MARKS and shape[big] >= TAIL_AXIS:
+            kept, tails = _tails(contrib[k, :, : len(shape)], kept, shape, big)
         dest = np.empty((len(kept), size if top[k] else 0), dtype=np.int64)
         for at, j in enumerate(kept if top[k] else ()):
             moved = np.minimum(coords + contrib[k, j, : len(shape), None], dims[:, None] - 1)
             dest[at] = np.ravel_multi_index(tuple(moved), shape)
-        out.append((dest, faces_arr[k, kept].copy()))
+        out.append((dest, faces_arr[k, kept].copy(), tails))
     return out
+
+
+def _tails(contrib: IntArray, kept: list[int], shape: tuple[int, ...], big: int) -> tuple[list[int], Tails]:
+    """A die's marks ordered for :func:`kernels.mechanic.mechanic_walk_tails`: in groups that add alike to
+    every axis but ``big``, each in increasing order of what it adds along ``big``; with the end of each
+    group, its first mark adding ``r`` or more (``r = 0 .. shape[big] - 1``), the axis's stride."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for j in kept:
+        others = tuple(int(c) for a, c in enumerate(contrib[j].tolist()) if a != big)
+        groups.setdefault(others, []).append(j)
+    order: list[int] = []
+    ends: list[int] = []
+    first = np.empty((len(groups), shape[big]), dtype=np.int64)
+    for g, members in enumerate(groups.values()):
+        members.sort(key=lambda j: int(contrib[j, big]))
+        adds = np.array([int(contrib[j, big]) for j in members], dtype=np.int64)
+        first[g] = len(order) + np.searchsorted(adds, np.arange(shape[big]), side="left")
+        order += members
+        ends.append(len(order))
+    stride = int(np.prod(shape[big + 1 :], dtype=np.int64))
+    return order, (np.array(ends, dtype=np.int64), first, stride, int(shape[big]))
 
 
 def walk_ways(dice: Sequence[int], walked: Sequence[Walk], size: int, mod: int) -> IntArray:
@@ -292,7 +324,7 @@ def walk_ways(dice: Sequence[int], walked: Sequence[Walk], size: int, mod: int) 
 
     cur = np.zeros(size, dtype=np.int64)
     cur[0] = 1
-    for n, (dest, weight) in zip(dice, walked):
+    for n, (dest, weight, tails) in zip(dice, walked):
         if n:
-            _k.walk(cur, dest, weights_for(weight, mod), [n], mod)
+            _k.walk(cur, dest, weights_for(weight, mod), [n], mod, tails=tails)
     return cur
