@@ -65,11 +65,12 @@ def test_modular_kernel_agrees_with_int64():
 def test_seed_soak_roll_reads_as_a_failure():
     # the classic health rules: Kincaid's soak 4,5,1,9,3 fails because the 1 cancels the 9
     r = classic.read_pool([4, 5, 1, 9, 3], 6)
-    assert (r.successes_rolled, r.ones, r.net, r.outcome) == (1, 1, 0, "failure")
-    assert classic.read_pool([3, 8], 6).net == 1
+    assert (r.marks["success"] + r.marks["ten"], r.marks["one"], r.successes, r.outcome) == (1, 1, 0, "failure")
+    assert (r.difficulty, r.net_successes, r.won) == (6, 0, False)
+    assert classic.read_pool([3, 8], 6).successes == 1
     assert classic.read_pool([1, 2, 3], 6).outcome == "botch"
-    assert classic.read_pool([10, 1], 6, specialty=True).net == 1
-    assert classic.read_pool([9, 1], 6, rules=classic.ClassicRules(ones_cancel=False)).net == 1
+    assert classic.read_pool([10, 1], 6, specialty=True).successes == 1
+    assert classic.read_pool([9, 1], 6, rules=classic.ClassicRules(ones_cancel=False)).successes == 1
 
 
 def test_table_columns_and_exact_values():

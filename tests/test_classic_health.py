@@ -388,7 +388,7 @@ def test_torpor_lookup():
         (lambda: hl.damage(3, target="mortal", fortitude=1), "a mortal has no Fortitude"),
         (lambda: hl.damage(3, auto=1.5), "auto must be a whole number"),
         (lambda: hl.read_damage([8], 0, [5], "lethal", "mortal"), "a mortal cannot soak lethal"),
-        (lambda: hl.read_damage([11], 0, []), "each face of dice must be 1..10, got 11"),
+        (lambda: hl.read_damage([11], 0, []), "each face of damage_dice must be 1..10, got 11"),
         (lambda: hl.DamageRules(soak_difficulty=11), "soak_difficulty must be 2..10, got 11"),
         (lambda: hl.DamageRules(vampire_bashing="halve"), "vampire_bashing must be one of"),
         (lambda: hl.DamageRules(penalties=(0, 1)), "penalties must be 6 numbers"),

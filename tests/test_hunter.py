@@ -72,7 +72,13 @@ def test_table_is_tidy_and_sums_to_one():
 
 def test_read_roll():
     r = hunter.read_roll([7, 8, 3], [1, 6], 3)
-    assert (r.outcome, r.successes, r.desperation_ones, r.margin, r.won) == ("overreach_or_despair", 3, 1, 0, True)
+    assert (r.outcome, r.successes, r.marks["desperation.one"], r.margin, r.won) == (
+        "overreach_or_despair",
+        3,
+        1,
+        0,
+        True,
+    )
     assert hunter.read_roll([7, 2, 3], [1, 6], 3).outcome == "despair"
     assert hunter.read_roll([10, 2], [10, 6], 3).outcome == "critical_win"
     assert hunter.read_roll([10, 2], [10, 1], 3).outcome == "overreach_or_despair"

@@ -43,6 +43,9 @@ def test_hunger_never_changes_the_chance_to_win(hunger):
 def test_exercise_1_reading_a_roll():
     r = v5.read_roll(normal=[10, 5, 7, 2], hunger=[10, 1], difficulty=4)
     assert (r.successes, r.margin, r.outcome) == (5, 1, "messy_critical")
+    assert (r.marks["ten"], r.marks["hunger.ten"], r.marks["hunger.one"], r.difficulty) == (2, 1, 1, 4)
+    # a Difficulty above every count these dice can show is read as it was given
+    assert v5.read_roll([10, 5], [1], 40).difficulty == 40
 
 
 def test_exercise_2_the_roll_shown_is_bestial():

@@ -85,7 +85,8 @@ def test_table_is_tidy_and_sums_to_one():
 
 def test_read_roll():
     r = werewolf.read_roll([7, 3], [1, 2, 9], 3, violent=True)
-    assert (r.outcome, r.successes, r.brutal_dice, r.margin, r.won, r.brutal) == ("brutal_win", 6, 2, 3, True, True)
+    assert (r.outcome, r.successes, r.marks["rage.brutal"], r.margin, r.won) == ("brutal_win", 6, 2, 3, True)
+    assert (r.brutal_outcome, r.violent, r.marks["ten"]) == (1, 1, 0)  # a count of the file, an axis, a mark
     assert werewolf.read_roll([7, 3], [1, 2, 9], 3).outcome == "brutal_failure"
     assert werewolf.read_roll([10, 3], [10, 2, 9], 3).outcome == "critical_win"
     assert werewolf.read_roll([4, 3], [1, 5], 1).outcome == "total_failure"

@@ -6,10 +6,12 @@ rules read, such as the Difficulty) and gives a :class:`MechanicReading`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from analysis.model.validate import check_int, did_you_mean
+
+from analysis.engine import display as _display
 
 from analysis.engine.pool import MAX_DICE
 from analysis.model.spec import MechanicError, faces_of
@@ -22,12 +24,51 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class MechanicReading:
-    """What one landed roll means: its counts and its outcome class."""
+    """What one landed roll means: its outcome class and whether it wins, its counts (the file's
+    ``[counts]``, its successes among them), the dice showing each mark and the axes it was read at.
+    The one reading of a roll, every system's (``v5.read_roll``, ``werewolf.read_roll``...)."""
 
     outcome: str
     counts: dict[str, int]
     successes: int | None
     won: bool
+    #: the axes it was read at, as given (a Difficulty, a violent action)
+    values: dict[str, int] = field(default_factory=dict, kw_only=True)
+    #: the dice showing each mark, per kind (``"hunger.one"``) and over every kind that has it (``"ten"``)
+    marks: dict[str, int] = field(default_factory=dict, kw_only=True)
+
+    @property
+    def margin(self) -> int:
+        """Successes beyond the Difficulty (negative when short)."""
+        if self.successes is None or "difficulty" not in self.values:
+            raise ValueError("a margin needs the successes and the Difficulty the roll was read at")
+        return self.successes - self.values["difficulty"]
+
+    def __getattr__(self, name: str) -> Any:
+        """An axis it was read at or a count by name (``reading.difficulty``, ``reading.brutal_outcome``)."""
+        if name.startswith("_") or name in _OWN:  # (not yet set: a copy or pickle being made)
+            raise AttributeError(name)
+        if name in self.values:
+            return self.values[name]
+        if name in self.counts:
+            return self.counts[name]
+        known = [*self.values, *self.counts]
+        raise AttributeError(f"{type(self).__name__} has no {name!r}{did_you_mean(name, known)}")
+
+    def _repr_rows(self) -> tuple[list[str], list[tuple[str, object]]]:
+        """What :mod:`analysis.engine.display` shows: the axes; the outcome, the successes, the counts and
+        the marks the dice show."""
+        rows: list[tuple[str, object]] = [("outcome", self.outcome), ("won", self.won)]
+        rows += [(c, v) for c, v in self.counts.items()]
+        rows += [(m, n) for m, n in self.marks.items() if n and "." in m]
+        return [f"{a} {v}" for a, v in self.values.items()], rows
+
+    __repr__ = _display.text
+    _repr_html_ = _display.html
+
+
+#: MechanicReading's own fields (never a name read off the roll)
+_OWN = frozenset(f.name for f in fields(MechanicReading))
 
 
 def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: object) -> MechanicReading:
@@ -92,4 +133,9 @@ def read_roll(rules: MechanicRules, faces: Mapping[str, Iterable[int]], **cell: 
         )
     counts = {c: int(env[c]) for c, _ in mech.counts}
     succ = int(env[mech.successes]) if mech.successes is not None else None
-    return MechanicReading(outcome, counts, succ, outcome in mech.win_classes)
+    marks: dict[str, int] = {}
+    for ki, k in enumerate(mech.kinds):
+        for mark, n in marks_of[ki].items():
+            marks[f"{k.name}.{mark}"] = n
+            marks[mark] = marks.get(mark, 0) + n
+    return MechanicReading(outcome, counts, succ, outcome in mech.win_classes, values=ctx, marks=marks)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -445,14 +446,16 @@ def read_damage(
     rules = DamageRules.require(rules)
     auto = check_int("auto", auto, 0, MAX_TRAIT)
     taken = resolve_kind(kind, target, firearm=firearm, aim=aim, rules=rules)
-    dmg = _classic.read_pool(damage_dice, rules.damage_difficulty, ones_cancel=rules.damage_ones_cancel)
+    damage_faces = _classic.check_faces("damage_dice", damage_dice)
+    dmg = _classic.read_pool(damage_faces, rules.damage_difficulty, ones_cancel=rules.damage_ones_cancel)
     soak_faces = _classic.check_faces("soak_dice", soak_dice)
     allowed = not (target == "mortal" and taken != "bashing")
     if not allowed and soak_faces:
         raise ValueError(f"a mortal cannot soak {taken} damage: give no soak dice")
     soak = _classic.read_pool(soak_faces, rules.soak_difficulty, ones_cancel=rules.soak_ones_cancel)
-    rolled = dmg.net + auto
-    through = max(0, rolled - soak.net)
+    dealt, soaked = cast(int, dmg.successes), cast(int, soak.successes)  # (the classic file names its successes)
+    rolled = dealt + auto
+    through = max(0, rolled - soaked)
     halved = target == "vampire" and taken == "bashing" and rules.vampire_bashing != "full"
     levels = (
         {"halve_down": through // 2, "halve_up": (through + 1) // 2}.get(rules.vampire_bashing, through)
@@ -460,5 +463,16 @@ def read_damage(
         else through
     )
     return DamageReading(
-        dmg.dice, auto, soak.dice, taken, target, dmg.net, rolled, allowed, soak.net, through, halved, levels
+        damage_faces,
+        auto,
+        soak_faces,
+        taken,
+        target,
+        dealt,
+        rolled,
+        allowed,
+        soaked,
+        through,
+        halved,
+        levels,
     )

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from analysis.engine import at_least as _al, display as _display, distribution
+from analysis.engine import at_least as _al, distribution
 from analysis.engine.exact import float_ratios, fractions_over
 from analysis.engine.results import MechanicOdds
 from analysis.systems.counted import fields_from_file
-from analysis.engine.count import count_cells, rules_of
+from analysis.engine.count import count_cells, read_roll, rules_of
+from analysis.engine.reading import MechanicReading
 from analysis.model.spec import load
 from analysis.model.rules import Rules
 from analysis.model.validate import InputError, as_values, check_bool, check_int, materialise
@@ -144,29 +145,6 @@ def odds(pool: int, difficulty: int = 6, specialty: bool = False, rules: Classic
     return MechanicOdds.of(mechanic_rules(specialty, rules), {"pool": pool, "difficulty": difficulty}, ways)
 
 
-@dataclass(frozen=True)
-class RollReading:
-    """What a classic roll of given dice means (see :func:`read_pool`)."""
-
-    dice: tuple
-    difficulty: int
-    specialty: bool
-    successes_rolled: int
-    ones: int
-    net: int
-    outcome: str
-
-    def __str__(self) -> str:
-        return (
-            f"{', '.join(map(str, self.dice)) or 'no dice'} at difficulty {self.difficulty}: "
-            f"{self.successes_rolled} success(es) rolled, {self.ones} one(s), "
-            f"{self.net} net: {self.outcome}"
-        )
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
 def check_faces(name: str, dice) -> tuple:
     """A list of rolled d10 faces, each 1..10."""
     dice = tuple(materialise(name, dice, "a list of faces like [8, 6, 7, 9]", MAX_POOL))
@@ -182,8 +160,8 @@ def read_pool(
     rules: ClassicRules = OFFICIAL,
     *,
     ones_cancel: bool | None = None,
-) -> RollReading:
-    """Read a roll of given dice: successes, 1s, net successes and outcome.
+) -> MechanicReading:
+    """Read a roll of given dice: net successes, the dice showing each mark and the outcome.
 
     Parameters
     ----------
@@ -200,24 +178,18 @@ def read_pool(
 
     Returns
     -------
-    RollReading
-        ``net`` is never below 0; ``outcome`` is botch, failure or success.
+    analysis.engine.reading.MechanicReading
+        The one reading of a roll, read by the classic mechanic file: ``successes`` the net successes
+        (never below 0), ``outcome`` botch, failure or success, ``marks`` the dice showing each mark
+        (``marks["one"]``, ``marks["success"]``, ``marks["ten"]``).
     """
     dice = check_faces("dice", dice)
     difficulty = check_difficulty(difficulty)
     specialty = _check_flag("specialty", specialty)
     rules = ClassicRules.require(rules)
-    cancel = rules.ones_cancel if ones_cancel is None else _check_flag("ones_cancel", ones_cancel)
-    rolled = sum((2 if specialty and f == 10 else 1) for f in dice if f >= difficulty)
-    ones = dice.count(1)
-    net = max(0, rolled - ones) if cancel else rolled
-    if net >= 1:
-        outcome = "success"
-    elif rolled == 0 and ones >= 1:
-        outcome = "botch"
-    else:
-        outcome = "failure"
-    return RollReading(dice, difficulty, specialty, rolled, ones, net, outcome)
+    if ones_cancel is not None:
+        rules = ClassicRules(ones_cancel=_check_flag("ones_cancel", ones_cancel))
+    return read_roll(mechanic_rules(specialty, rules), {"die": list(dice)}, difficulty=difficulty)
 
 
 def table(

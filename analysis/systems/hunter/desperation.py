@@ -17,13 +17,12 @@ Willpower reroll) counts every roll exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
-from analysis.engine import at_least as _al, display as _display, distribution
+from analysis.engine import at_least as _al, distribution
 from analysis.systems import counted as _counted
 from analysis.engine import count as _engine
 from analysis.model.rules import Rules
-from analysis.engine.fifth_edition import Reading
+from analysis.engine.reading import MechanicReading
 from analysis.engine.results import MechanicOdds
 from analysis.engine.strategy import offered
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
@@ -170,24 +169,10 @@ def table(
 # ------------------------------------------------------------ reading a roll
 
 
-@dataclass(frozen=True)
-class RollReading(Reading):
-    """What a Hunter roll that has landed means (``read_roll``)."""
-
-    WIN_CLASSES = _WIN_CLASSES
-
-    successes: int
-    tens: int
-    desperation_ones: int
-    difficulty: int
-    outcome: str
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
-def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIAL) -> RollReading:
-    """Read rolled dice by the rules: successes, margin and outcome class.
+def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIAL) -> MechanicReading:
+    """Read rolled dice by the rules: the one reading of a roll
+    (:class:`~analysis.engine.reading.MechanicReading`): its successes, margin and outcome class, the dice
+    showing each mark.
 
     Parameters
     ----------
@@ -208,15 +193,7 @@ def read_roll(normal, desperation, difficulty: int, rules: HunterRules = OFFICIA
     check_count("desperation", len(desperation), MAX_DESPERATION, "Desperation dice", "Desperation")
     difficulty = check_int("difficulty", difficulty, 0)
     rules = HunterRules.require(rules)
-    reading = _engine.read_roll(rules.mechanic(), {"normal": normal, "desperation": desperation}, difficulty=difficulty)
-    # the mechanic names its successes
-    return RollReading(
-        cast(int, reading.successes),
-        (normal + desperation).count(10),
-        desperation.count(1),
-        difficulty,
-        reading.outcome,
-    )
+    return _engine.read_roll(rules.mechanic(), {"normal": normal, "desperation": desperation}, difficulty=difficulty)
 
 
 def distribution_table(

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import dataclass, replace
 
-from analysis.engine import display as _display
 from analysis.systems import counted as _counted
 from analysis.engine import count as engine
 from analysis.model.rules import Rules
-from analysis.engine.fifth_edition import Reading
+from analysis.engine.reading import MechanicReading
 from analysis.model.validate import check_count, check_faces, check_int
 
 #: The six outcome classes, mutually exclusive, in table-column order.
@@ -85,25 +83,10 @@ def check_roll(pool, hunger, difficulty):
 # ------------------------------------------------------------ reading a roll
 
 
-@dataclass(frozen=True)
-class RollReading(Reading):
-    """What a V5 roll that has landed means (``read_roll``)."""
-
-    WIN_CLASSES = WIN_CLASSES
-
-    successes: int
-    tens: int
-    hunger_tens: int
-    hunger_ones: int
-    difficulty: int
-    outcome: str
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
-def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> RollReading:
-    """Read rolled dice by the rules: successes, margin and outcome class.
+def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> MechanicReading:
+    """Read rolled dice by the rules: the one reading of a roll
+    (:class:`~analysis.engine.reading.MechanicReading`): its successes, margin and outcome class, the dice
+    showing each mark (``reading.marks["hunger.one"]``).
 
     Parameters
     ----------
@@ -123,12 +106,9 @@ def read_roll(normal, hunger, difficulty: int, rules: V5Rules = OFFICIAL) -> Rol
     difficulty = check_int("difficulty", difficulty, 0)
     rules = V5Rules.require(rules)
 
-    tens = (normal + hunger).count(10)
-    h_tens, h_ones = hunger.count(10), hunger.count(1)
     # a Difficulty above every success count these dice can show reads as one above it
     reachable = most_successes(len(normal) + len(hunger), rules) + 1
     got = engine.read_roll(
         mechanic_rules(rules), {"normal": normal, "hunger": hunger}, difficulty=min(difficulty, reachable)
     )
-    # V5's mechanic names its successes
-    return RollReading(cast(int, got.successes), tens, h_tens, h_ones, difficulty, got.outcome)
+    return replace(got, values={**got.values, "difficulty": difficulty})

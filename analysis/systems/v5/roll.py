@@ -22,7 +22,6 @@ from analysis.systems.v5.dice import (
     OFFICIAL,
     TABLE_COLUMNS,  # noqa: F401 (re-exported: roll is the module users import)
     WIN_CLASSES,  # noqa: F401 (re-exported)
-    RollReading,  # noqa: F401 (re-exported)
     V5Rules,
     check_roll,
     mechanic,  # noqa: F401 (re-exported)

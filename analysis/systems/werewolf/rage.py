@@ -18,13 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import cast
 
-from analysis.engine import at_least as _al, display as _display, distribution
+from analysis.engine import at_least as _al, distribution
 from analysis.systems import counted as _counted
 from analysis.engine import count as _engine
 from analysis.model.rules import Rules
-from analysis.engine.fifth_edition import Reading
+from analysis.engine.reading import MechanicReading
 from analysis.engine.results import MechanicOdds
 from analysis.systems.werewolf import willpower as _wp
 from analysis.model.validate import as_values, check_bool, check_count, check_faces, check_int
@@ -183,28 +182,7 @@ def table(
 # ------------------------------------------------------------ reading a roll
 
 
-@dataclass(frozen=True)
-class RollReading(Reading):
-    """What a Werewolf roll that has landed means (``read_roll``)."""
-
-    WIN_CLASSES = _WIN_CLASSES
-
-    successes: int
-    tens: int
-    brutal_dice: int
-    difficulty: int
-    violent: bool
-    outcome: str
-
-    @property
-    def brutal(self) -> bool:
-        return self.outcome in ("brutal_win", "brutal_failure")
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
-def read_roll(normal, rage, difficulty: int, violent: bool = False, rules: WerewolfRules = OFFICIAL) -> RollReading:
+def read_roll(normal, rage, difficulty: int, violent: bool = False, rules: WerewolfRules = OFFICIAL) -> MechanicReading:
     """Read rolled dice by the rules: successes (Brutal bonus included), margin and outcome class.
 
     Parameters
@@ -229,17 +207,8 @@ def read_roll(normal, rage, difficulty: int, violent: bool = False, rules: Werew
     difficulty = check_int("difficulty", difficulty, 0)
     violent = _check_violent(violent)
     rules = WerewolfRules.require(rules)
-    reading = _engine.read_roll(
+    return _engine.read_roll(
         rules.mechanic(), {"normal": normal, "rage": rage}, difficulty=difficulty, violent=int(violent)
-    )
-    # the mechanic names its successes
-    return RollReading(
-        cast(int, reading.successes),
-        (normal + rage).count(10),
-        sum(f in BRUTAL_FACES for f in rage),
-        difficulty,
-        violent,
-        reading.outcome,
     )
 
 
