@@ -11,8 +11,8 @@ ways of every state after ``n`` dice are ``n`` steps of a walk, and every
 pool of a table that differs in one kind's dice alone is a prefix of one
 walk.  At the counts asked, the ways are summed into outcome classes and a
 histogram of values through tables the rules layer computed (per context:
-a Difficulty, an action).  The category-count vectors of DESIGN are the
-states; the ordered rolls are never listed.  A die of many marks (a chain of
+a Difficulty, an action).  The states are counts per category of face (a
+roll as a multiset); the ordered rolls are never listed.  A die of many marks (a chain of
 dice rolled again) takes a variant of the walk that adds the marks reaching a
 long axis's last cell once (:func:`mechanic_walk_tails`); both classify
 through :func:`classify`.
