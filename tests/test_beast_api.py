@@ -250,7 +250,7 @@ def test_rules_changes_and_defaults():
     assert OFFICIAL.changes() == {}
     assert BeastRules(again=9, rote=True).changes() == {"again": 9, "rote": True}
     assert OFFICIAL.requiem() == requiem.OFFICIAL
-    assert "La Soif: pool 5, Soif 2" in str(odds(5, 2))
+    assert "pool 5, soif 2, tempt False, frenzy False, dice 5, beast_dice 2" in str(odds(5, 2))
 
 
 @pytest.mark.parametrize(

@@ -151,7 +151,7 @@ def test_werewolf_and_hunter_big_pools_equal_an_independent_big_int_count(system
         else:
             o = hunter.odds(24, ns, d)
             classify = lambda s, tens, marks: oracles_special.classify_hunter(s, tens, marks, d)
-        assert o.dice == (24, ns) and o.denominator == 10 ** (24 + ns) > exact.INT64_MAX
+        assert o.kind_dice == (24, ns) and o.denominator == 10 ** (24 + ns) > exact.INT64_MAX
         want = dict.fromkeys(system.CLASSES, 0)
         for (s, t, marks), w in feats.items():
             want[classify(s, min(t, 2), marks)] += w

@@ -119,7 +119,7 @@ def _engine_odds(name, rules, n_normal, n_special, difficulty):
             (n_normal + n_special, n_special) if rules.desperation_replaces_dice else (n_normal, n_special)
         )
         o = hunter.odds(pool, desperation, difficulty, rules)
-    assert o.dice == (n_normal, n_special)  # (normal, special) dice, the file's kinds in order
+    assert o.kind_dice == (n_normal, n_special)  # (normal, special) dice, the file's kinds in order
     return o
 
 

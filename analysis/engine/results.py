@@ -46,7 +46,8 @@ class MechanicOdds:
 
     rules: MechanicRules
     cell: tuple[tuple[str, int], ...]
-    dice: tuple[int, ...]  # dice of each kind
+    #: the dice of each kind (first rolls), in the file's order
+    kind_dice: tuple[int, ...]
     class_ways: dict[str, int]
     success_ways: dict[int, int]
     denominator: int
@@ -58,12 +59,22 @@ class MechanicOdds:
     strategy: str | None = field(default=None, kw_only=True)
     #: after a strategy: the ways in which it rerolls (Willpower spent)
     willpower_spent_ways: int = field(default=0, kw_only=True)
+    #: what its system was asked and the roll it built, where it builds the cell from them (Requiem: a
+    #: pool of 0 or less rolls a chance die; La Soif: tempting the Beast adds Beast dice): read by name
+    #: before the cell's values
+    asked: tuple[tuple[str, object], ...] = field(default=(), kw_only=True)
 
     @classmethod
     def of(
-        cls, rules: MechanicRules, cell: Mapping[str, int], ways: CellWays, strategy: str | None = None
+        cls,
+        rules: MechanicRules,
+        cell: Mapping[str, int],
+        ways: CellWays,
+        strategy: str | None = None,
+        asked: Mapping[str, object] | None = None,
     ) -> MechanicOdds:
-        """The odds of ``cell`` from its counted :class:`CellWays` (after ``strategy``, its name, if any)."""
+        """The odds of ``cell`` from its counted :class:`CellWays` (after ``strategy``, its name, if any;
+        ``asked``: what the system was asked and the roll it built, where it built the cell from them)."""
         mech = rules.mechanic
         return cls(
             rules,
@@ -76,6 +87,7 @@ class MechanicOdds:
             column_ways=dict(zip((c.name for c in mech.flags), ways.column_ways)),
             strategy=strategy,
             willpower_spent_ways=ways.spent,
+            asked=tuple((asked or {}).items()),
         )
 
     @property
@@ -94,6 +106,9 @@ class MechanicOdds:
         the dice of a kind (``odds.rage_dice``)."""
         if name.startswith("_") or name in _OWN:  # (not yet set: a copy or pickle being made)
             raise AttributeError(name)
+        asked = dict(self.asked)
+        if name in asked:
+            return asked[name]
         mech = self.rules.mechanic
         if name in mech.axis_names:
             return dict(self.cell)[name]
@@ -103,14 +118,13 @@ class MechanicOdds:
             return self.probability(name)
         kinds = [f"{k.name}_dice" for k in mech.kinds]
         if name in kinds:
-            return self.dice[kinds.index(name)]
+            return self.kind_dice[kinds.index(name)]
         raise AttributeError(f"{type(self).__name__} of {mech.name} has no {name!r}{did_you_mean(name, self._names())}")
 
     def _names(self) -> list[str]:
         mech = self.rules.mechanic
-        return [*mech.axis_names, *mech.parameter_map, *self.class_ways, *self.column_ways, *mech.column_names] + [
-            f"{k.name}_dice" for k in mech.kinds
-        ]
+        names = [*dict(self.asked), *mech.axis_names, *mech.parameter_map, *self.class_ways, *self.column_ways]
+        return names + [*mech.column_names] + [f"{k.name}_dice" for k in mech.kinds]
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self._names()))
@@ -134,9 +148,10 @@ class MechanicOdds:
         """What :mod:`analysis.engine.display` shows: the cell, house rules, strategy; the classes and
         columns, Willpower spent and the mean successes."""
         changes = self.rules.changes()
-        head = [f"{a} {v}" for a, v in self.cell] + (
-            ["house rules " + ", ".join(f"{k}={v!r}" for k, v in changes.items())] if changes else []
-        )
+        cell = [f"{a} {v}" for a, v in self.cell]
+        head = [f"{a} {v}" for a, v in self.asked] + [f"counted as {' '.join(cell)}"] if self.asked else cell
+        if changes:
+            head.append("house rules " + ", ".join(f"{k}={v!r}" for k, v in changes.items()))
         rows: list[tuple[str, object]] = [*self.classes().items(), *self.columns().items()]
         if self.strategy is not None:
             head.append(f"strategy {self.strategy}")
@@ -174,9 +189,13 @@ class MechanicOdds:
     @property
     def successes(self) -> dict[int, Fraction]:
         """Exact distribution of the mechanic's successes ``{n: Fraction}`` (non-zero only); with dice
-        that roll again, the counts up to :attr:`bound` (:attr:`tail`: the chance of more)."""
+        that roll again, every count from 0 (or the least) up to :attr:`bound`, zeros kept (:attr:`tail`:
+        the chance of more)."""
         if self.rules.mechanic.successes is None:
             raise ValueError(f"the {self.rules.mechanic.name} mechanic names no successes count")
+        if self.bound is not None:
+            low = min(0, min(self.success_ways, default=0))
+            return {s: Fraction(self.success_ways.get(s, 0), self.denominator) for s in range(low, self.bound + 1)}
         return {s: Fraction(w, self.denominator) for s, w in sorted(self.success_ways.items())}
 
     @property
@@ -189,7 +208,7 @@ class MechanicOdds:
         """Exact mean successes (dice that roll again: from the chains' exact means,
         :func:`analysis.engine.explode.mean_successes`, where the successes are a sum of marks)."""
         if self.bound is not None:
-            mean = _explode.mean_successes(self.rules.mechanic, self.rules.params, dict(self.cell), self.dice)
+            mean = _explode.mean_successes(self.rules.mechanic, self.rules.params, dict(self.cell), self.kind_dice)
             if mean is None:
                 raise ValueError(
                     f"the {self.rules.mechanic.name} mechanic's dice roll again and its successes are not a "
@@ -209,8 +228,11 @@ class MechanicOdds:
 
     def __str__(self) -> str:
         mech = self.rules.mechanic
-        head = ", ".join(f"{a} {v}" for a, v in self.cell)
-        lines = [f"{mech.title}: {head} ({' + '.join(f'{n} {k.name}' for n, k in zip(self.dice, mech.kinds))} dice)"]
+        head = ", ".join(f"{a} {v}" for a, v in self.asked or self.cell)
+        if self.asked:
+            head += " (counted as " + ", ".join(f"{a} {v}" for a, v in self.cell) + ")"
+        rolled = " + ".join(f"{n} {k.name}" for n, k in zip(self.kind_dice, mech.kinds) if n) or "no"
+        lines = [f"{mech.title}: {head} ({rolled} dice)"]
         for name, p in list(self.classes().items()) + list(self.columns().items()):
             lines.append(f"  {name:<22}{float(p):8.2%}   {p}")
         if self.strategy is not None:

@@ -8,15 +8,14 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis.engine import at_least as _al, display as _display, distribution as _dist
+from analysis.engine import at_least as _al, distribution as _dist
 from analysis.model.rules import rule
 from analysis.systems import counted as _counted
 from analysis.systems.requiem import dice as _rq
-from analysis.engine.results import CellWays
+from analysis.engine.results import MechanicOdds
 from analysis.systems.requiem.dice import (
     DEFAULT_MAX_SUCCESSES,
     MAX_POOL,
-    AgainOddsMixin,
     RequiemRules,
     Roll,
     check_max_successes,
@@ -130,70 +129,6 @@ def _check_flags(tempt, frenzy):
 # ------------------------------------------------------------ one roll
 
 
-@dataclass(frozen=True)
-class BeastOdds(AgainOddsMixin):
-    """The exact odds of one roll with La Soif.
-
-    The five classes (``dramatic_failure``, ``bestial_failure``,
-    ``failure``, ``plain_success``, ``exceptional_success``) are mutually
-    exclusive and sum to exactly 1: a dramatic or bestial failure is not
-    counted again under ``failure`` (a chance Beast die showing 1 is a
-    dramatic failure only) and an exceptional success is not counted again
-    under ``plain_success``.  ``p_beastly_critical`` is not a class: a
-    beastly critical is a plain or exceptional success.
-    ``successes`` gives each success count up to ``max_successes`` and
-    ``tail`` the exact chance of more.
-    """
-
-    pool: int
-    soif: int
-    tempt: bool
-    frenzy: bool
-    rules: BeastRules
-    dice: int
-    beast_dice: int
-    chance: bool
-    max_successes: int
-    ways: CellWays
-
-    @property
-    def normal_dice(self) -> int:
-        return self.dice - self.beast_dice
-
-    def classes(self) -> dict:
-        """The five classes as ``{name: Fraction}``, in table order."""
-        return {name: self._p(name) for name in CLASSES}
-
-    bestial_failure = property(
-        lambda self: self.classes()["bestial_failure"], doc="No success and a Beast die showing 1 (not dramatic)."
-    )
-
-    @property
-    def p_beastly_critical(self) -> Fraction:
-        """Chance of a beastly critical (10s on Beast dice only, counting double): part of the successes."""
-        return self._p("p_beastly_critical")
-
-    def __str__(self) -> str:
-        if self.chance:
-            what = "a chance die" + (" (a Beast die)" if self.beast_dice else "")
-        else:
-            what = f"{self.dice} dice ({self.normal_dice} normal + {self.beast_dice} Beast)"
-        extra = " tempting the Beast" if self.tempt else (" in frenzy" if self.frenzy else "")
-        lines = [f"La Soif: pool {self.pool}, Soif {self.soif}{extra}: {what}"]
-        if self.rules.changes():
-            lines.append(f"rules: {self.rules.changes()}")
-        rows = list(self.classes().items()) + [
-            ("p_success", self.p_success),
-            ("p_beastly_critical", self.p_beastly_critical),
-        ]
-        for name, p in rows:
-            lines.append(f"  {name:<20}{float(p):8.2%}   {p}")
-        return "\n".join(lines)
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
 def _check_roll(pool, soif, max_successes, rules, tempt, frenzy):
     pool = check_int("pool", pool, -MAX_POOL, MAX_POOL)
     soif = check_int("soif", soif, 0, MAX_SOIF)
@@ -203,20 +138,11 @@ def _check_roll(pool, soif, max_successes, rules, tempt, frenzy):
     return pool, soif, max_successes, rules
 
 
-def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> BeastOdds:
+def _odds(pool, soif, max_successes, rules, tempt, frenzy, roll) -> MechanicOdds:
+    """The odds of ``roll`` (``soif.toml``'s cell of it), naming what was asked and the roll built."""
     (ways,) = count_rolls((roll,), max_successes, rules)
-    return BeastOdds(
-        pool=pool,
-        soif=soif,
-        tempt=tempt,
-        frenzy=frenzy,
-        rules=rules,
-        dice=roll[0],
-        beast_dice=roll[1],
-        chance=roll[2],
-        max_successes=max_successes,
-        ways=ways,
-    )
+    named = _rq.asked(pool, roll, soif=soif, tempt=tempt, frenzy=frenzy)
+    return MechanicOdds.of(rules.mechanic(), rules.cell(roll), ways, asked=named)
 
 
 def odds(
@@ -227,7 +153,7 @@ def odds(
     tempt: bool = False,
     frenzy: bool = False,
     max_successes: int = DEFAULT_MAX_SUCCESSES,
-) -> BeastOdds:
+) -> MechanicOdds:
     """Exact odds of a Requiem roll with Beast dice.
 
     Parameters
@@ -250,7 +176,11 @@ def odds(
 
     Returns
     -------
-    BeastOdds
+    analysis.engine.results.MechanicOdds
+        The one odds type of a counted roll, of ``soif.toml``'s cell for the dice rolled: the five
+        classes by name, ``p_success``, ``p_beastly_critical``, ``successes`` up to ``max_successes``
+        and the exact ``tail``; ``odds.pool``, ``odds.soif``, ``odds.tempt`` what was asked and
+        ``odds.dice``, ``odds.beast_dice``, ``odds.chance`` the roll built (``odds.values``: its cell).
 
     Raises
     ------
@@ -270,7 +200,7 @@ def odds(
 
 def frenzy_risk(
     resolve: int, composure: int, soif: int, rules: BeastRules = OFFICIAL, max_successes: int = DEFAULT_MAX_SUCCESSES
-) -> BeastOdds:
+) -> MechanicOdds:
     """The roll to hold back the Beast: Resolve + Composure - Soif dice.
 
     A chance die at 0 dice or less.  No Beast dice unless

@@ -10,7 +10,6 @@ each roll a cell of the file (:meth:`RequiemRules.cell`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -19,11 +18,10 @@ import pandas as pd
 
 from analysis.engine import count as _engine
 from analysis.engine.exact import float_ratios, fractions_over
-from analysis.engine.results import CellWays
+from analysis.engine.results import CellWays, MechanicOdds
 from analysis.model.rules import Rules
 from analysis.systems import counted as _counted
 from analysis.model.validate import as_values, check_bool, check_int
-from analysis.engine import display as _display
 
 #: Lowest face that is a success.
 SUCCESS_FACE = 8
@@ -127,84 +125,7 @@ def _roll(pool: int) -> Roll:
     return (1, 0, True) if pool <= 0 else (pool, 0, False)
 
 
-class AgainOddsMixin:
-    """What plain Requiem and La Soif results share: the classes by name,
-    the exact success distribution up to ``max_successes`` and its tail.
-    A result holds ``ways`` (the engine's :class:`~analysis.engine.results.CellWays`) and ``rules``."""
-
-    ways: CellWays  # declared for the type checker only: the dataclasses that mix this in hold them
-    rules: RequiemRules
-    max_successes: int
-
-    def _p(self, name: str) -> Fraction:
-        return Fraction(named_ways(self.ways, self.rules)[name], self.ways.denominator)
-
-    dramatic_failure = property(lambda self: self.classes()["dramatic_failure"], doc="A chance die showing 1.")
-    failure = property(
-        lambda self: self.classes()["failure"], doc="No success, not dramatic (nor bestial, with La Soif)."
-    )
-    plain_success = property(
-        lambda self: self.classes()["plain_success"], doc="Some successes, fewer than an exceptional success."
-    )
-    exceptional_success = property(
-        lambda self: self.classes()["exceptional_success"], doc="At least ``exceptional_successes`` (5) successes."
-    )
-
-    @property
-    def p_success(self) -> Fraction:
-        """At least one success (plain or exceptional success): a derived column, not a class."""
-        return self._p("p_success")
-
-    @property
-    def successes(self) -> dict:
-        """``{s: Fraction}`` for ``s = 0..max_successes`` (exact, zeros kept)."""
-        den = self.ways.denominator
-        return {s: Fraction(w, den) for s, w in enumerate(success_ways(self.ways, self.max_successes))}
-
-    @property
-    def tail(self) -> Fraction:
-        """Exact chance of more than ``max_successes`` successes."""
-        return 1 - sum(self.successes.values(), Fraction(0))
-
-
-@dataclass(frozen=True)
-class RequiemOdds(AgainOddsMixin):
-    """The exact odds of one plain Requiem roll.
-
-    The four classes (``dramatic_failure``, ``failure``, ``plain_success``,
-    ``exceptional_success``) are mutually exclusive and sum to exactly 1;
-    ``successes`` gives the exact chance of each success count up to
-    ``max_successes`` and ``tail`` the exact chance of more.
-    """
-
-    pool: int
-    rules: RequiemRules
-    dice: int
-    chance: bool
-    max_successes: int
-    ways: CellWays
-
-    def classes(self) -> dict:
-        """The four classes as ``{name: Fraction}``, in table order."""
-        return {name: self._p(name) for name in CLASSES}
-
-    def _header(self) -> str:
-        what = "a chance die" if self.chance else f"{self.dice} dice"
-        return f"Requiem pool {self.pool}: {what}"
-
-    def __str__(self) -> str:
-        lines = [self._header()]
-        if self.rules.changes():
-            lines.append(f"rules: {self.rules.changes()}")
-        for name, p in list(self.classes().items()) + [("p_success", self.p_success)]:
-            lines.append(f"  {name:<20}{float(p):8.2%}   {p}")
-        return "\n".join(lines)
-
-    __repr__ = _display.text
-    _repr_html_ = _display.html
-
-
-def odds(pool: int, rules: RequiemRules = OFFICIAL, max_successes: int = DEFAULT_MAX_SUCCESSES) -> RequiemOdds:
+def odds(pool: int, rules: RequiemRules = OFFICIAL, max_successes: int = DEFAULT_MAX_SUCCESSES) -> MechanicOdds:
     """Exact odds of a plain Requiem roll.
 
     Parameters
@@ -219,7 +140,11 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL, max_successes: int = DEFAULT
 
     Returns
     -------
-    RequiemOdds
+    analysis.engine.results.MechanicOdds
+        The one odds type of a counted roll, of ``dice.toml``'s cell for this pool (pool 0: a chance
+        die): the four classes by name, ``p_success``, ``successes`` up to ``max_successes`` (every
+        count, zeros kept) and the exact ``tail``; ``odds.pool`` the pool asked, ``odds.dice`` and
+        ``odds.chance`` the roll built.
 
     Raises
     ------
@@ -231,7 +156,18 @@ def odds(pool: int, rules: RequiemRules = OFFICIAL, max_successes: int = DEFAULT
     max_successes = check_max_successes(max_successes)
     roll = _roll(pool)
     (ways,) = count_rolls((roll,), max_successes, rules)
-    return RequiemOdds(pool=pool, rules=rules, dice=roll[0], chance=roll[2], max_successes=max_successes, ways=ways)
+    return MechanicOdds.of(rules.mechanic(), rules.cell(roll), ways, asked=asked(pool, roll))
+
+
+def asked(pool: int, roll: Roll, **more: object) -> dict[str, object]:
+    """What a Requiem odds names beside its cell: the pool asked (``more``: La Soif's Soif, tempting,
+    frenzy) and the roll built (the dice rolled, the chance die), read off it by name (``odds.dice``)."""
+    dice, beast, chance = roll
+    out: dict[str, object] = {"pool": pool, **more, "dice": dice}
+    if more:  # La Soif: the Beast dice among them (a chance die at Soif 1+ is one)
+        out.update(beast_dice=beast, normal_dice=dice - beast)
+    out["chance"] = chance
+    return out
 
 
 def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.DataFrame:
