@@ -39,8 +39,6 @@ TABLE_COLUMNS = ("pool", "rage", "difficulty", "violent") + CLASSES + tuple(DERI
 MAX_RAGE = 5
 #: Pools above this are refused.
 MAX_POOL = 1000
-#: The faces of a Rage die that count towards a Brutal outcome.
-BRUTAL_FACES = (1, 2)
 
 
 @dataclass(frozen=True)
