@@ -1,10 +1,10 @@
 """The systems declare themselves: no module outside ``analysis/systems`` names a system in code.
 
-(``analysis/versus``, the comparisons across systems, names the systems it sets side by side: it sits
-above them for that.)
+(``analysis/versus``, the comparisons across systems, names the systems it sets side by side, and the
+command line's module of a system's own commands (``analysis.cli.parser.SYSTEM_COMMANDS``) names its
+system: they sit above the systems for that.)
 
-Which module builds a system's own commands (``SYSTEM.cli``) and which column
-prefixes stand for its odds beside other systems' (``SYSTEM.column_prefixes``)
+Which column prefixes stand for a system's odds beside other systems' (``SYSTEM.column_prefixes``)
 are said by the system; the command line and the tables iterate what
 :func:`analysis.systems.shipped.systems` lists.
 """
@@ -18,6 +18,7 @@ import re
 import pytest
 
 from analysis import cli
+from analysis.cli import parser
 from analysis.workbench import rulesets
 from analysis.present import tables
 from analysis.systems import shipped
@@ -27,8 +28,12 @@ SYSTEMS_DIR = ROOT / "analysis" / "systems"
 VERSUS_DIR = ROOT / "analysis" / "versus"
 #: The seam names the kernel modules it loads, two of which share a system's name (kernels.cards, kernels.classic).
 SEAM = ROOT / "analysis" / "engine" / "seam.py"
+#: The command line's modules of a system's own commands, one per system that has commands of its own.
+COMMAND_MODULES = {ROOT / "analysis" / "cli" / f"{m.SYSTEM.name}.py" for m in parser.SYSTEM_COMMANDS}
 OUTSIDE = sorted(
-    p for p in (ROOT / "analysis").rglob("*.py") if not {SYSTEMS_DIR, VERSUS_DIR} & set(p.parents) and p != SEAM
+    p
+    for p in (ROOT / "analysis").rglob("*.py")
+    if not {SYSTEMS_DIR, VERSUS_DIR} & set(p.parents) and p != SEAM and p not in COMMAND_MODULES
 )
 
 
@@ -105,22 +110,27 @@ def test_the_hand_kept_lists_are_gone():
         assert "FAMILIES" not in text and "_PREFIXES" not in text, path
 
 
-def test_a_system_has_a_cli_module_exactly_when_it_declares_one():
+def test_each_command_module_builds_one_systems_own_commands():
     systems = shipped.systems()
-    with_file = {p.parent.name for p in SYSTEMS_DIR.glob("*/cli.py")}
-    assert with_file == {name for name, s in systems.items() if s.cli is not None}
+    modules = parser.SYSTEM_COMMANDS
+    assert len({m.SYSTEM.name for m in modules}) == len(modules)  # one module per system
+    assert all(systems[m.SYSTEM.name] is m.SYSTEM for m in modules)  # each a shipped system
     top = {p.stem for p in (ROOT / "analysis" / "cli").glob("*.py")}
-    # the entry (main), the parser of every command, the streams, the shared commands, make's build
-    assert top == {"__init__", "__main__", "parser", "streams", "workbench", "build"}
+    # the entry (main), the parser of every command, the streams, the shared commands, make's build, and
+    # the modules of the systems' own commands
+    assert top == {"__init__", "__main__", "parser", "streams", "workbench", "build"} | {
+        m.__name__.rpartition(".")[2] for m in modules
+    }
+    assert {p.stem for p in SYSTEMS_DIR.rglob("cli.py")} == set()  # a system's folder holds no command module
     shared = {p.stem for p in (ROOT / "analysis" / "options").glob("*.py")}
     assert shared == {"__init__", "common", "grid", "output", "rule_options", "warn"}  # the machinery they share
     commands = cli.build_parser().commands
-    for name in with_file:
-        module = systems[name].cli_module
-        assert module.__name__ == f"analysis.systems.{name}.cli"
-        assert module.COMMANDS and set(module.COMMANDS) <= set(commands), name
+    for module in modules:
+        assert cli.family(module.SYSTEM) is module
+        assert module.COMMANDS and set(module.COMMANDS) <= set(commands), module
         for command in module.COMMANDS:  # a command's own parser holds its system's commands only
             assert set(module.COMMANDS) <= set(cli.build_parser(command).commands)
+    assert all(cli.family(s) is None for s in systems.values() if s.name not in {m.SYSTEM.name for m in modules})
 
 
 def test_column_prefixes_as_the_systems_declare_them():
@@ -142,8 +152,7 @@ def test_column_prefixes_as_the_systems_declare_them():
 @pytest.mark.parametrize(
     "kwargs, words",
     [
-        ({"cli": "module:attribute"}, "cli of system 'x' is a module"),
-        ({"cli": 3}, "cli of system 'x' is a module"),
+        ({"cli": ".cli"}, "unexpected keyword argument 'cli'"),  # its commands are the command line's
         ({"column_prefixes": {"X_": "x"}}, "a prefix lowercase and ending with _"),
         ({"column_prefixes": {"x": "x"}}, "a prefix lowercase and ending with _"),
         ({"column_prefixes": {"x_": ""}}, "column_prefixes of system 'x'"),
@@ -152,7 +161,7 @@ def test_column_prefixes_as_the_systems_declare_them():
 def test_bad_declarations_are_refused(kwargs, words):
     from analysis.model.system import System
 
-    with pytest.raises(ValueError, match=re.escape(words)):
+    with pytest.raises(TypeError if "keyword" in words else ValueError, match=re.escape(words)):
         System("x", object, object, {"a": "1"}, **kwargs)
 
 

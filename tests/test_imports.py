@@ -299,14 +299,11 @@ SHARED_BY_SYSTEMS = (
 
 
 def layer(module: str) -> int:
-    """The layer of a module: its folder's, except that a system's ``cli.py`` is the command line and its
-    ``figures/`` and ``published/`` are presentation; the public face, ``analysis``, is above them all."""
+    """The layer of a module: its folder's, except that a system's ``figures/`` and ``published/`` are
+    presentation; the public face, ``analysis``, is above them all."""
     parts = module.split(".")
-    if parts[:2] == ["analysis", "systems"] and len(parts) > 3:
-        if parts[3] == "cli":
-            return LAYERS.index("analysis.cli")
-        if parts[3] in ("figures", "published"):
-            return LAYERS.index("analysis.present")
+    if parts[:2] == ["analysis", "systems"] and len(parts) > 3 and parts[3] in ("figures", "published"):
+        return LAYERS.index("analysis.present")
     if module == "analysis":
         return len(LAYERS)
     return max(i for i, name in enumerate(LAYERS) if module == name or module.startswith(name + "."))
@@ -349,23 +346,28 @@ def test_the_layer_scan_sees_an_import_up_and_across(tmp_path):
         "analysis/systems/__init__.py": "",
         "analysis/systems/one/__init__.py": "",
         "analysis/systems/one/x.py": "from analysis.systems.two import y\n",  # across
-        "analysis/systems/one/cli.py": "from analysis.options import o\n",  # the command line: fine
+        "analysis/systems/one/figures/__init__.py": "",
+        "analysis/systems/one/figures/f.py": "from analysis.present import p\n",  # presentation: fine
+        "analysis/systems/one/cli.py": "from analysis.options import o\n",  # a system's module: up
         "analysis/systems/two/__init__.py": "",
         "analysis/systems/two/y.py": "",
         "analysis/options/__init__.py": "",
         "analysis/options/o.py": "",
+        "analysis/present/__init__.py": "",
+        "analysis/present/p.py": "",
     }.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     assert runs_up(import_graph(tmp_path)) == [
         "analysis.model.a -> analysis.engine.b (line 2)",
+        "analysis.systems.one.cli -> analysis.options.o (line 1)",
         "analysis.systems.one.x -> analysis.systems.two.y (line 1: another system)",
     ]
 
 
 def test_the_systems_sit_below_the_command_line():
-    """No module of a system imports :mod:`analysis.cli` (a system's ``cli.py`` builds its commands from
-    :mod:`analysis.options`); the command line imports the systems."""
+    """No module of a system imports :mod:`analysis.cli` (a system's own commands are modules of
+    :mod:`analysis.cli`); the command line imports the systems."""
     graph = import_graph()
     found = [
         f"{m} -> {t}"

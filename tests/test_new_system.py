@@ -1,5 +1,6 @@
 """Adding a system is adding one folder and its line in analysis/systems/shipped.py: a toy system in
-tests/toy_systems/coin, listed, is found everywhere."""
+tests/toy_systems/coin, listed, is found everywhere (and a command of its own is a command module and its
+line in analysis.cli.parser.SYSTEM_COMMANDS)."""
 
 import importlib
 from fractions import Fraction
@@ -10,7 +11,7 @@ import pytest
 import analysis.systems
 from analysis.systems import shipped
 from analysis.present import booklet
-from analysis.cli import build
+from analysis.cli import build, parser
 from analysis.workbench import rulesets
 from analysis.workbench import sweep
 from analysis.present.tables import compare
@@ -24,6 +25,8 @@ def coin(monkeypatch):
     package = importlib.import_module("analysis.systems.coin")  # the folder, as if it were shipped
     monkeypatch.setattr(shipped, "PACKAGES", (*shipped.PACKAGES, package))  # and its line in shipped.py
     monkeypatch.setattr(rulesets, "SYSTEMS", shipped.systems())
+    commands = importlib.import_module("analysis.systems.coin.cli")  # its own command, as a module of analysis.cli
+    monkeypatch.setattr(parser, "SYSTEM_COMMANDS", (*parser.SYSTEM_COMMANDS, commands))  # and its line there
     return rulesets.SYSTEMS["coin"]
 
 
@@ -63,11 +66,11 @@ def test_booklet_and_build_find_its_tables_and_figures(coin, tmp_path):
 
 
 def test_its_own_command_module_and_column_prefix(coin, capsys):
-    """SYSTEM.cli adds ``beastodds flip`` beside the generated ``coin``; SYSTEM.column_prefixes reads coin_."""
+    """Its command module adds ``beastodds flip`` beside the generated ``coin``; SYSTEM.column_prefixes reads coin_."""
     from analysis import cli
     from analysis.present.tables import legend
 
-    assert coin.cli == ".cli" and coin.cli_module.COMMANDS == ("flip",)
+    assert cli.family(coin).COMMANDS == ("flip",) and cli.family(coin).SYSTEM is coin
     assert {"coin", "flip"} <= set(cli.build_parser().commands)
     assert set(cli.build_parser("flip").commands) == {"coin", "flip"}  # only its system's commands
     assert cli.main(["flip", "--coins", "2", "--needed", "1-2", "--format", "csv", "--exact"]) == 0

@@ -1,14 +1,15 @@
 """The ``beastodds`` command: exact odds tables from the shell.
 
 Every game system under ``analysis/systems`` has a command named after it
-(:mod:`analysis.options.grid` builds it from the system's ``SYSTEM``); a system
-with commands of its own names the module that builds them
-(``SYSTEM.cli``, the ``cli.py`` of its package); :mod:`analysis.cli.workbench`
-adds ``compare``, ``table``, ``solve``, ``rules``, ``booklet`` and ``page``.  The
-pieces they are all built from sit below the systems, in :mod:`analysis.options`
-(:mod:`~analysis.options.common`: options, rules, output;
-:mod:`~analysis.options.grid`: the generated grid command), so that no system
-imports this package: it imports them.
+(:mod:`analysis.options.grid` builds it from the system's ``SYSTEM``); the
+commands of a system's own are built by a module here, one per such system
+(:mod:`~analysis.cli.v5`, :mod:`~analysis.cli.cards`, :mod:`~analysis.cli.requiem`,
+:mod:`~analysis.cli.classic`: ``analysis.cli.parser.SYSTEM_COMMANDS``, a plain
+import each); :mod:`analysis.cli.workbench` adds ``compare``, ``table``,
+``solve``, ``rules``, ``booklet`` and ``page``.  The pieces they are all built
+from are :mod:`analysis.options` (:mod:`~analysis.options.common`: options,
+rules, output; :mod:`~analysis.options.grid`: the generated grid command).  No
+system imports this package: it imports them.
 
 This module is the entry, :func:`main`; the parser of every command and a
 command run are :mod:`analysis.cli.parser`, which :func:`main` imports when a

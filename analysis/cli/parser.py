@@ -15,7 +15,7 @@ import textwrap
 from typing import Any, Callable, NoReturn
 
 from analysis import __version__
-from analysis.cli import workbench
+from analysis.cli import cards, classic, requiem, v5, workbench
 from analysis.cli.streams import OutputError, write_out
 from analysis.model.safeio import atomic_write
 from analysis.model.validate import InputError
@@ -25,6 +25,11 @@ from analysis.options.output import say, write_output
 from analysis.present.tables import render, xlsx_bytes
 from analysis.workbench import rulesets
 
+
+#: The modules that build a shipped system's own commands, one plain import each: each names its system
+#: (``SYSTEM``), the commands it adds (``COMMANDS``, the system's own name among them when it builds that
+#: command itself) and ``add_commands(sub, system)``.  A system without one gets the generated grid command.
+SYSTEM_COMMANDS = (cards, classic, requiem, v5)
 
 DESCRIPTION = (
     "Exact odds for the dice and card systems of vampire tabletop games: every way the "
@@ -161,14 +166,14 @@ class Commands:
 
 
 def family(system):
-    """The module that builds ``system``'s own commands (``SYSTEM.cli``), or None.
+    """The module of :data:`SYSTEM_COMMANDS` that builds ``system``'s own commands, or None.
 
     It has ``COMMANDS`` (the command names it adds, the system's own name
     among them when it builds that command) and ``add_commands(sub, system)``
     (``sub``: :class:`Commands`); a system without one gets the generated grid
     command (:func:`analysis.options.grid.add_command`).
     """
-    return system.cli_module
+    return next((m for m in SYSTEM_COMMANDS if m.SYSTEM.name == system.name), None)
 
 
 def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:

@@ -7,9 +7,11 @@ sets), the grid axes of its odds table, its outcome classes with a one-line
 meaning each, its ``odds`` and ``table`` functions, and its Willpower
 strategies where it has any.  That is all ``beastodds <name>`` needs: the
 command is generated from ``SYSTEM`` (:mod:`analysis.options.grid`), with an
-option per axis, ``--rules`` and ``--set``.  A system with commands of its
-own names the module that builds them (``cli``), and one whose columns appear
-in tables beside other systems' names their prefixes (``column_prefixes``).
+option per axis, ``--rules`` and ``--set``.  A system whose columns appear in
+tables beside other systems' names their prefixes (``column_prefixes``).
+Commands of a system's own (``beastodds rouse``) are the command line's: a
+module of :mod:`analysis.cli` each, listed there
+(``analysis.cli.parser.SYSTEM_COMMANDS``).
 Its folder also holds, found by name:
 
 * ``variants/*.toml``: the shipped rule sets (``beastodds rules``);
@@ -21,11 +23,10 @@ files, ``compare``, sweeps, the booklet and the build iterate what it finds,
 so adding a system is adding one folder and its line there.
 
 A system's ``__init__`` imports the code it names (its rules class, its table
-function...) by plain imports and gives the objects.  The module of its own
-commands alone is named by a ``"module"`` string (``".cli"``, relative to the
-system's package), imported by the command line only: a system does not know the
+function...) by plain imports and gives the objects; a system does not know the
 command line.  (A ``"module:attribute"`` string is still read anywhere a
-reference is taken, for a system made elsewhere.)
+reference is taken, for a system registered from elsewhere:
+:func:`analysis.workbench.rulesets.register`.)
 """
 
 from __future__ import annotations
@@ -133,15 +134,6 @@ class System:
         :class:`analysis.model.rules.Rules` subclass or ``"module:Class"``.  A
         rule set holds one of each, the defaults unless its file has the
         table.
-    cli : str or module or None
-        The module that builds the system's own commands, usually ``".cli"``
-        (the ``cli.py`` of its package; imported only when the ``beastodds``
-        parser is built).  It has ``COMMANDS``, the command names it adds
-        (the system's own name among them when it builds that command
-        itself), and ``add_commands(sub, system)`` (``sub``:
-        :class:`analysis.cli.Commands`, each command built when
-        ``sub.wanted(name)``).  None: the system gets the generated grid
-        command (:func:`analysis.options.grid.add_command`) and no other.
     distribution : str or callable or None
         ``distribution(*axis_values, rules=..., exact=..., max_successes=None)
         -> DataFrame``: the exact distribution of the roll's successes, one
@@ -186,7 +178,6 @@ class System:
     aliases: tuple[str, ...] = field(default=())
     sub_rules: tuple[tuple[str, str | type[Rules]], ...] = ()
     limits: tuple[tuple[str, Limit], ...] = ()
-    cli: str | types.ModuleType | None = None
     column_prefixes: Pairs = ()
     distribution: str | Callable[..., pd.DataFrame] | None = None
     columns: str | tuple[str, ...] | None = None
@@ -211,7 +202,6 @@ class System:
             aliases: Iterable[str] = (),
             sub_rules: Mapping[str, str | type[Rules]] | Iterable[tuple[str, str | type[Rules]]] = (),
             limits: Mapping[str, Limit] | Iterable[tuple[str, Limit]] = (),
-            cli: str | types.ModuleType | None = None,
             column_prefixes: PairsIn = (),
             distribution: str | Callable[..., pd.DataFrame] | None = None,
             columns: str | Iterable[str] | None = None,
@@ -270,13 +260,6 @@ class System:
                     f"None)) pairs naming its axes, got {pair!r}"
                 )
         object.__setattr__(self, "limits", tuple((a, tuple(lh)) for a, lh in limits))
-        cli = self.cli
-        if (
-            cli is not None
-            and not isinstance(cli, types.ModuleType)
-            and (not isinstance(cli, str) or not cli.strip(".") or ":" in cli)
-        ):
-            raise ValueError(f"cli of system {self.name!r} is a module (\".cli\" or a module name), got {self.cli!r}")
         prefixes: Any = self.column_prefixes
         prefixes = tuple(prefixes.items()) if isinstance(prefixes, dict) else tuple(tuple(p) for p in prefixes)
         for pair in prefixes:
@@ -356,11 +339,6 @@ class System:
     @property
     def odds_function(self) -> Callable[..., Any] | None:
         return None if self.odds is None else self._get(self.odds)
-
-    @property
-    def cli_module(self) -> types.ModuleType | None:
-        """The imported module that builds the system's own commands, or None (see ``cli``)."""
-        return None if self.cli is None else self._get(self.cli)
 
     @property
     def table_columns(self) -> tuple[str, ...]:

@@ -13,10 +13,10 @@ own:
 * ``--jobs``/``--quiet`` (the grid is swept by :mod:`analysis.workbench.sweep`) and the
   output options.
 
-A system's own command module (``SYSTEM.cli``: the ``cli.py`` of its
-package) may build its command with :func:`add_command` too, changing
-defaults and adding options of its own; a system without one gets
-:func:`add_command` as it is.
+The command line's module of a system's own commands
+(``analysis.cli.parser.SYSTEM_COMMANDS``) may build the system's command with
+:func:`add_command` too, changing defaults and adding options of its own; a
+system without one gets :func:`add_command` as it is.
 """
 
 from __future__ import annotations

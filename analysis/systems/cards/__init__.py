@@ -2,8 +2,8 @@
 
 Modules: ``rules`` (the deck, the classes, ``CardRules``), ``deck`` (static and
 opposed tests and their tables; it re-exports the names of the others, and is
-re-exported here), ``scenes`` (several tests one after another) and
-``cli`` builds ``beastodds cards`` (only the command line imports it).  The card test
+re-exported here) and ``scenes`` (several tests one after another); the command line builds
+``beastodds cards``.  The card test
 that wins as often as a V5 roll is across systems: :mod:`analysis.versus.cards_v5`.
 """
 
@@ -33,7 +33,6 @@ SYSTEM = System(
         "confirmation card (Hunger 1 to 5 count alike)",
         "p_success": "chance to succeed: success + bestial_success",
     },
-    cli=".cli",
     column_prefixes={"card_": "ten-card test"},
     columns=TABLE_COLUMNS,
     package=__name__,

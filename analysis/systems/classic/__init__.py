@@ -3,9 +3,8 @@
 Modules: ``pools`` (successes, botches; re-exported here), ``damage`` (the
 damage rules, soak and one attack), ``track`` (the health track and torpor)
 and ``fights`` (blows and fights on the track); ``health`` gives the last
-three under one name.  ``cli``
-builds ``beastodds classic``, ``damage`` and ``blows`` (only the command line
-imports it).
+three under one name.  The command line builds ``beastodds classic``, ``damage`` and
+``blows``.
 """
 
 from analysis.model.system import System, exports
@@ -30,7 +29,6 @@ SYSTEM = System(
         "success": "at least one success left",
     },
     outcomes=("botch", "failure", "success"),
-    cli=".cli",
     columns=TABLE_COLUMNS,
     package=__name__,
 )

@@ -2,8 +2,8 @@
 
 Modules: ``dice`` (plain Requiem again-dice, the chance die, rote),
 ``beast`` (La Soif: Beast dice, a character's odds down the Soif ladder;
-re-exported here) and ``ladder`` (the Soif ladders, re-exported by ``beast``).  ``cli``
-builds ``beastodds beast`` and ``soif`` (only the command line imports it).
+re-exported here) and ``ladder`` (the Soif ladders, re-exported by ``beast``).  The command
+line builds ``beastodds requiem``, ``beast`` and ``soif``.
 """
 
 from analysis.model.system import System, exports
@@ -29,7 +29,6 @@ SYSTEM = System(
         "exceptional_success": "5 or more successes",
     },
     terms={"p_success": "chance to succeed: plain + exceptional success"},
-    cli=".cli",
     whole_first_axis=True,  # counted by the engine's walk: every pool for the cost of the largest
     column_prefixes={"la_soif_": "La Soif", "requiem_": "plain Requiem"},
     columns=TABLE_COLUMNS,

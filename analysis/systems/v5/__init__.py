@@ -7,8 +7,8 @@ tables with or without a strategy, counted by :mod:`analysis.engine.count`
 and :mod:`analysis.engine.willpower`, Remorse, frenzy; re-exported here
 with ``dice``), ``rouse``
 (Rouse checks, nights, Blood Potency), ``conflict`` (opposed rolls,
-trackers, fights).  ``cli`` builds its commands (``beastodds v5``, ``rouse``,
-``conflict``, ``fight``); only the command line imports it.
+trackers, fights).  The command line builds its commands (``beastodds v5``, ``rouse``,
+``conflict``, ``fight``, and ``versus`` against it).
 """
 
 from analysis.model.system import System, exports
@@ -40,7 +40,6 @@ SYSTEM = System(
         "bestial_failure": "not a win, and a Hunger die shows 1",
     },
     strategies=STRATEGIES,
-    cli=".cli",
     column_prefixes={"v5_": "V5"},
     columns=TABLE_COLUMNS,
     package=__name__,

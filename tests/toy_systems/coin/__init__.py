@@ -13,7 +13,6 @@ SYSTEM = System(
     axes={"coins": "1-4", "needed": "0-2"},
     classes={"heads_enough": "at least the needed heads", "too_few": "fewer heads than needed"},
     terms={"coins": "coins flipped", "needed": "heads needed"},
-    cli=".cli",
     column_prefixes={"coin_": "coin toss"},
     package=__name__,
 )

@@ -1,4 +1,5 @@
-"""The toy system's own command, named by ``SYSTEM.cli``: ``beastodds flip``.
+"""The toy system's own command: ``beastodds flip`` (a command module as those of :mod:`analysis.cli`; the test
+lists it with them, as a shipped system's line in ``analysis.cli.parser.SYSTEM_COMMANDS`` does).
 
 It adds ``flip`` beside the generated ``beastodds coin`` (``COMMANDS`` does
 not name ``coin``, so that one stays generated), and prints the chance of
@@ -10,6 +11,9 @@ side would name it.
 from __future__ import annotations
 
 from analysis.options.common import add_output_options, check_output_options, spec
+
+from . import SYSTEM as SYSTEM  # the system it builds for (read by the parser)
+from .flips import table
 
 #: The commands this module adds.
 COMMANDS = ("flip",)
@@ -29,8 +33,6 @@ def add_commands(sub, system) -> None:
 
 
 def _run_flip(args):
-    from .flips import table
-
     check_output_options(args)
     df = table(spec("--coins", args.coins), spec("--needed", args.needed), exact=args.exact)
     return (df.drop(columns="too_few").rename(columns={"heads_enough": "coin_heads_enough"}), ("coins", "needed"))

@@ -1,4 +1,7 @@
-"""The cards command: ``beastodds cards``, static tests over the grid or ``--opposed`` tests."""
+"""The cards command: ``beastodds cards``, static tests over the grid or ``--opposed`` tests.
+
+One of :data:`analysis.cli.parser.SYSTEM_COMMANDS`: ``SYSTEM`` is the cards system it builds for.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from analysis.workbench import rulesets
 from analysis.options import grid
 from analysis.options.common import SPEC_HELP, check_output_options, counts_exactly, given, rules_from_args
 from analysis.model.validate import check_cells, parse_spec
+from analysis.systems.cards import SYSTEM as SYSTEM  # the system it builds for (read by the parser)
 from analysis.systems.cards.deck import MAX_HUNGER, MAX_VALUE, opposed_table
 
 #: The commands this module adds (``cards`` is the cards system's own, built on the grid command).

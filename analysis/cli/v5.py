@@ -1,5 +1,8 @@
 """V5 commands: ``beastodds v5`` (its grid command, ``--strategy`` included), ``rouse``, ``conflict``,
-``fight``, and ``versus`` (La Soif or ten-card tests against V5)."""
+``fight``, and ``versus`` (La Soif or ten-card tests against V5).
+
+One of :data:`analysis.cli.parser.SYSTEM_COMMANDS`: ``SYSTEM`` is the v5 system it builds for.
+"""
 
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ from analysis.engine.progress import progress_bar
 from analysis.present.tables import latex_text, markdown_text, render
 from analysis.model.validate import check_cells, one_line, parse_spec
 
-from analysis.systems.v5 import conflict, rouse
+from analysis.systems.v5 import SYSTEM, conflict, rouse
 from analysis.systems.v5.conflict import (
     CONFLICT_COLUMNS,
     DAMAGE_KINDS,
@@ -46,7 +49,7 @@ from analysis.systems.v5.conflict import (
     Combatant,
     ConflictRules,
 )
-from analysis.systems.v5.rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS
+from analysis.systems.v5.rouse import MAX_CHECKS, MAX_HUNGER, TABLE_COLUMNS, RouseRules
 from analysis.versus.against_v5 import sides, versus
 from analysis.engine import markov
 from analysis.systems.v5.fight import fight
@@ -58,7 +61,7 @@ COMMANDS = ("v5", "rouse", "conflict", "fight", "versus")
 #: (each takes some milliseconds and some 100 kB until the table is printed).
 MAX_CONFLICT_CELLS = 20_000
 
-ROUSE_RULES = RulesOptions("analysis.systems.v5.rouse:RouseRules", "Rouse check rules", system="v5", sub="rouse")
+ROUSE_RULES = RulesOptions(RouseRules, "Rouse check rules", system=SYSTEM.name, sub="rouse")
 
 
 def _conflict_rules(dice):
@@ -66,9 +69,9 @@ def _conflict_rules(dice):
 
 
 CONFLICT_RULES = RulesOptions(
-    "analysis.systems.v5.conflict:ConflictRules",
+    ConflictRules,
     "conflict rules",
-    system="v5",
+    system=SYSTEM.name,
     sub="conflict",
     wrap=_conflict_rules,
     rules_help="the dice rules of both sides (the conflict's own fields are set with --set and the house-rule flags)",
@@ -139,7 +142,7 @@ def _add_rouse(sub) -> None:
     )
     add_rules_options(p, ROUSE_RULES)
     add_progress_options(p)
-    add_output_options(p, columns=_rouse_columns, system="v5")
+    add_output_options(p, columns=_rouse_columns, system=SYSTEM.name)
     p.set_defaults(run=_run_rouse)
 
 
@@ -297,7 +300,7 @@ def _add_conflict(sub) -> None:
     )
     _add_side_options(p, rolls_spec=True)
     add_progress_options(p)
-    add_output_options(p, columns=_conflict_columns, system="v5")
+    add_output_options(p, columns=_conflict_columns, system=SYSTEM.name)
     p.set_defaults(run=_run_conflict)
 
 
@@ -338,7 +341,7 @@ def _add_fight(sub) -> None:
         "--joint", action="store_true", help="print the joint state of both trackers after the last turn instead"
     )
     add_progress_options(p)
-    add_output_options(p, columns=_fight_columns, system="v5")
+    add_output_options(p, columns=_fight_columns, system=SYSTEM.name)
     p.set_defaults(run=_run_fight)
 
 

@@ -1,5 +1,8 @@
 """Requiem commands: ``beastodds requiem`` (La Soif rolls; ``beast`` is another name for it) and
-``beastodds soif`` (Soif ladders)."""
+``beastodds soif`` (Soif ladders).
+
+One of :data:`analysis.cli.parser.SYSTEM_COMMANDS`: ``SYSTEM`` is the requiem system it builds for.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from analysis.options.common import (
     rules_from_args,
 )
 from analysis.present.tables import render
+from analysis.systems.requiem import SYSTEM as SYSTEM  # the system it builds for (read by the parser)
 from analysis.systems.requiem.beast import (
     KEY_COLUMNS,
     LADDER_MODES,

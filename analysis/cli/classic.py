@@ -1,4 +1,7 @@
-"""Classic commands: ``beastodds classic`` (d10 pools), ``damage`` (after soak) and ``blows`` (health track)."""
+"""Classic commands: ``beastodds classic`` (d10 pools), ``damage`` (after soak) and ``blows`` (health track).
+
+One of :data:`analysis.cli.parser.SYSTEM_COMMANDS`: ``SYSTEM`` is the classic system it builds for.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ from analysis.options.common import (
 )
 from analysis.model.validate import check_int
 from analysis.engine import markov
+from analysis.systems.classic import SYSTEM
+from analysis.systems.classic.damage import DamageRules
 from analysis.systems.classic.fights import TABLE_CONDITIONS
 from analysis.systems.classic.health import (
     AIMS,
@@ -42,9 +47,7 @@ from analysis.systems.classic.health import (
 #: The commands this module adds (``classic`` is the classic system's own, built on the grid command).
 COMMANDS = ("classic", "damage", "blows")
 
-DAMAGE_RULES = RulesOptions(
-    "analysis.systems.classic.damage:DamageRules", "damage, soak and health rules", system="classic", sub="damage"
-)
+DAMAGE_RULES = RulesOptions(DamageRules, "damage, soak and health rules", system=SYSTEM.name, sub="damage")
 
 
 def add_commands(sub, system) -> None:
@@ -128,7 +131,7 @@ def _target_options(p, columns) -> None:
         "(default off; --set vital_spot_lethal=...)",
     )
     add_rules_options(p, DAMAGE_RULES)
-    add_output_options(p, columns=columns, system="classic")
+    add_output_options(p, columns=columns, system=SYSTEM.name)
 
 
 def _add_damage(sub) -> None:
