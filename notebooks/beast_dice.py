@@ -37,7 +37,7 @@
 from analysis.systems.requiem import beast
 from analysis.versus import requiem_v5
 from analysis.systems.requiem import dice as requiem
-from analysis.systems.requiem.figures import beast_character, beast_heatmap, beast_vs_v5
+from analysis.present.published.figures import beast_character, beast_heatmap, beast_vs_v5
 
 # %% [markdown]
 # ## The house rule's Soif ladders

@@ -39,7 +39,7 @@ from fractions import Fraction
 
 from analysis.systems.cards import deck as cards
 from analysis.versus import cards_v5
-from analysis.systems.cards.figures import cards_odds, cards_scene, cards_vs_v5
+from analysis.present.published.figures import cards_odds, cards_scene, cards_vs_v5
 
 # %% [markdown]
 # ## One test

@@ -41,7 +41,7 @@ import matplotlib.pyplot as plt
 
 from analysis.systems.classic import pools as classic
 from analysis.systems.classic import health
-from analysis.systems.classic.figures import classic_damage_after_soak, classic_survival_curves
+from analysis.present.published.figures import classic_damage_after_soak, classic_survival_curves
 
 # %% [markdown]
 # ## Classic pools

@@ -32,8 +32,8 @@
 # %%
 # %matplotlib inline
 from analysis.systems.v5 import roll as v5
-from analysis.systems.v5.figures import v5_beast_heatmap
-from analysis.systems.v5.published.v5 import seed_table_text
+from analysis.present.published.figures import v5_beast_heatmap
+from analysis.present.published.tables.v5 import seed_table_text
 from IPython.display import Markdown
 
 print(v5.odds(7, 3, 3))

@@ -35,8 +35,8 @@
 from analysis.systems.v5 import rouse
 from analysis.systems.v5 import roll as v5
 from analysis.systems.v5 import willpower
-from analysis.systems.v5.figures import v5_night_hunger, v5_willpower_gain
-from analysis.systems.v5.published.v5_night import willpower_table_text
+from analysis.present.published.figures import v5_night_hunger, v5_willpower_gain
+from analysis.present.published.tables.v5_night import willpower_table_text
 from IPython.display import Markdown
 
 # %% [markdown]

@@ -31,9 +31,9 @@ from fractions import Fraction
 import pandas as pd
 
 from analysis.systems.hunter import desperation as hunter
-from analysis.systems.hunter.figures import hunter_desperation
+from analysis.present.published.figures import hunter_desperation
 from analysis.systems.werewolf import rage as werewolf
-from analysis.systems.werewolf.figures import werewolf_brutal
+from analysis.present.published.figures import werewolf_brutal
 
 # %% [markdown]
 # ## Werewolf: Rage dice and Brutal outcomes

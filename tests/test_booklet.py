@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.present import booklet
+from analysis.present import booklet, published
 from analysis.present.formats.summary import flat_axes
 from analysis.cli import build
 from analysis.workbench import rulesets
@@ -80,7 +80,7 @@ def test_one_section_per_system_with_every_table_and_figure(page):
     titles = [v for k, v in events if k == "h2"]
     assert titles[:2] == [rulesets.SYSTEMS["v5"].title, rulesets.SYSTEMS["cards"].title]
     headings = [v for k, v in events if k == "h4"]
-    for _, module in build._modules("published"):
+    for _, module in build._modules("tables"):
         for name in module.make_tables():
             title = booklet.table_title(module, name)
             assert "_" not in title, f"the heading of {name} is not readable: {title!r}"
@@ -130,7 +130,7 @@ class _ZombieRules:
 
 
 def test_a_new_system_gets_its_section_without_code(monkeypatch, tmp_path):
-    """A system's published and figure modules make its section, with no list to update."""
+    """A system's published table and figure modules, listed, make its section: no other code."""
     from matplotlib.figure import Figure
 
     def make_tables():
@@ -141,19 +141,16 @@ def test_a_new_system_gets_its_section_without_code(monkeypatch, tmp_path):
         fig.subplots().plot([0, 1])
         return fig
 
-    pub = types.SimpleNamespace(make_tables=make_tables, __doc__="Demo tables.")
-    fig = types.SimpleNamespace(make_figure=make_figure, __doc__="Demo figure.")
-
-    class Zombie(System):
-        def published_modules(self):
-            return [("zombie_demo", pub)]
-
-        def figure_modules(self):
-            return [("zombie_demo", fig)]
-
-    monkeypatch.setitem(
-        rulesets.SYSTEMS, "zombie", Zombie("zombie", rules=_ZombieRules, table=None, axes={"pool": "1-2"})
+    zombie = System("zombie", rules=_ZombieRules, table=None, axes={"pool": "1-2"})
+    pub = types.SimpleNamespace(
+        __name__="z.zombie_demo", make_tables=make_tables, __doc__="Demo tables.", SYSTEM=zombie
     )
+    fig = types.SimpleNamespace(
+        __name__="z.zombie_demo", make_figure=make_figure, __doc__="Demo figure.", SYSTEM=zombie
+    )
+    monkeypatch.setattr(published, "TABLES", (*published.TABLES, pub))  # their lines in the list
+    monkeypatch.setattr(published, "FIGURES", (*published.FIGURES, fig))
+    monkeypatch.setitem(rulesets.SYSTEMS, "zombie", zombie)
     path = booklet.build(tmp_path / "b.html", only=["zombie"])
     events = _outline(path.read_text())
     assert [v for k, v in events if k == "h2"] == ["zombie"]

@@ -8,7 +8,7 @@ import pytest
 
 from analysis.systems.cards import deck as cards
 from analysis.versus import cards_v5
-from analysis.systems.cards.published import cards as published
+from analysis.present.published.tables import cards as published
 from analysis.systems.v5 import roll as v5
 from tests import oracles_cards as oc
 

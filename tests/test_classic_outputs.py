@@ -3,8 +3,8 @@
 from matplotlib.figure import Figure
 
 from analysis.systems.classic import health
-from analysis.systems.classic.figures import classic_damage_after_soak, classic_survival_curves
-from analysis.systems.classic.published import classic as published
+from analysis.present.published.figures import classic_damage_after_soak, classic_survival_curves
+from analysis.present.published.tables import classic as published
 
 from tests.oracles_classic import brute_damage
 

@@ -1,8 +1,9 @@
 """The systems declare themselves: no module outside ``analysis/systems`` names a system in code.
 
-(``analysis/versus``, the comparisons across systems, names the systems it sets side by side, and the
-command line's module of a system's own commands (``analysis.cli.parser.SYSTEM_COMMANDS``) names its
-system: they sit above the systems for that.)
+(``analysis/versus``, the comparisons across systems, names the systems it sets side by side; the
+command line's module of a system's own commands (``analysis.cli.parser.SYSTEM_COMMANDS``) and each
+published table or figure (``analysis.present.published``) name their system: they sit above the
+systems for that.)
 
 Which column prefixes stand for a system's odds beside other systems' (``SYSTEM.column_prefixes``)
 are said by the system; the command line and the tables iterate what
@@ -20,12 +21,13 @@ import pytest
 from analysis import cli
 from analysis.cli import parser
 from analysis.workbench import rulesets
-from analysis.present import tables
+from analysis.present import published, tables
 from analysis.systems import shipped
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SYSTEMS_DIR = ROOT / "analysis" / "systems"
 VERSUS_DIR = ROOT / "analysis" / "versus"
+PUBLISHED_DIR = ROOT / "analysis" / "present" / "published"
 #: The seam names the kernel modules it loads, two of which share a system's name (kernels.cards, kernels.classic).
 SEAM = ROOT / "analysis" / "engine" / "seam.py"
 #: The command line's modules of a system's own commands, one per system that has commands of its own.
@@ -33,7 +35,7 @@ COMMAND_MODULES = {ROOT / "analysis" / "cli" / f"{m.SYSTEM.name}.py" for m in pa
 OUTSIDE = sorted(
     p
     for p in (ROOT / "analysis").rglob("*.py")
-    if not {SYSTEMS_DIR, VERSUS_DIR} & set(p.parents) and p != SEAM and p not in COMMAND_MODULES
+    if not {SYSTEMS_DIR, VERSUS_DIR, PUBLISHED_DIR} & set(p.parents) and p != SEAM and p not in COMMAND_MODULES
 )
 
 
@@ -131,6 +133,25 @@ def test_each_command_module_builds_one_systems_own_commands():
         for command in module.COMMANDS:  # a command's own parser holds its system's commands only
             assert set(module.COMMANDS) <= set(cli.build_parser(command).commands)
     assert all(cli.family(s) is None for s in systems.values() if s.name not in {m.SYSTEM.name for m in modules})
+
+
+def test_every_published_module_is_listed_and_names_its_system():
+    """Each module of ``analysis/present/published/tables`` and ``figures`` is in its list (a plain import
+    each), has what ``make`` calls, and names a shipped system; no system's folder holds one."""
+    systems = shipped.systems()
+    for kind, listed, call in (
+        ("tables", published.TABLES, "make_tables"),
+        ("figures", published.FIGURES, "make_figure"),
+    ):
+        files = {p.stem for p in (PUBLISHED_DIR / kind).glob("*.py")} - {"__init__"}
+        assert {published.name(m) for m in listed} == files and len(listed) == len(files), kind
+        for module in listed:
+            assert callable(getattr(module, call)), module
+            assert systems[module.SYSTEM.name] is module.SYSTEM, module
+        assert [n for n, _ in published.modules(kind)] == sorted(files)
+    assert not [p for p in SYSTEMS_DIR.rglob("*") if p.name in ("published", "figures")]
+    by_system = {s: [n for n, _ in published.modules("figures", systems[s])] for s in ("hunter", "werewolf")}
+    assert by_system == {"hunter": ["hunter_desperation"], "werewolf": ["werewolf_brutal"]}
 
 
 def test_column_prefixes_as_the_systems_declare_them():

@@ -55,8 +55,8 @@ def test_changes_and_signed_percentages_never_print_a_misleading_zero():
 @pytest.mark.parametrize(
     "module, frame, column, x, y",
     [
-        ("analysis.systems.v5.figures.v5_beast_heatmap", "v5", "bestial_failure", "pool", "hunger"),
-        ("analysis.systems.requiem.figures.beast_heatmap", "requiem", "bestial_failure", "pool", "soif"),
+        ("analysis.present.published.figures.v5_beast_heatmap", "v5", "bestial_failure", "pool", "hunger"),
+        ("analysis.present.published.figures.beast_heatmap", "requiem", "bestial_failure", "pool", "soif"),
     ],
 )
 def test_heatmap_cells_print_0_only_for_exact_zeros(module, frame, column, x, y):
@@ -83,7 +83,7 @@ def test_heatmap_cells_print_0_only_for_exact_zeros(module, frame, column, x, y)
 
 
 def test_the_classic_damage_heatmap_never_rounds_into_0_or_100():
-    from analysis.systems.classic.figures import classic_damage_after_soak
+    from analysis.present.published.figures import classic_damage_after_soak
 
     fig = classic_damage_after_soak.make_figure(dice=range(1, 4), soaks=range(6, 9))
     texts = [t.get_text() for ax in fig.axes for t in ax.texts]
@@ -95,7 +95,7 @@ def test_the_classic_damage_heatmap_never_rounds_into_0_or_100():
 
 
 def test_werewolf_bar_labels_are_percentages():
-    from analysis.systems.werewolf.figures import werewolf_brutal
+    from analysis.present.published.figures import werewolf_brutal
 
     fig = werewolf_brutal.make_figure()
     bars = fig.axes[2]
@@ -106,7 +106,7 @@ def test_werewolf_bar_labels_are_percentages():
 
 
 def test_the_night_legend_shows_hunger_0():
-    from analysis.systems.v5.figures import v5_night_hunger
+    from analysis.present.published.figures import v5_night_hunger
 
     fig = v5_night_hunger.make_figure()
     legend = fig.axes[0].get_legend()
@@ -145,7 +145,7 @@ def test_variant_curves_read_at_a_glance():
 
 
 def test_a_change_that_is_the_same_everywhere_is_said_once():
-    from analysis.systems.cards.figures import cards_variants_heatmap
+    from analysis.present.published.figures import cards_variants_heatmap
 
     fig = cards_variants_heatmap.make_figure()
     panels = [ax for ax in fig.axes if ax.get_visible() and ax.get_title()]

@@ -116,7 +116,7 @@ def test_system_is_discovered_with_its_variants():
     for rs in rulesets.variants("hunter"):
         df = system.table_function([4], [3], [3], rules=rs.rules, exact=True)
         assert isinstance(df, pd.DataFrame) and len(df) == 1
-    from analysis.systems.hunter.figures import hunter_desperation
+    from analysis.present.published.figures import hunter_desperation
 
     assert hunter_desperation.make_figure(pools=range(1, 4), desperations=range(0, 3)).axes
 

@@ -164,8 +164,8 @@ def lazy_imports(root: pathlib.Path = ROOT, packages=PACKAGES) -> list[str]:
 
 def test_only_the_seam_imports_the_kernels_and_matplotlib():
     """No module but the seam imports a kernel module, numba or matplotlib, wherever the import stands
-    (``TYPE_CHECKING`` imports, for type checkers alone, aside), but that a figure module (a system's
-    ``figures/*.py``, read only to draw its figure) imports matplotlib at its top."""
+    (``TYPE_CHECKING`` imports, for type checkers alone, aside): a figure module too draws through
+    ``seam.Figure``, so that listing the figures loads no matplotlib."""
     found = []
     for module, path in modules(ROOT).items():
         if module == SEAM or module.split(".")[0] == "kernels":
@@ -180,9 +180,7 @@ def test_only_the_seam_imports_the_kernels_and_matplotlib():
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in checking:
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-                figure = module.split(".")[:2] == ["analysis", "systems"] and ".figures." in module
-                banned = ("kernels", "numba") if figure else ("kernels", "numba", "matplotlib")
-                if any(n.split(".")[0] in banned for n in names):
+                if any(n.split(".")[0] in ("kernels", "numba", "matplotlib") for n in names):
                     found.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
     assert found == []
 
@@ -258,9 +256,9 @@ def test_the_entry_loads_no_pandas_numpy_nor_numba():
 
 
 def test_no_module_loads_numba_nor_matplotlib_at_import():
-    """Importing every module of the library (a system's figures aside) loads neither numba nor matplotlib:
+    """Importing every module of the library (the published figures too) loads neither numba nor matplotlib:
     both wait at the seam for a count or a figure."""
-    names = [m for m in modules(ROOT, ("analysis",)) if ".figures" not in m and m != ENTRY + ".__main__"]
+    names = [m for m in modules(ROOT, ("analysis",)) if m != ENTRY + ".__main__"]
     code = (
         "import importlib, sys\n"
         f"for name in {names!r}:\n"
@@ -299,11 +297,7 @@ SHARED_BY_SYSTEMS = (
 
 
 def layer(module: str) -> int:
-    """The layer of a module: its folder's, except that a system's ``figures/`` and ``published/`` are
-    presentation; the public face, ``analysis``, is above them all."""
-    parts = module.split(".")
-    if parts[:2] == ["analysis", "systems"] and len(parts) > 3 and parts[3] in ("figures", "published"):
-        return LAYERS.index("analysis.present")
+    """The layer of a module: its folder's; the public face, ``analysis``, is above them all."""
     if module == "analysis":
         return len(LAYERS)
     return max(i for i, name in enumerate(LAYERS) if module == name or module.startswith(name + "."))
@@ -347,8 +341,8 @@ def test_the_layer_scan_sees_an_import_up_and_across(tmp_path):
         "analysis/systems/one/__init__.py": "",
         "analysis/systems/one/x.py": "from analysis.systems.two import y\n",  # across
         "analysis/systems/one/figures/__init__.py": "",
-        "analysis/systems/one/figures/f.py": "from analysis.present import p\n",  # presentation: fine
-        "analysis/systems/one/cli.py": "from analysis.options import o\n",  # a system's module: up
+        "analysis/systems/one/figures/f.py": "from analysis.present import p\n",  # a system's figure: up
+        "analysis/systems/one/cli.py": "from analysis.options import o\n",  # a system's commands: up
         "analysis/systems/two/__init__.py": "",
         "analysis/systems/two/y.py": "",
         "analysis/options/__init__.py": "",
@@ -361,6 +355,7 @@ def test_the_layer_scan_sees_an_import_up_and_across(tmp_path):
     assert runs_up(import_graph(tmp_path)) == [
         "analysis.model.a -> analysis.engine.b (line 2)",
         "analysis.systems.one.cli -> analysis.options.o (line 1)",
+        "analysis.systems.one.figures.f -> analysis.present.p (line 1)",
         "analysis.systems.one.x -> analysis.systems.two.y (line 1: another system)",
     ]
 

@@ -1,6 +1,7 @@
 """Adding a system is adding one folder and its line in analysis/systems/shipped.py: a toy system in
-tests/toy_systems/coin, listed, is found everywhere (and a command of its own is a command module and its
-line in analysis.cli.parser.SYSTEM_COMMANDS)."""
+tests/toy_systems/coin, listed, is found everywhere (a command of its own is a command module and its
+line in analysis.cli.parser.SYSTEM_COMMANDS; a published table or figure, a module and its line in
+analysis.present.published)."""
 
 import importlib
 from fractions import Fraction
@@ -10,7 +11,7 @@ import pytest
 
 import analysis.systems
 from analysis.systems import shipped
-from analysis.present import booklet
+from analysis.present import booklet, published
 from analysis.cli import build, parser
 from analysis.workbench import rulesets
 from analysis.workbench import sweep
@@ -27,6 +28,12 @@ def coin(monkeypatch):
     monkeypatch.setattr(rulesets, "SYSTEMS", shipped.systems())
     commands = importlib.import_module("analysis.systems.coin.cli")  # its own command, as a module of analysis.cli
     monkeypatch.setattr(parser, "SYSTEM_COMMANDS", (*parser.SYSTEM_COMMANDS, commands))  # and its line there
+    tables = importlib.import_module("analysis.systems.coin.published.coin")  # its published table and figure,
+    curve = importlib.import_module(
+        "analysis.systems.coin.figures.coin_curve"
+    )  # as modules of analysis.present.published
+    monkeypatch.setattr(published, "TABLES", (*published.TABLES, tables))  # and their lines there
+    monkeypatch.setattr(published, "FIGURES", (*published.FIGURES, curve))
     return rulesets.SYSTEMS["coin"]
 
 
@@ -59,7 +66,7 @@ def test_its_names_join_the_glossary(coin):
 
 
 def test_booklet_and_build_find_its_tables_and_figures(coin, tmp_path):
-    assert [n for n, _ in build._modules("published") if n == "coin"] == ["coin"]
+    assert [n for n, _ in build._modules("tables") if n == "coin"] == ["coin"]
     assert "coin_curve" in [n for n, _ in build._modules("figures")]
     text = booklet.build(tmp_path / "b.html", only=["coin"]).read_text()
     assert "Coins (a toy system)" in text and "coin_flips" in text and "coin-loaded" in text

@@ -234,6 +234,8 @@ def test_rule_set_save_is_atomic(tmp_path):
 
 
 class _Module:
+    SYSTEM = None  # a published module of no system: its columns in the shared glossary's words
+
     def __init__(self, tables=None, fail=False):
         self.tables, self.fail = tables, fail
 

@@ -132,7 +132,7 @@ def test_system_is_discovered_with_its_variants():
     for rs in rulesets.variants("werewolf"):
         df = system.table_function([4], [3], [3], [0, 1], rules=rs.rules, exact=True)
         assert isinstance(df, pd.DataFrame) and len(df) == 2
-    from analysis.systems.werewolf.figures import werewolf_brutal
+    from analysis.present.published.figures import werewolf_brutal
 
     assert werewolf_brutal.make_figure(pools=range(1, 4), rages=range(0, 3)).axes
 

@@ -1,11 +1,10 @@
 """Regenerate the published odds tables, figures and booklet (``make tables``, ``make figures``, ``make booklet``).
 
-Every system package (``analysis/systems/NAME``) has a ``published/``
-folder of modules with ``make_tables()`` returning ``{name: (DataFrame,
-key_columns)}``; each table is written as CSV and Markdown under
-``figures/tables/``.  Its ``figures/`` folder holds modules with
-``make_figure()`` returning a matplotlib Figure, written as
-``figures/<module>.png``.  ``booklet`` writes ``figures/booklet.html``, one
+The published modules (:mod:`analysis.present.published`): those of
+tables have ``make_tables()`` returning ``{name: (DataFrame,
+key_columns)}``, each table written as CSV and Markdown under
+``figures/tables/``; those of figures have ``make_figure()`` returning a
+matplotlib Figure, written as ``figures/<module>.png``.  ``booklet`` writes ``figures/booklet.html``, one
 self-contained page of every table and figure (``analysis.present.booklet``).
 Paths are anchored at the project root.  Every file is made in memory
 first and then written atomically (:mod:`analysis.model.safeio`), so a run that
@@ -17,12 +16,10 @@ from __future__ import annotations
 
 import sys
 import time
-import types
 from pathlib import Path
 
 from analysis.engine import seam
-from analysis.present import booklet
-from analysis.workbench import rulesets
+from analysis.present import booklet, published
 from analysis.present.formats.render import render
 from analysis.model.safeio import atomic_write, figure_bytes
 
@@ -32,19 +29,14 @@ TABLES = FIGURES / "tables"
 
 
 def _modules(kind: str, only=None):
-    """``(name, module)`` of every system's ``published`` or ``figures`` modules, by name."""
-    found: dict[str, types.ModuleType] = {}
-    for system in rulesets.SYSTEMS.values():
-        listing = system.published_modules() if kind == "published" else system.figure_modules()
-        for name, module in listing:
-            if name in found:
-                raise ValueError(f"two {kind} modules are named {name}: {found[name].__name__} and {module.__name__}")
-            found[name] = module
+    """``(name, module)`` of the published ``"tables"`` or ``"figures"`` modules, by name (``only``: those)."""
+    found = dict(published.modules(kind))
     names = sorted(found)
     if only:
         unknown = sorted(set(only) - set(names))
         if unknown:
-            raise SystemExit(f"unknown {kind} module(s): {', '.join(unknown)}; choose from {', '.join(names)}")
+            said = "published" if kind == "tables" else kind
+            raise SystemExit(f"unknown {said} module(s): {', '.join(unknown)}; choose from {', '.join(names)}")
         names = [n for n in names if n in only]
     for name in names:
         yield name, found[name]
@@ -54,10 +46,8 @@ def build_tables(only=None) -> list[Path]:
     """Write every published table as CSV and Markdown; return the paths."""
     texts = {}  # every table first: an error in one leaves all the old files as they were
 
-    for _, module in _modules("published", only):
-        # the legend gives each column its meaning in the module's own system
-        parts = getattr(module, "__name__", "").split(".")
-        system = rulesets.SYSTEMS.get(parts[2]) if len(parts) > 2 else None
+    for _, module in _modules("tables", only):
+        system = module.SYSTEM  # the legend gives each column its meaning in the module's own system
         legends = getattr(module, "LEGENDS", {})  # the module's own words for a column, as in the booklet
         for name, (df, keys) in module.make_tables().items():
             for ext, fmt in (("csv", "csv"), ("md", "markdown")):

@@ -12,11 +12,9 @@ tables beside other systems' names their prefixes (``column_prefixes``).
 Commands of a system's own (``beastodds rouse``) are the command line's: a
 module of :mod:`analysis.cli` each, listed there
 (``analysis.cli.parser.SYSTEM_COMMANDS``).
-Its folder also holds, found by name:
-
-* ``variants/*.toml``: the shipped rule sets (``beastodds rules``);
-* ``published/*.py``: modules with ``make_tables()`` (``make tables``);
-* ``figures/*.py``: modules with ``make_figure()`` (``make figures``).
+Its folder also holds ``variants/*.toml``, the shipped rule sets (``beastodds rules``), found by
+name.  What ``make`` publishes of it (tables, figures) is presentation:
+:mod:`analysis.present.published`.
 
 :mod:`analysis.systems.shipped` lists the systems; the CLI, rule-set
 files, ``compare``, sweeps, the booklet and the build iterate what it finds,
@@ -35,7 +33,6 @@ import dataclasses
 import importlib
 import importlib.util
 import inspect
-import pkgutil
 import re
 import sys
 import types
@@ -382,24 +379,6 @@ class System:
         return {f.name: getattr(defaults, f.name) for f in dataclasses.fields(cls)}
 
     # ------------------------------------------------------------ files
-    def _submodules(self, folder: str) -> list[tuple[str, types.ModuleType]]:
-        if not self.package:
-            return []
-        try:
-            pkg = importlib.import_module(f"{self.package}.{folder}")
-        except ModuleNotFoundError:
-            return []
-        names = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
-        return [(n, importlib.import_module(f"{pkg.__name__}.{n}")) for n in names]
-
-    def published_modules(self) -> list[tuple[str, types.ModuleType]]:
-        """``[(name, module)]`` of the modules under ``published/`` (each has ``make_tables()``)."""
-        return self._submodules("published")
-
-    def figure_modules(self) -> list[tuple[str, types.ModuleType]]:
-        """``[(name, module)]`` of the modules under ``figures/`` (each has ``make_figure()``)."""
-        return self._submodules("figures")
-
     def variant_files(self) -> list[Traversable]:
         """The shipped rule-set files (``variants/*.toml``), sorted by name."""
         if not self.package:

@@ -1,1 +1,2 @@
-"""Presentation: numbers as text, the output formats, legends, pivots, plots, the booklet and the shared page."""
+"""Presentation: numbers as text, the output formats, legends, pivots, plots, the booklet, the shared page, and
+what ``make`` publishes of each system (:mod:`analysis.present.published`)."""

@@ -11,9 +11,8 @@ Two kinds of booklet come from the same code:
   outcome class at one slice, the whole long-form table folded away, and
   figures drawn with the rule set (:mod:`analysis.present.plots`).
 * :func:`build` (``make booklet``): the shipped booklet, a section per
-  system package (``analysis/systems/NAME``): the official odds at a
-  glance, every published table (``published/*.py``, ``make_tables()``),
-  every figure (``figures/*.py``, ``make_figure()``) and a table per shipped
+  system: the official odds at a glance, every published table and figure of
+  the system (:mod:`analysis.present.published`) and a table per shipped
   house-rule variant.  Long tables are shown pivoted, their long form folded
   in a ``<details>``.
 
@@ -53,7 +52,7 @@ from analysis.model.spec import shipped
 from analysis.engine.progress import progress_bar
 from analysis.model.safeio import atomic_write
 from analysis.model.validate import first_repeat
-from analysis.present import plots
+from analysis.present import plots, published
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where ``make booklet`` writes the page.
@@ -528,7 +527,10 @@ def _variants_html(system) -> str:
 
 def _groups() -> list:
     """``[(system name, title, [published modules], [figure modules])]`` in listing order."""
-    return [(s.name, s.title, s.published_modules(), s.figure_modules()) for s in rulesets.SYSTEMS.values()]
+    return [
+        (s.name, s.title, published.modules("tables", s), published.modules("figures", s))
+        for s in rulesets.SYSTEMS.values()
+    ]
 
 
 def build(path=None, *, progress: bool = False, only=None) -> Path:

@@ -1,5 +1,6 @@
 """Coin tables."""
 
+from .. import SYSTEM as SYSTEM  # the system it is of
 from .. import flips
 
 
