@@ -12,9 +12,9 @@ The names a notebook uses are importable from here (``__all__``)::
     s = bo.solve("v5", "pool", "p_win>=0.7", hunger=2, difficulty=4)
     fig = bo.difference_heatmap(c)
 
-Each is loaded when first used, so ``import analysis`` loads neither numba
-nor matplotlib: the counting kernels are compiled or loaded when a count needs
-them, matplotlib when a figure is drawn.  Every probability is an exact
+Each is loaded when first used, by a plain import of its module (:func:`__getattr__`), so ``import
+analysis`` loads neither numba nor matplotlib (nor pandas): the counting kernels are compiled or loaded
+when a count needs them, matplotlib when a figure is drawn.  Every probability is an exact
 ``fractions.Fraction`` (``exact=True``) or the float of one.
 
 Inside, a folder a layer: the model (``analysis.model``: the mechanic file
@@ -30,31 +30,30 @@ page in ``analysis.present``; the ``beastodds`` command in ``analysis.cli``.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
-#: The one place the version is written (``pyproject.toml`` reads it from here).
-__version__ = "0.1.0"
+from analysis.model.version import VERSION
 
-#: Each public name: the module that defines it (imported when the name is first used).
-_PUBLIC = {
-    "load": "analysis.workbench.rulesets",
-    "RuleSet": "analysis.workbench.rulesets",
-    "variants": "analysis.workbench.rulesets",
-    "table": "analysis.workbench.sweep",
-    "distribution_table": "analysis.workbench.sweep",
-    "compare": "analysis.workbench.compare",
-    "Comparison": "analysis.workbench.compare",
-    "solve": "analysis.workbench.solve",
-    "render": "analysis.present.formats.render",
-    "difference_heatmap": "analysis.present.plots",
-    "variant_curves": "analysis.present.plots",
-    "explorer": "analysis.present.explore",
-}
+#: The toolkit's version (written in :mod:`analysis.model.version`).
+__version__ = VERSION
 
-__all__ = ["__version__", *_PUBLIC]
+__all__ = [
+    "__version__",
+    "load",
+    "RuleSet",
+    "variants",
+    "table",
+    "distribution_table",
+    "compare",
+    "Comparison",
+    "solve",
+    "render",
+    "difference_heatmap",
+    "variant_curves",
+    "explorer",
+]
 
-if TYPE_CHECKING:  # what the names are, for type checkers and readers (loaded lazily below)
+if TYPE_CHECKING:  # what the names are, for type checkers and readers (loaded when first used, below)
     from analysis.present.explore import explorer as explorer
     from analysis.present.formats.render import render as render
     from analysis.present.plots import difference_heatmap as difference_heatmap, variant_curves as variant_curves
@@ -65,14 +64,44 @@ if TYPE_CHECKING:  # what the names are, for type checkers and readers (loaded l
 
 
 def __getattr__(name: str) -> Any:
-    """A public name, imported from its module the first time it is used (PEP 562)."""
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module 'analysis' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    """A public name, imported from its module the first time it is used (PEP 562), then kept."""
+    value = _load(name)
     globals()[name] = value
     return value
 
 
+def _load(name: str) -> Any:
+    """One plain import of the module of each public name, so that every tool follows it."""
+    if name in ("load", "RuleSet", "variants"):
+        from analysis.workbench import rulesets
+
+        return getattr(rulesets, name)
+    if name in ("table", "distribution_table"):
+        from analysis.workbench import sweep
+
+        return getattr(sweep, name)
+    if name in ("compare", "Comparison"):
+        from analysis.workbench import compare
+
+        return getattr(compare, name)
+    if name == "solve":
+        from analysis.workbench.solve import solve
+
+        return solve
+    if name == "render":
+        from analysis.present.formats.render import render
+
+        return render
+    if name in ("difference_heatmap", "variant_curves"):
+        from analysis.present import plots
+
+        return getattr(plots, name)
+    if name == "explorer":
+        from analysis.present.explore import explorer
+
+        return explorer
+    raise AttributeError(f"module 'analysis' has no attribute {name!r}")
+
+
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_PUBLIC))
+    return sorted(set(globals()) | set(__all__))

@@ -14,7 +14,7 @@ import sys
 import textwrap
 from typing import Any, Callable, NoReturn
 
-from analysis import __version__
+from analysis.model.version import VERSION
 from analysis.cli import cards, classic, requiem, v5, workbench
 from analysis.cli.streams import OutputError, write_out
 from analysis.model.safeio import atomic_write
@@ -192,7 +192,7 @@ def build_parser(command: str | None = None, *, alone: bool = False) -> Parser:
         epilog="The rules each command counts: docs/rules.md. Exit codes: 0 done, "
         "2 bad input or output that cannot be written, 130 interrupted.",
     )
-    parser.add_argument("--version", action=_Version, version=f"beastodds {__version__}", names=())
+    parser.add_argument("--version", action=_Version, version=f"beastodds {VERSION}", names=())
     sub = Commands(
         parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, required=True),
         command if alone else None,

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import __version__
+from analysis.model.version import VERSION
 from analysis.engine import seam
 from analysis.workbench import rulesets
 from analysis.workbench import sweep
@@ -377,7 +377,7 @@ def build_rulesets(refs, path, *, grid: dict | None = None, progress: bool = Fal
     ranges = ", ".join(f"{label(a).lower()} {spec}" for a, spec in grid.items())
     command = _rebuild_command(sets, refs, grid, names, Path(path).name)
     footer = (
-        f"beastodds {_esc(__version__)}. Rule sets: {listed}."
+        f"beastodds {_esc(VERSION)}. Rule sets: {listed}."
         + (f" Chosen ranges: {_esc(ranges)} (other axes: each system's defaults)." if ranges else "")
         + (f" Built by <code>{_esc(command)}</code>." if command else "")
     )
@@ -617,7 +617,7 @@ def build(path=None, *, progress: bool = False, only=None) -> Path:
         "each, a legend under it), figures, and the shipped house-rule variants. " + _EXACT_NOTE
     )
     footer = (
-        f"beastodds {_esc(__version__)}. Built by <code>make booklet</code> from every published "
+        f"beastodds {_esc(VERSION)}. Built by <code>make booklet</code> from every published "
         "table and figure of every system; the same tables are in <code>figures/tables/</code> "
         "as CSV and Markdown. A booklet of your own rule set: <code>beastodds booklet "
         "mine.toml -o mine.html</code>."

@@ -46,7 +46,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import __version__
+from analysis.model.version import VERSION
 from analysis.workbench import rulesets
 from analysis.engine import strategy_lists as strategies
 from analysis.workbench import sweep
@@ -477,7 +477,7 @@ Turn it on to read them: the page fetches nothing, every number is in the file.<
 <p class="note">Click a dot to choose that cell; hover over a dot for its numbers.</p>
 </section>
 <p id="link">Link to this cell: <output id="link-text"></output></p>
-<footer>Made with beastodds {escape(__version__)} (<code>beastodds page</code>): exact odds of
+<footer>Made with beastodds {escape(VERSION)} (<code>beastodds page</code>): exact odds of
 {escape(", ".join(names))}.</footer>
 </main>
 <script type="application/json" id="odds-data">{body}</script>
