@@ -189,9 +189,14 @@ def test_register_refuses_bad_entries(toy_system):
         rulesets.register("toy3", _ToyRules, _toy_table, axes={})
     with pytest.raises(ValueError, match="unknown system 'toy4'"):
         rulesets.system("toy4")
-    broken = rulesets.register("toy5", "analysis.nowhere:Rules", "analysis.nowhere:table", axes={"pool": "1"})
-    with pytest.raises(ValueError, match="cannot be loaded"):
-        broken.rules_class
+    # code is given as objects, never as a module's name in a string (no tool could follow it)
+    with pytest.raises(ValueError, match="the rules of system 'toy5' are a class, got 'analysis.nowhere:Rules'"):
+        rulesets.register("toy5", "analysis.nowhere:Rules", _toy_table, axes={"pool": "1"})
+    with pytest.raises(ValueError, match="the table of system 'toy5' is a function"):
+        rulesets.register("toy5", _ToyRules, "analysis.nowhere:table", axes={"pool": "1"})
+    with pytest.raises(ValueError, match="sub_rules of system 'toy5'"):
+        rulesets.register("toy5", _ToyRules, _toy_table, axes={"pool": "1"}, sub_rules={"x": "m:Rules"})
+    assert "toy5" not in rulesets.SYSTEMS
 
 
 def test_shipped_files_are_plain_toml_with_matching_names():

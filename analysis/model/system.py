@@ -21,20 +21,15 @@ files, ``compare``, sweeps, the booklet and the build iterate what it finds,
 so adding a system is adding one folder and its line there.
 
 A system's ``__init__`` imports the code it names (its rules class, its table
-function...) by plain imports and gives the objects; a system does not know the
-command line.  (A ``"module:attribute"`` string is still read anywhere a
-reference is taken, for a system registered from elsewhere:
-:func:`analysis.workbench.rulesets.register`.)
+function...) by plain imports and gives the objects (never a module's name as a
+string: every tool follows a plain import); a system does not know the command line.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import importlib.util
 import inspect
 import re
-import sys
 import types
 from dataclasses import dataclass, field
 from importlib import resources
@@ -49,8 +44,6 @@ if TYPE_CHECKING:
 
     from analysis.model.rules import Rules
 
-    #: A reference to code: ``"module:attribute"`` (see :func:`resolve`) or the object itself.
-    Ref = str | Callable[..., Any]
     #: ``(name, one-line text)`` pairs, as :class:`System` holds them ...
     Pairs = tuple[tuple[str, str], ...]
     #: ... and as a system may give them: a dict or pairs.
@@ -66,20 +59,6 @@ _PREFIX = re.compile(r"^[a-z][a-z0-9_]*_$")
 RESERVED = ("system", "name", "description", "mechanic")
 
 
-def resolve(ref: object, package: str | None = None) -> Any:
-    """A ``"module:attribute"`` string imported (a leading dot: relative to ``package``), or the object itself."""
-    if not isinstance(ref, str):
-        return ref
-    module, _, attr = ref.partition(":")
-    try:
-        obj = importlib.import_module(module, package if module.startswith(".") else None)
-        for part in attr.split(".") if attr else ():
-            obj = getattr(obj, part)
-        return obj
-    except (ImportError, AttributeError, TypeError) as exc:
-        raise ValueError(f"{ref} cannot be loaded ({exc}); is that system installed?") from None
-
-
 @dataclass(frozen=True)
 class System:
     """One game system as the toolkit sees it.
@@ -89,9 +68,9 @@ class System:
     name : str
         Short lowercase name: ``system = "..."`` in rule-set files, the
         name of its folder under ``analysis/systems``.
-    rules : str or type
-        The frozen rules dataclass, or ``"module:Class"``.
-    table : str or callable
+    rules : type
+        The frozen rules dataclass.
+    table : callable
         ``table(*axis_values, rules=..., exact=...) -> DataFrame``: one row
         per grid cell, one column per axis, then the outcome columns.
     axes : tuple of (str, str)
@@ -105,13 +84,13 @@ class System:
     outcomes : tuple of str or None
         The table columns compared by ``compare`` (probabilities); None:
         every column that is neither an axis nor integer.
-    odds : str or callable or None
+    odds : callable or None
         ``odds(...)`` for one cell, where the system has one.
-    strategies : str or dict or None
+    strategies : dict or None
         The Willpower strategies by name, where the system has them.
     package : str
-        The Python package the system lives in (relative references resolve
-        against it).
+        The Python package the system lives in (its shipped rule sets are
+        read from its ``variants/`` folder).
     terms : dict
         ``{column: one-line meaning}`` for the axes and derived columns of its
         table that the shared glossary (:mod:`analysis.present.glossary`) does not
@@ -125,24 +104,22 @@ class System:
         on an axis (None: no highest), so that a sweep refuses a bad value
         before any cell is counted.  An axis left out is only checked to be
         a whole number >= 0 before the sweep.
-    sub_rules : dict or tuple of (str, str or type)
+    sub_rules : dict or tuple of (str, type)
         The rules of the system's other mechanics, by the name of their
-        TOML sub-table (``{"rouse": ".rouse:RouseRules"}``); each a
-        :class:`analysis.model.rules.Rules` subclass or ``"module:Class"``.  A
-        rule set holds one of each, the defaults unless its file has the
-        table.
-    distribution : str or callable or None
+        TOML sub-table (``{"rouse": RouseRules}``); each a
+        :class:`analysis.model.rules.Rules` subclass.  A rule set holds one
+        of each, the defaults unless its file has the table.
+    distribution : callable or None
         ``distribution(*axis_values, rules=..., exact=..., max_successes=None)
         -> DataFrame``: the exact distribution of the roll's successes, one
         row per (cell, successes) (:mod:`analysis.engine.distribution`); it also
         takes ``check_only=True`` (the size checks alone) and, where the
         system has strategies, ``strategy=`` (one); None: the system counts
         no successes (``--distribution`` says so).
-    columns : str or tuple of str or None
+    columns : tuple of str or None
         The columns of its table, in order, as its table function gives
         them without options (axes, classes, derived columns such as
-        ``p_win``), or ``"module:NAME"`` of such a tuple (imported only when
-        asked for); what ``beastodds NAME --help`` explains.  None: its axes,
+        ``p_win``): what ``beastodds NAME --help`` explains.  None: its axes,
         then its classes.
     whole_first_axis : bool
         One call of its table function counts every value of the first axis
@@ -161,23 +138,23 @@ class System:
     # The fields as __post_init__ leaves them (dicts made pairs, sequences tuples); the
     # constructor also takes the other forms listed above, which the __init__ below states.
     name: str
-    rules: str | type[Rules]
-    table: str | Callable[..., pd.DataFrame]
+    rules: type[Rules]
+    table: Callable[..., pd.DataFrame]
     axes: Pairs
     title: str = ""
     classes: Pairs = ()
     outcomes: tuple[str, ...] | None = None
-    odds: Ref | None = None
-    strategies: str | Mapping[str, Any] | None = None
+    odds: Callable[..., Any] | None = None
+    strategies: Mapping[str, Any] | None = None
     package: str = ""
     terms: Pairs = ()
     order: int = 100
     aliases: tuple[str, ...] = field(default=())
-    sub_rules: tuple[tuple[str, str | type[Rules]], ...] = ()
+    sub_rules: tuple[tuple[str, type[Rules]], ...] = ()
     limits: tuple[tuple[str, Limit], ...] = ()
     column_prefixes: Pairs = ()
-    distribution: str | Callable[..., pd.DataFrame] | None = None
-    columns: str | tuple[str, ...] | None = None
+    distribution: Callable[..., pd.DataFrame] | None = None
+    columns: tuple[str, ...] | None = None
     whole_first_axis: bool = False
 
     if TYPE_CHECKING:  # what the constructor takes (the dataclass's own __init__ runs)
@@ -185,29 +162,37 @@ class System:
         def __init__(
             self,
             name: str,
-            rules: str | type[Rules],
-            table: str | Callable[..., pd.DataFrame],
+            rules: type[Rules],
+            table: Callable[..., pd.DataFrame] | None,
             axes: PairsIn,
             title: str = "",
             classes: PairsIn = (),
             outcomes: str | Iterable[str] | None = None,
-            odds: Ref | None = None,
-            strategies: str | Mapping[str, Any] | None = None,
+            odds: Callable[..., Any] | None = None,
+            strategies: Mapping[str, Any] | None = None,
             package: str = "",
             terms: PairsIn = (),
             order: int = 100,
             aliases: Iterable[str] = (),
-            sub_rules: Mapping[str, str | type[Rules]] | Iterable[tuple[str, str | type[Rules]]] = (),
+            sub_rules: Mapping[str, type[Rules]] | Iterable[tuple[str, type[Rules]]] = (),
             limits: Mapping[str, Limit] | Iterable[tuple[str, Limit]] = (),
             column_prefixes: PairsIn = (),
-            distribution: str | Callable[..., pd.DataFrame] | None = None,
-            columns: str | Iterable[str] | None = None,
+            distribution: Callable[..., pd.DataFrame] | None = None,
+            columns: Iterable[str] | None = None,
             whole_first_axis: bool = False,
         ) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.match(self.name):
             raise ValueError(f"a system name is lowercase letters and digits, got {self.name!r}")
+        # code is given as the objects themselves (a plain import away), never a module's name as a string
+        if not isinstance(self.rules, type):
+            raise ValueError(f"the rules of system {self.name!r} are a class, got {self.rules!r}")
+        for what in ("table", "odds", "distribution"):
+            if not (getattr(self, what) is None or callable(getattr(self, what))):
+                raise ValueError(f"the {what} of system {self.name!r} is a function, got {getattr(self, what)!r}")
+        if not (self.strategies is None or isinstance(self.strategies, Mapping)):
+            raise ValueError(f"the strategies of system {self.name!r} are a dict, got {self.strategies!r}")
         # until set below, each field holds what the constructor was given (any form it takes)
         axes: Any = self.axes
         pairs = tuple(axes.items()) if isinstance(axes, dict) else tuple(tuple(p) for p in axes)
@@ -235,7 +220,13 @@ class System:
         subs: Any = self.sub_rules
         subs = tuple(subs.items()) if isinstance(subs, dict) else tuple(tuple(p) for p in subs)
         for pair in subs:
-            if len(pair) != 2 or not isinstance(pair[0], str) or not _AXIS.match(pair[0]) or pair[0] in RESERVED:
+            if (
+                len(pair) != 2
+                or not isinstance(pair[0], str)
+                or not _AXIS.match(pair[0])
+                or pair[0] in RESERVED
+                or not isinstance(pair[1], type)
+            ):
                 raise ValueError(
                     f"sub_rules of system {self.name!r} are (table name, rules class) "
                     f"pairs with lowercase names, got {pair!r}"
@@ -273,52 +264,30 @@ class System:
                 )
         object.__setattr__(self, "column_prefixes", prefixes)
         columns: Any = self.columns
-        if isinstance(columns, str):
-            ok = ":" in columns
-        elif columns is not None:
-            columns = tuple(columns)
-            ok = bool(columns) and all(isinstance(c, str) for c in columns)
+        if columns is not None:
+            columns = () if isinstance(columns, str) else tuple(columns)
+            if not columns or not all(isinstance(c, str) for c in columns):
+                raise ValueError(f"columns of system {self.name!r} are column names, got {self.columns!r}")
             object.__setattr__(self, "columns", columns)
-        if columns is not None and not ok:
-            raise ValueError(f"columns of system {self.name!r} are column names or \"module:NAME\", got {columns!r}")
 
     # ------------------------------------------------------------ code
-    def _get(self, ref: object) -> Any:
-        return resolve(ref, self.package or None)
-
-    def refers_to(self, ref: object, cls: type, *, loaded_only: bool = False) -> bool:
-        """Whether ``ref`` (``rules``, a ``sub_rules`` entry: a class or ``"module:Class"``) is ``cls``.
-
-        ``loaded_only``: import nothing, and say False for a ``ref`` whose module
-        is not loaded yet (an instance of ``cls`` means its own module is).
-        """
-        if isinstance(ref, str) and loaded_only:
-            module = ref.partition(":")[0]
-            if module.startswith("."):
-                if not self.package:
-                    return False
-                module = importlib.util.resolve_name(module, self.package)
-            if module not in sys.modules:
-                return False
-        return self._get(ref) is cls
-
     @property
     def rules_class(self) -> type[Rules]:
-        return self._get(self.rules)
+        return self.rules
 
     @property
     def sub_rule_names(self) -> tuple[str, ...]:
-        """The TOML sub-table names of the other mechanics' rules (imports nothing)."""
+        """The TOML sub-table names of the other mechanics' rules."""
         return tuple(n for n, _ in self.sub_rules)
 
     @property
     def sub_rules_classes(self) -> dict[str, type[Rules]]:
         """``{table name: rules class}`` of the system's other mechanics, in declaration order."""
-        return {n: self._get(ref) for n, ref in self.sub_rules}
+        return dict(self.sub_rules)
 
     @property
     def table_function(self) -> Callable[..., pd.DataFrame]:
-        return self._get(self.table)
+        return self.table
 
     def takes(self, parameter: str) -> bool:
         """Whether the table function takes the keyword ``parameter`` (``strategy``: the system has
@@ -331,23 +300,23 @@ class System:
     @property
     def distribution_function(self) -> Callable[..., pd.DataFrame] | None:
         """The system's distribution of successes (see ``distribution``), or None."""
-        return None if self.distribution is None else self._get(self.distribution)
+        return self.distribution
 
     @property
     def odds_function(self) -> Callable[..., Any] | None:
-        return None if self.odds is None else self._get(self.odds)
+        return self.odds
 
     @property
     def table_columns(self) -> tuple[str, ...]:
         """The columns of its table without options (see ``columns``); counts nothing."""
         if self.columns is None:
             return self.axis_names + tuple(c for c, _ in self.classes)
-        return tuple(self._get(self.columns))
+        return self.columns
 
     @property
     def strategy_map(self) -> dict[str, Any]:
         """``{name: strategy}`` (empty where the system has no strategies)."""
-        return {} if self.strategies is None else dict(self._get(self.strategies))
+        return {} if self.strategies is None else dict(self.strategies)
 
     # ------------------------------------------------------------ grid
     @property

@@ -15,7 +15,7 @@ import unicodedata
 from typing import Any, Callable
 
 from analysis.workbench import rulesets
-from analysis.model.system import RESERVED, resolve
+from analysis.model.system import RESERVED
 from analysis.model.validate import did_you_mean
 from analysis.options.warn import warn
 
@@ -72,9 +72,8 @@ class RulesOptions:
 
     Attributes
     ----------
-    rules : str or type
-        The rules dataclass (or ``"module:Class"``) that ``--set`` sets
-        fields of.
+    rules : type
+        The rules dataclass that ``--set`` sets fields of.
     title : str
         What those rules are called in help and messages
         (``"V5 rules"``, ``"conflict rules"``).
@@ -94,7 +93,7 @@ class RulesOptions:
         What ``--rules`` sets, for its help.
     """
 
-    rules: object
+    rules: type
     title: str
     system: str | None = None
     sub: str | None = None
@@ -113,7 +112,7 @@ class RulesOptions:
 
     @property
     def rules_class(self) -> type:
-        return resolve(self.rules)
+        return self.rules
 
     @classmethod
     def of_system(cls, system) -> "RulesOptions":

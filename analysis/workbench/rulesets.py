@@ -74,11 +74,10 @@ def register(
     ----------
     name : str
         Lowercase letters and digits (``"beast"``).
-    rules : type or str
-        Its rules class (an :class:`analysis.model.rules.Rules`), or
-        ``"module:Class"`` (imported when first needed).
-    table : callable or str
-        Its tidy table function, or ``"module:function"``; called as
+    rules : type
+        Its rules class (an :class:`analysis.model.rules.Rules`).
+    table : callable
+        Its tidy table function, called as
         ``table(*axis_values, rules=rules, exact=exact)``.
     axes : dict or sequence of (axis, SPEC)
         The grid axes, in the table function's argument order, each with a
@@ -90,7 +89,7 @@ def register(
         table that is neither an axis nor integer; name them when the table
         also has means or repeated columns).
     sub_rules : dict, optional
-        ``{table name: rules class or "module:Class"}`` of the system's
+        ``{table name: rules class}`` of the system's
         other mechanics (TOML sub-tables of its rule sets).
     replace : bool
         Allow replacing a registered system of that name.
@@ -180,20 +179,15 @@ def _canonical(name):
 
 
 def _owner_of(rules: object) -> tuple[System, str | None]:
-    """``(system, None)`` for a system's main rules, ``(system, table)`` for the rules of one of its sub-tables.
-
-    The systems whose rules modules are loaded are looked at first (the class of
-    ``rules`` is in one of them), so that naming the owner imports no other system.
-    """
+    """``(system, None)`` for a system's main rules, ``(system, table)`` for the rules of one of its sub-tables."""
     cls = type(rules)
-    for loaded_only in (True, False):
-        for s in SYSTEMS.values():
-            if s.refers_to(s.rules, cls, loaded_only=loaded_only):
-                return s, None
-        for s in SYSTEMS.values():
-            for name, ref in s.sub_rules:
-                if s.refers_to(ref, cls, loaded_only=loaded_only):
-                    return s, name
+    for s in SYSTEMS.values():
+        if s.rules is cls:
+            return s, None
+    for s in SYSTEMS.values():
+        for name, sub in s.sub_rules:
+            if sub is cls:
+                return s, name
     raise ValueError(f"{type(rules).__name__} is not the rules of any registered system ({', '.join(SYSTEMS)})")
 
 
