@@ -24,8 +24,10 @@ Willpower, decks, Markov chains, exact arithmetic, and the seam that loads the
 compiled kernels when a count needs them); each game system a package under
 ``analysis.systems``; the rule sets of every system and the questions asked of
 them (table, compare, solve) in ``analysis.workbench``; comparisons across
-systems in ``analysis.versus``; tables, formats, plots, the booklet and the
-page in ``analysis.present``; the ``beastodds`` command in ``analysis.cli``.
+systems in ``analysis.versus``; tables, formats, plots, the booklet, the page
+and the published tables and figures in ``analysis.present``; the options every
+command is built from in ``analysis.options``; the ``beastodds`` command (each
+system's own commands too) in ``analysis.cli``.
 """
 
 from __future__ import annotations
