@@ -239,7 +239,7 @@ def test_a_mechanic_file_with_and_without_successes(capsys, tmp_path):
         "csv",
     )
     assert code == 0, err
-    mech = rulesets.register_mechanic_file(path).rules_class.MECHANIC
+    mech = rulesets.register_mechanic_file(path).rules.MECHANIC
     rules = engine.rules_of(mech, {})
     got = {}
     for r in csv.DictReader(io.StringIO(out)):

@@ -37,10 +37,10 @@ def test_the_v5_file_under_table_equals_the_v5_strategies(my_v5, strategy):
     rs = rulesets.load(my_v5)
     system = rulesets.system(rs.system)
     assert system.name == "myv5" and system.package == ""  # counted as a designer's file
-    got = system.table_function(*GRID.values(), rules=rs.rules, exact=True, strategy=strategy)
+    got = system.table(*GRID.values(), rules=rs.rules, exact=True, strategy=strategy)
     want = roll.table(*GRID.values(), exact=True, strategy=strategy)
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
-    floats = system.table_function(*GRID.values(), rules=rs.rules, strategy=strategy)
+    floats = system.table(*GRID.values(), rules=rs.rules, strategy=strategy)
     number_columns = [c for c in got.columns if c not in ("pool", "hunger", "difficulty", "strategy")]
     for c in number_columns:  # each float is the float of the exact fraction
         assert floats[c].tolist() == [float(x) for x in got[c]], c

@@ -11,7 +11,7 @@ def test_every_column_of_every_system_is_a_term(name):
     system = rulesets.SYSTEMS[name]
     known = glossary.terms()
     cells = [[int(spec.split("-")[0].split(",")[0])] for _, spec in system.axes]
-    df = system.table_function(*cells, rules=system.rules_class(), exact=False)
+    df = system.table(*cells, rules=system.rules(), exact=False)
     missing = [c for c in df.columns if c not in known]
     assert not missing, f"{name} table columns neither in analysis/present/glossary.py nor in its SYSTEM: {missing}"
     for axis in system.axis_names:
@@ -24,7 +24,7 @@ def test_every_column_of_every_system_is_a_term(name):
 def test_classes_are_exclusive_and_sum_to_one():
     for system in rulesets.SYSTEMS.values():
         cells = [[int(spec.split("-")[0].split(",")[0]) + 1] for _, spec in system.axes]
-        df = system.table_function(*cells, rules=system.rules_class(), exact=True)
+        df = system.table(*cells, rules=system.rules(), exact=True)
         assert sum(df[c].iloc[0] for c, _ in system.classes) == 1, system.name
 
 
@@ -51,9 +51,9 @@ def test_classes_sum_to_one_on_many_cells_and_derived_columns_are_named_apart(na
     if name not in _MANY:
         pytest.skip(f"{name}: a system of the tests, not shipped")
     if name == "requiem":
-        df = system.table_function([-1, 0, 1, 2, 3, 5, 8], "0-5", rules=system.rules_class(), exact=True)
+        df = system.table([-1, 0, 1, 2, 3, 5, 8], "0-5", rules=system.rules(), exact=True)
     else:
-        df = system.table_function(*_MANY[name], rules=system.rules_class(), exact=True)
+        df = system.table(*_MANY[name], rules=system.rules(), exact=True)
     classes = [c for c, _ in system.classes]
     assert len(df) > 10
     for row in df[classes].itertuples(index=False):

@@ -109,12 +109,12 @@ def test_bad_input_is_a_value_error(call):
 
 def test_system_is_discovered_with_its_variants():
     system = rulesets.system("hunter")
-    assert system.rules_class is hunter.HunterRules
+    assert system.rules is hunter.HunterRules
     names = [rs.name for rs in rulesets.variants("hunter")]
     assert "hunter-official" in names and len(names) >= 2
     assert rulesets.official(system).rules == hunter.OFFICIAL
     for rs in rulesets.variants("hunter"):
-        df = system.table_function([4], [3], [3], rules=rs.rules, exact=True)
+        df = system.table([4], [3], [3], rules=rs.rules, exact=True)
         assert isinstance(df, pd.DataFrame) and len(df) == 1
     from analysis.present.published.figures import hunter_desperation
 

@@ -227,7 +227,7 @@ def test_the_same_file_read_again_after_an_edit_gives_the_edit(capsys, tmp_path)
     path.write_text(mechanic(name="edited", meaning="a meaning written since"))
     after = rulesets.load(path)
     assert after.rules.MECHANIC != before.rules.MECHANIC
-    assert rulesets.SYSTEMS["edited"].rules_class is type(after.rules)
+    assert rulesets.SYSTEMS["edited"].rules is type(after.rules)
     assert "a meaning written since" in str(after.rules.MECHANIC.meanings())
     other = write(tmp_path, mechanic(name="edited", meaning="a third meaning"), "other.toml")
     with pytest.raises(ValueError, match="a system named 'edited' already exists"):

@@ -1155,7 +1155,7 @@ def test_v5s_strategies_on_a_copy_of_v5s_file_equal_v5(strategy, tmp_path):
     axes = (list(range(0, 9)), list(range(0, 6)), list(range(0, 6)))
     with systems_kept():
         rs = rulesets.load(path)
-        mine = rulesets.system(rs.system).table_function(*axes, rules=rs.rules, exact=True, strategy=strategy)
+        mine = rulesets.system(rs.system).table(*axes, rules=rs.rules, exact=True, strategy=strategy)
     want = v5.table(*axes, exact=True, strategy=strategy)
     assert list(mine.columns) == list(want.columns)
     assert mine.equals(want)

@@ -53,14 +53,14 @@ def test_compare_and_sweep_take_it(coin):
     cmp = compare("coin-official", "coin-loaded", {"coins": "2", "needed": "2"}, exact=True)
     row = cmp.table[cmp.table["outcome"] == "heads_enough"].iloc[0]
     assert (row["a"], row["b"], row["difference"]) == (Fraction(1, 4), Fraction(1), Fraction(3, 4))
-    df = sweep.tables(coin, [coin.rules_class()], {"coins": "1-3"}, exact=True)[0]
+    df = sweep.tables(coin, [coin.rules()], {"coins": "1-3"}, exact=True)[0]
     assert len(df) == 3 * 3
 
 
 def test_its_names_join_the_glossary(coin):
     from analysis.present import glossary
 
-    df = coin.table_function([2], [1], rules=coin.rules_class())
+    df = coin.table([2], [1], rules=coin.rules())
     assert all(c in glossary.terms() for c in df.columns)
     assert glossary.meaning("needed") == "heads needed"
 

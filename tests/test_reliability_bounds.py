@@ -150,7 +150,7 @@ def test_sweep_checks_everything_before_the_first_chunk(monkeypatch):
     monkeypatch.setattr(sweep, "_table", _no_work)
     v5 = rulesets.system("v5")
     with pytest.raises(ValueError, match="pool must be 0..1000, got 1001"):
-        sweep.tables(v5, [v5.rules_class()], {"pool": "1-1001", "difficulty": 1})
+        sweep.tables(v5, [v5.rules()], {"pool": "1-1001", "difficulty": 1})
     with pytest.raises(ValueError, match="needs V5Rules rules"):
         sweep.tables(v5, [object()], {"pool": 3, "difficulty": 1})
     from analysis.present.tables import compare
@@ -168,9 +168,7 @@ def test_system_limits_match_the_table_functions():
         for axis, (lo, hi) in limits.items():
             for bad in ([hi + 1] if hi is not None else []) + ([lo - 1] if lo > 0 else []):
                 with pytest.raises(ValueError):
-                    system.table_function(
-                        *({**first, axis: [bad]}[a] for a in system.axis_names), rules=system.rules_class()
-                    )
+                    system.table(*({**first, axis: [bad]}[a] for a in system.axis_names), rules=system.rules())
                 with pytest.raises(ValueError, match=f"{axis}.* must be"):
                     sweep.resolve_grid(system, {axis: [bad]})
 
@@ -237,7 +235,7 @@ def test_a_grid_is_cut_per_kernel_call():
 def test_in_process_calls_grow_while_quick_and_split_when_slow(monkeypatch):
     v5 = rulesets.system("v5")
     grid = sweep.resolve_grid(v5, {"pool": "1-12", "hunger": "0-2", "difficulty": "1-2"})
-    whole = v5.table_function(*grid.values(), rules=v5.rules_class())
+    whole = v5.table(*grid.values(), rules=v5.rules())
     calls = []
     real = sweep._table
     clock = [0.0]
@@ -250,12 +248,12 @@ def test_in_process_calls_grow_while_quick_and_split_when_slow(monkeypatch):
     monkeypatch.setattr(sweep, "_table", timed)
     monkeypatch.setattr(sweep.time, "monotonic", lambda: clock[0])
     cost = lambda part: 0.0  # quick calls: batches of 1, 2, 4, 8 pools
-    quick = sweep.tables(v5, [v5.rules_class()], grid)[0]
+    quick = sweep.tables(v5, [v5.rules()], grid)[0]
     assert [len(c["pool"]) for c in calls] == [1, 2, 4, 5]
     assert quick.equals(whole)
     calls.clear()
     cost = lambda part: 10.0  # slow calls: one pool, then one pool and one Hunger a call
-    slow = sweep.tables(v5, [v5.rules_class()], grid)[0]
+    slow = sweep.tables(v5, [v5.rules()], grid)[0]
     assert len(calls[0]["hunger"]) == 3
     assert all(len(c["pool"]) == 1 and len(c["hunger"]) == 1 for c in calls[1:])
     assert len(calls) == 1 + 11 * 3
@@ -277,7 +275,7 @@ _SLOW_SWEEP = textwrap.dedent("""
         sweep._table = slow
         print("ready", flush=True)
         v5 = rulesets.system("v5")
-        sweep.tables(v5, [v5.rules_class()], {"pool": "1-40", "hunger": "0-5", "difficulty": 1},
+        sweep.tables(v5, [v5.rules()], {"pool": "1-40", "hunger": "0-5", "difficulty": 1},
                      jobs=int(sys.argv[1]))
         print("finished", flush=True)
 """)
@@ -327,7 +325,7 @@ def test_a_dead_worker_stops_the_sweep_in_one_sentence_and_leaves_no_worker():
     import multiprocessing
     from types import SimpleNamespace
 
-    system = SimpleNamespace(table_function=_worker_dies, axis_names=("pool",))
+    system = SimpleNamespace(table=_worker_dies, axis_names=("pool",))
     with pytest.raises(ValueError, match=r"^the 1 worker processes stopped before the end"):
         sweep._in_workers(system, [None], [(0, {"pool": [1]})], [None], False, 1, NoBar())
     assert not multiprocessing.active_children()

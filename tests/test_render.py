@@ -38,11 +38,11 @@ def small_grid(system) -> dict:
 
 
 def table_pair(system, grid):
-    rules = system.rules_class()
+    rules = system.rules()
     values = [grid[a] for a in system.axis_names]
     return (
-        system.table_function(*values, rules=rules, exact=False),
-        system.table_function(*values, rules=rules, exact=True),
+        system.table(*values, rules=rules, exact=False),
+        system.table(*values, rules=rules, exact=True),
     )
 
 

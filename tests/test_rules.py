@@ -194,7 +194,7 @@ def test_from_dict_errors_name_the_dotted_field(data, message):
 def _every_rules_class() -> list:
     classes = []
     for system in rulesets.SYSTEMS.values():
-        classes.append(system.rules_class)
+        classes.append(system.rules)
         classes.extend(system.sub_rules_classes.values())
     classes.append(requiem.RequiemRules)  # plain Requiem dice: BeastRules.requiem()
     return classes
@@ -252,11 +252,11 @@ def test_every_rules_class_round_trips_through_toml(cls):
 def test_every_system_rule_set_round_trips_with_all_its_tables(system, tmp_path):
     subs = {n: _changed(c) for n, c in system.sub_rules_classes.items()}
     rs = rulesets.RuleSet(
-        system.name, f"{system.name}-everything", _changed(system.rules_class), "Every field changed.", sub_rules=subs
+        system.name, f"{system.name}-everything", _changed(system.rules), "Every field changed.", sub_rules=subs
     )
     back = rulesets.load(rs.save(tmp_path / "all.toml"))
     assert back == rs and back.rules == rs.rules and back.subs() == subs
-    n_fields = len(_flat(system.rules_class)) + sum(len(_flat(c)) for c in system.sub_rules_classes.values())
+    n_fields = len(_flat(system.rules)) + sum(len(_flat(c)) for c in system.sub_rules_classes.values())
     assert len(rs.changes()) == n_fields
     official = rulesets.official(system)
     assert rulesets.from_toml(official.to_toml()) == official and official.changes() == {}

@@ -17,8 +17,8 @@ from analysis.workbench.rulesets import RuleSet
 
 def test_v5_and_cards_are_registered():
     assert list(rulesets.SYSTEMS)[:2] == ["v5", "cards"]
-    assert rulesets.system("v5").rules_class is v5.V5Rules
-    assert rulesets.system("cards").table_function is cards.table
+    assert rulesets.system("v5").rules is v5.V5Rules
+    assert rulesets.system("cards").table is cards.table
     assert rulesets.system("v5").axis_names == ("pool", "hunger", "difficulty")
 
 
@@ -35,7 +35,7 @@ def test_shipped_variant_loads_and_round_trips(rs):
 def test_every_registered_system_ships_its_defaults_and_variants():
     for name, system in rulesets.SYSTEMS.items():
         shipped = rulesets.variants(name)
-        assert rulesets.official(system).rules == system.rules_class()
+        assert rulesets.official(system).rules == system.rules()
         assert rulesets.official(system).source.startswith("shipped:")
         assert sum(1 for rs in shipped if rs.changes()) >= 1, name
         assert len({(rs.rules, rs.sub_rules) for rs in shipped}) == len(shipped), "two shipped variants are the same"
@@ -117,7 +117,7 @@ def test_a_system_name_is_its_official_rule_set(name, capsys):
     """`beastodds table v5` (and page, booklet, compare) read a system's name as its official rules."""
     rs = rulesets.load(name)
     assert rs == rulesets.official(name)
-    assert rs.rules == rulesets.system(name).rules_class()
+    assert rs.rules == rulesets.system(name).rules()
     code, out, err = run_cli(capsys, "table", name, "--format", "csv")
     assert code == 0, err
     code, want, err = run_cli(capsys, "table", rs.name, "--format", "csv")

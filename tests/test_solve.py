@@ -91,11 +91,11 @@ def test_v5_difficulty_nearest_half(capsys):
 
 def test_werewolf_brutal_bonus_over_its_declared_range(capsys):
     system = rulesets.system("werewolf")
-    info = next(i for i in system.rules_class.fields_info() if i.name == "brutal_bonus")
+    info = next(i for i in system.rules.fields_info() if i.name == "brutal_bonus")
     values = list(range(info.range[0], info.range[1] + 1))
     tables = sweep.tables(
         system,
-        [system.rules_class(brutal_bonus=b) for b in values],
+        [system.rules(brutal_bonus=b) for b in values],
         {"pool": 7, "rage": 3, "difficulty": 4, "violent": 1},
         exact=True,
     )
@@ -147,7 +147,7 @@ def parse_first(spec: str) -> int:
 @pytest.mark.parametrize("name", list(shipped.systems()))
 def test_every_system_first_axis_nearest_a_third(name):
     system = rulesets.system(name)
-    rules = system.rules_class()
+    rules = system.rules()
     find = system.axis_names[0]
     others = {a: parse_first(s) for a, s in system.axes if a != find}
     col = _first_value_column(system, rules)
@@ -391,7 +391,7 @@ def test_rules_and_set_as_in_other_commands(capsys):
         assert (int(line["pool"]), Fraction(line["bestial_failure"]), line["rule_set"]) == (want, p[want], rs.name)
     crit = sweep.tables(
         "v5",
-        [rulesets.system("v5").rules_class(crit_bonus=3)],
+        [rulesets.system("v5").rules(crit_bonus=3)],
         {"pool": 5, "hunger": 1, "difficulty": "0-30"},
         exact=True,
     )[0]
@@ -610,7 +610,7 @@ def test_at_least_columns_as_targets(capsys, rules, grid):
 
     rs = rule_set(rules)
     system = rulesets.system(rs.system)
-    system = dataclasses.replace(system, table=functools.partial(system.table_function, at_least="3"))
+    system = dataclasses.replace(system, table=functools.partial(system.table, at_least="3"))
     table = sweep.tables(system, [rs.rules], {**grid, "pool": "0-30"}, exact=True)[0]
     p = column(table, "pool", "p_at_least_3")
     want = smallest(p, lambda x: x >= Fraction(1, 2))

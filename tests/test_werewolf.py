@@ -125,12 +125,12 @@ def test_bad_input_is_a_value_error(call):
 
 def test_system_is_discovered_with_its_variants():
     system = rulesets.system("werewolf")
-    assert system.rules_class is werewolf.WerewolfRules
+    assert system.rules is werewolf.WerewolfRules
     names = [rs.name for rs in rulesets.variants("werewolf")]
     assert "werewolf-official" in names and len(names) >= 2
     assert rulesets.official(system).rules == werewolf.OFFICIAL
     for rs in rulesets.variants("werewolf"):
-        df = system.table_function([4], [3], [3], [0, 1], rules=rs.rules, exact=True)
+        df = system.table([4], [3], [3], [0, 1], rules=rs.rules, exact=True)
         assert isinstance(df, pd.DataFrame) and len(df) == 2
     from analysis.present.published.figures import werewolf_brutal
 

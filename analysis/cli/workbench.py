@@ -224,7 +224,7 @@ def run_table(args):
         if args.strategy is not None:
             options["strategy"] = args.strategy
         if "at_least" in options:
-            system = dataclasses.replace(system, table=functools.partial(system.table_function, at_least=args.at_least))
+            system = dataclasses.replace(system, table=functools.partial(system.table, at_least=args.at_least))
         check_work(system, resolved, rs.rules, counts_exactly(args), options)
     df = sweep.tables(
         system,
@@ -401,7 +401,7 @@ def run_solve(args):
     if find in system.axis_names:
         meaning = "the value found: " + legend([find], system)[0].split(": ", 1)[1]
     else:
-        info = next(i for i in system.rules_class.fields_info() if i.name == find)
+        info = next(i for i in system.rules.fields_info() if i.name == find)
         meaning = f"the value found of the rule field {find}: {info.help}"
     text = render(df, args.format, **render_options(args, keys), meanings={find: meaning})
     if args.format == "markdown":  # what was asked, above the table

@@ -43,7 +43,7 @@ MAX_ROWS = 1_000_000
 
 def no_count(system) -> ValueError:
     """The one sentence for a system that counts no successes."""
-    mech = getattr(getattr(system, "rules_class", None), "MECHANIC", None)
+    mech = getattr(getattr(system, "rules", None), "MECHANIC", None)
     if mech is not None:
         return ValueError(
             f"--distribution: the {system.name} mechanic names no successes count "

@@ -103,7 +103,7 @@ def bound(system, strategy, name: str, option: str = "--strategy"):
             f"{option}: {name} has no Willpower reroll (its system {system.name} has no strategies; a "
             f"mechanic file gets them from a [willpower] table)"
         )
-    return dataclasses.replace(system, table=functools.partial(system.table_function, strategy=strategy))
+    return dataclasses.replace(system, table=functools.partial(system.table, strategy=strategy))
 
 
 def several(strategy) -> bool:
@@ -121,4 +121,4 @@ def text(strategy) -> str:
 def check(system, grid: Mapping[str, Any], rules) -> None:
     """Check a strategy's reroll over a whole grid (``{axis: values}``) before anything is counted: the
     table function of ``system`` (the strategy bound in, :func:`bound`) run with ``check_only``."""
-    system.table_function(*(grid[a] for a in system.axis_names), rules=rules, exact=True, check_only=True)
+    system.table(*(grid[a] for a in system.axis_names), rules=rules, exact=True, check_only=True)

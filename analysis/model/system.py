@@ -272,10 +272,6 @@ class System:
 
     # ------------------------------------------------------------ code
     @property
-    def rules_class(self) -> type[Rules]:
-        return self.rules
-
-    @property
     def sub_rule_names(self) -> tuple[str, ...]:
         """The TOML sub-table names of the other mechanics' rules."""
         return tuple(n for n, _ in self.sub_rules)
@@ -285,26 +281,13 @@ class System:
         """``{table name: rules class}`` of the system's other mechanics, in declaration order."""
         return dict(self.sub_rules)
 
-    @property
-    def table_function(self) -> Callable[..., pd.DataFrame]:
-        return self.table
-
     def takes(self, parameter: str) -> bool:
         """Whether the table function takes the keyword ``parameter`` (``strategy``: the system has
         Willpower rerolls; ``at_least``, ``check_only``)."""
         try:
-            return parameter in inspect.signature(self.table_function).parameters
+            return parameter in inspect.signature(self.table).parameters
         except (TypeError, ValueError):
             return False
-
-    @property
-    def distribution_function(self) -> Callable[..., pd.DataFrame] | None:
-        """The system's distribution of successes (see ``distribution``), or None."""
-        return self.distribution
-
-    @property
-    def odds_function(self) -> Callable[..., Any] | None:
-        return self.odds
 
     @property
     def table_columns(self) -> tuple[str, ...]:
@@ -343,7 +326,7 @@ class System:
     # ------------------------------------------------------------ rules
     def fields(self) -> dict[str, Any]:
         """``{field: default}`` of the rules dataclass, in declaration order."""
-        cls = self.rules_class
+        cls = self.rules
         defaults = cls()
         return {f.name: getattr(defaults, f.name) for f in dataclasses.fields(cls)}
 

@@ -161,7 +161,7 @@ def _distribution_check(option: str, text):
 
 def distribution_of(args, system):
     """``(table function, max_successes)`` of ``--distribution``, or a ValueError of one sentence."""
-    function = system.distribution_function
+    function = system.distribution
     if function is None:
         raise distribution.no_count(system)
     n = None if args.distribution == "all" else one_number("--distribution", args.distribution)
@@ -224,7 +224,7 @@ def run(args, rules=None, table=None, **options):
         options = {**options, "at_least": args.at_least}
     if table is not None or options:
         # the same system with the table function bound to its options (picklable for --jobs)
-        function = functools.partial(table or system.table_function, **options)
+        function = functools.partial(table or system.table, **options)
         system = dataclasses.replace(system, table=function)
     names = names_of(args)
     grid_specs = grid(args, system)
@@ -275,7 +275,7 @@ def check_work(system, resolved: dict, rules, exact: bool, options: dict) -> Non
     if not options or not system.takes("check_only"):
         return
     try:
-        system.table_function(*(resolved[a] for a in system.axis_names), rules=rules, exact=exact, check_only=True)
+        system.table(*(resolved[a] for a in system.axis_names), rules=rules, exact=exact, check_only=True)
     except ValueError as exc:
         if "strategy" not in options or not isinstance(exc, MechanicError):
             raise

@@ -110,14 +110,10 @@ class RulesOptions:
         """Whether the subcommand has ``--rules``: a rule set can give these rules."""
         return self.system is not None and (self.sub is None or self.wrap is not None or self.reads_table())
 
-    @property
-    def rules_class(self) -> type:
-        return self.rules
-
     @classmethod
     def of_system(cls, system) -> "RulesOptions":
         """The options of a system's own rules (``--rules`` takes its rule sets)."""
-        return cls(system.rules_class, f"{system.name} rules", system.name)
+        return cls(system.rules, f"{system.name} rules", system.name)
 
 
 def _fields_text(cls) -> str:
@@ -126,7 +122,7 @@ def _fields_text(cls) -> str:
 
 def add_rules_options(parser: argparse.ArgumentParser, options: RulesOptions) -> None:
     """Add ``--rules NAME|FILE`` (when a rule set can carry these rules) and ``--set FIELD=VALUE``."""
-    cls = options.rules_class
+    cls = options.rules
     if options.takes_rules():
         what = (
             f"the {options.title}, from the [{options.sub}] table of"
@@ -201,7 +197,7 @@ def sets_of(texts) -> dict:
 def _system_of_class(cls):
     for s in rulesets.SYSTEMS.values():
         try:
-            if s.rules_class is cls:
+            if s.rules is cls:
                 return s
         except ValueError:  # a system whose code cannot be loaded
             continue
@@ -338,7 +334,7 @@ def rules_from_args(args, flags: dict | None = None):
         only by an output that names it, see :func:`analysis.present.formats.render.render`).
     """
     options: RulesOptions = args.rules_options
-    cls = options.rules_class
+    cls = options.rules
     ref = getattr(args, "rules", None) if options.takes_rules() else None
     if ref is not None and options.system is not None:  # takes_rules: a system is named
         rs = rulesets.load(ref)

@@ -382,7 +382,7 @@ def compare(
 
 def _outcomes_of(system, rs, cells) -> list:
     """The outcome columns of a system's table, read from the table of its grid's first cell."""
-    one = system.table_function(*([v[0]] for v in cells.values()), rules=rs.rules, exact=False)
+    one = system.table(*([v[0]] for v in cells.values()), rules=rs.rules, exact=False)
     return _with_willpower(system.outcome_columns(one), one, one)
 
 

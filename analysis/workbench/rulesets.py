@@ -121,7 +121,7 @@ def is_shipped(system_or_name) -> bool:
     registered in Python), not a designer's mechanic file, whose defaults are the file's own rules.
     """
     sys_ = system(system_or_name)
-    return bool(sys_.package) or getattr(sys_.rules_class, "MECHANIC", None) is None
+    return bool(sys_.package) or getattr(sys_.rules, "MECHANIC", None) is None
 
 
 class BaseWords(NamedTuple):
@@ -154,7 +154,7 @@ def official(system_or_name) -> "RuleSet":
     file (the rule set that reading the file gives).
     """
     sys_ = system(system_or_name)
-    defaults = sys_.rules_class()
+    defaults = sys_.rules()
     for rs in variants(sys_.name):
         if rs.rules == defaults and not rs.sub_rules:
             return rs
@@ -166,7 +166,7 @@ def official(system_or_name) -> "RuleSet":
 
 def own_description(system_) -> str:
     """What a designer's mechanic file says of its rules: its ``[mechanic]`` description, else its title."""
-    mech = getattr(system_.rules_class, "MECHANIC", None)
+    mech = getattr(system_.rules, "MECHANIC", None)
     return (mech.description if mech is not None else "") or system_.title
 
 
@@ -400,7 +400,7 @@ def _fields_text(fields: dict) -> str:
 
 
 def _rules_class(sys_: System) -> type[Rules]:
-    cls = sys_.rules_class
+    cls = sys_.rules
     if not (isinstance(cls, type) and issubclass(cls, Rules)):
         raise ValueError(
             f"the rules of system {sys_.name!r} are {getattr(cls, '__name__', cls)!r}, "
@@ -427,7 +427,7 @@ def _taken_by(mech: Mechanic, known: System | None) -> str | None:
     its commands' names: :func:`analysis.cli.register_files`.)"""
     name = mech.name
     if known is not None and known.package:
-        own = getattr(known.rules_class, "MECHANIC", None) == mech or shipped(known) == mech
+        own = getattr(known.rules, "MECHANIC", None) == mech or shipped(known) == mech
         return None if own else f"the shipped system {known.name}"
     for other in SYSTEMS.values():
         if other.package and name in other.aliases:
@@ -447,7 +447,7 @@ def register_mechanic(mech: Mechanic, *, replace_same: bool = True, path=None) -
             f"{mech.origin}: {mech.name!r} is the name of {named}; give the mechanic another name in [mechanic] name"
         )
     if known is not None:
-        same = getattr(known.rules_class, "MECHANIC", None)
+        same = getattr(known.rules, "MECHANIC", None)
         if replace_same and (same == mech or shipped(known) == mech):  # read again, or a shipped system's own file
             return known
         edited = replace_same and path is not None and MECHANIC_FILES.get(mech.name) == str(Path(path).resolve())
@@ -625,7 +625,7 @@ def load_file(path) -> RuleSet:
             system_ = register_mechanic(mechanic_from_toml(text, source=str(path)), path=path)
             if is_shipped(system_):  # a shipped system's own file: its official rules
                 return official(system_)
-            return RuleSet(system_.name, path.stem, system_.rules_class(), own_description(system_), str(path))
+            return RuleSet(system_.name, path.stem, system_.rules(), own_description(system_), str(path))
     return from_toml(text, str(path), default_name=path.stem, base=path.parent)
 
 
@@ -740,7 +740,7 @@ def load(ref) -> RuleSet:
         if table is None:
             wanted = RuleSet(sys_.name, f"{sys_.name}-custom", rules, "", "")
         else:
-            wanted = RuleSet(sys_.name, f"{sys_.name}-custom", sys_.rules_class(), "", "", {table: rules})
+            wanted = RuleSet(sys_.name, f"{sys_.name}-custom", sys_.rules(), "", "", {table: rules})
         for rs in variants(sys_.name):
             if rs.rules == wanted.rules and rs.sub_rules == wanted.sub_rules:
                 return rs

@@ -142,7 +142,7 @@ def _values_of(system, find: str, within, names: dict) -> _Search:
         top = max(top, lo)
         capped = f"{find} has no highest value" if hi is None else f"{find} goes to {hi}" if hi > top else None
         return _Search("axis", list(range(lo, top + 1)), capped, True)
-    infos = {i.name: i for i in system.rules_class.fields_info()}
+    infos = {i.name: i for i in system.rules.fields_info()}
     if find not in infos:
         fields = [k for k, i in infos.items() if _searchable(i)]
         hint = did_you_mean(find, list(system.axis_names) + fields)
@@ -192,7 +192,7 @@ def _with_at_least(system, spec, name: str) -> tuple:
     if not system.takes("at_least"):
         raise ValueError(f"{name} adds p_at_least_N columns, which the {system.name} table does not have")
     ns = counts_at_least.parse(spec, name)
-    table = functools.partial(system.table_function, at_least=spec)
+    table = functools.partial(system.table, at_least=spec)
     return dataclasses.replace(system, table=table), ns
 
 
@@ -202,7 +202,7 @@ def _searchable(info) -> bool:
 
 def _columns(system, rules, grid: dict) -> list:
     """The value columns of the system's table (counted for one cell, the first of the grid)."""
-    df = system.table_function(*([grid[a][0]] for a in system.axis_names), rules=rules, exact=True)
+    df = system.table(*([grid[a][0]] for a in system.axis_names), rules=rules, exact=True)
     return [
         c
         for c in df.columns
@@ -416,7 +416,7 @@ def _count_until(
             one = rules if axis else rules_list[i]
             if sized:  # this call's work, and the search's so far, sized before it is counted
                 values = (part[a] for a in system.axis_names)
-                steps = system.table_function(*values, rules=one, exact=True, check_only=True)
+                steps = system.table(*values, rules=one, exact=True, check_only=True)
                 spent += steps if isinstance(steps, int) else 0
                 if spent > MAX_WORK:
                     raise ValueError(
@@ -425,7 +425,7 @@ def _count_until(
                         f"search with --within"
                     )
             if jobs == 1:  # one call of the table function over the open cells
-                df = system.table_function(*(part[a] for a in system.axis_names), rules=one, exact=True)
+                df = system.table(*(part[a] for a in system.axis_names), rules=one, exact=True)
             else:
                 df = sweep.tables(system, [one], part, exact=True, jobs=jobs)[0]
             if not axis:

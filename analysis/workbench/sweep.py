@@ -132,7 +132,7 @@ def _chunks(grid: dict, most: int = MAX_CHUNKS) -> list:
 
 def _table(system, rules, grid: dict, exact: bool) -> pd.DataFrame:
     """One chunk: the system's table function over a grid (runs in a worker process)."""
-    return system.table_function(*(grid[a] for a in system.axis_names), rules=rules, exact=exact)
+    return system.table(*(grid[a] for a in system.axis_names), rules=rules, exact=exact)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -140,7 +140,7 @@ class _ForWorkers:
     """What a worker process needs of a system: its table function and axis names.  The system itself
     is not sent: a mechanic file's holds a rules class made at run time, which a worker cannot import."""
 
-    table_function: object
+    table: object
     axis_names: tuple
 
 
@@ -161,7 +161,7 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     _quiet_tracker()
     pool = seam.process_pool.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupt)
     try:
-        sent = _ForWorkers(system.table_function, tuple(system.axis_names))
+        sent = _ForWorkers(system.table, tuple(system.axis_names))
         futures = {pool.submit(_table, sent, rules_list[i], c, exact): k for k, (i, c) in enumerate(tasks)}
         for fut in seam.futures.as_completed(futures):
             results[futures[fut]] = fut.result()
@@ -275,11 +275,11 @@ def tables(
     jobs = check_jobs(jobs)
     rules_list = [r.rules if isinstance(r, rulesets.RuleSet) else r for r in rules_list]
     for r in rules_list:
-        if type(r) is not system.rules_class:
-            raise ValueError(f"a {system.name} sweep needs {system.rules_class.__name__} rules, got {type(r).__name__}")
+        if type(r) is not system.rules:
+            raise ValueError(f"a {system.name} sweep needs {system.rules.__name__} rules, got {type(r).__name__}")
     if system.takes("check_only"):  # the work of the whole grid, first
         for r in rules_list:
-            system.table_function(*(grid[a] for a in system.axis_names), rules=r, exact=exact, check_only=True)
+            system.table(*(grid[a] for a in system.axis_names), rules=r, exact=exact, check_only=True)
     if jobs == 1:
         out = []
         for r in rules_list:
@@ -403,7 +403,7 @@ def distribution_table(rules, grid=None, *, exact: bool = False, max_successes=N
     """
     rs = rulesets.load(rules)
     system = rulesets.system(rs.system)
-    function = system.distribution_function
+    function = system.distribution
     if function is None:
         raise no_count(system)
     resolved = resolve_grid(system, grid)
