@@ -38,7 +38,7 @@ import pandas as pd
 
 from analysis.engine import seam
 from analysis.engine.at_least import MAX_AT_LEAST, ways_at_least
-from analysis.engine.exact import INT64_MAX, ArrayFields, count, float_ratios, fractions_over, passes, whole_factors
+from analysis.engine.exact import INT64_MAX, ArrayFields, count, passes, ratios, whole_factors
 from analysis.model.validate import check_bool, check_int
 
 from analysis.engine import explode
@@ -845,7 +845,7 @@ def table(
         def finish(num: np.ndarray, den: np.ndarray) -> np.ndarray:
             # the classes, then each p_ column's sum, over the denominator
             num = with_picks(num, picks)
-            return fractions_over(num, den) if exact else float_ratios(num, den)
+            return ratios(num, den, exact)
 
         # floats straight from the kernel's counts; Fractions from the exact counts
         values = (
@@ -886,7 +886,7 @@ def _general_values(
             lines.append(line)
         num = np.array(lines, dtype=object).reshape(len(cells), width)
         den = np.array([w.denominator for w in fast], dtype=object)[:, None]
-        return fractions_over(num, den) if exact else float_ratios(num, den)
+        return ratios(num, den, exact)
     # int64 or Python ints: positions, rows, denominators
     parts: dict[bool, tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]] = {
         False: ([], [], []),
@@ -919,7 +919,7 @@ def _general_values(
         if positions:
             num = np.concatenate(rows).astype(object) if big else np.concatenate(rows)
             den = np.concatenate(dens)[:, None]
-            values[np.concatenate(positions)] = fractions_over(num, den) if exact else float_ratios(num, den)
+            values[np.concatenate(positions)] = ratios(num, den, exact)
     return values
 
 

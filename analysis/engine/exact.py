@@ -333,6 +333,17 @@ def _fractions_one_denominator(ways: np.ndarray, denominator: int) -> np.ndarray
     return fractions[inverse.ravel()]
 
 
+def ratios(ways: npt.ArrayLike, denominators: npt.ArrayLike, exact: bool) -> np.ndarray:
+    """``ways / denominators`` elementwise: exact Fractions (:func:`fractions_over`) when ``exact``, else the
+    floats of those Fractions (:func:`float_ratios`).  Arrays are taken as they are (int64 or object); a list
+    of Python ints is taken as an object array, so that no whole number is made a uint64 or a float."""
+    if not isinstance(ways, np.ndarray):
+        ways = np.asarray(ways, dtype=object)
+    if not isinstance(denominators, np.ndarray):
+        denominators = np.asarray(denominators, dtype=object)
+    return fractions_over(ways, denominators) if exact else float_ratios(ways, denominators)
+
+
 def fractions_over(ways: npt.ArrayLike, denominators: npt.ArrayLike) -> np.ndarray:
     """Exact Fractions ``ways / denominators`` elementwise, fast for big tables.
 

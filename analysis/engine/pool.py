@@ -239,9 +239,10 @@ def walks(
     top: Sequence[int],
     zeros: tuple[int, ...] = (),
 ) -> list[Walk]:
-    """For each kind, what one of its dice does on the statistics grid: ``(dest, weight)`` for
-    :func:`kernels.mechanic.mechanic_walk` (where a die showing each mark takes each cell, each
-    statistic held at its axis's last cell, and the faces of each mark); a kind of which ``top``
+    """For each kind, what one of its dice does on the statistics grid: ``(dest, weight, tails)`` for
+    :func:`kernels.mechanic.walk` (where a die showing each mark takes each cell, each statistic held at
+    its axis's last cell, the faces of each mark, and how its marks reach a long axis's last cell where
+    it has many, else None: :func:`_tails`); a kind of which ``top``
     rolls no die gets an empty table; a mark that adds to a statistic of ``zeros`` (held at 0 by the grid's
     region, :func:`analysis.engine.stats_grid.region_zeros`) is left out.  Kept for the next call on the same
     grid (never written to: the kernels only read them)."""

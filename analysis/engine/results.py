@@ -129,20 +129,23 @@ class MechanicOdds:
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self._names()))
 
+    def _difficulty(self) -> int:
+        """The cell's ``difficulty``, which a margin is counted from."""
+        if "difficulty" not in self.values:
+            raise ValueError(f"the {self.rules.mechanic.name} mechanic has no difficulty axis: no margin")
+        return self.values["difficulty"]
+
     @property
     def margin(self) -> dict[int, Fraction]:
         """Exact distribution of the margin, successes minus the cell's ``difficulty`` (a mechanic with a
         Difficulty axis)."""
-        if "difficulty" not in self.values:
-            raise ValueError(f"the {self.rules.mechanic.name} mechanic has no difficulty axis: no margin")
-        return {s - self.values["difficulty"]: p for s, p in self.successes.items()}
+        difficulty = self._difficulty()
+        return {s - difficulty: p for s, p in self.successes.items()}
 
     @property
     def mean_margin(self) -> Fraction:
         """Exact mean margin (mean successes minus the cell's ``difficulty``)."""
-        if "difficulty" not in self.values:
-            raise ValueError(f"the {self.rules.mechanic.name} mechanic has no difficulty axis: no margin")
-        return self.mean_successes - self.values["difficulty"]
+        return self.mean_successes - self._difficulty()
 
     def _repr_rows(self) -> tuple[list[str], list[tuple[str, object]]]:
         """What :mod:`analysis.engine.display` shows: the cell, house rules, strategy; the classes and

@@ -8,7 +8,7 @@ imported the first time it is read (and the first run on a machine compiles it: 
 ``seam.shapes``, the numbers the kernels' arrays are shaped by, loads no numba);
 ``seam.Figure`` is matplotlib's ``Figure`` (a figure drawn without pyplot) and :func:`headless` sets
 matplotlib's Agg backend.  The same holds for the packages only some uses need: tqdm's progress bar
-(``seam.tqdm``), the worker processes of ``--jobs`` (``seam.multiprocessing``, ``seam.futures``, ...) and a
+(``seam.tqdm``), the worker processes of ``--jobs`` (``seam.multiprocessing``, ``seam.process_pool``, ...) and a
 notebook's widgets (``seam.widgets``, ``seam.display``).
 
 The imports below are the only ones of the library that wait inside a function, beside the command
@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what each name is, for type checkers and readers
-    import concurrent.futures as futures  # noqa: F401
     import concurrent.futures.process as process_pool  # noqa: F401
     import multiprocessing as multiprocessing
     import multiprocessing.resource_tracker as resource_tracker  # noqa: F401
@@ -110,10 +109,6 @@ def _load(name: str) -> Any:
         import multiprocessing.resource_tracker
 
         return multiprocessing.resource_tracker
-    if name == "futures":
-        import concurrent.futures
-
-        return concurrent.futures
     if name == "process_pool":
         import concurrent.futures.process
 

@@ -50,7 +50,7 @@ import pandas as pd
 
 from analysis.engine import seam
 from analysis.engine.at_least import ways_at_least
-from analysis.engine.exact import INT64_MAX, count, float_ratios, fractions_over
+from analysis.engine.exact import INT64_MAX, count, ratios
 from analysis.model.validate import check_bool
 
 from analysis.engine import count as _engine
@@ -574,7 +574,7 @@ def table(
         rows.append(row + [w.spent])
     num = np.array(rows, dtype=object).reshape(len(cells), len(names))
     den = np.array([w.denominator for w in after], dtype=object)[:, None]
-    values = fractions_over(num, den) if exact else float_ratios(num, den)
+    values = ratios(num, den, exact)
     for j, n in enumerate(names):
         cols[n] = values[:, j]
     gain = [
@@ -587,7 +587,7 @@ def table(
         num = np.array([ways_at_least(w.success_ways, tops) for w in after], dtype=object).reshape(
             len(cells), len(tops)
         )
-        values = fractions_over(num, den) if exact else float_ratios(num, den)
+        values = ratios(num, den, exact)
         for j, top in enumerate(tops):
             cols[f"p_at_least_{top}"] = values[:, j]
     return pd.DataFrame(cols)

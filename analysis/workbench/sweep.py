@@ -14,6 +14,7 @@ import math
 import os
 import signal
 import time
+from concurrent.futures import as_completed
 
 import numpy as np
 import pandas as pd
@@ -163,7 +164,7 @@ def _in_workers(system, rules_list, tasks, results, exact, jobs, bar) -> None:
     try:
         sent = _ForWorkers(system.table, tuple(system.axis_names))
         futures = {pool.submit(_table, sent, rules_list[i], c, exact): k for k, (i, c) in enumerate(tasks)}
-        for fut in seam.futures.as_completed(futures):
+        for fut in as_completed(futures):
             results[futures[fut]] = fut.result()
             bar.update()
     except seam.process_pool.BrokenProcessPool:

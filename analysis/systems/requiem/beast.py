@@ -12,6 +12,7 @@ from analysis.engine import at_least as _al, distribution as _dist
 from analysis.model.rules import rule
 from analysis.systems import counted as _counted
 from analysis.systems.requiem import dice as _rq
+from analysis.engine.exact import ratios
 from analysis.engine.results import MechanicOdds
 from analysis.systems.requiem.dice import (
     DEFAULT_MAX_SUCCESSES,
@@ -22,7 +23,6 @@ from analysis.systems.requiem.dice import (
     count_rolls,
     named_ways,
     success_ways,
-    to_values,
 )
 
 # the Soif ladder lives in its own module (analysis.systems.requiem.ladder); its names stay importable here
@@ -247,7 +247,7 @@ def _class_frame(key_cols: dict, counted, rules, exact: bool) -> pd.DataFrame:
         named = named_ways(w, rules)
         ways.append([named[c] for c in names])
         dens.append([w.denominator])
-    values = to_values(ways, dens, exact)
+    values = ratios(ways, dens, exact)
     cols = {k: np.array(v, dtype=np.int64) for k, v in key_cols.items()}
     for j, name in enumerate(names):
         cols[name] = values[:, j]

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from analysis.engine import count as _engine
-from analysis.engine.exact import float_ratios, fractions_over
+from analysis.engine.exact import ratios
 from analysis.engine.results import CellWays, MechanicOdds
 from analysis.model.rules import Rules
 from analysis.systems import counted as _counted
@@ -107,13 +106,6 @@ def success_ways(ways: CellWays, max_successes: int) -> list[int]:
     return [ways.success_ways.get(s, 0) for s in range(max_successes + 1)]
 
 
-def to_values(ways: Any, dens: Any, exact: bool) -> np.ndarray:
-    """Ways over denominators (Python ints) as Fractions (``exact``) or the floats of those Fractions."""
-    ways = np.asarray(ways, dtype=object)
-    dens = np.asarray(dens, dtype=object)
-    return fractions_over(ways, dens) if exact else float_ratios(ways, dens)
-
-
 def check_max_successes(max_successes) -> int:
     return check_int("max_successes", max_successes, 0, MAX_SUCCESSES)
 
@@ -198,7 +190,7 @@ def table(pools, rules: RequiemRules = OFFICIAL, exact: bool = False) -> pd.Data
         named = named_ways(w, rules)
         ways.append([named[c] for c in CLASSES + ("p_success",)])
         dens.append([w.denominator])
-    values = to_values(ways, dens, exact)
+    values = ratios(ways, dens, exact)
     cols = {"pool": np.array(pools, dtype=np.int64)}
     for j, name in enumerate(CLASSES + ("p_success",)):
         cols[name] = values[:, j]
@@ -250,7 +242,7 @@ def distribution_frame(keys: dict, counted, max_successes: int, exact: bool) -> 
             rest -= exactly
         ways.append(rows)
         dens.append([[w.denominator]])
-    values = to_values(ways, dens, exact).reshape(-1, 3)
+    values = ratios(ways, dens, exact).reshape(-1, 3)
     cols = {name: np.repeat(np.array(v, dtype=np.int64), n_s) for name, v in keys.items()}
     cols["successes"] = np.tile(np.arange(n_s, dtype=np.int64), len(counted))
     for j, name in enumerate(("p_exactly", "p_at_least", "p_more")):
